@@ -1,0 +1,21 @@
+// Two projects: fast unit/integration tests (run in parallel workers) and
+// end-to-end tests under the real Pulumi engine (coverage off: instrumentation
+// breaks Pulumi's closure serialization).
+const transform = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] };
+module.exports = {
+  projects: [
+    {
+      displayName: "unit",
+      testEnvironment: "node",
+      transform,
+      testMatch: ["<rootDir>/{emulator,provider,sdk,env,scripts}/**/*.test.ts", "<rootDir>/test/{emulator,provider,sdk,env}/**/*.test.ts"],
+    },
+    {
+      displayName: "e2e",
+      testEnvironment: "node",
+      transform,
+      testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
+      coveragePathIgnorePatterns: [".*"],
+    },
+  ],
+};

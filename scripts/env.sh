@@ -1,0 +1,75 @@
+# Sourced by ./dev: makes this machine ready to build, test and run the project.
+# Installs nothing system-wide; everything is cached under $VPLATFORM_CACHE so a
+# second set-up is instant.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export VPLATFORM_CACHE="${VPLATFORM_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/vplatform}"
+NODE_MAJOR=24
+NODE_MIN_MINOR=9   # jest's require(esm) support (got is ESM-only) needs 24.9+
+PULUMI_VERSION="$(sed -n 's/.*"@pulumi\/pulumi": "\([0-9.]*\)".*/\1/p' "$ROOT/package.json")"
+
+log() { printf '[setup] %s\n' "$*" >&2; }
+
+node_fits() {
+  command -v node >/dev/null 2>&1 || return 1
+  node -e "const [M,m]=process.versions.node.split('.').map(Number); process.exit(M>$NODE_MAJOR||(M===$NODE_MAJOR&&m>=$NODE_MIN_MINOR)?0:1)"
+}
+
+ensure_node() {
+  local dir="$VPLATFORM_CACHE/node$NODE_MAJOR"
+  [ -x "$dir/node_modules/node/bin/node" ] && export PATH="$dir/node_modules/node/bin:$PATH"
+  node_fits && return 0
+  log "installing Node $NODE_MAJOR from the npm registry's node package into $dir"
+  mkdir -p "$dir"
+  npm install --prefix "$dir" --no-save --loglevel=error "node@$NODE_MAJOR" >&2
+  export PATH="$dir/node_modules/node/bin:$PATH"
+  node_fits || { log "Node $NODE_MAJOR.$NODE_MIN_MINOR+ is required; got $(node --version)"; exit 1; }
+}
+
+ensure_npm_packages() {
+  local stamp="$ROOT/node_modules/.vplatform-lock-hash"
+  local want
+  want="$( (cat "$ROOT/package.json"; cat "$ROOT/package-lock.json" 2>/dev/null; node --version) | sha1sum | cut -d' ' -f1)"
+  if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    log "installing npm packages"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    echo "$want" > "$stamp"
+  fi
+}
+
+# The Pulumi engine: the CLI built from Go modules (tools/pulumi), plus the
+# dynamic-provider launcher from @pulumi/pulumi, in one bin/ directory (the
+# engine finds bundled plugins next to the pulumi executable).
+ensure_engine() {
+  local bin="$ROOT/.tools/pulumi/bin"
+  if command -v pulumi >/dev/null 2>&1 && [ "$(pulumi version 2>/dev/null)" = "v$PULUMI_VERSION" ] && [ ! -x "$bin/pulumi" ]; then
+    mkdir -p "$bin" && ln -sf "$(command -v pulumi)" "$bin/pulumi"
+  fi
+  local cache="$VPLATFORM_CACHE/pulumi-v$PULUMI_VERSION-$(sha1sum "$ROOT/tools/pulumi/go.mod" "$ROOT"/tools/pulumi-language-nodejs/*.go "$ROOT/tools/pulumi-language-nodejs/go.mod" 2>/dev/null | sha1sum | cut -c1-12)"
+  if [ ! -x "$cache/bin/pulumi" ]; then
+    log "building the Pulumi engine v$PULUMI_VERSION from Go modules (first time only; several minutes)"
+    bash "$ROOT/scripts/build-engine.sh" "$PULUMI_VERSION" "$cache.tmp" >&2
+    rm -rf "$cache" && mv "$cache.tmp" "$cache"
+  fi
+  mkdir -p "$bin"
+  local f
+  for f in "$cache"/bin/*; do ln -sf "$f" "$bin/$(basename "$f")"; done
+  install -m 0755 "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
+  export PATH="$bin:$PATH"
+  export PULUMI_ROOT="$ROOT/.tools/pulumi"
+}
+
+# Offline engine settings: local file backend, no update checks, no plugin downloads.
+engine_env() {
+  export PULUMI_HOME="${PULUMI_HOME:-$ROOT/.pulumi/home}"
+  export PULUMI_SKIP_UPDATE_CHECK=true
+  export PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION=true
+  export PULUMI_CONFIG_PASSPHRASE="${PULUMI_CONFIG_PASSPHRASE:-vplatform-local}"
+  mkdir -p "$PULUMI_HOME"
+}
+
+ensure_node
+ensure_npm_packages
+ensure_engine
+engine_env
