@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
-# Builds the Pulumi CLI (and our Node.js language host) from Go modules into OUT/bin.
-# usage: build-engine.sh VERSION OUT
+# Builds one Go program of the Pulumi engine from Go modules.
+# usage: build-engine.sh NAME PULUMI_VERSION SRC_DIR OUT_FILE
+#   NAME=pulumi                  the CLI, from the wrapper module tools/pulumi
+#   NAME=pulumi-language-nodejs  our Node.js language host (tools/pulumi-language-nodejs)
 set -euo pipefail
-VERSION="$1"; OUT="$2"
-ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+NAME="$1"; VERSION="$2"; SRC="$3"; OUT="$4"
 export GOFLAGS=-mod=mod GOTOOLCHAIN="${GOTOOLCHAIN:-auto}"
-mkdir -p "$OUT/bin"
-LDFLAGS="-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$VERSION"
-(cd "$ROOT/tools/pulumi" && go build -trimpath -tags osusergo,grpcnotrace -ldflags "$LDFLAGS" -o "$OUT/bin/" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi)
-if [ -f "$ROOT/tools/pulumi-language-nodejs/go.mod" ]; then
-  (cd "$ROOT/tools/pulumi-language-nodejs" && go build -trimpath -ldflags "-s -w" -o "$OUT/bin/pulumi-language-nodejs" .)
-fi
-"$OUT/bin/pulumi" version
+cd "$SRC"
+case "$NAME" in
+  pulumi)
+    # -X version: the Automation API checks the CLI's version.
+    go build -trimpath -tags osusergo,grpcnotrace \
+      -ldflags "-s -w -X github.com/pulumi/pulumi/sdk/v3/go/common/version.Version=v$VERSION" \
+      -o "$OUT" github.com/pulumi/pulumi/pkg/v3/cmd/pulumi
+    "$OUT" version ;;
+  *)
+    go build -trimpath -ldflags "-s -w" -o "$OUT" . ;;
+esac

@@ -33,31 +33,43 @@ ensure_npm_packages() {
   want="$( (cat "$ROOT/package.json"; cat "$ROOT/package-lock.json" 2>/dev/null; node --version) | sha1sum | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     log "installing npm packages"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error >&2)
     echo "$want" > "$stamp"
   fi
 }
 
-# The Pulumi engine: the CLI built from Go modules (tools/pulumi), plus the
-# dynamic-provider launcher from @pulumi/pulumi, in one bin/ directory (the
-# engine finds bundled plugins next to the pulumi executable).
+# The Pulumi engine: the CLI built from Go modules (tools/pulumi), our Node.js
+# language host (tools/pulumi-language-nodejs: the upstream one is not obtainable
+# from the module proxy) and the dynamic-provider launcher from @pulumi/pulumi,
+# in one bin/ directory (the engine finds bundled plugins next to `pulumi`).
+# Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
+build_cached() { # name srcdir -> prints the cached binary path
+  local name="$1" src="$2" hash dir
+  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
+  dir="$VPLATFORM_CACHE/$name-$hash"
+  if [ ! -x "$dir/$name" ]; then
+    log "building $name from Go modules (first time only; a few minutes)"
+    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
+    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+  fi
+  echo "$dir/$name"
+}
+
 ensure_engine() {
   local bin="$ROOT/.tools/pulumi/bin"
-  if command -v pulumi >/dev/null 2>&1 && [ "$(pulumi version 2>/dev/null)" = "v$PULUMI_VERSION" ] && [ ! -x "$bin/pulumi" ]; then
-    mkdir -p "$bin" && ln -sf "$(command -v pulumi)" "$bin/pulumi"
-  fi
-  local cache="$VPLATFORM_CACHE/pulumi-v$PULUMI_VERSION-$(sha1sum "$ROOT/tools/pulumi/go.mod" "$ROOT"/tools/pulumi-language-nodejs/*.go "$ROOT/tools/pulumi-language-nodejs/go.mod" 2>/dev/null | sha1sum | cut -c1-12)"
-  if [ ! -x "$cache/bin/pulumi" ]; then
-    log "building the Pulumi engine v$PULUMI_VERSION from Go modules (first time only; several minutes)"
-    bash "$ROOT/scripts/build-engine.sh" "$PULUMI_VERSION" "$cache.tmp" >&2
-    rm -rf "$cache" && mv "$cache.tmp" "$cache"
-  fi
   mkdir -p "$bin"
-  local f
-  for f in "$cache"/bin/*; do ln -sf "$f" "$bin/$(basename "$f")"; done
+  if command -v pulumi >/dev/null 2>&1 && [ "$(command -v pulumi)" != "$bin/pulumi" ] && [ "$(pulumi version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
+    ln -sf "$(command -v pulumi)" "$bin/pulumi"
+  else
+    ln -sf "$(build_cached pulumi "$ROOT/tools/pulumi")" "$bin/pulumi"
+  fi
+  if [ -f "$ROOT/tools/pulumi-language-nodejs/go.mod" ]; then
+    ln -sf "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" "$bin/pulumi-language-nodejs"
+  fi
   install -m 0755 "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
   export PATH="$bin:$PATH"
-  export PULUMI_ROOT="$ROOT/.tools/pulumi"
+  export VPLATFORM_PULUMI_ROOT="$ROOT/.tools/pulumi"
 }
 
 # Offline engine settings: local file backend, no update checks, no plugin downloads.
