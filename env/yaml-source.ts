@@ -1,0 +1,87 @@
+import { isCollection, LineCounter, parseDocument } from "yaml";
+import type { z } from "zod";
+
+/** Where a value sits in an environment file, for errors a person can jump to. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  col: number;
+}
+
+export interface EnvironmentProblem {
+  location: SourceLocation;
+  /** Dotted path of the offending field, e.g. `vms[0].drives[1].disksize`. */
+  path: string;
+  message: string;
+}
+
+/** Every problem of an environment file, each as `file:line:col: path: message`. */
+export class EnvironmentError extends Error {
+  constructor(readonly problems: EnvironmentProblem[]) {
+    super(problems.map(formatProblem).join("\n"));
+    this.name = "EnvironmentError";
+  }
+}
+
+export function formatProblem(p: EnvironmentProblem): string {
+  const where = `${p.location.file}:${p.location.line}:${p.location.col}`;
+  return p.path ? `${where}: ${p.path}: ${p.message}` : `${where}: ${p.message}`;
+}
+
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path
+    .map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`))
+    .join("");
+}
+
+export interface YamlSource {
+  file: string;
+  value: unknown;
+  /** Location of the node at `path`, or of its nearest existing ancestor (a missing key points at its parent). */
+  locate(path: readonly PropertyKey[]): SourceLocation;
+}
+
+/** Parses YAML keeping node positions; syntax errors become an EnvironmentError. */
+export function parseYamlSource(text: string, file: string): YamlSource {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const at = (offset: number): SourceLocation => {
+    const { line, col } = lineCounter.linePos(offset);
+    return { file, line, col };
+  };
+  if (doc.errors.length > 0) {
+    throw new EnvironmentError(
+      doc.errors.map((e) => ({ location: at(e.pos[0]), path: "", message: e.message.split("\n")[0] })),
+    );
+  }
+  return {
+    file,
+    value: doc.toJS(),
+    locate(path) {
+      let node: unknown = doc.contents;
+      let offset = 0;
+      for (const seg of path) {
+        const range = (node as { range?: [number, number, number] } | null)?.range;
+        if (range) offset = range[0];
+        if (!isCollection(node)) return at(offset);
+        node = node.get(seg as string | number, true);
+        if (node === undefined) return at(offset);
+      }
+      const range = (node as { range?: [number, number, number] } | null)?.range;
+      return at(range ? range[0] : offset);
+    },
+  };
+}
+
+/** Validates a parsed YAML source with a zod schema; issues are reported at their line and column. */
+export function validateYamlSource<T extends z.ZodType>(source: YamlSource, schema: T): z.output<T> {
+  const result = schema.safeParse(source.value);
+  if (result.success) return result.data;
+  throw new EnvironmentError(
+    result.error.issues.map((issue) => ({
+      location: source.locate(issue.path),
+      path: formatPath(issue.path),
+      message: issue.message,
+    })),
+  );
+}
