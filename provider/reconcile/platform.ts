@@ -1,0 +1,47 @@
+/**
+ * The slice of the platform API the reconciler uses. The client engineer's
+ * ApiClient (provider/client) is adapted to this in runtime.ts, so the
+ * reconcile logic can be unit-tested with small fakes.
+ */
+export type Row = Record<string, unknown>;
+
+export interface ListQuery {
+  fields?: string;
+  filter?: string;
+  sort?: string;
+  limit?: number;
+}
+
+export interface CreatedRow {
+  $key: string;
+  response?: Record<string, unknown>;
+}
+
+export interface PlatformApi {
+  list(table: string, query?: ListQuery): Promise<Row[]>;
+  /** Resolves to undefined when the row does not exist (404). */
+  get(table: string, key: string, fields?: string): Promise<Row | undefined>;
+  create(table: string, body: Row): Promise<CreatedRow>;
+  update(table: string, key: string, body: Row): Promise<void>;
+  /** Resolves when the row is gone, including when it already was (404). */
+  remove(table: string, key: string): Promise<void>;
+}
+
+/** HTTP status of an error thrown by the client, if it carries one. */
+export function errorStatus(err: unknown): number | undefined {
+  if (typeof err !== "object" || err === null) return undefined;
+  const e = err as { status?: unknown; statusCode?: unknown; response?: { statusCode?: unknown } };
+  for (const v of [e.status, e.statusCode, e.response?.statusCode]) if (typeof v === "number") return v;
+  return undefined;
+}
+
+export function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}
+
+/** A filter literal: single-quoted, quotes doubled. */
+export function quote(value: string): string {
+  return `'${value.replace(/'/g, "''")}'`;
+}
+
+export const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));

@@ -1,0 +1,112 @@
+import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
+import { PlatformApi, Row, errorStatus } from "./platform";
+import { Clock, WaitTimeoutError, realClock } from "./waitFor";
+
+/** What the reconciler needs to know to act on a VM. */
+export interface VmRef {
+  vmKey: string;
+  machineKey: string;
+  name: string;
+}
+
+export type PowerCyclePolicy = "restart" | "refuse";
+
+/** Seconds. */
+export interface PowerTimeouts {
+  powerChange: number;
+  gracefulShutdown: number;
+  forcedShutdown: number;
+}
+
+export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: Row) {
+  return api.create("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
+}
+
+/**
+ * Sends `action` and returns true, or returns false when the platform answers
+ * 409 because the machine is already in `target` state (poweron while running,
+ * poweroff while stopped). Any other 409 (operation in progress) is rethrown.
+ */
+async function sendPowerAction(
+  api: PlatformApi,
+  vm: VmRef,
+  action: string,
+  params: Row | undefined,
+  target: (s: MachineStatus) => boolean,
+): Promise<boolean> {
+  try {
+    await vmAction(api, vm, action, params);
+    return true;
+  } catch (err) {
+    if (errorStatus(err) === 409 && target(await readMachineStatus(api, vm.machineKey))) return false;
+    throw err;
+  }
+}
+
+export async function powerOn(api: PlatformApi, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  if (!(await sendPowerAction(api, vm, "poweron", {}, isRunning))) return;
+  await waitForMachineStatus(api, vm.machineKey, isRunning, {
+    timeoutSec: t.powerChange,
+    label: `VM '${vm.name}' to reach running`,
+    timeoutInput: "powerChange",
+    clock,
+  });
+}
+
+/** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
+export async function powerOff(api: PlatformApi, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  if (!(await sendPowerAction(api, vm, "poweroff", undefined, isStopped))) return;
+  try {
+    await waitForMachineStatus(api, vm.machineKey, isStopped, {
+      timeoutSec: t.gracefulShutdown,
+      label: `VM '${vm.name}' to shut down`,
+      clock,
+    });
+    return;
+  } catch (err) {
+    if (!(err instanceof WaitTimeoutError)) throw err;
+  }
+  clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
+  if (!(await sendPowerAction(api, vm, "kill", undefined, isStopped))) return;
+  await waitForMachineStatus(api, vm.machineKey, isStopped, {
+    timeoutSec: t.forcedShutdown,
+    label: `VM '${vm.name}' to stop after kill`,
+    timeoutInput: "forcedShutdown",
+    clock,
+  });
+}
+
+export class PowerCycleRefusedError extends Error {
+  constructor(vm: VmRef, reasons: string[]) {
+    super(
+      `vplatform: VM '${vm.name}' is running and ${reasons.join(", ")} needs a power cycle, ` +
+        `but powerCyclePolicy is "refuse". Stop the VM first (powerState: "stopped") or set powerCyclePolicy: "restart".`,
+    );
+    this.name = "PowerCycleRefusedError";
+  }
+}
+
+export interface PowerCycle {
+  policy: PowerCyclePolicy;
+  /** Why a power cycle is needed (field names); empty = apply live. */
+  reasons: string[];
+  running: boolean;
+  timeouts: PowerTimeouts;
+  clock?: Clock;
+}
+
+/**
+ * Runs `apply` directly when the machine is stopped or nothing needs a power
+ * cycle; otherwise stops the machine, applies and starts it again ("restart")
+ * or fails before touching anything ("refuse").
+ */
+export async function applyWithPowerCycle<T>(api: PlatformApi, vm: VmRef, cycle: PowerCycle, apply: () => Promise<T>): Promise<T> {
+  if (!cycle.running || cycle.reasons.length === 0) return apply();
+  if (cycle.policy === "refuse") throw new PowerCycleRefusedError(vm, cycle.reasons);
+  const clock = cycle.clock ?? realClock;
+  clock.log(`vplatform: restarting VM '${vm.name}' to apply ${cycle.reasons.join(", ")}`);
+  await powerOff(api, vm, cycle.timeouts, clock);
+  const result = await apply();
+  await powerOn(api, vm, cycle.timeouts, clock);
+  return result;
+}

@@ -1,0 +1,86 @@
+/** Polling with capped exponential backoff and progress lines the engine shows. */
+
+export interface PollOptions {
+  timeoutSec: number;
+  /** What we wait for, e.g. "VM 'web' to reach running". */
+  label: string;
+  /** Name of the `timeouts` input that raises this limit, for the error text. */
+  timeoutInput?: string;
+  initialDelayMs?: number;
+  maxDelayMs?: number;
+  /** Minimum seconds between two progress lines when nothing changes. */
+  progressEverySec?: number;
+  clock?: Clock;
+}
+
+export interface Clock {
+  now(): number;
+  sleep(ms: number): Promise<void>;
+  log(line: string): void;
+}
+
+/** console.log reaches the engine from a dynamic provider; pulumi.log does not. */
+export const realClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  log: (line) => console.log(line),
+};
+
+export class WaitTimeoutError extends Error {
+  constructor(
+    message: string,
+    readonly lastState: string,
+  ) {
+    super(message);
+    this.name = "WaitTimeoutError";
+  }
+}
+
+/** Delays 200, 300, 450 ... ms, capped. */
+export function* backoffDelays(initialMs = 200, maxMs = 3000, factor = 1.5): Generator<number> {
+  let delay = initialMs;
+  for (;;) {
+    yield Math.min(delay, maxMs);
+    delay = Math.min(delay * factor, maxMs);
+  }
+}
+
+/**
+ * Calls `probe` until `done(value)` holds; returns that value. `describe`
+ * turns a value into the short state shown in progress lines and errors.
+ */
+export async function pollUntil<T>(
+  probe: () => Promise<T>,
+  done: (value: T) => boolean,
+  describe: (value: T) => string,
+  opts: PollOptions,
+): Promise<T> {
+  const clock = opts.clock ?? realClock;
+  const started = clock.now();
+  const deadline = started + opts.timeoutSec * 1000;
+  const progressEveryMs = (opts.progressEverySec ?? 10) * 1000;
+  const delays = backoffDelays(opts.initialDelayMs, opts.maxDelayMs);
+  let lastShown = "";
+  let lastShownAt = started;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    const state = describe(value);
+    const now = clock.now();
+    const elapsed = Math.round((now - started) / 1000);
+    if (now >= deadline) {
+      const hint = opts.timeoutInput ? `; raise timeouts.${opts.timeoutInput} if the platform is just slow` : "";
+      throw new WaitTimeoutError(
+        `vplatform: timed out after ${opts.timeoutSec}s waiting for ${opts.label} (last ${state})${hint}`,
+        state,
+      );
+    }
+    if (state !== lastShown || now - lastShownAt >= progressEveryMs) {
+      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${opts.timeoutSec}s, ${state})`);
+      lastShown = state;
+      lastShownAt = now;
+    }
+    const delay = delays.next().value as number;
+    await clock.sleep(Math.max(0, Math.min(delay, deadline - now)));
+  }
+}
