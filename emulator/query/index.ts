@@ -1,0 +1,6 @@
+export * from "./errors";
+export * from "./filter";
+export * from "./fields";
+export * from "./sort";
+export * from "./cache";
+export { compareValues } from "./values";
