@@ -1,0 +1,45 @@
+import { KeyedMutex } from "./keyedMutex";
+import { PlatformApi } from "./platform";
+import { PowerCyclePolicy } from "./power";
+
+/**
+ * Process-wide state of the provider. All dynamic resources of a deployment
+ * share one provider process and load this module from node_modules, so the
+ * client (with its rate limit and request budget), the per-machine locks and
+ * what VMs told us about their power policy live here exactly once.
+ */
+type ConfigGetter = (key: string) => string | undefined;
+
+let configGetter: ConfigGetter = () => undefined;
+let api: PlatformApi | undefined;
+let apiFactory: ((get: ConfigGetter) => PlatformApi) | undefined;
+
+export const machineLocks = new KeyedMutex();
+
+/** Power-cycle policy of each VM seen in this process, by machine key (Drives/Nics follow their VM's policy). */
+export const machinePolicies = new Map<string, PowerCyclePolicy>();
+
+/** From the dynamic provider's configure(req): the whole namespaced stack config. */
+export function configureRuntime(get: ConfigGetter): void {
+  configGetter = get;
+  api = undefined;
+}
+
+/** Installed once by the module that knows how to build the real client (and by tests). */
+export function setPlatformApiFactory(factory: (get: ConfigGetter) => PlatformApi): void {
+  apiFactory = factory;
+  api = undefined;
+}
+
+export function platformApi(): PlatformApi {
+  if (!api) {
+    if (!apiFactory) throw new Error("vplatform: internal error: no API client factory installed");
+    api = apiFactory(configGetter);
+  }
+  return api;
+}
+
+/** Runs a change to one machine after every earlier change to it finished. */
+export function withMachineLock<T>(machineKey: string, work: () => Promise<T>): Promise<T> {
+  return machineLocks.run(machineKey, work);
+}

@@ -1,0 +1,124 @@
+import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
+import { CreatedRow, PlatformApi, Row, errorStatus, quote, str } from "./platform";
+import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
+import { OperationTimeouts } from "./timeouts";
+import { Clock, realClock } from "./waitFor";
+
+/** Live power joined into the VM read, so a refresh costs one request. */
+const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
+
+export interface LiveVm {
+  ref: VmRef;
+  row: Row;
+  status: MachineStatus;
+}
+
+function toLiveVm(row: Row): LiveVm {
+  return {
+    ref: { vmKey: str(row.$key), machineKey: str(row.machine), name: str(row.name) },
+    row,
+    status: toMachineStatus({ running: row.live_running, status: row.live_status }),
+  };
+}
+
+/** `fields` = the VM columns the caller maps back to inputs. Undefined when the VM is gone. */
+export async function readVm(api: PlatformApi, vmKey: string, fields: string): Promise<LiveVm | undefined> {
+  const row = await api.get("vms", vmKey, `$key,machine,name,${fields},${LIVE_STATUS_FIELDS}`);
+  return row && toLiveVm(row);
+}
+
+export async function findVmByName(api: PlatformApi, name: string, fields: string): Promise<LiveVm | undefined> {
+  const rows = await api.list("vms", {
+    filter: `name eq ${quote(name)} and is_snapshot eq false`,
+    fields: `$key,machine,name,created,${fields},${LIVE_STATUS_FIELDS}`,
+    limit: 1,
+  });
+  return rows[0] && toLiveVm(rows[0]);
+}
+
+export interface CloneSource {
+  vmKey: string;
+  machineKey: string;
+  name: string;
+  /** vm_actions clone params other than name (quiesce, preserve_macs, ...). */
+  params: Row;
+}
+
+/**
+ * Makes the VM row: POST vms, or a clone of `source`. A dropped or timed-out
+ * POST may still have landed, so before failing we look the name up and keep a
+ * row created since we started (never a second POST, never a duplicate).
+ */
+export async function insertVm(
+  api: PlatformApi,
+  body: Row,
+  source: CloneSource | undefined,
+  timeouts: OperationTimeouts,
+  clock: Clock = realClock,
+): Promise<VmRef> {
+  const name = str(body.name);
+  // Slack for clock skew between us and the platform.
+  const startedSec = Math.floor(clock.now() / 1000) - 30;
+  let created: CreatedRow;
+  try {
+    created = source
+      ? await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", { ...source.params, name })
+      : await api.create("vms", body);
+  } catch (err) {
+    if (!isAmbiguousFailure(err)) throw err;
+    const landed = await findVmByName(api, name, "created");
+    if (!landed || Number(landed.row.created) < startedSec) throw err;
+    clock.log(`vplatform: the create request for VM '${name}' failed (${(err as Error).message}) but the VM exists; continuing with key ${landed.ref.vmKey}`);
+    if (source) await waitForCloneToFinish(api, source, timeouts, clock);
+    return landed.ref;
+  }
+  if (source) {
+    const r = created.response ?? {};
+    await waitForCloneToFinish(api, source, timeouts, clock);
+    return { vmKey: str(r.vmkey ?? created.$key), machineKey: str(r.machinekey), name };
+  }
+  return { vmKey: str(created.$key), machineKey: str(created.response?.machine), name };
+}
+
+/** No HTTP answer (drop, timeout) or a 5xx: the request may or may not have taken effect. */
+export function isAmbiguousFailure(err: unknown): boolean {
+  const status = errorStatus(err);
+  return status === undefined || status >= 500 || status === 408;
+}
+
+/** The clone finishes when the SOURCE machine leaves `cloning`. */
+function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: OperationTimeouts, clock: Clock) {
+  return waitForMachineStatus(api, source.machineKey, isIdle, {
+    timeoutSec: t.clone,
+    label: `VM '${source.name}' to finish cloning`,
+    timeoutInput: "clone",
+    clock,
+  });
+}
+
+export function setVmNote(api: PlatformApi, vm: VmRef, text: string) {
+  return api.create("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
+}
+
+export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
+  return { powerChange: t.powerChange, gracefulShutdown: t.gracefulShutdown, forcedShutdown: t.forcedShutdown };
+}
+
+/** Brings live power to `desired`; graceful shutdown first. */
+export async function enforcePower(
+  api: PlatformApi,
+  vm: VmRef,
+  live: MachineStatus,
+  desired: "running" | "stopped" | undefined,
+  t: OperationTimeouts,
+  clock: Clock = realClock,
+): Promise<void> {
+  if (desired === "running" && !live.running) await powerOn(api, vm, powerTimeouts(t), clock);
+  if (desired === "stopped" && live.running) await powerOff(api, vm, powerTimeouts(t), clock);
+}
+
+/** A running VM is shut down (graceful, then kill) before its row is deleted. */
+export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
+  if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
+  await api.remove("vms", vm.vmKey);
+}
