@@ -34,11 +34,17 @@ export function isFieldFunction(name: string): name is FieldFunctionName {
   return Object.hasOwn(FIELD_FUNCTIONS, name);
 }
 
+/** What a function may need besides the value. */
+export interface FieldFunctionOptions {
+  /** Value → label list of the field in the table schema (`$table` `.list`), used by `display`. */
+  labels?: Readonly<Record<string, string>>;
+}
+
 /** Applies a field function by (case-insensitive) name; unknown names throw QueryError. */
-export function applyFieldFunction(fn: string, value: unknown): unknown {
+export function applyFieldFunction(fn: string, value: unknown, options: FieldFunctionOptions = {}): unknown {
   const name = fn.toLowerCase();
   if (!isFieldFunction(name)) throw queryError("fields", `unknown function '${fn}'`);
-  return FIELD_FUNCTIONS[name](value);
+  return FIELD_FUNCTIONS[name](value, options);
 }
 
 /** Rows (or scalars) → one comma list: a row contributes its `$key`, else its values. */
@@ -91,10 +97,13 @@ function diskspace(value: unknown): unknown {
   return `${bytes < 0 ? "-" : ""}${rounded} ${DISK_UNITS[unit]}`;
 }
 
-/** A row's display text (`$display`, else `name`, else `$key`); a scalar as text. */
-function display(value: unknown): string | null {
+/**
+ * A row's display text (`$display`, else `name`, else `$key`); a scalar's
+ * label from the field's schema list when given, else the scalar as text.
+ */
+function display(value: unknown, options: FieldFunctionOptions): string | null {
   if (value == null) return null;
-  if (typeof value !== "object") return String(value);
+  if (typeof value !== "object") return options.labels?.[String(value)] ?? String(value);
   const row = value as Record<string, unknown>;
   const text = row.$display ?? row.name ?? row.$key;
   return text == null ? null : String(text);

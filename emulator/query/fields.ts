@@ -1,7 +1,7 @@
 import { queryError } from "./errors";
 import { isFieldFunction } from "./field-functions";
 
-export { applyFieldFunction, FIELD_FUNCTIONS, isFieldFunction } from "./field-functions";
+export { applyFieldFunction, FIELD_FUNCTIONS, isFieldFunction, type FieldFunctionOptions } from "./field-functions";
 
 export type View = "all" | "most" | "summary" | "dashboard";
 
