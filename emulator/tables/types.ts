@@ -1,0 +1,154 @@
+/**
+ * Table definitions: ONE data structure per table drives everything the generic
+ * engine does with it — input validation and coercion (types, required, enums,
+ * bounds, patterns), defaults, read-only and hidden fields, the default field
+ * set and the `most` / `summary` views, `#` joins (through `ref`), the
+ * `$table` schema output, owner/parent permission fields, lifecycle hooks and,
+ * for `*_actions` tables, per-action handlers.
+ *
+ * A feature module describes its tables with these types and hands them to
+ * `EmulatorContext.registerTables` (see core/context.ts); it never touches the
+ * HTTP layer.
+ */
+import type { EmulatorContext } from "../core/context";
+
+/** Field types of the platform's table schemas (spec: "Field types in table schemas"). */
+export type FieldType =
+  | "bool" | "text" | "string" | "num"
+  | "uint8" | "uint16" | "uint32" | "uint64" | "int8" | "int16" | "int32" | "int64"
+  | "enabled" | "created" | "modified" | "json" | "row" | "rows";
+
+/** A stored row. `$key` is the primary key (number for integer tables, string otherwise). */
+export type Row = Record<string, unknown> & { $key: RowKey };
+export type RowKey = number | string;
+
+export interface FieldDef {
+  type: FieldType;
+  /** Shown in `$table` output. */
+  description?: string;
+  /** Must be present in a POST body. */
+  required?: boolean;
+  /** Value used when absent on create; a function is called with the partial row being created. */
+  default?: unknown | ((row: Record<string, unknown>, ctx: EmulatorContext) => unknown);
+  /** Allowed values (value → label, as `$table` `.list`), or a predicate with the message listing the options. */
+  enum?: Record<string, string> | { test: (v: string) => boolean; options: string };
+  /** Numeric bounds (inclusive) with an optional custom message. */
+  min?: number;
+  max?: number;
+  boundsMessage?: string;
+  /** For strings. */
+  maxLength?: number;
+  pattern?: RegExp;
+  /** Set by the server only: rejected in POST/PUT bodies. */
+  readOnly?: boolean;
+  /** Accepted on create, rejected on update. */
+  createOnly?: boolean;
+  /** Never returned in reads (write-only secrets such as passwords). */
+  hidden?: boolean;
+  /** For `row` fields: the referenced table (`#` joins walk through it). */
+  ref?: string;
+  /** For `row` fields: POST/PUT fail unless the referenced row exists (status, default 404). */
+  refMustExist?: 404 | 422 | 400;
+  /** Included in the `summary` view. */
+  summary?: boolean;
+  /** Excluded from the `most` view (argument fields); `rows` and hidden fields are always excluded. */
+  notInMost?: boolean;
+  /** HTTP status for a type/enum/bounds failure of this field (default: the table's, else 400). */
+  errorStatus?: 400 | 422;
+}
+
+/** The caller, as seen by hooks and handlers. */
+export interface Caller {
+  user: string;
+  role: Role;
+  /** API key name when authenticated by API key. */
+  apiKey?: string;
+  ip: string;
+}
+
+export type Role = "admin" | "vmoperator" | "readonly";
+
+export type Operation = "list" | "get" | "create" | "update" | "delete";
+
+/**
+ * Lifecycle hooks. They may throw ApiError to refuse the operation. `validate`
+ * runs after field-level validation on create and update with the merged row.
+ */
+export interface TableHooks {
+  validate?(ctx: EmulatorContext, row: Row, previous: Row | undefined, caller: Caller): void;
+  beforeCreate?(ctx: EmulatorContext, row: Row, caller: Caller): void;
+  /** May return the `response` object of the creation answer. */
+  afterCreate?(ctx: EmulatorContext, row: Row, caller: Caller): Record<string, unknown> | void;
+  /** `changes` holds only the validated fields of the PUT body; mutate it to add derived changes. */
+  beforeUpdate?(ctx: EmulatorContext, row: Row, changes: Record<string, unknown>, caller: Caller): void;
+  afterUpdate?(ctx: EmulatorContext, row: Row, previous: Row, caller: Caller): void;
+  beforeDelete?(ctx: EmulatorContext, row: Row, caller: Caller): void;
+  afterDelete?(ctx: EmulatorContext, row: Row, caller: Caller): void;
+}
+
+/** Result of an action: HTTP status (default 201) and body extras merged into the answer. */
+export interface ActionResult {
+  status?: number;
+  body?: Record<string, unknown>;
+}
+
+export interface ActionDef {
+  description: string;
+  /** Validation of `params` (unknown params are rejected). Absent = any params accepted. */
+  params?: Record<string, FieldDef>;
+  /** `target` is the row named by the table's target field, when it has one. */
+  handler(ctx: EmulatorContext, args: { target?: Row; params: Record<string, unknown>; caller: Caller }): ActionResult | void;
+  /** Role needed beyond the table's write permission (e.g. admin-only actions). */
+  role?: Role;
+}
+
+export interface ActionTableDef {
+  /** Body field naming the target row, e.g. `vm` for vm_actions. */
+  targetField?: string;
+  /** Table of the target row. */
+  targetTable?: string;
+  /** Whether the target field is required (default true when targetField is set). */
+  targetRequired?: boolean;
+  /** Action used when the body has none. */
+  defaultAction?: string;
+  /** Spelling variants accepted from different clients, mapped onto canonical actions. */
+  aliases?: Record<string, string>;
+  actions: Record<string, ActionDef>;
+}
+
+export interface TableDef {
+  name: string;
+  description: string;
+  keyType: "int" | "string";
+  /** Generator for string keys (default: 40-hex random). */
+  newKey?: (ctx: EmulatorContext, row: Record<string, unknown>) => string;
+  fields: Record<string, FieldDef>;
+  /** Fields returned when `fields` is absent (default: every non-hidden scalar field). */
+  defaultFields?: string[];
+  /** Operations the table allows; others answer 405. Default: all. */
+  operations?: Operation[];
+  /** Minimum role for reads / writes (default readonly / admin). */
+  readRole?: Role;
+  writeRole?: Role;
+  /** Spec "owner" and "parent" schema fields (informational in `$table`). */
+  owner?: string;
+  parent?: string;
+  /** Status for field validation failures (default 400). */
+  validationStatus?: 400 | 422;
+  /** Field that must be unique (409 "... with that name exists" on clash), with an optional scope filter. */
+  unique?: { field: string; message: string; status?: 409 | 422; scope?: (row: Row) => boolean };
+  hooks?: TableHooks;
+  /** Present on `*_actions` tables: POST runs an action instead of storing a row. */
+  actions?: ActionTableDef;
+  /** Rows created when the emulator starts with an empty state. */
+  seed?: (ctx: EmulatorContext) => void;
+  /** Rows are not persisted (e.g. derived or runtime-only data). */
+  transient?: boolean;
+}
+
+/** A feature module: a set of tables plus optional wiring (event subscriptions, timers). */
+export interface FeatureModule {
+  name: string;
+  tables: TableDef[];
+  setup?(ctx: EmulatorContext): void;
+}
