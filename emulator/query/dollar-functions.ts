@@ -31,8 +31,9 @@ export interface MatchContext {
   now: number;
 }
 
-export function evaluateValue(node: ValueNode, context: MatchContext): Literal {
+/** The value of a node; without a context, `$now` reads the clock (only when used). */
+export function evaluateValue(node: ValueNode, context: MatchContext | undefined): Literal {
   if (node.kind === "literal") return node.value;
   const args = node.args.map((arg) => toNumber(evaluateValue(arg, context)) ?? Number.NaN);
-  return DOLLAR_FUNCTIONS[node.name].apply(args, context.now);
+  return DOLLAR_FUNCTIONS[node.name].apply(args, context?.now ?? Math.floor(Date.now() / 1000));
 }

@@ -1,5 +1,6 @@
 import { queryError } from "./errors";
 import { isFieldFunction } from "./field-functions";
+import { readQuoted } from "./syntax";
 
 export { applyFieldFunction, FIELD_FUNCTIONS, isFieldFunction, type FieldFunctionOptions } from "./field-functions";
 
@@ -164,18 +165,9 @@ class FieldsParser {
   }
 
   private readQuoted(): string {
-    const start = this.pos;
-    let value = "";
-    this.pos++;
-    for (;;) {
-      const close = this.text.indexOf("'", this.pos);
-      if (close < 0) throw queryError("fields", "unterminated string", start);
-      value += this.text.slice(this.pos, close);
-      this.pos = close + 1;
-      if (this.text[this.pos] !== "'") return value;
-      value += "'";
-      this.pos++;
-    }
+    const { value, end } = readQuoted(this.text, this.pos, "fields");
+    this.pos = end;
+    return value;
   }
 
   private unexpected(expectation: string): Error {

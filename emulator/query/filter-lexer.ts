@@ -1,4 +1,4 @@
-import { queryError } from "./errors";
+import { readQuoted } from "./syntax";
 
 export type TokenKind = "word" | "string" | "(" | ")" | "," | "{" | "}" | "end";
 
@@ -28,7 +28,7 @@ export function tokenizeFilter(text: string): Token[] {
       tokens.push({ kind: char as TokenKind, text: char, pos });
       pos++;
     } else if (char === "'") {
-      const string = readQuoted(text, pos);
+      const string = readQuoted(text, pos, "filter");
       tokens.push({ kind: "string", text: string.value, pos });
       pos = string.end;
     } else {
@@ -43,18 +43,4 @@ export function tokenizeFilter(text: string): Token[] {
 
 function isWordBoundary(char: string): boolean {
   return WHITESPACE.test(char) || PUNCTUATION.has(char) || char === "'";
-}
-
-/** Reads a single-quoted string starting at `start` (the opening quote). */
-function readQuoted(text: string, start: number): { value: string; end: number } {
-  let value = "";
-  let pos = start + 1;
-  for (;;) {
-    const close = text.indexOf("'", pos);
-    if (close < 0) throw queryError("filter", "unterminated string", start);
-    value += text.slice(pos, close);
-    if (text[close + 1] !== "'") return { value, end: close + 1 };
-    value += "'";
-    pos = close + 2;
-  }
 }

@@ -3,6 +3,7 @@ import { queryError } from "./errors";
 import { tokenizeFilter, type Token } from "./filter-lexer";
 import { likeToRegex } from "./like";
 import { compileSafeRegex } from "./regex-guard";
+import { FIELD_SEGMENT } from "./syntax";
 import { compareValues, toNumber, toText } from "./values";
 
 export type { Literal, MatchContext, ValueNode } from "./dollar-functions";
@@ -29,7 +30,6 @@ const COMPARE_OPERATORS = new Set<string>(["eq", "ne", "gt", "ge", "lt", "le"]);
 const TEXT_OPERATORS = new Set<string>(["bw", "ew", "cs", "ct"]);
 const KEYWORDS = new Set<string>(["and", "or", "in", "like", "rx", "null", "true", "false", ...COMPARE_OPERATORS, ...TEXT_OPERATORS]);
 const NUMBER = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
-const FIELD_SEGMENT = /^[A-Za-z0-9_$.\-]+$/;
 
 /**
  * Parses a filter such as `enabled eq true and (name bw 'web' or ram gt 2048)`.
@@ -210,15 +210,17 @@ function unexpected(token: Token, expectation?: string): Error {
 export function matchesFilter(
   expr: FilterExpr,
   resolve: (path: string[]) => unknown,
-  context: MatchContext = { now: Math.floor(Date.now() / 1000) },
+  context?: MatchContext,
 ): boolean {
   switch (expr.kind) {
     case "all":
       return true;
     case "and":
-      return expr.items.every((item) => matchesFilter(item, resolve, context));
+      for (const item of expr.items) if (!matchesFilter(item, resolve, context)) return false;
+      return true;
     case "or":
-      return expr.items.some((item) => matchesFilter(item, resolve, context));
+      for (const item of expr.items) if (matchesFilter(item, resolve, context)) return true;
+      return false;
     case "compare":
       return compareMatches(expr.op, resolve(expr.field as string[]), evaluateValue(expr.value, context));
     case "in": {

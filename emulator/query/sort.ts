@@ -1,12 +1,11 @@
 import { queryError } from "./errors";
+import { FIELD_SEGMENT } from "./syntax";
 import { compareValues } from "./values";
 
 export interface SortKey {
   field: string[];
   descending: boolean;
 }
-
-const FIELD_SEGMENT = /^[A-Za-z0-9_$.\-]+$/;
 
 /**
  * Parses a `sort` option: comma-separated fields, each optionally prefixed by
