@@ -1,5 +1,6 @@
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
-import { CreatedRow, PlatformApi, Row, errorStatus, quote, str } from "./platform";
+import { isAmbiguousFailure } from "./insertRow";
+import { CreatedRow, PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
 import { Clock, realClock } from "./waitFor";
@@ -78,12 +79,6 @@ export async function insertVm(
     return { vmKey: str(r.vmkey ?? created.$key), machineKey: str(r.machinekey), name };
   }
   return { vmKey: str(created.$key), machineKey: str(created.response?.machine), name };
-}
-
-/** No HTTP answer (drop, timeout) or a 5xx: the request may or may not have taken effect. */
-export function isAmbiguousFailure(err: unknown): boolean {
-  const status = errorStatus(err);
-  return status === undefined || status >= 500 || status === 408;
 }
 
 /** The clone finishes when the SOURCE machine leaves `cloning`. */

@@ -1,0 +1,22 @@
+import { DeviceInputs, deviceInputsSchema, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
+import { str } from "../reconcile/platform";
+import { defineProvider } from "./defineProvider";
+import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
+
+type Inputs = DeviceInputs & HardwareInputs;
+type Outputs = Inputs & { uuid: string };
+
+export const provider = defineProvider<Inputs, Outputs>(
+  hardwareBehaviour<Inputs, Outputs>({
+    token: "Device",
+    table: "machine_devices",
+    noun: "device",
+    schema: deviceInputsSchema,
+    toApiBody: (i) => toDeviceApiBody(i),
+    fromApiRow: (row) => fromDeviceApiRow(row) as Partial<Inputs>,
+    readFields: "$key,machine,resource_group,settings_args,uuid",
+    replaceOn: ["machine", "resourceGroup", "settingsArgs"],
+    // POST answers { response: { uuid } }; a read row carries uuid itself.
+    computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
+  }),
+);

@@ -1,0 +1,23 @@
+import { DriveInputs, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
+import { unplugAndDeleteDrive } from "../reconcile/hardware";
+import { defineProvider } from "./defineProvider";
+import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
+import { planDriveSize } from "./plans";
+
+type Inputs = DriveInputs & HardwareInputs;
+
+export const provider = defineProvider<Inputs, Inputs>(
+  hardwareBehaviour<Inputs, Inputs>({
+    token: "Drive",
+    table: "machine_drives",
+    noun: "drive",
+    schema: driveInputsSchema,
+    toApiBody: (i) => toDriveApiBody(i),
+    fromApiRow: (row) => fromDriveApiRow(row) as Partial<Inputs>,
+    readFields: "$key,machine,name,description,media,interface,disksize,preferred_tier,media_source",
+    replaceOn: ["machine", "media", "interface", "mediaSource"],
+    refineDiff: planDriveSize,
+    // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
+    removeLive: (api, owner, id, olds, t) => (owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined),
+  }),
+);

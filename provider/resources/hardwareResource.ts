@@ -1,0 +1,108 @@
+import type { z } from "zod";
+import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
+import { insertRow } from "../reconcile/insertRow";
+import { PlatformApi, Row, quote, str } from "../reconcile/platform";
+import { machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
+import { OperationTimeouts } from "../reconcile/timeouts";
+import { assertAdoptable } from "./adoption";
+import { DiffDecision, ResourceBehaviour } from "./defineProvider";
+import { changedBody } from "./fieldDiff";
+import { verifyMachineKey } from "./machineKeyCheck";
+import { resolveTimeouts } from "./operationTimeouts";
+import { planByRules } from "./plans";
+import { schemaFields } from "./schemaFields";
+
+/** Inputs every hardware row has. */
+export interface HardwareInputs extends Row {
+  machine: string;
+  name?: string;
+  adopt?: boolean;
+  timeouts?: Partial<OperationTimeouts>;
+}
+
+export interface HardwareSpec<I extends HardwareInputs, O extends I> {
+  token: string;
+  table: "machine_drives" | "machine_nics" | "machine_devices";
+  /** "drive", "NIC", "device" for messages. */
+  noun: string;
+  schema: z.ZodType;
+  toApiBody(inputs: I): Row;
+  fromApiRow(row: Row): Partial<I>;
+  readFields: string;
+  replaceOn: readonly string[];
+  /** Computed outputs from the creation answer (e.g. a device's uuid). */
+  computed?(created: Row, inputs: I): Partial<O>;
+  refineDiff?(olds: O, news: I, decision: DiffDecision): DiffDecision;
+  /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
+  removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
+}
+
+const policyOf = (machine: string) => machinePolicies.get(machine) ?? "restart";
+
+/**
+ * Drives, NICs and devices: rows keyed to a MACHINE; every change runs under
+ * that machine's lock, and a running VM that cannot take the change live
+ * follows its VM's power-cycle policy.
+ */
+export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: HardwareSpec<I, O>): ResourceBehaviour<I, O> {
+  const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
+  const findByName = (api: PlatformApi, inputs: I) => async () =>
+    inputs.name
+      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
+      : undefined;
+  return {
+    token: spec.token,
+    schema: spec.schema,
+    verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
+    diff(_id, olds, news) {
+      const decision = planByRules(olds, news, { fields: schemaFields(spec.schema), replaceOn: spec.replaceOn, uniqueName: false });
+      return spec.refineDiff ? spec.refineDiff(olds, news, decision) : decision;
+    },
+
+    async create(inputs) {
+      const api = platformApi();
+      const machine = String(inputs.machine);
+      return withMachineLock(machine, async () => {
+        if (inputs.adopt) {
+          const row = await findByName(api, inputs)();
+          if (!row) throw new Error(`vplatform: adopt: no ${what(inputs)}`);
+          assertAdoptable(what(inputs), inputs, spec.fromApiRow(row));
+          return { id: str(row.$key), outs: { ...inputs, ...spec.computed?.(row, inputs) } as O };
+        }
+        const owner = await findMachineOwner(api, machine);
+        if (!owner) throw new Error(`vplatform: machine: no VM has machine key '${machine}'`);
+        const created = await changeHardware(api, owner, `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), () =>
+          insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs)),
+        );
+        return { id: str(created.$key), outs: { ...inputs, ...spec.computed?.(created.response ?? {}, inputs) } as O };
+      });
+    },
+
+    async read(id, olds) {
+      const row = await platformApi().get(spec.table, id, spec.readFields);
+      if (!row) return undefined;
+      const inputs = { ...olds, ...spec.fromApiRow(row) } as I;
+      return { outs: { ...olds, ...inputs }, inputs };
+    },
+
+    async update(id, olds, news) {
+      const body = changedBody(spec.toApiBody(olds), spec.toApiBody(news));
+      delete body.machine;
+      if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
+      return { ...olds, ...news };
+    },
+
+    async delete(id, olds) {
+      const api = platformApi();
+      const machine = String(olds.machine);
+      const t = resolveTimeouts(olds.timeouts);
+      await withMachineLock(machine, async () => {
+        const owner = await findMachineOwner(api, machine);
+        if (!owner) return api.remove(spec.table, id); // the VM went first
+        const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;
+        if (live) return live;
+        await changeHardware(api, owner, `removing ${what(olds)}`, policyOf(machine), t, () => api.remove(spec.table, id));
+      });
+    },
+  };
+}

@@ -1,0 +1,78 @@
+import { VmSnapshotInputs, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
+import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
+import { PlatformApi, quote, str } from "../reconcile/platform";
+import { VmRef, vmAction } from "../reconcile/power";
+import { platformApi, withMachineLock } from "../reconcile/runtime";
+import { defineProvider } from "./defineProvider";
+import { resolveTimeouts } from "./operationTimeouts";
+import { planByRules } from "./plans";
+import { schemaFields } from "./schemaFields";
+
+type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
+type Outputs = Inputs & { machineKey: string };
+
+async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
+  const row = await api.get("vms", vmKey, "$key,machine,name");
+  if (!row) throw new Error(`vplatform: vm: no VM with key '${vmKey}'`);
+  return { vmKey, machineKey: str(row.machine), name: str(row.name) };
+}
+
+/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM. */
+async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
+  const rows = await api.list("vms", {
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)}`,
+    fields: "$key,name,description",
+    sort: "-created",
+    limit: 1,
+  });
+  return rows[0];
+}
+
+/** snapshot, restore: start the action, then wait until the status leaves snapshotting/restoring. */
+async function runLongAction(api: PlatformApi, vm: VmRef, action: "snapshot" | "restore", params: Record<string, unknown>, timeoutSec: number) {
+  await vmAction(api, vm, action, params);
+  await waitForMachineStatus(api, vm.machineKey, isIdle, {
+    timeoutSec,
+    label: `VM '${vm.name}' to finish ${action === "snapshot" ? "snapshotting" : "restoring"}`,
+    timeoutInput: action,
+  });
+}
+
+export const provider = defineProvider<Inputs, Outputs>({
+  token: "VmSnapshot",
+  schema: vmSnapshotInputsSchema,
+  diff: (_id, olds, news) =>
+    planByRules(olds, news, { fields: schemaFields(vmSnapshotInputsSchema), replaceOn: ["vm", "name", "description"], uniqueName: false }),
+
+  async create(inputs) {
+    const api = platformApi();
+    const vm = await vmRef(api, inputs.vm);
+    return withMachineLock(vm.machineKey, async () => {
+      const params = inputs.description ? { name: inputs.name, description: inputs.description } : { name: inputs.name };
+      await runLongAction(api, vm, "snapshot", params, resolveTimeouts(inputs.timeouts).snapshot);
+      const row = await findSnapshot(api, vm.vmKey, inputs.name);
+      if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
+      return { id: str(row.$key), outs: { ...inputs, machineKey: vm.machineKey } };
+    });
+  },
+
+  async read(id, olds) {
+    const row = await platformApi().get("vms", id, "$key,name,is_snapshot");
+    if (!row) return undefined;
+    return { outs: olds, inputs: olds };
+  },
+
+  /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */
+  async update(id, olds, news) {
+    if (JSON.stringify(olds.restoreTrigger ?? null) !== JSON.stringify(news.restoreTrigger ?? null) && news.restoreTrigger !== undefined) {
+      const api = platformApi();
+      const vm = { vmKey: String(olds.vm), machineKey: olds.machineKey, name: String(olds.vm) };
+      await withMachineLock(vm.machineKey, () => runLongAction(api, vm, "restore", { snapshot_id: id }, resolveTimeouts(news.timeouts).restore));
+    }
+    return { ...news, machineKey: olds.machineKey };
+  },
+
+  async delete(id) {
+    await platformApi().remove("vms", id);
+  },
+});

@@ -1,0 +1,91 @@
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { deviceInputsSchema } from "../provider/schemas/device";
+import { driveInputsSchema } from "../provider/schemas/drive";
+import { nicInputsSchema } from "../provider/schemas/nic";
+import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
+import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
+import { vnetInputsSchema } from "../provider/schemas/vnet";
+import { shimProvider } from "./providerShim";
+import { Args, MachineKey, Outputs } from "./types";
+
+type In<S extends z.ZodType> = z.input<S>;
+type Out<S extends z.ZodType> = z.output<S>;
+
+/** Hardware takes the machine key, never the VM key. */
+type OnMachine<T> = Omit<T, "machine"> & { machine: MachineKey };
+
+export type VirtualMachineArgs = Args<In<typeof virtualMachineInputsSchema>>;
+export type DriveArgs = Args<OnMachine<In<typeof driveInputsSchema>>>;
+export type NicArgs = Args<OnMachine<In<typeof nicInputsSchema>>>;
+export type DeviceArgs = Args<OnMachine<In<typeof deviceInputsSchema>>>;
+export type VnetArgs = Args<In<typeof vnetInputsSchema>>;
+export type VmSnapshotArgs = Args<In<typeof vmSnapshotInputsSchema>>;
+
+/** Every output name must be in the props (undefined = computed) so the SDK exposes it. */
+function seed(schema: z.ZodType, args: object, computed: string[] = []): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const names = [...Object.keys(shape), ...computed];
+  return { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
+}
+
+// One provider object per type: Pulumi caches its serialization per object.
+const providers = {
+  VirtualMachine: shimProvider("virtualMachine"),
+  Drive: shimProvider("drive"),
+  Nic: shimProvider("nic"),
+  Device: shimProvider("device"),
+  Vnet: shimProvider("vnet"),
+  VmSnapshot: shimProvider("vmSnapshot"),
+};
+
+/** A VM; `id` is the VM key, `machineKey` what its hardware attaches to. */
+export class VirtualMachine extends pulumi.dynamic.Resource {
+  declare readonly machineKey: pulumi.Output<MachineKey>;
+  /** Live machine status at the last update or refresh: running, stopped, ... */
+  declare readonly status: pulumi.Output<string>;
+  declare readonly running: pulumi.Output<boolean>;
+  constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.VirtualMachine, name, seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running"]), opts, "vplatform", "VirtualMachine");
+  }
+}
+export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running">> {}
+
+export class Drive extends pulumi.dynamic.Resource {
+  constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.Drive, name, seed(driveInputsSchema, args), opts, "vplatform", "Drive");
+  }
+}
+export interface Drive extends Outputs<OnMachine<Out<typeof driveInputsSchema>>> {}
+
+export class Nic extends pulumi.dynamic.Resource {
+  constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.Nic, name, seed(nicInputsSchema, args), opts, "vplatform", "Nic");
+  }
+}
+export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
+
+/** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
+export class Device extends pulumi.dynamic.Resource {
+  declare readonly uuid: pulumi.Output<string>;
+  constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.Device, name, seed(deviceInputsSchema, args, ["uuid"]), opts, "vplatform", "Device");
+  }
+}
+export interface Device extends Outputs<OnMachine<Out<typeof deviceInputsSchema>>> {}
+
+export class Vnet extends pulumi.dynamic.Resource {
+  constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.Vnet, name, seed(vnetInputsSchema, args), opts, "vplatform", "Vnet");
+  }
+}
+export interface Vnet extends Outputs<Out<typeof vnetInputsSchema>> {}
+
+/** A snapshot of a VM; changing `restoreTrigger` rolls the VM back to it. */
+export class VmSnapshot extends pulumi.dynamic.Resource {
+  declare readonly machineKey: pulumi.Output<MachineKey>;
+  constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
+    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, ["machineKey"]), opts, "vplatform", "VmSnapshot");
+  }
+}
+export interface VmSnapshot extends Outputs<Out<typeof vmSnapshotInputsSchema>> {}
