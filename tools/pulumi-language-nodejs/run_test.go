@@ -1,0 +1,150 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+)
+
+func fullRequest() *pulumirpc.RunRequest {
+	return &pulumirpc.RunRequest{
+		MonitorAddress: "127.0.0.1:1001",
+		Organization:   "org",
+		Project:        "proj",
+		Stack:          "dev",
+		Pwd:            "/work/app",
+		Parallel:       16,
+		DryRun:         true,
+		Args:           []string{"a1", "--a2"},
+		Info: &pulumirpc.ProgramInfo{
+			RootDirectory:    "/work",
+			ProgramDirectory: "/work/app",
+			EntryPoint:       "dist/main.js",
+		},
+	}
+}
+
+func TestRunArgumentsPassEveryRequestFieldTheRunnerReads(t *testing.T) {
+	got := runArguments(fullRequest(), "/nm/run/index.js", "127.0.0.1:1002", "http://trace")
+	want := []string{
+		"/nm/run/index.js",
+		"--monitor=127.0.0.1:1001", "--engine=127.0.0.1:1002", "--organization=org", "--project=proj",
+		"--stack=dev", "--root-directory=/work", "--pwd=/work/app", "--parallel=16", "--tracing=http://trace",
+		"--dry-run",
+		"/work/app/dist/main.js", "a1", "--a2",
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("runArguments:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestRunArgumentsOmitEmptyValuesAndDryRunWhenUpdating(t *testing.T) {
+	req := &pulumirpc.RunRequest{MonitorAddress: "m:1", Pwd: "/p", Program: "index.js"}
+	got := runArguments(req, "run.js", "", "")
+	want := []string{"run.js", "--monitor=m:1", "--pwd=/p", "--parallel=0", "/p/index.js"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("runArguments:\n got %q\nwant %q", got, want)
+	}
+}
+
+func TestProgramEntryResolvesMainAgainstTheProgramDirectory(t *testing.T) {
+	cases := []struct {
+		name string
+		req  *pulumirpc.RunRequest
+		want string
+	}{
+		{"relative main", fullRequest(), "/work/app/dist/main.js"},
+		{"absolute main", &pulumirpc.RunRequest{Info: &pulumirpc.ProgramInfo{EntryPoint: "/abs/x.js"}}, "/abs/x.js"},
+		{"no main: package.json decides", &pulumirpc.RunRequest{Info: &pulumirpc.ProgramInfo{EntryPoint: "."}}, "."},
+		{"nothing at all", &pulumirpc.RunRequest{}, "."},
+		{"info wins over the deprecated program field", &pulumirpc.RunRequest{
+			Program: "old.js", Pwd: "/p", Info: &pulumirpc.ProgramInfo{ProgramDirectory: "/q", EntryPoint: "new.js"},
+		}, "/q/new.js"},
+		{"without info, program is relative to pwd", &pulumirpc.RunRequest{Program: "old.js", Pwd: "/p"}, "/p/old.js"},
+	}
+	for _, c := range cases {
+		if got := programEntry(c.req); got != c.want {
+			t.Errorf("%s: programEntry = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+func envValue(t *testing.T, env []string, name string) string {
+	t.Helper()
+	value := ""
+	for _, kv := range env { // the last definition wins, as for exec.Cmd
+		if v, ok := strings.CutPrefix(kv, name+"="); ok {
+			value = v
+		}
+	}
+	return value
+}
+
+func TestProgramEnvironmentCarriesConfigAndSecretKeysAsJSON(t *testing.T) {
+	req := &pulumirpc.RunRequest{
+		Config:           map[string]string{"proj:x": "y", "vplatform:apiKey": "k"},
+		ConfigSecretKeys: []string{"vplatform:apiKey"},
+	}
+	env, err := programEnvironment([]string{"HOME=/h", "PULUMI_CONFIG=stale"}, req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var config map[string]string
+	if err := json.Unmarshal([]byte(envValue(t, env, "PULUMI_CONFIG")), &config); err != nil {
+		t.Fatal(err)
+	}
+	if config["proj:x"] != "y" || config["vplatform:apiKey"] != "k" || len(config) != 2 {
+		t.Errorf("PULUMI_CONFIG = %v", config)
+	}
+	if got := envValue(t, env, "PULUMI_CONFIG_SECRET_KEYS"); got != `["vplatform:apiKey"]` {
+		t.Errorf("PULUMI_CONFIG_SECRET_KEYS = %s", got)
+	}
+	if envValue(t, env, "HOME") != "/h" {
+		t.Error("the host's own environment must be inherited")
+	}
+}
+
+func TestProgramEnvironmentWithoutConfigIsEmptyJSONNotNull(t *testing.T) {
+	env, err := programEnvironment(nil, &pulumirpc.RunRequest{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := envValue(t, env, "PULUMI_CONFIG"); got != "{}" {
+		t.Errorf("PULUMI_CONFIG = %s", got)
+	}
+	if got := envValue(t, env, "PULUMI_CONFIG_SECRET_KEYS"); got != "[]" {
+		t.Errorf("PULUMI_CONFIG_SECRET_KEYS = %s", got)
+	}
+}
+
+func exitWith(t *testing.T, script string) error {
+	t.Helper()
+	err := exec.Command("sh", "-c", script).Run()
+	if err == nil && script != "exit 0" {
+		t.Fatalf("sh -c %q unexpectedly succeeded", script)
+	}
+	return err
+}
+
+func TestRunResponseMapsHowNodeEnded(t *testing.T) {
+	if r := runResponse(exitWith(t, "exit 0")); r.Error != "" || r.Bail {
+		t.Errorf("success: %v", r)
+	}
+	if r := runResponse(exitWith(t, "exit 32")); !r.Bail || r.Error != "" {
+		t.Errorf("exit 32 (error already reported) must bail silently: %v", r)
+	}
+	if r := runResponse(exitWith(t, "exit 3")); r.Bail || !strings.Contains(r.Error, "exited with code 3") {
+		t.Errorf("other exit codes must be reported: %v", r)
+	}
+	if r := runResponse(exitWith(t, "kill -9 $$")); r.Bail || !strings.Contains(r.Error, "killed") {
+		t.Errorf("a signal must be reported: %v", r)
+	}
+	if r := runResponse(errors.New("exec: no such file")); !strings.Contains(r.Error, "could not start") {
+		t.Errorf("a failure to start must be reported: %v", r)
+	}
+}
