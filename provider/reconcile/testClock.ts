@@ -1,4 +1,5 @@
 import { Clock } from "./waitFor";
+import { OperationTimeouts } from "./timeouts";
 
 /** A clock whose sleep advances virtual time at once; log lines are kept. */
 export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
@@ -16,3 +17,8 @@ export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
     log: (line) => lines.push(line),
   };
 }
+
+/** Short limits for unit tests (virtual time, so nothing actually waits). */
+export const DEFAULT_TEST_TIMEOUTS: OperationTimeouts = {
+  create: 60, clone: 60, snapshot: 60, restore: 60, powerChange: 60, delete: 60, gracefulShutdown: 30, forcedShutdown: 10, reboot: 60, hotplug: 60,
+};

@@ -1,0 +1,3 @@
+export * from "./resources";
+export * from "./lookups";
+export { MachineKey, machineKey } from "./types";

@@ -1,0 +1,100 @@
+import * as pulumi from "@pulumi/pulumi";
+import { Row, quote, str } from "../provider/reconcile/platform";
+import { configureRuntime, platformApi } from "../provider/reconcile/runtime";
+import { MachineKey, machineKey } from "./types";
+
+/**
+ * Look-ups run in the program process (not the provider process), so the
+ * client is configured from the program's stack config (raw values: no secret
+ * warnings, nothing captured) with the usual env fallbacks.
+ */
+let configured = false;
+function api() {
+  if (!configured) {
+    configureRuntime((key) => pulumi.runtime.getConfig(key));
+    configured = true;
+  }
+  return platformApi();
+}
+
+export interface ReadTableArgs {
+  table: string;
+  fields?: string | string[];
+  filter?: string;
+  sort?: string;
+  limit?: number;
+}
+
+/** Any table, with the API's query options (fields, OData-like filter, +/- sort, limit). */
+export function readTable(args: ReadTableArgs): Promise<Row[]> {
+  const fields = Array.isArray(args.fields) ? args.fields.join(",") : args.fields;
+  return api().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
+}
+
+export function readTableOutput(args: pulumi.Input<ReadTableArgs>): pulumi.Output<Row[]> {
+  return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
+}
+
+/** One row by exact name; a miss is an error that says what was searched. */
+async function byName(table: string, what: string, name: string, fields: string, extraFilter?: string): Promise<Row> {
+  const filter = `name eq ${quote(name)}${extraFilter ? ` and ${extraFilter}` : ""}`;
+  const [row] = await api().list(table, { filter, fields, limit: 1 });
+  if (!row) throw new Error(`vplatform: no ${what} named '${name}'`);
+  return row;
+}
+
+export interface NameArgs {
+  name: string;
+}
+
+export interface VnetResult { id: string; name: string; network: string; type: string }
+export interface VmResult { id: string; name: string; machineKey: MachineKey; cluster: string }
+export interface ClusterResult { id: string; name: string }
+export interface StorageTierResult { id: string; name: string; tier: number }
+export interface ResourceGroupResult { uuid: string; name: string; type: string; id: string }
+export interface VgpuDeviceResult { id: string; name: string }
+export interface MediaFileResult { id: string; name: string; type: string; filesize: number }
+
+export const getVnet = async ({ name }: NameArgs): Promise<VnetResult> => {
+  const r = await byName("vnets", "vnet", name, "$key,name,network,type");
+  return { id: str(r.$key), name: str(r.name), network: str(r.network), type: str(r.type) };
+};
+export const getVirtualMachine = async ({ name }: NameArgs): Promise<VmResult> => {
+  const r = await byName("vms", "VM", name, "$key,name,machine,cluster", "is_snapshot eq false");
+  return { id: str(r.$key), name: str(r.name), machineKey: machineKey(str(r.machine)), cluster: str(r.cluster) };
+};
+export const getCluster = async ({ name }: NameArgs): Promise<ClusterResult> => {
+  const r = await byName("clusters", "cluster", name, "$key,name");
+  return { id: str(r.$key), name: str(r.name) };
+};
+export const getStorageTier = async ({ name }: NameArgs): Promise<StorageTierResult> => {
+  const r = await byName("storage_tiers", "storage tier", name, "$key,name,tier");
+  return { id: str(r.$key), name: str(r.name), tier: Number(r.tier) };
+};
+/** Hardware resource groups (GPUs, PCI, USB): attach one with `new Device({ resourceGroup: g.uuid })`. */
+export const getResourceGroup = async ({ name }: NameArgs): Promise<ResourceGroupResult> => {
+  const r = await byName("resource_groups", "resource group", name, "$key,uuid,name,type");
+  return { uuid: str(r.uuid), name: str(r.name), type: str(r.type), id: str(r.$key) };
+};
+export const getVgpuDevice = async ({ name }: NameArgs): Promise<VgpuDeviceResult> => {
+  const r = await byName("node_nvidia_vgpu_devices", "vGPU device", name, "$key,name");
+  return { id: str(r.$key), name: str(r.name) };
+};
+/** Media files (ISOs, disk images) by name, for a drive's mediaSource. */
+export const getMediaFile = async ({ name }: NameArgs): Promise<MediaFileResult> => {
+  const r = await byName("files", "media file", name, "$key,name,type,filesize");
+  return { id: str(r.$key), name: str(r.name), type: str(r.type), filesize: Number(r.filesize) };
+};
+
+const outputOf =
+  <R>(lookup: (a: NameArgs) => Promise<R>) =>
+  (args: pulumi.Input<NameArgs> | { name: pulumi.Input<string> }): pulumi.Output<R> =>
+    pulumi.output(args).apply((a) => lookup(a as NameArgs)) as pulumi.Output<R>;
+
+export const getVnetOutput = outputOf(getVnet);
+export const getVirtualMachineOutput = outputOf(getVirtualMachine);
+export const getClusterOutput = outputOf(getCluster);
+export const getStorageTierOutput = outputOf(getStorageTier);
+export const getResourceGroupOutput = outputOf(getResourceGroup);
+export const getVgpuDeviceOutput = outputOf(getVgpuDevice);
+export const getMediaFileOutput = outputOf(getMediaFile);
