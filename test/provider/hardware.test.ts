@@ -1,0 +1,95 @@
+import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
+
+let lab: Lab;
+let vm: { id: string; outs: Record<string, any> };
+let vnetId: string;
+beforeAll(async () => {
+  lab = await startLab();
+  vm = await checkedCreate(providers.VirtualMachine(), { name: "hw-web", powerState: "stopped", allowHotplug: true });
+  vnetId = (await checkedCreate(providers.Vnet(), { name: "hw-net", network: "10.30.0.0/24" })).id;
+});
+afterAll(() => lab.close());
+
+const GiB = 1024 ** 3;
+const driveArgs = (name: string, size = 20) => ({ machine: vm.outs.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: size * GiB, preferredTier: 3 });
+
+describe("check of hardware", () => {
+  test("rejects a VM key where the machine key belongs, naming the right value", async () => {
+    const r = await providers.Drive().check({}, { ...driveArgs("os"), machine: vm.id });
+    expect(r.failures).toEqual([
+      { property: "machine", reason: `machine: '${vm.id}' is the VM key of VM 'hw-web'; hardware takes the machine key — use hw-web.machineKey ('${vm.outs.machineKey}')` },
+    ]);
+  });
+
+  test("tolerates an unknown machine during preview and sends no mutating request", async () => {
+    await lab.resetRequests();
+    const r = await providers.Drive().check({}, { ...driveArgs("os"), machine: "04da6b54-80e4-46f7-96ec-b56ff0331ba9" });
+    expect(r.failures ?? []).toEqual([]);
+    const r2 = await providers.Drive().check({}, driveArgs("os"));
+    expect(r2.failures ?? []).toEqual([]);
+    expect(mutating((await lab.requests()).entries)).toEqual([]);
+  });
+});
+
+describe("Drive", () => {
+  test("create, read without drift, grow in place, delete", async () => {
+    const d = await checkedCreate(providers.Drive(), driveArgs("grow"));
+    const read = await providers.Drive().read(d.id, d.outs);
+    expect(read.inputs).toEqual(d.inputs);
+    const bigger = (await providers.Drive().check(d.inputs, { ...d.inputs, disksize: 30 * GiB })).inputs;
+    const diff = await providers.Drive().diff(d.id, d.outs, bigger);
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    await providers.Drive().update(d.id, d.outs, bigger);
+    expect((await lab.api("GET", `machine_drives/${d.id}?fields=disksize`)).disksize).toBe(30 * GiB);
+    await providers.Drive().delete(d.id, { ...d.outs, disksize: 30 * GiB });
+    expect((await providers.Drive().read(d.id, d.outs)).id).toBe("");
+  });
+
+  test("a smaller disksize is a replacement, said loudly at preview", async () => {
+    const d = await checkedCreate(providers.Drive(), driveArgs("shrink"));
+    const smaller = (await providers.Drive().check(d.inputs, { ...d.inputs, disksize: 10 * GiB })).inputs;
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+    const diff = await providers.Drive().diff(d.id, d.outs, smaller);
+    const printed = log.mock.calls.flat().join("\n");
+    log.mockRestore();
+    expect(diff.replaces).toContain("disksize");
+    expect(printed).toMatch(/SHRINK/);
+  });
+
+  test("removing a drive from a running hotplug VM unplugs once, then deletes", async () => {
+    const d = await checkedCreate(providers.Drive(), driveArgs("hot"));
+    await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron", params: {} });
+    await lab.resetRequests();
+    await providers.Drive().delete(d.id, d.outs);
+    const entries = (await lab.requests()).entries;
+    const unplugs = entries.filter((e) => e.method === "POST" && e.table === "vm_actions");
+    expect(unplugs.reduce((n, e) => n + e.count, 0)).toBe(1);
+    await expect(lab.api("GET", `machine_drives/${d.id}`)).rejects.toMatchObject({ status: 404 });
+    await lab.api("POST", "vm_actions", { vm: vm.id, action: "kill" });
+  });
+});
+
+describe("Nic", () => {
+  test("enabled defaults to true; create, read, update vnet-independent fields, delete", async () => {
+    const n = await checkedCreate(providers.Nic(), { machine: vm.outs.machineKey, vnet: vnetId, interface: "virtio" });
+    expect(n.outs.enabled).toBe(true);
+    expect((await lab.api("GET", `machine_nics/${n.id}?fields=enabled`)).enabled).toBe(true);
+    const read = await providers.Nic().read(n.id, n.outs);
+    expect(read.inputs).toEqual(n.inputs);
+    const off = (await providers.Nic().check(n.inputs, { ...n.inputs, enabled: false })).inputs;
+    await providers.Nic().update(n.id, n.outs, off);
+    expect((await lab.api("GET", `machine_nics/${n.id}?fields=enabled`)).enabled).toBe(false);
+    await providers.Nic().delete(n.id, off);
+    expect((await providers.Nic().read(n.id, off)).id).toBe("");
+  });
+});
+
+describe("Device", () => {
+  test("create outputs the platform's uuid; delete removes it", async () => {
+    const groups = await lab.api("GET", "resource_groups?fields=uuid,name&limit=1");
+    const dev = await checkedCreate(providers.Device(), { machine: vm.outs.machineKey, resourceGroup: groups[0].uuid, settingsArgs: {} });
+    expect(dev.outs.uuid).toMatch(/\S/);
+    await providers.Device().delete(dev.id, dev.outs);
+    expect((await providers.Device().read(dev.id, dev.outs)).id).toBe("");
+  });
+});
