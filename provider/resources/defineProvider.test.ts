@@ -1,0 +1,62 @@
+import { z } from "zod";
+import { PartialCreateError, defineProvider } from "./defineProvider";
+import { UNKNOWN } from "./checkInputs";
+
+const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
+type I = z.output<typeof schema>;
+
+function fake(overrides: Partial<Parameters<typeof defineProvider<I, I>>[0]> = {}) {
+  return defineProvider<I, I>({
+    token: "Thing",
+    schema,
+    diff: () => ({ changes: [], replaces: [], deleteBeforeReplace: false, notes: [] }),
+    create: async (inputs) => ({ id: "1", outs: { ...inputs, extra: undefined } as I }),
+    read: async () => undefined,
+    update: async (_id, _o, news) => news,
+    delete: async () => undefined,
+    ...overrides,
+  });
+}
+
+describe("defineProvider", () => {
+  test("check returns normalized inputs or {property, reason} failures", async () => {
+    await expect(fake().check!({}, { name: "a", __provider: "x" })).resolves.toEqual({ inputs: { name: "a", size: 1 } });
+    const r = await fake().check!({}, { name: "" });
+    expect(r.failures?.[0].property).toBe("name");
+  });
+
+  test("check skips platform verification of unknown fields and passes them through", async () => {
+    const verify = jest.fn(async () => []);
+    const r = await fake({ verify }).check!({}, { name: UNKNOWN });
+    expect(r.inputs).toEqual({ name: UNKNOWN, size: 1 });
+    expect(verify).toHaveBeenCalledWith({ name: UNKNOWN, size: 1 }, new Set(["name"]));
+  });
+
+  test("outputs are plain JSON (no undefined)", async () => {
+    const out = await fake().create({ name: "a", size: 1 });
+    expect(Object.keys(out.outs)).toEqual(["name", "size"]);
+  });
+
+  test("a row gone on read is reported with an empty id", async () => {
+    await expect(fake().read!("1", {})).resolves.toEqual({ id: "", props: {} });
+  });
+
+  test("a partially created resource keeps __provider so refresh and destroy can run", async () => {
+    const p = fake({
+      create: async () => {
+        throw new PartialCreateError("half", "7", { name: "a" }, ["boom"]);
+      },
+    });
+    const err = await p.create({ name: "a", size: 1, __provider: "code" } as I).catch((e) => e);
+    expect(err).toMatchObject({ id: "7", properties: { name: "a", __provider: "code" }, reasons: ["boom"] });
+  });
+
+  test("diff prints its notes and reports replacements", async () => {
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+    const p = fake({ diff: () => ({ changes: ["size"], replaces: ["size"], deleteBeforeReplace: true, notes: ["size forces a replacement"] }) });
+    const d = await p.diff!("1", { name: "a", size: 1 }, { name: "a", size: 2 });
+    expect(log).toHaveBeenCalledWith("vplatform: Thing 1: size forces a replacement");
+    log.mockRestore();
+    expect(d).toEqual({ changes: true, replaces: ["size"], deleteBeforeReplace: true });
+  });
+});
