@@ -45,8 +45,12 @@ export interface FieldDef {
   createOnly?: boolean;
   /** Never returned in reads (write-only secrets such as passwords). */
   hidden?: boolean;
-  /** For `row` fields: the referenced table (`#` joins walk through it). */
+  /** For `row` / `rows` fields: the referenced table (`#` joins walk through it). */
   ref?: string;
+  /** For `rows` fields: the field of the `ref` table that points back at this row (machine → drives). */
+  via?: string;
+  /** Derived value computed at read time (implies read-only; not stored). */
+  compute?: (ctx: EmulatorContext, row: Row) => unknown;
   /** For `row` fields: POST/PUT fail unless the referenced row exists (status, default 404). */
   refMustExist?: 404 | 422 | 400;
   /** Included in the `summary` view. */
@@ -107,6 +111,8 @@ export interface ActionTableDef {
   targetField?: string;
   /** Table of the target row. */
   targetTable?: string;
+  /** Turns the target field's value into a key of targetTable (e.g. owner "vms/42" → 42). */
+  parseTarget?: (value: unknown) => unknown;
   /** Whether the target field is required (default true when targetField is set). */
   targetRequired?: boolean;
   /** Action used when the body has none. */
@@ -144,6 +150,10 @@ export interface TableDef {
   seed?: (ctx: EmulatorContext) => void;
   /** Rows are not persisted (e.g. derived or runtime-only data). */
   transient?: boolean;
+  /** Field answered as raw text by `GET /v4/<table>/<key>?download=1`. */
+  downloadField?: string;
+  /** One-row table: `GET /v4/<table>` answers that row as an object (e.g. `system`). */
+  singleton?: boolean;
 }
 
 /** A feature module: a set of tables plus optional wiring (event subscriptions, timers). */

@@ -1,0 +1,79 @@
+/**
+ * Fault injection for tests (`POST /_emulator/faults`). A fault matches
+ * requests by method and table ("*" for any) and, when it fires, stalls the
+ * request (`stallMs`), drops the connection (`drop`) and/or answers `status`
+ * with `{"error": "injected fault"}` instead of running it. `count` limits how
+ * many requests it hits (default unlimited), `probability` (0–1, default 1)
+ * makes it random. A stall without status or drop only delays the real answer.
+ * A 408 (operation timeout, which the emulator never produces by itself) is
+ * injected with `{"status": 408}`.
+ */
+import { validationError } from "../core/errors";
+
+export interface Fault {
+  id: number;
+  method: string;
+  table: string;
+  status?: number;
+  stallMs?: number;
+  drop?: boolean;
+  count?: number;
+  probability?: number;
+  hits: number;
+}
+
+const METHODS = new Set(["*", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]);
+
+export class FaultInjector {
+  private faults: Fault[] = [];
+  private nextId = 1;
+
+  constructor(private readonly random: () => number = Math.random) {}
+
+  add(body: unknown): Fault {
+    if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
+    const b = body as Record<string, unknown>;
+    const known = new Set(["method", "table", "status", "stallMs", "drop", "count", "probability"]);
+    for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
+    const method = String(b.method ?? "*").toUpperCase();
+    if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
+    const table = String(b.table ?? "*");
+    const int = (name: string, min: number, max: number): number | undefined => {
+      const v = b[name];
+      if (v === undefined) return undefined;
+      if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw validationError(name, `must be an integer ${min}–${max}`);
+      return v;
+    };
+    const status = int("status", 100, 599);
+    const stallMs = int("stallMs", 0, 600_000);
+    const count = int("count", 1, 1_000_000);
+    const probability = b.probability === undefined ? undefined : Number(b.probability);
+    if (probability !== undefined && !(probability >= 0 && probability <= 1)) throw validationError("probability", "must be between 0 and 1");
+    if (b.drop !== undefined && typeof b.drop !== "boolean") throw validationError("drop", "must be a boolean");
+    if (status === undefined && stallMs === undefined && !b.drop) throw validationError("status", "one of status, stallMs or drop is required");
+    const fault: Fault = { id: this.nextId++, method, table, status, stallMs, drop: b.drop as boolean | undefined, count, probability, hits: 0 };
+    this.faults.push(fault);
+    return fault;
+  }
+
+  list(): Fault[] {
+    return this.faults.map((f) => ({ ...f }));
+  }
+
+  clear(): void {
+    this.faults = [];
+  }
+
+  /** The fault hitting this request, if any (counting it and retiring it when used up). */
+  match(method: string, table: string): Fault | undefined {
+    for (const fault of this.faults) {
+      if (fault.method !== "*" && fault.method !== method) continue;
+      if (fault.table !== "*" && fault.table !== table) continue;
+      if (fault.probability !== undefined && this.random() >= fault.probability) continue;
+      fault.hits++;
+      if (fault.count !== undefined && fault.hits >= fault.count) this.faults = this.faults.filter((f) => f !== fault);
+      return fault;
+    }
+    return undefined;
+  }
+}

@@ -1,0 +1,26 @@
+/**
+ * Per-API-key request budget (spec: 1000 requests per hour per key). A fixed
+ * one-hour window starts at a key's first request; past the budget the answer
+ * is 429 with Retry-After = seconds until the window ends.
+ */
+export class RateLimiter {
+  private readonly windows = new Map<string, { start: number; count: number }>();
+
+  constructor(
+    readonly perHour: number,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** Counts one request; returns 0 when allowed, else the seconds to wait. */
+  take(id: string): number {
+    const now = this.now();
+    let window = this.windows.get(id);
+    if (!window || now - window.start >= 3_600_000) {
+      window = { start: now, count: 0 };
+      this.windows.set(id, window);
+    }
+    window.count++;
+    if (window.count <= this.perHour) return 0;
+    return Math.max(1, Math.ceil((window.start + 3_600_000 - now) / 1000));
+  }
+}

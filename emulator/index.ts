@@ -1,0 +1,135 @@
+/**
+ * Entry point of the emulator: `startEmulator(options)` builds the context
+ * (tables, seed or saved state), the users and an administrator API key, the
+ * TLS certificate and the HTTPS server. See README.md.
+ */
+import { randomBytes } from "node:crypto";
+import { generate } from "selfsigned";
+import { FaultInjector } from "./admin/faults";
+import { RequestCounter } from "./admin/requestCounter";
+import { RateLimiter } from "./auth/rateLimit";
+import { SessionStore } from "./auth/sessions";
+import { hashPassword, seedUsers, userByName } from "./auth/users";
+import { EmulatorContext } from "./core/context";
+import { createRow } from "./core/engine";
+import { loadState, Persister } from "./persistence/store";
+import { buildApp } from "./server/app";
+import { builtInTables } from "./tables";
+import type { Caller, FeatureModule } from "./tables/types";
+
+export interface EmulatorOptions {
+  port?: number;               // 0 = ephemeral (default 0)
+  host?: string;               // default "127.0.0.1"
+  adminPassword?: string;      // default: random
+  dataDir?: string;            // persist state (atomic writes); absent = in memory
+  timeScale?: number;          // multiplier on durations of long operations (default 1; tests use 0.01)
+  certPem?: string; keyPem?: string; // default: self-signed cert made at start (SAN 127.0.0.1, localhost)
+  rateLimitPerHour?: number;   // per API key, default 1000
+  volumes?: Record<string, string>; // volume name -> host directory backing it (volume_browser)
+  quiet?: boolean;
+}
+
+export interface RunningEmulator {
+  url: string;
+  adminUser: string;
+  adminPassword: string;
+  apiKey: string;
+  caCert: string;
+  createApiKey(opts: { user?: string; name: string; expiresAt?: number; ipAllow?: string[]; ipDeny?: string[] }): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Feature modules (volume_browser, webhooks) registered by later work; see tables/types.ts FeatureModule. */
+const featureModules: FeatureModule[] = [];
+
+/** Adds a feature module to every emulator started afterwards. */
+export function registerFeatureModule(feature: FeatureModule): void {
+  if (!featureModules.some((f) => f.name === feature.name)) featureModules.push(feature);
+}
+
+const ADMIN_KEY_NAME = "emulator-admin";
+
+/** Builds the context with every table and its state (saved or seeded), without any server. */
+export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string }): EmulatorContext {
+  const ctx = new EmulatorContext(opts.timeScale ?? 1);
+  ctx.registerTables(builtInTables);
+  for (const feature of featureModules) ctx.registerFeature(feature);
+  if (!(opts.dataDir && loadState(ctx, opts.dataDir))) {
+    ctx.seed();
+    seedUsers(ctx, opts.adminPassword);
+  }
+  return ctx;
+}
+
+/** Creates an API key through the table's own rules; returns the secret (shown once). */
+export function createApiKeyIn(
+  ctx: EmulatorContext,
+  opts: { user?: string; name: string; expiresAt?: number; ipAllow?: string[]; ipDeny?: string[] },
+): string {
+  const user = userByName(ctx, opts.user ?? "admin");
+  if (!user) throw new Error(`unknown user '${opts.user}'`);
+  const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
+  const { response } = createRow(ctx, ctx.store("user_api_keys").def, {
+    user: user.$key, name: opts.name,
+    expires_type: opts.expiresAt ? "date" : "never", expires: opts.expiresAt ?? 0,
+    ip_allow_list: (opts.ipAllow ?? []).join(","), ip_deny_list: (opts.ipDeny ?? []).join(","),
+  }, admin);
+  return String(response!.token);
+}
+
+export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const adminPassword = opts.adminPassword ?? randomBytes(12).toString("base64url");
+  const host = opts.host ?? "127.0.0.1";
+  const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword });
+  const admin = userByName(ctx, "admin")!;
+  // A given password always wins over a saved one; a random one keeps the saved one unusable.
+  admin.password = hashPassword(adminPassword);
+  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove("user_api_keys", old.$key);
+  const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
+
+  const persister = opts.dataDir ? new Persister(ctx, opts.dataDir) : undefined;
+  if (persister) {
+    ctx.onChange = () => persister.changed();
+    persister.flush();
+  }
+
+  let cert = opts.certPem;
+  let key = opts.keyPem;
+  if (!cert || !key) {
+    const pems = await generate([{ name: "commonName", value: "localhost" }], {
+      keyType: "ec", curve: "P-256", days: 365, algorithm: "sha256",
+      extensions: [
+        { name: "basicConstraints", cA: true },
+        { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, ...(host !== "127.0.0.1" && host !== "localhost" && host !== "0.0.0.0" ? [{ type: 7 as const, ip: host }] : [])] },
+      ],
+    } as never);
+    cert = pems.cert;
+    key = pems.private;
+  }
+
+  const app = await buildApp({
+    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000),
+    faults: new FaultInjector(), counter: new RequestCounter(), https: { cert, key },
+  });
+  await app.listen({ port: opts.port ?? 0, host });
+  const address = app.server.address();
+  const port = typeof address === "object" && address ? address.port : opts.port;
+  const urlHost = host === "0.0.0.0" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
+
+  let closed = false;
+  return {
+    url: `https://${urlHost}:${port}`,
+    adminUser: "admin",
+    adminPassword,
+    apiKey,
+    caCert: cert,
+    createApiKey: async (o) => createApiKeyIn(ctx, o),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      ctx.close();
+      await app.close();
+      persister?.flush();
+    },
+  };
+}

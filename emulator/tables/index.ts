@@ -1,0 +1,27 @@
+/** Every built-in table, in registration order (feature modules add theirs through registerFeature). */
+import { apiKeysTable } from "../auth/apiKeys";
+import { usersTable } from "../auth/users";
+import { devicesTable, drivesTable, driveStatusTable, nicsTable, nicStatusTable } from "./hardware";
+import {
+  clusterActionsTable, clustersTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
+} from "./infrastructure";
+import { machinesTable, machineStatusTable } from "./machines";
+import {
+  billingActionsTable, billingTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoActionsTable, cloneIsoTable,
+} from "./operations";
+import { cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagMembersTable, tagsTable } from "./owned";
+import { snapshotsTable } from "./snapshots";
+import type { TableDef } from "./types";
+import { vmActionsTable } from "./vmActions";
+import { vmsTable } from "./vms";
+import { vnetsTable } from "./vnets";
+
+export const builtInTables: TableDef[] = [
+  systemTable, usersTable, apiKeysTable,
+  clustersTable, nodesTable, clusterActionsTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
+  filesTable, fileActionsTable, vnetsTable,
+  vmsTable, machinesTable, machineStatusTable, vmActionsTable,
+  drivesTable, driveStatusTable, nicsTable, nicStatusTable, devicesTable, snapshotsTable,
+  cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagsTable, tagMembersTable,
+  billingTable, billingActionsTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoTable, cloneIsoActionsTable,
+];

@@ -1,0 +1,90 @@
+/**
+ * `machines` (the hardware side of a VM, created with it) and
+ * `machine_status` (read-only runtime data, one row per machine, keyed by the
+ * machine key). Both are maintained by the emulator only.
+ */
+import type { EmulatorContext } from "../core/context";
+import { stoppedFields } from "../domain/machines";
+import type { Row, TableDef } from "./types";
+
+const STATUSES = [
+  "initializing", "starting", "running", "stopping", "unresponsive", "stopped", "hibernated", "hibernating",
+  "initmigrate", "startmigrate", "migrating", "migratecomplete", "importing", "maintenance", "leavingmaintenance",
+  "unlicensed", "needsrefresh", "needsrestart", "waitingforresources", "error", "driversreloading",
+  "cloning", "snapshotting", "restoring", "restarting",
+];
+
+export const machinesTable: TableDef = {
+  name: "machines",
+  description: "machine rows: the hardware of a VM (drives, NICs, devices) and its runtime status",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    name: { type: "string", readOnly: true, summary: true },
+    vm: { type: "row", ref: "vms", readOnly: true, description: "VM owning this machine" },
+    cluster: { type: "row", ref: "clusters", readOnly: true },
+    status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
+    created: { type: "created", readOnly: true },
+    drives: { type: "rows", ref: "machine_drives", via: "machine" },
+    nics: { type: "rows", ref: "machine_nics", via: "machine" },
+    devices: { type: "rows", ref: "machine_devices", via: "machine" },
+    snapshots: { type: "rows", ref: "machine_snapshots", via: "machine" },
+  },
+};
+
+const ro = true;
+export const machineStatusTable: TableDef = {
+  name: "machine_status",
+  description: "read-only runtime data of a machine, keyed by the machine key",
+  keyType: "int",
+  operations: ["list", "get"],
+  defaultFields: ["machine", "running", "powerstate", "status", "status_info", "state", "node"],
+  fields: {
+    machine: { type: "row", ref: "machines", readOnly: ro, summary: true },
+    running: { type: "bool", readOnly: ro, summary: true },
+    powerstate: { type: "bool", readOnly: ro, summary: true },
+    status: { type: "string", readOnly: ro, summary: true, enum: Object.fromEntries(STATUSES.map((s) => [s, s])) },
+    status_info: { type: "string", readOnly: ro },
+    state: { type: "string", readOnly: ro, enum: { online: "Online", offline: "Offline", warning: "Warning", error: "Error" } },
+    node: { type: "row", ref: "nodes", readOnly: ro, description: "node running the machine; null when stopped" },
+    migratable: { type: "bool", readOnly: ro },
+    migrated_node: { type: "row", ref: "nodes", readOnly: ro },
+    migration_destination: { type: "row", ref: "nodes", readOnly: ro },
+    started: { type: "uint64", readOnly: ro },
+    last_update: { type: "uint64", readOnly: ro },
+    local_time: { type: "uint64", readOnly: ro, compute: (ctx) => ctx.nowSeconds() },
+    running_cores: { type: "uint16", readOnly: ro },
+    running_ram: { type: "uint32", readOnly: ro },
+    agent_version: { type: "string", readOnly: ro },
+    agent_features: { type: "json", readOnly: ro },
+    agent_guest_info: { type: "json", readOnly: ro },
+    config: { type: "json", readOnly: ro, notInMost: true },
+  },
+};
+
+/** Creates the machine of a VM with its stopped status row; returns the machine key. */
+export function createMachineFor(ctx: EmulatorContext, vm: Row): number {
+  const machine = ctx.insert("machines", { name: vm.name, vm: vm.$key, cluster: vm.cluster ?? null, created: ctx.nowSeconds() });
+  ctx.update("machines", machine.$key, { status: machine.$key });
+  ctx.insert("machine_status", {
+    $key: machine.$key, machine: machine.$key, ...stoppedFields(), migrated_node: null, migration_destination: null,
+    started: 0, last_update: ctx.nowSeconds(), config: {},
+  });
+  return machine.$key as number;
+}
+
+/** Removes a machine with everything hanging off it (drives, NICs, devices, status rows, snapshot records). */
+export function deleteMachine(ctx: EmulatorContext, machine: unknown): void {
+  for (const drive of ctx.find("machine_drives", (d) => d.machine === machine)) {
+    ctx.remove("machine_drives", drive.$key);
+    ctx.remove("machine_drive_status", drive.$key);
+  }
+  for (const nic of ctx.find("machine_nics", (n) => n.machine === machine)) {
+    ctx.remove("machine_nics", nic.$key);
+    ctx.remove("machine_nic_status", nic.$key);
+  }
+  for (const device of ctx.find("machine_devices", (d) => d.machine === machine)) ctx.remove("machine_devices", device.$key);
+  for (const snap of ctx.find("machine_snapshots", (s) => s.machine === machine)) ctx.remove("machine_snapshots", snap.$key);
+  ctx.remove("machine_status", machine as number);
+  ctx.remove("machines", machine as number);
+}

@@ -1,0 +1,150 @@
+/**
+ * Tables the spec lists with their action tables only: billing,
+ * catalog repositories and the clone-ISO builder. Their behaviour is the
+ * emulator's (plausible) choice, documented in README.md.
+ */
+import { ApiError } from "../core/errors";
+import type { TableDef } from "./types";
+
+export const billingTable: TableDef = {
+  name: "billing",
+  description: "bills with a from–to date range",
+  keyType: "int",
+  operations: ["list", "get", "delete"],
+  fields: {
+    from: { type: "uint64", readOnly: true, summary: true },
+    to: { type: "uint64", readOnly: true, summary: true },
+    created: { type: "created", readOnly: true },
+    vms: { type: "uint32", readOnly: true, description: "VMs at generation time" },
+    running_vms: { type: "uint32", readOnly: true },
+  },
+};
+
+export const billingActionsTable: TableDef = {
+  name: "billing_actions",
+  description: "billing actions: generate",
+  keyType: "int",
+  operations: ["create"],
+  fields: {},
+  actions: {
+    defaultAction: "generate",
+    actions: {
+      generate: {
+        description: "create a bill from the end of the previous one (or one day back) to now",
+        handler: (ctx) => {
+          const previous = ctx.all("billing").reduce((max, b) => Math.max(max, Number(b.to)), 0);
+          const now = ctx.nowSeconds();
+          const bill = ctx.insert("billing", {
+            from: previous || now - 86400, to: now, created: now,
+            vms: ctx.find("vms", (v) => v.is_snapshot !== true).length,
+            running_vms: ctx.find("machine_status", (s) => s.running === true).length,
+          });
+          return { body: { $key: String(bill.$key) } };
+        },
+      },
+    },
+  },
+};
+
+export const catalogRepositoriesTable: TableDef = {
+  name: "catalog_repositories",
+  description: "catalog repositories",
+  keyType: "int",
+  fields: {
+    name: { type: "string", required: true, maxLength: 128, summary: true },
+    description: { type: "text", default: "" },
+    url: { type: "string", default: "" },
+    status: { type: "string", readOnly: true, default: "online" },
+    last_refreshed: { type: "uint64", readOnly: true, default: 0 },
+  },
+  seed: (ctx) => {
+    ctx.insert("catalog_repositories", { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", status: "online", last_refreshed: 0 });
+  },
+};
+
+export const catalogRepositoryActionsTable: TableDef = {
+  name: "catalog_repository_actions",
+  description: "catalog repository actions: refresh",
+  keyType: "int",
+  operations: ["create"],
+  fields: {},
+  actions: {
+    targetField: "repository",
+    targetTable: "catalog_repositories",
+    defaultAction: "refresh",
+    actions: {
+      refresh: {
+        description: "refresh the repository: status refreshing, then online",
+        handler: (ctx, { target }) => {
+          ctx.update("catalog_repositories", target!.$key, { status: "refreshing" });
+          ctx.schedule(2000, () => {
+            if (ctx.get("catalog_repositories", target!.$key)) {
+              ctx.update("catalog_repositories", target!.$key, { status: "online", last_refreshed: ctx.nowSeconds() });
+            }
+          });
+        },
+      },
+    },
+  },
+};
+
+export const cloneIsoTable: TableDef = {
+  name: "clone_iso",
+  description: "status of the clone-ISO builder (one row)",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    status: { type: "string", readOnly: true, summary: true },
+    progress: { type: "uint8", readOnly: true },
+    file: { type: "row", ref: "files", readOnly: true },
+    modified: { type: "modified", readOnly: true },
+  },
+  seed: (ctx) => {
+    ctx.insert("clone_iso", { status: "idle", progress: 0, file: null, modified: ctx.nowSeconds() });
+  },
+};
+
+const BUILD_MS = 4000;
+
+export const cloneIsoActionsTable: TableDef = {
+  name: "clone_iso_actions",
+  description: "clone-ISO actions: update (build), delete, cancel",
+  keyType: "int",
+  operations: ["create"],
+  fields: {},
+  actions: {
+    defaultAction: "update",
+    actions: {
+      update: {
+        description: "build the clone ISO: building, then complete with a files row",
+        handler: (ctx) => {
+          const row = ctx.all("clone_iso")[0];
+          if (row.status === "building") throw new ApiError(409, "a clone ISO build is in progress");
+          ctx.update("clone_iso", row.$key, { status: "building", progress: 0, modified: ctx.nowSeconds() });
+          ctx.schedule(BUILD_MS, () => {
+            if (ctx.get("clone_iso", row.$key)?.status !== "building") return;
+            const existing = ctx.find("files", (f) => f.name === "clone.iso")[0];
+            const file = existing ?? ctx.insert("files", { name: "clone.iso", type: "iso", description: "system clone ISO", filesize: 512 * 1024 ** 2, preferred_tier: "1", public_link: "", modified: ctx.nowSeconds(), creator: "system" });
+            ctx.update("clone_iso", row.$key, { status: "complete", progress: 100, file: file.$key, modified: ctx.nowSeconds() });
+          });
+        },
+      },
+      cancel: {
+        description: "cancel a running build",
+        handler: (ctx) => {
+          const row = ctx.all("clone_iso")[0];
+          if (row.status !== "building") throw new ApiError(409, "no clone ISO build is running");
+          ctx.update("clone_iso", row.$key, { status: "cancelled", progress: 0, modified: ctx.nowSeconds() });
+        },
+      },
+      delete: {
+        description: "delete the built clone ISO",
+        handler: (ctx) => {
+          const row = ctx.all("clone_iso")[0];
+          if (row.file !== null) ctx.remove("files", row.file as number);
+          ctx.update("clone_iso", row.$key, { status: "idle", progress: 0, file: null, modified: ctx.nowSeconds() });
+        },
+      },
+    },
+  },
+};
