@@ -44,29 +44,23 @@ export function hotplugTransition(ctx: EmulatorContext, table: "machine_drive_st
   });
 }
 
-export const driveStatusTable: TableDef = {
-  name: "machine_drive_status",
-  description: "runtime status of a drive (same key as the drive): online, offline, importing, hotplugging",
-  keyType: "int",
-  operations: ["list", "get"],
-  fields: {
-    drive: { type: "row", ref: "machine_drives", readOnly: true },
-    status: { type: "string", readOnly: true, summary: true },
-    status_info: { type: "string", readOnly: true },
-  },
-};
+/** Runtime status rows of drives and NICs (same key as the drive / NIC). */
+function deviceStatusTable(name: string, parent: string, parentTable: string, statuses: string): TableDef {
+  return {
+    name,
+    description: `runtime status of a ${parent} (same key): ${statuses}`,
+    keyType: "int",
+    operations: ["list", "get"],
+    fields: {
+      [parent]: { type: "row", ref: parentTable, readOnly: true },
+      status: { type: "string", readOnly: true, summary: true },
+      status_info: { type: "string", readOnly: true },
+    },
+  };
+}
 
-export const nicStatusTable: TableDef = {
-  name: "machine_nic_status",
-  description: "runtime status of a NIC (same key as the NIC): up, down, hotplugging",
-  keyType: "int",
-  operations: ["list", "get"],
-  fields: {
-    nic: { type: "row", ref: "machine_nics", readOnly: true },
-    status: { type: "string", readOnly: true, summary: true },
-    status_info: { type: "string", readOnly: true },
-  },
-};
+export const driveStatusTable = deviceStatusTable("machine_drive_status", "drive", "machine_drives", "online, offline, importing, hotplugging");
+export const nicStatusTable = deviceStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging");
 
 export const drivesTable: TableDef = {
   name: "machine_drives",
