@@ -1,0 +1,11 @@
+/**
+ * Feature modules of the emulator beyond the core tables: the NAS volume
+ * browser and webhooks/tasks/events. The emulator registers each with
+ * `EmulatorContext.registerFeature` (see README.md in this folder).
+ */
+import type { FeatureModule } from "../tables/types";
+import { volumeBrowserFeature } from "./volume-browser";
+
+export function allFeatures(opts: { volumes?: Record<string, string> /* volume name -> host directory */ }): FeatureModule[] {
+  return [volumeBrowserFeature(opts.volumes ?? {})];
+}

@@ -1,0 +1,106 @@
+/**
+ * Tables of the NAS volume browser: `vm_services` (the NAS service VM the
+ * volumes depend on), `volumes` (one row per configured volume) and
+ * `volume_browser` (asynchronous jobs). Volumes and services come from the
+ * emulator options at every start, so all three tables are transient.
+ */
+import { createHash } from "node:crypto";
+import type { EmulatorContext } from "../../core/context";
+import { hasRole } from "../../core/engine";
+import { ApiError } from "../../core/errors";
+import type { Row, TableDef } from "../../tables/types";
+import { QUERIES, validateParams, type Query } from "./params";
+
+export const NAS_SERVICE_NAME = "NAS";
+
+/** Volume keys are SHA1-style: the SHA1 of the volume name, stable across restarts. */
+export function volumeKey(name: string): string {
+  return createHash("sha1").update(name).digest("hex");
+}
+
+export const vmServicesTable: TableDef = {
+  name: "vm_services",
+  description: "services run by a service VM; the NAS service serves the volumes (PUT status stopped/running, DELETE to simulate its loss)",
+  keyType: "int",
+  transient: true,
+  operations: ["list", "get", "update", "delete"],
+  fields: {
+    name: { type: "string", readOnly: true, summary: true },
+    type: { type: "string", readOnly: true, enum: { nas: "NAS" } },
+    status: { type: "string", enum: { running: "Running", stopped: "Stopped" }, default: "running" },
+  },
+};
+
+export const volumesTable: TableDef = {
+  name: "volumes",
+  description: "NAS volumes configured at start (EmulatorOptions.volumes); PUT status online/offline",
+  keyType: "string",
+  transient: true,
+  operations: ["list", "get", "update"],
+  fields: {
+    name: { type: "string", readOnly: true, summary: true },
+    description: { type: "text", default: "" },
+    status: { type: "string", enum: { online: "Online", offline: "Offline" }, default: "online" },
+    service: { type: "row", ref: "vm_services", readOnly: true },
+    created: { type: "created", readOnly: true },
+  },
+};
+
+/** Jobs kept; beyond it the oldest finished jobs are dropped. */
+export const MAX_JOBS = 1000;
+
+/** Queries that change the volume need more than read rights. */
+function checkQueryRole(query: Query, caller: Parameters<typeof hasRole>[0]): void {
+  if (query !== "get-dir" && !hasRole(caller, "vmoperator")) {
+    throw new ApiError(403, `permission denied: volume_browser ${query} requires vmoperator`);
+  }
+}
+
+function dropOldJobs(ctx: EmulatorContext): void {
+  const jobs = ctx.all("volume_browser");
+  let excess = jobs.length - MAX_JOBS;
+  for (const job of jobs) {
+    if (excess <= 0) return;
+    if (job.status === "running") continue;
+    ctx.remove("volume_browser", job.$key);
+    excess--;
+  }
+}
+
+/** `onCreate` starts the job (scheduled by the feature, which knows the host directories). */
+export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) => void): TableDef {
+  return {
+    name: "volume_browser",
+    description: "asynchronous NAS volume browser jobs: POST {volume, query, params} → running → complete|error",
+    keyType: "string",
+    transient: true,
+    operations: ["list", "get", "create", "delete"],
+    readRole: "readonly",
+    writeRole: "readonly",
+    defaultFields: ["id", "query", "status", "command"],
+    fields: {
+      id: { type: "string", compute: (_ctx, row) => row.$key },
+      volume: { type: "row", ref: "volumes", required: true, refMustExist: 404 },
+      query: { type: "string", required: true, enum: QUERIES },
+      params: { type: "json", required: true, notInMost: true },
+      status: { type: "string", readOnly: true, default: "running", enum: { running: "Running", complete: "Complete", error: "Error" } },
+      result: { type: "json", readOnly: true, notInMost: true, description: "entries on complete, the message on error; only when requested" },
+      command: { type: "string", readOnly: true },
+      creator: { type: "string", readOnly: true },
+      created: { type: "created", readOnly: true },
+    },
+    hooks: {
+      validate: (_ctx, row, _previous, caller) => {
+        const query = row.query as Query;
+        checkQueryRole(query, caller);
+        row.params = validateParams(query, row.params, String(row.volume));
+        row.command = `${query} ${JSON.stringify(row.params)}`;
+        row.creator = caller.user;
+      },
+      afterCreate: (ctx, row) => {
+        dropOldJobs(ctx);
+        onCreate(ctx, row);
+      },
+    },
+  };
+}
