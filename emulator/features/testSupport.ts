@@ -1,0 +1,59 @@
+/**
+ * Helpers for the feature tests: a fresh context with the built-in tables and
+ * the features under test, the three callers, the engine entry points the
+ * HTTP server uses, and polling for asynchronous state.
+ */
+import { EmulatorContext } from "../core/context";
+import { deleteByKey, postToTable, updateRow } from "../core/engine";
+import { readRow } from "../core/read";
+import { builtInTables } from "../tables";
+import type { Caller, FeatureModule, Row } from "../tables/types";
+import { seedUsers } from "../auth/users";
+
+export const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
+export const operator: Caller = { user: "operator", role: "vmoperator", ip: "127.0.0.1" };
+export const viewer: Caller = { user: "viewer", role: "readonly", ip: "127.0.0.1" };
+
+export function contextWith(features: FeatureModule[], timeScale = 0.001): EmulatorContext {
+  const ctx = new EmulatorContext(timeScale);
+  ctx.registerTables(builtInTables);
+  for (const feature of features) ctx.registerFeature(feature);
+  ctx.seed();
+  seedUsers(ctx, "admin-password");
+  return ctx;
+}
+
+/** POST /v4/<table> as the server does it; answers the creation body. */
+export function post(ctx: EmulatorContext, table: string, body: unknown, caller: Caller = admin): Record<string, unknown> {
+  return postToTable(ctx, ctx.store(table).def, body, caller).body as Record<string, unknown>;
+}
+
+export function put(ctx: EmulatorContext, table: string, key: unknown, body: unknown, caller: Caller = admin): void {
+  updateRow(ctx, ctx.store(table).def, String(key), body, caller);
+}
+
+export function del(ctx: EmulatorContext, table: string, key: unknown, caller: Caller = admin): void {
+  deleteByKey(ctx, ctx.store(table).def, String(key), caller);
+}
+
+/** GET /v4/<table>/<key>?fields=... as the server does it. */
+export function get(ctx: EmulatorContext, table: string, key: unknown, fields?: string): Record<string, unknown> {
+  const row = ctx.get(table, key);
+  if (!row) throw new Error(`${table}/${String(key)} not found`);
+  return readRow(ctx, ctx.store(table).def, row, fields);
+}
+
+/** Polls `probe` every few milliseconds until it answers a value (not undefined). */
+export async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error("condition not reached in time");
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+export function rowsOf(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean = () => true): Row[] {
+  return ctx.find(table, predicate);
+}
