@@ -4,8 +4,9 @@
  * `EmulatorContext.registerFeature` (see README.md in this folder).
  */
 import type { FeatureModule } from "../tables/types";
+import { automationFeature } from "./automation";
 import { volumeBrowserFeature } from "./volume-browser";
 
 export function allFeatures(opts: { volumes?: Record<string, string> /* volume name -> host directory */ }): FeatureModule[] {
-  return [volumeBrowserFeature(opts.volumes ?? {})];
+  return [volumeBrowserFeature(opts.volumes ?? {}), automationFeature()];
 }
