@@ -33,10 +33,10 @@ export function sendOnce(outgoing: OutgoingRequest): Promise<AttemptOutcome> {
   return new Promise((resolve) => {
     const url = new URL(outgoing.url);
     const body = Buffer.from(outgoing.body, "utf8");
-    // The array form keeps the configured order (an object would not let two headers share a name either);
-    // the length is always the real one.
-    const configured = outgoing.headers.filter(([name]) => name.toLowerCase() !== "content-length");
-    const headers = [...configured.flat(), "Content-Length", String(body.length)];
+    // The array form keeps the configured order (an object would not let two headers share a name either)
+    // but makes Node add nothing: Host and the real Content-Length are ours to send.
+    const configured = outgoing.headers.filter(([name]) => !["host", "content-length"].includes(name.toLowerCase()));
+    const headers = ["Host", url.host, ...configured.flat(), "Content-Length", String(body.length)];
     const options = { method: "POST", headers, signal: outgoing.signal };
     let settled = false;
     let timedOut = false;
