@@ -1,4 +1,4 @@
-import { DeviceInputs, deviceInputsSchema, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
+import { DEVICE_READ_FIELDS, DeviceInputs, deviceInputsSchema, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
 import { str } from "../reconcile/platform";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
@@ -12,9 +12,9 @@ export const provider = defineProvider<Inputs, Outputs>(
     table: "machine_devices",
     noun: "device",
     schema: deviceInputsSchema,
-    toApiBody: (i) => toDeviceApiBody(i),
-    fromApiRow: (row) => fromDeviceApiRow(row) as Partial<Inputs>,
-    readFields: "$key,machine,resource_group,settings_args,uuid",
+    toApiBody: (i, mode) => toDeviceApiBody(i, mode),
+    fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
+    readFields: `${DEVICE_READ_FIELDS},uuid`,
     replaceOn: ["machine", "resourceGroup", "settingsArgs"],
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),

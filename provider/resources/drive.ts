@@ -1,4 +1,4 @@
-import { DriveInputs, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
+import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
 import { unplugAndDeleteDrive } from "../reconcile/hardware";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
@@ -12,9 +12,9 @@ export const provider = defineProvider<Inputs, Inputs>(
     table: "machine_drives",
     noun: "drive",
     schema: driveInputsSchema,
-    toApiBody: (i) => toDriveApiBody(i),
-    fromApiRow: (row) => fromDriveApiRow(row) as Partial<Inputs>,
-    readFields: "$key,machine,name,description,media,interface,disksize,preferred_tier,media_source",
+    toApiBody: (i, mode) => toDriveApiBody(i, mode),
+    fromApiRow: (row, declared) => fromDriveApiRow(row, declared) as Partial<Inputs>,
+    readFields: DRIVE_READ_FIELDS,
     replaceOn: ["machine", "media", "interface", "mediaSource"],
     refineDiff: planDriveSize,
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.

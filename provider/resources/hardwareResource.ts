@@ -26,8 +26,9 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   /** "drive", "NIC", "device" for messages. */
   noun: string;
   schema: z.ZodType;
-  toApiBody(inputs: I): Row;
-  fromApiRow(row: Row): Partial<I>;
+  toApiBody(inputs: I, mode?: "create" | "update"): Row;
+  /** The live row as inputs; with `declared`, only the declared fields. */
+  fromApiRow(row: Row, declared?: Row): Partial<I>;
   readFields: string;
   replaceOn: readonly string[];
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
@@ -66,7 +67,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         if (inputs.adopt) {
           const row = await findByName(api, inputs)();
           if (!row) throw new Error(`vplatform: adopt: no ${what(inputs)}`);
-          assertAdoptable(what(inputs), inputs, spec.fromApiRow(row));
+          assertAdoptable(what(inputs), inputs, spec.fromApiRow(row, inputs));
           return { id: str(row.$key), outs: { ...inputs, ...spec.computed?.(row, inputs) } as O };
         }
         const owner = await findMachineOwner(api, machine);
@@ -81,12 +82,12 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     async read(id, olds) {
       const row = await platformApi().get(spec.table, id, spec.readFields);
       if (!row) return undefined;
-      const inputs = { ...olds, ...spec.fromApiRow(row) } as I;
+      const inputs = { ...olds, ...spec.fromApiRow(row, olds) } as I;
       return { outs: { ...olds, ...inputs }, inputs };
     },
 
     async update(id, olds, news) {
-      const body = changedBody(spec.toApiBody(olds), spec.toApiBody(news));
+      const body = changedBody(spec.toApiBody(olds, "update"), spec.toApiBody(news, "update"));
       delete body.machine;
       if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
       return { ...olds, ...news };

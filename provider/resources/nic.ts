@@ -1,4 +1,4 @@
-import { NicInputs, fromNicApiRow, nicInputsSchema, toNicApiBody } from "../schemas/nic";
+import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, toNicApiBody } from "../schemas/nic";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
@@ -10,9 +10,9 @@ export const provider = defineProvider<Inputs, Inputs>(
     table: "machine_nics",
     noun: "NIC",
     schema: nicInputsSchema,
-    toApiBody: (i) => toNicApiBody(i),
-    fromApiRow: (row) => fromNicApiRow(row) as Partial<Inputs>,
-    readFields: "$key,machine,name,vnet,interface,enabled",
+    toApiBody: (i, mode) => toNicApiBody(i, mode),
+    fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
+    readFields: NIC_READ_FIELDS,
     replaceOn: ["machine"],
   }),
 );

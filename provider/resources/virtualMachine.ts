@@ -1,4 +1,5 @@
 import {
+  VIRTUAL_MACHINE_READ_FIELDS,
   VirtualMachineInputs,
   fromVirtualMachineApiRow,
   toVirtualMachineApiBody,
@@ -29,7 +30,6 @@ export type VirtualMachineOutputs = VirtualMachineInputs & {
 /** VM settings that take effect only after a power cycle (spec: CPU and RAM always; these usually). */
 const POWER_CYCLE_FIELDS = ["cpu_cores", "ram", "nested_virtualization", "disable_hypervisor", "uefi", "secure_boot"];
 
-const READ_FIELDS = () => Object.keys(toVirtualMachineApiBody(virtualMachineInputsSchema.parse({ name: "x" }))).join(",");
 
 function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus): VirtualMachineOutputs {
   return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running };
@@ -43,17 +43,30 @@ function remember(machineKey: string, policy: PowerCyclePolicy | undefined) {
 function liveInputs(live: LiveVm, olds: VirtualMachineInputs): VirtualMachineInputs {
   return {
     ...olds,
-    ...fromVirtualMachineApiRow(live.row),
+    ...fromVirtualMachineApiRow(live.row, olds),
     powerState: (live.status.running ? "running" : "stopped") as PowerState,
   } as VirtualMachineInputs;
 }
 
 async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
-  const clone = (inputs as { clone?: { source: string; params?: Row } }).clone;
+  const clone = inputs.cloneFrom;
   if (!clone) return undefined;
-  const src = await api.get("vms", String(clone.source), "$key,machine,name");
-  if (!src) throw new Error(`vplatform: clone.source: no VM with key '${clone.source}'`);
-  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: clone.params ?? {} };
+  const src = await api.get("vms", clone.vm, "$key,machine,name");
+  if (!src) throw new Error(`vplatform: cloneFrom.vm: no VM with key '${clone.vm}'`);
+  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: cloneParams(clone) };
+}
+
+/** vm_actions clone params: string booleans, as the spec gives them. */
+function cloneParams(c: NonNullable<VirtualMachineInputs["cloneFrom"]>): Row {
+  const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? "true" : "false");
+  const params: Row = {
+    description: c.description,
+    quiesce: flag(c.quiesce),
+    preserve_macs: flag(c.preserveMacs),
+    preserve_device_uuids: flag(c.preserveDeviceUuids),
+    cluster: c.cluster,
+  };
+  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
 }
 
 /** Undo a create that failed after the row existed; if even that fails, let Pulumi record the VM. */
@@ -78,20 +91,20 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
   schema: virtualMachineInputsSchema,
   diff(_id, olds, news) {
     remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
-    return planByRules(olds, news, { fields: schemaFields(virtualMachineInputsSchema), replaceOn: ["clone"], uniqueName: true });
+    return planByRules(olds, news, { fields: schemaFields(virtualMachineInputsSchema), replaceOn: ["cloneFrom"], uniqueName: true });
   },
 
   async create(inputs) {
     const api = platformApi();
     const t = resolveTimeouts(inputs.timeouts);
-    const fields = READ_FIELDS();
+    const fields = VIRTUAL_MACHINE_READ_FIELDS;
     let vm: VmRef;
     let adopted = false;
     let status: MachineStatus = { running: false, status: "stopped" }; // a new VM starts stopped
     if (inputs.adopt) {
       const live = await findVmByName(api, inputs.name, fields);
       if (!live) throw new Error(`vplatform: adopt: no VM named '${inputs.name}'`);
-      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(live.row));
+      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(live.row, inputs));
       ({ ref: vm, status } = live);
       adopted = true;
     } else {
@@ -117,7 +130,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
   },
 
   async read(id, olds) {
-    const live = await readVm(platformApi(), id, READ_FIELDS());
+    const live = await readVm(platformApi(), id, VIRTUAL_MACHINE_READ_FIELDS);
     if (!live) return undefined;
     remember(live.ref.machineKey, olds.powerCyclePolicy as PowerCyclePolicy);
     const inputs = liveInputs(live, olds);
@@ -137,7 +150,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         await enforcePower(api, vm, status, desired, t);
         status = statusAfter(desired, status);
       }
-      const body = changedBody(toVirtualMachineApiBody(olds), toVirtualMachineApiBody(news));
+      const body = changedBody(toVirtualMachineApiBody(olds, "update"), toVirtualMachineApiBody(news, "update"));
       if (Object.keys(body).length > 0) {
         const reasons = Object.keys(body).filter((f) => POWER_CYCLE_FIELDS.includes(f));
         await applyWithPowerCycle(

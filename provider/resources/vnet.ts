@@ -24,7 +24,7 @@ export const provider = defineProvider<Inputs, Inputs>({
     if (inputs.adopt) {
       const row = await findByName(inputs.name)();
       if (!row) throw new Error(`vplatform: adopt: no vnet named '${inputs.name}'`);
-      assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(row));
+      assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(row, inputs));
       return { id: str(row.$key), outs: inputs };
     }
     const created = await insertRow(platformApi(), "vnets", toVnetApiBody(inputs), findByName(inputs.name));
@@ -34,7 +34,7 @@ export const provider = defineProvider<Inputs, Inputs>({
   async read(id, olds) {
     const row = await platformApi().get("vnets", id, READ_FIELDS);
     if (!row) return undefined;
-    const inputs = { ...olds, ...fromVnetApiRow(row) } as Inputs;
+    const inputs = { ...olds, ...fromVnetApiRow(row, olds) } as Inputs;
     return { outs: inputs, inputs };
   },
 

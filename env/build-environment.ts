@@ -1,0 +1,56 @@
+import * as pulumi from "@pulumi/pulumi";
+import * as vp from "../sdk";
+import { cloneOrder, type Environment, type VmEntry } from "./environment-schema";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const KEY = /^\d+$/;
+
+export interface BuiltEnvironment {
+  vnets: Record<string, pulumi.Output<string>>;
+  vms: Record<string, { id: pulumi.Output<string>; machineKey: pulumi.Output<string>; status: pulumi.Output<string> }>;
+}
+
+/**
+ * Declares the resources of an environment. Names in the file resolve to the
+ * resources declared here first, then to existing rows (looked up by name);
+ * plain keys and UUIDs are used as they are.
+ */
+export function buildEnvironment(env: Environment): BuiltEnvironment {
+  const vnets = new Map(env.vnets.map((v) => [v.name, new vp.Vnet(v.name, v)]));
+  const vms = new Map<string, vp.VirtualMachine>();
+  const vnetKey = (ref: string) =>
+    vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
+  const vmKey = (ref: string) =>
+    vms.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
+  const resourceGroup = (ref: string) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid);
+
+  for (const entry of cloneOrder(env.vms) ?? env.vms) {
+    vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }));
+  }
+  return {
+    vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
+    vms: Object.fromEntries([...vms].map(([name, vm]) => [name, { id: vm.id, machineKey: vm.machineKey, status: vm.status }])),
+  };
+}
+
+interface Resolvers {
+  vmKey(ref: string): pulumi.Output<string>;
+  vnetKey(ref: string): pulumi.Output<string>;
+  resourceGroup(ref: string): pulumi.Output<string>;
+}
+
+function declareVm(entry: VmEntry, resolve: Resolvers): vp.VirtualMachine {
+  const { drives, nics, devices, cloneFrom, ...vmArgs } = entry;
+  const vm = new vp.VirtualMachine(entry.name, {
+    ...vmArgs,
+    ...(cloneFrom ? { cloneFrom: resolve.vmKey(cloneFrom.vm).apply((vm) => ({ ...cloneFrom, vm })) } : {}),
+  });
+  const opts = { parent: vm };
+  drives.forEach((d, i) => new vp.Drive(`${entry.name}-drive-${d.name ?? i}`, { ...d, machine: vm.machineKey }, opts));
+  nics.forEach((n, i) => new vp.Nic(`${entry.name}-nic-${n.name ?? i}`, { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts));
+  devices.forEach(
+    (d, i) =>
+      new vp.Device(`${entry.name}-device-${d.name ?? i}`, { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
+  );
+  return vm;
+}

@@ -1,0 +1,98 @@
+import { z } from "zod";
+import { deviceInputsSchema } from "../provider/schemas/device";
+import { driveInputsSchema } from "../provider/schemas/drive";
+import { nicInputsSchema } from "../provider/schemas/nic";
+import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
+import { vnetInputsSchema } from "../provider/schemas/vnet";
+
+/**
+ * An environment definition: the YAML a GitOps repository holds as the desired
+ * state. Each entry is the provider's own input schema (one source of truth),
+ * with hardware nested under its VM and references written by name.
+ */
+
+const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
+
+/** Drive sizes in bytes, or with a unit for people: `20GiB`, `512 MiB`, `1.5TB`. */
+export const sizeSchema = z.union([
+  z.number().int().positive(),
+  z
+    .string()
+    .regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i, "a size in bytes or with a unit such as 20GiB")
+    .transform((s) => {
+      const [, n, , unit] = /^\s*(\d+(\.\d+)?)\s*([a-z]+)\s*$/i.exec(s)!;
+      return Math.round(Number(n) * SIZE_UNITS[unit.toUpperCase()]);
+    }),
+]);
+
+const driveEntry = driveInputsSchema.omit({ machine: true }).extend({ disksize: sizeSchema.optional() });
+const nicEntry = nicInputsSchema.omit({ machine: true }).extend({
+  vnet: z.string().min(1).describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key"),
+});
+const deviceEntry = deviceInputsSchema.omit({ machine: true }).extend({
+  resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
+});
+const cloneEntry = z.strictObject({
+  vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
+  description: z.string().optional(),
+  quiesce: z.boolean().optional(),
+  preserveMacs: z.boolean().optional(),
+  preserveDeviceUuids: z.boolean().optional(),
+  cluster: z.string().optional(),
+});
+
+const vmEntry = virtualMachineInputsSchema.omit({ cloneFrom: true }).extend({
+  cloneFrom: cloneEntry.optional(),
+  drives: z.array(driveEntry).default([]),
+  nics: z.array(nicEntry).default([]),
+  devices: z.array(deviceEntry).default([]),
+});
+
+export const environmentSchema = z
+  .strictObject({
+    vnets: z.array(vnetInputsSchema).default([]),
+    vms: z.array(vmEntry).default([]),
+  })
+  .superRefine((env, ctx) => {
+    const duplicate = (kind: "vnets" | "vms", names: string[]) =>
+      names.forEach((name, i) => {
+        if (names.indexOf(name) !== i) ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${kind === "vms" ? "VM" : "vnet"} name '${name}' is declared twice` });
+      });
+    duplicate("vnets", env.vnets.map((v) => v.name));
+    duplicate("vms", env.vms.map((v) => v.name));
+    env.vms.forEach((vm, i) => {
+      const names = (list: { name?: string }[], kind: string) =>
+        list.forEach((x, j) => {
+          if (x.name && list.findIndex((y) => y.name === x.name) !== j)
+            ctx.addIssue({ code: "custom", path: ["vms", i, kind, j, "name"], message: `${kind} name '${x.name}' is used twice on VM '${vm.name}'` });
+        });
+      names(vm.drives, "drives");
+      names(vm.nics, "nics");
+      if (vm.cloneFrom?.vm === vm.name) ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
+    });
+    const order = cloneOrder(env.vms);
+    if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+  });
+
+export type Environment = z.output<typeof environmentSchema>;
+export type VmEntry = Environment["vms"][number];
+
+/** VMs ordered so that every template of this environment comes before its clones; undefined on a cycle. */
+export function cloneOrder<T extends { name: string; cloneFrom?: { vm: string } }>(vms: T[]): T[] | undefined {
+  const byName = new Map(vms.map((v) => [v.name, v]));
+  const done = new Set<string>();
+  const visiting = new Set<string>();
+  const out: T[] = [];
+  const visit = (vm: T): boolean => {
+    if (done.has(vm.name)) return true;
+    if (visiting.has(vm.name)) return false;
+    visiting.add(vm.name);
+    const template = vm.cloneFrom && byName.get(vm.cloneFrom.vm);
+    if (template && !visit(template)) return false;
+    visiting.delete(vm.name);
+    done.add(vm.name);
+    out.push(vm);
+    return true;
+  };
+  return vms.every(visit) ? out : undefined;
+}

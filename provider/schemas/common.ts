@@ -1,0 +1,180 @@
+/**
+ * Building blocks of the input schemas. Each field carries its API name and
+ * representation as zod metadata, so the camelCase ↔ snake_case mapping, the
+ * read-back normalization, check() and schema.json all come from one place.
+ */
+import { z } from "zod";
+import type { OperationTimeouts } from "../reconcile/timeouts";
+
+/**
+ * How the API represents a field:
+ * - `string`, `int`, `bool`, `json`: as is (JSON booleans for enabled/allow_hotplug, per the spec)
+ * - `stringBool`: the strings "true"/"false" (most VM settings, per the spec)
+ * - `key`: a row key (integer in rows, digits-only string in inputs)
+ * - `stringInt`: an integer sent as a string (drive preferred_tier "1".."5")
+ */
+export type ApiKind = "string" | "int" | "bool" | "stringBool" | "key" | "stringInt" | "json";
+
+export interface FieldMeta {
+  description: string;
+  /** API field name; absent for provider-only inputs (powerState, adopt, timeouts, ...). */
+  api?: string;
+  kind?: ApiKind;
+  /** Only sent on create (the API refuses it in PUT bodies). */
+  createOnly?: boolean;
+  [k: string]: unknown;
+}
+
+/** A field with its API mapping and description. */
+export function apiField<T extends z.ZodType>(schema: T, api: string, kind: ApiKind, description: string, extra: Partial<FieldMeta> = {}): T {
+  return schema.meta({ description, api, kind, ...extra }) as T;
+}
+
+/** A provider-only input (never sent to the platform). */
+export function providerField<T extends z.ZodType>(schema: T, description: string): T {
+  return schema.meta({ description }) as T;
+}
+
+export function fieldMeta(schema: unknown): FieldMeta | undefined {
+  return z.globalRegistry.get(schema as z.ZodType) as FieldMeta | undefined;
+}
+
+/** A row key: digits, given as a string or a number (normalized to a string). */
+export const keySchema = z.union([z.string().regex(/^\d+$/, "must be a row key (digits)"), z.number().int().nonnegative()]).transform(String);
+
+/** Spec "suggested client timeouts", upper end of each range, in seconds. */
+export const DEFAULT_TIMEOUTS: OperationTimeouts = {
+  create: 600,
+  clone: 1800,
+  snapshot: 300,
+  restore: 900,
+  powerChange: 60,
+  delete: 300,
+  gracefulShutdown: 120,
+  forcedShutdown: 30,
+  reboot: 120,
+  hotplug: 300,
+};
+
+const seconds = (what: string) =>
+  z.number().positive().max(86_400).optional().meta({ description: `${what} (seconds)` });
+
+export const timeoutsSchema = z
+  .strictObject({
+    create: seconds(`Creating the row and waiting for it (default ${DEFAULT_TIMEOUTS.create})`),
+    clone: seconds(`Waiting for a clone (default ${DEFAULT_TIMEOUTS.clone})`),
+    snapshot: seconds(`Waiting for a snapshot (default ${DEFAULT_TIMEOUTS.snapshot})`),
+    restore: seconds(`Waiting for a restore (default ${DEFAULT_TIMEOUTS.restore})`),
+    powerChange: seconds(`Waiting for a power on (default ${DEFAULT_TIMEOUTS.powerChange})`),
+    delete: seconds(`Waiting for a deletion (default ${DEFAULT_TIMEOUTS.delete})`),
+    gracefulShutdown: seconds(`Graceful (ACPI) shutdown before the forced fallback (default ${DEFAULT_TIMEOUTS.gracefulShutdown})`),
+    forcedShutdown: seconds(`Forced power off (default ${DEFAULT_TIMEOUTS.forcedShutdown})`),
+    reboot: seconds(`Reboot (default ${DEFAULT_TIMEOUTS.reboot})`),
+    hotplug: seconds(`Hot-unplug of a drive before its deletion (default ${DEFAULT_TIMEOUTS.hotplug})`),
+  })
+  .optional()
+  .meta({
+    description:
+      "Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.",
+  });
+
+export const adoptSchema = providerField(
+  z.boolean().optional(),
+  "Take over an existing row with the same name instead of creating one; the row must match the declaration (differences are listed).",
+);
+
+const TRUE = new Set([true, "true", 1, "1"]);
+
+/** Input value → API body value. */
+function toApi(kind: ApiKind, value: unknown): unknown {
+  switch (kind) {
+    case "stringBool":
+      return value ? "true" : "false";
+    case "stringInt":
+      return String(value);
+    case "key":
+      return /^\d+$/.test(String(value)) ? Number(value) : value;
+    default:
+      return value;
+  }
+}
+
+/** API row value → the normalized input form (so reads never cause diffs). */
+function fromApi(kind: ApiKind, value: unknown): unknown {
+  if (value === null || value === undefined) return undefined;
+  switch (kind) {
+    case "bool":
+    case "stringBool":
+      return TRUE.has(value as never);
+    case "int":
+    case "stringInt":
+      return typeof value === "number" ? value : /^-?\d+(\.\d+)?$/.test(String(value)) ? Number(value) : value;
+    case "key":
+      return String(value);
+    default:
+      return value;
+  }
+}
+
+export type Shape = Record<string, z.ZodType>;
+
+function mapped(shape: Shape): [string, Required<Pick<FieldMeta, "api" | "kind">> & FieldMeta][] {
+  return Object.entries(shape).flatMap(([name, s]) => {
+    const m = fieldMeta(s);
+    return m?.api ? [[name, { kind: "string", ...m } as Required<Pick<FieldMeta, "api" | "kind">> & FieldMeta]] : [];
+  });
+}
+
+/** The API body for the given inputs: only fields with an API name and a value; `update` leaves create-only fields out. */
+export function apiBodyOf(shape: Shape, inputs: Record<string, unknown>, mode: "create" | "update" = "create"): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [name, m] of mapped(shape)) {
+    if (inputs[name] === undefined || (mode === "update" && m.createOnly)) continue;
+    body[m.api] = toApi(m.kind, inputs[name]);
+  }
+  return body;
+}
+
+/**
+ * The inputs a live row corresponds to. With `declared`, only the fields the
+ * program declared are returned (undeclared fields are the platform's business:
+ * managing only what is declared is what keeps refresh free of diffs).
+ */
+export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, declared?: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [name, m] of mapped(shape)) {
+    if (declared && declared[name] === undefined) continue;
+    if (!(m.api in row)) continue;
+    const v = fromApi(m.kind, row[m.api]);
+    if (v !== undefined) out[name] = v;
+  }
+  return out;
+}
+
+/** `fields=` for reading exactly the mapped columns (plus the key). */
+export function apiFieldsOf(shape: Shape): string {
+  return ["$key", ...mapped(shape).map(([, m]) => m.api)].join(",");
+}
+
+// ---- network helpers (vnets) --------------------------------------------------
+
+export function ipv4ToInt(ip: string): number | undefined {
+  const m = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(ip);
+  if (!m) return undefined;
+  const parts = m.slice(1).map(Number);
+  if (parts.some((p) => p > 255)) return undefined;
+  return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
+}
+
+export function parseCidr(cidr: string): { base: number; bits: number } | undefined {
+  const [ip, bitsText] = cidr.split("/");
+  const base = ipv4ToInt(ip ?? "");
+  const bits = Number(bitsText);
+  if (base === undefined || !/^\d+$/.test(bitsText ?? "") || bits > 32) return undefined;
+  return { base, bits };
+}
+
+export function cidrContains(cidr: { base: number; bits: number }, ip: number): boolean {
+  const mask = cidr.bits === 0 ? 0 : (~0 << (32 - cidr.bits)) >>> 0;
+  return ((ip & mask) >>> 0) === ((cidr.base & mask) >>> 0);
+}

@@ -1,0 +1,25 @@
+import { z } from "zod";
+import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, timeoutsSchema } from "./common";
+
+export const deviceShape = {
+  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device", { createOnly: true }),
+  resourceGroup: apiField(z.string().min(1), "resource_group", "string", "UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device"),
+  settingsArgs: apiField(z.record(z.string(), z.unknown()).default({}), "settings_args", "json", "Device-specific settings; {} for plain passthrough"),
+  name: apiField(z.string().max(128).optional(), "name", "string", "Device name"),
+  type: apiField(
+    z.enum(["gpu", "nvidia_vgpu", "tpm", "node_usb_devices", "node_sriov_nic_devices", "node_pci_devices", "node_host_gpu_devices", "node_nvidia_vgpu_devices"]).optional(),
+    "type",
+    "string",
+    "Device type",
+  ),
+  enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the device is enabled"),
+  optional: apiField(z.boolean().optional(), "optional", "bool", "Start the VM even when the device is unavailable"),
+  adopt: adoptSchema,
+  timeouts: timeoutsSchema,
+};
+
+export const deviceInputsSchema = z.strictObject(deviceShape);
+export type DeviceInputs = z.output<typeof deviceInputsSchema>;
+export const DEVICE_READ_FIELDS = apiFieldsOf(deviceShape);
+export const toDeviceApiBody = (inputs: Partial<DeviceInputs>, mode: "create" | "update" = "create") => apiBodyOf(deviceShape, inputs as Record<string, unknown>, mode);
+export const fromDeviceApiRow = (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(deviceShape, row, declared) as Partial<DeviceInputs>;

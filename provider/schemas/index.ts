@@ -1,0 +1,48 @@
+import type { z } from "zod";
+import { deviceInputsSchema } from "./device";
+import { driveInputsSchema } from "./drive";
+import { nicInputsSchema } from "./nic";
+import { virtualMachineInputsSchema } from "./virtualMachine";
+import { vmSnapshotInputsSchema } from "./vmSnapshot";
+import { vnetInputsSchema } from "./vnet";
+
+export interface ResourceSchema {
+  token: string;
+  table: string;
+  description: string;
+  inputs: z.ZodObject;
+  /** Computed outputs besides the echoed inputs and `id`. */
+  outputs: Record<string, { type: "string" | "boolean" | "integer"; description: string }>;
+}
+
+/** Every resource of the provider: drives check(), schema.json and the environment loader. */
+export const resourceSchemas: ResourceSchema[] = [
+  {
+    token: "VirtualMachine",
+    table: "vms",
+    description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
+    inputs: virtualMachineInputsSchema,
+    outputs: {
+      machineKey: { type: "string", description: "Machine key: what drives, NICs and devices attach to" },
+      status: { type: "string", description: "Live machine status at the last create, update or refresh" },
+      running: { type: "boolean", description: "Whether the machine was running at the last create, update or refresh" },
+    },
+  },
+  { token: "Drive", table: "machine_drives", description: "A drive of a VM's machine.", inputs: driveInputsSchema, outputs: {} },
+  { token: "Nic", table: "machine_nics", description: "A network interface of a VM's machine.", inputs: nicInputsSchema, outputs: {} },
+  {
+    token: "Device",
+    table: "machine_devices",
+    description: "A passthrough device (GPU, PCI, USB, TPM) of a VM's machine.",
+    inputs: deviceInputsSchema,
+    outputs: { uuid: { type: "string", description: "UUID of the attached device" } },
+  },
+  { token: "Vnet", table: "vnets", description: "A virtual network.", inputs: vnetInputsSchema, outputs: {} },
+  {
+    token: "VmSnapshot",
+    table: "machine_snapshots",
+    description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
+    inputs: vmSnapshotInputsSchema,
+    outputs: { machineKey: { type: "string", description: "Machine key of the snapshotted VM" } },
+  },
+];
