@@ -13,9 +13,10 @@ import { hashPassword, seedUsers, userByName } from "./auth/users";
 import { EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
 import { loadState, Persister } from "./persistence/store";
+import { allFeatures } from "./features";
 import { buildApp } from "./server/app";
 import { builtInTables } from "./tables";
-import type { Caller, FeatureModule } from "./tables/types";
+import type { Caller } from "./tables/types";
 
 export interface EmulatorOptions {
   port?: number;               // 0 = ephemeral (default 0)
@@ -39,21 +40,13 @@ export interface RunningEmulator {
   close(): Promise<void>;
 }
 
-/** Feature modules (volume_browser, webhooks) registered by later work; see tables/types.ts FeatureModule. */
-const featureModules: FeatureModule[] = [];
-
-/** Adds a feature module to every emulator started afterwards. */
-export function registerFeatureModule(feature: FeatureModule): void {
-  if (!featureModules.some((f) => f.name === feature.name)) featureModules.push(feature);
-}
-
 const ADMIN_KEY_NAME = "emulator-admin";
 
 /** Builds the context with every table and its state (saved or seeded), without any server. */
-export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string }): EmulatorContext {
+export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string> }): EmulatorContext {
   const ctx = new EmulatorContext(opts.timeScale ?? 1);
   ctx.registerTables(builtInTables);
-  for (const feature of featureModules) ctx.registerFeature(feature);
+  for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
   if (!(opts.dataDir && loadState(ctx, opts.dataDir))) {
     ctx.seed();
     seedUsers(ctx, opts.adminPassword);
@@ -80,7 +73,7 @@ export function createApiKeyIn(
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const adminPassword = opts.adminPassword ?? randomBytes(12).toString("base64url");
   const host = opts.host ?? "127.0.0.1";
-  const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword });
+  const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword, volumes: opts.volumes });
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
   admin.password = hashPassword(adminPassword);
