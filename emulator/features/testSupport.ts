@@ -4,11 +4,12 @@
  * HTTP server uses, and polling for asynchronous state.
  */
 import { EmulatorContext } from "../core/context";
+import { ApiError } from "../core/errors";
 import { deleteByKey, postToTable, updateRow } from "../core/engine";
 import { readRow } from "../core/read";
-import { builtInTables } from "../tables";
-import type { Caller, FeatureModule, Row } from "../tables/types";
 import { seedUsers } from "../auth/users";
+import { builtInTables } from "../tables";
+import type { Caller, FeatureModule } from "../tables/types";
 
 export const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 export const operator: Caller = { user: "operator", role: "vmoperator", ip: "127.0.0.1" };
@@ -54,6 +55,13 @@ export async function eventually<T>(probe: () => T | undefined, timeoutMs = 10_0
   }
 }
 
-export function rowsOf(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean = () => true): Row[] {
-  return ctx.find(table, predicate);
+/** The ApiError a refused request throws (fails the test when the request is accepted). */
+export function refusal(fn: () => unknown): ApiError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error("expected the request to be refused");
 }

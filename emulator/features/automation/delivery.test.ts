@@ -1,8 +1,7 @@
 import { generate } from "selfsigned";
 import type { EmulatorContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
 import type { Row } from "../../tables/types";
-import { admin, contextWith, del, eventually, get, post, put } from "../testSupport";
+import { admin, contextWith, del, eventually, get, post, put, refusal } from "../testSupport";
 import { automationFeature } from "./index";
 import { Receiver } from "./testReceiver";
 
@@ -34,16 +33,6 @@ async function finished(logKey: string, timeoutMs?: number): Promise<Row> {
     const row = ctx.get("webhooks", logKey);
     return row && (row.status === "sent" || row.status === "error") ? row : undefined;
   }, timeoutMs);
-}
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error("expected the request to be refused");
 }
 
 describe("webhook settings", () => {

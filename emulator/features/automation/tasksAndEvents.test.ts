@@ -1,7 +1,6 @@
 import type { EmulatorContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
 import type { Row } from "../../tables/types";
-import { contextWith, del, eventually, get, post, put } from "../testSupport";
+import { contextWith, del, eventually, get, post, put, refusal } from "../testSupport";
 import { automationFeature } from "./index";
 import { Receiver } from "./testReceiver";
 
@@ -50,16 +49,6 @@ async function settledDeliveries(count: number): Promise<Row[]> {
 async function quiet(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 50));
   await settledDeliveries(0);
-}
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error("expected the request to be refused");
 }
 
 describe("task settings", () => {

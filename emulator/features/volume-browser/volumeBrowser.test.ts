@@ -2,8 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { EmulatorContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
-import { admin, contextWith, del, eventually, get, operator, post, put, viewer } from "../testSupport";
+import { admin, contextWith, del, eventually, get, operator, post, put, refusal, viewer } from "../testSupport";
 import { volumeBrowserFeature } from "./index";
 import { volumeKey } from "./tables";
 
@@ -61,16 +60,6 @@ async function listNames(params: Record<string, unknown> = {}): Promise<string[]
   const { status, result } = await runJob("get-dir", getDirParams(params));
   expect(status).toBe("complete");
   return (result as { name: string }[]).map((e) => e.name);
-}
-
-function refusal(fn: () => unknown): ApiError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ApiError) return e;
-    throw e;
-  }
-  throw new Error("expected the request to be refused");
 }
 
 describe("volumes table", () => {
