@@ -3,10 +3,19 @@
  * browser and webhooks/tasks/events. The emulator registers each with
  * `EmulatorContext.registerFeature` (see README.md in this folder).
  */
+import type { EmulatorContext } from "../core/context";
 import type { FeatureModule } from "../tables/types";
-import { automationFeature } from "./automation";
+import { automationFeature, settleAutomation } from "./automation";
 import { volumeBrowserFeature } from "./volume-browser";
 
 export function allFeatures(opts: { volumes?: Record<string, string> /* volume name -> host directory */ }): FeatureModule[] {
   return [volumeBrowserFeature(opts.volumes ?? {}), automationFeature()];
+}
+
+/**
+ * Call after `loadState` (persistence): settles what the features had in
+ * flight (webhook deliveries, task runs). Volume browser jobs are transient.
+ */
+export function settleFeaturesAfterLoad(ctx: EmulatorContext): void {
+  settleAutomation(ctx);
 }

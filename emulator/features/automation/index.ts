@@ -3,7 +3,7 @@
  * every event on the context bus that runs the tasks whose events match.
  * Closing the context aborts deliveries in flight.
  */
-import type { EmulatorEvent } from "../../core/context";
+import type { EmulatorContext, EmulatorEvent } from "../../core/context";
 import type { FeatureModule } from "../../tables/types";
 import { dispatchEvent } from "./events";
 import { runtimeOf } from "./runtime";
@@ -22,4 +22,17 @@ export function automationFeature(): FeatureModule {
       });
     },
   };
+}
+
+const INTERRUPTED = "interrupted by an emulator restart";
+
+/** After a saved state is loaded: deliveries and task runs in flight did not survive the restart. */
+export function settleAutomation(ctx: EmulatorContext): void {
+  for (const log of ctx.find("webhooks", (w) => w.status === "queued" || w.status === "running")) {
+    Object.assign(log, { status: "error", status_info: INTERRUPTED });
+  }
+  for (const task of ctx.find("tasks", (t) => t.status === "running")) {
+    if (task.delete_after_run === true) ctx.remove("tasks", task.$key);
+    else Object.assign(task, { status: "error", status_info: INTERRUPTED });
+  }
 }
