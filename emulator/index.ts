@@ -13,7 +13,7 @@ import { hashPassword, seedUsers, userByName } from "./auth/users";
 import { EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
 import { loadState, Persister } from "./persistence/store";
-import { allFeatures } from "./features";
+import { allFeatures, settleFeaturesAfterLoad } from "./features";
 import { buildApp } from "./server/app";
 import { builtInTables } from "./tables";
 import type { Caller } from "./tables/types";
@@ -47,7 +47,9 @@ export function buildContext(opts: { timeScale?: number; dataDir?: string; admin
   const ctx = new EmulatorContext(opts.timeScale ?? 1);
   ctx.registerTables(builtInTables);
   for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
-  if (!(opts.dataDir && loadState(ctx, opts.dataDir))) {
+  if (opts.dataDir && loadState(ctx, opts.dataDir)) {
+    settleFeaturesAfterLoad(ctx); // deliveries and task runs in flight at shutdown do not resume
+  } else {
     ctx.seed();
     seedUsers(ctx, opts.adminPassword);
   }
