@@ -1,0 +1,70 @@
+// The main job: the root Pulumi project (Pulumi.yaml, run by the Node.js
+// language host) provisions a YAML environment definition.
+import * as fs from "fs";
+import * as path from "path";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createLocalStack, findRepoRoot } from "../../env/local-stack";
+
+const root = findRepoRoot();
+let emulator: RunningEmulator;
+let work: string;
+
+async function rootStack(name: string, environment: string): Promise<Stack> {
+  return createLocalStack({
+    stackName: name,
+    stateDir: path.join(work, "state"),
+    connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
+    workDir: root,
+    config: { "vplatform-lab:environment": environment },
+  });
+}
+
+async function api(apiPath: string): Promise<any> {
+  const { default: got } = await import("got");
+  return got(`${emulator.url}/api${apiPath}`, {
+    headers: { authorization: `Bearer ${emulator.apiKey}` },
+    https: { certificateAuthority: emulator.caCert },
+  }).json();
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
+  work = fs.mkdtempSync(path.join(root, ".e2e-work", "environment-"));
+});
+afterAll(async () => {
+  await emulator?.close();
+  for (const f of fs.readdirSync(root)) if (/^Pulumi\.e2e-env-.*\.yaml$/.test(f)) fs.rmSync(path.join(root, f));
+  fs.rmSync(work, { recursive: true, force: true });
+});
+
+describe("the root program provisions an environment definition", () => {
+  test("a broken environment file fails at preview with file:line:col, creating nothing", async () => {
+    const broken = path.join(work, "broken.yaml");
+    fs.writeFileSync(broken, "vms:\n  - name: web\n    ram: 128\n    powerState: running\n");
+    const stack = await rootStack("e2e-env-broken", broken);
+    let message = "";
+    await stack.preview().catch((e: Error) => (message = e.message));
+    expect(message).toMatch(/broken\.yaml:3:10: vms\[0\]\.ram: RAM must be at least 512 MB/);
+    expect(await api("/v4/vms?filter=name%20eq%20'web'")).toEqual([]);
+  }, 300_000);
+
+  test("the example lab comes up running, converges, and destroy removes it", async () => {
+    const stack = await rootStack("e2e-env-lab", path.join(root, "examples/environments/lab.yaml"));
+    const up = await stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const vms = await api("/v4/vms?fields=name,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false&sort=%2Bname");
+    expect(vms).toEqual([
+      { name: "db", status: "running" },
+      { name: "web", status: "running" },
+    ]);
+    const drives = await api("/v4/machine_drives?fields=name");
+    expect(drives).toHaveLength(3);
+    const preview = await stack.preview();
+    expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
+    await stack.destroy();
+    expect(await api("/v4/vms?filter=is_snapshot%20eq%20false")).toEqual([]);
+    expect(await api("/v4/vnets?filter=name%20eq%20'lab'")).toEqual([]);
+  }, 600_000);
+});

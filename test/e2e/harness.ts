@@ -1,0 +1,68 @@
+import * as fs from "fs";
+import * as path from "path";
+import got from "got";
+import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
+import { createLocalStack, findRepoRoot } from "../../env/local-stack";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+
+/** One emulator, one file backend and one stack per test file: files run in parallel. */
+export interface E2eContext {
+  emulator: RunningEmulator;
+  stack: Stack;
+  /** Every line the engine printed, for assertions on progress and on secrets. */
+  output: string[];
+  /** Calls the platform API as the administrator (outside Pulumi), e.g. to cause drift. */
+  api(method: string, apiPath: string, body?: unknown): Promise<{ status: number; body: any }>;
+  /** The emulator's request counter (administrator hook). */
+  requestCounts(): Promise<{ total: number; entries: { key: string; method: string; table: string; count: number }[] }>;
+  resetRequestCounts(): Promise<void>;
+  /** Makes chosen answers of the emulator fail (administrator hook). */
+  fault(spec: { method: string; table: string; status?: number; drop?: boolean; stallMs?: number; count?: number }): Promise<{ id: string }>;
+  dispose(): Promise<void>;
+}
+
+export async function startE2e(name: string, program: PulumiFn): Promise<E2eContext> {
+  const emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  const root = findRepoRoot();
+  // Inside the repository so that the dynamic-provider host resolves @pulumi/pulumi and vplatform.
+  const base = path.join(root, ".e2e-work");
+  fs.mkdirSync(base, { recursive: true });
+  const workDir = fs.mkdtempSync(path.join(base, `${name}-`));
+  const output: string[] = [];
+  const stack = await createLocalStack({
+    stackName: "e2e",
+    stateDir: path.join(workDir, "state"),
+    connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
+    program: { projectName: `e2e-${name}`, fn: program, workDir },
+  });
+  const adminAuth = "Basic " + Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64");
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await got(url, {
+      method: method as "GET",
+      headers: { authorization: adminAuth },
+      json: body,
+      https: { certificateAuthority: emulator.caCert },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+    });
+    return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : undefined };
+  };
+  return {
+    emulator,
+    stack,
+    output,
+    api: (method, apiPath, body) => call(method, `${emulator.url}/api${apiPath}`, body),
+    requestCounts: async () => (await call("GET", `${emulator.url}/_emulator/requests`)).body,
+    resetRequestCounts: async () => void (await call("DELETE", `${emulator.url}/_emulator/requests`)),
+    fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
+    async dispose() {
+      await emulator.close();
+      if (!process.env.VPLATFORM_KEEP_E2E) fs.rmSync(workDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Options for stack operations that collect the engine's output into ctx.output. */
+export function collect(ctx: E2eContext) {
+  return { onOutput: (s: string) => ctx.output.push(s), color: "never" as const };
+}
