@@ -2,6 +2,8 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
+// The real API client is the default; unit tests install fakes with setPlatformApiFactory.
+import "../reconcile/platformClient";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
