@@ -47,7 +47,7 @@ export class EmulatorContext {
   registerTables(defs: TableDef[]): void {
     for (const def of defs) {
       if (this.tables.has(def.name)) throw new Error(`table ${def.name} registered twice`);
-      this.tables.set(def.name, { def, rows: new Map(), nextKey: 1 });
+      this.tables.set(def.name, { def, rows: new Map(), nextKey: def.firstKey ?? 1 });
     }
   }
 

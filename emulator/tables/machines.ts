@@ -18,6 +18,9 @@ export const machinesTable: TableDef = {
   name: "machines",
   description: "machine rows: the hardware of a VM (drives, NICs, devices) and its runtime status",
   keyType: "int",
+  // On a real platform machine keys never line up with VM keys (tenants and services own machines too);
+  // starting elsewhere keeps a VM key passed as a machine key from working by accident.
+  firstKey: 100,
   operations: ["list", "get"],
   fields: {
     name: { type: "string", readOnly: true, summary: true },

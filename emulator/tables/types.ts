@@ -126,6 +126,8 @@ export interface TableDef {
   name: string;
   description: string;
   keyType: "int" | "string";
+  /** First integer key (default 1). */
+  firstKey?: number;
   /** Generator for string keys (default: 40-hex random). */
   newKey?: (ctx: EmulatorContext, row: Record<string, unknown>) => string;
   fields: Record<string, FieldDef>;
