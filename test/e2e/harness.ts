@@ -9,6 +9,8 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 export interface E2eContext {
   emulator: RunningEmulator;
   stack: Stack;
+  /** The file backend's directory (state files as stored, secrets encrypted). */
+  stateDir: string;
   /** Every line the engine printed, for assertions on progress and on secrets. */
   output: string[];
   /** Calls the platform API as the administrator (outside Pulumi), e.g. to cause drift. */
@@ -29,9 +31,10 @@ export async function startE2e(name: string, program: PulumiFn): Promise<E2eCont
   fs.mkdirSync(base, { recursive: true });
   const workDir = fs.mkdtempSync(path.join(base, `${name}-`));
   const output: string[] = [];
+  const stateDir = path.join(workDir, "state");
   const stack = await createLocalStack({
     stackName: "e2e",
-    stateDir: path.join(workDir, "state"),
+    stateDir,
     connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
     program: { projectName: `e2e-${name}`, fn: program, workDir },
   });
@@ -50,6 +53,7 @@ export async function startE2e(name: string, program: PulumiFn): Promise<E2eCont
   return {
     emulator,
     stack,
+    stateDir,
     output,
     api: (method, apiPath, body) => call(method, `${emulator.url}/api${apiPath}`, body),
     requestCounts: async () => (await call("GET", `${emulator.url}/_emulator/requests`)).body,
