@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { deviceInputsSchema } from "../provider/schemas/device";
-import { driveInputsSchema } from "../provider/schemas/drive";
-import { nicInputsSchema } from "../provider/schemas/nic";
-import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
+import { deviceShape } from "../provider/schemas/device";
+import { checkDrive, driveShape } from "../provider/schemas/drive";
+import { nicShape } from "../provider/schemas/nic";
+import { checkVirtualMachine, virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
 
 /**
@@ -25,11 +25,19 @@ export const sizeSchema = z.union([
     }),
 ]);
 
-const driveEntry = driveInputsSchema.omit({ machine: true }).extend({ disksize: sizeSchema.optional() });
-const nicEntry = nicInputsSchema.omit({ machine: true }).extend({
+// Hardware is nested under its VM, so `machine` is implied.
+const { machine: _dm, ...driveFields } = driveShape;
+const { machine: _nm, ...nicFields } = nicShape;
+const { machine: _vm, ...deviceFields } = deviceShape;
+const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
+
+const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional() }).superRefine(checkDrive);
+const nicEntry = z.strictObject({
+  ...nicFields,
   vnet: z.string().min(1).describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key"),
 });
-const deviceEntry = deviceInputsSchema.omit({ machine: true }).extend({
+const deviceEntry = z.strictObject({
+  ...deviceFields,
   resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
 });
 const cloneEntry = z.strictObject({
@@ -41,12 +49,15 @@ const cloneEntry = z.strictObject({
   cluster: z.string().optional(),
 });
 
-const vmEntry = virtualMachineInputsSchema.omit({ cloneFrom: true }).extend({
-  cloneFrom: cloneEntry.optional(),
-  drives: z.array(driveEntry).default([]),
-  nics: z.array(nicEntry).default([]),
-  devices: z.array(deviceEntry).default([]),
-});
+const vmEntry = z
+  .strictObject({
+    ...vmFields,
+    cloneFrom: cloneEntry.optional(),
+    drives: z.array(driveEntry).default([]),
+    nics: z.array(nicEntry).default([]),
+    devices: z.array(deviceEntry).default([]),
+  })
+  .superRefine(checkVirtualMachine);
 
 export const environmentSchema = z
   .strictObject({

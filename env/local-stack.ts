@@ -1,0 +1,78 @@
+import * as fs from "fs";
+import * as path from "path";
+import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+
+/** Where the provider finds the platform: what `pulumi up` needs besides the program. */
+export interface PlatformConnection {
+  endpoint: string;
+  apiKey: string;
+  caCert?: string;
+}
+
+export interface LocalStackOptions {
+  stackName: string;
+  /** Directory holding the file backend's state (created if missing). */
+  stateDir: string;
+  connection: PlatformConnection;
+  /** A program directory with Pulumi.yaml (run by the Node.js language host)... */
+  workDir?: string;
+  /** ...or an inline program run in this process (its workDir must see node_modules). */
+  program?: { projectName: string; fn: PulumiFn; workDir: string };
+  /** Extra stack config, namespaced keys. */
+  config?: Record<string, string>;
+}
+
+/** The engine's bin/ directory (./dev builds it into .tools/pulumi). */
+export function pulumiRoot(): string {
+  return process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi");
+}
+
+/** The package root, from sources (env/) or from the build (dist/env/). */
+export function findRepoRoot(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    const pkg = path.join(dir, "package.json");
+    if (fs.existsSync(pkg) && JSON.parse(fs.readFileSync(pkg, "utf8")).name === "vplatform") return dir;
+    if (path.dirname(dir) === dir) throw new Error(`vplatform package root not found above ${__dirname}`);
+  }
+}
+
+/** Offline engine settings: file backend, passphrase secrets, no update checks or plugin downloads. */
+export function engineEnv(stateDir: string): Record<string, string> {
+  return {
+    PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "vplatform-local",
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+    PULUMI_BACKEND_URL: `file://${stateDir}`,
+  };
+}
+
+/** Creates (or selects) a stack on a local file backend, configured to reach the platform. */
+export async function createLocalStack(opts: LocalStackOptions): Promise<Stack> {
+  fs.mkdirSync(opts.stateDir, { recursive: true });
+  const pulumiCommand = await PulumiCommand.get({ root: pulumiRoot() });
+  const pulumiHome = process.env.PULUMI_HOME ?? path.join(findRepoRoot(), ".pulumi", "home");
+  fs.mkdirSync(pulumiHome, { recursive: true });
+  const wsOpts = { pulumiCommand, pulumiHome, envVars: engineEnv(opts.stateDir) };
+  let stack: Stack;
+  if (opts.program) {
+    stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: opts.stackName, projectName: opts.program.projectName, program: opts.program.fn },
+      {
+        ...wsOpts,
+        workDir: opts.program.workDir,
+        projectSettings: { name: opts.program.projectName, runtime: "nodejs", backend: { url: `file://${opts.stateDir}` } },
+      },
+    );
+  } else if (opts.workDir) {
+    stack = await LocalWorkspace.createOrSelectStack({ stackName: opts.stackName, workDir: opts.workDir }, wsOpts);
+  } else {
+    throw new Error("createLocalStack: give workDir or program");
+  }
+  await stack.setAllConfig({
+    "vplatform:endpoint": { value: opts.connection.endpoint },
+    "vplatform:apiKey": { value: opts.connection.apiKey, secret: true },
+    ...(opts.connection.caCert ? { "vplatform:caCert": { value: opts.connection.caCert } } : {}),
+    ...Object.fromEntries(Object.entries(opts.config ?? {}).map(([k, v]) => [k, { value: v }])),
+  });
+  return stack;
+}
