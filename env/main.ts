@@ -1,11 +1,22 @@
 // Entry point of the root Pulumi project (Pulumi.yaml): provisions the
-// environment definition named by stack config `vplatform-lab:environment`.
+// environment definition named by stack config `vplatform-lab:environment`
+// (a path relative to the project directory, or absolute).
+import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { buildEnvironment } from "./build-environment";
 import { loadEnvironment } from "./load-environment";
 
-const config = new pulumi.Config("vplatform-lab");
-const file = path.resolve(config.get("environment") ?? "examples/environments/lab.yaml");
+/** The directory of Pulumi.yaml, whatever the working directory the language host chose. */
+function projectDir(): string {
+  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+    if (fs.existsSync(path.join(dir, "Pulumi.yaml"))) return dir;
+    if (path.dirname(dir) === dir) return process.cwd();
+  }
+}
 
-export = buildEnvironment(loadEnvironment(path.relative(process.cwd(), file) || file));
+const root = projectDir();
+const file = path.resolve(root, new pulumi.Config("vplatform-lab").get("environment") ?? "examples/environments/lab.yaml");
+const shown = path.relative(root, file).startsWith("..") ? file : path.relative(root, file);
+
+export = buildEnvironment(loadEnvironment(shown, fs.readFileSync(file, "utf8")));
