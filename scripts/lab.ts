@@ -58,8 +58,10 @@ async function main(): Promise<void> {
     const onOutput = (s: string) => process.stdout.write(s);
     if (op === "up") await stack.up({ onOutput, color: "auto" });
     else if (op === "preview") await stack.preview({ onOutput, color: "auto" });
-    else if (op === "refresh") await stack.refresh({ onOutput, color: "auto" });
-    else await stack.destroy({ onOutput, color: "auto" });
+    // Each run has a fresh endpoint and key: refresh and destroy must run the program so the
+    // provider gets this run's configuration, not the one stored with the last update.
+    else if (op === "refresh") await stack.refresh({ onOutput, color: "auto", runProgram: true });
+    else await stack.destroy({ onOutput, color: "auto", runProgram: true });
     const client = new ApiClient(
       resolveProviderConfig((k) => ({ "vplatform:endpoint": emulator.url, "vplatform:apiKey": emulator.apiKey, "vplatform:caCert": emulator.caCert })[k], {}),
     );
