@@ -1,10 +1,10 @@
 import { CreatedRow, PlatformApi, Row, errorStatus, errorText } from "./platform";
 import { Clock, realClock } from "./waitFor";
 
-/** No HTTP answer (drop, timeout) or a 5xx/408: the request may or may not have taken effect. */
+/** No HTTP answer (drop, timeout: no status, or 0 from the client) or a 5xx/408: the request may or may not have taken effect. */
 export function isAmbiguousFailure(err: unknown): boolean {
   const status = errorStatus(err);
-  return status === undefined || status >= 500 || status === 408;
+  return status === undefined || status === 0 || status >= 500 || status === 408;
 }
 
 /**

@@ -5,6 +5,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { collect, startE2e, type E2eContext } from "./harness";
 
 const GiB = 1024 ** 3;
+let withLegacy = false;
 let adopt = false;
 
 const program: PulumiFn = async () => {
@@ -12,8 +13,8 @@ const program: PulumiFn = async () => {
   const vm = new vp.VirtualMachine("app", { name: "e2e-app", cpuCores: 1, ram: 1024, powerState: "stopped" });
   for (const name of ["os", "data"])
     new vp.Drive(`app-${name}`, { machine: vm.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: 5 * GiB, preferredTier: 2 });
-  const existing = new vp.VirtualMachine("legacy", { name: "e2e-legacy", cpuCores: 2, ram: 2048, adopt });
-  return { appKey: vm.id, machineKey: vm.machineKey, legacyKey: existing.id };
+  const legacy = withLegacy ? new vp.VirtualMachine("legacy", { name: "e2e-legacy", cpuCores: 2, ram: 2048, adopt }) : undefined;
+  return { appKey: vm.id, machineKey: vm.machineKey, legacyKey: legacy?.id };
 };
 
 let ctx: E2eContext;
@@ -22,30 +23,43 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => ctx?.dispose());
 
+let legacyKey: string;
 const count = async (apiPath: string) => ((await ctx.api("GET", apiPath)).body as unknown[]).length;
 
 describe("an interrupted up converges on the next up", () => {
-  test("platform errors mid-way fail the up; the next up finishes with no orphan or duplicate", async () => {
-    // The VM named e2e-legacy exists outside Pulumi: without adopt, its creation must fail clearly.
-    const created = await ctx.api("POST", "/v4/vms", { name: "e2e-legacy", cpu_cores: 2, ram: 2048 });
-    expect(created.status).toBe(201);
-    // The second drive creation fails with a server error (not retried: POST).
-    const fault = await ctx.fault({ method: "POST", table: "machine_drives", status: 500, count: 1 });
-    expect(fault.id).toBeDefined();
+  test("a platform error mid-way fails the up; the next up finishes with no orphan or duplicate", async () => {
+    // The second drive creation fails with a server error (a POST is not retried).
+    await ctx.fault({ method: "POST", table: "machine_drives", status: 500, count: 1 });
     const failed = await ctx.stack.up(collect(ctx)).catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
-    expect(String((failed as Error).message)).toMatch(/already exists; set adopt: true/);
+    expect(String((failed as Error).message)).toMatch(/POST \/v4\/machine_drives: 500/);
 
-    adopt = true;
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
     expect(await count("/v4/vms?filter=name%20eq%20'e2e-app'")).toBe(1);
-    expect(await count("/v4/vms?filter=name%20eq%20'e2e-legacy'")).toBe(1);
     expect(await count(`/v4/machine_drives?filter=machine%20eq%20${up.outputs.machineKey.value}`)).toBe(2);
-    expect(up.outputs.legacyKey.value).toBe(created.body.$key);
+  }, 300_000);
+});
+
+describe("an existing VM is adopted, never duplicated", () => {
+  test("a VM of the same name made outside Pulumi fails the create with a hint to adopt it", async () => {
+    const created = await ctx.api("POST", "/v4/vms", { name: "e2e-legacy", cpu_cores: 2, ram: 2048 });
+    expect(created.status).toBe(201);
+    legacyKey = created.body.$key;
+    withLegacy = true;
+    const failed = await ctx.stack.up(collect(ctx)).catch((e: Error) => e);
+    expect(String((failed as Error).message)).toMatch(/a VM named 'e2e-legacy' already exists; set adopt: true/);
+    expect(await count("/v4/vms?filter=name%20eq%20'e2e-legacy'")).toBe(1);
   }, 300_000);
 
-  test("after adoption and recovery a preview shows no changes", async () => {
+  test("with adopt: true the up takes the row over", async () => {
+    adopt = true;
+    const up = await ctx.stack.up(collect(ctx));
+    expect(up.outputs.legacyKey.value).toBe(legacyKey);
+    expect(await count("/v4/vms?filter=name%20eq%20'e2e-legacy'")).toBe(1);
+  }, 300_000);
+
+  test("after recovery and adoption a preview shows no changes", async () => {
     const preview = await ctx.stack.preview(collect(ctx));
     expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
   }, 300_000);
