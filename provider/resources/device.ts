@@ -13,6 +13,7 @@ export const provider = defineProvider<Inputs, Outputs>(
     noun: "device",
     schema: deviceInputsSchema,
     toApiBody: (i, mode) => toDeviceApiBody(i, mode),
+    hotpluggable: false,
     fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
     readFields: `${DEVICE_READ_FIELDS},uuid`,
     replaceOn: ["machine", "resourceGroup", "settingsArgs"],

@@ -29,6 +29,8 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   toApiBody(inputs: I, mode?: "create" | "update"): Row;
   /** The live row as inputs; with `declared`, only the declared fields. */
   fromApiRow(row: Row, declared?: Row): Partial<I>;
+  /** False for rows a running machine cannot take live (passthrough devices), whatever allow_hotplug says. */
+  hotpluggable?: boolean;
   readFields: string;
   replaceOn: readonly string[];
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
@@ -37,6 +39,10 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
   removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
+
+/** The owner as the change sees it: rows that cannot be hot-plugged need a stopped machine. */
+const hotplugView = (owner: MachineOwner, spec: { hotpluggable?: boolean }): MachineOwner =>
+  spec.hotpluggable === false ? { ...owner, allowHotplug: false } : owner;
 
 const policyOf = (machine: string) => machinePolicies.get(machine) ?? "restart";
 
@@ -72,7 +78,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         }
         const owner = await findMachineOwner(api, machine);
         if (!owner) throw new Error(`vplatform: machine: no VM has machine key '${machine}'`);
-        const created = await changeHardware(api, owner, `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), () =>
+        const created = await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), () =>
           insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs)),
         );
         return { id: str(created.$key), outs: { ...inputs, ...spec.computed?.(created.response ?? {}, inputs) } as O };
@@ -102,7 +108,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         if (!owner) return api.remove(spec.table, id); // the VM went first
         const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;
         if (live) return live;
-        await changeHardware(api, owner, `removing ${what(olds)}`, policyOf(machine), t, () => api.remove(spec.table, id));
+        await changeHardware(api, hotplugView(owner, spec), `removing ${what(olds)}`, policyOf(machine), t, () => api.remove(spec.table, id));
       });
     },
   };

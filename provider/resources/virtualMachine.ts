@@ -40,12 +40,12 @@ function remember(machineKey: string, policy: PowerCyclePolicy | undefined) {
 }
 
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
-function liveInputs(live: LiveVm, olds: VirtualMachineInputs): VirtualMachineInputs {
-  return {
-    ...olds,
-    ...fromVirtualMachineApiRow(live.row, olds),
-    powerState: (live.status.running ? "running" : "stopped") as PowerState,
-  } as VirtualMachineInputs;
+function liveInputs(live: LiveVm, olds: VirtualMachineOutputs): VirtualMachineInputs {
+  const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
+  const inputs = { ...declared, ...fromVirtualMachineApiRow(live.row, declared) } as VirtualMachineInputs;
+  // Power is managed only when declared; then the live machine status is the truth.
+  if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
+  return inputs;
 }
 
 async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {

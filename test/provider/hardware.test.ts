@@ -59,6 +59,10 @@ describe("Drive", () => {
   test("removing a drive from a running hotplug VM unplugs once, then deletes", async () => {
     const d = await checkedCreate(providers.Drive(), driveArgs("hot"));
     await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron", params: {} });
+    // Only a running machine takes a hot-unplug; wait out `starting`.
+    for (let i = 0; i < 100 && (await lab.api("GET", `machine_status/${vm.outs.machineKey}?fields=status`)).status !== "running"; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
     await lab.resetRequests();
     await providers.Drive().delete(d.id, d.outs);
     const entries = (await lab.requests()).entries;
