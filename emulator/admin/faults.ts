@@ -17,6 +17,8 @@ export interface Fault {
   status?: number;
   stallMs?: number;
   drop?: boolean;
+  /** Process the request, then drop the connection instead of answering: the change lands, the client never learns it. */
+  dropAfter?: boolean;
   count?: number;
   probability?: number;
   hits: number;
@@ -33,7 +35,7 @@ export class FaultInjector {
   add(body: unknown): Fault {
     if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
     const b = body as Record<string, unknown>;
-    const known = new Set(["method", "table", "status", "stallMs", "drop", "count", "probability"]);
+    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "count", "probability"]);
     for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
     const method = String(b.method ?? "*").toUpperCase();
     if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
@@ -50,8 +52,12 @@ export class FaultInjector {
     const probability = b.probability === undefined ? undefined : Number(b.probability);
     if (probability !== undefined && !(probability >= 0 && probability <= 1)) throw validationError("probability", "must be between 0 and 1");
     if (b.drop !== undefined && typeof b.drop !== "boolean") throw validationError("drop", "must be a boolean");
-    if (status === undefined && stallMs === undefined && !b.drop) throw validationError("status", "one of status, stallMs or drop is required");
-    const fault: Fault = { id: this.nextId++, method, table, status, stallMs, drop: b.drop as boolean | undefined, count, probability, hits: 0 };
+    if (b.dropAfter !== undefined && typeof b.dropAfter !== "boolean") throw validationError("dropAfter", "must be a boolean");
+    if (status === undefined && stallMs === undefined && !b.drop && !b.dropAfter) throw validationError("status", "one of status, stallMs, drop or dropAfter is required");
+    const fault: Fault = {
+      id: this.nextId++, method, table, status, stallMs,
+      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, count, probability, hits: 0,
+    };
     this.faults.push(fault);
     return fault;
   }

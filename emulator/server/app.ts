@@ -37,6 +37,8 @@ declare module "fastify" {
   interface FastifyRequest {
     caller?: Caller;
     authError?: ApiError;
+    /** A `dropAfter` fault: answer nothing once the request was processed. */
+    dropAfterProcessing?: boolean;
   }
 }
 
@@ -95,6 +97,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, { version: API_VERSION }));
 
+  app.addHook("onSend", async (request, _reply, payload) => {
+    if (request.dropAfterProcessing) request.raw.socket.destroy();
+    return payload;
+  });
+
   app.addHook("onRequest", async (request, reply) => {
     const isApi = request.url.startsWith("/api/");
     if (!isApi && !request.url.startsWith("/_emulator")) return;
@@ -127,6 +134,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         return reply.hijack();
       }
       if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
+      if (fault.dropAfter) request.dropAfterProcessing = true;
     }
     if (request.caller?.apiKey !== undefined) {
       const wait = deps.rateLimiter.take(`${request.caller.user}/${request.caller.apiKey}`);

@@ -85,6 +85,13 @@ describe("fault injection and request counter", () => {
     expect((await c.get("/api/v4/nodes")).status).toBe(200);
   });
 
+  test("dropAfter processes the request and then drops the connection: the row lands, the answer is lost", async () => {
+    await c.post("/_emulator/faults", { method: "POST", table: "vnets", dropAfter: true, count: 1 });
+    await expect(c.post("/api/v4/vnets", { name: "landed-silently" })).rejects.toThrow();
+    const rows = (await c.get("/api/v4/vnets?filter=name%20eq%20'landed-silently'")).body;
+    expect(rows).toHaveLength(1);
+  });
+
   test("faults can be listed and cleared; the hooks need an administrator", async () => {
     await c.post("/_emulator/faults", { table: "*", method: "*", stallMs: 1, probability: 0 });
     expect((await c.get("/_emulator/faults")).body.length).toBeGreaterThan(0);

@@ -23,7 +23,7 @@ describe("interrupted and retried creates", () => {
   });
 
   test("a dropped POST that landed is found by name: one VM, no duplicate", async () => {
-    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vms", drop: true, count: 1 });
+    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vms", dropAfter: true, count: 1 });
     const vm = await checkedCreate(providers.VirtualMachine(), { name: "dropped-1", powerState: "stopped" });
     const rows = await vmsNamed("dropped-1");
     expect(rows).toHaveLength(1);
@@ -31,7 +31,7 @@ describe("interrupted and retried creates", () => {
   });
 
   test("a dropped vnet POST is recovered the same way", async () => {
-    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vnets", drop: true, count: 1 });
+    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vnets", dropAfter: true, count: 1 });
     const v = await checkedCreate(providers.Vnet(), { name: "dropped-net", network: "10.40.0.0/24" });
     const rows = await lab.api("GET", `vnets?filter=${encodeURIComponent("name eq 'dropped-net'")}&fields=$key`);
     expect(rows.map((r: { $key: unknown }) => String(r.$key))).toEqual([v.id]);
