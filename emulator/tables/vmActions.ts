@@ -91,13 +91,11 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   const status = statusOfVm(ctx, vm);
   assertNotBusy(status);
   if (isPoweredOn(status)) throw conflict("VM must be stopped to restore a snapshot");
-  // Replace the hardware with copies of the snapshot's, and the settings the snapshot recorded.
-  const oldMachine = vm.machine;
-  deleteMachine(ctx, oldMachine);
-  const machine = createMachineFor(ctx, vm);
-  copyHardware(ctx, snapVm.machine, machine, { preserveMacs: true, preserveDeviceUuids: true });
-  for (const record of ctx.find("machine_snapshots", (s) => s.machine === oldMachine)) ctx.update("machine_snapshots", record.$key, { machine });
-  ctx.update("vms", vm.$key, { machine, cpu_cores: snapVm.cpu_cores, ram: snapVm.ram, need_restart: false, modified: ctx.nowSeconds() });
+  // The VM keeps its machine and the keys of its rows (hardware declared elsewhere stays valid):
+  // drives go back to the snapshot's, matched by name; drives made since the snapshot go away.
+  const machine = vm.machine;
+  restoreDrives(ctx, snapVm.machine, machine);
+  ctx.update("vms", vm.$key, { cpu_cores: snapVm.cpu_cores, ram: snapVm.ram, need_restart: false, modified: ctx.nowSeconds() });
   const restored = ctx.get("vms", vm.$key)!;
   runLongOperation(ctx, [machine], "restoring", DURATIONS.restore, () => {
     if (params.poweron === true) {
@@ -110,6 +108,25 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   });
   ctx.emit("vms.restored", "vms", restored, { snapshotVm: snapVm.$key, caller: caller.user });
   return { body: { response: { machine: String(machine) } } };
+}
+
+function restoreDrives(ctx: EmulatorContext, from: unknown, to: unknown): void {
+  const saved = ctx.find("machine_drives", (d) => d.machine === from);
+  for (const drive of ctx.find("machine_drives", (d) => d.machine === to)) {
+    if (!saved.some((s) => s.name === drive.name)) {
+      ctx.remove("machine_drives", drive.$key);
+      ctx.remove("machine_drive_status", drive.$key);
+    }
+  }
+  for (const { $key: _k, machine: _m, status: _s, ...fields } of saved) {
+    const current = ctx.find("machine_drives", (d) => d.machine === to && d.name === fields.name)[0];
+    if (current) ctx.update("machine_drives", current.$key, fields);
+    else {
+      const copy = ctx.insert("machine_drives", { ...fields, machine: to });
+      ctx.update("machine_drives", copy.$key, { status: copy.$key });
+      ctx.insert("machine_drive_status", { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
+    }
+  }
 }
 
 function requireHotplugVm(ctx: EmulatorContext, vm: Row): void {
