@@ -1,0 +1,157 @@
+// Generates schema.json (the Pulumi package schema) and docs/resources.md from
+// the zod input schemas, the provider's single source of truth.
+//   node dist/scripts/gen-schema.js          write both files
+//   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is stale
+import * as fs from "fs";
+import * as path from "path";
+import { z } from "zod";
+import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
+
+type Json = Record<string, any>;
+type PulumiProperty = Json;
+
+const PKG = "vplatform";
+const token = (name: string) => `${PKG}:index:${name}`;
+const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. */
+function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
+  const description = js.description as string | undefined;
+  // Pulumi schemas allow only primitive defaults.
+  const primitiveDefault = ["string", "number", "boolean"].includes(typeof js.default);
+  const withDoc = (p: PulumiProperty) => ({ ...(description ? { description } : {}), ...(primitiveDefault ? { default: js.default } : {}), ...p });
+  if (js.anyOf) {
+    // Keys accept digits as text or a number: the schema says string (what outputs hold).
+    const variants = (js.anyOf as Json[]).filter((v) => v.type !== "null");
+    if (variants.some((v) => v.type === "string")) return withDoc({ type: "string" });
+    return withDoc(toProperty(variants[0], typeName, types));
+  }
+  if (js.enum) {
+    types[token(typeName)] = { type: "string", description: description ?? typeName, enum: (js.enum as string[]).map((value) => ({ value })) };
+    return withDoc({ $ref: `#/types/${token(typeName)}` });
+  }
+  switch (js.type) {
+    case "string":
+    case "boolean":
+    case "integer":
+    case "number":
+      return withDoc({ type: js.type });
+    case "array":
+      return withDoc({ type: "array", items: toProperty(js.items ?? {}, `${typeName}Item`, types) });
+    case "object":
+      if (js.properties) {
+        types[token(typeName)] = {
+          type: "object",
+          description: description ?? typeName,
+          properties: Object.fromEntries(Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, `${typeName}${pascal(k)}`, types)])),
+          ...(js.required?.length ? { required: js.required } : {}),
+        };
+        return withDoc({ $ref: `#/types/${token(typeName)}` });
+      }
+      return withDoc({ type: "object", additionalProperties: { $ref: "pulumi.json#/Any" } });
+    default:
+      return withDoc({ $ref: "pulumi.json#/Any" });
+  }
+}
+
+/** Types shared by several resources get one name (Timeouts), the rest are named after their resource. */
+const SHARED_TYPE_NAMES: Record<string, string> = { timeouts: "Timeouts" };
+
+function resourceEntry(r: ResourceSchema, types: Json): Json {
+  const shape = r.inputs.shape as Record<string, z.ZodType>;
+  const inputProperties: Json = {};
+  const requiredInputs: string[] = [];
+  for (const [name, field] of Object.entries(shape)) {
+    const js = z.toJSONSchema(field, { io: "input", unrepresentable: "any" }) as Json;
+    inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${r.token}${pascal(name)}`, types);
+    if (!field.safeParse(undefined).success) requiredInputs.push(name);
+  }
+  const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, { type: v.type, description: v.description }]));
+  const properties = { ...inputProperties, ...outputs };
+  return {
+    description: r.description,
+    inputProperties,
+    requiredInputs,
+    properties,
+    required: [...requiredInputs, ...Object.keys(outputs)],
+  };
+}
+
+export function buildSchema(version: string): Json {
+  const types: Json = {};
+  const resources = Object.fromEntries(resourceSchemas.map((r) => [token(r.token), resourceEntry(r, types)]));
+  const setting = (description: string, secret = false, type = "string") => ({ type, description, ...(secret ? { secret: true } : {}) });
+  return {
+    name: PKG,
+    displayName: "vplatform",
+    version,
+    description: "Virtual networks, VMs, drives, NICs, passthrough devices and snapshots of the virtualization platform (dynamic resources; this schema is the contract and the documentation source).",
+    keywords: ["pulumi", "virtualization", "category/infrastructure"],
+    license: "Apache-2.0",
+    config: {
+      variables: {
+        endpoint: setting("https://host[:port] of the platform (the API is under /api); env VPLATFORM_ENDPOINT"),
+        apiKey: setting("API key, sent as a Bearer token; env VPLATFORM_API_KEY", true),
+        username: setting("User for Basic authentication; env VPLATFORM_USERNAME"),
+        password: setting("Password for Basic authentication; env VPLATFORM_PASSWORD", true),
+        sessionToken: setting("Session token, sent in the token header; env VPLATFORM_SESSION_TOKEN", true),
+        tokenHeader: setting("Header of the session token (default x-service-token); env VPLATFORM_TOKEN_HEADER"),
+        caCert: setting("PEM (or path) of a CA certificate to trust; env VPLATFORM_CA_CERT"),
+        insecure: setting("Skip TLS verification (only when asked); env VPLATFORM_INSECURE", false, "boolean"),
+        requestTimeoutMs: setting("Per-request timeout in ms (default 30000); env VPLATFORM_REQUEST_TIMEOUT_MS", false, "integer"),
+        requestBudget: setting("Cap on API requests per run (the platform allows 1000/hour/key); env VPLATFORM_REQUEST_BUDGET", false, "integer"),
+      },
+    },
+    types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
+    resources,
+    language: { nodejs: { packageName: "vplatform" } },
+  };
+}
+
+const typeText = (p: Json): string =>
+  p.$ref ? p.$ref.split(":").pop() : p.type === "array" ? `${typeText(p.items)}[]` : (p.type ?? "any");
+
+export function buildDocs(schema: Json): string {
+  const lines = ["# Resources", "", "Generated from the zod input schemas by `scripts/gen-schema.ts` (with schema.json); do not edit.", ""];
+  for (const [tok, r] of Object.entries(schema.resources as Json)) {
+    lines.push(`## ${tok.split(":").pop()}`, "", r.description, "", "| input | type | required | default | description |", "|---|---|---|---|---|");
+    for (const [name, p] of Object.entries(r.inputProperties as Json)) {
+      const doc = String(p.description ?? "").replace(/\|/g, "\\|");
+      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${doc} |`);
+    }
+    const outputs = Object.keys(r.properties).filter((k) => !(k in r.inputProperties));
+    lines.push("", `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`, "");
+  }
+  lines.push("## Types", "");
+  for (const [tok, t] of Object.entries(schema.types as Json)) {
+    const name = tok.split(":").pop();
+    lines.push(t.enum ? `- **${name}**: one of ${t.enum.map((e: Json) => `\`${e.value}\``).join(", ")}` : `- **${name}**: object with ${Object.keys(t.properties).map((k) => `\`${k}\``).join(", ")}`);
+  }
+  return lines.join("\n") + "\n";
+}
+
+export function generatedFiles(root: string): Record<string, string> {
+  const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version as string;
+  const schema = buildSchema(version);
+  return { "schema.json": JSON.stringify(schema, null, 2) + "\n", "docs/resources.md": buildDocs(schema) };
+}
+
+if (require.main === module) {
+  const root = path.resolve(__dirname, "..", "..");
+  const check = process.argv.includes("--check");
+  let stale = false;
+  for (const [file, text] of Object.entries(generatedFiles(root))) {
+    const target = path.join(root, file);
+    const current = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined;
+    if (current === text) continue;
+    if (check) {
+      console.error(`${file} is stale: run \`npm run build && node dist/scripts/gen-schema.js\``);
+      stale = true;
+    } else {
+      fs.mkdirSync(path.dirname(target), { recursive: true });
+      fs.writeFileSync(target, text);
+      console.log(`wrote ${file}`);
+    }
+  }
+  if (stale) process.exit(1);
+}
