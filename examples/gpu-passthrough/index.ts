@@ -1,0 +1,15 @@
+// A VM with a passthrough GPU; the GPU's resource group is looked up by name.
+import * as pulumi from "@pulumi/pulumi";
+import * as vp from "vplatform";
+
+const gpuName = new pulumi.Config().get("gpu") ?? "nvidia-a100";
+const gpu = vp.getResourceGroupOutput({ name: gpuName });
+
+const vm = new vp.VirtualMachine("trainer", { name: "gpu-trainer", cpuCores: 8, ram: 32768, machineType: "q35", uefi: true, powerState: "running" });
+new vp.Drive("trainer-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: 100 * 1024 ** 3, preferredTier: 1 });
+const device = new vp.Device("trainer-gpu", { machine: vm.machineKey, resourceGroup: gpu.uuid, settingsArgs: {} });
+
+export const vmKey = vm.id;
+export const gpuResourceGroup = gpu.uuid;
+export const deviceUuid = device.uuid;
+export const status = vm.status;
