@@ -1,13 +1,18 @@
 import * as https from "https";
+import { inspect } from "util";
 import got, { type Got, RequestError } from "got";
 import type { ProviderConfig } from "../config/provider-config";
-import { ApiError, RequestBudgetExceeded, apiMessageOf } from "./errors";
+import { authHeadersFor, basicAuthorization, redactorFor, secretValuesOf, type Headers } from "./credentials";
+import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
-import { DEFAULT_RETRY, backoffDelay, retryAfterMs, shouldRetry, type RetryPolicy } from "./retry-policy";
+import { processLedger, type RequestLedger } from "./request-ledger";
+import { DEFAULT_RETRY, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
 export type { RetryPolicy } from "./retry-policy";
 
+/** One attempt that reached the wire; status 0 when no answer came. */
 export interface RequestEvent {
   method: string;
   path: string;
@@ -23,119 +28,227 @@ export interface CreatedRow {
   response?: Record<string, unknown>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+export interface ApiClientOptions {
+  /** Called after every attempt (retries included): for logging and request accounting. */
+  onRequest?: (e: RequestEvent) => void;
+  retry?: Partial<RetryPolicy>;
+  /** Where the request budget is counted; defaults to the process-wide ledger. */
+  ledger?: RequestLedger;
+  /** Waits between attempts (tests record delays instead of sleeping). */
+  sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
+const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * The platform's REST API over HTTPS (got). Credentials live only in a closure
- * that builds the auth headers: errors, logs and `util.inspect` never show them.
+ * The platform's REST API (`${endpoint}/api/v4/<table>[/<key>]`) over HTTPS with got.
+ * Credentials exist only inside the header builder and the redactor: errors,
+ * request events and `util.inspect` never show them.
  */
 export class ApiClient {
+  readonly #endpoint: string;
   readonly #http: Got;
   readonly #agent: https.Agent;
-  readonly #authHeaders: () => Record<string, string>;
-  readonly #endpoint: string;
-  readonly #retry: RetryPolicy;
+  #authHeaders: Headers;
+  readonly #secrets: string[];
+  #redact: (text: string) => string;
+  readonly #login?: { login: string; password: string; tokenHeader: string };
+  #sessionToken?: string;
   readonly #budget?: number;
+  readonly #retry: RetryPolicy;
+  readonly #ledger: RequestLedger;
   readonly #onRequest?: (e: RequestEvent) => void;
+  readonly #sleep: (ms: number) => Promise<void>;
+  readonly #random: () => number;
   #sent = 0;
 
-  constructor(config: ProviderConfig, options: { onRequest?: (e: RequestEvent) => void; retry?: Partial<RetryPolicy> } = {}) {
-    this.#endpoint = config.endpoint;
-    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#budget = config.requestBudget;
-    this.#onRequest = options.onRequest;
+  constructor(config: ProviderConfig, options: ApiClientOptions = {}) {
+    this.#endpoint = config.endpoint.replace(/\/+$/, "");
     this.#authHeaders = authHeadersFor(config);
-    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 16 });
+    this.#secrets = secretValuesOf(config);
+    this.#redact = redactorFor(this.#secrets);
+    if (!config.apiKey && !config.sessionToken && config.username && config.password) {
+      this.#login = { login: config.username, password: config.password, tokenHeader: config.tokenHeader };
+    }
+    this.#budget = config.requestBudget;
+    this.#retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.#ledger = options.ledger ?? processLedger;
+    this.#onRequest = options.onRequest;
+    this.#sleep = options.sleep ?? realSleep;
+    this.#random = options.random ?? Math.random;
+    this.#agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
     this.#http = got.extend({
       agent: { https: this.#agent },
-      https: { certificateAuthority: config.caCert, rejectUnauthorized: !config.insecure },
+      https: tlsOptionsFor(config),
       timeout: { request: config.requestTimeoutMs },
       retry: { limit: 0 },
       throwHttpErrors: false,
       followRedirect: false,
-      headers: { accept: "application/json", "user-agent": "vplatform-pulumi" },
+      headers: { accept: "application/json", "user-agent": "vplatform-pulumi-provider" },
     });
   }
 
-  /** Requests actually sent, retries included. */
+  /** Requests this client actually sent, retries included. */
   get requestCount(): number {
     return this.#sent;
   }
 
-  async list<T = Record<string, unknown>>(table: string, query?: ListQuery): Promise<T[]> {
-    return (await this.#request("GET", `/v4/${table}${buildQueryString(query)}`)) as T[];
+  list<T = Record<string, unknown>>(table: string, query?: ListQuery): Promise<T[]> {
+    return this.#call("GET", `${tablePath(table)}${buildQueryString(query)}`).then((rows) => (rows ?? []) as T[]);
   }
 
   /** The row, or undefined when it does not exist (404). */
   async get<T = Record<string, unknown>>(table: string, key: string | number, query?: Pick<ListQuery, "fields">): Promise<T | undefined> {
     try {
-      return (await this.#request("GET", `/v4/${table}/${encodeURIComponent(String(key))}${buildQueryString(query)}`)) as T;
+      return (await this.#call("GET", `${rowPath(table, key)}${buildQueryString(query)}`)) as T;
     } catch (err) {
       if (err instanceof ApiError && err.status === 404) return undefined;
       throw err;
     }
   }
 
+  /**
+   * POST a row. `$key` is always a string (the platform answers int, float or
+   * numeric string); without one it comes from `location` (`/v4/vms/42`), else
+   * it is "" (an action table answer: use action() for those).
+   */
   async create(table: string, body: object): Promise<CreatedRow> {
-    const created = (await this.#request("POST", `/v4/${table}`, body)) as CreatedRow;
-    return { ...created, $key: String(created.$key) };
+    const created = ((await this.#call("POST", tablePath(table), body)) ?? {}) as Partial<CreatedRow>;
+    return { ...created, $key: createdKey(created) };
   }
 
   async update(table: string, key: string | number, body: object): Promise<void> {
-    await this.#request("PUT", `/v4/${table}/${encodeURIComponent(String(key))}`, body);
+    await this.#call("PUT", rowPath(table, key), body);
   }
 
+  /** Throws ApiError on 404 too: whether a missing row is fine is the caller's call. */
   async delete(table: string, key: string | number): Promise<void> {
-    await this.#request("DELETE", `/v4/${table}/${encodeURIComponent(String(key))}`);
+    await this.#call("DELETE", rowPath(table, key));
   }
 
-  /** POST to an `*_actions` table. */
+  /** POST to an `*_actions` table (`{ <target>, action, params? }`). */
   async action(table: string, body: object): Promise<Record<string, unknown>> {
-    return ((await this.#request("POST", `/v4/${table}`, body)) ?? {}) as Record<string, unknown>;
+    return ((await this.#call("POST", tablePath(table), body)) ?? {}) as Record<string, unknown>;
   }
 
+  /**
+   * Trades the configured user name and password for a session token
+   * (POST /api/sys/tokens) and sends the token from then on: one login for the
+   * run instead of a Basic login on every request. No-op for other credentials.
+   */
+  async openSession(): Promise<void> {
+    if (!this.#login || this.#sessionToken) return;
+    const { login, password, tokenHeader } = this.#login;
+    // No auth header: the body is the login, and a second (Basic) login could double a failed-login count.
+    const created = (await this.#call("POST", "/sys/tokens", { login, password }, {})) as { $key?: unknown } | undefined;
+    if (typeof created?.$key !== "string" || created.$key === "") throw new ApiError(201, "POST", "/sys/tokens", "token response without $key");
+    this.#sessionToken = created.$key;
+    this.#secrets.push(created.$key);
+    this.#redact = redactorFor(this.#secrets);
+    this.#authHeaders = { [tokenHeader.toLowerCase()]: created.$key };
+  }
+
+  /** Logs the session out (DELETE /api/sys/tokens/<token>) and goes back to Basic credentials. */
+  async closeSession(): Promise<void> {
+    const token = this.#sessionToken;
+    if (!token || !this.#login) return;
+    this.#sessionToken = undefined;
+    this.#authHeaders = { authorization: basicAuthorization(this.#login.login, this.#login.password) };
+    await this.#call("DELETE", `/sys/tokens/${encodeURIComponent(token)}`, undefined, { [this.#login.tokenHeader.toLowerCase()]: token });
+  }
+
+  /** Ends the keep-alive connections, so the process can exit. */
   close(): void {
     this.#agent.destroy();
   }
 
-  async #request(method: string, path: string, body?: object): Promise<unknown> {
+  [inspect.custom](): string {
+    return `ApiClient { endpoint: '${this.#endpoint}', requestCount: ${this.#sent} }`;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return { endpoint: this.#endpoint, requestCount: this.#sent };
+  }
+
+  /** Sends with retries (see retryDelay for which failures are retried); resolves to the parsed JSON body. */
+  async #call(method: Method, path: string, body?: object, headers: Headers = this.#authHeaders): Promise<unknown> {
     for (let attempt = 1; ; attempt++) {
-      if (this.#budget !== undefined && this.#sent >= this.#budget) throw new RequestBudgetExceeded(this.#budget, method, path);
-      this.#sent++;
-      const started = performance.now();
-      let status: number | undefined;
-      let errorCode: string | undefined;
-      let text = "";
-      let retryAfter: string | undefined;
-      try {
-        const res = await this.#http(`${this.#endpoint}/api${path}`, {
-          method: method as "GET",
-          headers: this.#authHeaders(),
-          ...(body === undefined ? {} : { json: body }),
-        });
-        status = res.statusCode;
-        text = res.body;
-        retryAfter = res.headers["retry-after"] as string | undefined;
-      } catch (err) {
-        errorCode = err instanceof RequestError ? (err.code ?? "ERR_GOT_REQUEST_ERROR") : "EUNKNOWN";
-        if (!(attempt < this.#retry.attempts && shouldRetry(method, { errorCode }))) {
-          throw new ApiError(0, method, path, `connection failed (${errorCode}${err instanceof Error ? `: ${err.message}` : ""})`);
-        }
-      }
-      this.#onRequest?.({ method, path, status: status ?? 0, ms: performance.now() - started });
-      if (status !== undefined && status < 300) return text ? JSON.parse(text) : undefined;
-      if (status !== undefined && !(attempt < this.#retry.attempts && shouldRetry(method, { status }))) {
-        throw new ApiError(status, method, path, apiMessageOf(text));
-      }
-      await sleep(status === 429 ? retryAfterMs(retryAfter) : backoffDelay(this.#retry, attempt));
+      const outcome = await this.#attempt(method, path, body, headers);
+      if ("value" in outcome) return outcome.value;
+      const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random);
+      if (delay === undefined) throw outcome.error;
+      await this.#sleep(delay);
     }
+  }
+
+  /** One request on the wire: its parsed body, or the failure and the error it means. */
+  async #attempt(method: Method, path: string, body: object | undefined, headers: Headers): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
+    this.#ledger.charge(this.#budget, method, path);
+    this.#sent++;
+    const started = performance.now();
+    const report = (status: number) => {
+      try {
+        this.#onRequest?.({ method, path: this.#redact(path), status, ms: performance.now() - started });
+      } catch {
+        // An observer must not turn a finished request into a failure.
+      }
+    };
+    try {
+      const res = await this.#http(`${this.#endpoint}/api${path}`, {
+        method,
+        headers,
+        ...(body === undefined ? {} : { json: body }),
+      });
+      report(res.statusCode);
+      if (res.statusCode >= 200 && res.statusCode < 300) return { value: this.#parseBody(method, path, res.statusCode, res.body) };
+      const retryAfter = res.headers["retry-after"];
+      return {
+        failure: { kind: "response", status: res.statusCode, retryAfter: Array.isArray(retryAfter) ? retryAfter[0] : retryAfter },
+        error: this.#apiError(res.statusCode, method, path, apiMessageOf(res.body)),
+      };
+    } catch (err) {
+      if (err instanceof ApiError) throw err;
+      report(0);
+      const code = (err instanceof RequestError ? err.code : (err as NodeJS.ErrnoException)?.code) ?? "EUNKNOWN";
+      // got sets timings.upload when the request was completely handed to the socket.
+      const requestWritten = err instanceof RequestError && err.timings?.upload !== undefined;
+      const text = [err instanceof Error ? err.message : String(err), tlsHint(code)].filter(Boolean).join("; ");
+      return { failure: { kind: "connection", code, requestWritten }, error: this.#apiError(0, method, path, `${code}: ${text}`, code) };
+    }
+  }
+
+  #parseBody(method: Method, path: string, status: number, text: string): unknown {
+    if (text.trim() === "") return undefined;
+    try {
+      return JSON.parse(text);
+    } catch {
+      throw this.#apiError(status, method, path, "response is not JSON");
+    }
+  }
+
+  /** Every text that leaves the client passes the redactor (an API that echoes a credential must not leak it). */
+  #apiError(status: number, method: Method, path: string, message?: string, code?: string): ApiError {
+    return new ApiError(status, method, this.#redact(path), message === undefined ? undefined : this.#redact(message), code);
   }
 }
 
-function authHeadersFor(config: ProviderConfig): () => Record<string, string> {
-  const { apiKey, sessionToken, username, password, tokenHeader } = config;
-  if (apiKey) return () => ({ authorization: `Bearer ${apiKey}` });
-  if (sessionToken) return () => ({ [tokenHeader]: sessionToken });
-  const basic = `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
-  return () => ({ authorization: basic });
+function tablePath(table: string): string {
+  if (!TABLE_NAME.test(table)) throw new TypeError(`invalid table name '${table}'`);
+  return `/v4/${table}`;
+}
+
+/** An empty key would address the table itself (a list), so it is refused. */
+function rowPath(table: string, key: string | number): string {
+  const text = String(key);
+  if (text === "") throw new TypeError(`empty key for table '${table}'`);
+  return `${tablePath(table)}/${encodeURIComponent(text)}`;
+}
+
+export function createdKey(created: Partial<CreatedRow>): string {
+  if (created.$key !== undefined && created.$key !== null) return String(created.$key);
+  return typeof created.location === "string" ? decodeURIComponent(created.location.split("/").pop() ?? "") : "";
 }

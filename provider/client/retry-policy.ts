@@ -3,39 +3,71 @@ export interface RetryPolicy {
   attempts: number;
   baseDelayMs: number;
   maxDelayMs: number;
+  /** A 429 asking to wait longer than this is not retried: the error surfaces instead of stalling the run. */
+  maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 200, maxDelayMs: 5_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
 
-/** Full-jitter exponential backoff: a random delay up to base·2^(attempt-1), capped. */
-export function backoffDelay(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+/** What one attempt came to: an HTTP answer, or a connection failure before any answer. */
+export type AttemptOutcome =
+  | { kind: "response"; status: number; retryAfter?: string }
+  | {
+      kind: "connection";
+      code: string;
+      /** Whether the whole request was handed to the network: if not, the server cannot have processed it. */
+      requestWritten: boolean;
+    };
+
+const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "HEAD"]);
+/** Transient server states. 501, 505 and 507 (out of storage or cluster resources) do not heal by retrying. */
+const RETRIED_STATUS = new Set([500, 502, 503, 504]);
+/** Failures of the connection, not of the request (TLS verification errors are not among them). */
+const CONNECTION_ERRORS = new Set([
+  "ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_STREAM_PREMATURE_CLOSE",
+]);
+
+/**
+ * Milliseconds to wait before the next attempt, or undefined when the failure
+ * is final. The rules:
+ * - 401 never (the platform locks an account after about five failed logins);
+ * - 429 for every method (the request was not processed), after Retry-After;
+ * - 500/502/503/504 and connection failures for idempotent methods (GET, PUT, DELETE);
+ * - POST only after a connection failure that happened before the request was
+ *   completely written, so the server cannot have processed it. A POST that may
+ *   have landed is not repeated: the reconciler looks the row up by name.
+ */
+export function retryDelay(
+  method: string,
+  outcome: AttemptOutcome,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+  now: number = Date.now(),
+): number | undefined {
+  if (attempt >= policy.attempts) return undefined;
+  const backoff = () => backoffDelay(policy, attempt, random);
+  if (outcome.kind === "response") {
+    if (outcome.status === 429) {
+      const wait = retryAfterMs(outcome.retryAfter, now) ?? backoff();
+      return wait <= policy.maxRetryAfterMs ? wait : undefined;
+    }
+    return IDEMPOTENT.has(method) && RETRIED_STATUS.has(outcome.status) ? backoff() : undefined;
+  }
+  if (!CONNECTION_ERRORS.has(outcome.code)) return undefined;
+  return IDEMPOTENT.has(method) || !outcome.requestWritten ? backoff() : undefined;
+}
+
+/** Exponential backoff with jitter: uniform in [ceiling/2, ceiling], ceiling = base·2^(attempt-1) capped at max. */
+export function backoffDelay(policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, attempt: number, random: () => number = Math.random): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }
 
-/** Retry-After in seconds (or an HTTP date), capped so a misbehaving server cannot stall a run. */
-export function retryAfterMs(header: string | undefined, now = Date.now(), capMs = 60_000): number {
-  if (!header) return 1_000;
-  const seconds = Number(header);
-  const ms = Number.isFinite(seconds) ? seconds * 1000 : Date.parse(header) - now;
-  return Math.min(capMs, Math.max(0, Number.isFinite(ms) ? ms : 1_000));
-}
-
-const IDEMPOTENT = new Set(["GET", "PUT", "DELETE"]);
-const RETRIED_STATUS = new Set([500, 502, 503, 504]);
-/** Connection errors after which the request may or may not have been processed. */
-const CONNECTION_ERRORS = new Set(["ECONNRESET", "EPIPE", "ETIMEDOUT", "ECONNABORTED", "EAI_AGAIN", "ERR_GOT_REQUEST_ERROR"]);
-
-/**
- * Whether a failed attempt may be sent again. 401 never is (the platform locks
- * accounts after a handful of failed logins); POST only when the connection
- * was refused, so it cannot have landed (a POST that may have landed is the
- * reconciler's business: it looks the row up by name).
- */
-export function shouldRetry(method: string, outcome: { status?: number; errorCode?: string }): boolean {
-  if (outcome.status === 429) return true;
-  if (outcome.errorCode === "ECONNREFUSED") return true;
-  if (!IDEMPOTENT.has(method)) return false;
-  if (outcome.status !== undefined) return RETRIED_STATUS.has(outcome.status);
-  return outcome.errorCode !== undefined && CONNECTION_ERRORS.has(outcome.errorCode);
+/** Retry-After as delta seconds or an HTTP date; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | undefined, now: number = Date.now()): number | undefined {
+  if (header === undefined || header.trim() === "") return undefined;
+  if (/^\s*\d+\s*$/.test(header)) return Number(header) * 1000;
+  const at = Date.parse(header);
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -1,13 +1,16 @@
 import * as fs from "fs";
+import { inspect } from "util";
 
 /** Provider settings, resolved from stack config (namespace `vplatform`) with environment fallbacks. */
 export interface ProviderConfig {
+  /** Origin of the platform, e.g. `https://10.0.0.5:8443`; the API is under `${endpoint}/api`. */
   endpoint: string;
   apiKey?: string;
   username?: string;
   password?: string;
   sessionToken?: string;
   insecure: boolean;
+  /** PEM text of an extra CA to trust (a path in config is read here). */
   caCert?: string;
   tokenHeader: string;
   requestTimeoutMs: number;
@@ -18,7 +21,13 @@ export class ConfigError extends Error {
   override name = "ConfigError";
 }
 
-const SETTINGS = {
+/** A stack config map as configure() receives it, or a getter over one. */
+export type StackConfig = Record<string, string | undefined> | ((key: string) => string | undefined);
+
+export const DEFAULT_TOKEN_HEADER = "x-service-token";
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+const ENV_NAMES = {
   endpoint: "VPLATFORM_ENDPOINT",
   apiKey: "VPLATFORM_API_KEY",
   username: "VPLATFORM_USERNAME",
@@ -30,59 +39,124 @@ const SETTINGS = {
   requestTimeoutMs: "VPLATFORM_REQUEST_TIMEOUT_MS",
   requestBudget: "VPLATFORM_REQUEST_BUDGET",
 } as const;
-type Setting = keyof typeof SETTINGS;
+export type Setting = keyof typeof ENV_NAMES;
 
-const describe = (s: Setting) => `vplatform:${s} (or ${SETTINGS[s]})`;
+/** `vplatform:endpoint`: the name a user sets. */
+export const settingKey = (s: Setting) => `vplatform:${s}`;
+const orEnv = (s: Setting) => `(or ${ENV_NAMES[s]})`;
 
 /**
- * Stack config wins over the environment. Messages name the setting and its
- * variable, never a value (several are secrets).
+ * Stack config wins over the environment; empty values count as unset.
+ * Messages name the setting and its variable, never a value (several are secrets).
  */
-export function resolveProviderConfig(get: (key: string) => string | undefined, env: NodeJS.ProcessEnv): ProviderConfig {
+export function resolveProviderConfig(stackConfig: StackConfig, env: NodeJS.ProcessEnv): ProviderConfig {
+  const fromStack = typeof stackConfig === "function" ? stackConfig : (k: string) => stackConfig[k];
   const read = (s: Setting): string | undefined => {
-    const v = get(`vplatform:${s}`) ?? env[SETTINGS[s]];
-    return v === undefined || v === "" ? undefined : v;
+    const value = fromStack(settingKey(s)) ?? env[ENV_NAMES[s]];
+    return value === undefined || value.trim() === "" ? undefined : value.trim();
   };
-  const endpointText = read("endpoint");
-  if (!endpointText) throw new ConfigError(`${describe("endpoint")} is not set`);
-  if (!/^https:\/\/[^/]+/i.test(endpointText)) throw new ConfigError(`${describe("endpoint")} must be an https:// URL (the platform serves HTTPS only)`);
-  const endpoint = endpointText.replace(/\/+$/, "").replace(/\/api$/, "");
+  const fail = (s: Setting, problem: string): never => {
+    throw new ConfigError(`${settingKey(s)} ${problem}`);
+  };
 
+  const endpoint = parseEndpoint(read("endpoint") ?? fail("endpoint", `is not set ${orEnv("endpoint")}`), (p) => fail("endpoint", p));
+  const credentials = resolveCredentials(read);
+  const config: ProviderConfig = {
+    endpoint,
+    ...credentials,
+    insecure: parseBoolean(read("insecure"), (p) => fail("insecure", p)),
+    caCert: loadCaCert(read("caCert"), (p) => fail("caCert", p)),
+    tokenHeader: parseHeaderName(read("tokenHeader") ?? DEFAULT_TOKEN_HEADER, (p) => fail("tokenHeader", p)),
+    requestTimeoutMs: parsePositiveInteger(read("requestTimeoutMs"), (p) => fail("requestTimeoutMs", p)) ?? DEFAULT_REQUEST_TIMEOUT_MS,
+    requestBudget: parsePositiveInteger(read("requestBudget"), (p) => fail("requestBudget", p)),
+  };
+  return hideSecrets(dropUndefined(config));
+}
+
+type Credentials = Pick<ProviderConfig, "apiKey" | "username" | "password" | "sessionToken">;
+
+/** One credential kind wins: API key, then session token, then user name and password. */
+function resolveCredentials(read: (s: Setting) => string | undefined): Credentials {
   const apiKey = read("apiKey");
+  if (apiKey) return { apiKey };
+  const sessionToken = read("sessionToken");
+  if (sessionToken) return { sessionToken };
   const username = read("username");
   const password = read("password");
-  const sessionToken = read("sessionToken");
-  if (!apiKey && !sessionToken && !(username && password)) {
-    throw new ConfigError(
-      `no credentials: set ${describe("apiKey")}, or ${describe("username")} and ${describe("password")}, or ${describe("sessionToken")}`,
-    );
+  if (username && password) return { username, password };
+  if (username) throw new ConfigError(`${settingKey("password")} is not set ${orEnv("password")}; it is needed with ${settingKey("username")}`);
+  if (password) throw new ConfigError(`${settingKey("username")} is not set ${orEnv("username")}; it is needed with ${settingKey("password")}`);
+  throw new ConfigError(
+    `no credentials: set ${settingKey("apiKey")} ${orEnv("apiKey")}, or ${settingKey("username")} and ${settingKey("password")} ` +
+      `${orEnv("username")} and ${orEnv("password")}, or ${settingKey("sessionToken")} ${orEnv("sessionToken")}`,
+  );
+}
+
+/** `https://host[:port]`, without a trailing slash or `/api` (both are common when pasting). */
+export function parseEndpoint(text: string, fail: (problem: string) => never): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return fail("is not a valid URL");
   }
-  const number = (s: Setting, fallback?: number): number | undefined => {
-    const v = read(s);
-    if (v === undefined) return fallback;
-    const n = Number(v);
-    if (!Number.isFinite(n) || n <= 0) throw new ConfigError(`${describe(s)} must be a positive number`);
-    return n;
-  };
-  const insecureText = read("insecure");
-  if (insecureText !== undefined && !/^(true|false|1|0)$/i.test(insecureText)) throw new ConfigError(`${describe("insecure")} must be true or false`);
-  const caText = read("caCert");
-  let caCert: string | undefined;
-  if (caText !== undefined) {
-    if (caText.includes("-----BEGIN")) caCert = caText;
-    else if (fs.existsSync(caText)) caCert = fs.readFileSync(caText, "utf8");
-    else throw new ConfigError(`${describe("caCert")} is neither a PEM certificate nor a readable file`);
+  if (url.protocol !== "https:") return fail("must be an https:// URL (the platform serves HTTPS only)");
+  if (url.username || url.password) return fail("must not contain credentials (use vplatform:username and vplatform:password)");
+  if (url.search || url.hash) return fail("must not contain a query or fragment");
+  const path = url.pathname.replace(/\/+$/, "").replace(/\/api$/, "");
+  return `${url.origin}${path}`;
+}
+
+export function parseBoolean(text: string | undefined, fail: (problem: string) => never): boolean {
+  if (text === undefined) return false;
+  if (/^(true|1|yes)$/i.test(text)) return true;
+  if (/^(false|0|no)$/i.test(text)) return false;
+  return fail("must be true or false");
+}
+
+export function parsePositiveInteger(text: string | undefined, fail: (problem: string) => never): number | undefined {
+  if (text === undefined) return undefined;
+  const n = Number(text);
+  return Number.isInteger(n) && n > 0 ? n : fail("must be a positive integer");
+}
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+export function parseHeaderName(text: string, fail: (problem: string) => never): string {
+  return HEADER_NAME.test(text) ? text.toLowerCase() : fail("must be an HTTP header name");
+}
+
+const PEM_CERTIFICATE = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/;
+
+/** PEM text as given, or the contents of the file it names. */
+export function loadCaCert(text: string | undefined, fail: (problem: string) => never): string | undefined {
+  if (text === undefined) return undefined;
+  if (text.includes("-----BEGIN")) return PEM_CERTIFICATE.test(text) ? text : fail("is not a PEM certificate");
+  let contents: string;
+  try {
+    contents = fs.readFileSync(text, "utf8");
+  } catch (err) {
+    return fail(`is neither PEM text nor a readable file (${(err as NodeJS.ErrnoException).code ?? "unreadable"}: ${text})`);
   }
-  return {
-    endpoint,
-    apiKey,
-    username,
-    password,
-    sessionToken,
-    insecure: insecureText !== undefined && /^(true|1)$/i.test(insecureText),
-    caCert,
-    tokenHeader: read("tokenHeader") ?? "x-service-token",
-    requestTimeoutMs: number("requestTimeoutMs", 30_000)!,
-    requestBudget: number("requestBudget"),
+  return PEM_CERTIFICATE.test(contents) ? contents : fail(`names a file without a PEM certificate (${text})`);
+}
+
+function dropUndefined<T extends object>(o: T): T {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
+}
+
+const SECRET_FIELDS = ["apiKey", "password", "sessionToken"] as const;
+
+/**
+ * The same object, but `util.inspect` and `JSON.stringify` show secrets as
+ * "[secret]" (non-enumerable hooks: spreading the config drops them, values stay readable).
+ */
+export function hideSecrets(config: ProviderConfig): ProviderConfig {
+  const masked = () => {
+    const copy: Record<string, unknown> = { ...config };
+    for (const f of SECRET_FIELDS) if (copy[f] !== undefined) copy[f] = "[secret]";
+    return copy;
   };
+  Object.defineProperty(config, inspect.custom, { value: () => masked(), enumerable: false });
+  Object.defineProperty(config, "toJSON", { value: masked, enumerable: false });
+  return config;
 }

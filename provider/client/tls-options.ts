@@ -1,0 +1,19 @@
+import * as tls from "tls";
+import type { ProviderConfig } from "../config/provider-config";
+
+/** Verification on by default; `caCert` is trusted in addition to the system roots, not instead of them. */
+export function tlsOptionsFor(config: Pick<ProviderConfig, "caCert" | "insecure">): { certificateAuthority?: string[]; rejectUnauthorized: boolean } {
+  return {
+    rejectUnauthorized: !config.insecure,
+    ...(config.caCert ? { certificateAuthority: [...tls.rootCertificates, config.caCert] } : {}),
+  };
+}
+
+const VERIFICATION_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/;
+
+/** What to do about a certificate the client could not verify. */
+export function tlsHint(code: string): string | undefined {
+  return VERIFICATION_CODES.test(code)
+    ? "the server certificate could not be verified: set vplatform:caCert to the platform's CA (PEM or file), or vplatform:insecure to true"
+    : undefined;
+}
