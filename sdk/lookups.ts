@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Row, quote, str } from "../provider/reconcile/platform";
+import "../provider/reconcile/platformClient";
 import { configureRuntime, platformApi } from "../provider/reconcile/runtime";
 import { MachineKey, machineKey } from "./types";
 

@@ -109,9 +109,12 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
       adopted = true;
     } else {
       try {
-        vm = await insertVm(api, toVirtualMachineApiBody(inputs), await resolveCloneSource(api, inputs), t);
+        const source = await resolveCloneSource(api, inputs);
+        const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t);
+        // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
+        vm = source ? await withMachineLock(source.machineKey, insert) : await insert();
       } catch (err) {
-        if (errorStatus(err) !== 409) throw err;
+        if (errorStatus(err) !== 409 || !/exists|in use/i.test(errorText(err))) throw err;
         throw new Error(`vplatform: a VM named '${inputs.name}' already exists; set adopt: true to take it over (${errorText(err)})`);
       }
     }

@@ -2,22 +2,11 @@
 // up, the platform holds what it declares, a second preview is empty, destroy leaves nothing.
 import * as fs from "fs";
 import * as path from "path";
-import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { collect, startE2e, type E2eContext } from "./harness";
 
-/** Each run of the inline program loads the example afresh, as `pulumi up` would. */
-const exampleProgram =
-  (folder: string): PulumiFn =>
-  async () => {
-    let outputs: Record<string, unknown> = {};
-    jest.isolateModules(() => {
-      outputs = { ...require(path.join("..", "..", "examples", folder, "index")) };
-    });
-    return outputs;
-  };
-
 async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Record<string, any>) => Promise<void>) {
-  const ctx = await startE2e(folder, exampleProgram(folder));
+  // Run as users run it: `pulumi up` in the example folder, the program started by the language host.
+  const ctx = await startE2e(folder, { projectDir: path.join(__dirname, "..", "..", "examples", folder) });
   try {
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");

@@ -23,7 +23,8 @@ export interface E2eContext {
   dispose(): Promise<void>;
 }
 
-export async function startE2e(name: string, program: PulumiFn): Promise<E2eContext> {
+/** `program`: an inline program run in this process; `{ projectDir }`: a Pulumi project run by the language host. */
+export async function startE2e(name: string, program: PulumiFn | { projectDir: string }): Promise<E2eContext> {
   const emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
   const root = findRepoRoot();
   // Inside the repository so that the dynamic-provider host resolves @pulumi/pulumi and vplatform.
@@ -33,10 +34,10 @@ export async function startE2e(name: string, program: PulumiFn): Promise<E2eCont
   const output: string[] = [];
   const stateDir = path.join(workDir, "state");
   const stack = await createLocalStack({
-    stackName: "e2e",
+    stackName: typeof program === "function" ? "e2e" : `e2e-${path.basename(workDir)}`,
     stateDir,
     connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
-    program: { projectName: `e2e-${name}`, fn: program, workDir },
+    ...(typeof program === "function" ? { program: { projectName: `e2e-${name}`, fn: program, workDir } } : { workDir: program.projectDir }),
   });
   const adminAuth = "Basic " + Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64");
   const call = async (method: string, url: string, body?: unknown) => {
@@ -61,6 +62,11 @@ export async function startE2e(name: string, program: PulumiFn): Promise<E2eCont
     fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
     async dispose() {
       await emulator.close();
+      if (typeof program !== "function") {
+        // The stack's settings file lives in the project directory: leave nothing behind there.
+        await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
+        fs.rmSync(path.join(program.projectDir, `Pulumi.${stack.name}.yaml`), { force: true });
+      }
       if (!process.env.VPLATFORM_KEEP_E2E) fs.rmSync(workDir, { recursive: true, force: true });
     },
   };
