@@ -67,7 +67,10 @@ export function backoffDelay(policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelay
 /** Retry-After as delta seconds or an HTTP date; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | undefined, now: number = Date.now()): number | undefined {
   if (header === undefined || header.trim() === "") return undefined;
-  if (/^\s*\d+\s*$/.test(header)) return Number(header) * 1000;
+  if (/^\s*[-+]?[\d.]+\s*$/.test(header)) {
+    const seconds = Number(header);
+    return Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined;
+  }
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : Math.max(0, at - now);
 }

@@ -51,10 +51,8 @@ const orEnv = (s: Setting) => `(or ${ENV_NAMES[s]})`;
  */
 export function resolveProviderConfig(stackConfig: StackConfig, env: NodeJS.ProcessEnv): ProviderConfig {
   const fromStack = typeof stackConfig === "function" ? stackConfig : (k: string) => stackConfig[k];
-  const read = (s: Setting): string | undefined => {
-    const value = fromStack(settingKey(s)) ?? env[ENV_NAMES[s]];
-    return value === undefined || value.trim() === "" ? undefined : value.trim();
-  };
+  const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
+  const read = (s: Setting) => present(fromStack(settingKey(s))) ?? present(env[ENV_NAMES[s]]);
   const fail = (s: Setting, problem: string): never => {
     throw new ConfigError(`${settingKey(s)} ${problem}`);
   };
@@ -88,7 +86,7 @@ function resolveCredentials(read: (s: Setting) => string | undefined): Credentia
   if (password) throw new ConfigError(`${settingKey("username")} is not set ${orEnv("username")}; it is needed with ${settingKey("password")}`);
   throw new ConfigError(
     `no credentials: set ${settingKey("apiKey")} ${orEnv("apiKey")}, or ${settingKey("username")} and ${settingKey("password")} ` +
-      `${orEnv("username")} and ${orEnv("password")}, or ${settingKey("sessionToken")} ${orEnv("sessionToken")}`,
+      `(or ${ENV_NAMES.username} and ${ENV_NAMES.password}), or ${settingKey("sessionToken")} ${orEnv("sessionToken")}`,
   );
 }
 

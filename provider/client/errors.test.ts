@@ -1,0 +1,47 @@
+import { ApiError, RequestBudgetExceeded, apiMessageOf, formatApiError } from "./errors";
+
+describe("formatApiError", () => {
+  test("method, path, status and the API's text", () => {
+    expect(formatApiError(409, "POST", "/v4/vms", "VM with that name exists")).toBe("POST /v4/vms: 409 VM with that name exists");
+  });
+  test("without a text, the status alone", () => {
+    expect(formatApiError(500, "GET", "/v4/vms/1")).toBe("GET /v4/vms/1: 500");
+  });
+  test("status 0 reads as no response", () => {
+    expect(formatApiError(0, "GET", "/v4/vms", "ECONNRESET: socket hang up")).toBe("GET /v4/vms: no response ECONNRESET: socket hang up");
+  });
+});
+
+describe("ApiError", () => {
+  test("carries status, method, path, the API's text and the connection code", () => {
+    const e = new ApiError(0, "PUT", "/v4/vms/3", "ETIMEDOUT: Timeout", "ETIMEDOUT");
+    expect(e).toBeInstanceOf(Error);
+    expect(e).toMatchObject({ name: "ApiError", status: 0, method: "PUT", path: "/v4/vms/3", apiMessage: "ETIMEDOUT: Timeout", code: "ETIMEDOUT" });
+  });
+});
+
+describe("RequestBudgetExceeded", () => {
+  test("names the request, the budget and the setting", () => {
+    expect(new RequestBudgetExceeded(10, "GET", "/v4/vms").message).toBe(
+      "GET /v4/vms: not sent, the request budget of 10 requests (vplatform:requestBudget) is used up",
+    );
+  });
+});
+
+describe("apiMessageOf", () => {
+  test("err (validation errors) first, then error (operation errors), then message", () => {
+    expect(apiMessageOf('{"err":"Validation error on field: \'ram\'"}')).toBe("Validation error on field: 'ram'");
+    expect(apiMessageOf('{"error":"cannot power on, already running"}')).toBe("cannot power on, already running");
+    expect(apiMessageOf('{"err":true,"message":"denied"}')).toBe("denied");
+  });
+  test("no text field gives undefined", () => {
+    expect(apiMessageOf("{}")).toBeUndefined();
+    expect(apiMessageOf("[1]")).toBeUndefined();
+    expect(apiMessageOf("null")).toBeUndefined();
+    expect(apiMessageOf("")).toBeUndefined();
+  });
+  test("a body that is not JSON is quoted, trimmed and cut at 200 characters", () => {
+    expect(apiMessageOf(" Bad Gateway \n")).toBe("Bad Gateway");
+    expect(apiMessageOf("x".repeat(500))).toHaveLength(200);
+  });
+});
