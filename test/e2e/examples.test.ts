@@ -4,72 +4,92 @@ import * as fs from "fs";
 import * as path from "path";
 import { collect, startE2e, type E2eContext } from "./harness";
 
-async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Record<string, any>) => Promise<void>) {
+type Outputs = Record<string, any>;
+
+const get = async (ctx: E2eContext, apiPath: string) => (await ctx.api("GET", apiPath)).body;
+const statusOf = (ctx: E2eContext, vmKey: string) => get(ctx, `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status`).then((r) => r.status);
+const onMachine = (table: string, machineKey: string, fields: string) => `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=${fields}`;
+
+/** Everything an example may create; after destroy each holds exactly what the emulator was seeded with. */
+const createdTables = ["vms?filter=is_snapshot%20eq%20false", "machine_drives", "machine_nics", "machine_devices", "vnets", "cloudinit_files"];
+const rowKeys = async (ctx: E2eContext) =>
+  Object.fromEntries(await Promise.all(createdTables.map(async (t) => [t, (await get(ctx, `/v4/${t}${t.includes("?") ? "&" : "?"}fields=%24key`)).map((r: { $key: unknown }) => r.$key)])));
+
+async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>) {
   // Run as users run it: `pulumi up` in the example folder, the program started by the language host.
   const ctx = await startE2e(folder, { projectDir: path.join(__dirname, "..", "..", "examples", folder) });
   try {
+    const seeded = await rowKeys(ctx);
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
+    // Kept with VPLATFORM_KEEP_E2E=1: the README of each example shows this output.
     fs.writeFileSync(path.join(ctx.stateDir, "..", "up.txt"), ctx.output.join(""));
     await verify(ctx, Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
+
     const preview = await ctx.stack.preview(collect(ctx));
-    expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
-    await ctx.stack.destroy(collect(ctx));
-    expect((await ctx.api("GET", "/v4/vms?filter=is_snapshot%20eq%20false")).body).toEqual([]);
+    expect(Object.entries(preview.changeSummary).filter(([op, n]) => op !== "same" && n)).toEqual([]);
+
+    const destroy = await ctx.stack.destroy(collect(ctx));
+    expect(destroy.summary.result).toBe("succeeded");
+    expect(await rowKeys(ctx)).toEqual(seeded);
   } finally {
     await ctx.dispose();
   }
 }
 
-const get = async (ctx: E2eContext, apiPath: string) => (await ctx.api("GET", apiPath)).body;
-const statusOf = (ctx: E2eContext, vmKey: string) => get(ctx, `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status`).then((r) => r.status);
-
 describe("examples/three-tier-lab", () => {
   test("one vnet and three running VMs, each with an OS drive and a NIC on that vnet", async () => {
     await runExample("three-tier-lab", async (ctx, out) => {
       expect(out.vms.map((v: { name: string }) => v.name)).toEqual(["lab-web", "lab-app", "lab-db"]);
+      expect((await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`))).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
       for (const vm of out.vms) {
         expect(await statusOf(ctx, vm.key)).toBe("running");
-        expect(await get(ctx, `/v4/machine_drives?filter=machine%20eq%20${vm.machineKey}&fields=name`)).toEqual([{ name: "os" }]);
-        expect(await get(ctx, `/v4/machine_nics?filter=machine%20eq%20${vm.machineKey}&fields=vnet`)).toEqual([{ vnet: Number(out.vnetKey) }]);
+        expect(await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media"))).toEqual([{ name: "os", media: "disk" }]);
+        expect(await get(ctx, onMachine("machine_nics", vm.machineKey, "name,vnet"))).toEqual([{ name: "eth0", vnet: Number(out.vnetKey) }]);
       }
     });
-  }, 300_000);
+  }, 120_000);
 });
 
 describe("examples/gpu-passthrough", () => {
-  test("the GPU looked up by name is attached to the VM", async () => {
+  test("the GPU resource group looked up by name is attached to the running VM", async () => {
     await runExample("gpu-passthrough", async (ctx, out) => {
       const [group] = await get(ctx, "/v4/resource_groups?filter=name%20eq%20'nvidia-a100'&fields=uuid");
       expect(out.gpuResourceGroup).toBe(group.uuid);
-      const machine = (await get(ctx, `/v4/vms/${out.vmKey}?fields=machine`)).machine;
-      expect(await get(ctx, `/v4/machine_devices?filter=machine%20eq%20${machine}&fields=resource_group,uuid`)).toEqual([
-        { resource_group: group.uuid, uuid: out.deviceUuid },
-      ]);
+      const { machine } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine`);
+      expect(await get(ctx, onMachine("machine_devices", machine, "resource_group,uuid"))).toEqual([{ resource_group: group.uuid, uuid: out.deviceUuid }]);
       expect(await statusOf(ctx, out.vmKey)).toBe("running");
     });
-  }, 300_000);
+  }, 120_000);
 });
 
 describe("examples/golden-image-clones", () => {
-  test("three clones of the template exist, each with a copy of its disk", async () => {
+  test("three running clones of the template exist, each with a copy of its disk", async () => {
     await runExample("golden-image-clones", async (ctx, out) => {
+      expect(await get(ctx, `/v4/vms/${out.templateKey}?fields=name`)).toEqual({ name: "golden-image" });
       expect(out.cloneKeys).toHaveLength(3);
+      const names = [];
       for (const key of out.cloneKeys) {
         const clone = await get(ctx, `/v4/vms/${key}?fields=name,machine`);
-        expect(clone.name).toMatch(/^golden-clone-\d$/);
-        expect(await get(ctx, `/v4/machine_drives?filter=machine%20eq%20${clone.machine}&fields=name`)).toEqual([{ name: "os" }]);
+        names.push(clone.name);
+        expect(await get(ctx, onMachine("machine_drives", clone.machine, "name"))).toEqual([{ name: "os" }]);
+        expect(await statusOf(ctx, key)).toBe("running");
       }
+      expect(names).toEqual(["golden-clone-1", "golden-clone-2", "golden-clone-3"]);
     });
-  }, 300_000);
+  }, 120_000);
 });
 
 describe("examples/cloud-init", () => {
   test("the VM runs with its /user-data and /meta-data files", async () => {
     await runExample("cloud-init", async (ctx, out) => {
-      const files = await get(ctx, `/v4/cloudinit_files?filter=owner%20eq%20'vms/${out.vmKey}'&fields=name&sort=%2Bname`);
-      expect(files).toEqual([{ name: "/meta-data" }, { name: "/user-data" }]);
+      const files = await get(ctx, `/v4/cloudinit_files?filter=owner%20eq%20'vms/${out.vmKey}'&fields=name,contents&sort=%2Bname`);
+      expect(files).toEqual([
+        { name: "/meta-data", contents: "instance-id: seeded-1\nlocal-hostname: seeded\n" },
+        { name: "/user-data", contents: expect.stringMatching(/^#cloud-config\nhostname: seeded\n/) },
+      ]);
+      expect(await get(ctx, `/v4/vms/${out.vmKey}?fields=cloudinit_datasource`)).toEqual({ cloudinit_datasource: "nocloud" });
       expect(await statusOf(ctx, out.vmKey)).toBe("running");
     });
-  }, 300_000);
+  }, 120_000);
 });
