@@ -97,8 +97,8 @@ export class ApiClient {
     return this.#sent;
   }
 
-  list<T = Record<string, unknown>>(table: string, query?: ListQuery): Promise<T[]> {
-    return this.#call("GET", `${tablePath(table)}${buildQueryString(query)}`).then((rows) => (rows ?? []) as T[]);
+  async list<T = Record<string, unknown>>(table: string, query?: ListQuery): Promise<T[]> {
+    return ((await this.#call("GET", `${tablePath(table)}${buildQueryString(query)}`)) ?? []) as T[];
   }
 
   /** The row, or undefined when it does not exist (404). */
