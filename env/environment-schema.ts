@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { keySchema } from "../provider/schemas/common";
 import { deviceShape } from "../provider/schemas/device";
 import { checkDrive, driveShape } from "../provider/schemas/drive";
 import { nicShape } from "../provider/schemas/nic";
@@ -46,7 +47,7 @@ const cloneEntry = z.strictObject({
   quiesce: z.boolean().optional(),
   preserveMacs: z.boolean().optional(),
   preserveDeviceUuids: z.boolean().optional(),
-  cluster: z.string().optional(),
+  cluster: keySchema.optional(),
 });
 
 const vmEntry = z

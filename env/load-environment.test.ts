@@ -1,4 +1,9 @@
 import * as path from "path";
+import { deviceShape } from "../provider/schemas/device";
+import { driveShape } from "../provider/schemas/drive";
+import { nicShape } from "../provider/schemas/nic";
+import { virtualMachineShape } from "../provider/schemas/virtualMachine";
+import { vnetShape } from "../provider/schemas/vnet";
 import { loadEnvironment } from "./load-environment";
 import { EnvironmentError } from "./yaml-source";
 
@@ -21,6 +26,19 @@ describe("environment definitions are validated with the provider's own schemas"
     const db = env.vms.find((v) => v.name === "db")!;
     expect(db.drives.map((d) => d.disksize)).toEqual([20 * 2 ** 30, 50 * 2 ** 30]);
     expect(db.nics[0]).toMatchObject({ vnet: "lab", enabled: true, interface: "virtio" });
+  });
+
+  test("the full example uses every field of every resource schema", () => {
+    const env = loadEnvironment(path.join(examples, "full.yaml"));
+    const used = (rows: object[]) => new Set(rows.flatMap((r) => Object.keys(r)));
+    const missing = (shape: object, rows: object[], implied: string[] = []) =>
+      Object.keys(shape).filter((k) => !implied.includes(k) && !used(rows).has(k));
+    expect(missing(vnetShape, env.vnets)).toEqual([]);
+    expect(missing(virtualMachineShape, env.vms)).toEqual([]);
+    const hw = <K extends "drives" | "nics" | "devices">(k: K) => env.vms.flatMap((v) => v[k] as object[]);
+    expect(missing(driveShape, hw("drives"), ["machine"])).toEqual([]);
+    expect(missing(nicShape, hw("nics"), ["machine"])).toEqual([]);
+    expect(missing(deviceShape, hw("devices"), ["machine"])).toEqual([]);
   });
 
   test("a bound of the VM schema is reported at its line and column", () => {

@@ -67,4 +67,20 @@ describe("the root program provisions an environment definition", () => {
     expect(await api("/v4/vms?filter=is_snapshot%20eq%20false")).toEqual([]);
     expect(await api("/v4/vnets?filter=name%20eq%20'lab'")).toEqual([]);
   }, 600_000);
+
+  test("the environment that uses every field comes up: UEFI VM with drives, NIC, GPU and a stopped clone", async () => {
+    const stack = await rootStack("e2e-env-full", path.join(root, "examples/environments/full.yaml"));
+    const up = await stack.up();
+    expect(up.summary.result).toBe("succeeded");
+    const [vm] = await api("/v4/vms?filter=name%20eq%20'full-vm'&fields=$key,machine,uefi,secure_boot,note,machine%23status%23status%20as%20status");
+    expect(vm).toMatchObject({ status: "running", note: "Declared in examples/environments/full.yaml" });
+    expect(await api(`/v4/machine_devices?filter=machine%20eq%20${vm.machine}&fields=name`)).toEqual([{ name: "gpu0" }]);
+    expect((await api(`/v4/machine_drives?filter=machine%20eq%20${vm.machine}&fields=name&sort=%2Bname`)).map((d: { name: string }) => d.name)).toEqual(["installer", "os"]);
+    const [clone] = await api("/v4/vms?filter=name%20eq%20'full-clone'&fields=machine%23status%23status%20as%20status");
+    expect(clone).toEqual({ status: "stopped" });
+    const preview = await stack.preview();
+    expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
+    await stack.destroy();
+    expect(await api("/v4/vms?filter=is_snapshot%20eq%20false")).toEqual([]);
+  }, 600_000);
 });
