@@ -28,14 +28,20 @@ async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
   return rows[0];
 }
 
-/** snapshot, restore: start the action, then wait until the status leaves snapshotting/restoring. */
+/**
+ * snapshot, restore: start the action, then wait until the status leaves snapshotting/restoring.
+ * The wait watches the machine the answer names, if any (the spec does not say whether a restore
+ * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
+ */
 async function runLongAction(api: PlatformApi, vm: VmRef, action: "snapshot" | "restore", params: Record<string, unknown>, timeoutSec: number) {
-  await vmAction(api, vm, action, params);
-  await waitForMachineStatus(api, vm.machineKey, isIdle, {
+  const answer = await vmAction(api, vm, action, params);
+  const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
+  await waitForMachineStatus(api, machineKey, isIdle, {
     timeoutSec,
     label: `VM '${vm.name}' to finish ${action === "snapshot" ? "snapshotting" : "restoring"}`,
     timeoutInput: action,
   });
+  return machineKey;
 }
 
 export const provider = defineProvider<Inputs, Outputs>({
@@ -58,16 +64,21 @@ export const provider = defineProvider<Inputs, Outputs>({
 
   async read(id, olds) {
     const row = await platformApi().get("vms", id, "$key,name,is_snapshot");
-    if (!row) return undefined;
-    return { outs: olds, inputs: olds };
+    if (!row || row.is_snapshot !== true) return undefined;
+    const { machineKey: _computed, ...inputs } = olds;
+    return { outs: olds, inputs };
   },
 
   /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */
   async update(id, olds, news) {
     if (JSON.stringify(olds.restoreTrigger ?? null) !== JSON.stringify(news.restoreTrigger ?? null) && news.restoreTrigger !== undefined) {
       const api = platformApi();
-      const vm = { vmKey: String(olds.vm), machineKey: olds.machineKey, name: String(olds.vm) };
-      await withMachineLock(vm.machineKey, () => runLongAction(api, vm, "restore", { snapshot_id: id }, resolveTimeouts(news.timeouts).restore));
+      // The VM as it is now: an earlier restore may have changed its machine.
+      const vm = await vmRef(api, olds.vm);
+      const machineKey = await withMachineLock(vm.machineKey, () =>
+        runLongAction(api, vm, "restore", { snapshot_id: id }, resolveTimeouts(news.timeouts).restore),
+      );
+      return { ...news, machineKey };
     }
     return { ...news, machineKey: olds.machineKey };
   },

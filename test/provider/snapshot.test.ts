@@ -13,10 +13,13 @@ describe("VmSnapshot", () => {
     const s = await checkedCreate(p, { vm: vm.id, name: "before-upgrade" });
     const row = await lab.api("GET", `vms/${s.id}?fields=is_snapshot,name`);
     expect(row).toMatchObject({ is_snapshot: true, name: "before-upgrade" });
+    expect((await p.read(s.id, s.outs)).inputs).toEqual(s.inputs);
     const news = (await p.check(s.inputs, { ...s.inputs, restoreTrigger: "1" })).inputs;
     expect(await p.diff(s.id, s.outs, news)).toMatchObject({ changes: true, replaces: [] });
     await lab.resetRequests();
-    await p.update(s.id, s.outs, news);
+    const restored = (await p.update(s.id, s.outs, news)).outs;
+    const { machine } = await lab.api("GET", `vms/${vm.id}?fields=machine`);
+    expect(restored.machineKey).toBe(String(machine));
     const restores = (await lab.requests()).entries.filter((e) => e.table === "vm_actions" && e.method === "POST");
     expect(restores).toHaveLength(1);
     await p.delete(s.id, s.outs);
