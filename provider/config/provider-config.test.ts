@@ -197,7 +197,8 @@ describe("secrets", () => {
   });
 
   test("no error message repeats a configured secret", () => {
-    for (const bad of [{ "vplatform:endpoint": "ftp://h" }, { "vplatform:insecure": "x" }, { "vplatform:requestBudget": "x" }, { "vplatform:caCert": "/nope" }]) {
+    const bads: Record<string, string>[] = [{ "vplatform:endpoint": "ftp://h" }, { "vplatform:insecure": "x" }, { "vplatform:requestBudget": "x" }, { "vplatform:caCert": "/nope" }];
+    for (const bad of bads) {
       const e = errorOf(() => resolve({ ...secrets, ...bad }));
       expect(`${e.message} ${inspect(e)}`).not.toMatch(/k3y-secret-value|tok-secret|pw-secret/);
     }
