@@ -1,21 +1,19 @@
 import * as pulumi from "@pulumi/pulumi";
-import { Row, quote, str } from "../provider/reconcile/platform";
-import "../provider/reconcile/platformClient";
-import { configureRuntime, platformApi } from "../provider/reconcile/runtime";
+import { ApiClient } from "../provider/client/api-client";
+import { LOOKUPS, NamedLookup, Row, findOne } from "../provider/client/lookups";
+import { resolveProviderConfig } from "../provider/config/provider-config";
+import { str } from "../provider/reconcile/platform";
 import { MachineKey, machineKey } from "./types";
 
 /**
- * Look-ups run in the program process (not the provider process), so the
- * client is configured from the program's stack config (raw values: no secret
- * warnings, nothing captured) with the usual env fallbacks.
+ * Look-ups run in the program process (not the provider process), so they get
+ * their own ApiClient, configured from the program's stack config (raw values:
+ * no secret warnings, nothing captured) with the usual env fallbacks.
  */
-let configured = false;
-function api() {
-  if (!configured) {
-    configureRuntime((key) => pulumi.runtime.getConfig(key));
-    configured = true;
-  }
-  return platformApi();
+let client: ApiClient | undefined;
+function apiClient(): ApiClient {
+  client ??= new ApiClient(resolveProviderConfig((key) => pulumi.runtime.getConfig(key), process.env));
+  return client;
 }
 
 export interface ReadTableArgs {
@@ -29,20 +27,15 @@ export interface ReadTableArgs {
 /** Any table, with the API's query options (fields, OData-like filter, +/- sort, limit). */
 export function readTable(args: ReadTableArgs): Promise<Row[]> {
   const fields = Array.isArray(args.fields) ? args.fields.join(",") : args.fields;
-  return api().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
+  return apiClient().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
 }
 
 export function readTableOutput(args: pulumi.Input<ReadTableArgs>): pulumi.Output<Row[]> {
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 
-/** One row by exact name; a miss is an error that says what was searched. */
-async function byName(table: string, what: string, name: string, fields: string, extraFilter?: string): Promise<Row> {
-  const filter = `name eq ${quote(name)}${extraFilter ? ` and ${extraFilter}` : ""}`;
-  const [row] = await api().list(table, { filter, fields, limit: 1 });
-  if (!row) throw new Error(`vplatform: no ${what} named '${name}'`);
-  return row;
-}
+/** The one row with this name; none or several is an error that says what was searched. */
+const findByName = (lookup: NamedLookup, name: string, fields: string): Promise<Row> => findOne(apiClient(), lookup, name, fields);
 
 export interface NameArgs {
   name: string;
@@ -57,33 +50,34 @@ export interface VgpuDeviceResult { id: string; name: string }
 export interface MediaFileResult { id: string; name: string; type: string; filesize: number }
 
 export const getVnet = async ({ name }: NameArgs): Promise<VnetResult> => {
-  const r = await byName("vnets", "vnet", name, "$key,name,network,type");
+  const r = await findByName(LOOKUPS.vnet, name, "$key,name,network,type");
   return { id: str(r.$key), name: str(r.name), network: str(r.network), type: str(r.type) };
 };
 export const getVirtualMachine = async ({ name }: NameArgs): Promise<VmResult> => {
-  const r = await byName("vms", "VM", name, "$key,name,machine,cluster", "is_snapshot eq false");
+  const r = await findByName(LOOKUPS.vm, name, "$key,name,machine,cluster");
   return { id: str(r.$key), name: str(r.name), machineKey: machineKey(str(r.machine)), cluster: str(r.cluster) };
 };
 export const getCluster = async ({ name }: NameArgs): Promise<ClusterResult> => {
-  const r = await byName("clusters", "cluster", name, "$key,name");
+  const r = await findByName(LOOKUPS.cluster, name, "$key,name");
   return { id: str(r.$key), name: str(r.name) };
 };
+/** Storage tiers have a number and a description, no name: "3" or "Tier 3" is tier 3; `name` is the description. */
 export const getStorageTier = async ({ name }: NameArgs): Promise<StorageTierResult> => {
-  const r = await byName("storage_tiers", "storage tier", name, "$key,name,tier");
-  return { id: str(r.$key), name: str(r.name), tier: Number(r.tier) };
+  const r = await findByName(LOOKUPS.storageTier, name, "$key,tier,description");
+  return { id: str(r.$key), name: str(r.description), tier: Number(r.tier) };
 };
 /** Hardware resource groups (GPUs, PCI, USB): attach one with `new Device({ resourceGroup: g.uuid })`. */
 export const getResourceGroup = async ({ name }: NameArgs): Promise<ResourceGroupResult> => {
-  const r = await byName("resource_groups", "resource group", name, "$key,uuid,name,type");
+  const r = await findByName(LOOKUPS.resourceGroup, name, "$key,uuid,name,type");
   return { uuid: str(r.uuid), name: str(r.name), type: str(r.type), id: str(r.$key) };
 };
 export const getVgpuDevice = async ({ name }: NameArgs): Promise<VgpuDeviceResult> => {
-  const r = await byName("node_nvidia_vgpu_devices", "vGPU device", name, "$key,name");
+  const r = await findByName(LOOKUPS.vgpuDevice, name, "$key,name");
   return { id: str(r.$key), name: str(r.name) };
 };
 /** Media files (ISOs, disk images) by name, for a drive's mediaSource. */
 export const getMediaFile = async ({ name }: NameArgs): Promise<MediaFileResult> => {
-  const r = await byName("files", "media file", name, "$key,name,type,filesize");
+  const r = await findByName(LOOKUPS.mediaFile, name, "$key,name,type,filesize");
   return { id: str(r.$key), name: str(r.name), type: str(r.type), filesize: Number(r.filesize) };
 };
 

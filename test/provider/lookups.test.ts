@@ -1,0 +1,50 @@
+import * as pulumi from "@pulumi/pulumi";
+import { RunningEmulator, startEmulator } from "../../emulator/index";
+
+/**
+ * Look-ups run in the program process, so they are configured like a program
+ * without stack config would be: from the VPLATFORM_* environment variables.
+ */
+const ENV = ["VPLATFORM_ENDPOINT", "VPLATFORM_API_KEY", "VPLATFORM_CA_CERT"] as const;
+const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
+
+let emu: RunningEmulator;
+beforeAll(async () => {
+  emu = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  process.env.VPLATFORM_ENDPOINT = emu.url;
+  process.env.VPLATFORM_API_KEY = emu.apiKey;
+  process.env.VPLATFORM_CA_CERT = emu.caCert;
+});
+afterAll(async () => {
+  for (const k of ENV) {
+    if (saved[k] === undefined) delete process.env[k];
+    else process.env[k] = saved[k];
+  }
+  await emu.close();
+});
+
+const sdk = () => require("../../sdk/lookups") as typeof import("../../sdk/lookups");
+/** The value of an Output outside a deployment (known values only). */
+const valueOf = <T>(o: pulumi.Output<T>): Promise<T> => (o as unknown as { promise(): Promise<T> }).promise();
+
+describe("SDK look-ups by name against the platform", () => {
+  test("getResourceGroupOutput finds the seeded GPU by exact name, not its longer-named siblings", async () => {
+    const group = sdk().getResourceGroupOutput({ name: "nvidia-a100" });
+    expect(await valueOf(group)).toEqual({
+      uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001",
+      name: "nvidia-a100",
+      type: "node_host_gpu_devices",
+      id: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001",
+    });
+    expect(await valueOf(group.uuid)).toBe("0f3e6a52-6d1b-4b8e-9a51-a100a100a001");
+  });
+
+  test("a name that matches nothing is an error naming what was searched", async () => {
+    await expect(sdk().getResourceGroup({ name: "no-such-gpu" })).rejects.toThrow("no resource group named 'no-such-gpu'");
+  });
+
+  test("storage tiers, which have no name, are found by number or description", async () => {
+    expect(await sdk().getStorageTier({ name: "3" })).toEqual({ id: "3", name: "Tier 3", tier: 3 });
+    expect(await sdk().getStorageTier({ name: "Tier 5" })).toMatchObject({ tier: 5 });
+  });
+});
