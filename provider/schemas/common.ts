@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { OperationTimeouts } from "../reconcile/timeouts";
+import { normalizeMac, toBoolean, toKey, toNumber } from "../plan/normalize";
 
 /**
  * How the API represents a field:
@@ -15,6 +16,21 @@ import type { OperationTimeouts } from "../reconcile/timeouts";
  */
 export type ApiKind = "string" | "int" | "bool" | "stringBool" | "key" | "stringInt" | "json";
 
+/**
+ * What changing a field does to an existing object (read by provider/plan diffs):
+ * - `update` (default): changed in place (PUT)
+ * - `replace`: the object is deleted and created again
+ * - `powerCycle`: changed in place, takes effect only after a power cycle of the VM
+ * - `nextStart`: changed in place, takes effect at the VM's next start
+ * - `growOnly`: a larger value changes in place, a smaller one replaces
+ * - `action`: changed in place through a separate action (note_actions, power, restore)
+ * - `control`: steers the provider only; no API call
+ */
+export type ChangeEffect = "update" | "replace" | "powerCycle" | "nextStart" | "growOnly" | "action" | "control";
+
+/** Field-specific equality beyond the API kind's normalization. */
+export type Comparison = "machineType" | "mac";
+
 export interface FieldMeta {
   description: string;
   /** API field name; absent for provider-only inputs (powerState, adopt, timeouts, ...). */
@@ -22,6 +38,10 @@ export interface FieldMeta {
   kind?: ApiKind;
   /** Only sent on create (the API refuses it in PUT bodies). */
   createOnly?: boolean;
+  onChange?: ChangeEffect;
+  compare?: Comparison;
+  /** Never shown in plain text (schema.json marks it secret). */
+  secret?: boolean;
   [k: string]: unknown;
 }
 
@@ -31,8 +51,8 @@ export function apiField<T extends z.ZodType>(schema: T, api: string, kind: ApiK
 }
 
 /** A provider-only input (never sent to the platform). */
-export function providerField<T extends z.ZodType>(schema: T, description: string): T {
-  return schema.meta({ description }) as T;
+export function providerField<T extends z.ZodType>(schema: T, description: string, extra: Partial<FieldMeta> = { onChange: "control" }): T {
+  return schema.meta({ description, ...extra }) as T;
 }
 
 export function fieldMeta(schema: unknown): FieldMeta | undefined {
@@ -74,6 +94,7 @@ export const timeoutsSchema = z
   })
   .optional()
   .meta({
+    onChange: "control",
     description:
       "Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.",
   });
@@ -82,8 +103,6 @@ export const adoptSchema = providerField(
   z.boolean().optional(),
   "Take over an existing row with the same name instead of creating one; the row must match the declaration (differences are listed).",
 );
-
-const TRUE = new Set([true, "true", 1, "1"]);
 
 /** Input value → API body value. */
 function toApi(kind: ApiKind, value: unknown): unknown {
@@ -99,18 +118,19 @@ function toApi(kind: ApiKind, value: unknown): unknown {
   }
 }
 
-/** API row value → the normalized input form (so reads never cause diffs). */
-function fromApi(kind: ApiKind, value: unknown): unknown {
+/** API row value (or an old output) → the normalized input form, so reads and diffs see no false changes. */
+export function normalizeFieldValue(meta: Pick<FieldMeta, "kind" | "compare">, value: unknown): unknown {
   if (value === null || value === undefined) return undefined;
-  switch (kind) {
+  if (meta.compare === "mac") return normalizeMac(value);
+  switch (meta.kind) {
     case "bool":
     case "stringBool":
-      return TRUE.has(value as never);
+      return toBoolean(value);
     case "int":
     case "stringInt":
-      return typeof value === "number" ? value : /^-?\d+(\.\d+)?$/.test(String(value)) ? Number(value) : value;
+      return toNumber(value);
     case "key":
-      return String(value);
+      return toKey(value);
     default:
       return value;
   }
@@ -145,7 +165,7 @@ export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, dec
   for (const [name, m] of mapped(shape)) {
     if (declared && declared[name] === undefined) continue;
     if (!(m.api in row)) continue;
-    const v = fromApi(m.kind, row[m.api]);
+    const v = normalizeFieldValue(m, row[m.api]);
     if (v !== undefined) out[name] = v;
   }
   return out;
@@ -165,6 +185,8 @@ export function ipv4ToInt(ip: string): number | undefined {
   if (parts.some((p) => p > 255)) return undefined;
   return ((parts[0] << 24) >>> 0) + (parts[1] << 16) + (parts[2] << 8) + parts[3];
 }
+
+export const ipv4Schema = z.string().refine((s) => ipv4ToInt(s) !== undefined, "must be an IPv4 address like 10.0.0.1");
 
 export function parseCidr(cidr: string): { base: number; bits: number } | undefined {
   const [ip, bitsText] = cidr.split("/");

@@ -2,15 +2,15 @@ import { z } from "zod";
 import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, timeoutsSchema } from "./common";
 
 export const deviceShape = {
-  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device", { createOnly: true }),
-  resourceGroup: apiField(z.string().min(1), "resource_group", "string", "UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device"),
-  settingsArgs: apiField(z.record(z.string(), z.unknown()).default({}), "settings_args", "json", "Device-specific settings; {} for plain passthrough"),
+  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device", { onChange: "replace", createOnly: true }),
+  resourceGroup: apiField(z.guid("must be a UUID like 9a8b7c6d-5e4f-4321-8fed-cba987654321"), "resource_group", "string", "UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device", { onChange: "replace" }),
+  settingsArgs: apiField(z.record(z.string(), z.unknown()).default({}), "settings_args", "json", "Device-specific settings; {} for plain passthrough", { onChange: "replace" }),
   name: apiField(z.string().max(128).optional(), "name", "string", "Device name"),
   type: apiField(
     z.enum(["gpu", "nvidia_vgpu", "tpm", "node_usb_devices", "node_sriov_nic_devices", "node_pci_devices", "node_host_gpu_devices", "node_nvidia_vgpu_devices"]).optional(),
     "type",
     "string",
-    "Device type",
+    "Device type", { onChange: "replace" },
   ),
   enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the device is enabled"),
   optional: apiField(z.boolean().optional(), "optional", "bool", "Start the VM even when the device is unavailable"),

@@ -8,14 +8,14 @@ export const DRIVE_INTERFACES = [
 ] as const;
 
 export const driveShape = {
-  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive", { createOnly: true }),
+  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive", { onChange: "replace", createOnly: true }),
   name: apiField(z.string().min(1).max(128).optional(), "name", "string", "Drive name"),
   description: apiField(z.string().optional(), "description", "string", "Description"),
-  media: apiField(z.enum(DRIVE_MEDIA).default("disk"), "media", "string", "Media type (changing it replaces the drive)"),
+  media: apiField(z.enum(DRIVE_MEDIA).default("disk"), "media", "string", "Media type (changing it replaces the drive)", { onChange: "replace" }),
   interface: apiField(z.enum(DRIVE_INTERFACES).default("virtio-scsi"), "interface", "string", "Drive interface"),
-  disksize: apiField(z.number().int().positive().optional(), "disksize", "int", "Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)"),
+  disksize: apiField(z.number().int().positive().optional(), "disksize", "int", "Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)", { onChange: "growOnly" }),
   preferredTier: apiField(z.number().int().min(1, "storage tier must be 1 to 5").max(5, "storage tier must be 1 to 5").optional(), "preferred_tier", "stringInt", "Preferred storage tier, 1 to 5"),
-  mediaSource: apiField(keySchema.optional(), "media_source", "key", "Key of the source media (files) for import, clone and cdrom (changing it replaces the drive)"),
+  mediaSource: apiField(keySchema.optional(), "media_source", "key", "Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)", { onChange: "replace" }),
   showPt: apiField(z.boolean().optional(), "show_pt", "bool", "Override the media source's default tier"),
   enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the drive is enabled"),
   readonly: apiField(z.boolean().optional(), "readonly", "bool", "Read-only drive"),
@@ -26,7 +26,7 @@ export const driveShape = {
 export const driveInputsSchema = z.strictObject(driveShape).superRefine(checkDrive);
 
 export function checkDrive(d: { media?: string; mediaSource?: string; disksize?: number }, ctx: z.RefinementCtx): void {
-  if ((d.media === "import" || d.media === "clone") && d.mediaSource === undefined)
+  if ((d.media === "import" || d.media === "clone" || d.media === "cdrom") && d.mediaSource === undefined)
     ctx.addIssue({ code: "custom", path: ["mediaSource"], message: `media '${d.media}' needs a mediaSource` });
   if (d.media === "disk" && d.disksize === undefined && d.mediaSource === undefined)
     ctx.addIssue({ code: "custom", path: ["disksize"], message: "a new disk needs a disksize (bytes)" });

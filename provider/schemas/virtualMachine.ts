@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { sameMachineType } from "../plan/normalize";
 import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, providerField, timeoutsSchema } from "./common";
 
 const MACHINE_TYPE = /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/;
@@ -15,7 +16,7 @@ export const cloneFromSchema = z
     cluster: keySchema.optional().meta({ description: "Target cluster key" }),
   })
   .optional()
-  .meta({ description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM." });
+  .meta({ onChange: "replace", description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM." });
 
 const cloudinitFileSchema = z.strictObject({
   name: z.string().min(1).meta({ description: "File name, e.g. /user-data" }),
@@ -31,47 +32,51 @@ export const virtualMachineShape = {
     z.string().regex(MACHINE_TYPE, "valid options: pc, q35, pc-i440fx-*, pc-q35-*").optional(),
     "machine_type",
     "string",
-    "Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)",
+    "Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)", { onChange: "powerCycle", compare: "machineType" },
   ),
-  allowHotplug: apiField(z.boolean().optional(), "allow_hotplug", "bool", "Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)"),
-  guestAgent: apiField(z.boolean().optional(), "guest_agent", "stringBool", "Enable the guest agent (applies at next start)"),
-  cpuCores: apiField(z.number().int().min(1).max(1024).optional(), "cpu_cores", "int", "CPU cores (default 1; a change needs a power cycle)"),
-  cpuType: apiField(z.string().max(64).optional(), "cpu_type", "string", "CPU type (needs a power cycle)"),
+  allowHotplug: apiField(z.boolean().optional(), "allow_hotplug", "bool", "Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)", { onChange: "nextStart" }),
+  guestAgent: apiField(z.boolean().optional(), "guest_agent", "stringBool", "Enable the guest agent (applies at next start)", { onChange: "nextStart" }),
+  cpuCores: apiField(z.number().int().min(1).max(1024).optional(), "cpu_cores", "int", "CPU cores (default 1; a change needs a power cycle)", { onChange: "powerCycle" }),
+  cpuType: apiField(z.string().max(64).optional(), "cpu_type", "string", "CPU type (needs a power cycle)", { onChange: "powerCycle" }),
   ram: apiField(
     z.number().int().min(RAM_MIN, `RAM must be at least ${RAM_MIN} MB`).max(RAM_MAX, `RAM must be at most ${RAM_MAX} MB`).optional(),
     "ram",
     "int",
-    `RAM in MB, ${RAM_MIN}–${RAM_MAX} (default 1024; a change needs a power cycle)`,
+    `RAM in MB, ${RAM_MIN}–${RAM_MAX} (default 1024; a change needs a power cycle)`, { onChange: "powerCycle" },
   ),
-  console: apiField(z.enum(["vnc", "spice", "serial", "none"]).optional(), "console", "string", "Console type (applies at next start)"),
-  video: apiField(z.enum(["std", "cirrus", "vmware", "qxl", "virtio", "none"]).optional(), "video", "string", "Video card (applies at next start)"),
-  sound: apiField(z.enum(["none", "sb16", "es1370", "ac97", "adlib", "gus", "cs4231a", "hda", "pcspk"]).optional(), "sound", "string", "Sound card"),
+  console: apiField(z.enum(["vnc", "spice", "serial", "none"]).optional(), "console", "string", "Console type (applies at next start)", { onChange: "nextStart" }),
+  video: apiField(z.enum(["std", "cirrus", "vmware", "qxl", "virtio", "none"]).optional(), "video", "string", "Video card (applies at next start)", { onChange: "nextStart" }),
+  sound: apiField(z.enum(["none", "sb16", "es1370", "ac97", "adlib", "gus", "cs4231a", "hda", "pcspk"]).optional(), "sound", "string", "Sound card", { onChange: "nextStart" }),
   osFamily: apiField(z.enum(["linux", "windows", "freebsd", "other"]).optional(), "os_family", "string", "Guest OS family"),
-  rtcBase: apiField(z.enum(["utc", "localtime"]).optional(), "rtc_base", "string", "Real-time clock base"),
-  bootOrder: apiField(z.enum(["cd", "cdn", "dc", "nc", "n", "c", "d", "strict", "nd", "do"]).optional(), "boot_order", "string", "Boot order"),
-  bootDelay: apiField(z.number().int().min(0).max(65535).optional(), "boot_delay", "int", "Boot delay (seconds)"),
+  rtcBase: apiField(z.enum(["utc", "localtime"]).optional(), "rtc_base", "string", "Real-time clock base", { onChange: "nextStart" }),
+  bootOrder: apiField(z.enum(["cd", "cdn", "dc", "nc", "n", "c", "d", "strict", "nd", "do"]).optional(), "boot_order", "string", "Boot order", { onChange: "nextStart" }),
+  bootDelay: apiField(z.number().int().min(0).max(65535).optional(), "boot_delay", "int", "Boot delay (seconds)", { onChange: "nextStart" }),
   onPowerLoss: apiField(z.enum(["power_on", "last_state", "leave_off"]).optional(), "on_power_loss", "string", "What the VM does after a power loss"),
-  consolePassEnabled: apiField(z.boolean().optional(), "console_pass_enabled", "bool", "Require a console password"),
-  usbTablet: apiField(z.boolean().optional(), "usb_tablet", "bool", "USB tablet device"),
-  usbLegacy: apiField(z.boolean().optional(), "usb_legacy", "bool", "Legacy USB controller"),
-  serialPort: apiField(z.boolean().optional(), "serial_port", "bool", "Serial port"),
-  uefi: apiField(z.boolean().optional(), "uefi", "stringBool", "UEFI firmware (needs a power cycle)"),
-  secureBoot: apiField(z.boolean().optional(), "secure_boot", "stringBool", "Secure boot; requires uefi (needs a power cycle)"),
-  nestedVirtualization: apiField(z.boolean().optional(), "nested_virtualization", "stringBool", "Nested virtualization (needs a power cycle)"),
-  disableHypervisor: apiField(z.boolean().optional(), "disable_hypervisor", "stringBool", "Hide the hypervisor from the guest (needs a power cycle)"),
+  consolePassHash: apiField(z.string().max(512).optional(), "console_pass_hash", "string", "Hash of the console password (empty string when unused)", {
+    onChange: "nextStart",
+    secret: true,
+  }),
+  consolePassEnabled: apiField(z.boolean().optional(), "console_pass_enabled", "bool", "Require a console password", { onChange: "nextStart" }),
+  usbTablet: apiField(z.boolean().optional(), "usb_tablet", "bool", "USB tablet device", { onChange: "nextStart" }),
+  usbLegacy: apiField(z.boolean().optional(), "usb_legacy", "bool", "Legacy USB controller", { onChange: "nextStart" }),
+  serialPort: apiField(z.boolean().optional(), "serial_port", "bool", "Serial port", { onChange: "nextStart" }),
+  uefi: apiField(z.boolean().optional(), "uefi", "stringBool", "UEFI firmware (needs a power cycle)", { onChange: "powerCycle" }),
+  secureBoot: apiField(z.boolean().optional(), "secure_boot", "stringBool", "Secure boot; requires uefi (needs a power cycle)", { onChange: "powerCycle" }),
+  nestedVirtualization: apiField(z.boolean().optional(), "nested_virtualization", "stringBool", "Nested virtualization (needs a power cycle)", { onChange: "powerCycle" }),
+  disableHypervisor: apiField(z.boolean().optional(), "disable_hypervisor", "stringBool", "Hide the hypervisor from the guest (needs a power cycle)", { onChange: "powerCycle" }),
   showAdvanced: apiField(z.boolean().optional(), "show_advanced", "stringBool", "Show advanced options"),
-  cloudinitDatasource: apiField(z.enum(["none", "nocloud", "config_drive_v2"]).optional(), "cloudinit_datasource", "string", "Cloud-init datasource"),
+  cloudinitDatasource: apiField(z.enum(["none", "nocloud", "config_drive_v2"]).optional(), "cloudinit_datasource", "string", "Cloud-init datasource", { onChange: "nextStart" }),
   cloudinitFiles: apiField(z.array(cloudinitFileSchema).optional(), "cloudinit_files", "json", "Cloud-init files seeded at creation (name, contents)", {
     createOnly: true,
   }),
   migrationMethod: apiField(z.enum(["auto", "live"]).optional(), "migration_method", "string", "Migration method"),
   powerCycleTimeout: apiField(z.number().int().min(0).optional(), "power_cycle_timeout", "int", "Platform power-cycle timeout (seconds)"),
   allowExport: apiField(z.boolean().optional(), "allow_export", "bool", "Allow exporting the VM"),
-  note: apiField(z.string().max(65536).optional(), "note", "string", "The VM's note (set through note_actions)"),
-  powerState: providerField(z.enum(["running", "stopped"]).optional(), "Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column."),
+  note: apiField(z.string().max(65536).optional(), "note", "string", "The VM's note (set through note_actions)", { onChange: "action" }),
+  powerState: providerField(z.enum(["running", "stopped"]).optional(), "Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column.", { onChange: "action" }),
   powerCyclePolicy: providerField(
     z.enum(["restart", "refuse"]).default("restart"),
-    "What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.",
+    "What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.", { onChange: "control" },
   ),
   cloneFrom: cloneFromSchema,
   adopt: adoptSchema,
@@ -96,11 +101,7 @@ export function toVirtualMachineApiBody(inputs: Partial<VirtualMachineInputs>, m
   return apiBodyOf(virtualMachineShape, inputs as Record<string, unknown>, mode);
 }
 
-/** `q35` and `pc-q35-<version>` (and `pc`, `pc-i440fx-<version>`) are the same machine type. */
-export function sameMachineType(a: string | undefined, b: string | undefined): boolean {
-  const family = (t?: string) => (t === "q35" || t?.startsWith("pc-q35-") ? "q35" : t === "pc" || t?.startsWith("pc-i440fx-") ? "pc" : t);
-  return a === b || (a !== undefined && b !== undefined && family(a) === family(b) && (a === family(a) || b === family(b)));
-}
+export { sameMachineType };
 
 export function fromVirtualMachineApiRow(row: Record<string, unknown>, declared?: Record<string, unknown>): Partial<VirtualMachineInputs> {
   const out = inputsFromApiRow(virtualMachineShape, row, declared) as Partial<VirtualMachineInputs>;

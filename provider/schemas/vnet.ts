@@ -1,13 +1,11 @@
 import { z } from "zod";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, cidrContains, inputsFromApiRow, ipv4ToInt, parseCidr, timeoutsSchema } from "./common";
-
-const ipv4 = z.string().refine((s) => ipv4ToInt(s) !== undefined, "an IPv4 address");
+import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, cidrContains, inputsFromApiRow, ipv4Schema as ipv4, ipv4ToInt, parseCidr, timeoutsSchema } from "./common";
 
 export const vnetShape = {
   name: apiField(z.string().min(1).max(128), "name", "string", "Network name, unique on the platform"),
   description: apiField(z.string().optional(), "description", "string", "Description"),
-  type: apiField(z.enum(["internal", "external", "dmz"]).optional(), "type", "string", "Network type"),
-  layer2Type: apiField(z.enum(["vxlan", "vlan", "none"]).optional(), "layer2_type", "string", "Layer-2 type"),
+  type: apiField(z.enum(["internal", "external", "dmz"]).optional(), "type", "string", "Network type", { onChange: "replace" }),
+  layer2Type: apiField(z.enum(["vxlan", "vlan", "none"]).optional(), "layer2_type", "string", "Layer-2 type", { onChange: "replace" }),
   network: apiField(z.string().refine((s) => parseCidr(s) !== undefined, "a CIDR block like 10.0.0.0/24").optional(), "network", "string", "Network address (CIDR)"),
   gateway: apiField(z.union([ipv4, z.literal("")]).optional(), "gateway", "string", "Gateway address, inside the network (may be empty)"),
   dnslist: apiField(z.string().optional(), "dnslist", "string", "DNS servers, comma separated"),
