@@ -30,7 +30,13 @@ describe("schema.json", () => {
     let output = "";
     try {
       output = execFileSync(path.join(pulumiRoot(), "bin", "pulumi"), ["package", "gen-sdk", path.join(root, "schema.json"), "--language", "nodejs", "--out", out], {
-        env: { ...process.env, PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_HOME: path.join(root, ".pulumi", "home") },
+        // The language host sits beside the CLI; the engine looks for it on PATH.
+        env: {
+          ...process.env,
+          PATH: `${path.join(pulumiRoot(), "bin")}${path.delimiter}${process.env.PATH}`,
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          PULUMI_HOME: path.join(root, ".pulumi", "home"),
+        },
         encoding: "utf8",
         stdio: "pipe",
       });
