@@ -1,0 +1,164 @@
+/**
+ * Diffs of previous outputs (which echo the normalized inputs) against new
+ * checked inputs. What a changed field does comes from its schema metadata
+ * (`onChange`), so the rules live beside the field they govern.
+ */
+import { fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
+import { deviceShape } from "../schemas/device";
+import { driveShape } from "../schemas/drive";
+import { nicShape } from "../schemas/nic";
+import { virtualMachineShape } from "../schemas/virtualMachine";
+import { vmSnapshotShape } from "../schemas/vmSnapshot";
+import { vnetShape } from "../schemas/vnet";
+import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "./normalize";
+
+type Values = Record<string, unknown>;
+
+export interface ResourceDiff {
+  changes: boolean;
+  /** Fields whose change replaces the object. */
+  replaces: string[];
+  /** Fields changed in place (includes powerCycle, nextStart and noApiCall fields). */
+  updates: string[];
+  /** In-place fields that take effect only after a power cycle of the VM. */
+  powerCycle: string[];
+  /** In-place fields that take effect at the VM's next start. */
+  nextStart: string[];
+  /** In-place changes without an API call: provider-only inputs, dropped declarations, create-only fields. */
+  noApiCall: string[];
+  /** The replacement takes the same unique name, so the old object must go first. */
+  deleteBeforeReplace: boolean;
+  /** Human lines for the preview (data loss, restores, renumbering, ignored changes). */
+  warnings: string[];
+}
+
+/** Equal once both sides are normalized the way the API's representation of the field requires. */
+export function sameFieldValue(meta: Pick<FieldMeta, "kind" | "compare">, a: unknown, b: unknown): boolean {
+  const [na, nb] = [normalizeFieldValue(meta, a), normalizeFieldValue(meta, b)];
+  return meta.compare === "machineType" ? sameMachineType(na, nb) : jsonEqual(na, nb);
+}
+
+export function formatValue(meta: Pick<FieldMeta, "secret">, value: unknown): string {
+  if (value === undefined) return "(unset)";
+  if (meta.secret) return "(secret)";
+  if (containsPreviewUnknown(value)) return "(known after apply)";
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/** "cpuCores 2 → 4" */
+export function describeChange(shape: Shape, field: string, olds: Values, news: Values): string {
+  const meta = fieldMeta(shape[field]) ?? { description: "" };
+  return `${field} ${formatValue(meta, olds[field])} → ${formatValue(meta, news[field])}`;
+}
+
+interface DiffOptions {
+  /** "VM 'web'", "drive 'data' of machine 54": the object in warnings. */
+  what: string;
+  /** The table's names are unique: a replacement with the same name must delete first. */
+  uniqueName: boolean;
+}
+
+export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffOptions): ResourceDiff {
+  const d: ResourceDiff = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
+  for (const [field, schema] of Object.entries(shape)) {
+    const meta = fieldMeta(schema) ?? { description: "" };
+    const next = news[field];
+    const unknown = containsPreviewUnknown(next);
+    if (!unknown && sameFieldValue(meta, olds[field], next)) continue;
+    const change = describeChange(shape, field, olds, news);
+    if (next === undefined) {
+      // No longer declared: the platform keeps its value, the provider stops managing it.
+      d.updates.push(field);
+      d.noApiCall.push(field);
+      continue;
+    }
+    switch (meta.onChange ?? "update") {
+      case "replace":
+        d.replaces.push(field);
+        continue;
+      case "growOnly":
+        if (!unknown && Number(toNumber(next)) < Number(toNumber(olds[field]))) d.replaces.push(field);
+        else d.updates.push(field);
+        continue;
+      case "powerCycle":
+        d.powerCycle.push(field);
+        break;
+      case "nextStart":
+        d.nextStart.push(field);
+        break;
+      case "control":
+        d.noApiCall.push(field);
+        break;
+    }
+    d.updates.push(field);
+    if (meta.createOnly && meta.onChange !== "control") {
+      d.noApiCall.push(field);
+      d.warnings.push(`${opts.what}: ${change} is recorded but not applied: it is only used when the object is created`);
+    }
+  }
+  d.changes = d.replaces.length > 0 || d.updates.length > 0;
+  const sameName = news.name === undefined || sameFieldValue({ kind: "string" }, olds.name, news.name);
+  d.deleteBeforeReplace = opts.uniqueName && d.replaces.length > 0 && sameName;
+  return d;
+}
+
+const named = (noun: string, values: Values) => (typeof values.name === "string" ? `${noun} '${values.name}'` : noun);
+
+export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
+  const what = named("VM", news);
+  const d = diffFields(virtualMachineShape, olds, news, { what, uniqueName: true });
+  if (d.replaces.length) {
+    const why = d.replaces.map((f) => describeChange(virtualMachineShape, f, olds, news)).join(", ");
+    d.warnings.unshift(`${what} is REPLACED (${why}): the old VM is deleted with its drives and their data`);
+  }
+  return d;
+}
+
+const GIB = 2 ** 30;
+const formatBytes = (bytes: unknown) => {
+  const n = Number(toNumber(bytes));
+  return Number.isFinite(n) && n % GIB === 0 ? `${n / GIB} GiB` : `${String(bytes)} bytes`;
+};
+
+export function diffDrive(olds: Values, news: Values): ResourceDiff {
+  const what = `${named("drive", news)} of machine ${String(news.machine ?? olds.machine)}`;
+  const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
+  const shrinks = d.replaces.includes("disksize");
+  if (shrinks) {
+    d.warnings.unshift(
+      `${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)}: drives only grow, so this REPLACES the drive and its data is lost`,
+    );
+  }
+  const others = d.replaces.filter((f) => f !== "disksize");
+  if (others.length) {
+    const why = others.map((f) => describeChange(driveShape, f, olds, news)).join(", ");
+    d.warnings.unshift(`${what} is REPLACED (${why}): its data is lost`);
+  }
+  return d;
+}
+
+export function diffNic(olds: Values, news: Values): ResourceDiff {
+  return diffFields(nicShape, olds, news, { what: named("NIC", news), uniqueName: false });
+}
+
+export function diffDevice(olds: Values, news: Values): ResourceDiff {
+  return diffFields(deviceShape, olds, news, { what: named("device", news), uniqueName: false });
+}
+
+export function diffVnet(olds: Values, news: Values): ResourceDiff {
+  const what = named("vnet", news);
+  const d = diffFields(vnetShape, olds, news, { what, uniqueName: true });
+  if (d.updates.includes("network") && !d.noApiCall.includes("network")) {
+    d.warnings.push(`${what}: ${describeChange(vnetShape, "network", olds, news)} changes the address range of every NIC on the network`);
+  }
+  return d;
+}
+
+export function diffVmSnapshot(olds: Values, news: Values): ResourceDiff {
+  const what = named("snapshot", news);
+  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: true });
+  if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
+    d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
+  }
+  return d;
+}
