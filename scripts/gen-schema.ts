@@ -6,6 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
 import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
+import { fieldMeta } from "../provider/schemas/common";
 
 type Json = Record<string, any>;
 type PulumiProperty = Json;
@@ -14,12 +15,34 @@ const PKG = "vplatform";
 const token = (name: string) => `${PKG}:index:${name}`;
 const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
+/** A code-safe name for an enum value ("virtio-scsi" → VirtioScsi, "9p" → Value9p): SDK generators need identifiers. */
+export function enumValueName(value: string): string {
+  const name = value.split(/[^A-Za-z0-9]+/).filter(Boolean).map(pascal).join("");
+  return /^[0-9]/.test(name) ? `Value${name}` : name;
+}
+
+/** What changing an input does, for the docs (from the field's onChange metadata). */
+const CHANGE_TEXT: Record<string, string> = {
+  update: "in place",
+  replace: "**replaces**",
+  powerCycle: "in place; power cycle",
+  nextStart: "in place; next start",
+  growOnly: "grows in place; smaller **replaces**",
+  action: "in place (action)",
+  control: "no API call",
+};
+
 /** Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. */
 function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
   const description = js.description as string | undefined;
   // Pulumi schemas allow only primitive defaults.
   const primitiveDefault = ["string", "number", "boolean"].includes(typeof js.default);
-  const withDoc = (p: PulumiProperty) => ({ ...(description ? { description } : {}), ...(primitiveDefault ? { default: js.default } : {}), ...p });
+  const withDoc = (p: PulumiProperty) => ({
+    ...(description ? { description } : {}),
+    ...(primitiveDefault ? { default: js.default } : {}),
+    ...(js.secret ? { secret: true } : {}),
+    ...p,
+  });
   if (js.anyOf) {
     // Keys accept digits as text or a number: the schema says string (what outputs hold).
     const variants = (js.anyOf as Json[]).filter((v) => v.type !== "null");
@@ -27,7 +50,7 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     return withDoc(toProperty(variants[0], typeName, types));
   }
   if (js.enum) {
-    types[token(typeName)] = { type: "string", description: description ?? typeName, enum: (js.enum as string[]).map((value) => ({ value })) };
+    types[token(typeName)] = { type: "string", description: description ?? typeName, enum: (js.enum as string[]).map((value) => ({ name: enumValueName(value), value })) };
     return withDoc({ $ref: `#/types/${token(typeName)}` });
   }
   switch (js.type) {
@@ -112,12 +135,25 @@ const typeText = (p: Json): string =>
   p.$ref ? p.$ref.split(":").pop() : p.type === "array" ? `${typeText(p.items)}[]` : (p.type ?? "any");
 
 export function buildDocs(schema: Json): string {
-  const lines = ["# Resources", "", "Generated from the zod input schemas by `scripts/gen-schema.ts` (with schema.json); do not edit.", ""];
+  const lines = [
+    "# Resources",
+    "",
+    "Generated from the zod input schemas by `scripts/gen-schema.ts` (with schema.json); do not edit.",
+    "",
+    "*On change*: what changing an input does to an existing object. A power-cycle change of a running VM follows its",
+    "`powerCyclePolicy`; a next-start change takes effect when the VM next starts; inputs no longer declared are left",
+    "as they are on the platform.",
+    "",
+  ];
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
-    lines.push(`## ${tok.split(":").pop()}`, "", r.description, "", "| input | type | required | default | description |", "|---|---|---|---|---|");
+    const token = tok.split(":").pop() as string;
+    const shape = resourceSchemas.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
+    lines.push(`## ${token}`, "", r.description, "", "| input | type | required | default | on change | description |", "|---|---|---|---|---|---|");
     for (const [name, p] of Object.entries(r.inputProperties as Json)) {
       const doc = String(p.description ?? "").replace(/\|/g, "\\|");
-      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${doc} |`);
+      const meta = fieldMeta(shape[name]);
+      const onChange = meta?.createOnly && meta.onChange !== "replace" ? "used at creation only" : CHANGE_TEXT[meta?.onChange ?? "update"];
+      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${onChange} | ${doc} |`);
     }
     const outputs = Object.keys(r.properties).filter((k) => !(k in r.inputProperties));
     lines.push("", `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`, "");

@@ -1,0 +1,77 @@
+// schema.json and docs/resources.md are generated from the zod schemas; these
+// tests fail when the committed files are stale or break Pulumi's schema rules.
+import * as fs from "fs";
+import * as path from "path";
+import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
+
+const root = path.resolve(__dirname, "..");
+const schema = buildSchema("0.0.0");
+const resources = Object.entries<any>(schema.resources);
+
+describe("the committed generated files", () => {
+  test.each(Object.entries(generatedFiles(root)))("%s is what the zod schemas generate (run `node dist/scripts/gen-schema.js`)", (file, text) => {
+    expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(text);
+  });
+});
+
+describe("Pulumi package schema shape", () => {
+  test("resources are keyed by vplatform:index:<Token>", () => {
+    expect(schema.name).toBe("vplatform");
+    expect(resources.map(([t]) => t)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot"].map((t) => `vplatform:index:${t}`));
+  });
+  test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
+    for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);
+    for (const name of r.required) expect(r.properties).toHaveProperty([name]);
+    for (const name of Object.keys(r.inputProperties)) expect(r.properties).toHaveProperty([name]);
+  });
+  test.each(resources)("%s: every input is documented", (_t, r) => {
+    const undocumented = Object.entries<any>(r.inputProperties).filter(([, p]) => !p.description);
+    expect(undocumented.map(([k]) => k)).toEqual([]);
+  });
+  test("every $ref points at a type of the schema or at pulumi.json", () => {
+    const refs: string[] = JSON.stringify(schema).match(/"\$ref":"[^"]+"/g) ?? [];
+    for (const ref of refs.map((r) => r.slice(8, -1))) {
+      if (ref.startsWith("pulumi.json#/")) continue;
+      expect(schema.types).toHaveProperty([ref.replace("#/types/", "")]);
+    }
+  });
+  test("enums are string types whose values all have identifier names", () => {
+    const enums = Object.values<any>(schema.types).filter((t) => t.enum);
+    expect(enums.length).toBeGreaterThan(10);
+    for (const e of enums) {
+      expect(e.type).toBe("string");
+      for (const v of e.enum) expect(v.name).toMatch(/^[A-Za-z][A-Za-z0-9]*$/);
+    }
+  });
+  test("shared objects are named types (Timeouts, CloneFrom)", () => {
+    expect(schema.types["vplatform:index:Timeouts"]).toMatchObject({ type: "object", properties: { create: { type: "number" } } });
+    expect(schema.resources["vplatform:index:VirtualMachine"].inputProperties.cloneFrom.$ref).toBe("#/types/vplatform:index:VirtualMachineCloneFrom");
+  });
+  test("defaults, required inputs and secrets come from the zod schemas", () => {
+    const vm = schema.resources["vplatform:index:VirtualMachine"];
+    expect(vm.requiredInputs).toEqual(["name"]);
+    expect(vm.inputProperties.powerCyclePolicy.default).toBe("restart");
+    expect(vm.inputProperties.consolePassHash.secret).toBe(true);
+    expect(schema.resources["vplatform:index:Nic"].inputProperties.enabled.default).toBe(true);
+    expect(schema.resources["vplatform:index:Drive"].requiredInputs).toEqual(["machine"]);
+  });
+});
+
+describe("enum value names", () => {
+  test.each([
+    ["virtio-scsi", "VirtioScsi"],
+    ["mbytes/second", "MbytesSecond"],
+    ["config_drive_v2", "ConfigDriveV2"],
+    ["9p", "Value9p"],
+    ["e1000", "E1000"],
+  ])("%s → %s", (value, name) => expect(enumValueName(value)).toBe(name));
+});
+
+describe("docs/resources.md", () => {
+  test("states what changing an input does", () => {
+    const docs = generatedFiles(root)["docs/resources.md"];
+    expect(docs).toMatch(/\| cpuCores \| integer \|.*\| in place; power cycle \|/);
+    expect(docs).toMatch(/\| disksize \| integer \|.*\| grows in place; smaller \*\*replaces\*\* \|/);
+    expect(docs).toMatch(/\| cluster \| string \|.*\| used at creation only \|/);
+  });
+});
