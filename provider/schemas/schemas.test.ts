@@ -4,8 +4,8 @@ import { deviceInputsSchema, toDeviceApiBody } from "./device";
 import { driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./drive";
 import { resourceSchemas } from "./index";
 import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "./nic";
-import { fromVirtualMachineApiRow, toVirtualMachineApiBody, virtualMachineInputsSchema } from "./virtualMachine";
-import { vmSnapshotInputsSchema } from "./vmSnapshot";
+import { fromVirtualMachineApiRow, toCloneParams, toVirtualMachineApiBody, virtualMachineInputsSchema } from "./virtualMachine";
+import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "./vmSnapshot";
 import { fromVnetApiRow, vnetInputsSchema } from "./vnet";
 
 /** "path: message" per issue, as check() reports them: every message names its field. */
@@ -221,5 +221,17 @@ describe("VmSnapshot", () => {
   test("needs the VM key and a name; the key may be a number", () => {
     expect(fieldsOf({}, vmSnapshotInputsSchema).sort()).toEqual(["name", "vm"]);
     expect(vmSnapshotInputsSchema.parse({ vm: 7, name: "s" })).toEqual({ vm: "7", name: "s" });
+  });
+});
+
+describe("action params", () => {
+  test("clone params: string booleans and a string cluster key, without the source VM", () => {
+    const { cloneFrom } = virtualMachineInputsSchema.parse({ name: "web", cloneFrom: { vm: 7, quiesce: true, preserveMacs: false, preserveDeviceUuids: true, cluster: 2, description: "d" } });
+    expect(toCloneParams(cloneFrom!)).toEqual({ description: "d", quiesce: "true", preserve_macs: "false", preserve_device_uuids: "true", cluster: "2" });
+  });
+  test("snapshot params: name, description and quiesce as a string boolean", () => {
+    expect(toVmSnapshotApiParams(vmSnapshotInputsSchema.parse({ vm: 7, name: "s", description: "d", quiesce: true, restoreTrigger: "1" }))).toEqual({
+      name: "s", description: "d", quiesce: "true",
+    });
   });
 });

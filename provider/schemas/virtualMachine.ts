@@ -6,15 +6,19 @@ const MACHINE_TYPE = /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/;
 const RAM_MIN = 512;
 const RAM_MAX = 1048576;
 
+/** The clone's source and the vm_actions clone params (the clone's name is the VM's name). */
+export const cloneFromShape = {
+  vm: keySchema.meta({ description: "VM key of the template VM to clone" }),
+  description: apiField(z.string().optional(), "description", "string", "Description of the clone operation"),
+  quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while cloning"),
+  preserveMacs: apiField(z.boolean().optional(), "preserve_macs", "stringBool", "Keep the template's MAC addresses (may cause network conflicts)"),
+  preserveDeviceUuids: apiField(z.boolean().optional(), "preserve_device_uuids", "stringBool", "Keep the template's device UUIDs"),
+  // The spec gives the clone's cluster as a string key.
+  cluster: apiField(keySchema.optional(), "cluster", "string", "Target cluster key"),
+};
+
 export const cloneFromSchema = z
-  .strictObject({
-    vm: keySchema.meta({ description: "VM key of the template VM to clone" }),
-    description: z.string().optional().meta({ description: "Description of the clone operation" }),
-    quiesce: z.boolean().optional().meta({ description: "Quiesce the guest file systems while cloning" }),
-    preserveMacs: z.boolean().optional().meta({ description: "Keep the template's MAC addresses (may cause network conflicts)" }),
-    preserveDeviceUuids: z.boolean().optional().meta({ description: "Keep the template's device UUIDs" }),
-    cluster: keySchema.optional().meta({ description: "Target cluster key" }),
-  })
+  .strictObject(cloneFromShape)
   .optional()
   .meta({ onChange: "replace", description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM." });
 
@@ -110,4 +114,9 @@ export function fromVirtualMachineApiRow(row: Record<string, unknown>, declared?
   if (wanted && sameMachineType(wanted, out.machineType)) out.machineType = wanted;
   delete out.cloudinitFiles; // create-time seed; the files live in their own table
   return out;
+}
+
+/** `params` of the vm_actions clone action, without `name` (the VM's name): string booleans, as the spec gives them. */
+export function toCloneParams(cloneFrom: NonNullable<VirtualMachineInputs["cloneFrom"]>): Record<string, unknown> {
+  return apiBodyOf(cloneFromShape, cloneFrom);
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { keySchema, providerField, timeoutsSchema } from "./common";
+import { apiBodyOf, apiField, keySchema, providerField, timeoutsSchema } from "./common";
 
 export const vmSnapshotShape = {
   vm: providerField(keySchema, "VM key of the VM to snapshot (vm.id); changing it replaces the snapshot", { onChange: "replace" }),
-  name: providerField(z.string().min(1).max(128), "Snapshot name (changing it replaces the snapshot)", { onChange: "replace" }),
-  description: providerField(z.string().optional(), "Description (changing it replaces the snapshot)", { onChange: "replace" }),
-  quiesce: providerField(z.boolean().optional(), "Quiesce the guest file systems while snapshotting", { onChange: "replace" }),
+  name: apiField(z.string().min(1).max(128), "name", "string", "Snapshot name (changing it replaces the snapshot)", { onChange: "replace" }),
+  description: apiField(z.string().optional(), "description", "string", "Description (changing it replaces the snapshot)", { onChange: "replace" }),
+  quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while snapshotting", { onChange: "replace" }),
   restoreTrigger: providerField(
     z.union([z.string(), z.number()]).optional(),
     "Restore is an explicit action: changing this value (e.g. to a timestamp) restores the VM to this snapshot.", { onChange: "action" },
@@ -15,3 +15,6 @@ export const vmSnapshotShape = {
 
 export const vmSnapshotInputsSchema = z.strictObject(vmSnapshotShape);
 export type VmSnapshotInputs = z.output<typeof vmSnapshotInputsSchema>;
+
+/** `params` of the vm_actions snapshot action (the VM is the action's target, not a param). */
+export const toVmSnapshotApiParams = (inputs: Partial<VmSnapshotInputs>) => apiBodyOf(vmSnapshotShape, inputs as Record<string, unknown>);
