@@ -171,6 +171,15 @@ export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, dec
   return out;
 }
 
+/** A resource's API mapping, generated from its shape: read fields, body builder, row reader. */
+export function mappingOf<I>(shape: Shape) {
+  return {
+    readFields: apiFieldsOf(shape),
+    toApiBody: (inputs: Partial<I>, mode: "create" | "update" = "create") => apiBodyOf(shape, inputs as Record<string, unknown>, mode),
+    fromApiRow: (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(shape, row, declared) as Partial<I>,
+  };
+}
+
 /** `fields=` for reading exactly the mapped columns (plus the key). */
 export function apiFieldsOf(shape: Shape): string {
   return ["$key", ...mapped(shape).map(([, m]) => m.api)].join(",");

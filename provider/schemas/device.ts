@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema } from "./common";
 
 export const deviceShape = {
   machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device", { onChange: "replace", createOnly: true }),
@@ -20,6 +20,4 @@ export const deviceShape = {
 
 export const deviceInputsSchema = z.strictObject(deviceShape);
 export type DeviceInputs = z.output<typeof deviceInputsSchema>;
-export const DEVICE_READ_FIELDS = apiFieldsOf(deviceShape);
-export const toDeviceApiBody = (inputs: Partial<DeviceInputs>, mode: "create" | "update" = "create") => apiBodyOf(deviceShape, inputs as Record<string, unknown>, mode);
-export const fromDeviceApiRow = (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(deviceShape, row, declared) as Partial<DeviceInputs>;
+export const { readFields: DEVICE_READ_FIELDS, toApiBody: toDeviceApiBody, fromApiRow: fromDeviceApiRow } = mappingOf<DeviceInputs>(deviceShape);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema } from "./common";
 
 export const DRIVE_MEDIA = ["disk", "cdrom", "import", "clone", "efidisk", "9p", "dir", "clone9p", "clonedir", "nonpersistent", "nonpersistent9p", "nonpersistentdir"] as const;
 export const DRIVE_INTERFACES = [
@@ -33,6 +33,4 @@ export function checkDrive(d: { media?: string; mediaSource?: string; disksize?:
 }
 
 export type DriveInputs = z.output<typeof driveInputsSchema>;
-export const DRIVE_READ_FIELDS = apiFieldsOf(driveShape);
-export const toDriveApiBody = (inputs: Partial<DriveInputs>, mode: "create" | "update" = "create") => apiBodyOf(driveShape, inputs as Record<string, unknown>, mode);
-export const fromDriveApiRow = (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(driveShape, row, declared) as Partial<DriveInputs>;
+export const { readFields: DRIVE_READ_FIELDS, toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, ipv4Schema, keySchema, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, ipv4Schema, keySchema, mappingOf, timeoutsSchema } from "./common";
 
 export const nicShape = {
   machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC", { onChange: "replace", createOnly: true }),
@@ -22,6 +22,4 @@ export const nicShape = {
 
 export const nicInputsSchema = z.strictObject(nicShape);
 export type NicInputs = z.output<typeof nicInputsSchema>;
-export const NIC_READ_FIELDS = apiFieldsOf(nicShape);
-export const toNicApiBody = (inputs: Partial<NicInputs>, mode: "create" | "update" = "create") => apiBodyOf(nicShape, inputs as Record<string, unknown>, mode);
-export const fromNicApiRow = (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(nicShape, row, declared) as Partial<NicInputs>;
+export const { readFields: NIC_READ_FIELDS, toApiBody: toNicApiBody, fromApiRow: fromNicApiRow } = mappingOf<NicInputs>(nicShape);

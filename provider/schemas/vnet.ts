@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, cidrContains, inputsFromApiRow, ipv4Schema as ipv4, ipv4ToInt, parseCidr, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, cidrContains, ipv4Schema as ipv4, ipv4ToInt, mappingOf, parseCidr, timeoutsSchema } from "./common";
 
 export const vnetShape = {
   name: apiField(z.string().min(1).max(128), "name", "string", "Network name, unique on the platform"),
@@ -47,6 +47,4 @@ export function checkVnet(v: { network?: string; gateway?: string; dhcpEnabled?:
 }
 
 export type VnetInputs = z.output<typeof vnetInputsSchema>;
-export const VNET_READ_FIELDS = apiFieldsOf(vnetShape);
-export const toVnetApiBody = (inputs: Partial<VnetInputs>, mode: "create" | "update" = "create") => apiBodyOf(vnetShape, inputs as Record<string, unknown>, mode);
-export const fromVnetApiRow = (row: Record<string, unknown>, declared?: Record<string, unknown>) => inputsFromApiRow(vnetShape, row, declared) as Partial<VnetInputs>;
+export const { readFields: VNET_READ_FIELDS, toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
