@@ -7,45 +7,66 @@ import { collect, startE2e, type E2eContext } from "./harness";
 type Outputs = Record<string, any>;
 
 const get = async (ctx: E2eContext, apiPath: string) => (await ctx.api("GET", apiPath)).body;
-const statusOf = (ctx: E2eContext, vmKey: string) => get(ctx, `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status`).then((r) => r.status);
-const onMachine = (table: string, machineKey: string, fields: string) => `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=${fields}`;
+/** The VM's live machine status and the node it runs on (null when stopped). */
+const liveStatus = (ctx: E2eContext, vmKey: string): Promise<{ status: string; node: number | null }> =>
+  get(ctx, `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status,machine%23status%23node%20as%20node`);
+const expectRunningOnANode = async (ctx: E2eContext, vmKey: string) =>
+  expect(await liveStatus(ctx, vmKey)).toEqual({ status: "running", node: expect.any(Number) });
+/** Hardware rows of one machine, sorted by name. */
+const onMachine = (table: string, machineKey: string, fields: string) => `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=${fields}&sort=%2Bname`;
 
 /** Everything an example may create; after destroy each holds exactly what the emulator was seeded with. */
 const createdTables = ["vms?filter=is_snapshot%20eq%20false", "machine_drives", "machine_nics", "machine_devices", "vnets", "cloudinit_files"];
 const rowKeys = async (ctx: E2eContext) =>
   Object.fromEntries(await Promise.all(createdTables.map(async (t) => [t, (await get(ctx, `/v4/${t}${t.includes("?") ? "&" : "?"}fields=%24key`)).map((r: { $key: unknown }) => r.$key)])));
 
-async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>) {
+/** API requests per stack operation, from the emulator's counter (kept for the README figures, not asserted). */
+type RequestFigures = Record<"up" | "preview" | "destroy", number>;
+
+async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>, config: Record<string, string> = {}) {
   // Run as users run it: `pulumi up` in the example folder, the program started by the language host.
   const ctx = await startE2e(folder, { projectDir: path.join(__dirname, "..", "..", "examples", folder) });
   try {
+    for (const [key, value] of Object.entries(config)) await ctx.stack.setConfig(key, { value });
     const seeded = await rowKeys(ctx);
-    const up = await ctx.stack.up(collect(ctx));
+    const requests: Partial<RequestFigures> = {};
+    const counted = async <T>(op: keyof RequestFigures, run: () => Promise<T>): Promise<T> => {
+      await ctx.resetRequestCounts();
+      const result = await run();
+      requests[op] = (await ctx.requestCounts()).total;
+      return result;
+    };
+
+    const up = await counted("up", () => ctx.stack.up(collect(ctx)));
     expect(up.summary.result).toBe("succeeded");
     // Kept with VPLATFORM_KEEP_E2E=1: the README of each example shows this output.
     fs.writeFileSync(path.join(ctx.stateDir, "..", "up.txt"), ctx.output.join(""));
     await verify(ctx, Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value])));
 
-    const preview = await ctx.stack.preview(collect(ctx));
+    const preview = await counted("preview", () => ctx.stack.preview(collect(ctx)));
     expect(Object.entries(preview.changeSummary).filter(([op, n]) => op !== "same" && n)).toEqual([]);
 
-    const destroy = await ctx.stack.destroy(collect(ctx));
+    const destroy = await counted("destroy", () => ctx.stack.destroy(collect(ctx)));
     expect(destroy.summary.result).toBe("succeeded");
     expect(await rowKeys(ctx)).toEqual(seeded);
+    fs.writeFileSync(path.join(ctx.stateDir, "..", "requests.json"), JSON.stringify(requests) + "\n");
   } finally {
     await ctx.dispose();
   }
 }
 
 describe("examples/three-tier-lab", () => {
-  test("one vnet and three running VMs, each with an OS drive and a NIC on that vnet", async () => {
+  test("one vnet and three running VMs, each with its drives (the database also a data drive) and a NIC on that vnet", async () => {
     await runExample("three-tier-lab", async (ctx, out) => {
       expect(out.vms.map((v: { name: string }) => v.name)).toEqual(["lab-web", "lab-app", "lab-db"]);
       expect((await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`))).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
+      const drivesOf = { "lab-web": ["os"], "lab-app": ["os"], "lab-db": ["data", "os"] };
       for (const vm of out.vms) {
-        expect(await statusOf(ctx, vm.key)).toBe("running");
-        expect(await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media"))).toEqual([{ name: "os", media: "disk" }]);
-        expect(await get(ctx, onMachine("machine_nics", vm.machineKey, "name,vnet"))).toEqual([{ name: "eth0", vnet: Number(out.vnetKey) }]);
+        await expectRunningOnANode(ctx, vm.key);
+        const drives = await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media"));
+        expect(drives).toEqual(drivesOf[vm.name as keyof typeof drivesOf].map((name) => ({ name, media: "disk" })));
+        const nics = await get(ctx, onMachine("machine_nics", vm.machineKey, "name,vnet"));
+        expect(nics.map((n: { name: string; vnet: unknown }) => ({ name: n.name, vnet: String(n.vnet) }))).toEqual([{ name: "eth0", vnet: out.vnetKey }]);
       }
     });
   }, 120_000);
@@ -58,7 +79,7 @@ describe("examples/gpu-passthrough", () => {
       expect(out.gpuResourceGroup).toBe(group.uuid);
       const { machine } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine`);
       expect(await get(ctx, onMachine("machine_devices", machine, "resource_group,uuid"))).toEqual([{ resource_group: group.uuid, uuid: out.deviceUuid }]);
-      expect(await statusOf(ctx, out.vmKey)).toBe("running");
+      await expectRunningOnANode(ctx, out.vmKey);
     });
   }, 120_000);
 });
@@ -73,10 +94,22 @@ describe("examples/golden-image-clones", () => {
         const clone = await get(ctx, `/v4/vms/${key}?fields=name,machine`);
         names.push(clone.name);
         expect(await get(ctx, onMachine("machine_drives", clone.machine, "name"))).toEqual([{ name: "os" }]);
-        expect(await statusOf(ctx, key)).toBe("running");
+        await expectRunningOnANode(ctx, key);
       }
       expect(names).toEqual(["golden-clone-1", "golden-clone-2", "golden-clone-3"]);
     });
+  }, 120_000);
+
+  test("the number of clones comes from stack config `clones`", async () => {
+    const config = { "vplatform-golden-image-clones:clones": "2" };
+    await runExample("golden-image-clones", async (ctx, out) => {
+      const clones = await get(ctx, "/v4/vms?filter=name%20ne%20'golden-image'%20and%20is_snapshot%20eq%20false&fields=%24key,name&sort=%2Bname");
+      expect(clones).toEqual([
+        { $key: expect.anything(), name: "golden-clone-1" },
+        { $key: expect.anything(), name: "golden-clone-2" },
+      ]);
+      expect(clones.map((c: { $key: unknown }) => String(c.$key)).sort()).toEqual([...out.cloneKeys].sort());
+    }, config);
   }, 120_000);
 });
 
@@ -89,7 +122,7 @@ describe("examples/cloud-init", () => {
         { name: "/user-data", contents: expect.stringMatching(/^#cloud-config\nhostname: seeded\n/) },
       ]);
       expect(await get(ctx, `/v4/vms/${out.vmKey}?fields=cloudinit_datasource`)).toEqual({ cloudinit_datasource: "nocloud" });
-      expect(await statusOf(ctx, out.vmKey)).toBe("running");
+      await expectRunningOnANode(ctx, out.vmKey);
     });
   }, 120_000);
 });
