@@ -7,7 +7,7 @@ const gpu = vp.getResourceGroupOutput({ name: gpuName });
 
 const vm = new vp.VirtualMachine("trainer", { name: "gpu-trainer", cpuCores: 8, ram: 32768, machineType: "q35", uefi: true, powerState: "running" });
 new vp.Drive("trainer-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: 100 * 1024 ** 3, preferredTier: 1 });
-const device = new vp.Device("trainer-gpu", { machine: vm.machineKey, resourceGroup: gpu.uuid, settingsArgs: {} });
+const device = new vp.Device("trainer-gpu", { machine: vm.machineKey, resourceGroup: gpu.uuid });
 
 export const vmKey = vm.id;
 export const gpuResourceGroup = gpu.uuid;

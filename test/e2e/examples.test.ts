@@ -60,11 +60,17 @@ describe("examples/three-tier-lab", () => {
     await runExample("three-tier-lab", async (ctx, out) => {
       expect(out.vms.map((v: { name: string }) => v.name)).toEqual(["lab-web", "lab-app", "lab-db"]);
       expect((await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`))).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
-      const drivesOf = { "lab-web": ["os"], "lab-app": ["os"], "lab-db": ["data", "os"] };
+      const GiB = 1024 ** 3;
+      const declared = {
+        "lab-web": { cpu_cores: 2, ram: 2048, drives: [{ name: "os", media: "disk", disksize: 20 * GiB }] },
+        "lab-app": { cpu_cores: 4, ram: 4096, drives: [{ name: "os", media: "disk", disksize: 40 * GiB }] },
+        "lab-db": { cpu_cores: 4, ram: 8192, drives: [{ name: "data", media: "disk", disksize: 200 * GiB }, { name: "os", media: "disk", disksize: 40 * GiB }] },
+      };
       for (const vm of out.vms) {
+        const { drives, ...settings } = declared[vm.name as keyof typeof declared];
+        expect(await get(ctx, `/v4/vms/${vm.key}?fields=cpu_cores,ram`)).toEqual(settings);
         await expectRunningOnANode(ctx, vm.key);
-        const drives = await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media"));
-        expect(drives).toEqual(drivesOf[vm.name as keyof typeof drivesOf].map((name) => ({ name, media: "disk" })));
+        expect(await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media,disksize"))).toEqual(drives);
         const nics = await get(ctx, onMachine("machine_nics", vm.machineKey, "name,vnet"));
         expect(nics.map((n: { name: string; vnet: unknown }) => ({ name: n.name, vnet: String(n.vnet) }))).toEqual([{ name: "eth0", vnet: out.vnetKey }]);
       }
@@ -77,7 +83,8 @@ describe("examples/gpu-passthrough", () => {
     await runExample("gpu-passthrough", async (ctx, out) => {
       const [group] = await get(ctx, "/v4/resource_groups?filter=name%20eq%20'nvidia-a100'&fields=uuid");
       expect(out.gpuResourceGroup).toBe(group.uuid);
-      const { machine } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine`);
+      const { machine, ...settings } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine,cpu_cores,ram,uefi`);
+      expect(settings).toEqual({ cpu_cores: 8, ram: 32768, uefi: true });
       expect(await get(ctx, onMachine("machine_devices", machine, "resource_group,uuid"))).toEqual([{ resource_group: group.uuid, uuid: out.deviceUuid }]);
       await expectRunningOnANode(ctx, out.vmKey);
     });
@@ -91,9 +98,10 @@ describe("examples/golden-image-clones", () => {
       expect(out.cloneKeys).toHaveLength(3);
       const names = [];
       for (const key of out.cloneKeys) {
-        const clone = await get(ctx, `/v4/vms/${key}?fields=name,machine`);
-        names.push(clone.name);
-        expect(await get(ctx, onMachine("machine_drives", clone.machine, "name"))).toEqual([{ name: "os" }]);
+        const { name, machine, ...settings } = await get(ctx, `/v4/vms/${key}?fields=name,machine,cpu_cores,ram`);
+        names.push(name);
+        expect(settings).toEqual({ cpu_cores: 2, ram: 2048 }); // the template's
+        expect(await get(ctx, onMachine("machine_drives", machine, "name,disksize"))).toEqual([{ name: "os", disksize: 16 * 1024 ** 3 }]);
         await expectRunningOnANode(ctx, key);
       }
       expect(names).toEqual(["golden-clone-1", "golden-clone-2", "golden-clone-3"]);
