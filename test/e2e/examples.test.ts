@@ -23,9 +23,21 @@ const rowKeys = async (ctx: E2eContext) =>
 /** API requests per stack operation, from the emulator's counter (kept for the README figures, not asserted). */
 type RequestFigures = Record<"up" | "preview" | "destroy", number>;
 
+const repoRoot = path.join(__dirname, "..", "..");
+
+/** Pulumi.yaml runs the compiled program: a missing or older build would test yesterday's example. */
+function expectBuilt(folder: string) {
+  const source = path.join(repoRoot, "examples", folder, "index.ts");
+  const built = path.join(repoRoot, "dist", "examples", folder, "index.js");
+  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(source).mtimeMs) {
+    throw new Error(`${path.relative(repoRoot, built)} is missing or older than its index.ts: run \`npm run build\` first`);
+  }
+}
+
 async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>, config: Record<string, string> = {}) {
+  expectBuilt(folder);
   // Run as users run it: `pulumi up` in the example folder, the program started by the language host.
-  const ctx = await startE2e(folder, { projectDir: path.join(__dirname, "..", "..", "examples", folder) });
+  const ctx = await startE2e(folder, { projectDir: path.join(repoRoot, "examples", folder) });
   try {
     for (const [key, value] of Object.entries(config)) await ctx.stack.setConfig(key, { value });
     const seeded = await rowKeys(ctx);
