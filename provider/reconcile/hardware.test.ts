@@ -9,9 +9,10 @@ function drivePlatform(statusSequence: string[]) {
       calls.push(`GET ${table}/${key}`);
       return { drive_status: statusSequence.shift() ?? "offline" } as Row;
     },
-    async create(table, body) {
+    create: async () => ({ $key: "" }),
+    async action(table, body) {
       calls.push(`POST ${table} ${String(body.action)}`);
-      return { $key: "1" };
+      return {};
     },
     async remove(table, key) {
       calls.push(`DELETE ${table}/${key}`);

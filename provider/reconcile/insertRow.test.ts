@@ -12,6 +12,7 @@ function api(createFails: Error | undefined): PlatformApi & { posts: number } {
       if (createFails) throw createFails;
       return { $key: "7" };
     },
+    action: async () => ({}),
     list: async () => [],
     get: async () => undefined,
     update: async () => undefined,

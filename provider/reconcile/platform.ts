@@ -22,6 +22,8 @@ export interface PlatformApi {
   /** Resolves to undefined when the row does not exist (404). */
   get(table: string, key: string, fields?: string): Promise<Row | undefined>;
   create(table: string, body: Row): Promise<CreatedRow>;
+  /** POST to an `*_actions` table; resolves to the answer (which has no row key of its own). */
+  action(table: string, body: Row): Promise<Row>;
   update(table: string, key: string, body: Row): Promise<void>;
   /** Resolves when the row is gone, including when it already was (404). */
   remove(table: string, key: string): Promise<void>;

@@ -12,6 +12,7 @@ export function platformApiFromConfig(get: (key: string) => string | undefined):
     list: (table, query) => client.list(table, query),
     get: (table, key, fields) => client.get(table, key, fields ? { fields } : undefined),
     create: (table, body) => client.create(table, body),
+    action: (table, body) => client.action(table, body),
     update: (table, key, body) => client.update(table, key, body),
     async remove(table, key) {
       try {

@@ -26,7 +26,8 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
       }
       return { ...status } as Row;
     },
-    async create(table, body) {
+    create: async () => ({ $key: "" }),
+    async action(table, body) {
       expect(table).toBe("vm_actions");
       const action = String(body.action);
       actions.push(action);
@@ -39,7 +40,7 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
         if (!running) throw new ApiError(409, "cannot power off, not running");
         if (action === "kill" || !opts.ignoresAcpi) pending = { target: { running: false, status: "stopped" }, reads: opts.lag ?? 2 };
       }
-      return { $key: "1" };
+      return {};
     },
     list: async () => [],
     update: async () => undefined,

@@ -18,8 +18,9 @@ export interface PowerTimeouts {
   forcedShutdown: number;
 }
 
-export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: Row) {
-  return api.create("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
+/** Resolves to the action's answer (clone: `response.vmkey`/`machinekey`; restore: `response.machine`). */
+export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
+  return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 
 /**

@@ -1,6 +1,6 @@
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { isAmbiguousFailure } from "./insertRow";
-import { CreatedRow, PlatformApi, Row, quote, str } from "./platform";
+import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
 import { Clock, realClock } from "./waitFor";
@@ -60,7 +60,7 @@ export async function insertVm(
   const name = str(body.name);
   // Slack for clock skew between us and the platform.
   const startedSec = Math.floor(clock.now() / 1000) - 30;
-  let created: CreatedRow;
+  let created: { $key?: unknown; response?: Row };
   try {
     created = source
       ? await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", { ...source.params, name })
@@ -92,7 +92,7 @@ function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: Operatio
 }
 
 export function setVmNote(api: PlatformApi, vm: VmRef, text: string) {
-  return api.create("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
+  return api.action("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
 }
 
 export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
