@@ -32,6 +32,8 @@ const CHANGE_TEXT: Record<string, string> = {
   control: "no API call",
 };
 
+const flattenAnyOf = (js: Json): Json[] => (js.anyOf ? (js.anyOf as Json[]).flatMap(flattenAnyOf) : [js]);
+
 /** Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. */
 function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
   const description = js.description as string | undefined;
@@ -44,10 +46,13 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     ...p,
   });
   if (js.anyOf) {
+    const variants = flattenAnyOf(js).filter((v) => v.type !== "null");
     // Keys accept digits as text or a number: the schema says string (what outputs hold).
-    const variants = (js.anyOf as Json[]).filter((v) => v.type !== "null");
-    if (variants.some((v) => v.type === "string")) return withDoc({ type: "string" });
-    return withDoc(toProperty(variants[0], typeName, types));
+    const hasString = variants.some((v) => v.type === "string");
+    const kept = variants.filter((v) => !(hasString && (v.type === "integer" || v.type === "number")));
+    if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types));
+    // adopt: true or a key.
+    return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types)) });
   }
   if (js.enum) {
     types[token(typeName)] = { type: "string", description: description ?? typeName, enum: (js.enum as string[]).map((value) => ({ name: enumValueName(value), value })) };
@@ -131,8 +136,11 @@ export function buildSchema(version: string): Json {
   };
 }
 
-const typeText = (p: Json): string =>
-  p.$ref ? p.$ref.split(":").pop() : p.type === "array" ? `${typeText(p.items)}[]` : (p.type ?? "any");
+const typeText = (p: Json): string => {
+  if (p.$ref) return p.$ref.split(":").pop();
+  if (p.oneOf) return (p.oneOf as Json[]).map(typeText).join(" \\| "); // escaped: a table cell
+  return p.type === "array" ? `${typeText(p.items)}[]` : (p.type ?? "any");
+};
 
 export function buildDocs(schema: Json): string {
   const lines = [

@@ -1,13 +1,28 @@
+import { jsonEqual } from "../plan/normalize";
 import { Row } from "../reconcile/platform";
+
+export interface AdoptionLookups<T> {
+  byKey(key: string): Promise<T | undefined>;
+  byName(): Promise<T | undefined>;
+}
+
+/**
+ * The existing object `adopt` points at: a row key names it exactly, `true`
+ * finds it by the declared name. Missing is an error: adopting means the
+ * program expects the object to exist.
+ */
+export async function findAdoptable<T>(what: string, adopt: true | string, find: AdoptionLookups<T>): Promise<T> {
+  const found = adopt === true ? await find.byName() : await find.byKey(adopt);
+  if (found === undefined) throw new Error(`vplatform: adopt: no ${what}${adopt === true ? "" : ` with key '${adopt}'`} exists`);
+  return found;
+}
 
 /**
  * Adoption takes over an existing object only when it is what the program
  * declares; otherwise the error lists every differing field.
  */
 export function assertAdoptable(what: string, declared: Row, live: Row): void {
-  const differing = Object.keys(live).filter(
-    (k) => declared[k] !== undefined && JSON.stringify(live[k]) !== JSON.stringify(declared[k]),
-  );
+  const differing = Object.keys(live).filter((k) => declared[k] !== undefined && !jsonEqual(live[k], declared[k]));
   if (differing.length === 0) return;
   const list = differing.map((k) => `${k} (declared ${JSON.stringify(declared[k])}, actual ${JSON.stringify(live[k])})`);
   throw new Error(

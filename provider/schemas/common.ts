@@ -100,8 +100,8 @@ export const timeoutsSchema = z
   });
 
 export const adoptSchema = providerField(
-  z.boolean().optional(),
-  "Take over an existing row with the same name instead of creating one; the row must match the declaration (differences are listed).",
+  z.union([z.boolean(), keySchema]).optional(),
+  "Take over an existing row instead of creating one: true finds it by name, a row key (e.g. \"42\") names it exactly. The row must match the declaration (differences are listed).",
 );
 
 /** Input value → API body value. */

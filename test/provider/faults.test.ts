@@ -37,24 +37,3 @@ describe("interrupted and retried creates", () => {
     expect(rows.map((r: { $key: unknown }) => String(r.$key))).toEqual([v.id]);
   });
 });
-
-describe("adoption", () => {
-  test("adopt: true takes over a matching VM instead of creating one", async () => {
-    const made = await lab.api("POST", "vms", { name: "adopt-ok", cpu_cores: 2, ram: 2048 });
-    const vm = await checkedCreate(providers.VirtualMachine(), { name: "adopt-ok", cpuCores: 2, ram: 2048, adopt: true, powerState: "stopped" });
-    expect(vm.id).toBe(String(made.$key));
-    expect(await vmsNamed("adopt-ok")).toHaveLength(1);
-  });
-
-  test("adopt: true refuses a VM that differs, listing the fields", async () => {
-    await lab.api("POST", "vms", { name: "adopt-bad", cpu_cores: 4, ram: 2048 });
-    await expect(
-      checkedCreate(providers.VirtualMachine(), { name: "adopt-bad", cpuCores: 2, ram: 2048, adopt: true, powerState: "stopped" }),
-    ).rejects.toThrow(/cpuCores \(declared 2, actual 4\)/);
-  });
-
-  test("without adopt, an existing name is a clear error with the hint", async () => {
-    await lab.api("POST", "vms", { name: "taken" });
-    await expect(checkedCreate(providers.VirtualMachine(), { name: "taken", powerState: "stopped" })).rejects.toThrow(/adopt: true/);
-  });
-});

@@ -1,0 +1,91 @@
+import { Lab, checkedCreate, providers, startLab } from "./harness";
+
+let lab: Lab;
+beforeAll(async () => {
+  lab = await startLab();
+});
+afterAll(() => lab.close());
+
+const vmsNamed = async (name: string) => lab.api("GET", `vms?filter=${encodeURIComponent(`name eq '${name}'`)}&fields=$key`);
+const GiB = 2 ** 30;
+
+describe("adopt: true takes over the row with the declared name", () => {
+  test("a matching VM is taken over instead of created", async () => {
+    const made = await lab.api("POST", "vms", { name: "adopt-ok", cpu_cores: 2, ram: 2048 });
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "adopt-ok", cpuCores: 2, ram: 2048, adopt: true, powerState: "stopped" });
+    expect(vm.id).toBe(String(made.$key));
+    expect(await vmsNamed("adopt-ok")).toHaveLength(1);
+  });
+
+  test("a VM that differs is refused, listing the fields", async () => {
+    await lab.api("POST", "vms", { name: "adopt-bad", cpu_cores: 4, ram: 2048 });
+    await expect(
+      checkedCreate(providers.VirtualMachine(), { name: "adopt-bad", cpuCores: 2, ram: 2048, adopt: true, powerState: "stopped" }),
+    ).rejects.toThrow(/cpuCores \(declared 2, actual 4\)/);
+  });
+
+  test("without adopt, an existing name is a clear error with the hint", async () => {
+    await lab.api("POST", "vms", { name: "taken" });
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "taken", powerState: "stopped" })).rejects.toThrow(/adopt: true/);
+  });
+
+  test("nothing by that name is an error, and nothing is created", async () => {
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-none", adopt: true })).rejects.toThrow(/adopt: no VM 'adopt-none' exists/);
+    expect(await vmsNamed("adopt-none")).toEqual([]);
+  });
+});
+
+describe("adopt: <key> takes over exactly that row", () => {
+  test("a VM by key, even when the declared name would find another", async () => {
+    const made = await lab.api("POST", "vms", { name: "adopt-key", cpu_cores: 2 });
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "adopt-key", cpuCores: 2, adopt: String(made.$key) });
+    expect(vm.id).toBe(String(made.$key));
+    expect(vm.outs.machineKey).toBe(String(made.response.machine));
+  });
+
+  test("a key given as a number is the same key", async () => {
+    const made = await lab.api("POST", "vms", { name: "adopt-num" });
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "adopt-num", adopt: Number(made.$key) });
+    expect(vm.id).toBe(String(made.$key));
+    expect(vm.inputs.adopt).toBe(String(made.$key));
+  });
+
+  test("a key whose row has another name is refused: the declaration must match", async () => {
+    const made = await lab.api("POST", "vms", { name: "adopt-other" });
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-renamed", adopt: String(made.$key) })).rejects.toThrow(
+      /name \(declared "adopt-renamed", actual "adopt-other"\)/,
+    );
+  });
+
+  test("a missing key is an error naming the key", async () => {
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-missing", adopt: "999999" })).rejects.toThrow(
+      /adopt: no VM 'adopt-missing' with key '999999' exists/,
+    );
+    expect(await vmsNamed("adopt-missing")).toEqual([]);
+  });
+
+  test("the key of a snapshot is refused", async () => {
+    const made = await lab.api("POST", "vms", { name: "adopt-snapped" });
+    await lab.api("POST", "vm_actions", { vm: made.$key, action: "snapshot", params: { name: "snap-1" } });
+    const snaps = await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${made.$key}`)}&fields=$key,name`);
+    await expect(checkedCreate(providers.VirtualMachine(), { name: snaps[0].name, adopt: String(snaps[0].$key) })).rejects.toThrow(/is the key of a snapshot/);
+  });
+
+  test("a drive by key must belong to the declared machine", async () => {
+    const vm = await lab.api("POST", "vms", { name: "adopt-hw" });
+    const other = await lab.api("POST", "vms", { name: "adopt-hw-2" });
+    const drive = await lab.api("POST", "machine_drives", { machine: Number(vm.response.machine), name: "data", media: "disk", disksize: GiB });
+    const declared = { name: "data", media: "disk", disksize: GiB, adopt: String(drive.$key) };
+    const adopted = await checkedCreate(providers.Drive(), { ...declared, machine: String(vm.response.machine) });
+    expect(adopted.id).toBe(String(drive.$key));
+    await expect(checkedCreate(providers.Drive(), { ...declared, machine: String(other.response.machine) })).rejects.toThrow(/machine \(declared/);
+  });
+
+  test("a vnet by key", async () => {
+    const net = await lab.api("POST", "vnets", { name: "adopt-net", network: "10.77.0.0/24" });
+    const adopted = await checkedCreate(providers.Vnet(), { name: "adopt-net", network: "10.77.0.0/24", adopt: String(net.$key) });
+    expect(adopted.id).toBe(String(net.$key));
+    const read = await providers.Vnet().read(adopted.id, adopted.outs);
+    expect((await providers.Vnet().diff(adopted.id, read.props, adopted.inputs)).changes).toBe(false);
+  });
+});
