@@ -59,7 +59,11 @@ describe("VirtualMachine", () => {
     const { cpuCores: _c, ...news } = vm;
     expect(diffVirtualMachine(vm, news)).toMatchObject({ updates: ["cpuCores"], noApiCall: ["cpuCores"], powerCycle: [] });
   });
-  test("create-only fields (cluster, cloudinitFiles) are recorded with a warning that they are not applied", () => {
+  test("cloud-init files are create-only in the API body but still applied (through their table), without a warning", () => {
+    const d = diffVirtualMachine({ ...vm, cloudinitFiles: [{ name: "/a", contents: "1" }] }, { ...vm, cloudinitFiles: [{ name: "/a", contents: "2" }] });
+    expect(d).toMatchObject({ updates: ["cloudinitFiles"], noApiCall: [], warnings: [] });
+  });
+  test("a create-only field (cluster) is recorded with a warning that it is not applied", () => {
     const d = diffVirtualMachine({ ...vm, cluster: "1" }, { ...vm, cluster: "2" });
     expect(d).toMatchObject({ updates: ["cluster"], noApiCall: ["cluster"] });
     expect(d.warnings).toEqual([expect.stringMatching(/cluster 1 → 2 is recorded but not applied/)]);
@@ -85,7 +89,7 @@ describe("Drive", () => {
   test("shrinking replaces the drive, with a loud data-loss warning", () => {
     const d = diffDrive(drive, { ...drive, disksize: 10 * GIB });
     expect(d.replaces).toEqual(["disksize"]);
-    expect(d.warnings).toEqual(["drive 'data' of machine 54: disksize 20 GiB → 10 GiB: drives only grow, so this REPLACES the drive and its data is lost"]);
+    expect(d.warnings).toEqual(["!!! drive 'data' of machine 54: disksize 20 GiB → 10 GiB would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!"]);
   });
   test("a size from the API as a string compares as a number", () => {
     expect(diffDrive({ ...drive, disksize: String(20 * GIB) }, drive).changes).toBe(false);
@@ -164,6 +168,9 @@ describe("VmSnapshot", () => {
     ["description", "e"],
     ["quiesce", false],
   ])("%s replaces", (field, value) => expect(diffVmSnapshot(snap, { ...snap, [field]: value }).replaces).toEqual([field]));
+  test("a replacement is created before the old snapshot goes, so a restore point always exists", () => {
+    expect(diffVmSnapshot(snap, { ...snap, description: "e" }).deleteBeforeReplace).toBe(false);
+  });
   test("a changed restoreTrigger is an in-place restore, announced", () => {
     const d = diffVmSnapshot({ ...snap, restoreTrigger: "1" }, { ...snap, restoreTrigger: "2" });
     expect(d).toMatchObject({ replaces: [], updates: ["restoreTrigger"], noApiCall: [] });

@@ -3,7 +3,7 @@
  * checked inputs. What a changed field does comes from its schema metadata
  * (`onChange`), so the rules live beside the field they govern.
  */
-import { fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
+import { apiBodyOf, fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
 import { deviceShape } from "../schemas/device";
 import { driveShape } from "../schemas/drive";
 import { nicShape } from "../schemas/nic";
@@ -91,7 +91,8 @@ export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffO
         break;
     }
     d.updates.push(field);
-    if (meta.createOnly && meta.onChange !== "control") {
+    // A create-only field with its own action (cloud-init files) is still applied.
+    if (meta.createOnly && meta.onChange !== "control" && meta.onChange !== "action") {
       d.noApiCall.push(field);
       d.warnings.push(`${opts.what}: ${change} is recorded but not applied: it is only used when the object is created`);
     }
@@ -100,6 +101,19 @@ export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffO
   const sameName = news.name === undefined || sameFieldValue({ kind: "string" }, olds.name, news.name);
   d.deleteBeforeReplace = opts.uniqueName && d.replaces.length > 0 && sameName;
   return d;
+}
+
+/**
+ * The PUT body of an in-place update: the changed fields that have an API name,
+ * in the API's representation; never create-only fields, fields set through an
+ * action (note, power, restore) or fields no longer declared.
+ */
+export function apiUpdateBody(shape: Shape, diff: ResourceDiff, news: Values): Record<string, unknown> {
+  const fields = diff.updates.filter((f) => {
+    const meta = fieldMeta(shape[f]);
+    return meta?.api && meta.onChange !== "action" && !diff.noApiCall.includes(f);
+  });
+  return apiBodyOf(shape, Object.fromEntries(fields.map((f) => [f, news[f]])), "update");
 }
 
 const named = (noun: string, values: Values) => (typeof values.name === "string" ? `${noun} '${values.name}'` : noun);
@@ -126,7 +140,7 @@ export function diffDrive(olds: Values, news: Values): ResourceDiff {
   const shrinks = d.replaces.includes("disksize");
   if (shrinks) {
     d.warnings.unshift(
-      `${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)}: drives only grow, so this REPLACES the drive and its data is lost`,
+      `!!! ${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)} would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!`,
     );
   }
   const others = d.replaces.filter((f) => f !== "disksize");
@@ -156,7 +170,8 @@ export function diffVnet(olds: Values, news: Values): ResourceDiff {
 
 export function diffVmSnapshot(olds: Values, news: Values): ResourceDiff {
   const what = named("snapshot", news);
-  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: true });
+  // Snapshot names need not be unique: the new snapshot exists before the old one goes (a restore point throughout).
+  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: false });
   if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
     d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
   }

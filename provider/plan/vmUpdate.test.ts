@@ -22,6 +22,15 @@ describe("what the PUT carries", () => {
   test("neither create-only fields nor the note, which has its own action", () => {
     expect(steps(planVmUpdate({ ...olds, cluster: "1", note: "a" }, { ...olds, cluster: "2", note: "b" }, stopped))).toEqual([{ kind: "setNote", text: "b" }]);
   });
+  test("cloud-init files are synced through their table, never in the PUT", () => {
+    const files = [{ name: "/user-data", contents: "b" }];
+    expect(steps(planVmUpdate({ ...olds, cloudinitFiles: [{ name: "/user-data", contents: "a" }] }, { ...olds, cloudinitFiles: files }, running))).toEqual([
+      { kind: "syncCloudinitFiles", files },
+    ]);
+  });
+  test("cloud-init files no longer declared are left as they are", () => {
+    expect(steps(planVmUpdate({ ...olds, cloudinitFiles: [{ name: "/user-data", contents: "a" }] }, olds, running))).toEqual([]);
+  });
   test("a value equal after normalization is not sent", () => {
     expect(steps(planVmUpdate({ ...olds, cpuCores: "2", uefi: "false" }, { ...olds, uefi: false }, running))).toEqual([]);
   });
@@ -60,6 +69,11 @@ describe("a running VM", () => {
       { kind: "setNote", text: "n" },
       { kind: "powerCycle", reason: "cpuCores 2 → 4, ram 2048 → 4096 need a power cycle of VM 'web'" },
     ]);
+  });
+  test("says why it restarts, and only when it does", () => {
+    expect(planVmUpdate(olds, { ...olds, cpuCores: 4 }, running)).toMatchObject({ restart: "cpuCores 2 → 4 needs a power cycle of VM 'web'" });
+    expect(planVmUpdate(olds, { ...olds, cpuCores: 4, powerState: "stopped" }, running)).not.toHaveProperty("restart");
+    expect(planVmUpdate(olds, { ...olds, console: "spice" }, running)).not.toHaveProperty("restart");
   });
   test("with powerCyclePolicy refuse fails, naming the fields, the VM and the way out", () => {
     const plan = planVmUpdate(olds, { ...olds, cpuCores: 4, powerCyclePolicy: "refuse" }, running);

@@ -3,15 +3,16 @@
  * power state. Pure: the reconciler executes the steps (PUT, note action,
  * power actions with their waits and the graceful-then-forced shutdown).
  */
-import { fieldMeta } from "../schemas/common";
-import { toVirtualMachineApiBody, virtualMachineShape, type VirtualMachineInputs } from "../schemas/virtualMachine";
-import { describeChange, diffVirtualMachine, type ResourceDiff } from "./diff";
+import { virtualMachineShape } from "../schemas/virtualMachine";
+import { apiUpdateBody, describeChange, diffVirtualMachine, type ResourceDiff } from "./diff";
 
 export type VmStep =
   /** PUT vms/{key} with these API fields. */
   | { kind: "put"; body: Record<string, unknown> }
   /** note_actions update. */
   | { kind: "setNote"; text: string }
+  /** Make the VM's cloudinit_files rows exactly these files. */
+  | { kind: "syncCloudinitFiles"; files: { name: string; contents: string }[] }
   /** Graceful ACPI power off, forced after timeouts.gracefulShutdown. */
   | { kind: "powerOff"; reason: string }
   | { kind: "powerOn"; reason: string }
@@ -24,19 +25,12 @@ export interface LiveVmState {
   allowHotplug: boolean;
 }
 
-export type VmUpdatePlan = { ok: true; steps: VmStep[]; warnings: string[]; diff: ResourceDiff } | { ok: false; error: string; diff: ResourceDiff };
+export type VmUpdatePlan =
+  /** `restart`: why the running VM is power-cycled, when it is. */
+  | { ok: true; steps: VmStep[]; warnings: string[]; diff: ResourceDiff; restart?: string }
+  | { ok: false; error: string; diff: ResourceDiff };
 
 type Values = Record<string, unknown>;
-
-/** The fields a PUT carries: changed, mapped to the API, not create-only and not set through an action. */
-function putBody(diff: ResourceDiff, news: Values): Record<string, unknown> {
-  const fields = diff.updates.filter((f) => {
-    const meta = fieldMeta(virtualMachineShape[f as keyof typeof virtualMachineShape]);
-    return meta?.api && meta.onChange !== "action" && !diff.noApiCall.includes(f);
-  });
-  const changed = Object.fromEntries(fields.map((f) => [f, news[f]]));
-  return toVirtualMachineApiBody(changed as Partial<VirtualMachineInputs>, "update");
-}
 
 const list = (shape: typeof virtualMachineShape, fields: string[], olds: Values, news: Values) =>
   fields.map((f) => describeChange(shape, f, olds, news)).join(", ");
@@ -56,9 +50,12 @@ export function planVmUpdate(olds: Values, news: Values, live: LiveVmState): VmU
     return { ok: false, diff, error: `${vm}: ${list(virtualMachineShape, diff.replaces, olds, news)} replaces the VM; it cannot be updated in place` };
   }
   const warnings = [...diff.warnings];
-  const body = putBody(diff, news);
+  const body = apiUpdateBody(virtualMachineShape, diff, news);
   const apply: VmStep[] = Object.keys(body).length > 0 ? [{ kind: "put", body }] : [];
   if (diff.updates.includes("note") && news.note !== undefined) apply.push({ kind: "setNote", text: String(news.note) });
+  if (diff.updates.includes("cloudinitFiles") && Array.isArray(news.cloudinitFiles)) {
+    apply.push({ kind: "syncCloudinitFiles", files: news.cloudinitFiles as { name: string; contents: string }[] });
+  }
 
   const desired = news.powerState as "running" | "stopped" | undefined;
   if (!live.running) {
@@ -85,5 +82,5 @@ export function planVmUpdate(olds: Values, news: Values, live: LiveVmState): VmU
   const steps: VmStep[] = live.allowHotplug
     ? [...apply, { kind: "powerCycle", reason }]
     : [{ kind: "powerOff", reason }, ...apply, { kind: "powerOn", reason }];
-  return { ok: true, diff, warnings, steps };
+  return { ok: true, diff, warnings, steps, restart: reason };
 }

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { UNKNOWN, checkInputs, plainJson } from "./checkInputs";
+import { PREVIEW_UNKNOWN as UNKNOWN } from "../plan/normalize";
+import { checkInputs, plainJson } from "./checkInputs";
 
 const schema = z.object({
   name: z.string().min(1),

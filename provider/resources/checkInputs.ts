@@ -1,14 +1,5 @@
 import type { z } from "zod";
-
-/** What an unknown value (an output not yet computed) looks like during preview. */
-export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
-
-export function containsUnknown(value: unknown): boolean {
-  if (value === UNKNOWN) return true;
-  if (Array.isArray(value)) return value.some(containsUnknown);
-  if (value && typeof value === "object") return Object.values(value).some(containsUnknown);
-  return false;
-}
+import { containsPreviewUnknown } from "../plan/normalize";
 
 export interface CheckFailure {
   property: string;
@@ -27,7 +18,7 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   const known: Record<string, unknown> = {};
   for (const [field, value] of Object.entries(news)) {
     if (field === "__provider") continue;
-    if (containsUnknown(value)) unknown.add(field);
+    if (containsPreviewUnknown(value)) unknown.add(field);
     else known[field] = value;
   }
   const parsed = schemaWithOptional(schema, unknown).safeParse(known);

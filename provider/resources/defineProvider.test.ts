@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { PartialCreateError, defineProvider } from "./defineProvider";
-import { UNKNOWN } from "./checkInputs";
+import { PREVIEW_UNKNOWN as UNKNOWN } from "../plan/normalize";
 
 const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
 type I = z.output<typeof schema>;
+const noChange = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
 
 function fake(overrides: Partial<Parameters<typeof defineProvider<I, I>>[0]> = {}) {
   return defineProvider<I, I>({
     token: "Thing",
     schema,
-    diff: () => ({ changes: [], replaces: [], deleteBeforeReplace: false, notes: [] }),
+    diff: () => noChange,
     create: async (inputs) => ({ id: "1", outs: { ...inputs, extra: undefined } as I }),
     read: async () => undefined,
     update: async (_id, _o, news) => news,
@@ -51,9 +52,9 @@ describe("defineProvider", () => {
     expect(err).toMatchObject({ id: "7", properties: { name: "a", __provider: "code" }, reasons: ["boom"] });
   });
 
-  test("diff prints its notes and reports replacements", async () => {
+  test("diff prints its warnings and reports replacements", async () => {
     const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
-    const p = fake({ diff: () => ({ changes: ["size"], replaces: ["size"], deleteBeforeReplace: true, notes: ["size forces a replacement"] }) });
+    const p = fake({ diff: () => ({ ...noChange, changes: true, replaces: ["size"], deleteBeforeReplace: true, warnings: ["size forces a replacement"] }) });
     const d = await p.diff!("1", { name: "a", size: 1 }, { name: "a", size: 2 });
     expect(log).toHaveBeenCalledWith("vplatform: Thing 1: size forces a replacement");
     log.mockRestore();

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import type { ResourceDiff } from "../plan/diff";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
 // The real API client is the default; unit tests install fakes with setPlatformApiFactory.
@@ -7,14 +8,6 @@ import "../reconcile/platformClient";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
-
-/** What a diff decided, with one human line per reason (printed: the engine shows console.log). */
-export interface DiffDecision {
-  changes: string[];
-  replaces: string[];
-  deleteBeforeReplace: boolean;
-  notes: string[];
-}
 
 export interface Created<O> {
   id: string;
@@ -36,7 +29,8 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   schema: z.ZodType;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
   verify?(inputs: I, unknown: Set<string>): Promise<CheckFailure[]>;
-  diff(id: string, olds: O, news: I): DiffDecision;
+  /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
+  diff(id: string, olds: O, news: I): ResourceDiff;
   create(inputs: I): Promise<Created<O>>;
   /** Undefined when the object no longer exists. */
   read(id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
@@ -57,12 +51,9 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     },
     async diff(id, olds, news) {
       const d = b.diff(id, withoutProvider(olds) as O, withoutProvider(news) as I);
-      for (const note of d.notes) console.log(`vplatform: ${b.token} ${id}: ${note}`);
-      return {
-        changes: d.changes.length > 0 || d.replaces.length > 0,
-        replaces: d.replaces,
-        deleteBeforeReplace: d.replaces.length > 0 && d.deleteBeforeReplace,
-      };
+      // The engine shows a dynamic provider's console output, not pulumi.log.
+      for (const warning of d.warnings) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
+      return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
     async create(inputs) {
       try {

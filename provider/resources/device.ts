@@ -1,4 +1,5 @@
-import { DEVICE_READ_FIELDS, DeviceInputs, deviceInputsSchema, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
+import { diffDevice } from "../plan/diff";
+import { DEVICE_READ_FIELDS, DeviceInputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
 import { str } from "../reconcile/platform";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
@@ -12,11 +13,12 @@ export const provider = defineProvider<Inputs, Outputs>(
     table: "machine_devices",
     noun: "device",
     schema: deviceInputsSchema,
+    shape: deviceShape,
+    diff: diffDevice,
     toApiBody: (i, mode) => toDeviceApiBody(i, mode),
     hotpluggable: false,
     fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
     readFields: `${DEVICE_READ_FIELDS},uuid`,
-    replaceOn: ["machine", "resourceGroup", "settingsArgs"],
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
   }),

@@ -1,8 +1,8 @@
-import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
+import { diffDrive } from "../plan/diff";
+import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
 import { unplugAndDeleteDrive } from "../reconcile/hardware";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
-import { planDriveSize } from "./plans";
 
 type Inputs = DriveInputs & HardwareInputs;
 
@@ -12,11 +12,11 @@ export const provider = defineProvider<Inputs, Inputs>(
     table: "machine_drives",
     noun: "drive",
     schema: driveInputsSchema,
+    shape: driveShape,
+    diff: diffDrive,
     toApiBody: (i, mode) => toDriveApiBody(i, mode),
     fromApiRow: (row, declared) => fromDriveApiRow(row, declared) as Partial<Inputs>,
     readFields: DRIVE_READ_FIELDS,
-    replaceOn: ["machine", "media", "interface", "mediaSource"],
-    refineDiff: planDriveSize,
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
     removeLive: (api, owner, id, olds, t) => (owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined),
   }),

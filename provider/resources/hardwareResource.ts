@@ -1,22 +1,21 @@
 import type { z } from "zod";
+import { ResourceDiff, apiUpdateBody } from "../plan/diff";
+import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
 import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, Row, quote, str } from "../reconcile/platform";
 import { machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
-import { assertAdoptable } from "./adoption";
-import { DiffDecision, ResourceBehaviour } from "./defineProvider";
-import { changedBody } from "./fieldDiff";
+import { assertAdoptable, findAdoptable } from "./adoption";
+import { ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
-import { planByRules } from "./plans";
-import { schemaFields } from "./schemaFields";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
   machine: string;
   name?: string;
-  adopt?: boolean;
+  adopt?: boolean | string;
   timeouts?: Partial<OperationTimeouts>;
 }
 
@@ -26,16 +25,17 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   /** "drive", "NIC", "device" for messages. */
   noun: string;
   schema: z.ZodType;
+  shape: Shape;
+  /** The resource's diff from provider/plan (replacements, data-loss warnings). */
+  diff(olds: Row, news: Row): ResourceDiff;
   toApiBody(inputs: I, mode?: "create" | "update"): Row;
   /** The live row as inputs; with `declared`, only the declared fields. */
   fromApiRow(row: Row, declared?: Row): Partial<I>;
   /** False for rows a running machine cannot take live (passthrough devices), whatever allow_hotplug says. */
   hotpluggable?: boolean;
   readFields: string;
-  replaceOn: readonly string[];
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
   computed?(created: Row, inputs: I): Partial<O>;
-  refineDiff?(olds: O, news: I, decision: DiffDecision): DiffDecision;
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
   removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
@@ -61,18 +61,18 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     token: spec.token,
     schema: spec.schema,
     verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
-    diff(_id, olds, news) {
-      const decision = planByRules(olds, news, { fields: schemaFields(spec.schema), replaceOn: spec.replaceOn, uniqueName: false });
-      return spec.refineDiff ? spec.refineDiff(olds, news, decision) : decision;
-    },
+    diff: (_id, olds, news) => spec.diff(olds, news),
 
     async create(inputs) {
       const api = platformApi();
       const machine = String(inputs.machine);
       return withMachineLock(machine, async () => {
         if (inputs.adopt) {
-          const row = await findByName(api, inputs)();
-          if (!row) throw new Error(`vplatform: adopt: no ${what(inputs)}`);
+          const row = await findAdoptable(what(inputs), inputs.adopt, {
+            byKey: (key) => api.get(spec.table, key, spec.readFields),
+            byName: findByName(api, inputs),
+          });
+          // fromApiRow includes `machine`: a key of another machine's row is refused here.
           assertAdoptable(what(inputs), inputs, spec.fromApiRow(row, inputs));
           return { id: str(row.$key), outs: { ...inputs, ...spec.computed?.(row, inputs) } as O };
         }
@@ -93,8 +93,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     },
 
     async update(id, olds, news) {
-      const body = changedBody(spec.toApiBody(olds, "update"), spec.toApiBody(news, "update"));
-      delete body.machine;
+      const body = apiUpdateBody(spec.shape, spec.diff(olds, news), news);
       if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
       return { ...olds, ...news };
     },

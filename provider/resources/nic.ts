@@ -1,4 +1,5 @@
-import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, toNicApiBody } from "../schemas/nic";
+import { diffNic } from "../plan/diff";
+import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "../schemas/nic";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
@@ -10,9 +11,10 @@ export const provider = defineProvider<Inputs, Inputs>(
     table: "machine_nics",
     noun: "NIC",
     schema: nicInputsSchema,
+    shape: nicShape,
+    diff: diffNic,
     toApiBody: (i, mode) => toNicApiBody(i, mode),
     fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
     readFields: NIC_READ_FIELDS,
-    replaceOn: ["machine"],
   }),
 );

@@ -2,21 +2,24 @@ import {
   VIRTUAL_MACHINE_READ_FIELDS,
   VirtualMachineInputs,
   fromVirtualMachineApiRow,
+  toCloneParams,
   toVirtualMachineApiBody,
   virtualMachineInputsSchema,
+  virtualMachineShape,
 } from "../schemas/virtualMachine";
+import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../plan/diff";
+import { toBoolean } from "../plan/normalize";
+import { LiveVmState, VmStep, planVmUpdate } from "../plan/vmUpdate";
+import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
-import { PlatformApi, Row, errorStatus, errorText, str } from "../reconcile/platform";
-import { PowerCyclePolicy, VmRef, applyWithPowerCycle } from "../reconcile/power";
+import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
+import { PowerCyclePolicy, VmRef, powerOff, powerOn } from "../reconcile/power";
 import { machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
-import { assertAdoptable } from "./adoption";
+import { assertAdoptable, findAdoptable } from "./adoption";
 import { PartialCreateError, defineProvider } from "./defineProvider";
-import { changedBody } from "./fieldDiff";
 import { resolveTimeouts } from "./operationTimeouts";
-import { planByRules } from "./plans";
-import { schemaFields } from "./schemaFields";
 
 type PowerState = "running" | "stopped";
 
@@ -27,24 +30,25 @@ export type VirtualMachineOutputs = VirtualMachineInputs & {
   running: boolean;
 };
 
-/** VM settings that take effect only after a power cycle (spec: CPU and RAM always; these usually). */
-const POWER_CYCLE_FIELDS = ["cpu_cores", "ram", "nested_virtualization", "disable_hypervisor", "uefi", "secure_boot"];
-
-
 function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus): VirtualMachineOutputs {
   return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running };
 }
 
+/** Drives, NICs and devices follow their VM's policy when they need it cycled. */
 function remember(machineKey: string, policy: PowerCyclePolicy | undefined) {
   if (machineKey && policy) machinePolicies.set(machineKey, policy);
 }
 
+const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.cloudinitFiles?.map((f) => f.name) ?? [];
+
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
-function liveInputs(live: LiveVm, olds: VirtualMachineOutputs): VirtualMachineInputs {
+async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
   const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
   const inputs = { ...declared, ...fromVirtualMachineApiRow(live.row, declared) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
+  // Files are read only when managed: an undeclared list costs no request.
+  if (declared.cloudinitFiles !== undefined) inputs.cloudinitFiles = await readCloudinitFiles(api, live.ref.vmKey, declaredFiles(declared));
   return inputs;
 }
 
@@ -53,20 +57,21 @@ async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs
   if (!clone) return undefined;
   const src = await api.get("vms", clone.vm, "$key,machine,name");
   if (!src) throw new Error(`vplatform: cloneFrom.vm: no VM with key '${clone.vm}'`);
-  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: cloneParams(clone) };
+  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: toCloneParams(clone) };
 }
 
-/** vm_actions clone params: string booleans, as the spec gives them. */
-function cloneParams(c: NonNullable<VirtualMachineInputs["cloneFrom"]>): Row {
-  const flag = (v: boolean | undefined) => (v === undefined ? undefined : v ? "true" : "false");
-  const params: Row = {
-    description: c.description,
-    quiesce: flag(c.quiesce),
-    preserve_macs: flag(c.preserveMacs),
-    preserve_device_uuids: flag(c.preserveDeviceUuids),
-    cluster: c.cluster,
-  };
-  return Object.fromEntries(Object.entries(params).filter(([, v]) => v !== undefined));
+/**
+ * A clone starts as a copy of its template: the declared settings and files
+ * are applied afterwards, so one `up` converges (a clone declaring more RAM
+ * than its template gets it now, not at the next run).
+ */
+async function applyDeclaredToClone(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
+  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+  if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
+  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(live.row, inputs) };
+  const body = apiUpdateBody(virtualMachineShape, diffVirtualMachine(asCloned, inputs), inputs);
+  if (Object.keys(body).length > 0) await api.update("vms", vm.vmKey, body);
+  if (inputs.cloudinitFiles) await syncCloudinitFiles(api, vm.vmKey, inputs.cloudinitFiles);
 }
 
 /** Undo a create that failed after the row existed; if even that fails, let Pulumi record the VM. */
@@ -86,27 +91,90 @@ async function rollback(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInput
   throw cause;
 }
 
+/** Finds the VM `adopt` names: by key (never a snapshot) or by the declared name. */
+function findVmToAdopt(api: PlatformApi, inputs: VirtualMachineInputs & { adopt: true | string }): Promise<LiveVm> {
+  return findAdoptable(`VM '${inputs.name}'`, inputs.adopt, {
+    byKey: async (key) => {
+      const live = await readVm(api, key, `${VIRTUAL_MACHINE_READ_FIELDS},is_snapshot`);
+      if (live && toBoolean(live.row.is_snapshot) === true) throw new Error(`vplatform: adopt: '${key}' is the key of a snapshot, not of a VM`);
+      return live;
+    },
+    byName: () => findVmByName(api, inputs.name, VIRTUAL_MACHINE_READ_FIELDS),
+  });
+}
+
+/**
+ * What the preview says beyond the field list: which changes restart the VM
+ * and which wait for its next start. Judged from the power state recorded at
+ * the last update or refresh; the update itself re-reads the live state.
+ */
+function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs): ResourceDiff {
+  const recorded: LiveVmState = { running: olds.running === true, allowHotplug: olds.allowHotplug !== false };
+  const plan = planVmUpdate(olds, news, recorded);
+  if (plan.diff.replaces.length > 0) return plan.diff;
+  if (!plan.ok) {
+    throw new Error(`vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`);
+  }
+  const t = resolveTimeouts(news.timeouts);
+  const lines = plan.restart ? [`${plan.restart}: the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`] : [];
+  return { ...plan.diff, warnings: [...plan.warnings, ...lines] };
+}
+
+/** Runs the planned steps in order; resolves to whether the VM runs afterwards. */
+async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], running: boolean, t: OperationTimeouts): Promise<boolean> {
+  const power = powerTimeouts(t);
+  for (const step of steps) {
+    switch (step.kind) {
+      case "put":
+        await api.update("vms", vm.vmKey, step.body);
+        break;
+      case "setNote":
+        await setVmNote(api, vm, step.text);
+        break;
+      case "syncCloudinitFiles":
+        await syncCloudinitFiles(api, vm.vmKey, step.files);
+        break;
+      case "powerOff":
+        console.log(`vplatform: stopping VM '${vm.name}': ${step.reason}`);
+        await powerOff(api, vm, power);
+        running = false;
+        break;
+      case "powerOn":
+        console.log(`vplatform: starting VM '${vm.name}': ${step.reason}`);
+        await powerOn(api, vm, power);
+        running = true;
+        break;
+      case "powerCycle":
+        console.log(`vplatform: restarting VM '${vm.name}': ${step.reason}`);
+        await powerOff(api, vm, power);
+        await powerOn(api, vm, power);
+        running = true;
+        break;
+    }
+  }
+  return running;
+}
+
+const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
+
 export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
   schema: virtualMachineInputsSchema,
   diff(_id, olds, news) {
     remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
-    return planByRules(olds, news, { fields: schemaFields(virtualMachineInputsSchema), replaceOn: ["cloneFrom"], uniqueName: true });
+    return previewVmDiff(olds, news);
   },
 
   async create(inputs) {
     const api = platformApi();
     const t = resolveTimeouts(inputs.timeouts);
-    const fields = VIRTUAL_MACHINE_READ_FIELDS;
     let vm: VmRef;
-    let adopted = false;
-    let status: MachineStatus = { running: false, status: "stopped" }; // a new VM starts stopped
-    if (inputs.adopt) {
-      const live = await findVmByName(api, inputs.name, fields);
-      if (!live) throw new Error(`vplatform: adopt: no VM named '${inputs.name}'`);
+    let status: MachineStatus = statusOf(false); // a new VM starts stopped
+    const adopt = inputs.adopt;
+    if (adopt) {
+      const live = await findVmToAdopt(api, { ...inputs, adopt });
       assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(live.row, inputs));
       ({ ref: vm, status } = live);
-      adopted = true;
     } else {
       try {
         const source = await resolveCloneSource(api, inputs);
@@ -115,58 +183,48 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         vm = source ? await withMachineLock(source.machineKey, insert) : await insert();
       } catch (err) {
         if (errorStatus(err) !== 409 || !/exists|in use/i.test(errorText(err))) throw err;
-        throw new Error(`vplatform: a VM named '${inputs.name}' already exists; set adopt: true to take it over (${errorText(err)})`);
+        throw new Error(`vplatform: a VM named '${inputs.name}' already exists; set adopt: true (or its key) to take it over (${errorText(err)})`);
       }
     }
     remember(vm.machineKey, inputs.powerCyclePolicy as PowerCyclePolicy);
     return withMachineLock(vm.machineKey, async () => {
       try {
-        if (inputs.note !== undefined && !adopted) await setVmNote(api, vm, String(inputs.note));
+        if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
+        if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
         const desired = inputs.powerState as PowerState | undefined;
         await enforcePower(api, vm, status, desired, t);
-        return { id: vm.vmKey, outs: outputs(inputs, vm, statusAfter(desired, status)) };
+        return { id: vm.vmKey, outs: outputs(inputs, vm, desired ? statusOf(desired === "running") : status) };
       } catch (err) {
-        if (adopted) throw err;
+        if (adopt) throw err;
         return rollback(api, vm, inputs, t, err);
       }
     });
   },
 
   async read(id, olds) {
-    const live = await readVm(platformApi(), id, VIRTUAL_MACHINE_READ_FIELDS);
+    const api = platformApi();
+    const live = await readVm(api, id, VIRTUAL_MACHINE_READ_FIELDS);
     if (!live) return undefined;
     remember(live.ref.machineKey, olds.powerCyclePolicy as PowerCyclePolicy);
-    const inputs = liveInputs(live, olds);
+    const inputs = await liveInputs(api, live, olds);
     return { outs: outputs(inputs, live.ref, live.status), inputs };
   },
 
   async update(id, olds, news) {
     const api = platformApi();
     const t = resolveTimeouts(news.timeouts);
-    const vm: VmRef = { vmKey: id, machineKey: olds.machineKey, name: news.name };
-    remember(vm.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
-    return withMachineLock(vm.machineKey, async () => {
-      let status = await readMachineStatus(api, vm.machineKey);
-      const desired = news.powerState as PowerState | undefined;
-      // Going to stopped anyway: stop first, then changes need no cycle.
-      if (desired === "stopped") {
-        await enforcePower(api, vm, status, desired, t);
-        status = statusAfter(desired, status);
-      }
-      const body = changedBody(toVirtualMachineApiBody(olds, "update"), toVirtualMachineApiBody(news, "update"));
-      if (Object.keys(body).length > 0) {
-        const reasons = Object.keys(body).filter((f) => POWER_CYCLE_FIELDS.includes(f));
-        await applyWithPowerCycle(
-          api,
-          vm,
-          { policy: (news.powerCyclePolicy ?? "restart") as PowerCyclePolicy, reasons, running: status.running, timeouts: powerTimeouts(t) },
-          () => api.update("vms", id, body),
-        );
-      }
-      if (news.note !== undefined && news.note !== olds.note) await setVmNote(api, vm, String(news.note));
-      // A restart above leaves the power as it was, so `status` still holds.
-      if (desired === "running") await enforcePower(api, vm, status, desired, t);
-      return outputs(news, vm, statusAfter(desired, status));
+    remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
+    return withMachineLock(olds.machineKey, async () => {
+      // One request for both what the plan depends on: live power and allow_hotplug.
+      const live = await readVm(api, id, "allow_hotplug");
+      if (!live) throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
+      const vm: VmRef = { ...live.ref, name: news.name };
+      const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
+      if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
+      for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
+      const running = await runVmSteps(api, vm, plan.steps, live.status.running, t);
+      const changedPower = plan.steps.some((s) => s.kind !== "put" && s.kind !== "setNote" && s.kind !== "syncCloudinitFiles");
+      return outputs(news, vm, changedPower ? statusOf(running) : live.status);
     });
   },
 
@@ -180,10 +238,3 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     });
   },
 });
-
-/** Once power was enforced the state is known without another request. */
-function statusAfter(desired: PowerState | undefined, before: MachineStatus): MachineStatus {
-  if (desired === "running") return { running: true, status: "running" };
-  if (desired === "stopped") return { running: false, status: "stopped" };
-  return before;
-}

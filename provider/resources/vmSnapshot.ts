@@ -1,12 +1,11 @@
-import { VmSnapshotInputs, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
+import { diffVmSnapshot } from "../plan/diff";
+import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
 import { defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
-import { planByRules } from "./plans";
-import { schemaFields } from "./schemaFields";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & { machineKey: string };
@@ -47,15 +46,13 @@ async function runLongAction(api: PlatformApi, vm: VmRef, action: "snapshot" | "
 export const provider = defineProvider<Inputs, Outputs>({
   token: "VmSnapshot",
   schema: vmSnapshotInputsSchema,
-  diff: (_id, olds, news) =>
-    planByRules(olds, news, { fields: schemaFields(vmSnapshotInputsSchema), replaceOn: ["vm", "name", "description"], uniqueName: false }),
+  diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
   async create(inputs) {
     const api = platformApi();
     const vm = await vmRef(api, inputs.vm);
     return withMachineLock(vm.machineKey, async () => {
-      const params = inputs.description ? { name: inputs.name, description: inputs.description } : { name: inputs.name };
-      await runLongAction(api, vm, "snapshot", params, resolveTimeouts(inputs.timeouts).snapshot);
+      await runLongAction(api, vm, "snapshot", toVmSnapshotApiParams(inputs), resolveTimeouts(inputs.timeouts).snapshot);
       const row = await findSnapshot(api, vm.vmKey, inputs.name);
       if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
       return { id: str(row.$key), outs: { ...inputs, machineKey: vm.machineKey } };

@@ -1,29 +1,27 @@
-import { VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema } from "../schemas/vnet";
+import { apiUpdateBody, diffVnet } from "../plan/diff";
+import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { insertRow } from "../reconcile/insertRow";
 import { quote, str } from "../reconcile/platform";
 import { platformApi } from "../reconcile/runtime";
-import { assertAdoptable } from "./adoption";
+import { assertAdoptable, findAdoptable } from "./adoption";
 import { defineProvider } from "./defineProvider";
-import { changedBody } from "./fieldDiff";
-import { planByRules } from "./plans";
-import { schemaFields } from "./schemaFields";
 
-type Inputs = VnetInputs & { name: string; adopt?: boolean };
-
-const READ_FIELDS = "$key,name,description,type,layer2_type,network,gateway,dnslist,mtu,dhcp_enabled,dhcp_start,dhcp_stop,rate_limit,rate_limit_burst,rate_limit_type,advanced_options";
+type Inputs = VnetInputs & { name: string };
 
 const findByName = (name: string) => async () =>
-  (await platformApi().list("vnets", { filter: `name eq ${quote(name)}`, fields: READ_FIELDS, limit: 1 }))[0];
+  (await platformApi().list("vnets", { filter: `name eq ${quote(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
 
 export const provider = defineProvider<Inputs, Inputs>({
   token: "Vnet",
   schema: vnetInputsSchema,
-  diff: (_id, olds, news) => planByRules(olds, news, { fields: schemaFields(vnetInputsSchema), replaceOn: ["type", "layer2Type"], uniqueName: true }),
+  diff: (_id, olds, news) => diffVnet(olds, news),
 
   async create(inputs) {
     if (inputs.adopt) {
-      const row = await findByName(inputs.name)();
-      if (!row) throw new Error(`vplatform: adopt: no vnet named '${inputs.name}'`);
+      const row = await findAdoptable(`vnet '${inputs.name}'`, inputs.adopt, {
+        byKey: (key) => platformApi().get("vnets", key, VNET_READ_FIELDS),
+        byName: findByName(inputs.name),
+      });
       assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(row, inputs));
       return { id: str(row.$key), outs: inputs };
     }
@@ -32,14 +30,14 @@ export const provider = defineProvider<Inputs, Inputs>({
   },
 
   async read(id, olds) {
-    const row = await platformApi().get("vnets", id, READ_FIELDS);
+    const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
     const inputs = { ...olds, ...fromVnetApiRow(row, olds) } as Inputs;
     return { outs: inputs, inputs };
   },
 
   async update(id, olds, news) {
-    const body = changedBody(toVnetApiBody(olds), toVnetApiBody(news));
+    const body = apiUpdateBody(vnetShape, diffVnet(olds, news), news);
     if (Object.keys(body).length > 0) await platformApi().update("vnets", id, body);
     return news;
   },

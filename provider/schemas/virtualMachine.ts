@@ -70,9 +70,14 @@ export const virtualMachineShape = {
   disableHypervisor: apiField(z.boolean().optional(), "disable_hypervisor", "stringBool", "Hide the hypervisor from the guest (needs a power cycle)", { onChange: "powerCycle" }),
   showAdvanced: apiField(z.boolean().optional(), "show_advanced", "stringBool", "Show advanced options"),
   cloudinitDatasource: apiField(z.enum(["none", "nocloud", "config_drive_v2"]).optional(), "cloudinit_datasource", "string", "Cloud-init datasource", { onChange: "nextStart" }),
-  cloudinitFiles: apiField(z.array(cloudinitFileSchema).optional(), "cloudinit_files", "json", "Cloud-init files seeded at creation (name, contents)", {
-    createOnly: true,
-  }),
+  // POST vms takes the files; afterwards they are rows of cloudinit_files owned by the VM.
+  cloudinitFiles: apiField(
+    z.array(cloudinitFileSchema).optional(),
+    "cloudinit_files",
+    "json",
+    "Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed",
+    { createOnly: true, onChange: "action" },
+  ),
   migrationMethod: apiField(z.enum(["auto", "live"]).optional(), "migration_method", "string", "Migration method"),
   powerCycleTimeout: apiField(z.number().int().min(0).optional(), "power_cycle_timeout", "int", "Platform power-cycle timeout (seconds)"),
   allowExport: apiField(z.boolean().optional(), "allow_export", "bool", "Allow exporting the VM"),

@@ -62,7 +62,7 @@ describe("VirtualMachine lifecycle", () => {
   test("update needing a power cycle under the refuse policy fails clearly and changes nothing", async () => {
     const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "life-7", ram: 1024, powerState: "running", powerCyclePolicy: "refuse" });
     const news = (await vmProvider().check(inputs, { ...inputs, ram: 2048 })).inputs;
-    await expect(vmProvider().update(id, outs, news)).rejects.toThrow(/powerCyclePolicy is "refuse"/);
+    await expect(vmProvider().update(id, outs, news)).rejects.toThrow(/ram 1024 → 2048 needs a power cycle of VM 'life-7' and powerCyclePolicy is 'refuse'/);
     expect((await lab.api("GET", `vms/${id}?fields=ram`)).ram).toBe(1024);
     expect(await liveStatus(outs.machineKey)).toBe("running");
   });
