@@ -135,7 +135,7 @@ const formatBytes = (bytes: unknown) => {
 };
 
 export function diffDrive(olds: Values, news: Values): ResourceDiff {
-  const what = `${named("drive", news)} of machine ${String(news.machine ?? olds.machine)}`;
+  const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;
   const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
   const shrinks = d.replaces.includes("disksize");
   if (shrinks) {

@@ -19,6 +19,14 @@ export const machineLocks = new KeyedMutex();
 /** Power-cycle policy of each VM seen in this process, by machine key (Drives/Nics follow their VM's policy). */
 export const machinePolicies = new Map<string, PowerCyclePolicy>();
 
+/**
+ * What the last diff of each VM decided for its machine, by machine key. In a
+ * preview the engine echoes an updated VM's inputs as its outputs, so its
+ * machineKey reads as unknown to the hardware; a VM kept in place keeps its
+ * machine, and its hardware is then no replacement.
+ */
+export const machineFates = new Map<string, "kept" | "replaced">();
+
 /** From the dynamic provider's configure(req): the whole namespaced stack config. */
 export function configureRuntime(get: ConfigGetter): void {
   configGetter = get;

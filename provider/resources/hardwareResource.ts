@@ -1,10 +1,11 @@
 import type { z } from "zod";
 import { ResourceDiff, apiUpdateBody } from "../plan/diff";
+import { PREVIEW_UNKNOWN } from "../plan/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
 import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, Row, quote, str } from "../reconcile/platform";
-import { machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
+import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { assertAdoptable, findAdoptable } from "./adoption";
 import { ResourceBehaviour } from "./defineProvider";
@@ -46,6 +47,12 @@ const hotplugView = (owner: MachineOwner, spec: { hotpluggable?: boolean }): Mac
 
 const policyOf = (machine: string) => machinePolicies.get(machine) ?? "restart";
 
+/** An unknown machine key whose VM this run keeps in place is the old key (see machineFates). */
+export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
+  const keptInPlace = news.machine === PREVIEW_UNKNOWN && machineFates.get(str(olds.machine)) === "kept";
+  return keptInPlace ? { ...news, machine: olds.machine } : news;
+}
+
 /**
  * Drives, NICs and devices: rows keyed to a MACHINE; every change runs under
  * that machine's lock, and a running VM that cannot take the change live
@@ -61,7 +68,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     token: spec.token,
     schema: spec.schema,
     verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
-    diff: (_id, olds, news) => spec.diff(olds, news),
+    diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
     async create(inputs) {
       const api = platformApi();

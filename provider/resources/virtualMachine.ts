@@ -14,7 +14,7 @@ import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconc
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { PowerCyclePolicy, VmRef, powerOff, powerOn } from "../reconcile/power";
-import { machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
+import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, findAdoptable } from "./adoption";
@@ -162,7 +162,9 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
   schema: virtualMachineInputsSchema,
   diff(_id, olds, news) {
     remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
-    return previewVmDiff(olds, news);
+    const d = previewVmDiff(olds, news);
+    if (olds.machineKey) machineFates.set(olds.machineKey, d.replaces.length > 0 ? "replaced" : "kept");
+    return d;
   },
 
   async create(inputs) {

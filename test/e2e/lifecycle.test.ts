@@ -73,8 +73,16 @@ describe("a stack under the real engine converges and stays converged", () => {
     expect(onlySame(refresh.summary.resourceChanges ?? {})).toEqual([]);
   }, 300_000);
 
-  test("an edit grows the disk, restarts the running VM for a RAM change and adds a NIC", async () => {
+  test("preview of a RAM change says the running VM will be restarted, and changes nothing", async () => {
     Object.assign(desired, { ram: 4096, disksize: 20 * GiB, nics: 2 });
+    const preview = await ctx.stack.preview(collect(ctx));
+    expect(preview.stdout).toMatch(/ram 2048 → 4096 needs a power cycle of VM 'e2e-web': the VM will be RESTARTED/);
+    // The drive and the NIC stay: their VM keeps its machine (no replacement shown for an unknown machine key).
+    expect(preview.changeSummary).toEqual({ update: 2, create: 1, same: 3 });
+    expect(await vmRow()).toMatchObject({ ram: 2048, status: "running" });
+  }, 300_000);
+
+  test("an edit grows the disk, restarts the running VM for a RAM change and adds a NIC", async () => {
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
     expect(up.outputs.vmKey.value).toBe(vmKey); // updated in place, not replaced
