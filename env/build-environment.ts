@@ -17,11 +17,11 @@ export interface BuiltEnvironment {
  */
 export function buildEnvironment(env: Environment): BuiltEnvironment {
   const vnets = new Map(env.vnets.map((v) => [v.name, new vp.Vnet(v.name, v)]));
-  const vms = new Map<string, vp.VirtualMachine>();
+  const vms = new Map<string, DeclaredVm>();
   const vnetKey = (ref: string) =>
     vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
   const vmKey = (ref: string) =>
-    vms.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
+    vms.get(ref)?.vm.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
   const resourceGroup = (ref: string) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid);
 
   for (const entry of cloneOrder(env.vms) ?? env.vms) {
@@ -29,8 +29,14 @@ export function buildEnvironment(env: Environment): BuiltEnvironment {
   }
   return {
     vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
-    vms: Object.fromEntries([...vms].map(([name, vm]) => [name, { id: vm.id, machineKey: vm.machineKey, status: vm.status }])),
+    vms: Object.fromEntries([...vms].map(([name, { vm, status }]) => [name, { id: vm.id, machineKey: vm.machineKey, status }])),
   };
+}
+
+interface DeclaredVm {
+  vm: vp.VirtualMachine;
+  /** From the VM's power resource when it has one: the VM's own status predates its start. */
+  status: pulumi.Output<string>;
 }
 
 interface Resolvers {
@@ -39,18 +45,27 @@ interface Resolvers {
   resourceGroup(ref: string): pulumi.Output<string>;
 }
 
-function declareVm(entry: VmEntry, resolve: Resolvers): vp.VirtualMachine {
-  const { drives, nics, devices, cloneFrom, ...vmArgs } = entry;
+/**
+ * A VM, its hardware, then its power: the VM is started once everything is
+ * attached (passthrough devices need it stopped, so starting it first would
+ * mean a start, a stop and a start again).
+ */
+function declareVm(entry: VmEntry, resolve: Resolvers): DeclaredVm {
+  const { drives, nics, devices, cloneFrom, powerState, ...vmArgs } = entry;
   const vm = new vp.VirtualMachine(entry.name, {
     ...vmArgs,
     ...(cloneFrom ? { cloneFrom: resolve.vmKey(cloneFrom.vm).apply((vm) => ({ ...cloneFrom, vm })) } : {}),
   });
   const opts = { parent: vm };
-  drives.forEach((d, i) => new vp.Drive(`${entry.name}-drive-${d.name ?? i}`, { ...d, machine: vm.machineKey }, opts));
-  nics.forEach((n, i) => new vp.Nic(`${entry.name}-nic-${n.name ?? i}`, { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts));
-  devices.forEach(
-    (d, i) =>
-      new vp.Device(`${entry.name}-device-${d.name ?? i}`, { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
-  );
-  return vm;
+  const hardware: pulumi.Resource[] = [
+    ...drives.map((d, i) => new vp.Drive(`${entry.name}-drive-${d.name ?? i}`, { ...d, machine: vm.machineKey }, opts)),
+    ...nics.map((n, i) => new vp.Nic(`${entry.name}-nic-${n.name ?? i}`, { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts)),
+    ...devices.map(
+      (d, i) =>
+        new vp.Device(`${entry.name}-device-${d.name ?? i}`, { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
+    ),
+  ];
+  if (!powerState) return { vm, status: vm.status };
+  const power = new vp.VmPower(`${entry.name}-power`, { vm: vm.id, state: powerState, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
+  return { vm, status: power.status };
 }

@@ -17,7 +17,7 @@ describe("the committed generated files", () => {
 describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
-    expect(resources.map(([t]) => t)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot"].map((t) => `vplatform:index:${t}`));
+    expect(resources.map(([t]) => t)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"].map((t) => `vplatform:index:${t}`));
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
     for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);

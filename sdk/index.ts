@@ -1,3 +1,4 @@
 export * from "./resources";
+export * from "./vmPower";
 export * from "./lookups";
 export { MachineKey, machineKey } from "./types";

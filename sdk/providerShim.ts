@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
 
 /**
  * The provider object Pulumi serializes into every resource's `__provider`.
@@ -18,4 +19,11 @@ export function shimProvider(file: string): pulumi.dynamic.ResourceProvider {
     update: (id, olds, news) => impl().update!(id, olds, news),
     delete: (id, props) => impl().delete!(id, props),
   };
+}
+
+/** Every output name must be in the props (undefined = computed) so the SDK exposes it. */
+export function seed(schema: z.ZodType, args: object, computed: string[] = []): Record<string, unknown> {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  const names = [...Object.keys(shape), ...computed];
+  return { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
 }

@@ -6,7 +6,7 @@ import { nicInputsSchema } from "../provider/schemas/nic";
 import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
 import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
-import { shimProvider } from "./providerShim";
+import { seed, shimProvider } from "./providerShim";
 import { Args, MachineKey, Outputs } from "./types";
 
 type In<S extends z.ZodType> = z.input<S>;
@@ -21,13 +21,6 @@ export type NicArgs = Args<OnMachine<In<typeof nicInputsSchema>>>;
 export type DeviceArgs = Args<OnMachine<In<typeof deviceInputsSchema>>>;
 export type VnetArgs = Args<In<typeof vnetInputsSchema>>;
 export type VmSnapshotArgs = Args<In<typeof vmSnapshotInputsSchema>>;
-
-/** Every output name must be in the props (undefined = computed) so the SDK exposes it. */
-function seed(schema: z.ZodType, args: object, computed: string[] = []): Record<string, unknown> {
-  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  const names = [...Object.keys(shape), ...computed];
-  return { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
-}
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers = {

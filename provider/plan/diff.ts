@@ -8,6 +8,7 @@ import { deviceShape } from "../schemas/device";
 import { driveShape } from "../schemas/drive";
 import { nicShape } from "../schemas/nic";
 import { virtualMachineShape } from "../schemas/virtualMachine";
+import { vmPowerShape } from "../schemas/vmPower";
 import { vmSnapshotShape } from "../schemas/vmSnapshot";
 import { vnetShape } from "../schemas/vnet";
 import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "./normalize";
@@ -176,4 +177,8 @@ export function diffVmSnapshot(olds: Values, news: Values): ResourceDiff {
     d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
   }
   return d;
+}
+
+export function diffVmPower(olds: Values, news: Values): ResourceDiff {
+  return diffFields(vmPowerShape, olds, news, { what: `power of VM ${String(news.vm)}`, uniqueName: false });
 }

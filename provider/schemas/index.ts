@@ -3,6 +3,7 @@ import { deviceInputsSchema } from "./device";
 import { driveInputsSchema } from "./drive";
 import { nicInputsSchema } from "./nic";
 import { virtualMachineInputsSchema } from "./virtualMachine";
+import { vmPowerInputsSchema } from "./vmPower";
 import { vmSnapshotInputsSchema } from "./vmSnapshot";
 import { vnetInputsSchema } from "./vnet";
 
@@ -44,5 +45,17 @@ export const resourceSchemas: ResourceSchema[] = [
     description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
     inputs: vmSnapshotInputsSchema,
     outputs: { machineKey: { type: "string", description: "Machine key of the snapshotted VM" } },
+  },
+  {
+    token: "VmPower",
+    table: "vms",
+    description:
+      "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
+    inputs: vmPowerInputsSchema,
+    outputs: {
+      machineKey: { type: "string", description: "Machine key of the VM" },
+      status: { type: "string", description: "Live machine status at the last create, update or refresh" },
+      running: { type: "boolean", description: "Whether the machine was running at the last create, update or refresh" },
+    },
   },
 ];

@@ -16,7 +16,7 @@ function problems(schema: z.ZodType, input: unknown): string[] {
 const fieldsOf = (input: unknown, schema: z.ZodType) => problems(schema, input).map((p) => p.split(":")[0]);
 
 describe("the registry", () => {
-  test("holds the six resources with their tables", () => {
+  test("holds the seven resources with their tables", () => {
     expect(resourceSchemas.map((r) => [r.token, r.table])).toEqual([
       ["VirtualMachine", "vms"],
       ["Drive", "machine_drives"],
@@ -24,6 +24,7 @@ describe("the registry", () => {
       ["Device", "machine_devices"],
       ["Vnet", "vnets"],
       ["VmSnapshot", "machine_snapshots"],
+      ["VmPower", "vms"],
     ]);
   });
   test.each(resourceSchemas.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {

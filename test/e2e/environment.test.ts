@@ -74,6 +74,8 @@ describe("the root program provisions an environment definition", () => {
     expect(up.summary.result).toBe("succeeded");
     const [vm] = await api("/v4/vms?filter=name%20eq%20'full-vm'&fields=$key,machine,uefi,secure_boot,note,machine%23status%23status%20as%20status");
     expect(vm).toMatchObject({ status: "running", note: "Declared in examples/environments/full.yaml" });
+    // Started once, after its GPU was attached (a passthrough device needs a stopped VM).
+    expect(up.stdout).not.toMatch(/restarting VM 'full-vm'/);
     expect(await api(`/v4/machine_devices?filter=machine%20eq%20${vm.machine}&fields=name`)).toEqual([{ name: "gpu0" }]);
     expect((await api(`/v4/machine_drives?filter=machine%20eq%20${vm.machine}&fields=name&sort=%2Bname`)).map((d: { name: string }) => d.name)).toEqual(["installer", "os"]);
     const [clone] = await api("/v4/vms?filter=name%20eq%20'full-clone'&fields=machine%23status%23status%20as%20status");

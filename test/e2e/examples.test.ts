@@ -91,8 +91,9 @@ describe("examples/three-tier-lab", () => {
 });
 
 describe("examples/gpu-passthrough", () => {
-  test("the GPU resource group looked up by name is attached to the running VM", async () => {
+  test("the GPU resource group looked up by name is attached to the VM, which VmPower then starts once (no restart)", async () => {
     await runExample("gpu-passthrough", async (ctx, out) => {
+      expect(ctx.output.join("")).not.toMatch(/restarting VM 'gpu-trainer'/);
       const [group] = await get(ctx, "/v4/resource_groups?filter=name%20eq%20'nvidia-a100'&fields=uuid");
       expect(out.gpuResourceGroup).toBe(group.uuid);
       const { machine, ...settings } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine,cpu_cores,ram,uefi`);

@@ -9,6 +9,7 @@ export const providers = {
   Device: () => require("../../provider/resources/device").provider,
   Vnet: () => require("../../provider/resources/vnet").provider,
   VmSnapshot: () => require("../../provider/resources/vmSnapshot").provider,
+  VmPower: () => require("../../provider/resources/vmPower").provider,
 };
 
 export interface Lab {

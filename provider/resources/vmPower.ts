@@ -1,0 +1,48 @@
+import { diffVmPower } from "../plan/diff";
+import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
+import { platformApi, withMachineLock } from "../reconcile/runtime";
+import { enforcePower, readVm } from "../reconcile/vm";
+import { VmPowerInputs, vmPowerInputsSchema } from "../schemas/vmPower";
+import { defineProvider } from "./defineProvider";
+import { resolveTimeouts } from "./operationTimeouts";
+
+type Outputs = VmPowerInputs & { machineKey: string; status: string; running: boolean };
+
+const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): Outputs => ({ ...inputs, machineKey, status: s.status, running: s.running });
+
+/** Brings the VM to the declared state; the status is read under the machine's lock, after every other change to it. */
+async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
+  const api = platformApi();
+  const vm = await readVm(api, inputs.vm, "name");
+  if (!vm) throw new Error(`vplatform: vm: no VM with key '${inputs.vm}'`);
+  return withMachineLock(vm.ref.machineKey, async () => {
+    const live = await readMachineStatus(api, vm.ref.machineKey);
+    await enforcePower(api, vm.ref, live, inputs.state, resolveTimeouts(inputs.timeouts));
+    const after: MachineStatus = inputs.state === "running" ? { running: true, status: "running" } : { running: false, status: "stopped" };
+    return outputs(inputs, vm.ref.machineKey, after);
+  });
+}
+
+export const provider = defineProvider<VmPowerInputs, Outputs>({
+  token: "VmPower",
+  schema: vmPowerInputsSchema,
+  diff: (_id, olds, news) => diffVmPower(olds, news),
+
+  async create(inputs) {
+    const outs = await enforceDeclared(inputs);
+    return { id: inputs.vm, outs };
+  },
+
+  async read(id, olds) {
+    const live = await readVm(platformApi(), olds.vm ?? id, "name");
+    if (!live) return undefined;
+    const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
+    const inputs = { ...declared, state: live.status.running ? ("running" as const) : ("stopped" as const) };
+    return { outs: outputs(inputs, live.ref.machineKey, live.status), inputs };
+  },
+
+  update: (_id, _olds, news) => enforceDeclared(news),
+
+  // No longer declaring a power state leaves the VM as it is, like dropping a VM's powerState.
+  async delete() {},
+});
