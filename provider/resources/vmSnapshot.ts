@@ -1,10 +1,10 @@
 import { diffVmSnapshot } from "../plan/diff";
 import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
-import { PlatformApi, quote, str } from "../reconcile/platform";
+import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
-import { defineProvider } from "./defineProvider";
+import { PartialCreateError, defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
@@ -20,7 +20,7 @@ async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
 async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
   const rows = await api.list("vms", {
     filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)}`,
-    fields: "$key,name,description",
+    fields: "$key,name,description,created",
     sort: "-created",
     limit: 1,
   });
@@ -51,11 +51,30 @@ export const provider = defineProvider<Inputs, Outputs>({
   async create(inputs) {
     const api = platformApi();
     const vm = await vmRef(api, inputs.vm);
+    const outs = { ...inputs, machineKey: vm.machineKey };
     return withMachineLock(vm.machineKey, async () => {
-      await runLongAction(api, vm, "snapshot", toVmSnapshotApiParams(inputs), resolveTimeouts(inputs.timeouts).snapshot);
-      const row = await findSnapshot(api, vm.vmKey, inputs.name);
+      // Slack for clock skew. Names need not be unique: only a snapshot taken since we started is ours.
+      const startedSec = Math.floor(Date.now() / 1000) - 30;
+      const taken = async () => {
+        const row = await findSnapshot(api, vm.vmKey, inputs.name);
+        return row && Number(row.created) >= startedSec ? row : undefined;
+      };
+      try {
+        await runLongAction(api, vm, "snapshot", toVmSnapshotApiParams(inputs), resolveTimeouts(inputs.timeouts).snapshot);
+      } catch (err) {
+        const row = await taken();
+        if (!row) throw err;
+        // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
+        throw new PartialCreateError(
+          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}; it is recorded as partially created and the next update continues from there`,
+          str(row.$key),
+          outs,
+          [errorText(err)],
+        );
+      }
+      const row = await taken();
       if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
-      return { id: str(row.$key), outs: { ...inputs, machineKey: vm.machineKey } };
+      return { id: str(row.$key), outs };
     });
   },
 
@@ -68,7 +87,8 @@ export const provider = defineProvider<Inputs, Outputs>({
 
   /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */
   async update(id, olds, news) {
-    if (JSON.stringify(olds.restoreTrigger ?? null) !== JSON.stringify(news.restoreTrigger ?? null) && news.restoreTrigger !== undefined) {
+    const d = diffVmSnapshot(olds, news);
+    if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger")) {
       const api = platformApi();
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);

@@ -26,3 +26,30 @@ describe("VmSnapshot", () => {
     expect((await p.read(s.id, s.outs)).id).toBe("");
   });
 });
+
+describe("an interrupted snapshot create", () => {
+  test("a lost answer is recorded as partially created with the snapshot's key: one snapshot, and the next update converges", async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-drop", powerState: "stopped" });
+    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vm_actions", dropAfter: true, count: 1 });
+    const p = providers.VmSnapshot();
+    const inputs = (await p.check({}, { vm: vm.id, name: "dropped" })).inputs;
+    const err = await p.create(inputs).catch((e: unknown) => e);
+    await lab.hook("DELETE", "/_emulator/faults");
+    const snaps = await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vm.id}`)}&fields=$key`);
+    expect(snaps).toHaveLength(1);
+    expect(err).toMatchObject({ name: "PartialCreateError", id: String(snaps[0].$key) });
+    const outs = (await p.update(String(snaps[0].$key), (err as { properties: Record<string, unknown> }).properties, inputs)).outs;
+    expect(outs).toMatchObject({ name: "dropped", vm: vm.id });
+  });
+
+  test("a snapshot that never happened is a plain error and leaves nothing", async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-fail", powerState: "stopped" });
+    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vm_actions", status: 500, count: 1 });
+    const p = providers.VmSnapshot();
+    const err = await p.create((await p.check({}, { vm: vm.id, name: "failed" })).inputs).catch((e: unknown) => e);
+    await lab.hook("DELETE", "/_emulator/faults");
+    expect(err).toBeInstanceOf(Error);
+    expect(err).not.toMatchObject({ name: "PartialCreateError" });
+    expect(await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vm.id}`)}&fields=$key`)).toEqual([]);
+  });
+});
