@@ -4,11 +4,11 @@ import { PREVIEW_UNKNOWN } from "../plan/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, Row, quote, str } from "../reconcile/platform";
+import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcile/platform";
 import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { assertAdoptable, findAdoptable } from "./adoption";
-import { ResourceBehaviour } from "./defineProvider";
+import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -85,10 +85,23 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         }
         const owner = await findMachineOwner(api, machine);
         if (!owner) throw new Error(`vplatform: machine: no VM has machine key '${machine}'`);
-        const created = await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), () =>
-          insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs)),
-        );
-        return { id: str(created.$key), outs: { ...inputs, ...spec.computed?.(created.response ?? {}, inputs) } as O };
+        let created: CreatedRow | undefined;
+        const outs = () => ({ ...inputs, ...spec.computed?.(created?.response ?? {}, inputs) }) as O;
+        try {
+          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), async () => {
+            created = await insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs));
+          });
+        } catch (err) {
+          if (!created) throw err;
+          // The row exists but the VM could not be started again: record the row, never add it twice.
+          throw new PartialCreateError(
+            `vplatform: ${what(inputs)} was added (key ${created.$key}) but ${errorText(err)}; it is recorded as partially created and the next update continues from there`,
+            created.$key,
+            outs(),
+            [errorText(err)],
+          );
+        }
+        return { id: str(created!.$key), outs: outs() };
       });
     },
 

@@ -97,3 +97,18 @@ describe("Device", () => {
     expect((await providers.Device().read(dev.id, dev.outs)).id).toBe("");
   });
 });
+
+describe("hardware added to a running VM without hotplug", () => {
+  test("when the VM cannot be started again, the new row is recorded as partially created: no second NIC on the next up", async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "partial-hw", allowHotplug: false, powerState: "running" });
+    // More RAM than any node has: accepted while running, fatal at the next start (507).
+    await lab.api("PUT", `vms/${vm.id}`, { ram: 1048576 });
+    const net = await checkedCreate(providers.Vnet(), { name: "partial-net" });
+    const inputs = (await providers.Nic().check({}, { machine: vm.outs.machineKey, vnet: net.id, name: "eth9" })).inputs;
+    const err = await providers.Nic().create(inputs).catch((e: unknown) => e);
+    const nics = await lab.api("GET", `machine_nics?filter=machine eq ${vm.outs.machineKey} and name eq 'eth9'&fields=$key`);
+    expect(nics).toHaveLength(1);
+    expect(err).toMatchObject({ name: "PartialCreateError", id: String(nics[0].$key) });
+    expect((err as Error).message).toMatch(/NIC 'eth9' of machine \d+ was added \(key \d+\) but .*insufficient cluster resources/);
+  });
+});
