@@ -34,6 +34,8 @@ function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus)
   return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running };
 }
 
+const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
+
 /** Drives, NICs and devices follow their VM's policy when they need it cycled. */
 function remember(machineKey: string, policy: PowerCyclePolicy | undefined) {
   if (machineKey && policy) machinePolicies.set(machineKey, policy);
@@ -105,23 +107,28 @@ function findVmToAdopt(api: PlatformApi, inputs: VirtualMachineInputs & { adopt:
 
 /**
  * What the preview says beyond the field list: which changes restart the VM
- * and which wait for its next start. Judged from the power state recorded at
- * the last update or refresh; the update itself re-reads the live state.
+ * and which wait for its next start. A VM whose power this resource manages is
+ * judged from the state recorded at the last update or refresh; otherwise
+ * (power left alone, or managed by a VmPower) it may be running, and the
+ * preview says what happens if it is. The update re-reads the live state.
  */
 function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs): ResourceDiff {
-  const recorded: LiveVmState = { running: olds.running === true, allowHotplug: olds.allowHotplug !== false };
-  const plan = planVmUpdate(olds, news, recorded);
+  const recorded = olds.powerState !== undefined;
+  const live: LiveVmState = { running: recorded ? olds.running === true : true, allowHotplug: olds.allowHotplug !== false };
+  const plan = planVmUpdate(olds, news, live);
   if (plan.diff.replaces.length > 0) return plan.diff;
-  if (!plan.ok) {
+  if (!plan.ok && recorded) {
     throw new Error(`vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`);
   }
+  if (!plan.ok) return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };
   const t = resolveTimeouts(news.timeouts);
-  const lines = plan.restart ? [`${plan.restart}: the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`] : [];
+  const restart = `the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`;
+  const lines = plan.restart ? [`${plan.restart}: ${recorded ? restart : `if it is running then, ${restart}`}`] : [];
   return { ...plan.diff, warnings: [...plan.warnings, ...lines] };
 }
 
-/** Runs the planned steps in order; resolves to whether the VM runs afterwards. */
-async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], running: boolean, t: OperationTimeouts): Promise<boolean> {
+/** Runs the planned steps in order; resolves to the machine status afterwards. */
+async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], status: MachineStatus, t: OperationTimeouts): Promise<MachineStatus> {
   const power = powerTimeouts(t);
   for (const step of steps) {
     switch (step.kind) {
@@ -137,25 +144,23 @@ async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], running:
       case "powerOff":
         console.log(`vplatform: stopping VM '${vm.name}': ${step.reason}`);
         await powerOff(api, vm, power);
-        running = false;
+        status = statusOf(false);
         break;
       case "powerOn":
         console.log(`vplatform: starting VM '${vm.name}': ${step.reason}`);
         await powerOn(api, vm, power);
-        running = true;
+        status = statusOf(true);
         break;
       case "powerCycle":
         console.log(`vplatform: restarting VM '${vm.name}': ${step.reason}`);
         await powerOff(api, vm, power);
         await powerOn(api, vm, power);
-        running = true;
+        status = statusOf(true);
         break;
     }
   }
-  return running;
+  return status;
 }
-
-const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
 
 export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
@@ -224,9 +229,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
       const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
       if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
       for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
-      const running = await runVmSteps(api, vm, plan.steps, live.status.running, t);
-      const changedPower = plan.steps.some((s) => s.kind !== "put" && s.kind !== "setNote" && s.kind !== "syncCloudinitFiles");
-      return outputs(news, vm, changedPower ? statusOf(running) : live.status);
+      return outputs(news, vm, await runVmSteps(api, vm, plan.steps, live.status, t));
     });
   },
 

@@ -59,6 +59,15 @@ describe("preview of a VM change says what the update will do to the VM", () => 
     expect(p.diff).toMatchObject({ changes: true, replaces: [] });
   });
 
+  test("a VM whose power it does not manage may be running: the preview says what happens if it is", async () => {
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-8", cpuCores: 1 });
+    const p = await preview(id, outs, inputs, { cpuCores: 2 });
+    expect(p.printed).toMatch(/cpuCores 1 → 2 needs a power cycle of VM 'pv-8': if it is running then, the VM will be RESTARTED/);
+    const refused = await preview(id, outs, inputs, { cpuCores: 2, powerCyclePolicy: "refuse" });
+    expect(refused.diff).toMatchObject({ changes: true });
+    expect(refused.printed).toMatch(/if the VM is running at update time, the update fails: cpuCores 1 → 2 needs a power cycle/);
+  });
+
   test("a versioned machine type reported by the platform is no change from the declared family", async () => {
     const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-6", machineType: "q35", powerState: "stopped" });
     const read = await vmProvider().read(id, outs);
