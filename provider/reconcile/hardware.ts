@@ -3,6 +3,7 @@ import { PlatformApi, Row, str } from "./platform";
 import { PowerCyclePolicy, VmRef, applyWithPowerCycle, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
 import { Clock, pollUntil, realClock } from "./waitFor";
+import { oweStart, settleOwedStart } from "./runtime";
 import { powerTimeouts } from "./vm";
 
 /** The VM owning a machine, with what hardware changes depend on. */
@@ -29,8 +30,10 @@ export async function findMachineOwner(api: PlatformApi, machineKey: string): Pr
 }
 
 /**
- * Runs a hardware change (add/remove a drive or NIC). A running VM without
- * hotplug cannot take it live, so the VM's power-cycle policy decides.
+ * Runs a hardware change (add/remove a drive, NIC or device) under the
+ * machine's lock. A running VM without hotplug cannot take it live, so the
+ * VM's power-cycle policy decides; changes queued behind this one find the VM
+ * stopped and the last of them starts it again (one restart for all of them).
  */
 export async function changeHardware<T>(
   api: PlatformApi,
@@ -42,7 +45,16 @@ export async function changeHardware<T>(
   clock: Clock = realClock,
 ): Promise<T> {
   const reasons = owner.status.running && !owner.allowHotplug ? [`${what} (VM has no hotplug)`] : [];
-  return applyWithPowerCycle(api, owner.ref, { policy, reasons, running: owner.status.running, timeouts: powerTimeouts(t), clock }, change);
+  const machineKey = owner.ref.machineKey;
+  const result = await applyWithPowerCycle(
+    api,
+    owner.ref,
+    { policy, reasons, running: owner.status.running, timeouts: powerTimeouts(t), clock, startAgain: (start) => oweStart(machineKey, start) },
+    change,
+  );
+  // Here rather than when the lock is released: a failed start is then this change's failure (a partial create).
+  await settleOwedStart(machineKey);
+  return result;
 }
 
 /** Drive status values: online, offline, importing, hotplug... */

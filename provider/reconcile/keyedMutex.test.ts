@@ -30,6 +30,15 @@ describe("KeyedMutex", () => {
     expect(events.slice(0, 2)).toEqual(["1 start", "2 start"]);
   });
 
+  test("the holder can tell whether work waits behind it", async () => {
+    const mutex = new KeyedMutex();
+    const seen: boolean[] = [];
+    const job = () => mutex.run("k", async () => void seen.push(mutex.queuedBehind("k")));
+    await Promise.all([job(), job(), job()]);
+    expect(seen).toEqual([true, true, false]);
+    expect(mutex.queuedBehind("k")).toBe(false);
+  });
+
   test("a failing job releases the key and its error reaches only its caller", async () => {
     const mutex = new KeyedMutex();
     const failing = mutex.run("k", async () => {

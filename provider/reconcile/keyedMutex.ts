@@ -6,8 +6,10 @@
  */
 export class KeyedMutex {
   private readonly tails = new Map<string, Promise<void>>();
+  private readonly entered = new Map<string, number>();
 
   async run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    this.entered.set(key, (this.entered.get(key) ?? 0) + 1);
     const previous = this.tails.get(key) ?? Promise.resolve();
     let release!: () => void;
     const mine = new Promise<void>((resolve) => (release = resolve));
@@ -17,10 +19,18 @@ export class KeyedMutex {
     try {
       return await work();
     } finally {
+      const left = (this.entered.get(key) ?? 1) - 1;
+      if (left > 0) this.entered.set(key, left);
+      else this.entered.delete(key);
       release();
       // Forget the key once nobody queued behind us, so the map stays small.
       if (this.tails.get(key) === tail) this.tails.delete(key);
     }
+  }
+
+  /** For the holder of `key`: whether more work waits behind it. */
+  queuedBehind(key: string): boolean {
+    return (this.entered.get(key) ?? 0) > 1;
   }
 
   /** Keys with work running or queued (for tests and diagnostics). */

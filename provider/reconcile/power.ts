@@ -94,12 +94,14 @@ export interface PowerCycle {
   running: boolean;
   timeouts: PowerTimeouts;
   clock?: Clock;
+  /** Runs the start after the change; by default at once. Hardware changes hand it to the last change queued on the machine. */
+  startAgain?: (start: () => Promise<void>) => Promise<void> | void;
 }
 
 /**
  * Runs `apply` directly when the machine is stopped or nothing needs a power
- * cycle; otherwise stops the machine, applies and starts it again ("restart")
- * or fails before touching anything ("refuse").
+ * cycle; otherwise stops the machine, applies and starts it again ("restart",
+ * the start as `startAgain` says) or fails before touching anything ("refuse").
  */
 export async function applyWithPowerCycle<T>(api: PlatformApi, vm: VmRef, cycle: PowerCycle, apply: () => Promise<T>): Promise<T> {
   if (!cycle.running || cycle.reasons.length === 0) return apply();
@@ -107,7 +109,15 @@ export async function applyWithPowerCycle<T>(api: PlatformApi, vm: VmRef, cycle:
   const clock = cycle.clock ?? realClock;
   clock.log(`vplatform: restarting VM '${vm.name}' to apply ${cycle.reasons.join(", ")}`);
   await powerOff(api, vm, cycle.timeouts, clock);
-  const result = await apply();
-  await powerOn(api, vm, cycle.timeouts, clock);
+  const start = () => powerOn(api, vm, cycle.timeouts, clock);
+  const startAgain = cycle.startAgain ?? ((s) => s());
+  let result: T;
+  try {
+    result = await apply();
+  } catch (err) {
+    await startAgain(start); // the change failed; the VM still runs again as before
+    throw err;
+  }
+  await startAgain(start);
   return result;
 }

@@ -47,7 +47,41 @@ export function platformApi(): PlatformApi {
   return api;
 }
 
-/** Runs a change to one machine after every earlier change to it finished. */
+/**
+ * Machines stopped for a hardware change that they could not take running,
+ * with the start that is still owed: several changes queued on one machine
+ * share one restart, which the last of them runs.
+ */
+const owedStarts = new Map<string, () => Promise<void>>();
+
+export function oweStart(machineKey: string, start: () => Promise<void>): void {
+  owedStarts.set(machineKey, start);
+}
+
+/** The machine's power is decided otherwise now (a declared power state, a deletion). */
+export function forgetOwedStart(machineKey: string): void {
+  owedStarts.delete(machineKey);
+}
+
+/** For the holder of the machine's lock: runs the owed start unless more changes wait to run on the stopped machine. */
+export async function settleOwedStart(machineKey: string): Promise<void> {
+  const start = owedStarts.get(machineKey);
+  if (!start || machineLocks.queuedBehind(machineKey)) return;
+  owedStarts.delete(machineKey);
+  await start();
+}
+
+/** Runs a change to one machine after every earlier change to it finished; the last one pays a start owed to it. */
 export function withMachineLock<T>(machineKey: string, work: () => Promise<T>): Promise<T> {
-  return machineLocks.run(machineKey, work);
+  return machineLocks.run(machineKey, async () => {
+    let result: T;
+    try {
+      result = await work();
+    } catch (err) {
+      await settleOwedStart(machineKey).catch((startErr) => console.log(`vplatform: starting machine ${machineKey} again failed too: ${String(startErr)}`));
+      throw err;
+    }
+    await settleOwedStart(machineKey);
+    return result;
+  });
 }

@@ -3,6 +3,7 @@ import { isAmbiguousFailure } from "./insertRow";
 import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
+import { forgetOwedStart } from "./runtime";
 import { Clock, realClock } from "./waitFor";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
@@ -108,12 +109,14 @@ export async function enforcePower(
   t: OperationTimeouts,
   clock: Clock = realClock,
 ): Promise<void> {
+  if (desired) forgetOwedStart(vm.machineKey); // the declared state wins over restoring the earlier one
   if (desired === "running" && !live.running) await powerOn(api, vm, powerTimeouts(t), clock);
   if (desired === "stopped" && live.running) await powerOff(api, vm, powerTimeouts(t), clock);
 }
 
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
 export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
+  forgetOwedStart(vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove("vms", vm.vmKey);
 }

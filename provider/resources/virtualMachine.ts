@@ -14,7 +14,7 @@ import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconc
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { PowerCyclePolicy, VmRef, powerOff, powerOn } from "../reconcile/power";
-import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
+import { forgetOwedStart, machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, findAdoptable } from "./adoption";
@@ -226,6 +226,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
       const live = await readVm(api, id, "allow_hotplug");
       if (!live) throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
       const vm: VmRef = { ...live.ref, name: news.name };
+      if (news.powerState) forgetOwedStart(vm.machineKey); // the plan brings about the declared state
       const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
       if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
       for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
