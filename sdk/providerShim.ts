@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { fieldMeta } from "../provider/schemas/common";
 
 /**
  * The provider object Pulumi serializes into every resource's `__provider`.
@@ -21,9 +22,24 @@ export function shimProvider(file: string): pulumi.dynamic.ResourceProvider {
   };
 }
 
-/** Every output name must be in the props (undefined = computed) so the SDK exposes it. */
-export function seed(schema: z.ZodType, args: object, computed: string[] = []): Record<string, unknown> {
-  const shape = (schema as unknown as { shape?: Record<string, unknown> }).shape ?? {};
-  const names = [...Object.keys(shape), ...computed];
-  return { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
+const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+
+/** Inputs marked secret in the schema (console password hash): never stored in plain text. */
+const secretFields = (schema: z.ZodType) => Object.entries(shapeOf(schema)).flatMap(([name, field]) => (fieldMeta(field)?.secret ? [name] : []));
+
+/**
+ * The props of a resource: every output name present (undefined = computed) so
+ * the SDK exposes it, and secret inputs wrapped so the state holds them encrypted.
+ */
+export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: string[] = []): Record<string, unknown> {
+  const names = [...Object.keys(shapeOf(schema)), ...computed];
+  const props: Record<string, unknown> = { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
+  for (const name of secretFields(schema)) if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
+  return props;
+}
+
+/** The outputs echoing secret inputs are secret too (a dynamic provider cannot return secrets itself). */
+export function withSecretOutputs(schema: z.ZodType, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
+  const secrets = secretFields(schema);
+  return secrets.length ? { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] } : opts;
 }

@@ -6,7 +6,7 @@ import { nicInputsSchema } from "../provider/schemas/nic";
 import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
 import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
-import { seed, shimProvider } from "./providerShim";
+import { seed, shimProvider, withSecretOutputs } from "./providerShim";
 import { Args, MachineKey, Outputs } from "./types";
 
 type In<S extends z.ZodType> = z.input<S>;
@@ -39,7 +39,8 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
   declare readonly status: pulumi.Output<string>;
   declare readonly running: pulumi.Output<boolean>;
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VirtualMachine, name, seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running"]), opts, "vplatform", "VirtualMachine");
+    const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running"]);
+    super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
   }
 }
 export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running">> {}

@@ -7,6 +7,8 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { collect, startE2e, type E2eContext } from "./harness";
 
 const GiB = 1024 ** 3;
+/** A secret input: it must reach the platform but never the state file or the output in plain text. */
+const CONSOLE_HASH = "$6$e2e-console-hash-4f1c";
 const desired = { ram: 2048, disksize: 10 * GiB, nics: 1 };
 
 const program: PulumiFn = async () => {
@@ -19,6 +21,7 @@ const program: PulumiFn = async () => {
     machineType: "q35",
     powerState: "running",
     powerCyclePolicy: "restart",
+    consolePassHash: CONSOLE_HASH,
   });
   new vp.Drive("web-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: desired.disksize, preferredTier: 3 });
   for (let i = 0; i < desired.nics; i++) new vp.Nic(`web-eth${i}`, { machine: vm.machineKey, name: `eth${i}`, vnet: net.id, interface: "virtio" });
@@ -106,13 +109,17 @@ describe("a stack under the real engine converges and stays converged", () => {
     expect(await vmRow()).toMatchObject({ status: "running" });
   }, 300_000);
 
-  test("the API key is in neither the state file nor the engine's output", async () => {
+  test("the API key and the secret console hash are in neither the state file nor the engine's output", async () => {
     // The state file as the backend stores it (exportStack would decrypt secrets).
     const files = listFiles(ctx.stateDir).filter((f) => f.endsWith(".json"));
     const state = files.map((f) => fs.readFileSync(f, "utf8")).join("\n");
     expect(state).toContain("vplatform:VirtualMachine");
     expect(state).not.toContain(ctx.emulator.apiKey);
     expect(ctx.output.join("")).not.toContain(ctx.emulator.apiKey);
+    // After up, refresh and updates: encrypted in inputs and outputs alike, yet set on the platform.
+    expect(state).not.toContain(CONSOLE_HASH);
+    expect(ctx.output.join("")).not.toContain(CONSOLE_HASH);
+    expect((await ctx.api("GET", `/v4/vms/${vmKey}?fields=console_pass_hash`)).body.console_pass_hash).toBe(CONSOLE_HASH);
     // The serialized provider holds no configuration at all: only the module to load at call time.
     const provider = JSON.parse(fs.readFileSync(files.find((f) => /e2e\.json$/.test(f))!, "utf8")).checkpoint.latest.resources.find(
       (r: { type: string }) => r.type === "pulumi-nodejs:dynamic/vplatform:VirtualMachine",
