@@ -54,7 +54,7 @@ function declareVm(entry: VmEntry, resolve: Resolvers): DeclaredVm {
   const { drives, nics, devices, cloneFrom, powerState, ...vmArgs } = entry;
   const vm = new vp.VirtualMachine(entry.name, {
     ...vmArgs,
-    ...(cloneFrom ? { cloneFrom: resolve.vmKey(cloneFrom.vm).apply((vm) => ({ ...cloneFrom, vm })) } : {}),
+    ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: resolve.vmKey(cloneFrom.vm) } } : {}),
   });
   const opts = { parent: vm };
   const hardware: pulumi.Resource[] = [

@@ -11,7 +11,7 @@ export const templateKey = template.id;
 export const cloneKeys = Array.from({ length: clones }, (_, i) => {
   const clone = new vp.VirtualMachine(
     `clone-${i + 1}`,
-    { name: `golden-clone-${i + 1}`, cloneFrom: pulumi.output({ vm: template.id }), powerState: "running" },
+    { name: `golden-clone-${i + 1}`, cloneFrom: { vm: template.id }, powerState: "running" },
     { dependsOn: [disk] }, // clone the template with its disk
   );
   return clone.id;
