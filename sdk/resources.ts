@@ -38,12 +38,14 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
   /** Live machine status at the last update or refresh: running, stopped, ... */
   declare readonly status: pulumi.Output<string>;
   declare readonly running: pulumi.Output<boolean>;
+  /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle. */
+  declare readonly needRestart: pulumi.Output<boolean>;
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running"]);
+    const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
     super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
   }
 }
-export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running">> {}
+export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running" | "needRestart">> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {

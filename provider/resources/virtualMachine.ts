@@ -28,10 +28,13 @@ export type VirtualMachineOutputs = VirtualMachineInputs & {
   /** Live machine status at the last create/update/refresh (running, stopped, ...). */
   status: string;
   running: boolean;
+  /** The platform's need_restart: settings changed outside Pulumi wait for a power cycle. */
+  needRestart: boolean;
 };
 
-function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus): VirtualMachineOutputs {
-  return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running };
+/** `needRestart` is read live on refresh; after our own changes it is false (power-cycle changes are applied with a cycle). */
+function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus, needRestart = false): VirtualMachineOutputs {
+  return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running, needRestart };
 }
 
 const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
@@ -45,7 +48,7 @@ const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.c
 
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
 async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
-  const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
+  const { machineKey: _k, status: _s, running: _r, needRestart: _n, ...declared } = olds;
   const inputs = { ...declared, ...fromVirtualMachineApiRow(live.row, declared) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
@@ -86,7 +89,7 @@ async function rollback(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInput
       `vplatform: creating VM '${vm.name}' failed (${errorText(cause)}) and deleting it again failed too (${errorText(undoErr)}); ` +
         `it is recorded as partially created and the next update continues from there`,
       vm.vmKey,
-      { ...inputs, machineKey: vm.machineKey, powerState: "stopped", status: "unknown", running: false },
+      { ...inputs, machineKey: vm.machineKey, powerState: "stopped", status: "unknown", running: false, needRestart: false },
       [errorText(cause)],
     );
   }
@@ -210,11 +213,11 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
 
   async read(id, olds) {
     const api = platformApi();
-    const live = await readVm(api, id, VIRTUAL_MACHINE_READ_FIELDS);
+    const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
     if (!live) return undefined;
     remember(live.ref.machineKey, olds.powerCyclePolicy as PowerCyclePolicy);
     const inputs = await liveInputs(api, live, olds);
-    return { outs: outputs(inputs, live.ref, live.status), inputs };
+    return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
   },
 
   async update(id, olds, news) {

@@ -27,6 +27,7 @@ export const resourceSchemas: ResourceSchema[] = [
       machineKey: { type: "string", description: "Machine key: what drives, NICs and devices attach to" },
       status: { type: "string", description: "Live machine status at the last create, update or refresh" },
       running: { type: "boolean", description: "Whether the machine was running at the last create, update or refresh" },
+      needRestart: { type: "boolean", description: "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle" },
     },
   },
   { token: "Drive", table: "machine_drives", description: "A drive of a VM's machine.", inputs: driveInputsSchema, outputs: {} },

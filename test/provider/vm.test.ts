@@ -44,6 +44,14 @@ describe("VirtualMachine lifecycle", () => {
     expect(read.inputs.ram).toBe(4096);
   });
 
+  test("refresh surfaces the platform's need_restart after a change made outside Pulumi to a running VM", async () => {
+    const { id, outs } = await checkedCreate(vmProvider(), { name: "life-nr", ram: 1024, powerState: "running" });
+    expect(outs.needRestart).toBe(false);
+    expect((await vmProvider().read(id, outs)).props.needRestart).toBe(false);
+    await lab.api("PUT", `vms/${id}`, { ram: 2048 });
+    expect((await vmProvider().read(id, outs)).props.needRestart).toBe(true);
+  });
+
   test("a VM deleted outside Pulumi reads as gone (empty id)", async () => {
     const { id, outs } = await checkedCreate(vmProvider(), { name: "life-5", powerState: "stopped" });
     await lab.api("DELETE", `vms/${id}`);
