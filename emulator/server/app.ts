@@ -18,6 +18,7 @@ import { listRows, readRow, type ListQuery } from "../core/read";
 import { QueryError } from "../query";
 import { tableSchema } from "../tables/schema";
 import type { Caller } from "../tables/types";
+import { matchRowAction, runRowAction } from "./rowActions";
 import { parseApiPath } from "./routing";
 
 /** Request body limit (the spec leaves it open): 4 MiB, answered 413 beyond. */
@@ -161,6 +162,11 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       const caller = requireCaller(request);
       if (!ctx.tables.has(path.table)) throw new ApiError(404, `resource /v4/${path.table} not found`);
       const def = ctx.store(path.table).def;
+      const rowAction = matchRowAction(ctx, request.method, path, query);
+      if (rowAction) {
+        const result = runRowAction(ctx, rowAction, request.body, caller);
+        return sendJson(request, reply, result.status, result.body);
+      }
       if (path.emptyKey || path.rest.length) throw new ApiError(404, `resource ${path.display} not found`);
       switch (request.method) {
         case "GET": {

@@ -119,8 +119,16 @@ export interface ActionTableDef {
   defaultAction?: string;
   /** Spelling variants accepted from different clients, mapped onto canonical actions. */
   aliases?: Record<string, string>;
+  /** Row-level spellings of these actions that clients use besides the action table (see server/rowActions.ts). */
+  rowRoutes?: RowRoute[];
   actions: Record<string, ActionDef>;
 }
+
+/**
+ * `post-path`: `POST /v4/<targetTable>/<key>/<action>`, the body being the params;
+ * `put-query`: `PUT /v4/<targetTable>/<key>?action=<action>`, the body `{params}`.
+ */
+export type RowRoute = "post-path" | "put-query";
 
 export interface TableDef {
   name: string;

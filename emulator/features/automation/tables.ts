@@ -79,6 +79,7 @@ export const webhookUrlActionsTable: TableDef = {
     targetField: "webhook_url",
     targetTable: "webhook_urls",
     defaultAction: "send",
+    rowRoutes: ["post-path"], // POST /v4/webhook_urls/<key>/send {message} (py, ps clients)
     actions: {
       send: {
         description: "deliver a message now; answers the delivery log key in $key",
@@ -171,6 +172,7 @@ export const taskActionsTable: TableDef = {
     targetField: "task",
     targetTable: "tasks",
     defaultAction: "execute",
+    rowRoutes: ["put-query"], // PUT /v4/tasks/<key>?action=execute {params} (py client)
     actions: {
       execute: {
         description: "run the task now, enabled or not; answers the delivery log key in $key",
