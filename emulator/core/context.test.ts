@@ -50,6 +50,13 @@ describe("EmulatorContext scheduler", () => {
     expect(ran).toBe(false);
   });
 
+  test("minRealMs is a floor on the scaled delay, also at time scale 0", async () => {
+    const ctx = new EmulatorContext(0);
+    const started = Date.now();
+    await new Promise<void>((resolve) => ctx.schedule(1000, resolve, 30));
+    expect(Date.now() - started).toBeGreaterThanOrEqual(29); // timers may fire a millisecond early
+  });
+
   test("durations are multiplied by the time scale", async () => {
     const ctx = new EmulatorContext(0.001);
     const done = new Promise<void>((resolve) => ctx.schedule(5000, resolve));

@@ -131,12 +131,15 @@ export class EmulatorContext {
 
   // ---- scheduler ------------------------------------------------------------
 
-  /** Runs `fn` after `ms × timeScale` milliseconds; the returned function cancels it. */
-  schedule(ms: number, fn: () => void): () => void {
+  /**
+   * Runs `fn` after `ms × timeScale` milliseconds, but not sooner than `minRealMs` (a floor for repeating
+   * timers, which a zero time scale would otherwise make spin); the returned function cancels it.
+   */
+  schedule(ms: number, fn: () => void, minRealMs = 0): () => void {
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       fn();
-    }, Math.max(0, Math.round(ms * this.timeScale)));
+    }, Math.max(0, minRealMs, Math.round(ms * this.timeScale)));
     this.timers.add(timer);
     return () => {
       clearTimeout(timer);

@@ -5,7 +5,7 @@
  */
 import type { EmulatorContext } from "../core/context";
 import type { FeatureModule } from "../tables/types";
-import { automationFeature, settleAutomation } from "./automation";
+import { automationFeature, resumeSchedules, settleAutomation } from "./automation";
 import { volumeBrowserFeature } from "./volume-browser";
 
 export function allFeatures(opts: { volumes?: Record<string, string> /* volume name -> host directory */ }): FeatureModule[] {
@@ -14,8 +14,10 @@ export function allFeatures(opts: { volumes?: Record<string, string> /* volume n
 
 /**
  * Call after `loadState` (persistence): settles what the features had in
- * flight (webhook deliveries, task runs). Volume browser jobs are transient.
+ * flight (webhook deliveries, task runs) and sets the schedules' timers again
+ * (loading rows emits no events). Volume browser jobs are transient.
  */
 export function settleFeaturesAfterLoad(ctx: EmulatorContext): void {
   settleAutomation(ctx);
+  resumeSchedules(ctx);
 }

@@ -1,13 +1,17 @@
 /**
- * The webhooks, tasks and events feature: its tables, plus one subscription to
- * every event on the context bus that runs the tasks whose events match.
- * Closing the context aborts deliveries in flight.
+ * The webhooks, tasks and events feature: its tables, one subscription to
+ * every event on the context bus that runs the tasks whose events match, and
+ * one to schedule changes that (re-)arms their timers. Closing the context
+ * aborts deliveries in flight and drops the timers.
  */
 import type { EmulatorContext, EmulatorEvent } from "../../core/context";
 import type { FeatureModule } from "../../tables/types";
 import { dispatchEvent } from "./events";
 import { runtimeOf } from "./runtime";
+import { armSchedule } from "./schedules";
 import { automationTables } from "./tables";
+
+export { resumeSchedules } from "./schedules";
 
 export function automationFeature(): FeatureModule {
   return {
@@ -16,6 +20,9 @@ export function automationFeature(): FeatureModule {
     setup: (ctx) => {
       const onEvent = (event: EmulatorEvent) => dispatchEvent(ctx, event);
       ctx.events.on("*", onEvent);
+      for (const change of ["created", "updated", "deleted"]) {
+        ctx.events.on(`task_schedules.${change}`, (event: EmulatorEvent) => armSchedule(ctx, event.row.$key));
+      }
       // EmulatorContext.close() drops every listener: that is the moment to stop deliveries.
       ctx.events.on("removeListener", (_name: string, listener: unknown) => {
         if (listener === onEvent) runtimeOf(ctx).close();

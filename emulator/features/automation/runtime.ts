@@ -1,7 +1,8 @@
 /**
  * Per-context state of the automation feature that does not belong in rows:
  * in-flight deliveries (aborted when the context closes), one-time tasks
- * already started, and how many runs of each task are in progress.
+ * already started, how many runs of each task are in progress and the timers
+ * of armed schedules.
  */
 import type { EmulatorContext } from "../../core/context";
 import type { RowKey } from "../../tables/types";
@@ -13,6 +14,8 @@ export class AutomationRuntime {
   readonly startedOnce = new Set<RowKey>();
   /** Runs in progress per task (a task is `running` while any is). */
   readonly activeRuns = new Map<RowKey, number>();
+  /** The cancel function of each armed schedule's timer. */
+  readonly scheduleTimers = new Map<RowKey, () => void>();
 
   /** A signal for one delivery; already aborted once the context is closed. */
   track(): { signal: AbortSignal; release: () => void } {

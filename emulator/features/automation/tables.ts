@@ -118,7 +118,7 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
 
 export const tasksTable: TableDef = {
   name: "tasks",
-  description: "automation rules: object type webhook (owner webhook_urls/<key>), action send, run by events or task_actions execute",
+  description: "automation rules: object type webhook (owner webhook_urls/<key>), action send, run by events, schedules or task_actions execute",
   keyType: "int",
   owner: "owner",
   unique: { field: "name", message: "a task with that name exists" },
@@ -234,7 +234,7 @@ const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 
 export const taskSchedulesTable: TableDef = {
   name: "task_schedules",
-  description: "schedules linked to tasks through task_schedule_triggers (stored only: the emulator does not fire them)",
+  description: "schedules linked to tasks through task_schedule_triggers; an enabled schedule runs its enabled tasks (times in UTC)",
   keyType: "int",
   unique: { field: "name", message: "a schedule with that name exists" },
   fields: {
@@ -246,13 +246,13 @@ export const taskSchedulesTable: TableDef = {
       enum: { minute: "Minute", hour: "Hour", day: "Day", week: "Week", month: "Month", year: "Year", never: "Never" },
     },
     repeat_iteration: { type: "uint32", default: 1, min: 1 },
-    start_date: { type: "uint64", default: 0, description: "Unix seconds; 0 = now" },
-    end_date: { type: "uint64", default: 0, description: "Unix seconds; 0 = no end" },
-    start_time_of_day: { type: "uint32", default: 0, max: 86400, description: "seconds after midnight" },
-    end_time_of_day: { type: "uint32", default: 86400, max: 86400 },
-    all_day: { type: "bool", default: true },
-    day_of_month: { type: "uint8", default: 0, max: 31, description: "0 = any" },
-    ...Object.fromEntries(DAYS.map((day) => [day, { type: "bool" as const, default: true }])),
+    start_date: { type: "uint64", default: 0, description: "Unix seconds: its UTC day is the first day; 0 = the creation time" },
+    end_date: { type: "uint64", default: 0, description: "Unix seconds: no run after it; 0 = no end" },
+    start_time_of_day: { type: "uint32", default: 0, max: 86400, description: "seconds after midnight (UTC): the run time, or the window's opening for minute/hour repeats" },
+    end_time_of_day: { type: "uint32", default: 86400, max: 86400, description: "the window's end for minute/hour repeats" },
+    all_day: { type: "bool", default: true, description: "minute/hour repeats run the whole day (the window is ignored)" },
+    day_of_month: { type: "uint8", default: 0, max: 31, description: "month repeats: the date (past the month's end = its last day); 0 = the start date's" },
+    ...Object.fromEntries(DAYS.map((day) => [day, { type: "bool" as const, default: true, description: "runs on this weekday (not for month/year repeats)" }])),
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
   },
