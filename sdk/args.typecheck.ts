@@ -2,27 +2,37 @@
 // (tsc): each `@ts-expect-error` fails the build if the line compiles. Nothing
 // here runs; the function is never called.
 import * as pulumi from "@pulumi/pulumi";
+import { getVnetOutput, readTableOutput } from "./lookups";
 import type { DeviceArgs, DriveArgs, VirtualMachineArgs, VnetArgs } from "./resources";
 import type { VmPowerArgs } from "./vmPower";
-import type { MachineKey } from "./types";
+import { machineKey as keyOf, type MachineKey } from "./types";
 
 export function argumentTypes(vmId: pulumi.Output<string>, machineKey: pulumi.Output<MachineKey>, text: pulumi.Output<string>, flag: pulumi.Output<boolean>): unknown[] {
   const clone: VirtualMachineArgs = { name: "c", cloneFrom: { vm: vmId, quiesce: flag } }; // an output inside a nested object
+  const promised: VirtualMachineArgs = { name: "c", cloneFrom: { vm: Promise.resolve("7") } }; // a promise inside a nested object
   const wholeClone: VirtualMachineArgs = { name: "c", cloneFrom: pulumi.output({ vm: "7" }) }; // the whole object as an output
   const files: VirtualMachineArgs = { name: "c", cloudinitFiles: [{ name: "/user-data", contents: text }] }; // an output inside an array item
   const fileList: VirtualMachineArgs = { name: "c", cloudinitFiles: text.apply((contents) => [{ name: "/user-data", contents }]) };
   const timeouts: VirtualMachineArgs = { name: "c", powerState: "running", timeouts: { powerChange: pulumi.output(90) } };
   const drive: DriveArgs = { machine: machineKey, disksize: pulumi.output(1024) };
+  const knownKey: DriveArgs = { machine: keyOf(12), disksize: 1 }; // a machine key known as text, branded by machineKey()
   const device: DeviceArgs = { machine: machineKey, resourceGroup: text, settingsArgs: { profile: text } };
   const vnet: VnetArgs = { name: "n", advancedOptions: { dnsmasq: [text, "log-dhcp"] } };
   const power: VmPowerArgs = { vm: vmId, state: "running" };
+  const lookups = [getVnetOutput({ name: text }), readTableOutput({ table: "vms", filter: text, fields: [text, "name"] })];
   // @ts-expect-error a VM key where the machine key belongs
   const wrongKey: DriveArgs = { machine: vmId, disksize: 1 };
+  // @ts-expect-error plain text where the machine key belongs
+  const textKey: DriveArgs = { machine: "12", disksize: 1 };
   // @ts-expect-error a number where a nested boolean belongs
   const wrongNested: VirtualMachineArgs = { name: "c", cloneFrom: { vm: vmId, quiesce: pulumi.output(1) } };
+  // @ts-expect-error a number where text belongs, inside an array item
+  const wrongItem: VirtualMachineArgs = { name: "c", cloudinitFiles: [{ name: "/user-data", contents: pulumi.output(1) }] };
   // @ts-expect-error a misspelled nested field
   const typo: VirtualMachineArgs = { name: "c", cloneFrom: { vm: vmId, quiese: true } };
   // @ts-expect-error a value outside the enum
   const badState: VmPowerArgs = { vm: vmId, state: "on" };
-  return [clone, wholeClone, files, fileList, timeouts, drive, device, vnet, power, wrongKey, wrongNested, typo, badState];
+  // @ts-expect-error a number where a look-up's nested text belongs
+  const badLookup = readTableOutput({ table: "vms", fields: [pulumi.output(1)] });
+  return [clone, promised, wholeClone, files, fileList, timeouts, drive, knownKey, device, vnet, power, lookups, wrongKey, textKey, wrongNested, wrongItem, typo, badState, badLookup];
 }

@@ -3,7 +3,7 @@ import { ApiClient } from "../provider/client/api-client";
 import { LOOKUPS, NamedLookup, Row, findOne } from "../provider/client/lookups";
 import { resolveProviderConfig } from "../provider/config/provider-config";
 import { str } from "../provider/reconcile/platform";
-import { MachineKey, machineKey } from "./types";
+import { DeepInput, MachineKey, machineKey } from "./types";
 
 /**
  * Look-ups run in the program process (not the provider process), so they get
@@ -30,7 +30,7 @@ export function readTable(args: ReadTableArgs): Promise<Row[]> {
   return apiClient().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
 }
 
-export function readTableOutput(args: pulumi.Input<ReadTableArgs>): pulumi.Output<Row[]> {
+export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<Row[]> {
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 
@@ -83,7 +83,7 @@ export const getMediaFile = async ({ name }: NameArgs): Promise<MediaFileResult>
 
 const outputOf =
   <R>(lookup: (a: NameArgs) => Promise<R>) =>
-  (args: pulumi.Input<NameArgs> | { name: pulumi.Input<string> }): pulumi.Output<R> =>
+  (args: DeepInput<NameArgs>): pulumi.Output<R> =>
     pulumi.output(args).apply((a) => lookup(a as NameArgs)) as pulumi.Output<R>;
 
 export const getVnetOutput = outputOf(getVnet);

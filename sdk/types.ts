@@ -15,18 +15,21 @@ type Primitive = string | number | boolean | null | undefined;
 
 /**
  * An input at any depth: the whole value, or any field or item inside it, may
- * be a promise or an output (`cloneFrom: { vm: template.id }`). Tuple-wrapped
- * conditions keep `boolean` and string unions whole (an Output<boolean> is not
- * an Output<true> | Output<false>); a branded MachineKey stays branded.
+ * be a promise or an output (`cloneFrom: { vm: template.id }`). One Input wraps
+ * the whole union, so an Output<boolean> fits a boolean field (distributing it
+ * would ask for Output<true> | Output<false>) and `string | string[]` takes
+ * outputs as items; a branded MachineKey stays branded.
  */
-export type DeepInput<T> = undefined extends T ? DeepInputOf<Exclude<T, undefined>> | undefined : DeepInputOf<T>;
-type DeepInputOf<T> = [T] extends [Primitive]
-  ? pulumi.Input<T>
-  : [T] extends [readonly (infer U)[]]
-    ? pulumi.Input<DeepInput<U>[]>
-    : [T] extends [object]
-      ? pulumi.Input<{ [K in keyof T]: DeepInput<T[K]> }>
-      : pulumi.Input<T>;
+export type DeepInput<T> = pulumi.Input<Lifted<T>>;
+type Lifted<T> = [T] extends [Primitive]
+  ? T
+  : T extends Primitive
+    ? T
+    : T extends readonly (infer U)[]
+      ? DeepInput<U>[]
+      : T extends object
+        ? { [K in keyof T]: DeepInput<T[K]> }
+        : T;
 
 /** Resource args: every input, at any depth, may be a promise or output. */
 export type Args<T> = { [K in keyof T]: DeepInput<T[K]> };
