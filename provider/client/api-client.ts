@@ -5,8 +5,9 @@ import type { ProviderConfig } from "../config/provider-config";
 import { authHeadersFor, basicAuthorization, redactorFor, secretValuesOf, type Headers } from "./credentials";
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
-import { processLedger, type RequestLedger } from "./request-ledger";
-import { DEFAULT_RETRY, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { operationDeadline } from "./operationDeadline";
+import { BudgetWaitTooLong, processPacer, type RequestBudget, type RequestPacer } from "./pacer";
+import { DEFAULT_RETRY, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
@@ -32,14 +33,17 @@ export interface ApiClientOptions {
   /** Called after every attempt (retries included): for logging and request accounting. */
   onRequest?: (e: RequestEvent) => void;
   retry?: Partial<RetryPolicy>;
-  /** Where the request budget is counted; defaults to the process-wide ledger. */
-  ledger?: RequestLedger;
+  /** Where the request budget is kept; defaults to the process-wide pacer. */
+  pacer?: RequestPacer;
   /** Waits between attempts (tests record delays instead of sleeping). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** The platform's limit per API key, the budget when none is configured. */
+export const PLATFORM_REQUESTS_PER_HOUR = 1000;
 
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -58,9 +62,9 @@ export class ApiClient {
   #redact: (text: string) => string;
   readonly #login?: { login: string; password: string; tokenHeader: string };
   #sessionToken?: string;
-  readonly #budget?: number;
+  readonly #budget: RequestBudget;
   readonly #retry: RetryPolicy;
-  readonly #ledger: RequestLedger;
+  readonly #pacer: RequestPacer;
   readonly #onRequest?: (e: RequestEvent) => void;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
@@ -74,9 +78,9 @@ export class ApiClient {
     if (!config.apiKey && !config.sessionToken && config.username && config.password) {
       this.#login = { login: config.username, password: config.password, tokenHeader: config.tokenHeader };
     }
-    this.#budget = config.requestBudget;
+    this.#budget = { requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR, windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000 };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#ledger = options.ledger ?? processLedger;
+    this.#pacer = options.pacer ?? processPacer;
     this.#onRequest = options.onRequest;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
@@ -179,15 +183,37 @@ export class ApiClient {
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(method, path, body, headers);
       if ("value" in outcome) return outcome.value;
+      if (this.#pausedFor429(outcome.failure)) {
+        attempt--; // waiting out a 429 is pacing, not a failed attempt
+        continue;
+      }
       const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random);
       if (delay === undefined) throw outcome.error;
       await this.#sleep(delay);
     }
   }
 
+  /**
+   * Inside a resource operation a 429 pauses every request of the process for
+   * its Retry-After, however long, as the operation's timeout allows (the
+   * pacer refuses a wait past it); outside one the retry policy decides.
+   */
+  #pausedFor429(failure: AttemptOutcome): boolean {
+    if (failure.kind !== "response" || failure.status !== 429 || !operationDeadline()) return false;
+    const wait = retryAfterMs(failure.retryAfter) ?? this.#retry.maxDelayMs;
+    this.#pacer.pauseFor(wait);
+    return true;
+  }
+
   /** One request on the wire: its parsed body, or the failure and the error it means. */
   async #attempt(method: Method, path: string, body: object | undefined, headers: Headers): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
-    this.#ledger.charge(this.#budget, method, path);
+    const deadline = operationDeadline();
+    try {
+      await this.#pacer.admit(this.#budget, `${method} ${this.#redact(path)}`, deadline && deadline.at - Date.now());
+    } catch (err) {
+      if (!(err instanceof BudgetWaitTooLong) || !deadline) throw err;
+      throw new BudgetWaitTooLong(`${err.message} (timeouts.${deadline.timeoutInput})`);
+    }
     this.#sent++;
     const started = performance.now();
     const report = (status: number) => {

@@ -15,6 +15,8 @@ export interface ProviderConfig {
   tokenHeader: string;
   requestTimeoutMs: number;
   requestBudget?: number;
+  /** The window the budget counts over, in seconds (the platform's hour unless a test scales time). */
+  requestBudgetWindowSec?: number;
 }
 
 export class ConfigError extends Error {
@@ -38,6 +40,7 @@ const ENV_NAMES = {
   tokenHeader: "VPLATFORM_TOKEN_HEADER",
   requestTimeoutMs: "VPLATFORM_REQUEST_TIMEOUT_MS",
   requestBudget: "VPLATFORM_REQUEST_BUDGET",
+  requestBudgetWindowSec: "VPLATFORM_REQUEST_BUDGET_WINDOW_SEC",
 } as const;
 export type Setting = keyof typeof ENV_NAMES;
 
@@ -67,6 +70,7 @@ export function resolveProviderConfig(stackConfig: StackConfig, env: NodeJS.Proc
     tokenHeader: parseHeaderName(read("tokenHeader") ?? DEFAULT_TOKEN_HEADER, (p) => fail("tokenHeader", p)),
     requestTimeoutMs: parsePositiveInteger(read("requestTimeoutMs"), (p) => fail("requestTimeoutMs", p)) ?? DEFAULT_REQUEST_TIMEOUT_MS,
     requestBudget: parsePositiveInteger(read("requestBudget"), (p) => fail("requestBudget", p)),
+    requestBudgetWindowSec: parsePositiveInteger(read("requestBudgetWindowSec"), (p) => fail("requestBudgetWindowSec", p)),
   };
   return hideSecrets(dropUndefined(config));
 }

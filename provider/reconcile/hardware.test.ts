@@ -7,7 +7,7 @@ function drivePlatform(statusSequence: string[]) {
   const api: PlatformApi = {
     async get(table, key) {
       calls.push(`GET ${table}/${key}`);
-      return { drive_status: statusSequence.shift() ?? "offline" } as Row;
+      return { hotplug_status: statusSequence.shift() ?? "offline" } as Row;
     },
     create: async () => ({ $key: "" }),
     async action(table, body) {
@@ -17,7 +17,10 @@ function drivePlatform(statusSequence: string[]) {
     async remove(table, key) {
       calls.push(`DELETE ${table}/${key}`);
     },
-    list: async () => [],
+    async list(table, query) {
+      calls.push(`GET ${table}?${query?.filter}`);
+      return [{ $key: "9", hotplug_status: statusSequence.shift() ?? "offline" }];
+    },
     update: async () => undefined,
   };
   return { api, calls };
@@ -35,7 +38,7 @@ describe("unplugAndDeleteDrive", () => {
     await unplugAndDeleteDrive(p.api, owner(true, true), "9", "data", DEFAULT_TEST_TIMEOUTS, fakeClock());
     expect(p.calls.filter((c) => c.startsWith("POST"))).toEqual(["POST vm_actions hotplugdrive"]);
     expect(p.calls.at(-1)).toBe("DELETE machine_drives/9");
-    expect(p.calls.filter((c) => c.startsWith("GET"))).toHaveLength(3);
+    expect(p.calls.filter((c) => c.startsWith("GET"))).toEqual(Array(3).fill("GET machine_drives?$key eq 9"));
   });
 });
 

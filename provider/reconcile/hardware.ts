@@ -1,10 +1,13 @@
 import { MachineStatus, toMachineStatus } from "./machineStatus";
-import { PlatformApi, Row, str } from "./platform";
+import { PlatformApi, Row, rowsWhere, str } from "./platform";
 import { PowerCyclePolicy, VmRef, applyWithPowerCycle, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
-import { Clock, pollUntil, realClock } from "./waitFor";
+import { waitForRow } from "./statusPoller";
+import { Clock, realClock } from "./waitFor";
 import { oweStart, settleOwedStart } from "./runtime";
 import { powerTimeouts } from "./vm";
+
+const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
 
 /** The VM owning a machine, with what hardware changes depend on. */
 export interface MachineOwner {
@@ -13,13 +16,9 @@ export interface MachineOwner {
   status: MachineStatus;
 }
 
-/** One request: the VM row found by machine key, with live power joined in. */
+/** The VM row found by machine key, with live power joined in: one request, shared with concurrent look-ups. */
 export async function findMachineOwner(api: PlatformApi, machineKey: string): Promise<MachineOwner | undefined> {
-  const rows = await api.list("vms", {
-    filter: `machine eq ${machineKey}`,
-    fields: "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status",
-    limit: 1,
-  });
+  const rows = await rowsWhere(api, "vms", "machine", machineKey, OWNER_FIELDS);
   const row = rows[0];
   if (!row) return undefined;
   return {
@@ -57,10 +56,12 @@ export async function changeHardware<T>(
   return result;
 }
 
-/** Drive status values: online, offline, importing, hotplug... */
+/** Drive status values: online, offline, importing, hotplugging; NIC: up, down, hotplugging. */
+const HOTPLUG_STATUS_FIELDS = "status#status as hotplug_status";
+const hotplugStatus = (row: Row | undefined) => (row ? str(row.hotplug_status) : undefined);
+
 export async function readDriveStatus(api: PlatformApi, driveKey: string): Promise<string | undefined> {
-  const row: Row | undefined = await api.get("machine_drives", driveKey, "status#status as drive_status");
-  return row && str(row.drive_status);
+  return hotplugStatus(await api.get("machine_drives", driveKey, HOTPLUG_STATUS_FIELDS));
 }
 
 /**
@@ -76,11 +77,46 @@ export async function unplugAndDeleteDrive(
   clock: Clock = realClock,
 ): Promise<void> {
   await vmAction(api, owner.ref, "hotplugdrive", { device: driveKey, unplug: true });
-  await pollUntil(
-    () => readDriveStatus(api, driveKey),
-    (s) => s === undefined || s === "offline",
-    (s) => `drive status ${s}`,
+  await waitForRow(
+    api,
+    "machine_drives",
+    HOTPLUG_STATUS_FIELDS,
+    { key: driveKey, done: (r) => r === undefined || hotplugStatus(r) === "offline", describe: (r) => `drive status ${hotplugStatus(r)}` },
     { timeoutSec: t.hotplug, label: `drive '${driveName}' of VM '${owner.ref.name}' to go offline after unplug`, timeoutInput: "hotplug", clock },
   );
   await api.remove("machine_drives", driveKey);
+}
+
+/** What a drive or NIC added to a running VM reads once plugged in. */
+const PLUGGED_IN: Record<string, string> = { machine_drives: "online", machine_nics: "up" };
+
+/**
+ * A drive or NIC added to a running VM is hot-plugged; it is created when the
+ * platform says it is online (up), so a change or an unplug right after does
+ * not meet "already hotplugging this device".
+ */
+export async function waitUntilPluggedIn(
+  api: PlatformApi,
+  table: string,
+  key: string,
+  what: string,
+  t: OperationTimeouts,
+  clock: Clock = realClock,
+): Promise<void> {
+  const target = PLUGGED_IN[table];
+  if (!target) return;
+  await waitForRow(
+    api,
+    table,
+    HOTPLUG_STATUS_FIELDS,
+    {
+      key,
+      done: (r) => {
+        if (!r) throw new Error(`vplatform: ${what} (key ${key}) disappeared while it was being hot-plugged`);
+        return hotplugStatus(r) !== "hotplugging";
+      },
+      describe: (r) => `status ${hotplugStatus(r)}`,
+    },
+    { timeoutSec: t.hotplug, label: `${what} to be hot-plugged (${target})`, timeoutInput: "hotplug", clock },
+  );
 }

@@ -1,5 +1,6 @@
-import { PlatformApi, str } from "./platform";
-import { Clock, pollUntil } from "./waitFor";
+import { PlatformApi, Row, str } from "./platform";
+import { waitForRow } from "./statusPoller";
+import { Clock } from "./waitFor";
 
 /** Live runtime state of a machine, read from machine_status (never the powerstate column). */
 export interface MachineStatus {
@@ -19,10 +20,15 @@ export function toMachineStatus(row: { running?: unknown; status?: unknown }): M
   return { running: row.running === true || row.running === "true", status: str(row.status) || "unknown" };
 }
 
-export async function readMachineStatus(api: PlatformApi, machineKey: string): Promise<MachineStatus> {
-  const row = await api.get("machine_status", machineKey, "running,status");
+const STATUS_FIELDS = "running,status";
+
+function statusOfRow(machineKey: string, row: Row | undefined): MachineStatus {
   if (!row) throw new Error(`vplatform: machine ${machineKey} has no status row (was the VM deleted?)`);
   return toMachineStatus(row);
+}
+
+export async function readMachineStatus(api: PlatformApi, machineKey: string): Promise<MachineStatus> {
+  return statusOfRow(machineKey, await api.get("machine_status", machineKey, STATUS_FIELDS));
 }
 
 export interface MachineWait {
@@ -33,11 +39,19 @@ export interface MachineWait {
   clock?: Clock;
 }
 
-export function waitForMachineStatus(
+/** Coalesced with every other machine-status wait of the process (see statusPoller). */
+export async function waitForMachineStatus(
   api: PlatformApi,
   machineKey: string,
   predicate: (s: MachineStatus) => boolean,
   opts: MachineWait,
 ): Promise<MachineStatus> {
-  return pollUntil(() => readMachineStatus(api, machineKey), predicate, (s) => `status ${s.status}`, opts);
+  const row = await waitForRow(
+    api,
+    "machine_status",
+    STATUS_FIELDS,
+    { key: machineKey, done: (r) => predicate(statusOfRow(machineKey, r)), describe: (r) => `status ${r ? toMachineStatus(r).status : "gone"}` },
+    opts,
+  );
+  return statusOfRow(machineKey, row);
 }

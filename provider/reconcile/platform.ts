@@ -3,6 +3,8 @@
  * ApiClient (provider/client) is adapted to this in runtime.ts, so the
  * reconcile logic can be unit-tested with small fakes.
  */
+import { economyOn } from "./requestEconomy";
+
 export type Row = Record<string, unknown>;
 
 export interface ListQuery {
@@ -27,6 +29,14 @@ export interface PlatformApi {
   update(table: string, key: string, body: Row): Promise<void>;
   /** Resolves when the row is gone, including when it already was (404). */
   remove(table: string, key: string): Promise<void>;
+  /** Rows whose plain `column` equals `value`; concurrent calls may share one request (see rowsWhere). */
+  listWhere?(table: string, column: string, value: string, fields: string): Promise<Row[]>;
+}
+
+/** Rows of `table` whose `column` equals `value`: batched with concurrent look-ups when the API can. */
+export function rowsWhere(api: PlatformApi, table: string, column: string, value: string, fields: string): Promise<Row[]> {
+  if (api.listWhere && economyOn("reads")) return api.listWhere(table, column, value, fields);
+  return api.list(table, { filter: `${column} eq ${/^\d+$/.test(value) ? value : quote(value)}`, fields });
 }
 
 /** HTTP status of an error thrown by the client, if it carries one. */

@@ -17,15 +17,16 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
   let status = { ...initial };
   let pending: { target: MachineStatus; reads: number } | undefined;
   const actions: string[] = [];
+  const read = (table: string) => {
+    expect(table).toBe("machine_status");
+    if (pending && --pending.reads <= 0) {
+      status = pending.target;
+      pending = undefined;
+    }
+    return { ...status } as Row;
+  };
   const api: PlatformApi = {
-    async get(table) {
-      expect(table).toBe("machine_status");
-      if (pending && --pending.reads <= 0) {
-        status = pending.target;
-        pending = undefined;
-      }
-      return { ...status } as Row;
-    },
+    get: async (table) => read(table),
     create: async () => ({ $key: "" }),
     async action(table, body) {
       expect(table).toBe("vm_actions");
@@ -42,7 +43,11 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
       }
       return {};
     },
-    list: async () => [],
+    // Waits read the status through the coalesced poller: a filtered list of machine_status.
+    list: async (table, query) => {
+      expect(query?.filter).toBe(`$key eq ${vm.machineKey}`);
+      return [{ $key: vm.machineKey, ...read(table) }];
+    },
     update: async () => undefined,
     remove: async () => undefined,
   };

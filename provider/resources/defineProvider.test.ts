@@ -30,7 +30,7 @@ describe("defineProvider", () => {
     const verify = jest.fn(async () => []);
     const r = await fake({ verify }).check!({}, { name: UNKNOWN });
     expect(r.inputs).toEqual({ name: UNKNOWN, size: 1 });
-    expect(verify).toHaveBeenCalledWith({ name: UNKNOWN, size: 1 }, new Set(["name"]));
+    expect(verify).toHaveBeenCalledWith({ name: UNKNOWN, size: 1 }, new Set(["name"]), {});
   });
 
   test("outputs are plain JSON (no undefined)", async () => {

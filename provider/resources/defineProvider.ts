@@ -6,6 +6,8 @@ import { configureRuntime } from "../reconcile/runtime";
 // The real API client is the default; unit tests install fakes with setPlatformApiFactory.
 import "../reconcile/platformClient";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { withOperationDeadline } from "../client/operationDeadline";
+import { resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -28,7 +30,7 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   token: string;
   schema: z.ZodType;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
-  verify?(inputs: I, unknown: Set<string>): Promise<CheckFailure[]>;
+  verify?(inputs: I, unknown: Set<string>, olds: Row): Promise<CheckFailure[]>;
   /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
   diff(id: string, olds: O, news: I): ResourceDiff;
   create(inputs: I): Promise<Created<O>>;
@@ -43,10 +45,11 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     async configure(req) {
       configureRuntime((key) => req.config.get(key));
     },
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
-      const failures = b.verify ? await b.verify(checked.inputs as I, checked.unknown) : [];
+      const verify = b.verify;
+      const failures = verify ? await within(news, "create", () => verify(checked.inputs as I, checked.unknown, withoutProvider(olds ?? {}))) : [];
       return failures.length ? { failures } : { inputs: checked.inputs };
     },
     async diff(id, olds, news) {
@@ -57,7 +60,7 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     },
     async create(inputs) {
       try {
-        const created = await b.create(withoutProvider(inputs) as I);
+        const created = await within(inputs, "create", () => b.create(withoutProvider(inputs) as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         // The error path skips the runtime's copy of __provider into the state;
@@ -67,17 +70,23 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
       }
     },
     async read(id, props) {
-      const live = await b.read(id, withoutProvider(props ?? {}) as O);
+      const live = await within(props ?? {}, "create", () => b.read(id, withoutProvider(props ?? {}) as O));
       if (!live) return { id: "", props: {} };
       return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
     },
     async update(id, olds, news) {
-      return { outs: plainJson(await b.update(id, withoutProvider(olds) as O, withoutProvider(news) as I)) };
+      return { outs: plainJson(await within(news, "create", () => b.update(id, withoutProvider(olds) as O, withoutProvider(news) as I))) };
     },
     async delete(id, props) {
-      await b.delete(id, withoutProvider(props) as O);
+      await within(props, "delete", () => b.delete(id, withoutProvider(props) as O));
     },
   };
+}
+
+/** Runs one operation with the deadline its resource's `timeouts` give (waits on the request budget respect it). */
+function within<T>(bag: Record<string, unknown>, kind: "create" | "delete", work: () => Promise<T>): Promise<T> {
+  const seconds = Number(resolveTimeouts(bag.timeouts as Parameters<typeof resolveTimeouts>[0])[kind]);
+  return withOperationDeadline(Number.isFinite(seconds) && seconds > 0 ? seconds : resolveTimeouts(undefined)[kind], kind, work);
 }
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {

@@ -2,7 +2,8 @@ import type { z } from "zod";
 import { ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../plan/normalize";
 import type { Shape } from "../schemas/common";
-import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
+import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
+import { economyOn } from "../reconcile/requestEconomy";
 import { insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcile/platform";
 import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
@@ -67,7 +68,11 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
   return {
     token: spec.token,
     schema: spec.schema,
-    verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
+    // A machine key that did not change since the last run was verified then.
+    verify: (inputs, unknown, olds) =>
+      unknown.has("machine") || (economyOn("verify") && str(olds.machine) === str(inputs.machine))
+        ? Promise.resolve([])
+        : verifyMachineKey(platformApi(), String(inputs.machine)),
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
     async create(inputs) {
@@ -88,9 +93,11 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         let created: CreatedRow | undefined;
         const outs = () => ({ ...inputs, ...spec.computed?.(created?.response ?? {}, inputs) }) as O;
         try {
-          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), resolveTimeouts(inputs.timeouts), async () => {
+          const t = resolveTimeouts(inputs.timeouts);
+          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), t, async () => {
             created = await insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs));
           });
+          if (owner.status.running && hotplugView(owner, spec).allowHotplug) await waitUntilPluggedIn(api, spec.table, created!.$key, what(inputs), t);
         } catch (err) {
           if (!created) throw err;
           // The row exists but the VM could not be started again: record the row, never add it twice.

@@ -1,8 +1,9 @@
-import { PlatformApi, str } from "../reconcile/platform";
+import { PlatformApi, rowsWhere, str } from "../reconcile/platform";
 import { CheckFailure } from "./checkInputs";
 
 /** Machine keys confirmed in this process (a preview checks many drives of one VM). */
 const knownMachines = new Set<string>();
+const CHECK_FIELDS = "$key,name,machine";
 
 /**
  * Hardware rows take the MACHINE key; the VM key is a different number and
@@ -11,16 +12,12 @@ const knownMachines = new Set<string>();
  */
 export async function verifyMachineKey(api: PlatformApi, machine: string): Promise<CheckFailure[]> {
   if (knownMachines.has(machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
-  const rows = await api.list("vms", {
-    filter: `machine eq ${Number(machine)} or $key eq ${Number(machine)}`,
-    fields: "$key,name,machine",
-    limit: 2,
-  });
-  if (rows.some((r) => str(r.machine) === machine)) {
+  // The usual case (a right key) joins the other checks of the run in one request; a wrong one costs a second.
+  if ((await rowsWhere(api, "vms", "machine", machine, CHECK_FIELDS)).length > 0) {
     knownMachines.add(machine);
     return [];
   }
-  const vm = rows.find((r) => str(r.$key) === machine);
+  const [vm] = await rowsWhere(api, "vms", "$key", machine, CHECK_FIELDS);
   const reason = vm
     ? `'${machine}' is the VM key of VM '${str(vm.name)}'; hardware takes the machine key — use ${str(vm.name)}.machineKey ('${str(vm.machine)}')`
     : `no VM has machine key '${machine}'`;

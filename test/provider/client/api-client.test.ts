@@ -1,6 +1,6 @@
 import { ApiError } from "../../../provider/client/errors";
-import { RequestLedger } from "../../../provider/client/request-ledger";
-import { RequestBudgetExceeded } from "../../../provider/client/errors";
+import { BudgetWaitTooLong, RequestPacer } from "../../../provider/client/pacer";
+import { withOperationDeadline } from "../../../provider/client/operationDeadline";
 import { Reply, SeenRequest, TestServer, startTestServer } from "./https-test-server";
 import { API_KEY, clientFor, rejectionOf } from "./client-setup";
 
@@ -18,6 +18,21 @@ beforeEach(() => {
   fallback = () => ({ status: 200, body: [] });
 });
 const answer = (...rs: Reply[]) => (replies = rs.map((r) => () => r));
+
+/** Virtual time for the pacer: sleeps advance it at once and are recorded. */
+function pacerClock() {
+  let now = 1_000_000;
+  const sleeps: number[] = [];
+  const lines: string[] = [];
+  return {
+    sleeps,
+    lines,
+    now: () => now,
+    advance: (ms: number) => void (now += ms),
+    sleep: async (ms: number) => void (sleeps.push(ms), (now += ms)),
+    log: (line: string) => void lines.push(line),
+  };
+}
 
 describe("requests", () => {
   test("list: GET /api/v4/<table> with the query options, spaces as %20, $ and # encoded", async () => {
@@ -215,38 +230,95 @@ describe("request accounting", () => {
     client.close();
   });
 
-  test("the request budget stops the client before it sends one request too many", async () => {
-    const { client } = clientFor(server, { requestBudget: 2 });
+  test("the request budget paces: past the budget a request waits until the oldest one leaves the window, and says so", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, { requestBudget: 2, requestBudgetWindowSec: 60 }, { pacer: new RequestPacer(clock) });
     await client.list("vms");
+    clock.advance(10_000);
     await client.list("vms");
-    const err = await rejectionOf(client.list("vnets"));
-    expect(err).toBeInstanceOf(RequestBudgetExceeded);
-    expect(err.message).toBe("GET /v4/vnets: not sent, the request budget of 2 requests (vplatform:requestBudget) is used up");
-    expect(server.seen).toHaveLength(2);
+    await client.list("vnets");
+    expect(server.seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([50_000]); // the first request leaves the 60 s window 60 s after it went
+    expect(clock.lines).toEqual(["vplatform: the request budget of 2 requests per 60s is used; waiting 50s before the next request (2 sent so far)"]);
     client.close();
   });
 
-  test("retries count against the budget", async () => {
-    const { client } = clientFor(server, { requestBudget: 2 });
+  test("no window of the budget's length ever holds more than the budget", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, { requestBudget: 3, requestBudgetWindowSec: 10 }, { pacer: new RequestPacer(clock) });
+    const sentAt: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      await client.list("vms");
+      sentAt.push(clock.now());
+      clock.advance(1_000);
+    }
+    for (const t of sentAt) expect(sentAt.filter((u) => u >= t && u < t + 10_000).length).toBeLessThanOrEqual(3);
+    client.close();
+  });
+
+  test("retries are paced like any request", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, { requestBudget: 2, requestBudgetWindowSec: 60 }, { pacer: new RequestPacer(clock) });
     answer({ status: 503 }, { status: 503 }, { status: 200, body: [] });
-    await expect(client.list("vms")).rejects.toBeInstanceOf(RequestBudgetExceeded);
-    expect(server.seen).toHaveLength(2);
+    await expect(client.list("vms")).resolves.toEqual([]);
+    expect(server.seen).toHaveLength(3);
+    expect(clock.sleeps).toEqual([60_000]);
     client.close();
   });
 
-  test("the budget is shared by the clients of one ledger (a new client per configure() does not reset it)", async () => {
-    const ledger = new RequestLedger();
-    const first = clientFor(server, { requestBudget: 2 }, { ledger });
+  test("the budget is shared by the clients of one pacer (a new client per configure() does not reset it)", async () => {
+    const clock = pacerClock();
+    const pacer = new RequestPacer(clock);
+    const first = clientFor(server, { requestBudget: 2, requestBudgetWindowSec: 60 }, { pacer });
     await first.client.list("vms");
     first.client.close();
-    const second = clientFor(server, { requestBudget: 2 }, { ledger });
+    const second = clientFor(server, { requestBudget: 2, requestBudgetWindowSec: 60 }, { pacer });
     await second.client.list("vms");
-    await expect(second.client.list("vms")).rejects.toBeInstanceOf(RequestBudgetExceeded);
-    expect(second.client.requestCount).toBe(1);
-    expect(ledger.sent).toBe(2);
+    await second.client.list("vms");
+    expect(clock.sleeps).toEqual([60_000]);
+    expect(pacer.sent).toBe(3);
     second.client.close();
   });
 
+  test("inside a resource operation a wait for the budget past its deadline fails and names the timeout", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, { requestBudget: 1, requestBudgetWindowSec: 3600 }, { pacer: new RequestPacer(clock) });
+    await client.list("vms");
+    const err = await rejectionOf(withOperationDeadline(600, "create", () => client.list("vnets")));
+    expect(err).toBeInstanceOf(BudgetWaitTooLong);
+    expect(err.message).toBe(
+      "GET /v4/vnets: not sent, the request budget (1 requests per 3600s) lets the next request go in 3600s, after this operation's timeout; " +
+        "raise the resource's timeouts, vplatform:requestBudget, or run again later (timeouts.create)",
+    );
+    expect(server.seen).toHaveLength(1);
+    client.close();
+  });
+});
+
+describe("429 inside a resource operation", () => {
+  test("is honoured with its Retry-After however long, within the operation's timeout, without using up the attempts", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
+    answer(...Array.from({ length: 5 }, () => ({ status: 429, headers: { "retry-after": "120" }, body: { error: "rate limit exceeded" } })), { status: 200, body: [] });
+    await expect(withOperationDeadline(900, "create", () => client.list("vms"))).resolves.toEqual([]);
+    expect(server.seen).toHaveLength(6);
+    expect(clock.sleeps).toEqual(Array(5).fill(120_000));
+    expect(clock.lines[0]).toBe("vplatform: the platform answered 429 (rate limit); waiting 120s before the next request (1 sent so far)");
+    client.close();
+  });
+
+  test("a Retry-After past the operation's deadline fails with what to do", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
+    answer({ status: 429, headers: { "retry-after": "3000" }, body: { error: "rate limit exceeded" } });
+    const err = await rejectionOf(withOperationDeadline(300, "delete", () => client.list("vms")));
+    expect(err).toBeInstanceOf(BudgetWaitTooLong);
+    expect(err.message).toMatch(/^GET \/v4\/vms: not sent, the platform's rate limit \(429 Retry-After\) lets the next request go in 3000s, after this operation's timeout; raise the resource's timeouts.*\(timeouts\.delete\)$/);
+    client.close();
+  });
+});
+
+describe("observers", () => {
   test("an observer that throws does not fail the request", async () => {
     const { client } = clientFor(server, {}, { onRequest: () => { throw new Error("logger broke"); } });
     await expect(client.list("vms")).resolves.toEqual([]);

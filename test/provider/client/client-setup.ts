@@ -1,5 +1,5 @@
 import { ApiClient, ApiClientOptions } from "../../../provider/client/api-client";
-import { RequestLedger } from "../../../provider/client/request-ledger";
+import { RequestPacer } from "../../../provider/client/pacer";
 import type { ProviderConfig } from "../../../provider/config/provider-config";
 import type { TestServer } from "./https-test-server";
 
@@ -12,7 +12,7 @@ export function clientFor(server: Pick<TestServer, "url" | "caCert">, config: Pa
   const client = new ApiClient(
     { endpoint: server.url, apiKey: API_KEY, caCert: server.caCert, insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 5_000, ...config },
     {
-      ledger: new RequestLedger(),
+      pacer: new RequestPacer(),
       sleep: async (ms) => void delays.push(ms),
       onRequest: ({ method, path, status }) => events.push({ method, path, status }),
       ...options,

@@ -2,7 +2,7 @@ import { ApiClient } from "../../../provider/client/api-client";
 import {
   LookupError, findClusterByName, findMediaFileByName, findResourceGroupByName, findStorageTierByName, findVgpuDeviceByName, findVmByName, findVnetByName,
 } from "../../../provider/client/lookups";
-import { RequestLedger } from "../../../provider/client/request-ledger";
+import { RequestPacer } from "../../../provider/client/pacer";
 import type { ProviderConfig } from "../../../provider/config/provider-config";
 import { RunningEmulator, startEmulator } from "../../../emulator/index";
 
@@ -14,7 +14,7 @@ const configFor = (e: RunningEmulator, extra: Partial<ProviderConfig> = {}): Pro
 
 beforeAll(async () => {
   emu = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
-  client = new ApiClient(configFor(emu), { ledger: new RequestLedger() });
+  client = new ApiClient(configFor(emu), { pacer: new RequestPacer() });
 });
 afterAll(async () => {
   client.close();
@@ -57,7 +57,7 @@ describe("look-ups by name against the emulator", () => {
 
 describe("session login against the emulator", () => {
   test("user name and password are traded for a session token that then works", async () => {
-    const session = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), { ledger: new RequestLedger() });
+    const session = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), { pacer: new RequestPacer() });
     await session.openSession();
     await expect(session.list("vms", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
     await session.closeSession();

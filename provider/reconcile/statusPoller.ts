@@ -1,0 +1,194 @@
+import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
+import { PlatformApi, Row, str } from "./platform";
+import { economyOn } from "./requestEconomy";
+import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock } from "./waitFor";
+
+/**
+ * Coalesced waits: every resource of the process that waits on rows of one
+ * table (machine statuses, drive statuses, ...) shares one poller, which reads
+ * all the rows waited on in ONE filtered GET per tick, asking only for the
+ * fields the waits need. Each wait keeps its own schedule, timeout and
+ * progress lines; a tick serves every wait, due or not.
+ *
+ * The tick follows the operation's scale: a wait is next due after a quarter
+ * of the time it has waited so far (so a 20 s power-on is read about 8 times,
+ * a 2 s one as often), at least 250 ms and at most 1/30 of its timeout.
+ */
+export interface RowWait {
+  key: string;
+  /** Whether the wait is over; `row` is undefined when the row does not exist. Throws to end the wait with that error. */
+  done(row: Row | undefined): boolean;
+  /** The short state shown in progress lines and errors. */
+  describe(row: Row | undefined): string;
+}
+
+const MIN_DELAY_MS = 250;
+/** Keys per GET: keeps the query string short. */
+const KEYS_PER_READ = 100;
+
+interface Waiter extends RowWait {
+  opts: PollOptions;
+  started: number;
+  deadline: number;
+  dueAt: number;
+  lastShown: string;
+  lastShownAt: number;
+  resolve(row: Row | undefined): void;
+  reject(err: unknown): void;
+}
+
+export class StatusPoller {
+  readonly #waiters = new Set<Waiter>();
+  #running = false;
+  #wake?: () => void;
+  #sleepingUntil = Infinity;
+  /** GETs this poller sent (for tests and the bench). */
+  reads = 0;
+
+  constructor(
+    private readonly api: PlatformApi,
+    readonly table: string,
+    readonly fields: string,
+    private readonly clock: Clock,
+  ) {}
+
+  wait(w: RowWait, opts: PollOptions): Promise<Row | undefined> {
+    return new Promise((resolve, reject) => {
+      const now = this.clock.now();
+      const waiter: Waiter = {
+        ...w,
+        opts,
+        started: now,
+        deadline: now + opts.timeoutSec * 1000,
+        dueAt: now + Math.min(MIN_DELAY_MS, opts.timeoutSec * 1000),
+        lastShown: "",
+        lastShownAt: now,
+        resolve,
+        reject,
+      };
+      this.#waiters.add(waiter);
+      if (waiter.dueAt < this.#sleepingUntil) this.#wake?.();
+      if (!this.#running) void this.#run();
+    });
+  }
+
+  async #run(): Promise<void> {
+    this.#running = true;
+    try {
+      while (this.#waiters.size > 0) {
+        const due = Math.min(...[...this.#waiters].map((w) => w.dueAt));
+        if (due > this.clock.now()) await this.#sleepUntil(due);
+        const now = this.clock.now();
+        if ([...this.#waiters].every((w) => w.dueAt > now)) continue; // woken by a new wait that is not due yet
+        await this.#tick();
+      }
+    } finally {
+      this.#running = false;
+    }
+  }
+
+  /** Sleeps until `at`, or until a new wait is due sooner. */
+  async #sleepUntil(at: number): Promise<void> {
+    this.#sleepingUntil = at;
+    await Promise.race([this.clock.sleep(at - this.clock.now()), new Promise<void>((resolve) => (this.#wake = resolve))]);
+    this.#sleepingUntil = Infinity;
+    this.#wake = undefined;
+  }
+
+  async #tick(): Promise<void> {
+    const batch = [...this.#waiters];
+    let rows: Map<string, Row>;
+    try {
+      rows = await this.#read([...new Set(batch.map((w) => w.key))], batch);
+    } catch (err) {
+      for (const w of batch) this.#settle(w, () => w.reject(err));
+      return;
+    }
+    const now = this.clock.now();
+    for (const w of batch) {
+      const row = rows.get(w.key);
+      let finished: boolean;
+      try {
+        finished = w.done(row);
+      } catch (err) {
+        this.#settle(w, () => w.reject(err)); // e.g. the row is gone and cannot come back
+        continue;
+      }
+      if (finished) {
+        this.#settle(w, () => w.resolve(row));
+        continue;
+      }
+      const state = w.describe(row);
+      if (now >= w.deadline) {
+        const hint = w.opts.timeoutInput ? `; raise timeouts.${w.opts.timeoutInput} if the platform is just slow` : "";
+        const message = `vplatform: timed out after ${w.opts.timeoutSec}s waiting for ${w.opts.label} (last ${state})${hint}`;
+        this.#settle(w, () => w.reject(new WaitTimeoutError(message, state)));
+        continue;
+      }
+      if (state !== w.lastShown || now - w.lastShownAt >= (w.opts.progressEverySec ?? 10) * 1000) {
+        this.clock.log(`vplatform: waiting for ${w.opts.label} (${Math.round((now - w.started) / 1000)}s/${w.opts.timeoutSec}s, ${state})`);
+        w.lastShown = state;
+        w.lastShownAt = now;
+      }
+      if (w.dueAt <= now) w.dueAt = Math.min(w.deadline, now + nextDelay(now - w.started, w.opts.timeoutSec));
+    }
+  }
+
+  #settle(w: Waiter, settle: () => void): void {
+    this.#waiters.delete(w);
+    settle();
+  }
+
+  /** One GET per KEYS_PER_READ keys; under the latest deadline of the waits it serves (budget waits may last that long). */
+  async #read(keys: string[], batch: Waiter[]): Promise<Map<string, Row>> {
+    const latest = Math.max(...batch.map((w) => w.deadline));
+    const deadline: OperationDeadline = { at: Date.now() + Math.max(0, latest - this.clock.now()), timeoutInput: batch[0].opts.timeoutInput ?? "create" };
+    const rows = new Map<string, Row>();
+    for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
+      const chunk = keys.slice(i, i + KEYS_PER_READ);
+      this.reads++;
+      const found = await withDeadlineAt(deadline, () =>
+        this.api.list(this.table, { filter: keyFilter(chunk), fields: `$key,${this.fields}`, limit: chunk.length }),
+      );
+      for (const row of found) rows.set(str(row.$key), row);
+    }
+    return rows;
+  }
+}
+
+/** `$key eq 1 or $key eq 2`: numeric keys bare, others quoted. */
+export function keyFilter(keys: string[]): string {
+  return keys.map((k) => `$key eq ${/^\d+$/.test(k) ? k : `'${k.replace(/'/g, "''")}'`}`).join(" or ");
+}
+
+/** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */
+export function nextDelay(waitedMs: number, timeoutSec: number): number {
+  const cap = Math.max(MIN_DELAY_MS, (timeoutSec * 1000) / 30);
+  return Math.min(cap, Math.max(MIN_DELAY_MS, waitedMs / 4));
+}
+
+const pollers = new WeakMap<PlatformApi, WeakMap<Clock, Map<string, StatusPoller>>>();
+
+/** The process's poller of `table` for `fields` on this API (one per client and clock). */
+export function pollerFor(api: PlatformApi, table: string, fields: string, clock: Clock = realClock): StatusPoller {
+  let byClock = pollers.get(api);
+  if (!byClock) pollers.set(api, (byClock = new WeakMap()));
+  let byTable = byClock.get(clock);
+  if (!byTable) byClock.set(clock, (byTable = new Map()));
+  const id = `${table}?${fields}`;
+  let poller = byTable.get(id);
+  if (!poller) byTable.set(id, (poller = new StatusPoller(api, table, fields, clock)));
+  return poller;
+}
+
+/**
+ * Waits until `done(row)` holds for the row `key` of `table`: coalesced with
+ * every other wait on the table, or (VPLATFORM_BASELINE=waits) polling this
+ * row alone with the old fast backoff.
+ */
+export function waitForRow(api: PlatformApi, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
+  if (!economyOn("waits")) {
+    return pollUntil(() => api.get(table, wait.key, fields), wait.done, wait.describe, opts);
+  }
+  return pollerFor(api, table, fields, opts.clock).wait(wait, opts);
+}
