@@ -26,6 +26,7 @@ export interface EmulatorOptions {
   timeScale?: number;          // multiplier on durations of long operations (default 1; tests use 0.01)
   certPem?: string; keyPem?: string; // default: self-signed cert made at start (SAN 127.0.0.1, localhost)
   rateLimitPerHour?: number;   // per API key, default 1000
+  rateLimitFollowsTimeScale?: boolean; // the limit's hour is 1 h × timeScale (a whole key-hour in seconds of a test)
   volumes?: Record<string, string>; // volume name -> host directory backing it (volume_browser)
   quiet?: boolean;
 }
@@ -103,7 +104,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   }
 
   const app = await buildApp({
-    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000),
+    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined),
     faults: new FaultInjector(), counter: new RequestCounter(), https: { cert, key },
   });
   await app.listen({ port: opts.port ?? 0, host });

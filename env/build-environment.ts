@@ -25,7 +25,9 @@ export function buildEnvironment(env: Environment): BuiltEnvironment {
   const resourceGroup = (ref: string) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid);
 
   for (const entry of cloneOrder(env.vms) ?? env.vms) {
-    vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }));
+    // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
+    const vnetsOfNics = entry.nics.flatMap((n) => vnets.get(n.vnet) ?? []);
+    vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }, { dependsOn: vnetsOfNics }));
   }
   return {
     vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
@@ -50,12 +52,13 @@ interface Resolvers {
  * attached (passthrough devices need it stopped, so starting it first would
  * mean a start, a stop and a start again).
  */
-function declareVm(entry: VmEntry, resolve: Resolvers): DeclaredVm {
+function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomResourceOptions): DeclaredVm {
   const { drives, nics, devices, cloneFrom, powerState, ...vmArgs } = entry;
-  const vm = new vp.VirtualMachine(entry.name, {
-    ...vmArgs,
-    ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: resolve.vmKey(cloneFrom.vm) } } : {}),
-  });
+  const vm = new vp.VirtualMachine(
+    entry.name,
+    { ...vmArgs, ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: resolve.vmKey(cloneFrom.vm) } } : {}) },
+    vmOpts,
+  );
   const opts = { parent: vm };
   const hardware: pulumi.Resource[] = [
     ...drives.map((d, i) => new vp.Drive(`${entry.name}-drive-${d.name ?? i}`, { ...d, machine: vm.machineKey }, opts)),

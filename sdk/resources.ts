@@ -6,6 +6,7 @@ import { nicInputsSchema } from "../provider/schemas/nic";
 import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
 import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
+import { deletedWithItsVm, rememberMachineOwner } from "./deletedWithVm";
 import { seed, shimProvider, withSecretOutputs } from "./providerShim";
 import { Args, MachineKey, Outputs } from "./types";
 
@@ -43,20 +44,21 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
     super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
+    rememberMachineOwner(this.machineKey, this);
   }
 }
 export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running" | "needRestart">> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, seed(driveInputsSchema, args), opts, "vplatform", "Drive");
+    super(providers.Drive, name, seed(driveInputsSchema, args), deletedWithItsVm(args.machine, opts), "vplatform", "Drive");
   }
 }
 export interface Drive extends Outputs<OnMachine<Out<typeof driveInputsSchema>>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, seed(nicInputsSchema, args), opts, "vplatform", "Nic");
+    super(providers.Nic, name, seed(nicInputsSchema, args), deletedWithItsVm(args.machine, opts), "vplatform", "Nic");
   }
 }
 export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
@@ -65,7 +67,7 @@ export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
 export class Device extends pulumi.dynamic.Resource {
   declare readonly uuid: pulumi.Output<string>;
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, seed(deviceInputsSchema, args, ["uuid"]), opts, "vplatform", "Device");
+    super(providers.Device, name, seed(deviceInputsSchema, args, ["uuid"]), deletedWithItsVm(args.machine, opts), "vplatform", "Device");
   }
 }
 export interface Device extends Outputs<OnMachine<Out<typeof deviceInputsSchema>>> {}

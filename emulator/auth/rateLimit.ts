@@ -9,18 +9,20 @@ export class RateLimiter {
   constructor(
     readonly perHour: number,
     private readonly now: () => number = Date.now,
+    /** The "hour": shorter when the emulator's time runs faster (rateLimitFollowsTimeScale). */
+    private readonly windowMs = 3_600_000,
   ) {}
 
   /** Counts one request; returns 0 when allowed, else the seconds to wait. */
   take(id: string): number {
     const now = this.now();
     let window = this.windows.get(id);
-    if (!window || now - window.start >= 3_600_000) {
+    if (!window || now - window.start >= this.windowMs) {
       window = { start: now, count: 0 };
       this.windows.set(id, window);
     }
     window.count++;
     if (window.count <= this.perHour) return 0;
-    return Math.max(1, Math.ceil((window.start + 3_600_000 - now) / 1000));
+    return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000));
   }
 }

@@ -1,4 +1,4 @@
-import { ApiClient } from "../client/api-client";
+import { ApiClient, type ApiClientOptions } from "../client/api-client";
 import { BatchReader } from "../client/batchReader";
 import { ApiError } from "../client/errors";
 import { resolveProviderConfig } from "../config/provider-config";
@@ -7,8 +7,11 @@ import { economyOn } from "./requestEconomy";
 import { setPlatformApiFactory } from "./runtime";
 
 /** The reconciler's view of the platform, on the real API client. */
-export function platformApiFromConfig(get: (key: string) => string | undefined): PlatformApi & { client: ApiClient; reader: BatchReader } {
-  const client = new ApiClient(resolveProviderConfig(get, process.env));
+export function platformApiFromConfig(
+  get: (key: string) => string | undefined,
+  options?: ApiClientOptions,
+): PlatformApi & { client: ApiClient; reader: BatchReader } {
+  const client = new ApiClient(resolveProviderConfig(get, process.env), options);
   const reader = new BatchReader((table, query) => client.list(table, query));
   const batched = () => economyOn("reads");
   return {

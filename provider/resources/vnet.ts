@@ -1,7 +1,9 @@
 import { apiUpdateBody, diffVnet } from "../plan/diff";
 import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { insertRow } from "../reconcile/insertRow";
-import { quote, str } from "../reconcile/platform";
+import { PlatformApi, errorStatus, errorText, quote, str } from "../reconcile/platform";
+import { pollUntil } from "../reconcile/waitFor";
+import { resolveTimeouts } from "./operationTimeouts";
 import { platformApi } from "../reconcile/runtime";
 import { assertAdoptable, findAdoptable } from "./adoption";
 import { defineProvider } from "./defineProvider";
@@ -10,6 +12,21 @@ type Inputs = VnetInputs & { name: string };
 
 const findByName = (name: string) => async () =>
   (await platformApi().list("vnets", { filter: `name eq ${quote(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
+
+/**
+ * DELETE of the vnet; undefined once it is gone, else the platform's "in use"
+ * answer. NICs deleted with their VM (deletedWith) leave when the VM does,
+ * which may come after this deletion starts: it waits for them.
+ */
+async function removeUnlessInUse(api: PlatformApi, id: string): Promise<string | undefined> {
+  try {
+    await api.remove("vnets", id);
+    return undefined;
+  } catch (err) {
+    if (errorStatus(err) === 409 && /in use/i.test(errorText(err))) return errorText(err);
+    throw err;
+  }
+}
 
 export const provider = defineProvider<Inputs, Inputs>({
   token: "Vnet",
@@ -42,7 +59,13 @@ export const provider = defineProvider<Inputs, Inputs>({
     return news;
   },
 
-  async delete(id) {
-    await platformApi().remove("vnets", id);
+  async delete(id, olds) {
+    const t = resolveTimeouts(olds.timeouts);
+    await pollUntil(
+      () => removeUnlessInUse(platformApi(), id),
+      (inUse) => inUse === undefined,
+      (inUse) => inUse ?? "deleted",
+      { timeoutSec: t.delete, label: `vnet '${olds.name}' to be free of NICs (their VMs are being deleted)`, timeoutInput: "delete", initialDelayMs: 1000, maxDelayMs: (t.delete * 1000) / 30 },
+    );
   },
 });

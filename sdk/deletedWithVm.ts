@@ -1,0 +1,23 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { economyOn } from "../provider/reconcile/requestEconomy";
+
+/** Each VM's `machineKey` output, to the VM: hardware given that output belongs to that VM. */
+const vmOfMachineKey = new WeakMap<object, pulumi.Resource>();
+
+export function rememberMachineOwner(machineKey: unknown, vm: pulumi.Resource): void {
+  if (typeof machineKey === "object" && machineKey !== null) vmOfMachineKey.set(machineKey, vm);
+}
+
+/**
+ * The platform's DELETE of a VM removes its drives, NICs and devices, so
+ * hardware given a VM's `machineKey` is deleted with that VM (Pulumi's
+ * `deletedWith`): destroying the VM sends no hot-unplug and no DELETE per
+ * drive, while removing one drive of a VM that stays deletes it as before.
+ * An explicit `deletedWith` wins; VPLATFORM_BASELINE=deletedWith turns it off
+ * (for the benchmark's baseline).
+ */
+export function deletedWithItsVm(machine: unknown, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
+  const vm = typeof machine === "object" && machine !== null ? vmOfMachineKey.get(machine) : undefined;
+  if (!vm || opts?.deletedWith || !economyOn("deletedWith")) return opts;
+  return { ...opts, deletedWith: vm };
+}

@@ -1,0 +1,167 @@
+// The request economy, proven with the emulator's request counter: what each
+// mechanism costs in requests, never how long it takes.
+import { ApiClientOptions } from "../../provider/client/api-client";
+import { RequestPacer } from "../../provider/client/pacer";
+import { isRunning, waitForMachineStatus } from "../../provider/reconcile/machineStatus";
+import { PlatformApi } from "../../provider/reconcile/platform";
+import { platformApiFromConfig } from "../../provider/reconcile/platformClient";
+import { configureRuntime, platformApi, setPlatformApiFactory } from "../../provider/reconcile/runtime";
+import { pollerFor } from "../../provider/reconcile/statusPoller";
+import { Lab, checkedCreate, providers, startLab } from "./harness";
+
+const GiB = 1024 ** 3;
+let lab: Lab;
+let config: Record<string, string>;
+beforeAll(async () => {
+  lab = await startLab();
+  config = { "vplatform:endpoint": lab.emu.url, "vplatform:apiKey": lab.emu.apiKey, "vplatform:caCert": lab.emu.caCert };
+});
+afterAll(() => lab.close());
+
+const range = (n: number) => Array.from({ length: n }, (_, i) => i);
+type Counts = Awaited<ReturnType<Lab["requests"]>>;
+const count = (c: Counts, method: string, table: string) =>
+  c.entries.filter((e) => e.method === method && e.table === table).reduce((sum, e) => sum + e.count, 0);
+
+let labNo = 0;
+/** `n` stopped VMs with two drives and one NIC each, made by the providers. */
+async function makeVms(n: number, opts: { hotplug?: boolean } = {}) {
+  const tag = `eco${labNo++}`;
+  const net = await checkedCreate(providers.Vnet(), { name: `${tag}-net`, network: `10.${70 + labNo}.0.0/24` });
+  return Promise.all(
+    range(n).map(async (i) => {
+      const vm = await checkedCreate(providers.VirtualMachine(), { name: `${tag}-${i}`, cpuCores: 1, ram: 1024, allowHotplug: opts.hotplug ?? true });
+      const machine = vm.outs.machineKey;
+      const drives = await Promise.all(["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 })));
+      const nic = await checkedCreate(providers.Nic(), { machine, vnet: net.id });
+      return { vm, drives, nic };
+    }),
+  );
+}
+
+describe("coalesced waits: one poller per table reads every waited-on row in one GET per tick", () => {
+  test("12 VMs waiting to start together cost one machine_status GET, which reads all 12", async () => {
+    const vms = await makeVms(12);
+    const api = platformApi();
+    const keysPerGet: number[] = [];
+    const watched: PlatformApi = {
+      ...api,
+      list: (table, query) => {
+        if (table === "machine_status") keysPerGet.push(String(query?.filter).split(" or ").length);
+        return api.list(table, query);
+      },
+    };
+    await Promise.all(vms.map(({ vm }) => api.action("vm_actions", { vm: vm.id, action: "poweron" })));
+    await lab.resetRequests();
+    await Promise.all(
+      vms.map(({ vm }) => waitForMachineStatus(watched, vm.outs.machineKey, isRunning, { timeoutSec: 60, label: `VM ${vm.id} to reach running` })),
+    );
+    expect(keysPerGet).toEqual([12]);
+    expect(count(await lab.requests(), "GET", "machine_status")).toBe(1);
+  });
+
+  test("VMs powered on by their provider wait together: every machine_status GET is a tick of the shared poller", async () => {
+    const vms = await makeVms(10);
+    const poller = pollerFor(platformApi(), "machine_status", "running,status");
+    const ticksBefore = poller.reads;
+    await lab.resetRequests();
+    await Promise.all(
+      vms.map(async ({ vm }) => {
+        const news = (await providers.VirtualMachine().check(vm.inputs, { ...vm.inputs, powerState: "running" })).inputs;
+        await providers.VirtualMachine().update(vm.id, vm.outs, news);
+      }),
+    );
+    const statusGets = count(await lab.requests(), "GET", "machine_status");
+    expect(statusGets).toBe(poller.reads - ticksBefore);
+    expect(statusGets).toBeLessThan(vms.length / 2);
+  });
+});
+
+describe("batched reads: concurrent reads of one table are one filtered GET", () => {
+  test("a refresh of 8 VMs, 16 drives and 8 NICs costs one GET per table", async () => {
+    const vms = await makeVms(8);
+    await lab.resetRequests();
+    await Promise.all(
+      vms.flatMap(({ vm, drives, nic }) => [
+        providers.VirtualMachine().read(vm.id, vm.outs),
+        ...drives.map((d) => providers.Drive().read(d.id, d.outs)),
+        providers.Nic().read(nic.id, nic.outs),
+      ]),
+    );
+    const c = await lab.requests();
+    expect([count(c, "GET", "vms"), count(c, "GET", "machine_drives"), count(c, "GET", "machine_nics")]).toEqual([1, 1, 1]);
+    expect(c.total).toBe(3);
+  });
+
+  test("reads of rows that do not exist report them gone, the others found, in the same GET", async () => {
+    const [{ drives }] = await makeVms(1);
+    await lab.resetRequests();
+    const [live, gone] = await Promise.all([providers.Drive().read(drives[0].id, drives[0].outs), providers.Drive().read("999999", drives[0].outs)]);
+    expect(live.id).toBe(drives[0].id);
+    expect(gone.id).toBe("");
+    expect((await lab.requests()).total).toBe(1);
+  });
+});
+
+describe("nothing verified twice: the machine-key guard", () => {
+  test("checks of 6 drives on machine keys not seen before cost one GET together; an unchanged key costs none", async () => {
+    const vms = await Promise.all(range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `guard-${i}`, cpuCores: 1, ram: 1024 })));
+    const drive = (machine: string) => ({ machine, name: "extra", disksize: GiB, preferredTier: 3 });
+    await lab.resetRequests();
+    const results = await Promise.all(vms.map((vm) => providers.Drive().check({}, drive(vm.outs.machineKey))));
+    expect(results.map((r: any) => r.failures ?? [])).toEqual(vms.map(() => []));
+    expect((await lab.requests()).total).toBe(1);
+
+    const [{ drives }] = await makeVms(1);
+    await lab.resetRequests();
+    await providers.Drive().check(drives[0].inputs, { ...drives[0].inputs, disksize: 2 * GiB });
+    expect((await lab.requests()).total).toBe(0);
+  });
+
+  test("a VM key given as a machine key is still refused, naming the machine key to use", async () => {
+    const [{ vm }] = await makeVms(1);
+    const checked = await providers.Drive().check({}, { machine: vm.id, name: "x", disksize: GiB, preferredTier: 3 });
+    expect(checked.failures).toEqual([{ property: "machine", reason: expect.stringContaining(`hardware takes the machine key`) }]);
+  });
+});
+
+describe("a drive or NIC added to a running VM is created once it is plugged in", () => {
+  test("the drive reads online when create returns, and deleting it right away works (no 'already hotplugging')", async () => {
+    const [{ vm }] = await makeVms(1);
+    const news = (await providers.VirtualMachine().check(vm.inputs, { ...vm.inputs, powerState: "running" })).inputs;
+    await providers.VirtualMachine().update(vm.id, vm.outs, news);
+    const drive = await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: "hot", disksize: GiB, preferredTier: 3 });
+    const nic = await checkedCreate(providers.Nic(), { machine: vm.outs.machineKey, vnet: (await lab.api("GET", "vnets?filter=name%20eq%20'External'&fields=$key"))[0].$key });
+    expect((await lab.api("GET", `machine_drive_status/${drive.id}?fields=status`)).status).toBe("online");
+    expect((await lab.api("GET", `machine_nic_status/${nic.id}?fields=status`)).status).toBe("up");
+    await providers.Drive().delete(drive.id, drive.outs);
+    expect(await lab.api("GET", `machine_drives?filter=$key%20eq%20${drive.id}`)).toEqual([]);
+  });
+});
+
+describe("pacing: a budget of B requests per window is never exceeded, the run waits instead and says so", () => {
+  afterEach(() => {
+    setPlatformApiFactory(platformApiFromConfig);
+    configureRuntime((k) => config[k]);
+  });
+
+  test("40 drives' worth of work under a budget of 25 requests per 2 s: no 2 s window holds more than 25, and it says it waits", async () => {
+    const sentAt: number[] = [];
+    const options: ApiClientOptions = { pacer: new RequestPacer(), onRequest: (e) => sentAt.push(Date.now() - e.ms) };
+    setPlatformApiFactory((get) => platformApiFromConfig(get, options));
+    const budgeted: Record<string, string> = { ...config, "vplatform:requestBudget": "25", "vplatform:requestBudgetWindowSec": "2" };
+    configureRuntime((k) => budgeted[k]);
+    const lines: string[] = [];
+    const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
+    try {
+      const vm = await checkedCreate(providers.VirtualMachine(), { name: "paced", cpuCores: 1, ram: 1024 });
+      for (const i of range(20)) await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: `d${i}`, disksize: GiB, preferredTier: 3 });
+    } finally {
+      log.mockRestore();
+    }
+    expect(sentAt.length).toBeGreaterThan(25);
+    // Send times are taken from the answers (a few ms of slack).
+    for (const t of sentAt) expect(sentAt.filter((u) => u >= t && u < t + 1950).length).toBeLessThanOrEqual(25);
+    expect(lines.some((l) => /request budget of 25 requests per 2s is used; waiting \d+s before the next request/.test(l))).toBe(true);
+  }, 60_000);
+});
