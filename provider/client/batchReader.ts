@@ -9,12 +9,18 @@ const VALUES_PER_READ = 100;
 interface Pending {
   values: Map<string, { resolve(rows: Row[]): void; reject(err: unknown): void }[]>;
   deadlines: OperationDeadline[];
+  opened: number;
+  timer?: NodeJS.Timeout;
 }
+
+/** A batch waits at most this long for more reads (a refresh hands them over for as long as it lasts). */
+const MAX_WAIT_MS = 1000;
 
 /**
  * Batched reads (the DataLoader pattern): reads of one table by one column
- * with the same fields, asked within `windowMs` of each other, go out as ONE
- * filtered list GET (`machine eq 5 or machine eq 7 ...`). A refresh of N
+ * with the same fields, asked while such reads keep coming (each within
+ * `windowMs` of the last: the engine hands them over one by one), go out as
+ * ONE filtered list GET (`machine eq 5 or machine eq 7 ...`). A refresh of N
  * drives, the machine-key checks of a preview and the owner look-ups of many
  * hardware creates each cost a few requests instead of one per resource.
  */
@@ -25,26 +31,29 @@ export class BatchReader {
 
   constructor(
     private readonly list: ListFn,
-    private readonly windowMs = 10,
+    private readonly windowMs = 100,
   ) {}
 
   /** The rows of `table` whose `column` equals `value` (a plain column: `$key`, `machine`, ...). */
   load(table: string, column: string, value: string, fields: string): Promise<Row[]> {
     const id = JSON.stringify([table, column, fields]);
     let batch = this.#pending.get(id);
-    if (!batch) {
-      const created: Pending = { values: new Map(), deadlines: [] };
-      this.#pending.set(id, (batch = created));
-      setTimeout(() => {
-        this.#pending.delete(id);
-        void this.#flush(table, column, fields, created);
-      }, this.windowMs);
-    }
+    if (!batch) this.#pending.set(id, (batch = { values: new Map(), deadlines: [], opened: Date.now() }));
+    const open = batch;
+    // The batch goes out once reads stop coming for `windowMs`, or is full, or has waited long enough.
+    clearTimeout(open.timer);
+    const flush = () => {
+      this.#pending.delete(id);
+      void this.#flush(table, column, fields, open);
+    };
     const deadline = operationDeadline();
     if (deadline) batch.deadlines.push(deadline);
     const waiting = batch.values.get(value) ?? [];
     batch.values.set(value, waiting);
-    return new Promise((resolve, reject) => waiting.push({ resolve, reject }));
+    const promise = new Promise<Row[]>((resolve, reject) => waiting.push({ resolve, reject }));
+    if (batch.values.size >= VALUES_PER_READ) flush();
+    else batch.timer = setTimeout(flush, Math.max(0, Math.min(this.windowMs, batch.opened + MAX_WAIT_MS - Date.now())));
+    return promise;
   }
 
   async #flush(table: string, column: string, fields: string, batch: Pending): Promise<void> {

@@ -2,6 +2,7 @@ import { MachineStatus, toMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, rowsWhere, str } from "./platform";
 import { PowerCyclePolicy, VmRef, applyWithPowerCycle, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
+import { knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { Clock, realClock } from "./waitFor";
 import { oweStart, settleOwedStart } from "./runtime";
@@ -16,16 +17,24 @@ export interface MachineOwner {
   status: MachineStatus;
 }
 
-/** The VM row found by machine key, with live power joined in: one request, shared with concurrent look-ups. */
-export async function findMachineOwner(api: PlatformApi, machineKey: string): Promise<MachineOwner | undefined> {
+/**
+ * The VM row found by machine key, with live power joined in: one request,
+ * shared with concurrent look-ups; none when this process knows the VM
+ * (`live` reads it anyway: a removal acts on the power state of the moment).
+ */
+export async function findMachineOwner(api: PlatformApi, machineKey: string, opts: { live?: boolean } = {}): Promise<MachineOwner | undefined> {
+  const known = opts.live ? undefined : knownOwner(machineKey);
+  if (known) return known;
   const rows = await rowsWhere(api, "vms", "machine", machineKey, OWNER_FIELDS);
   const row = rows[0];
   if (!row) return undefined;
-  return {
+  const owner: MachineOwner = {
     ref: { vmKey: str(row.$key), machineKey: str(row.machine), name: str(row.name) },
     allowHotplug: row.allow_hotplug === true || row.allow_hotplug === "true",
     status: toMachineStatus({ running: row.live_running, status: row.live_status }),
   };
+  rememberOwner(owner);
+  return owner;
 }
 
 /**

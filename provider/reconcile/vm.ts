@@ -3,6 +3,7 @@ import { isAmbiguousFailure } from "./insertRow";
 import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "./timeouts";
+import { forgetOwner } from "./machineOwners";
 import { forgetOwedStart } from "./runtime";
 import { Clock, realClock } from "./waitFor";
 
@@ -117,6 +118,7 @@ export async function enforcePower(
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
 export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
   forgetOwedStart(vm.machineKey);
+  forgetOwner(vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove("vms", vm.vmKey);
 }

@@ -130,7 +130,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
       const machine = String(olds.machine);
       const t = resolveTimeouts(olds.timeouts);
       await withMachineLock(machine, async () => {
-        const owner = await findMachineOwner(api, machine);
+        const owner = await findMachineOwner(api, machine, { live: true });
         if (!owner) return api.remove(spec.table, id); // the VM went first
         const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;
         if (live) return live;

@@ -1,4 +1,5 @@
 import { PlatformApi, rowsWhere, str } from "../reconcile/platform";
+import { knownOwner } from "../reconcile/machineOwners";
 import { CheckFailure } from "./checkInputs";
 
 /** Machine keys confirmed in this process (a preview checks many drives of one VM). */
@@ -11,7 +12,7 @@ const CHECK_FIELDS = "$key,name,machine";
  * read-only request tells the two apart and names the right value.
  */
 export async function verifyMachineKey(api: PlatformApi, machine: string): Promise<CheckFailure[]> {
-  if (knownMachines.has(machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
+  if (knownMachines.has(machine) || knownOwner(machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
   // The usual case (a right key) joins the other checks of the run in one request; a wrong one costs a second.
   if ((await rowsWhere(api, "vms", "machine", machine, CHECK_FIELDS)).length > 0) {
     knownMachines.add(machine);

@@ -15,6 +15,7 @@ import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { PowerCyclePolicy, VmRef, powerOff, powerOn } from "../reconcile/power";
 import { forgetOwedStart, machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
+import { forgetOwner, rememberVm } from "../reconcile/machineOwners";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, findAdoptable } from "./adoption";
@@ -203,7 +204,9 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
         const desired = inputs.powerState as PowerState | undefined;
         await enforcePower(api, vm, status, desired, t);
-        return { id: vm.vmKey, outs: outputs(inputs, vm, desired ? statusOf(desired === "running") : status) };
+        const after = desired ? statusOf(desired === "running") : status;
+        rememberVm(vm, after, inputs.allowHotplug as boolean | undefined); // its hardware needs no look-up of it
+        return { id: vm.vmKey, outs: outputs(inputs, vm, after) };
       } catch (err) {
         if (adopt) throw err;
         return rollback(api, vm, inputs, t, err);
@@ -216,6 +219,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
     if (!live) return undefined;
     remember(live.ref.machineKey, olds.powerCyclePolicy as PowerCyclePolicy);
+    rememberVm(live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
     const inputs = await liveInputs(api, live, olds);
     return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
   },
@@ -224,6 +228,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     const api = platformApi();
     const t = resolveTimeouts(news.timeouts);
     remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
+    forgetOwner(olds.machineKey); // its settings (allow_hotplug) may change
     return withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");

@@ -1,6 +1,7 @@
 import { diffVmPower } from "../plan/diff";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
+import { knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { VmPowerInputs, vmPowerInputsSchema } from "../schemas/vmPower";
 import { defineProvider } from "./defineProvider";
@@ -13,7 +14,8 @@ const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): O
 /** Brings the VM to the declared state; the status is read under the machine's lock, after every other change to it. */
 async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
   const api = platformApi();
-  const vm = await readVm(api, inputs.vm, "name");
+  // Keys and name never change: a VM this process knows needs no look-up (its power is read below, live).
+  const vm = knownOwnerOfVm(inputs.vm) ?? (await readVm(api, inputs.vm, "name"));
   if (!vm) throw new Error(`vplatform: vm: no VM with key '${inputs.vm}'`);
   return withMachineLock(vm.ref.machineKey, async () => {
     const live = await readMachineStatus(api, vm.ref.machineKey);

@@ -104,18 +104,26 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
 });
 
 describe("nothing verified twice: the machine-key guard", () => {
-  test("checks of 6 drives on machine keys not seen before cost one GET together; an unchanged key costs none", async () => {
-    const vms = await Promise.all(range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `guard-${i}`, cpuCores: 1, ram: 1024 })));
+  test("checks of 6 drives on VMs made outside this process cost one GET together; an unchanged key costs none", async () => {
+    const machines = await Promise.all(range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
     const drive = (machine: string) => ({ machine, name: "extra", disksize: GiB, preferredTier: 3 });
     await lab.resetRequests();
-    const results = await Promise.all(vms.map((vm) => providers.Drive().check({}, drive(vm.outs.machineKey))));
-    expect(results.map((r: any) => r.failures ?? [])).toEqual(vms.map(() => []));
+    const results = await Promise.all(machines.map((machine) => providers.Drive().check({}, drive(machine))));
+    expect(results.map((r: any) => r.failures ?? [])).toEqual(machines.map(() => []));
     expect((await lab.requests()).total).toBe(1);
 
     const [{ drives }] = await makeVms(1);
     await lab.resetRequests();
     await providers.Drive().check(drives[0].inputs, { ...drives[0].inputs, disksize: 2 * GiB });
     expect((await lab.requests()).total).toBe(0);
+  });
+
+  test("the hardware of a VM this process created is checked and created without looking the VM up", async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "known-owner", cpuCores: 1, ram: 1024 });
+    await lab.resetRequests();
+    await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 });
+    const c = await lab.requests();
+    expect(c.entries.map((e) => `${e.method} ${e.table}`)).toEqual(["POST machine_drives"]);
   });
 
   test("a VM key given as a machine key is still refused, naming the machine key to use", async () => {
@@ -145,11 +153,11 @@ describe("pacing: a budget of B requests per window is never exceeded, the run w
     configureRuntime((k) => config[k]);
   });
 
-  test("40 drives' worth of work under a budget of 25 requests per 2 s: no 2 s window holds more than 25, and it says it waits", async () => {
+  test("a VM and 20 drives under a budget of 15 requests per 2 s: no 2 s window holds more than 15, and it says it waits", async () => {
     const sentAt: number[] = [];
     const options: ApiClientOptions = { pacer: new RequestPacer(), onRequest: (e) => sentAt.push(Date.now() - e.ms) };
     setPlatformApiFactory((get) => platformApiFromConfig(get, options));
-    const budgeted: Record<string, string> = { ...config, "vplatform:requestBudget": "25", "vplatform:requestBudgetWindowSec": "2" };
+    const budgeted: Record<string, string> = { ...config, "vplatform:requestBudget": "15", "vplatform:requestBudgetWindowSec": "2" };
     configureRuntime((k) => budgeted[k]);
     const lines: string[] = [];
     const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
@@ -159,9 +167,9 @@ describe("pacing: a budget of B requests per window is never exceeded, the run w
     } finally {
       log.mockRestore();
     }
-    expect(sentAt.length).toBeGreaterThan(25);
+    expect(sentAt.length).toBeGreaterThan(15);
     // Send times are taken from the answers (a few ms of slack).
-    for (const t of sentAt) expect(sentAt.filter((u) => u >= t && u < t + 1950).length).toBeLessThanOrEqual(25);
-    expect(lines.some((l) => /request budget of 25 requests per 2s is used; waiting \d+s before the next request/.test(l))).toBe(true);
+    for (const t of sentAt) expect(sentAt.filter((u) => u >= t && u < t + 1950).length).toBeLessThanOrEqual(15);
+    expect(lines.some((l) => /request budget of 15 requests per 2s is used; waiting \d+s before the next request/.test(l))).toBe(true);
   }, 60_000);
 });

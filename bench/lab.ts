@@ -1,0 +1,64 @@
+// The lab the benchmark and the scale tests provision: N VMs, each with two
+// drives and one NIC on one shared vnet, powered on (YAML-environment shape:
+// the VM, its hardware, then its power).
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { buildContext, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
+import { serialize, writeAtomically } from "../emulator/persistence/store";
+import { environmentSchema } from "../env/environment-schema";
+
+export interface LabShape {
+  vms: number;
+  /** Size of each VM's `data` drive (the one a grow changes). */
+  dataGiB: number;
+  /** A name prefix, so several labs can share an emulator. */
+  prefix?: string;
+}
+
+export function labEnvironment(shape: LabShape) {
+  const p = shape.prefix ?? "lab";
+  return environmentSchema.parse({
+    vnets: [{ name: `${p}-net`, network: "10.90.0.0/16" }],
+    vms: Array.from({ length: shape.vms }, (_, i) => ({
+      name: `${p}-${i}`,
+      cpuCores: 1,
+      ram: 512,
+      powerState: "running",
+      drives: [
+        { name: "os", media: "disk", disksize: "1GiB", preferredTier: 3 },
+        { name: "data", media: "disk", disksize: `${shape.dataGiB}GiB`, preferredTier: 3 },
+      ],
+      nics: [{ name: "eth0", vnet: `${p}-net` }],
+    })),
+  });
+}
+
+/** An inline Pulumi program declaring the lab through the YAML environments' builder (the shape reads at run time). */
+export function labProgram(shape: () => LabShape): PulumiFn {
+  return async () => {
+    const { buildEnvironment } = require("vplatform/dist/env/build-environment");
+    buildEnvironment(labEnvironment(shape()));
+  };
+}
+
+/**
+ * An emulator with enough nodes for `vms` running 1-core VMs (the seeded
+ * cluster has 64 cores): the extra nodes go into a saved state it starts from.
+ */
+export async function startLabEmulator(vms: number, opts: EmulatorOptions): Promise<RunningEmulator & { dataDir: string }> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-lab-emulator-"));
+  const ctx = buildContext({ timeScale: opts.timeScale, adminPassword: "unused" });
+  for (let i = 3; (i - 1) * 32 < vms + 32; i++) ctx.insert("nodes", { name: `node${i}`, cluster: 1, cores: 32, ram: 131072, status: "running" });
+  writeAtomically(dataDir, serialize(ctx));
+  const emu = await startEmulator({ ...opts, dataDir, quiet: true });
+  return {
+    ...emu,
+    dataDir,
+    async close() {
+      await emu.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
