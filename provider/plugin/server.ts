@@ -9,6 +9,11 @@ type Callback = (err: unknown, value?: unknown) => void;
 type Handler = (call: Call, callback: Callback) => unknown;
 type ServiceImpl = Record<string, Handler>;
 
+/** The modules the SDK's server itself uses (its own dependencies, whatever the install layout). */
+const sdkDependency = (name: string) => require(require.resolve(name, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
+const provproto = require("@pulumi/pulumi/proto/provider_pb");
+const structproto = sdkDependency("google-protobuf/google/protobuf/struct_pb");
+
 /**
  * @pulumi/pulumi's provider server (`provider.main`) answers Configure without
  * handing the provider its settings, leaves CheckConfig unimplemented and drops
@@ -18,18 +23,16 @@ type ServiceImpl = Record<string, Handler>;
 export async function serve(args: string[]): Promise<void> {
   const timeouts = new AsyncLocalStorage<number>();
   const plugin = new VplatformProvider(() => timeouts.getStore() ?? 0);
-  // The grpc module the SDK's server uses (its own dependency).
-  const grpc = require(require.resolve("@grpc/grpc-js", { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
-  const provproto = require("@pulumi/pulumi/proto/provider_pb");
+  const grpc = sdkDependency("@grpc/grpc-js");
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: ServiceImpl) {
     grpc.Server.prototype.addService = addService;
-    return addService.call(this, service, extendService(impl, plugin, timeouts, provproto));
+    return addService.call(this, service, extendService(impl, plugin, timeouts));
   };
   await provider.main(plugin, args);
 }
 
-function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: AsyncLocalStorage<number>, provproto: any): ServiceImpl {
+function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: AsyncLocalStorage<number>): ServiceImpl {
   const withTimeout = (name: string): Handler => (call, callback) => timeouts.run(call.request.getTimeout() ?? 0, () => impl[name].call(impl, call, callback));
   // The SDK's methods live on the prototype of `impl`: bind them, and override only these.
   const extended: ServiceImpl = Object.create(impl);
@@ -56,6 +59,11 @@ function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: A
     }
   };
   for (const name of ["create", "update", "delete"]) extended[name] = withTimeout(name);
+  // An import reads with no properties at all, which the SDK's read does not expect.
+  extended.read = (call, callback) => {
+    if (!call.request.getProperties()) call.request.setProperties(new structproto.Struct());
+    return impl.read.call(impl, call, callback);
+  };
   return extended;
 }
 

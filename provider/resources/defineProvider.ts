@@ -73,7 +73,15 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     async read(id, props) {
       const live = await b.read(id, props as O);
       if (!live) return { id: "", props: {} };
-      return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      if (Object.keys(props).length > 0) return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
+      // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared.
+      const shape = shapeOf(b.schema);
+      const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => shape[k]?.safeParse(v).success !== false));
+      const checked = checkInputs(b.schema, valid);
+      const inputs = checked.ok ? (checked.inputs as Row) : valid;
+      const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));
+      return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },
     async update(id, olds, news) {
       return plainJson(await b.update(id, olds as O, news as I));
@@ -113,6 +121,8 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     delete: (id, props) => ops.delete(id, withoutProvider(props)),
   };
 }
+
+const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _ignored, ...rest } = bag;
