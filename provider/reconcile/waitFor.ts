@@ -86,7 +86,7 @@ export async function pollUntil<T>(
       );
     }
     if (state !== lastShown || now - lastShownAt >= progressEveryMs) {
-      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${opts.timeoutSec}s, ${state})`);
+      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${Math.round((deadline - started) / 1000)}s, ${state})`);
       lastShown = state;
       lastShownAt = now;
     }
