@@ -212,7 +212,7 @@ export class ApiClient {
       await this.#pacer.admit(this.#budget, `${method} ${this.#redact(path)}`, deadline && deadline.at - Date.now());
     } catch (err) {
       if (!(err instanceof BudgetWaitTooLong) || !deadline) throw err;
-      throw new BudgetWaitTooLong(`${err.message} (timeouts.${deadline.timeoutInput})`);
+      throw new BudgetWaitTooLong(`${err.message} (${deadline.limit})`);
     }
     this.#sent++;
     const started = performance.now();

@@ -9,14 +9,14 @@ import { AsyncLocalStorage } from "node:async_hooks";
 export interface OperationDeadline {
   /** Epoch milliseconds. */
   at: number;
-  /** The `timeouts` input that sets it, for messages. */
-  timeoutInput: string;
+  /** The limit that sets it, for messages: `timeouts.create`, `customTimeouts.delete`. */
+  limit: string;
 }
 
 const current = new AsyncLocalStorage<OperationDeadline>();
 
-export function withOperationDeadline<T>(seconds: number, timeoutInput: string, work: () => Promise<T>): Promise<T> {
-  return withDeadlineAt({ at: Date.now() + seconds * 1000, timeoutInput }, work);
+export function withOperationDeadline<T>(seconds: number, limit: string, work: () => Promise<T>): Promise<T> {
+  return withDeadlineAt({ at: Date.now() + seconds * 1000, limit }, work);
 }
 
 /** Work shared by several operations (a coalesced poll) runs under the latest of their deadlines. */

@@ -1,7 +1,7 @@
 import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
 import { PlatformApi, Row, str } from "./platform";
 import { economyOn } from "./requestEconomy";
-import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock } from "./waitFor";
+import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -30,6 +30,7 @@ interface Waiter extends RowWait {
   opts: PollOptions;
   started: number;
   deadline: number;
+  timedOut(state: string, elapsedSec: number): WaitTimeoutError;
   dueAt: number;
   lastShown: string;
   lastShownAt: number;
@@ -55,12 +56,14 @@ export class StatusPoller {
   wait(w: RowWait, opts: PollOptions): Promise<Row | undefined> {
     return new Promise((resolve, reject) => {
       const now = this.clock.now();
+      const limit = waitLimit(opts, now); // in the waiting operation's context: its customTimeouts count
       const waiter: Waiter = {
         ...w,
         opts,
         started: now,
-        deadline: now + opts.timeoutSec * 1000,
-        dueAt: now + Math.min(MIN_DELAY_MS, opts.timeoutSec * 1000),
+        deadline: limit.deadline,
+        timedOut: limit.timedOut,
+        dueAt: Math.min(limit.deadline, now + MIN_DELAY_MS),
         lastShown: "",
         lastShownAt: now,
         resolve,
@@ -119,14 +122,13 @@ export class StatusPoller {
         continue;
       }
       const state = w.describe(row);
+      const elapsed = Math.round((now - w.started) / 1000);
       if (now >= w.deadline) {
-        const hint = w.opts.timeoutInput ? `; raise timeouts.${w.opts.timeoutInput} if the platform is just slow` : "";
-        const message = `vplatform: timed out after ${w.opts.timeoutSec}s waiting for ${w.opts.label} (last ${state})${hint}`;
-        this.#settle(w, () => w.reject(new WaitTimeoutError(message, state)));
+        this.#settle(w, () => w.reject(w.timedOut(state, elapsed)));
         continue;
       }
       if (state !== w.lastShown || now - w.lastShownAt >= (w.opts.progressEverySec ?? 10) * 1000) {
-        this.clock.log(`vplatform: waiting for ${w.opts.label} (${Math.round((now - w.started) / 1000)}s/${w.opts.timeoutSec}s, ${state})`);
+        this.clock.log(`vplatform: waiting for ${w.opts.label} (${elapsed}s/${Math.round((w.deadline - w.started) / 1000)}s, ${state})`);
         w.lastShown = state;
         w.lastShownAt = now;
       }
@@ -142,7 +144,7 @@ export class StatusPoller {
   /** One GET per KEYS_PER_READ keys; under the latest deadline of the waits it serves (budget waits may last that long). */
   async #read(keys: string[], batch: Waiter[]): Promise<Map<string, Row>> {
     const latest = Math.max(...batch.map((w) => w.deadline));
-    const deadline: OperationDeadline = { at: Date.now() + Math.max(0, latest - this.clock.now()), timeoutInput: batch[0].opts.timeoutInput ?? "create" };
+    const deadline: OperationDeadline = { at: Date.now() + Math.max(0, latest - this.clock.now()), limit: `timeouts.${batch[0].opts.timeoutInput ?? "create"}` };
     const rows = new Map<string, Row>();
     for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
       const chunk = keys.slice(i, i + KEYS_PER_READ);

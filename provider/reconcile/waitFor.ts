@@ -1,4 +1,5 @@
 /** Polling with capped exponential backoff and progress lines the engine shows. */
+import { currentOperation } from "./operationContext";
 
 export interface PollOptions {
   timeoutSec: number;
@@ -45,6 +46,26 @@ export function* backoffDelays(initialMs = 200, maxMs = 3000, factor = 1.5): Gen
   }
 }
 
+/** When a wait that started at `started` must end, and the error it then ends with. */
+export function waitLimit(opts: PollOptions, started: number): { deadline: number; timedOut(state: string, elapsedSec: number): WaitTimeoutError } {
+  // The engine's customTimeouts bound the whole operation, so every wait in it.
+  const engine = currentOperation()?.deadline;
+  const engineBound = engine !== undefined && engine.atMs <= started + opts.timeoutSec * 1000;
+  return {
+    deadline: engineBound ? engine.atMs : started + opts.timeoutSec * 1000,
+    timedOut(state, elapsed) {
+      if (engineBound) {
+        return new WaitTimeoutError(
+          `vplatform: ${engine.name} (${engine.seconds}s) ran out after ${elapsed}s waiting for ${opts.label} (last ${state}); raise ${engine.name} if the platform is just slow`,
+          state,
+        );
+      }
+      const hint = opts.timeoutInput ? `; raise timeouts.${opts.timeoutInput} if the platform is just slow` : "";
+      return new WaitTimeoutError(`vplatform: timed out after ${opts.timeoutSec}s waiting for ${opts.label} (last ${state})${hint}`, state);
+    },
+  };
+}
+
 /**
  * Calls `probe` until `done(value)` holds; returns that value. `describe`
  * turns a value into the short state shown in progress lines and errors.
@@ -57,7 +78,7 @@ export async function pollUntil<T>(
 ): Promise<T> {
   const clock = opts.clock ?? realClock;
   const started = clock.now();
-  const deadline = started + opts.timeoutSec * 1000;
+  const { deadline, timedOut } = waitLimit(opts, started);
   const progressEveryMs = (opts.progressEverySec ?? 10) * 1000;
   const delays = backoffDelays(opts.initialDelayMs, opts.maxDelayMs);
   let lastShown = "";
@@ -68,15 +89,9 @@ export async function pollUntil<T>(
     const state = describe(value);
     const now = clock.now();
     const elapsed = Math.round((now - started) / 1000);
-    if (now >= deadline) {
-      const hint = opts.timeoutInput ? `; raise timeouts.${opts.timeoutInput} if the platform is just slow` : "";
-      throw new WaitTimeoutError(
-        `vplatform: timed out after ${opts.timeoutSec}s waiting for ${opts.label} (last ${state})${hint}`,
-        state,
-      );
-    }
+    if (now >= deadline) throw timedOut(state, elapsed);
     if (state !== lastShown || now - lastShownAt >= progressEveryMs) {
-      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${opts.timeoutSec}s, ${state})`);
+      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${Math.round((deadline - started) / 1000)}s, ${state})`);
       lastShown = state;
       lastShownAt = now;
     }

@@ -6,6 +6,7 @@ import { pollUntil } from "../reconcile/waitFor";
 import { resolveTimeouts } from "./operationTimeouts";
 import { platformApi } from "../reconcile/runtime";
 import { assertAdoptable, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
 import { defineProvider } from "./defineProvider";
 
 type Inputs = VnetInputs & { name: string };
@@ -49,7 +50,7 @@ export const provider = defineProvider<Inputs, Inputs>({
   async read(id, olds) {
     const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
-    const inputs = { ...olds, ...fromVnetApiRow(row, olds) } as Inputs;
+    const inputs = { ...olds, ...fromVnetApiRow(row, declaredFields(olds)) } as Inputs;
     return { outs: inputs, inputs };
   },
 
