@@ -1,4 +1,4 @@
-import { OperationTimeouts } from "../reconcile/timeouts";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { DEFAULT_TIMEOUTS } from "../schemas/common";
 
 export { DEFAULT_TIMEOUTS };
