@@ -1,5 +1,6 @@
 import { SETTING_NAMES, settingKey } from "../config/provider-config";
 import { KeyedMutex } from "./keyedMutex";
+import { currentOperation } from "./operationContext";
 import { PlatformApi } from "./platform";
 
 /**
@@ -45,7 +46,10 @@ export function setPlatformApiFactory(factory: (get: ConfigGetter) => PlatformAp
   dropClient();
 }
 
+/** The client of the provider instance running this operation (plugin), else the process's configured one (dynamic). */
 export function platformApi(): PlatformApi {
+  const scoped = currentOperation()?.api;
+  if (scoped) return scoped;
   if (!api) {
     if (!apiFactory) throw new Error("vplatform: internal error: no API client factory installed");
     api = apiFactory(configGetter);

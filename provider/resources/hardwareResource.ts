@@ -9,6 +9,7 @@ import { platformApi, withMachineLock } from "../reconcile/runtime";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -119,7 +120,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     async read(id, olds) {
       const row = await platformApi().get(spec.table, id, spec.readFields);
       if (!row) return undefined;
-      const inputs = { ...declaredOf(olds), ...spec.fromApiRow(row, olds) } as I;
+      const inputs = { ...declaredOf(olds), ...spec.fromApiRow(row, declaredFields(olds)) } as I;
       return { outs: { ...computedOf(olds), ...inputs, ...spec.computed?.(row, inputs) } as O, inputs };
     },
 
