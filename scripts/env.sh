@@ -89,6 +89,9 @@ ensure_engine() {
     "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
+  # Our resource plugin (package bin pulumi-resource-vplatform), run from this checkout's build.
+  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$bin/pulumi-resource-vplatform"
+  chmod 0755 "$bin/pulumi-resource-vplatform"
   export PATH="$bin:$PATH"
   export VPLATFORM_PULUMI_ROOT="$ROOT/.tools/pulumi"
 }
