@@ -26,8 +26,13 @@ export class EmulatorContext {
   readonly tables = new Map<string, TableStore>();
   readonly events = new EventEmitter();
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Called after every change so persistence can schedule a save. */
-  onChange: () => void = () => {};
+  /**
+   * Called after every change so persistence can journal it: with the row's table and key for a row
+   * change (journaled before the answer), without them for bookkeeping that only the next snapshot needs.
+   */
+  onChange: (table?: string, key?: RowKey) => void = () => {};
+  /** Called before an answer leaves the server: persistence commits its journal here. */
+  beforeAnswer: () => void = () => {};
 
   constructor(
     /** Multiplier on the duration of long operations (tests use 0.01). */
@@ -126,7 +131,7 @@ export class EmulatorContext {
   emit(name: string, table: string, row: Row, extra?: Record<string, unknown>): void {
     this.events.emit(name, { name, table, row, extra } satisfies EmulatorEvent);
     this.events.emit("*", { name, table, row, extra } satisfies EmulatorEvent);
-    this.onChange();
+    this.onChange(table, row.$key);
   }
 
   // ---- scheduler ------------------------------------------------------------

@@ -99,6 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, { version: API_VERSION }));
 
   app.addHook("onSend", async (request, _reply, payload) => {
+    ctx.beforeAnswer(); // what the answer acknowledges is durable before it leaves
     if (request.dropAfterProcessing) request.raw.socket.destroy();
     return payload;
   });

@@ -57,6 +57,8 @@ export interface FieldDef {
   summary?: boolean;
   /** Excluded from the `most` view (argument fields); `rows` and hidden fields are always excluded. */
   notInMost?: boolean;
+  /** Maps an accepted alternative spelling onto the field's own type before validation (e.g. true → "1"). */
+  coerce?: (value: unknown) => unknown;
   /** HTTP status for a type/enum/bounds failure of this field (default: the table's, else 400). */
   errorStatus?: 400 | 422;
 }
