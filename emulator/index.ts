@@ -10,7 +10,7 @@ import { RequestCounter } from "./admin/requestCounter";
 import { RateLimiter } from "./auth/rateLimit";
 import { SessionStore } from "./auth/sessions";
 import { hashPassword, seedUsers, userByName } from "./auth/users";
-import { EmulatorContext } from "./core/context";
+import { InMemoryContext, type EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
 import { loadState, Persister } from "./persistence/store";
 import { allFeatures, settleFeaturesAfterLoad } from "./features";
@@ -45,7 +45,7 @@ const ADMIN_KEY_NAME = "emulator-admin";
 
 /** Builds the context with every table and its state (saved or seeded), without any server. */
 export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string> }): EmulatorContext {
-  const ctx = new EmulatorContext(opts.timeScale ?? 1);
+  const ctx = new InMemoryContext(opts.timeScale ?? 1);
   ctx.registerTables(builtInTables);
   for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {
