@@ -12,6 +12,7 @@ import { Journal, replayJournal } from "./journal";
 import { join } from "node:path";
 import type { EmulatorContext } from "../core/context";
 import { BUSY_STATUSES, stoppedFields } from "../domain/machines";
+import { createMachineFor } from "../tables/machines";
 import type { Row } from "../tables/types";
 
 export const STATE_FILE = "state.json";
@@ -56,8 +57,21 @@ export function loadState(ctx: EmulatorContext, dataDir: string): boolean {
   const replayed = replayJournal(ctx, dataDir);
   if (!hasSnapshot && replayed === 0) return false;
   keepKeyCountersAhead(ctx);
+  addRuntimeRows(ctx);
   settleInFlight(ctx);
   return true;
+}
+
+/** State saved by an older emulator: vnets get their machine (stopped) and clusters their status row. */
+function addRuntimeRows(ctx: EmulatorContext): void {
+  for (const vnet of ctx.all("vnets")) {
+    if (vnet.machine === undefined || vnet.machine === null) vnet.machine = createMachineFor(ctx, vnet, "vnet");
+  }
+  for (const cluster of ctx.all("clusters")) {
+    if (ctx.get("cluster_status", cluster.$key)) continue;
+    ctx.insert("cluster_status", { $key: cluster.$key, cluster: cluster.$key, status: typeof cluster.status === "string" ? cluster.status : "online", status_info: "" });
+    cluster.status = cluster.$key;
+  }
 }
 
 /** A key once given out is never given again: each counter stays above every key its table holds. */
