@@ -234,9 +234,18 @@ func TestNodesClustersAndMigration(t *testing.T) {
 	if node.Name != nodes[1].Name {
 		t.Fatalf("node %d read back as %+v", nodes[1].ID, node)
 	}
+	if physical := must(c.Nodes.ListPhysical(ctx(t))); len(physical) != len(nodes) {
+		t.Fatalf("physical nodes: %d of %d", len(physical), len(nodes))
+	}
+	if byName := must(c.Nodes.GetByName(ctx(t), nodes[0].Name)); byName.ID != nodes[0].ID {
+		t.Fatalf("node by name read back as %+v", byName)
+	}
 	clusters := must(c.Clusters.List(ctx(t)))
 	if len(clusters) == 0 || !clusters[0].Enabled || !clusters[0].Compute || !clusters[0].Storage {
 		t.Fatalf("clusters read back as %+v", clusters)
+	}
+	if byName := must(c.Clusters.GetByName(ctx(t), clusters[0].Name)); byName.Key != clusters[0].Key {
+		t.Fatalf("cluster by name read back as %+v", byName)
 	}
 	status := must(c.Clusters.GetStatus(ctx(t), int(clusters[0].Key)))
 	if status.TotalNodes != len(nodes) || status.Status != "online" || status.TotalRAM == 0 {
