@@ -141,6 +141,18 @@ func TestPowerOnAndOff(t *testing.T) {
 	if !must(c.VMs.Get(ctx(t), int(vm.ID))).PowerState {
 		t.Fatal("VM not running after PowerOn")
 	}
+	// A drive added to the running VM (allow_hotplug) comes online; hot-unplugged, it can be deleted.
+	// (The client's own Delete of an online drive posts the machine key as vm_actions.vm: see README.)
+	hot := must(c.VMDrives.Create(ctx(t), vm.Machine, &vergeos.VMDriveCreateRequest{Name: "hot", Media: "disk", SizeGB: 1}))
+	if online := must(c.VMDrives.Get(ctx(t), int(hot.ID))); online.PowerState != "online" && online.PowerState != "hotplugging" {
+		t.Fatalf("drive added to a running VM is %q", online.PowerState)
+	}
+	if err := c.VMDrives.HotUnplugDrive(ctx(t), int(vm.ID), int(hot.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.VMDrives.Delete(ctx(t), int(hot.ID)); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.VMs.PowerOff(ctx(t), int(vm.ID)); err != nil {
 		t.Fatal(err)
 	}
