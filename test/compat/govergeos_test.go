@@ -141,6 +141,18 @@ func TestPowerOnAndOff(t *testing.T) {
 	if !must(c.VMs.Get(ctx(t), int(vm.ID))).PowerState {
 		t.Fatal("VM not running after PowerOn")
 	}
+	// A drive added to the running VM (allow_hotplug) comes online; hot-unplugged, it can be deleted.
+	// (The client's own Delete of an online drive posts the machine key as vm_actions.vm: see README.)
+	hot := must(c.VMDrives.Create(ctx(t), vm.Machine, &vergeos.VMDriveCreateRequest{Name: "hot", Media: "disk", SizeGB: 1}))
+	if online := must(c.VMDrives.Get(ctx(t), int(hot.ID))); online.PowerState != "online" && online.PowerState != "hotplugging" {
+		t.Fatalf("drive added to a running VM is %q", online.PowerState)
+	}
+	if err := c.VMDrives.HotUnplugDrive(ctx(t), int(vm.ID), int(hot.ID)); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.VMDrives.Delete(ctx(t), int(hot.ID)); err != nil {
+		t.Fatal(err)
+	}
 	if err := c.VMs.PowerOff(ctx(t), int(vm.ID)); err != nil {
 		t.Fatal(err)
 	}
@@ -234,9 +246,18 @@ func TestNodesClustersAndMigration(t *testing.T) {
 	if node.Name != nodes[1].Name {
 		t.Fatalf("node %d read back as %+v", nodes[1].ID, node)
 	}
+	if physical := must(c.Nodes.ListPhysical(ctx(t))); len(physical) != len(nodes) {
+		t.Fatalf("physical nodes: %d of %d", len(physical), len(nodes))
+	}
+	if byName := must(c.Nodes.GetByName(ctx(t), nodes[0].Name)); byName.ID != nodes[0].ID {
+		t.Fatalf("node by name read back as %+v", byName)
+	}
 	clusters := must(c.Clusters.List(ctx(t)))
 	if len(clusters) == 0 || !clusters[0].Enabled || !clusters[0].Compute || !clusters[0].Storage {
 		t.Fatalf("clusters read back as %+v", clusters)
+	}
+	if byName := must(c.Clusters.GetByName(ctx(t), clusters[0].Name)); byName.Key != clusters[0].Key {
+		t.Fatalf("cluster by name read back as %+v", byName)
 	}
 	status := must(c.Clusters.GetStatus(ctx(t), int(clusters[0].Key)))
 	if status.TotalNodes != len(nodes) || status.Status != "online" || status.TotalRAM == 0 {
