@@ -1,13 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { economyOn } from "../provider/reconcile/requestEconomy";
 
-/** Each VM's `machineKey` output, to the VM: hardware given that output belongs to that VM. */
-const vmOfMachineKey = new WeakMap<object, pulumi.Resource>();
-
-export function rememberMachineOwner(machineKey: unknown, vm: pulumi.Resource): void {
-  if (typeof machineKey === "object" && machineKey !== null) vmOfMachineKey.set(machineKey, vm);
-}
-
 /**
  * The platform's DELETE of a VM removes its drives, NICs and devices, so
  * hardware given a VM's `machineKey` is deleted with that VM (Pulumi's
@@ -16,8 +9,7 @@ export function rememberMachineOwner(machineKey: unknown, vm: pulumi.Resource): 
  * An explicit `deletedWith` wins; VPLATFORM_BASELINE=deletedWith turns it off
  * (for the benchmark's baseline).
  */
-export function deletedWithItsVm(machine: unknown, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
-  const vm = typeof machine === "object" && machine !== null ? vmOfMachineKey.get(machine) : undefined;
+export function deletedWithItsVm(vm: pulumi.Resource | undefined, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
   if (!vm || opts?.deletedWith || !economyOn("deletedWith")) return opts;
   return { ...opts, deletedWith: vm };
 }

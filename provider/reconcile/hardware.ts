@@ -1,7 +1,8 @@
 import { MachineStatus, toMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, rowsWhere, str } from "./platform";
-import { PowerCyclePolicy, VmRef, applyWithPowerCycle, vmAction } from "./power";
-import { OperationTimeouts } from "./timeouts";
+import { VmRef, applyWithPowerCycle, vmAction } from "./power";
+import type { PowerCyclePolicy } from "../schemas/hardware";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { Clock, realClock } from "./waitFor";

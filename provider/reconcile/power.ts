@@ -1,3 +1,4 @@
+import type { PowerCyclePolicy } from "../schemas/hardware";
 import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, errorStatus } from "./platform";
 import { forgetOwner } from "./machineOwners";
@@ -10,7 +11,6 @@ export interface VmRef {
   name: string;
 }
 
-export type PowerCyclePolicy = "restart" | "refuse";
 
 /** Seconds. */
 export interface PowerTimeouts {
