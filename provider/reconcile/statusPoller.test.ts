@@ -1,0 +1,72 @@
+import { PlatformApi, Row } from "./platform";
+import { StatusPoller, keyFilter, nextDelay } from "./statusPoller";
+import { fakeClock } from "./testClock";
+
+/** Rows of one table whose status moves on each read; records each list's filter. */
+function table(statuses: Record<string, string[]>) {
+  const filters: string[] = [];
+  const api = {
+    async list(_table: string, query?: { filter?: string }) {
+      filters.push(String(query?.filter));
+      const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
+      return keys.flatMap((k) => (statuses[k] ? [{ $key: Number(k), status: statuses[k].length > 1 ? statuses[k].shift() : statuses[k][0] } as Row] : []));
+    },
+  } as unknown as PlatformApi;
+  return { api, filters };
+}
+
+const isRunning = (r: Row | undefined) => r?.status === "running";
+const describe_ = (r: Row | undefined) => `status ${r?.status}`;
+
+describe("the tick follows the time waited", () => {
+  test("a quarter of the time waited so far, at least 250 ms, at most 1/30 of the timeout", () => {
+    expect(nextDelay(0, 60)).toBe(250);
+    expect(nextDelay(4000, 60)).toBe(1000);
+    expect(nextDelay(40_000, 60)).toBe(2000);
+    expect(nextDelay(400_000, 300)).toBe(10_000);
+  });
+
+  test("keys are read bare when numeric, quoted otherwise", () => {
+    expect(keyFilter(["5", "a'b"])).toBe("$key eq 5 or $key eq 'a''b'");
+  });
+});
+
+describe("a poller shared by several waits", () => {
+  test("every GET reads all the rows still waited on; each wait ends when its own row is ready", async () => {
+    const t = table({ "1": ["starting", "running"], "2": ["starting", "starting", "starting", "running"], "3": ["running"] });
+    const poller = new StatusPoller(t.api, "machine_status", "status", fakeClock());
+    const waits = ["1", "2", "3"].map((key) => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }));
+    await Promise.all(waits);
+    expect(t.filters[0]).toBe("$key eq 1 or $key eq 2 or $key eq 3");
+    expect(t.filters.at(-1)).toBe("$key eq 2");
+    expect(poller.reads).toBe(t.filters.length);
+  });
+
+  test("a wait past its timeout fails naming the timeouts input; the others go on", async () => {
+    const t = table({ "1": ["starting"], "2": ["starting", "running"] });
+    const clock = fakeClock();
+    const poller = new StatusPoller(t.api, "machine_status", "status", clock);
+    const stuck = poller.wait({ key: "1", done: isRunning, describe: describe_ }, { timeoutSec: 5, label: "VM 'a' to reach running", timeoutInput: "powerChange" });
+    const fine = poller.wait({ key: "2", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: "VM 'b' to reach running" });
+    await expect(stuck).rejects.toThrow("vplatform: timed out after 5s waiting for VM 'a' to reach running (last status starting); raise timeouts.powerChange if the platform is just slow");
+    await expect(fine).resolves.toEqual({ $key: 2, status: "running" });
+    expect(clock.lines).toContain("vplatform: waiting for VM 'a' to reach running (0s/5s, status starting)");
+  });
+
+  test("a failed read fails the waits it served", async () => {
+    const api = { list: async () => Promise.reject(new Error("GET /v4/machine_status: 500")) } as unknown as PlatformApi;
+    const poller = new StatusPoller(api, "machine_status", "status", fakeClock());
+    const waits = ["1", "2"].map((key) => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: key }));
+    for (const w of waits) await expect(w).rejects.toThrow("500");
+  });
+
+  test("a wait whose done() throws (its row is gone) ends with that error", async () => {
+    const t = table({});
+    const poller = new StatusPoller(t.api, "machine_status", "status", fakeClock());
+    const gone = poller.wait(
+      { key: "9", done: (r) => { if (!r) throw new Error("machine 9 has no status row"); return false; }, describe: describe_ },
+      { timeoutSec: 60, label: "9" },
+    );
+    await expect(gone).rejects.toThrow("machine 9 has no status row");
+  });
+});
