@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
 import { vmPowerInputsSchema } from "../provider/schemas/vmPower";
 import { seed, shimProvider } from "./providerShim";
+import type { VmPowerInputs, VmPowerValues } from "./schemaTypes.generated";
 import { Args, MachineKey, Outputs } from "./types";
 
-export type VmPowerArgs = Args<z.input<typeof vmPowerInputsSchema>>;
+export type VmPowerArgs = Args<VmPowerInputs>;
 
 const provider = shimProvider("vmPower");
 
@@ -22,4 +22,4 @@ export class VmPower extends pulumi.dynamic.Resource {
     super(provider, name, seed(vmPowerInputsSchema, args, ["machineKey", "status", "running"]), opts, "vplatform", "VmPower");
   }
 }
-export interface VmPower extends Outputs<z.output<typeof vmPowerInputsSchema>> {}
+export interface VmPower extends Outputs<VmPowerValues> {}

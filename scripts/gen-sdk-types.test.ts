@@ -1,0 +1,35 @@
+// sdk/schemaTypes.generated.ts is the zod schemas' input/output types written
+// out as plain TypeScript: it must be current, and mean exactly what the schemas mean.
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+import { compileProbe, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+
+const root = path.resolve(__dirname, "..");
+const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
+
+describe("the committed plain SDK types", () => {
+  test(`${GENERATED_FILE} is what the zod schemas generate (run \`npm run build && node dist/scripts/gen-sdk-types.js\`)`, () => {
+    expect(committed).toBe(sdkTypesFile(root));
+  }, 60_000);
+
+  test("import nothing: no zod, no provider code", () => {
+    expect(ts.preProcessFile(committed, true, true).importedFiles).toEqual([]);
+  });
+
+  test("each generated type and z.input / z.output of its schema are assignable both ways", () => {
+    const targets = schemaTargets(root);
+    const source = [
+      `import type { z } from "zod";`,
+      `import type * as T from "../sdk/schemaTypes.generated";`,
+      ...targets.map((t) => `import { ${t.exportName} } from "../provider/schemas/${t.module}";`),
+      `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
+      ...targets.flatMap((t) => [
+        `export const ${inName(t.token)}: Same<T.${inName(t.token)}, z.input<typeof ${t.exportName}>> = true;`,
+        `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
+      ]),
+    ].join("\n");
+    expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+    expect(() => compileProbe(root, source)).not.toThrow();
+  }, 60_000);
+});
