@@ -292,16 +292,20 @@ export interface DriveInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Drive inputs as validated and normalized: what its outputs hold. */
 export interface DriveValues {
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive */
-    machine: string;
     /** Media type (changing it replaces the drive) */
     media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
     /** Drive interface */
     interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive */
+    machine: string;
     /** Drive name */
     name?: string | undefined;
     /** Description */
@@ -343,14 +347,18 @@ export interface DriveValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Nic inputs as a program declares them. A network interface of a VM's machine. */
 export interface NicInputs {
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
-    machine: string | number;
     /** Key of the vnet the NIC connects to */
     vnet: string | number;
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
+    machine: string | number;
     /** NIC name */
     name?: string | undefined;
     /** Description */
@@ -388,18 +396,22 @@ export interface NicInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Nic inputs as validated and normalized: what its outputs hold. */
 export interface NicValues {
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
-    machine: string;
     /** Key of the vnet the NIC connects to */
     vnet: string;
     /** NIC model */
     interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
     /** Whether the NIC is enabled (default true) */
     enabled: boolean;
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
+    machine: string;
     /** NIC name */
     name?: string | undefined;
     /** Description */
@@ -433,14 +445,18 @@ export interface NicValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Device inputs as a program declares them. A passthrough device (GPU, PCI, USB, TPM) of a VM's machine. */
 export interface DeviceInputs {
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
-    machine: string | number;
     /** UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device */
     resourceGroup: string;
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
+    machine: string | number;
     /** Device-specific settings; {} for plain passthrough */
     settingsArgs?: Record<string, unknown> | undefined;
     /** Device name */
@@ -476,16 +492,20 @@ export interface DeviceInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Device inputs as validated and normalized: what its outputs hold. */
 export interface DeviceValues {
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
-    machine: string;
     /** UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device */
     resourceGroup: string;
     /** Device-specific settings; {} for plain passthrough */
     settingsArgs: Record<string, unknown>;
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
+    machine: string;
     /** Device name */
     name?: string | undefined;
     /** Device type */
@@ -519,6 +539,10 @@ export interface DeviceValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Vnet inputs as a program declares them. A virtual network. */
@@ -553,6 +577,7 @@ export interface VnetInputs {
     rateLimitType?: "mbytes/second" | "mbits/second" | "packets/second" | undefined;
     /** Options passed to the network's services; dnsmasq holds an array of strings */
     advancedOptions?: {
+        /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
         dnsmasq?: string[] | undefined;
     } | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -614,6 +639,7 @@ export interface VnetValues {
     rateLimitType?: "mbytes/second" | "mbits/second" | "packets/second" | undefined;
     /** Options passed to the network's services; dnsmasq holds an array of strings */
     advancedOptions?: {
+        /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
         dnsmasq?: string[] | undefined;
     } | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
