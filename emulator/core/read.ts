@@ -19,9 +19,13 @@ export interface ListQuery {
   offset?: number;
 }
 
-/** Output rule for keys: `$key` is always a JSON string (create answers and reads alike). */
+/**
+ * Output rule for keys in rows: a key is answered as stored — a JSON number in integer-keyed tables,
+ * a string in string-keyed ones — as the real platform does (Go clients decode `$key` as an int).
+ * Only creation answers spell `$key` as a string (see `creationKey` in core/engine.ts).
+ */
 export function outputKey(key: unknown): unknown {
-  return key === null || key === undefined ? key : String(key);
+  return key;
 }
 
 /** The value of a field of a row, following `ref` fields for every further segment. */
