@@ -41,7 +41,8 @@ function environmentFor(args: CliArgs, cwd: string): Environment | undefined {
   const needed = args.command === "preview" || args.command === "up" || args.command === "drift";
   // refresh and destroy work from the state alone, so a broken file cannot block a teardown.
   if (!needed) return undefined;
-  return loadEnvironment(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"));
+  // A fully qualified stack (org/project/dev) selects the overlay of its last part.
+  return loadEnvironment(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"), args.stack.split("/").pop());
 }
 
 async function operate(stack: Stack, args: CliArgs, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void): Promise<void> {
