@@ -68,6 +68,9 @@ ensure_engine() {
     ln -sf "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" "$bin/pulumi-language-nodejs"
   fi
   install -m 0755 "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
+  # Our resource plugin (package bin pulumi-resource-vplatform), run from this checkout's build.
+  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$bin/pulumi-resource-vplatform"
+  chmod 0755 "$bin/pulumi-resource-vplatform"
   export PATH="$bin:$PATH"
   export VPLATFORM_PULUMI_ROOT="$ROOT/.tools/pulumi"
 }

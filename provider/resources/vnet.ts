@@ -4,6 +4,7 @@ import { insertRow } from "../reconcile/insertRow";
 import { quote, str } from "../reconcile/platform";
 import { platformApi } from "../reconcile/runtime";
 import { assertAdoptable, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
 import { defineProvider } from "./defineProvider";
 
 type Inputs = VnetInputs & { name: string };
@@ -32,7 +33,7 @@ export const provider = defineProvider<Inputs, Inputs>({
   async read(id, olds) {
     const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
-    const inputs = { ...olds, ...fromVnetApiRow(row, olds) } as Inputs;
+    const inputs = { ...olds, ...fromVnetApiRow(row, declaredFields(olds)) } as Inputs;
     return { outs: inputs, inputs };
   },
 
