@@ -3,7 +3,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { compileProbe, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { compileProbe, computedName, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
 
 const root = path.resolve(__dirname, "..");
 const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
@@ -17,19 +17,22 @@ describe("the committed plain SDK types", () => {
     expect(ts.preProcessFile(committed, true, true).importedFiles).toEqual([]);
   });
 
-  test("each generated type and z.input / z.output of its schema are assignable both ways", () => {
+  test("each generated type and z.input / z.output of its schema (and the declared computed outputs) are assignable both ways", () => {
     const targets = schemaTargets(root);
     const source = [
       `import type { z } from "zod";`,
       `import type * as T from "../sdk/schemaTypes.generated";`,
-      ...targets.map((t) => `import { ${t.exportName} } from "../provider/schemas/${t.module}";`),
+      `import type { OutputValues } from "../provider/schemas/outputs";`,
+      ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`),
       `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
       ...targets.flatMap((t) => [
         `export const ${inName(t.token)}: Same<T.${inName(t.token)}, z.input<typeof ${t.exportName}>> = true;`,
         `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
+        ...(t.outputsExport ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`] : []),
       ]),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
 });

@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
-import { deviceInputsSchema } from "../provider/schemas/device";
+import { deviceInputsSchema, deviceOutputs } from "../provider/schemas/device";
 import { driveInputsSchema } from "../provider/schemas/drive";
 import { nicInputsSchema } from "../provider/schemas/nic";
-import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
-import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
+import { virtualMachineInputsSchema, virtualMachineOutputs } from "../provider/schemas/virtualMachine";
+import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
 import { seed, shimProvider, withSecretOutputs } from "./providerShim";
 import type * as T from "./schemaTypes.generated";
-import { Args, MachineKey, Outputs } from "./types";
+import { Args, Computed, MachineKey, Outputs } from "./types";
 
 /** Hardware takes the machine key, never the VM key. */
 type OnMachine<T> = Omit<T, "machine"> & { machine: MachineKey };
@@ -44,19 +44,13 @@ function onMachine<A extends { machine: unknown; vm?: unknown; powerCyclePolicy?
 
 /** A VM; `id` is the VM key, `machineKey` what its hardware attaches to. */
 export class VirtualMachine extends pulumi.dynamic.Resource {
-  declare readonly machineKey: pulumi.Output<MachineKey>;
-  /** Live machine status at the last update or refresh: running, stopped, ... */
-  declare readonly status: pulumi.Output<string>;
-  declare readonly running: pulumi.Output<boolean>;
-  /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle. */
-  declare readonly needRestart: pulumi.Output<boolean>;
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
+    const props = seed(virtualMachineInputsSchema, args, virtualMachineOutputs);
     super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
     machineOwners.set(this.machineKey, this);
   }
 }
-export interface VirtualMachine extends Outputs<Omit<T.VirtualMachineValues, "machineKey" | "status" | "running" | "needRestart">> {}
+export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Computed<T.VirtualMachineComputed>> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
@@ -74,12 +68,11 @@ export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
 
 /** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
 export class Device extends pulumi.dynamic.Resource {
-  declare readonly uuid: pulumi.Output<string>;
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, seed(deviceInputsSchema, onMachine(args), ["uuid"]), opts, "vplatform", "Device");
+    super(providers.Device, name, seed(deviceInputsSchema, onMachine(args), deviceOutputs), opts, "vplatform", "Device");
   }
 }
-export interface Device extends Outputs<OnMachine<T.DeviceValues>> {}
+export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}
 
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
@@ -90,9 +83,8 @@ export interface Vnet extends Outputs<T.VnetValues> {}
 
 /** A snapshot of a VM; changing `restoreTrigger` rolls the VM back to it. */
 export class VmSnapshot extends pulumi.dynamic.Resource {
-  declare readonly machineKey: pulumi.Output<MachineKey>;
   constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, ["machineKey"]), opts, "vplatform", "VmSnapshot");
+    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, vmSnapshotOutputs), opts, "vplatform", "VmSnapshot");
   }
 }
-export interface VmSnapshot extends Outputs<T.VmSnapshotValues> {}
+export interface VmSnapshot extends Outputs<T.VmSnapshotValues & Computed<T.VmSnapshotComputed>> {}

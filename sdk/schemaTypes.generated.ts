@@ -243,6 +243,18 @@ export interface VirtualMachineValues {
     } | undefined;
 }
 
+/** VirtualMachine outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface VirtualMachineComputed {
+    /** Machine key of the VM: what drives, NICs and devices attach to */
+    machineKey: string;
+    /** Live machine status at the last create, update or refresh */
+    status: string;
+    /** Whether the machine was running at the last create, update or refresh */
+    running: boolean;
+    /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle */
+    needRestart: boolean;
+}
+
 /** Drive inputs as a program declares them. A drive of a VM's machine. */
 export interface DriveInputs {
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive */
@@ -545,6 +557,12 @@ export interface DeviceValues {
     powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
+/** Device outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface DeviceComputed {
+    /** UUID of the attached device */
+    uuid: string;
+}
+
 /** Vnet inputs as a program declares them. A virtual network. */
 export interface VnetInputs {
     /** Network name, unique on the platform */
@@ -743,6 +761,12 @@ export interface VmSnapshotValues {
     } | undefined;
 }
 
+/** VmSnapshot outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface VmSnapshotComputed {
+    /** Machine key of the snapshotted VM: what drives, NICs and devices attach to */
+    machineKey: string;
+}
+
 /** VmPower inputs as a program declares them. The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is. */
 export interface VmPowerInputs {
     /** VM key (vm.id) whose power state this manages; changing it replaces the resource */
@@ -803,4 +827,14 @@ export interface VmPowerValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+}
+
+/** VmPower outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface VmPowerComputed {
+    /** Machine key of the VM: what drives, NICs and devices attach to */
+    machineKey: string;
+    /** Live machine status at the last create, update or refresh */
+    status: string;
+    /** Whether the machine was running at the last create, update or refresh */
+    running: boolean;
 }
