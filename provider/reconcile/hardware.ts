@@ -1,9 +1,9 @@
-import { MachineStatus, toMachineStatus } from "./machineStatus";
+import { toMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, rowsWhere, str } from "./platform";
-import { VmRef, applyWithPowerCycle, vmAction } from "./power";
+import { applyWithPowerCycle, vmAction } from "./power";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
-import { knownOwner, rememberOwner } from "./machineOwners";
+import { MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { Clock, realClock } from "./waitFor";
 import { oweStart, settleOwedStart } from "./runtime";
@@ -11,12 +11,7 @@ import { powerTimeouts } from "./vm";
 
 const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
 
-/** The VM owning a machine, with what hardware changes depend on. */
-export interface MachineOwner {
-  ref: VmRef;
-  allowHotplug: boolean;
-  status: MachineStatus;
-}
+export type { MachineOwner };
 
 /**
  * The VM row found by machine key, with live power joined in: one request,

@@ -1,5 +1,12 @@
-import type { MachineOwner } from "./hardware";
+import type { MachineStatus } from "./machineStatus";
 import { economyOn } from "./requestEconomy";
+
+/** The VM owning a machine, with what hardware changes depend on. */
+export interface MachineOwner {
+  ref: { vmKey: string; machineKey: string; name: string };
+  allowHotplug: boolean;
+  status: MachineStatus;
+}
 
 /**
  * What this process knows about each machine's VM: its keys and name (which
