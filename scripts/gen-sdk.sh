@@ -31,6 +31,6 @@ if $with_go; then
   { echo "module $module"; echo; echo "go 1.25.11"; echo; echo "require github.com/pulumi/pulumi/sdk/v3 v$PULUMI_VERSION"
     grep '^replace' tools/pulumi-language-nodejs/go.mod; } > "$OUT/go/go.mod"
   cp tools/pulumi-language-nodejs/go.sum "$OUT/go/go.sum"
-  (cd "$OUT/go" && GOFLAGS=-mod=mod go build -trimpath ./... && GOFLAGS=-mod=mod go vet ./...) >&2
+  (cd "$OUT/go" && GOFLAGS=-mod=mod go build -trimpath -tags osusergo,grpcnotrace ./... && GOFLAGS=-mod=mod go vet ./...) >&2
 fi
 echo "$OUT/nodejs/bin"
