@@ -6,6 +6,7 @@ import type { PlatformApi } from "../reconcile/platform";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
 import type { ResourceOperations } from "../resources/defineProvider";
+import { runForResource } from "./engineLog";
 import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
 import { PackageSchema, loadSchema } from "./schema";
 
@@ -40,6 +41,11 @@ export class VplatformProvider implements provider.Provider {
   /** Resource names served (`VirtualMachine`, ...). */
   get resourceNames(): string[] {
     return [...this.resources.keys()];
+  }
+
+  /** Function (look-up) names served. */
+  get functionNames(): string[] {
+    return [];
   }
 
   /** The provider's inputs (schema.json's config keys; secrets arrive wrapped): a client for this instance only. */
@@ -93,7 +99,7 @@ export class VplatformProvider implements provider.Provider {
     if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
     const api = this.api;
     if (!api) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
-    return runInOperation({ api, deadline }, () => work(ops));
+    return runForResource(urn, () => runInOperation({ api, deadline }, () => work(ops)));
   }
 
   /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */

@@ -1,8 +1,11 @@
 // The resource plugin under the real engine: the default provider (stack config)
 // and an explicit provider for a second platform site, in one program.
+import * as fs from "fs";
+import * as path from "path";
 import got from "got";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
 import { Site, resource } from "./pluginResources";
 
@@ -51,6 +54,19 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     expect(bVms).toEqual(["plug-far"]);
     expect(up.stdout).toMatch(/vplatform:index:VirtualMachine/);
   }, 300_000);
+
+  test("every property the plugin recorded is one schema.json declares, and every property it requires is recorded", async () => {
+    const schema = JSON.parse(fs.readFileSync(path.join(findRepoRoot(), "schema.json"), "utf8"));
+    const state = await ctx.stack.exportStack();
+    const recorded = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith("vplatform:index:"));
+    expect(recorded.map((r: { type: string }) => r.type).sort()).toEqual(["vplatform:index:Drive", "vplatform:index:VirtualMachine", "vplatform:index:VirtualMachine", "vplatform:index:Vnet"]);
+    for (const r of recorded) {
+      const declared = schema.resources[r.type];
+      expect({ type: r.type, undeclared: Object.keys(r.outputs).filter((k) => !(k in declared.properties)) }).toEqual({ type: r.type, undeclared: [] });
+      expect({ type: r.type, missing: declared.required.filter((k: string) => !(k in r.outputs)) }).toEqual({ type: r.type, missing: [] });
+      expect({ type: r.type, undeclaredInputs: Object.keys(r.inputs).filter((k) => !(k in declared.inputProperties)) }).toEqual({ type: r.type, undeclaredInputs: [] });
+    }
+  });
 
   test("preview and refresh after up report no changes", async () => {
     const preview = await ctx.stack.preview(collect(ctx));
