@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiClient } from "../provider/client/api-client";
-import { LOOKUPS, NamedLookup, Row, findOne } from "../provider/client/lookups";
+import { Row } from "../provider/client/lookups";
 import { resolveProviderConfig } from "../provider/config/provider-config";
-import { str } from "../provider/reconcile/platform";
-import { DeepInput, MachineKey, machineKey } from "./types";
+import { LOOKUP_FUNCTIONS, runLookup } from "../provider/resources/lookupFunctions";
+import { DeepInput, MachineKey } from "./types";
 
 /**
  * Look-ups run in the program process (not the provider process), so they get
@@ -34,8 +34,6 @@ export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<R
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 
-/** The one row with this name; none or several is an error that says what was searched. */
-const findByName = (lookup: NamedLookup, name: string, fields: string): Promise<Row> => findOne(apiClient(), lookup, name, fields);
 
 export interface NameArgs {
   name: string;
@@ -49,37 +47,27 @@ export interface ResourceGroupResult { uuid: string; name: string; type: string;
 export interface VgpuDeviceResult { id: string; name: string }
 export interface MediaFileResult { id: string; name: string; type: string; filesize: number }
 
-export const getVnet = async ({ name }: NameArgs): Promise<VnetResult> => {
-  const r = await findByName(LOOKUPS.vnet, name, "$key,name,network,type");
-  return { id: str(r.$key), name: str(r.name), network: str(r.network), type: str(r.type) };
+const lookupNamed = (fnName: string) => {
+  const fn = LOOKUP_FUNCTIONS.find((f) => f.name === fnName);
+  if (!fn) throw new Error(`vplatform: internal error: no look-up ${fnName}`);
+  return fn;
 };
-export const getVirtualMachine = async ({ name }: NameArgs): Promise<VmResult> => {
-  const r = await findByName(LOOKUPS.vm, name, "$key,name,machine,cluster");
-  return { id: str(r.$key), name: str(r.name), machineKey: machineKey(str(r.machine)), cluster: str(r.cluster) };
-};
-export const getCluster = async ({ name }: NameArgs): Promise<ClusterResult> => {
-  const r = await findByName(LOOKUPS.cluster, name, "$key,name");
-  return { id: str(r.$key), name: str(r.name) };
-};
+/** The SDK function over the look-up of the same name (provider/resources/lookupFunctions: also schema.json's and the plugin's). */
+const lookupFunction =
+  <R>(fnName: string) =>
+  ({ name }: NameArgs): Promise<R> =>
+    runLookup(lookupNamed(fnName), apiClient(), name) as Promise<R>;
+
+export const getVnet = lookupFunction<VnetResult>("getVnet");
+export const getVirtualMachine = lookupFunction<VmResult>("getVirtualMachine");
+export const getCluster = lookupFunction<ClusterResult>("getCluster");
 /** Storage tiers have a number and a description, no name: "3" or "Tier 3" is tier 3; `name` is the description. */
-export const getStorageTier = async ({ name }: NameArgs): Promise<StorageTierResult> => {
-  const r = await findByName(LOOKUPS.storageTier, name, "$key,tier,description");
-  return { id: str(r.$key), name: str(r.description), tier: Number(r.tier) };
-};
+export const getStorageTier = lookupFunction<StorageTierResult>("getStorageTier");
 /** Hardware resource groups (GPUs, PCI, USB): attach one with `new Device({ resourceGroup: g.uuid })`. */
-export const getResourceGroup = async ({ name }: NameArgs): Promise<ResourceGroupResult> => {
-  const r = await findByName(LOOKUPS.resourceGroup, name, "$key,uuid,name,type");
-  return { uuid: str(r.uuid), name: str(r.name), type: str(r.type), id: str(r.$key) };
-};
-export const getVgpuDevice = async ({ name }: NameArgs): Promise<VgpuDeviceResult> => {
-  const r = await findByName(LOOKUPS.vgpuDevice, name, "$key,name");
-  return { id: str(r.$key), name: str(r.name) };
-};
+export const getResourceGroup = lookupFunction<ResourceGroupResult>("getResourceGroup");
+export const getVgpuDevice = lookupFunction<VgpuDeviceResult>("getVgpuDevice");
 /** Media files (ISOs, disk images) by name, for a drive's mediaSource. */
-export const getMediaFile = async ({ name }: NameArgs): Promise<MediaFileResult> => {
-  const r = await findByName(LOOKUPS.mediaFile, name, "$key,name,type,filesize");
-  return { id: str(r.$key), name: str(r.name), type: str(r.type), filesize: Number(r.filesize) };
-};
+export const getMediaFile = lookupFunction<MediaFileResult>("getMediaFile");
 
 const outputOf =
   <R>(lookup: (a: NameArgs) => Promise<R>) =>

@@ -3,6 +3,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import got from "got";
+import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
@@ -19,7 +20,14 @@ const program: PulumiFn = async () => {
   resource("Drive", "web-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: 10 * GiB });
   const b = new Site("site-b", { endpoint: siteB.url, apiKey: siteB.apiKey, caCert: siteB.caCert });
   const far = resource("VirtualMachine", "far", { name: "plug-far", cpuCores: 1, ram: 1024 }, { provider: b });
-  return { netKey: net.id, vmKey: vm.id, machineKey: vm.machineKey, farKey: far.id };
+  // Look-ups are functions of the plugin: through the default provider and through site B's.
+  const tier = await pulumi.runtime.invoke("vplatform:index:getStorageTier", { name: "Tier 3" });
+  const cluster = await pulumi.runtime.invoke("vplatform:index:getCluster", { name: "cluster1" }, { provider: b });
+  const missing = await pulumi.runtime.invoke("vplatform:index:getVnet", { name: "no-such-net" }).then(
+    () => "found",
+    (e: Error) => e.message,
+  );
+  return { netKey: net.id, vmKey: vm.id, machineKey: vm.machineKey, farKey: far.id, tier, cluster, missing };
 };
 
 const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
@@ -53,6 +61,9 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     const bVms = await siteBVmNames();
     expect(bVms).toEqual(["plug-far"]);
     expect(up.stdout).toMatch(/vplatform:index:VirtualMachine/);
+    expect(up.outputs.tier.value).toEqual({ id: "3", name: "Tier 3", tier: 3 });
+    expect(up.outputs.cluster.value).toEqual({ id: "1", name: "cluster1" });
+    expect(up.outputs.missing.value).toMatch(/getVnet: no vnet named 'no-such-net'/);
   }, 300_000);
 
   test("every property the plugin recorded is one schema.json declares, and every property it requires is recorded", async () => {
