@@ -10,6 +10,7 @@ import {
 } from "../query";
 import type { FieldDef, Row, TableDef } from "../tables/types";
 import type { EmulatorContext } from "./context";
+import { checkFilter, checkSelection, checkSort } from "./knownFields";
 
 export interface ListQuery {
   fields?: string;
@@ -141,14 +142,18 @@ function outputValue(ctx: EmulatorContext, def: TableDef, row: Row, name: string
 /** Runs a list query; throws QueryError on malformed options. */
 export function listRows(ctx: EmulatorContext, def: TableDef, query: ListQuery): Record<string, unknown>[] {
   const selection = parseFieldsCached(query.fields ?? "");
+  checkSelection(ctx, def, selection);
   let rows = ctx.all(def.name);
   if (query.filter && query.filter.trim() !== "") {
     const expr = parseFilterCached(query.filter);
+    checkFilter(ctx, def, expr);
     const context = { now: ctx.nowSeconds() };
     rows = rows.filter((row) => matchesFilter(expr, (path) => resolvePath(ctx, def, row, path), context));
   }
   if (query.sort && query.sort.trim() !== "") {
-    rows = sortRows(rows, parseSortCached(query.sort), (row, path) => resolvePath(ctx, def, row, path));
+    const keys = parseSortCached(query.sort);
+    checkSort(ctx, def, keys);
+    rows = sortRows(rows, keys, (row, path) => resolvePath(ctx, def, row, path));
   }
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 0;
@@ -157,5 +162,7 @@ export function listRows(ctx: EmulatorContext, def: TableDef, query: ListQuery):
 }
 
 export function readRow(ctx: EmulatorContext, def: TableDef, row: Row, fields: string | undefined): Record<string, unknown> {
-  return project(ctx, def, row, parseFieldsCached(fields ?? ""));
+  const selection = parseFieldsCached(fields ?? "");
+  checkSelection(ctx, def, selection);
+  return project(ctx, def, row, selection);
 }

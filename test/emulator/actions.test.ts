@@ -2,7 +2,8 @@ import { powerOnAndWait, startTestEmulator, type Client } from "./helpers";
 
 let c: Client;
 beforeAll(async () => {
-  c = await startTestEmulator();
+  // Transitional states are asserted right after the answer: 100 ms (not 20) leaves room on a busy machine.
+  c = await startTestEmulator({ timeScale: 0.05 });
 });
 afterAll(() => c.emu.close());
 

@@ -29,3 +29,26 @@ describe("keys in rows follow the table's key type", () => {
     expect(tiers.every((t: { $key: unknown }) => typeof t.$key === "string")).toBe(true);
   });
 });
+
+describe("fsync of machine_drives is text, as the platform answers it", () => {
+  test('answers "" by default, "0"/"1" as set; JSON booleans are taken as "0"/"1"', async () => {
+    const vm = await c.createVm({ name: "fsync" });
+    const plain = await c.post("/api/v4/machine_drives", { machine: vm.machine, name: "a" });
+    expect((await c.get(`/api/v4/machine_drives/${plain.body.$key}?fields=fsync`)).body).toEqual({ fsync: "" });
+    const on = await c.post("/api/v4/machine_drives", { machine: vm.machine, name: "b", fsync: true });
+    expect((await c.get(`/api/v4/machine_drives/${on.body.$key}?fields=fsync`)).body).toEqual({ fsync: "1" });
+    expect((await c.put(`/api/v4/machine_drives/${on.body.$key}`, { fsync: "0" })).status).toBe(200);
+    expect((await c.get(`/api/v4/machine_drives/${on.body.$key}?fields=fsync`)).body).toEqual({ fsync: "0" });
+    expect((await c.put(`/api/v4/machine_drives/${on.body.$key}`, { fsync: "maybe" })).status).toBe(422);
+  });
+});
+
+describe("references follow the field types of the tables", () => {
+  test("machine, vnet, cluster and node references are JSON numbers in rows", async () => {
+    const vm = await c.createVm({ name: "refs" });
+    const net = await c.post("/api/v4/vnets", { name: "refs-net", network: "10.8.0.0/24" });
+    const nic = await c.post("/api/v4/machine_nics", { machine: vm.machine, vnet: net.body.$key });
+    expect((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=machine,vnet`)).body).toEqual({ machine: Number(vm.machine), vnet: Number(net.body.$key) });
+    expect((await c.get(`/api/v4/vms/${vm.vm}?fields=cluster`)).body).toEqual({ cluster: 1 });
+  });
+});
