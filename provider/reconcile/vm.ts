@@ -2,7 +2,7 @@ import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./
 import { isAmbiguousFailure } from "./insertRow";
 import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
-import { OperationTimeouts } from "./timeouts";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwedStart } from "./runtime";
 import { Clock, realClock } from "./waitFor";
 
