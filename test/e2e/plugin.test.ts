@@ -79,6 +79,14 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     }
   });
 
+  test("the explicit provider's API key is stored encrypted: never in plain text in the state or the engine's output", async () => {
+    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const stored = files(ctx.stateDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
+    expect(stored).toContain("pulumi:providers:vplatform");
+    expect(stored).not.toContain(siteB.apiKey);
+    expect(ctx.output.join("")).not.toContain(siteB.apiKey);
+  });
+
   test("preview and refresh after up report no changes", async () => {
     const preview = await ctx.stack.preview(collect(ctx));
     expect(changed(preview.changeSummary)).toEqual([]);
