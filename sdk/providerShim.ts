@@ -1,6 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { fieldMeta } from "../provider/schemas/common";
+import type { OutputDecls } from "../provider/schemas/outputs";
 
 /**
  * The provider object Pulumi serializes into every resource's `__provider`.
@@ -31,8 +32,8 @@ const secretFields = (schema: z.ZodType) => Object.entries(shapeOf(schema)).flat
  * The props of a resource: every output name present (undefined = computed) so
  * the SDK exposes it, and secret inputs wrapped so the state holds them encrypted.
  */
-export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: string[] = []): Record<string, unknown> {
-  const names = [...Object.keys(shapeOf(schema)), ...computed];
+export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: OutputDecls = {}): Record<string, unknown> {
+  const names = [...Object.keys(shapeOf(schema)), ...Object.keys(computed)];
   const props: Record<string, unknown> = { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
   for (const name of secretFields(schema)) if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
   return props;

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import type { OutputDecls, OutputValues } from "../provider/schemas/outputs";
 
 declare const machineKeyBrand: unique symbol;
 /**
@@ -36,3 +37,6 @@ export type Args<T> = { [K in keyof T]: DeepInput<T[K]> };
 
 /** Typed outputs, merged into each resource class. */
 export type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
+
+/** A resource's declared computed outputs (provider/schemas) as the SDK types them: machine keys are branded. */
+export type Computed<O extends OutputDecls> = { [K in keyof OutputValues<O>]: K extends "machineKey" ? MachineKey : OutputValues<O>[K] };
