@@ -8,6 +8,9 @@ import { resolveProviderConfig } from "../provider/config/provider-config";
 import { str } from "../provider/reconcile/platform";
 import { DeepInput, MachineKey, machineKey } from "./types";
 
+/** A row as the API returns it (the public declarations import nothing of provider/). */
+export type TableRow = { [column: string]: unknown };
+
 /**
  * Look-ups run in the program process (not the provider process), so they get
  * their own ApiClient, configured from the program's stack config (raw values:
@@ -28,12 +31,12 @@ export interface ReadTableArgs {
 }
 
 /** Any table, with the API's query options (fields, OData-like filter, +/- sort, limit). */
-export function readTable(args: ReadTableArgs): Promise<Row[]> {
+export function readTable(args: ReadTableArgs): Promise<TableRow[]> {
   const fields = Array.isArray(args.fields) ? args.fields.join(",") : args.fields;
   return apiClient().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
 }
 
-export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<Row[]> {
+export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<TableRow[]> {
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 

@@ -8,10 +8,11 @@ import type { OutputDecls } from "../provider/schemas/outputs";
  * Each method loads the real implementation from the installed package at
  * call time, so `__provider` stays small, stable (code changes do not show as
  * diffs) and free of credentials; destroy and refresh run the installed code.
- * Only `file` (and `impl`) are captured by the closures.
+ * Only `file` (and `impl`) are captured by the closures. `vplatform/provider/*`
+ * is an entry of the package's exports map (Node refuses paths it does not list).
  */
 export function shimProvider(file: string): pulumi.dynamic.ResourceProvider {
-  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/dist/provider/resources/${file}.js`).provider;
+  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`).provider;
   return {
     configure: (req) => impl().configure!(req),
     check: (olds, news) => impl().check!(olds, news),

@@ -1,5 +1,4 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { OutputDecls, OutputValues } from "../provider/schemas/outputs";
 
 declare const machineKeyBrand: unique symbol;
 /**
@@ -38,5 +37,5 @@ export type Args<T> = { [K in keyof T]: DeepInput<T[K]> };
 /** Typed outputs, merged into each resource class. */
 export type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
-/** A resource's declared computed outputs (provider/schemas) as the SDK types them: machine keys are branded. */
-export type Computed<O extends OutputDecls> = { [K in keyof OutputValues<O>]: K extends "machineKey" ? MachineKey : OutputValues<O>[K] };
+/** A resource's declared computed outputs (provider/schemas, as generated plain types) as the SDK types them: machine keys are branded. */
+export type Computed<O> = { [K in keyof O]: K extends "machineKey" ? MachineKey : O[K] };

@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
 import { vmPowerInputsSchema, vmPowerOutputs } from "../provider/schemas/vmPower";
 import { seed, shimProvider } from "./providerShim";
+import type { VmPowerComputed, VmPowerInputs, VmPowerValues } from "./schemaTypes.generated";
 import { Args, Computed, Outputs } from "./types";
 
-export type VmPowerArgs = Args<z.input<typeof vmPowerInputsSchema>>;
+export type VmPowerArgs = Args<VmPowerInputs>;
 
 const provider = shimProvider("vmPower");
 
@@ -19,4 +19,4 @@ export class VmPower extends pulumi.dynamic.Resource {
     super(provider, name, seed(vmPowerInputsSchema, args, vmPowerOutputs), opts, "vplatform", "VmPower");
   }
 }
-export interface VmPower extends Outputs<z.output<typeof vmPowerInputsSchema> & Computed<typeof vmPowerOutputs>> {}
+export interface VmPower extends Outputs<VmPowerValues & Computed<VmPowerComputed>> {}
