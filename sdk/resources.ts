@@ -6,7 +6,7 @@ import { nicInputsSchema } from "../provider/schemas/nic";
 import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
 import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
-import { seed, shimProvider, withSecretOutputs } from "./providerShim";
+import { seed, shimProvider, withMarker, withSecretOutputs } from "./providerShim";
 import { Args, MachineKey, Outputs } from "./types";
 
 type In<S extends z.ZodType> = z.input<S>;
@@ -42,21 +42,21 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
   declare readonly needRestart: pulumi.Output<boolean>;
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
-    super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
+    super(providers.VirtualMachine, name, withMarker("VirtualMachine", name, props), withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
   }
 }
 export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running" | "needRestart">> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, seed(driveInputsSchema, args), opts, "vplatform", "Drive");
+    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, args)), opts, "vplatform", "Drive");
   }
 }
 export interface Drive extends Outputs<OnMachine<Out<typeof driveInputsSchema>>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, seed(nicInputsSchema, args), opts, "vplatform", "Nic");
+    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, args)), opts, "vplatform", "Nic");
   }
 }
 export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
@@ -65,14 +65,14 @@ export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
 export class Device extends pulumi.dynamic.Resource {
   declare readonly uuid: pulumi.Output<string>;
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, seed(deviceInputsSchema, args, ["uuid"]), opts, "vplatform", "Device");
+    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, args, ["uuid"])), opts, "vplatform", "Device");
   }
 }
 export interface Device extends Outputs<OnMachine<Out<typeof deviceInputsSchema>>> {}
 
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Vnet, name, seed(vnetInputsSchema, args), opts, "vplatform", "Vnet");
+    super(providers.Vnet, name, withMarker("Vnet", name, seed(vnetInputsSchema, args)), opts, "vplatform", "Vnet");
   }
 }
 export interface Vnet extends Outputs<Out<typeof vnetInputsSchema>> {}
@@ -81,7 +81,7 @@ export interface Vnet extends Outputs<Out<typeof vnetInputsSchema>> {}
 export class VmSnapshot extends pulumi.dynamic.Resource {
   declare readonly machineKey: pulumi.Output<MachineKey>;
   constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, ["machineKey"]), opts, "vplatform", "VmSnapshot");
+    super(providers.VmSnapshot, name, withMarker("VmSnapshot", name, seed(vmSnapshotInputsSchema, args, ["machineKey"])), opts, "vplatform", "VmSnapshot");
   }
 }
 export interface VmSnapshot extends Outputs<Out<typeof vmSnapshotInputsSchema>> {}

@@ -40,6 +40,8 @@ declare module "fastify" {
     authError?: ApiError;
     /** A `dropAfter` fault: answer nothing once the request was processed. */
     dropAfterProcessing?: boolean;
+    /** A `lateMs` fault: answer only this long after the request was processed. */
+    answerLateMs?: number;
   }
 }
 
@@ -100,6 +102,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   app.addHook("onSend", async (request, _reply, payload) => {
     if (request.dropAfterProcessing) request.raw.socket.destroy();
+    if (request.answerLateMs) await sleep(request.answerLateMs);
     return payload;
   });
 
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       }
       if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
       if (fault.dropAfter) request.dropAfterProcessing = true;
+      if (fault.lateMs) request.answerLateMs = fault.lateMs;
     }
     if (request.caller?.apiKey !== undefined) {
       const wait = deps.rateLimiter.take(`${request.caller.user}/${request.caller.apiKey}`);

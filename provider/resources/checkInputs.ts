@@ -36,6 +36,7 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   // Only unknown fields failed (e.g. a required field that is unknown): fine during preview.
   const inputs = parsed.success ? { ...(parsed.data as Record<string, unknown>) } : { ...known };
   for (const field of unknown) inputs[field] = news[field];
+  if (news.__marker !== undefined) inputs.__marker = news.__marker;
   return { ok: true, inputs: inputs as z.output<S>, unknown };
 }
 

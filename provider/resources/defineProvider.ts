@@ -5,7 +5,11 @@ import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
 // The real API client is the default; unit tests install fakes with setPlatformApiFactory.
 import "../reconcile/platformClient";
+import { explained } from "../client/errors";
+import { withRetryDeadline } from "../client/retry-policy";
+import type { OperationTimeouts } from "../reconcile/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -57,13 +61,16 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     },
     async create(inputs) {
       try {
-        const created = await b.create(withoutProvider(inputs) as I);
+        const created = await withinTimeout(inputs, "create", () => b.create(withoutProvider(inputs) as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         // The error path skips the runtime's copy of __provider into the state;
         // without it refresh and destroy of the recorded resource could not run.
-        if (err instanceof PartialCreateError) err.properties.__provider = inputs.__provider;
-        throw err;
+        if (err instanceof PartialCreateError) {
+          err.properties.__provider = inputs.__provider;
+          throw err;
+        }
+        throw explained(err, "create", describe(b.token, inputs));
       }
     },
     async read(id, props) {
@@ -72,12 +79,32 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
       return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
     },
     async update(id, olds, news) {
-      return { outs: plainJson(await b.update(id, withoutProvider(olds) as O, withoutProvider(news) as I)) };
+      try {
+        return { outs: plainJson(await withinTimeout(news, "create", () => b.update(id, withoutProvider(olds) as O, withoutProvider(news) as I))) };
+      } catch (err) {
+        throw explained(err, "update", describe(b.token, news, id));
+      }
     },
     async delete(id, props) {
-      await b.delete(id, withoutProvider(props) as O);
+      try {
+        await withinTimeout(props, "delete", () => b.delete(id, withoutProvider(props) as O));
+      } catch (err) {
+        throw explained(err, "delete", describe(b.token, props, id));
+      }
     },
   };
+}
+
+/** "Drive 'os' (key 12)": what an error message is about. */
+function describe(token: string, inputs: Record<string, unknown>, id?: string): string {
+  const name = typeof inputs.name === "string" && inputs.name ? ` '${inputs.name}'` : "";
+  return `${token}${name}${id ? ` (key ${id})` : ""}`;
+}
+
+/** Requests inside retry until the resource's own time limit (its `timeouts`), not the client's default budget. */
+function withinTimeout<T>(inputs: Record<string, unknown>, limit: "create" | "delete", work: () => Promise<T>): Promise<T> {
+  const seconds = resolveTimeouts(inputs.timeouts as Partial<OperationTimeouts> | undefined)[limit];
+  return withRetryDeadline(Date.now() + seconds * 1000, work);
 }
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {

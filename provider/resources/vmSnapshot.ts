@@ -1,6 +1,8 @@
 import { diffVmSnapshot } from "../plan/diff";
 import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
+import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
+import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
@@ -16,11 +18,11 @@ async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
   return { vmKey, machineKey: str(row.machine), name: str(row.name) };
 }
 
-/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM. */
-async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
+/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
+async function findSnapshot(api: PlatformApi, vmKey: string, name: string, marker: string) {
   const rows = await api.list("vms", {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)}`,
-    fields: "$key,name,description,created",
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)} and ${taggedFilter(marker)}`,
+    fields: "$key,name,description,created,machine",
     sort: "-created",
     limit: 1,
   });
@@ -53,16 +55,20 @@ export const provider = defineProvider<Inputs, Outputs>({
     const vm = await vmRef(api, inputs.vm);
     const outs = { ...inputs, machineKey: vm.machineKey };
     return withMachineLock(vm.machineKey, async () => {
-      // Slack for clock skew. Names need not be unique: only a snapshot taken since we started is ours.
-      const startedSec = Math.floor(Date.now() / 1000) - 30;
-      const taken = async () => {
-        const row = await findSnapshot(api, vm.vmKey, inputs.name);
-        return row && Number(row.created) >= startedSec ? row : undefined;
-      };
+      // Names need not be unique: the snapshot carrying this create's marker is ours.
+      const marker = markerOf(inputs);
+      const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
+      const t = resolveTimeouts(inputs.timeouts);
+      const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
       try {
-        await runLongAction(api, vm, "snapshot", toVmSnapshotApiParams(inputs), resolveTimeouts(inputs.timeouts).snapshot);
+        await insertRow(
+          api,
+          { table: "vm_actions", body: params, what: `snapshot '${inputs.name}' of VM '${vm.name}'`, findOurs: taken, send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }) },
+          t.snapshot * 1000,
+        );
+        await waitForMachineStatus(api, vm.machineKey, isIdle, { timeoutSec: t.snapshot, label: `VM '${vm.name}' to finish snapshotting`, timeoutInput: "snapshot" });
       } catch (err) {
-        const row = await taken();
+        const row = await taken().catch(() => undefined);
         if (!row) throw err;
         // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
         throw new PartialCreateError(
