@@ -9,6 +9,7 @@ import { explained } from "../client/errors";
 import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../reconcile/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { watchEngineOnce } from "./exitWithEngine";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
@@ -45,6 +46,7 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
 export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider {
   return {
     async configure(req) {
+      watchEngineOnce();
       configureRuntime((key) => req.config.get(key));
     },
     async check(_olds, news) {

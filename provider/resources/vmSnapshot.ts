@@ -30,18 +30,17 @@ async function findSnapshot(api: PlatformApi, vmKey: string, name: string, marke
 }
 
 /**
- * snapshot, restore: start the action, then wait until the status leaves snapshotting/restoring.
+ * Rolls the VM back to the snapshot, then waits until the status leaves restoring.
  * The wait watches the machine the answer names, if any (the spec does not say whether a restore
  * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
  */
-async function runLongAction(api: PlatformApi, vm: VmRef, action: "snapshot" | "restore", params: Record<string, unknown>, timeoutSec: number) {
-  const answer = await vmAction(api, vm, action, params);
+async function restore(api: PlatformApi, vm: VmRef, snapshotKey: string, timeoutSec: number) {
+  const wait = (machineKey: string, label: string) => waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
+  // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
+  await wait(vm.machineKey, `VM '${vm.name}' to finish its running operation`);
+  const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
   const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
-  await waitForMachineStatus(api, machineKey, isIdle, {
-    timeoutSec,
-    label: `VM '${vm.name}' to finish ${action === "snapshot" ? "snapshotting" : "restoring"}`,
-    timeoutInput: action,
-  });
+  await wait(machineKey, `VM '${vm.name}' to finish restoring`);
   return machineKey;
 }
 
@@ -99,7 +98,7 @@ export const provider = defineProvider<Inputs, Outputs>({
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
       const machineKey = await withMachineLock(vm.machineKey, () =>
-        runLongAction(api, vm, "restore", { snapshot_id: id }, resolveTimeouts(news.timeouts).restore),
+        restore(api, vm, id, resolveTimeouts(news.timeouts).restore),
       );
       return { ...news, machineKey };
     }
