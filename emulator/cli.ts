@@ -1,7 +1,7 @@
 /**
  * Command line of the emulator (see README.md):
  *   npm run emulator -- --port 8443 --admin-password s3cret [--host 127.0.0.1] [--data-dir ./state]
- *                       [--time-scale 1] [--cert cert.pem --key key.pem] [--rate-limit 1000] [--volume name=dir]...
+ *                       [--time-scale 1] [--cert cert.pem --key key.pem] [--rate-limit 1000] [--volume name=dir]... [--fsync]
  *     prints one line, the base URL, and serves until SIGINT/SIGTERM (state is flushed first).
  *   npm run emulator -- --data-dir ./state --create-api-key <name> [--user admin] [--expires-days 30]
  *     adds an API key to the saved state (emulator stopped) and prints its secret.
@@ -9,7 +9,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildContext, createApiKeyIn, startEmulator } from "./index";
-import { serialize, writeAtomically } from "./persistence/store";
+import { Persister } from "./persistence/store";
 
 function fail(message: string): never {
   process.stderr.write(`emulator: ${message}\n`);
@@ -29,7 +29,7 @@ async function main(): Promise<void> {
       port: { type: "string" }, host: { type: "string" }, "admin-password": { type: "string" }, "data-dir": { type: "string" },
       "time-scale": { type: "string" }, cert: { type: "string" }, key: { type: "string" }, "rate-limit": { type: "string" },
       volume: { type: "string", multiple: true }, "create-api-key": { type: "string" }, user: { type: "string" },
-      "expires-days": { type: "string" }, help: { type: "boolean" },
+      "expires-days": { type: "string" }, fsync: { type: "boolean" }, help: { type: "boolean" },
     },
     strict: true,
   });
@@ -45,7 +45,7 @@ async function main(): Promise<void> {
       name: values["create-api-key"], user: values.user ?? "admin",
       ...(days ? { expiresAt: Math.floor(Date.now() / 1000) + Math.round(days * 86400) } : {}),
     });
-    writeAtomically(dataDir, serialize(ctx));
+    new Persister(ctx, dataDir).close();
     ctx.close();
     process.stdout.write(`${secret}\n`);
     return;
@@ -62,6 +62,7 @@ async function main(): Promise<void> {
     host: values.host,
     adminPassword: values["admin-password"],
     dataDir: values["data-dir"],
+    fsync: values.fsync,
     timeScale: number(values["time-scale"], "time-scale"),
     certPem: values.cert ? readFileSync(values.cert, "utf8") : undefined,
     keyPem: values.key ? readFileSync(values.key, "utf8") : undefined,

@@ -10,7 +10,7 @@ import { RequestCounter } from "./admin/requestCounter";
 import { RateLimiter } from "./auth/rateLimit";
 import { SessionStore } from "./auth/sessions";
 import { hashPassword, seedUsers, userByName } from "./auth/users";
-import { EmulatorContext } from "./core/context";
+import { InMemoryContext, type EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
 import { loadState, Persister } from "./persistence/store";
 import { allFeatures, settleFeaturesAfterLoad } from "./features";
@@ -22,7 +22,8 @@ export interface EmulatorOptions {
   port?: number;               // 0 = ephemeral (default 0)
   host?: string;               // default "127.0.0.1"
   adminPassword?: string;      // default: random
-  dataDir?: string;            // persist state (atomic writes); absent = in memory
+  dataDir?: string;            // persist state (journal before each answer + snapshot); absent = in memory
+  fsync?: boolean;             // fsync the journal before each answer (survives power loss, not only SIGKILL)
   timeScale?: number;          // multiplier on durations of long operations (default 1; tests use 0.01)
   certPem?: string; keyPem?: string; // default: self-signed cert made at start (SAN 127.0.0.1, localhost)
   rateLimitPerHour?: number;   // per API key, default 1000
@@ -44,7 +45,7 @@ const ADMIN_KEY_NAME = "emulator-admin";
 
 /** Builds the context with every table and its state (saved or seeded), without any server. */
 export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string> }): EmulatorContext {
-  const ctx = new EmulatorContext(opts.timeScale ?? 1);
+  const ctx = new InMemoryContext(opts.timeScale ?? 1);
   ctx.registerTables(builtInTables);
   for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {
@@ -82,9 +83,10 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove("user_api_keys", old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
-  const persister = opts.dataDir ? new Persister(ctx, opts.dataDir) : undefined;
+  const persister = opts.dataDir ? new Persister(ctx, opts.dataDir, { fsync: opts.fsync }) : undefined;
   if (persister) {
-    ctx.onChange = () => persister.changed();
+    ctx.onChange = (table, rowKey) => persister.changed(table, rowKey);
+    ctx.beforeAnswer = () => persister.commit();
     persister.flush();
   }
 
@@ -124,7 +126,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       closed = true;
       ctx.close();
       await app.close();
-      persister?.flush();
+      persister?.close();
     },
   };
 }

@@ -40,8 +40,8 @@ ensure_npm_packages() {
 
 # The Pulumi engine: the CLI built from Go modules (tools/pulumi), our Node.js
 # language host (tools/pulumi-language-nodejs: the upstream one is not obtainable
-# from the module proxy) and the dynamic-provider launcher from @pulumi/pulumi,
-# in one bin/ directory (the engine finds bundled plugins next to `pulumi`).
+# from the module proxy), the Pulumi YAML language host (tools/pulumi-language-yaml)
+# and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
 build_cached() { # name srcdir -> prints the cached binary path
   local name="$1" src="$2" hash dir
@@ -50,24 +50,48 @@ build_cached() { # name srcdir -> prints the cached binary path
   if [ ! -x "$dir/$name" ]; then
     log "building $name from Go modules (first time only; a few minutes)"
     rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+    local started=$SECONDS
     bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
+    log "built $name in $((SECONDS - started)) s"
     rm -rf "$dir" && mv "$dir.tmp" "$dir"
   fi
   echo "$dir/$name"
 }
 
+# The engine looks for its bundled plugins (language hosts, the dynamic-provider
+# launcher) next to the running `pulumi`, symlinks resolved, and warns "using ...
+# from $PATH" when PATH finds one elsewhere. So the CLI and those plugins are
+# hard-linked into one cached directory, and .tools/pulumi/bin links into it.
+assemble_engine() { # files... -> prints the directory holding them all
+  local hash dir tmp f
+  hash="$(stat -L -c "%n %s %Y" "$@" | sha1sum | cut -c1-12)"
+  dir="$VPLATFORM_CACHE/engine-$hash"
+  if [ ! -d "$dir" ]; then
+    tmp="$(mktemp -d "$dir.XXXXXX")"
+    for f in "$@"; do ln "$f" "$tmp/" 2>/dev/null || cp "$f" "$tmp/"; done
+    chmod 0755 "$tmp" "$tmp"/*
+    mv -T "$tmp" "$dir" 2>/dev/null || rm -rf "$tmp" # another set-up got there first
+  fi
+  echo "$dir"
+}
+
 ensure_engine() {
-  local bin="$ROOT/.tools/pulumi/bin"
-  mkdir -p "$bin"
-  if command -v pulumi >/dev/null 2>&1 && [ "$(command -v pulumi)" != "$bin/pulumi" ] && [ "$(pulumi version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
-    ln -sf "$(command -v pulumi)" "$bin/pulumi"
+  local bin="$ROOT/.tools/pulumi/bin" cli f
+  if command -v pulumi >/dev/null 2>&1 && [ "$(readlink -f "$(command -v pulumi)")" != "$(readlink -f "$bin/pulumi")" ] && [ "$(pulumi version 2>/dev/null)" = "v$PULUMI_VERSION" ]; then
+    cli="$(readlink -f "$(command -v pulumi)")"
   else
-    ln -sf "$(build_cached pulumi "$ROOT/tools/pulumi")" "$bin/pulumi"
+    cli="$(build_cached pulumi "$ROOT/tools/pulumi")"
   fi
-  if [ -f "$ROOT/tools/pulumi-language-nodejs/go.mod" ]; then
-    ln -sf "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" "$bin/pulumi-language-nodejs"
-  fi
-  install -m 0755 "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs" "$bin/pulumi-resource-pulumi-nodejs"
+  local engine
+  engine="$(assemble_engine "$cli" \
+    "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" \
+    "$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")" \
+    "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
+  mkdir -p "$bin"
+  for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
+  # Our resource plugin (package bin pulumi-resource-vplatform), run from this checkout's build.
+  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$bin/pulumi-resource-vplatform"
+  chmod 0755 "$bin/pulumi-resource-vplatform"
   export PATH="$bin:$PATH"
   export VPLATFORM_PULUMI_ROOT="$ROOT/.tools/pulumi"
 }

@@ -1,4 +1,4 @@
-import { EmulatorContext } from "./context";
+import { InMemoryContext } from "./context";
 import type { TableDef } from "../tables/types";
 
 const things: TableDef = { name: "things", description: "test", keyType: "int", fields: { name: { type: "string" } } };
@@ -6,7 +6,7 @@ const named: TableDef = { name: "named", description: "test", keyType: "string",
 
 describe("EmulatorContext database", () => {
   test("integer keys increase and accept numeric strings on lookup", () => {
-    const ctx = new EmulatorContext();
+    const ctx = new InMemoryContext();
     ctx.registerTables([things]);
     const a = ctx.insert("things", { name: "a" });
     const b = ctx.insert("things", { name: "b" });
@@ -16,13 +16,13 @@ describe("EmulatorContext database", () => {
   });
 
   test("string-keyed tables generate hex keys", () => {
-    const ctx = new EmulatorContext();
+    const ctx = new InMemoryContext();
     ctx.registerTables([named]);
     expect(String(ctx.insert("named", {}).$key)).toMatch(/^[0-9a-f]{40}$/);
   });
 
   test("row changes are emitted on the event bus", () => {
-    const ctx = new EmulatorContext();
+    const ctx = new InMemoryContext();
     ctx.registerTables([things]);
     const seen: string[] = [];
     ctx.events.on("*", (e) => seen.push(e.name));
@@ -33,7 +33,7 @@ describe("EmulatorContext database", () => {
   });
 
   test("a table cannot be registered twice", () => {
-    const ctx = new EmulatorContext();
+    const ctx = new InMemoryContext();
     ctx.registerTables([things]);
     expect(() => ctx.registerTables([things])).toThrow(/twice/);
   });
@@ -41,7 +41,7 @@ describe("EmulatorContext database", () => {
 
 describe("EmulatorContext scheduler", () => {
   test("close() cancels scheduled changes", async () => {
-    const ctx = new EmulatorContext(0.001);
+    const ctx = new InMemoryContext(0.001);
     let ran = false;
     ctx.schedule(1000, () => { ran = true; });
     expect(ctx.pendingTimers()).toBe(1);
@@ -51,14 +51,14 @@ describe("EmulatorContext scheduler", () => {
   });
 
   test("minRealMs is a floor on the scaled delay, also at time scale 0", async () => {
-    const ctx = new EmulatorContext(0);
+    const ctx = new InMemoryContext(0);
     const started = Date.now();
     await new Promise<void>((resolve) => ctx.schedule(1000, resolve, 30));
     expect(Date.now() - started).toBeGreaterThanOrEqual(29); // timers may fire a millisecond early
   });
 
   test("durations are multiplied by the time scale", async () => {
-    const ctx = new EmulatorContext(0.001);
+    const ctx = new InMemoryContext(0.001);
     const done = new Promise<void>((resolve) => ctx.schedule(5000, resolve));
     await done; // would time out the test at scale 1
     expect(ctx.pendingTimers()).toBe(0);

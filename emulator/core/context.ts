@@ -1,33 +1,22 @@
 /**
- * The emulator context: everything a table definition or feature module may
- * use — the in-memory database, an event bus, a clock with the time scale and a
- * scheduler for delayed state changes. It knows nothing about HTTP.
+ * The emulator context in memory: the implementation of `EmulatorContext` (declared with the table
+ * types in tables/types.ts, which this module imports and never the other way round) — the
+ * database, an event bus, a clock with the time scale and a scheduler. It knows nothing about HTTP.
  */
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { FeatureModule, Row, RowKey, TableDef } from "../tables/types";
+import type { EmulatorContext, EmulatorEvent, FeatureModule, Row, RowKey, TableDef, TableStore } from "../tables/types";
 import { ApiError } from "./errors";
 
-/** One table's rows, keyed by `$key`, with the next integer key. */
-export interface TableStore {
-  def: TableDef;
-  rows: Map<RowKey, Row>;
-  nextKey: number;
-}
+export type { EmulatorContext, EmulatorEvent, TableStore } from "../tables/types";
 
-/**
- * Events: `<table>.created`, `<table>.updated`, `<table>.deleted` for every row
- * change, plus domain events such as `vms.poweron`, `vms.poweroff`,
- * `vms.cloned`, `vms.snapshot`, `vms.restored`. The payload is the row.
- */
-export type EmulatorEvent = { name: string; table: string; row: Row; extra?: Record<string, unknown> };
-
-export class EmulatorContext {
+export class InMemoryContext implements EmulatorContext {
   readonly tables = new Map<string, TableStore>();
   readonly events = new EventEmitter();
   private readonly timers = new Set<NodeJS.Timeout>();
-  /** Called after every change so persistence can schedule a save. */
-  onChange: () => void = () => {};
+  /** Without table and key: bookkeeping that only the next snapshot needs (see persistence/store.ts). */
+  onChange: (table?: string, key?: RowKey) => void = () => {};
+  beforeAnswer: () => void = () => {};
 
   constructor(
     /** Multiplier on the duration of long operations (tests use 0.01). */
@@ -126,7 +115,7 @@ export class EmulatorContext {
   emit(name: string, table: string, row: Row, extra?: Record<string, unknown>): void {
     this.events.emit(name, { name, table, row, extra } satisfies EmulatorEvent);
     this.events.emit("*", { name, table, row, extra } satisfies EmulatorEvent);
-    this.onChange();
+    this.onChange(table, row.$key);
   }
 
   // ---- scheduler ------------------------------------------------------------

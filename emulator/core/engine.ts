@@ -8,7 +8,7 @@ import type { ActionDef, Caller, Operation, Role, Row, TableDef } from "../table
 import { coerceField, validateBody } from "../tables/validate";
 import { randomHex, type EmulatorContext } from "./context";
 import { ApiError, notFound, validationError } from "./errors";
-import { outputKey, readRow } from "./read";
+import { readRow } from "./read";
 
 const ROLE_RANK: Record<Role, number> = { readonly: 0, vmoperator: 1, admin: 2 };
 
@@ -63,7 +63,7 @@ export function creationBody(table: string, row: Row, rowNumber: number, respons
     location: `/v4/${table}/${row.$key}`,
     dbpath: `${table}/${row.$key}`,
     $row: rowNumber,
-    $key: outputKey(row.$key),
+    $key: String(row.$key), // the spec: a string in creation answers, whatever the table's key type
     ...(response ? { response } : {}),
   };
 }

@@ -10,6 +10,7 @@ import {
 } from "../query";
 import type { FieldDef, Row, TableDef } from "../tables/types";
 import type { EmulatorContext } from "./context";
+import { checkFilter, checkSelection, checkSort } from "./knownFields";
 
 export interface ListQuery {
   fields?: string;
@@ -19,9 +20,13 @@ export interface ListQuery {
   offset?: number;
 }
 
-/** Output rule for keys: `$key` is always a JSON string (create answers and reads alike). */
+/**
+ * Output rule for keys in rows: a key is answered as stored — a JSON number in integer-keyed tables,
+ * a string in string-keyed ones — as the real platform does (Go clients decode `$key` as an int).
+ * Only creation answers spell `$key` as a string (see `creationKey` in core/engine.ts).
+ */
 export function outputKey(key: unknown): unknown {
-  return key === null || key === undefined ? key : String(key);
+  return key;
 }
 
 /** The value of a field of a row, following `ref` fields for every further segment. */
@@ -137,14 +142,18 @@ function outputValue(ctx: EmulatorContext, def: TableDef, row: Row, name: string
 /** Runs a list query; throws QueryError on malformed options. */
 export function listRows(ctx: EmulatorContext, def: TableDef, query: ListQuery): Record<string, unknown>[] {
   const selection = parseFieldsCached(query.fields ?? "");
+  checkSelection(ctx, def, selection);
   let rows = ctx.all(def.name);
   if (query.filter && query.filter.trim() !== "") {
     const expr = parseFilterCached(query.filter);
+    checkFilter(ctx, def, expr);
     const context = { now: ctx.nowSeconds() };
     rows = rows.filter((row) => matchesFilter(expr, (path) => resolvePath(ctx, def, row, path), context));
   }
   if (query.sort && query.sort.trim() !== "") {
-    rows = sortRows(rows, parseSortCached(query.sort), (row, path) => resolvePath(ctx, def, row, path));
+    const keys = parseSortCached(query.sort);
+    checkSort(ctx, def, keys);
+    rows = sortRows(rows, keys, (row, path) => resolvePath(ctx, def, row, path));
   }
   const offset = query.offset ?? 0;
   const limit = query.limit ?? 0;
@@ -153,5 +162,7 @@ export function listRows(ctx: EmulatorContext, def: TableDef, query: ListQuery):
 }
 
 export function readRow(ctx: EmulatorContext, def: TableDef, row: Row, fields: string | undefined): Record<string, unknown> {
-  return project(ctx, def, row, parseFieldsCached(fields ?? ""));
+  const selection = parseFieldsCached(fields ?? "");
+  checkSelection(ctx, def, selection);
+  return project(ctx, def, row, selection);
 }

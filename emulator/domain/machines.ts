@@ -7,7 +7,7 @@ import { ApiError, conflict } from "../core/errors";
 import type { Row } from "../tables/types";
 
 /** Statuses of long operations during which other operations get 409. */
-export const BUSY_STATUSES = new Set(["cloning", "snapshotting", "restoring", "starting", "stopping", "migrating", "restarting"]);
+export const BUSY_STATUSES = new Set(["cloning", "snapshotting", "restoring", "starting", "stopping", "migrating", "restarting", "hibernating"]);
 
 export function statusOfMachine(ctx: EmulatorContext, machine: unknown): Row {
   const status = ctx.get("machine_status", machine);

@@ -111,3 +111,15 @@ export function migrate(ctx: EmulatorContext, vm: Row, node: Row | undefined): v
   later(ctx, vm, DURATIONS.migrate, "migrating", () =>
     setStatus(ctx, vm, { status: "running", node: target.$key, migrated_node: source, migration_destination: null }));
 }
+
+/** Suspend to disk: the VM's memory is saved and its node's resources freed; a poweron resumes it. */
+export function hibernate(ctx: EmulatorContext, vm: Row): void {
+  const status = statusOfVm(ctx, vm);
+  if (status.status !== "running") throw conflict("cannot hibernate, not running");
+  setStatus(ctx, vm, { status: "hibernating" });
+  later(ctx, vm, DURATIONS.stop, "hibernating", () => {
+    setStatus(ctx, vm, { ...stoppedFields(), status: "hibernated" });
+    setHardwareOnline(ctx, vm, false);
+    ctx.emit("vms.poweroff", "vms", vm);
+  });
+}

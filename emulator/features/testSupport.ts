@@ -3,7 +3,7 @@
  * the features under test, the three callers, the engine entry points the
  * HTTP server uses, and polling for asynchronous state.
  */
-import { EmulatorContext } from "../core/context";
+import { InMemoryContext, type EmulatorContext } from "../core/context";
 import { ApiError } from "../core/errors";
 import { deleteByKey, postToTable, updateRow } from "../core/engine";
 import { readRow } from "../core/read";
@@ -16,7 +16,7 @@ export const operator: Caller = { user: "operator", role: "vmoperator", ip: "127
 export const viewer: Caller = { user: "viewer", role: "readonly", ip: "127.0.0.1" };
 
 export function contextWith(features: FeatureModule[], timeScale = 0.001): EmulatorContext {
-  const ctx = new EmulatorContext(timeScale);
+  const ctx = new InMemoryContext(timeScale);
   ctx.registerTables(builtInTables);
   for (const feature of features) ctx.registerFeature(feature);
   ctx.seed();

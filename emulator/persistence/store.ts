@@ -1,19 +1,26 @@
 /**
- * Persistence of the emulator state in `<dataDir>/state.json`: every change
- * schedules a save (debounced); a save writes a temporary file and renames it
- * over the old one, so a crash leaves either the old or the new state, never a
- * torn file. Sessions, rate-limit windows, faults and counters are not saved.
- * On load, operations that were in flight are settled (see settleInFlight).
+ * Persistence of the emulator state in `<dataDir>`: a snapshot (`state.json`) plus a write-ahead
+ * journal (`journal.ndjson`, see journal.ts) that every row change is appended to before the answer.
+ * Compaction writes the snapshot to a temporary file, renames it over the old one (a crash leaves
+ * the old or the new snapshot, never a torn one) and then empties the journal; it runs a while after
+ * changes (debounced), when the journal grows large, and at shutdown. Sessions, rate-limit windows,
+ * faults and counters are not saved. On load, the journal is replayed over the snapshot and
+ * operations that were in flight are settled (see settleInFlight).
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { Journal, replayJournal } from "./journal";
 import { join } from "node:path";
 import type { EmulatorContext } from "../core/context";
 import { BUSY_STATUSES, stoppedFields } from "../domain/machines";
+import { createMachineFor } from "../tables/machines";
 import type { Row } from "../tables/types";
 
 export const STATE_FILE = "state.json";
 const FORMAT = 1;
-export const SAVE_DEBOUNCE_MS = 100;
+/** A snapshot is written this long after the first change not yet in one (the journal holds them meanwhile). */
+export const COMPACT_DEBOUNCE_MS = 1000;
+/** ... or as soon as the journal holds this many bytes. */
+export const COMPACT_JOURNAL_BYTES = 4 * 1024 * 1024;
 
 interface SavedState {
   format: number;
@@ -30,20 +37,48 @@ export function serialize(ctx: EmulatorContext): string {
   return JSON.stringify({ format: FORMAT, savedAt: Date.now(), tables } satisfies SavedState);
 }
 
-/** Loads saved rows into the context's registered tables; returns false when there is no saved state. */
+/**
+ * Loads the snapshot and replays the journal into the context's registered tables; returns false
+ * when there is no saved state at all.
+ */
 export function loadState(ctx: EmulatorContext, dataDir: string): boolean {
   const file = join(dataDir, STATE_FILE);
-  if (!existsSync(file)) return false;
-  const state = JSON.parse(readFileSync(file, "utf8")) as SavedState;
-  if (state.format !== FORMAT) throw new Error(`${file}: unsupported state format ${state.format}`);
-  for (const [name, saved] of Object.entries(state.tables)) {
-    const store = ctx.tables.get(name);
-    if (!store) continue; // a table no longer registered
-    store.rows = new Map(saved.rows.map((row) => [row.$key, row]));
-    store.nextKey = saved.nextKey;
+  const hasSnapshot = existsSync(file);
+  if (hasSnapshot) {
+    const state = JSON.parse(readFileSync(file, "utf8")) as SavedState;
+    if (state.format !== FORMAT) throw new Error(`${file}: unsupported state format ${state.format}`);
+    for (const [name, saved] of Object.entries(state.tables)) {
+      const store = ctx.tables.get(name);
+      if (!store) continue; // a table no longer registered
+      store.rows = new Map(saved.rows.map((row) => [row.$key, row]));
+      store.nextKey = saved.nextKey;
+    }
   }
+  const replayed = replayJournal(ctx, dataDir);
+  if (!hasSnapshot && replayed === 0) return false;
+  keepKeyCountersAhead(ctx);
+  addRuntimeRows(ctx);
   settleInFlight(ctx);
   return true;
+}
+
+/** State saved by an older emulator: vnets get their machine (stopped) and clusters their status row. */
+function addRuntimeRows(ctx: EmulatorContext): void {
+  for (const vnet of ctx.all("vnets")) {
+    if (vnet.machine === undefined || vnet.machine === null) vnet.machine = createMachineFor(ctx, vnet, "vnet");
+  }
+  for (const cluster of ctx.all("clusters")) {
+    if (ctx.get("cluster_status", cluster.$key)) continue;
+    ctx.insert("cluster_status", { $key: cluster.$key, cluster: cluster.$key, status: typeof cluster.status === "string" ? cluster.status : "online", status_info: "" });
+    cluster.status = cluster.$key;
+  }
+}
+
+/** A key once given out is never given again: each counter stays above every key its table holds. */
+function keepKeyCountersAhead(ctx: EmulatorContext): void {
+  for (const store of ctx.tables.values()) {
+    for (const key of store.rows.keys()) if (typeof key === "number" && key >= store.nextKey) store.nextKey = key + 1;
+  }
 }
 
 /** Timers do not survive a restart: transitional states jump to where they were heading. */
@@ -71,23 +106,46 @@ export function writeAtomically(dataDir: string, text: string): void {
   renameSync(temporary, target);
 }
 
-/** Debounced saver: `changed()` after each change, `flush()` to write now (shutdown). */
+/**
+ * Journal plus snapshot: `changed(table, key)` after each row change (journaled at the next
+ * `commit()`, which the server runs before every answer), `changed()` for bookkeeping that only the
+ * next snapshot needs, `flush()` to compact now (start, shutdown).
+ */
 export class Persister {
   private timer: NodeJS.Timeout | undefined;
+  private readonly journal: Journal;
 
   constructor(
     private readonly ctx: EmulatorContext,
     private readonly dataDir: string,
-  ) {}
-
-  changed(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => this.flush(), SAVE_DEBOUNCE_MS);
+    opts: { fsync?: boolean } = {},
+  ) {
+    mkdirSync(dataDir, { recursive: true });
+    this.journal = new Journal(ctx, dataDir, opts.fsync);
   }
 
+  changed(table?: string, key?: string | number): void {
+    if (table !== undefined && key !== undefined) this.journal.changed(table, key);
+    this.timer ??= setTimeout(() => this.flush(), COMPACT_DEBOUNCE_MS);
+  }
+
+  /** Makes every change so far durable; called before each answer. */
+  commit(): void {
+    this.journal.commit();
+    if (this.journal.size >= COMPACT_JOURNAL_BYTES) this.flush();
+  }
+
+  /** Compaction: the whole state into the snapshot, then an empty journal. */
   flush(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
+    this.journal.commit();
     writeAtomically(this.dataDir, serialize(this.ctx));
+    this.journal.truncate();
+  }
+
+  close(): void {
+    this.flush();
+    this.journal.close();
   }
 }

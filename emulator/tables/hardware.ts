@@ -12,8 +12,9 @@ import { assertTierSpace, driveBytes } from "../domain/capacity";
 import { isPoweredOn, statusOfMachine, vmOfMachine } from "../domain/machines";
 import { DURATIONS } from "../domain/power";
 import type { TableDef } from "./types";
+import { options } from "./options";
 
-const list = (...values: string[]): Record<string, string> => Object.fromEntries(values.map((v) => [v, v]));
+const list = (...values: string[]): Record<string, string> => options(values);
 
 export const DRIVE_INTERFACES = list(
   "virtio-scsi", "virtio", "ide", "ahci", "nvme", "cifs", "nfs", "vsan", "lsi53c895a", "megasas", "megasas-gen2",
@@ -86,7 +87,10 @@ export const drivesTable: TableDef = {
     orderid: { type: "uint16", default: 0 },
     serial: { type: "string", default: "" },
     optimize: { type: "string", default: "" },
-    fsync: { type: "bool", default: true },
+    // The platform answers fsync as text ("" = the default, "0", "1"); JSON booleans are accepted.
+    fsync: { type: "string", default: "", enum: { "": "Default", "0": "Off", "1": "On" }, coerce: (v) => (typeof v === "boolean" ? (v ? "1" : "0") : v) },
+    advanced: { type: "text", default: "", description: "k=v lines" },
+    used_bytes: { type: "uint64", compute: (_ctx, row) => (SOURCED_MEDIA.has(String(row.media)) ? 0 : Math.floor(Number(row.disksize ?? 0) / 16)), description: "bytes written (emulated: a sixteenth)" },
     discard: { type: "bool", default: true },
     asset: { type: "string", default: "" },
     status: { type: "row", ref: "machine_drive_status", readOnly: true },
@@ -166,6 +170,11 @@ export const nicsTable: TableDef = {
     orderid: { type: "uint8", default: 0, max: 30 },
     disable_mq: { type: "bool", default: false },
     asset: { type: "string", default: "" },
+    driver: { type: "string", default: "", maxLength: 64 },
+    model: { type: "string", default: "", maxLength: 64 },
+    vendor: { type: "string", default: "", maxLength: 64 },
+    port: { type: "uint16", default: 0 },
+    device: { type: "string", readOnly: true, default: "", description: "guest device name, set by the guest agent" },
     status: { type: "row", ref: "machine_nic_status", readOnly: true },
   },
   hooks: {
@@ -206,6 +215,12 @@ export const devicesTable: TableDef = {
       enum: list("gpu", "nvidia_vgpu", "tpm", "node_usb_devices", "node_sriov_nic_devices", "node_pci_devices", "node_host_gpu_devices", "node_nvidia_vgpu_devices"),
     },
     name: { type: "string", default: "", maxLength: 128, summary: true },
+    description: { type: "text", default: "" },
+    orderid: { type: "uint16", default: 0 },
+    asset: { type: "string", default: "" },
+    machine_type: { type: "string", compute: (ctx, row) => vmOfMachine(ctx, row.machine)?.machine_type ?? null, description: "machine type of the VM" },
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
     enabled: { type: "bool", default: true },
     optional: { type: "bool", default: false },
     count: { type: "uint8", default: 1, min: 1, max: 16 },

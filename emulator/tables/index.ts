@@ -3,7 +3,7 @@ import { apiKeysTable } from "../auth/apiKeys";
 import { usersTable } from "../auth/users";
 import { devicesTable, drivesTable, driveStatusTable, nicsTable, nicStatusTable } from "./hardware";
 import {
-  clusterActionsTable, clustersTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
+  clusterActionsTable, clustersTable, clusterStatusTable, dashboardTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
 } from "./infrastructure";
 import { machinesTable, machineStatusTable } from "./machines";
 import {
@@ -14,12 +14,12 @@ import { snapshotsTable } from "./snapshots";
 import type { TableDef } from "./types";
 import { vmActionsTable } from "./vmActions";
 import { vmsTable } from "./vms";
-import { vnetsTable } from "./vnets";
+import { vnetActionsTable, vnetsTable } from "./vnets";
 
 export const builtInTables: TableDef[] = [
   systemTable, usersTable, apiKeysTable,
-  clustersTable, nodesTable, clusterActionsTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
-  filesTable, fileActionsTable, vnetsTable,
+  clustersTable, clusterStatusTable, nodesTable, clusterActionsTable, dashboardTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
+  filesTable, fileActionsTable, vnetsTable, vnetActionsTable,
   vmsTable, machinesTable, machineStatusTable, vmActionsTable,
   drivesTable, driveStatusTable, nicsTable, nicStatusTable, devicesTable, snapshotsTable,
   cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagsTable, tagMembersTable,

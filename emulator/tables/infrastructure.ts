@@ -4,46 +4,184 @@
  * the `system` row. Sizes are listed in README.md.
  */
 import { randomBytes } from "node:crypto";
+import type { EmulatorContext } from "../core/context";
+import { createRow } from "../core/engine";
 import { conflict } from "../core/errors";
-import { clusterResources, tierFree, tierUsed } from "../domain/capacity";
+import { clusterResources, nodeUsage, tierFree, tierUsed } from "../domain/capacity";
 import { API_VERSION_TEXT } from "./version";
-import type { TableDef } from "./types";
+import type { Caller, FieldDef, Row, TableDef } from "./types";
+
+const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
+
+const count = (table: string, where: (ctx: EmulatorContext, row: Row) => boolean = () => true) =>
+  (ctx: EmulatorContext) => ctx.all(table).filter((row) => where(ctx, row)).length;
+const running = (ctx: EmulatorContext, row: Row) => ctx.get("machine_status", row.machine)?.running === true;
+
+/** The dashboard's counts (names as the maker's clients read them: vms_total, vms_online, nodes_online...). */
+const DASHBOARD_COUNTS: Record<string, (ctx: EmulatorContext) => number> = {
+  vms_total: count("vms", (_c, vm) => vm.is_snapshot !== true),
+  vms_online: count("vms", (c, vm) => vm.is_snapshot !== true && running(c, vm)),
+  vnets_total: count("vnets"),
+  vnets_online: count("vnets", running),
+  nodes_total: count("nodes"),
+  nodes_online: count("nodes", (_c, node) => node.status === "running"),
+  clusters_total: count("clusters"),
+  clusters_online: count("cluster_status", (_c, status) => status.status === "online"),
+  storage_tiers_total: count("storage_tiers"),
+  users_total: count("users"),
+  tenants_total: () => 0,
+  tenants_online: () => 0,
+  alarms_total: () => 0,
+};
 
 const GiB = 1024 ** 3;
 const TiB = 1024 ** 4;
 
+const bool = (value: boolean): FieldDef => ({ type: "bool", default: value });
+const text = (value: string): FieldDef => ({ type: "string", default: value });
+const uint = (value: number): FieldDef => ({ type: "uint32", default: value });
+
 export const clustersTable: TableDef = {
   name: "clusters",
-  description: "clusters of nodes; `resources` gives CPU and RAM totals, use and free",
+  description: "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
   keyType: "int",
   unique: { field: "name", message: "a cluster with that name exists" },
+  defaultFields: ["id", "name", "description", "enabled", "storage", "compute", "created"],
   fields: {
+    id: { type: "string", readOnly: true, default: () => randomBytes(20).toString("hex"), description: "the cluster's global id" },
+    system: { type: "string", readOnly: true, default: "", description: "system (site) the cluster belongs to; empty for the local one" },
     name: { type: "string", required: true, maxLength: 128, summary: true },
     description: { type: "text", default: "" },
-    status: { type: "string", readOnly: true, default: "online", enum: { online: "Online", shutting_down: "Shutting down", offline: "Offline" } },
+    enabled: bool(true),
+    storage: { ...bool(true), description: "the cluster's nodes provide storage (vSAN)" },
+    compute: { ...bool(true), description: "the cluster's nodes run workloads" },
+    status: { type: "row", ref: "cluster_status", readOnly: true, description: "live status and capacity (same key)" },
     nodes: { type: "rows", ref: "nodes", via: "cluster" },
     resources: { type: "json", notInMost: true, compute: (ctx, row) => clusterResources(ctx, row) },
     created: { type: "created", readOnly: true },
+    kvm_nested: bool(false), allow_nested_virt_migration: bool(false), allow_vgpu_migration: bool(false),
+    enable_split_lock_detection: bool(false), recommended_cpu_type: text("host"), default_cpu: text("host"),
+    disable_cpu_security_mitigations: bool(false), spec_store_bypass_disable: bool(false), disable_smt: bool(false),
+    disable_sleep: bool(false), enable_nvme_power_management: bool(false), x86_energy_perf_policy: text("performance"),
+    scaling_governor: text("performance"), ram_per_unit: uint(0), cores_per_unit: uint(0),
+    cost_per_unit: { type: "num", default: 0 }, price_per_unit: { type: "num", default: 0 },
+    max_ram_per_vm: uint(1048576), max_cores_per_vm: uint(1024), storage_cachesize: uint(0), storage_buffersize: uint(0),
+    storage_hugepages: bool(false), target_ram_pct: { type: "num", default: 80 }, ram_overcommit_pct: { type: "num", default: 0 },
+    swap_tier: uint(0), swap_per_drive: uint(0), log_filter: text(""), max_core_temp: uint(90), max_core_temp_warn_perc: uint(90),
+    critical_core_temp: uint(100),
+  },
+  hooks: {
+    afterCreate: (ctx, row) => {
+      ctx.insert("cluster_status", { $key: row.$key, cluster: row.$key, status: "online", status_info: "" });
+      ctx.update("clusters", row.$key, { status: row.$key });
+    },
+    afterDelete: (ctx, row) => {
+      ctx.remove("cluster_status", row.$key);
+    },
   },
   seed: (ctx) => {
-    ctx.insert("clusters", { name: "cluster1", description: "emulated cluster", status: "online", created: ctx.nowSeconds() });
+    createRow(ctx, clustersTable, { name: "cluster1", description: "emulated cluster" }, SYSTEM);
   },
 };
 
-export const nodesTable: TableDef = {
-  name: "nodes",
-  description: "physical nodes (emulated) with their CPU cores and RAM (MB)",
+/** Live figures of a cluster, computed from its nodes and running machines (RAM in MB). */
+function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
+  return { type: "uint64", compute: (ctx, row) => figure(clusterResources(ctx, ctx.get("clusters", row.cluster) ?? ({ $key: row.cluster } as Row))) };
+}
+
+export const clusterStatusTable: TableDef = {
+  name: "cluster_status",
+  description: "live status and capacity of a cluster (key = the cluster's); read-only",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
+    cluster: { type: "row", ref: "clusters", readOnly: true, summary: true },
+    status: { type: "string", readOnly: true, enum: { online: "Online", shutting_down: "Shutting Down", offline: "Offline" }, summary: true },
+    status_info: { type: "string", readOnly: true },
+    state: { type: "string", compute: (_ctx, row) => (row.status === "offline" ? "offline" : "online"), enum: { online: "Online", offline: "Offline" } },
+    last_update: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
+    total_nodes: statusFigure((r) => r.nodes),
+    online_nodes: statusFigure((r) => r.nodes),
+    running_machines: statusFigure((r) => r.running_machines),
+    total_ram: statusFigure((r) => r.ram_total),
+    online_ram: statusFigure((r) => r.ram_total),
+    used_ram: statusFigure((r) => r.ram_used),
+    total_cores: statusFigure((r) => r.cores_total),
+    online_cores: statusFigure((r) => r.cores_total),
+    used_cores: statusFigure((r) => r.cores_used),
+    phys_ram_used: statusFigure((r) => r.ram_used),
+    phys_vram_used: statusFigure(() => 0),
+    phys_total_cpu: statusFigure((r) => (r.cores_total ? Math.round((100 * r.cores_used) / r.cores_total) : 0)),
+  },
+};
+
+const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Processor", cpu_speed: "2.8 GHz", model: "emulated" };
+
+export const nodesTable: TableDef = {
+  name: "nodes",
+  description: "physical nodes (emulated) with their CPU cores and RAM (MB); `id` = `$key`, which migrations name",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    id: { type: "uint32", compute: (_ctx, row) => row.$key, description: "node id (same as the key)" },
     name: { type: "string", readOnly: true, summary: true },
+    description: { type: "text", readOnly: true, default: "" },
+    physical: { type: "bool", readOnly: true, default: true },
     cluster: { type: "row", ref: "clusters", readOnly: true },
+    machine: { type: "row", ref: "machines", readOnly: true, default: null },
+    model: { type: "string", readOnly: true, default: NODE_SPECS.model },
+    asset_tag: { type: "string", readOnly: true, default: "" },
+    cpu: { type: "string", readOnly: true, default: NODE_SPECS.cpu },
+    cpu_speed: { type: "string", readOnly: true, default: NODE_SPECS.cpu_speed },
     cores: { type: "uint16", readOnly: true },
+    iommu: { type: "bool", readOnly: true, default: true },
     ram: { type: "uint32", readOnly: true, description: "MB" },
-    status: { type: "string", readOnly: true },
+    overcommit: { type: "uint32", readOnly: true, default: 0 },
+    vm_ram: { type: "uint32", compute: (ctx, row) => Number(row.ram) - nodeUsage(ctx, row).freeRam, description: "MB held by running machines" },
+    failover_ram: { type: "uint32", readOnly: true, default: 0 },
+    yb_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
+    os_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
+    kernel_version: { type: "string", readOnly: true, default: "6.6.0-emulated" },
+    appserver_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
+    vsan_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
+    qemu_version: { type: "string", readOnly: true, default: "10.0.0" },
+    vsan_nodeid: { type: "uint32", compute: (_ctx, row) => Number(row.$key) - 1 },
+    vsan_connected: { type: "bool", readOnly: true, default: true },
+    maintenance: { type: "bool", readOnly: true, default: false },
+    need_restart: { type: "bool", readOnly: true, default: false },
+    restart_reason: { type: "string", readOnly: true, default: "" },
+    ipmi_address: { type: "string", readOnly: true, default: "" },
+    ipmi_user: { type: "string", readOnly: true, default: "" },
+    ipmi_status: { type: "string", readOnly: true, default: "unconfigured" },
+    ipmi_status_info: { type: "string", readOnly: true, default: "" },
+    max_core_temp: { type: "uint32", readOnly: true, default: 90 },
+    max_core_temp_warn_perc: { type: "uint32", readOnly: true, default: 90 },
+    critical_core_temp: { type: "uint32", readOnly: true, default: 100 },
+    pxe_vnet: { type: "row", ref: "vnets", readOnly: true, default: null },
+    capture_logs: { type: "bool", readOnly: true, default: false },
+    lldp: { type: "bool", readOnly: true, default: true },
+    note: { type: "text", readOnly: true, default: "" },
+    status: { type: "string", readOnly: true, enum: { running: "Running", maintenance: "Maintenance", offline: "Offline" } },
   },
   seed: (ctx) => {
-    for (const name of ["node1", "node2"]) ctx.insert("nodes", { name, cluster: 1, cores: 32, ram: 131072, status: "running" });
+    for (const name of ["node1", "node2"]) {
+      const row: Record<string, unknown> = { name, cluster: 1, cores: NODE_SPECS.cores, ram: NODE_SPECS.ram, status: "running" };
+      for (const [field, def] of Object.entries(nodesTable.fields)) if (row[field] === undefined && !def.compute) row[field] = def.default ?? null;
+      ctx.insert("nodes", row);
+    }
+  },
+};
+
+/** `dashboard`: one row of system-wide counts (the maker's clients read it for statistics). */
+export const dashboardTable: TableDef = {
+  name: "dashboard",
+  description: "system-wide counts: VMs, vnets, nodes, clusters, storage tiers, users (read-only, one row)",
+  keyType: "int",
+  singleton: true,
+  operations: ["list", "get"],
+  fields: Object.fromEntries(Object.entries(DASHBOARD_COUNTS).map(([name, count]) => [name, { type: "uint32", compute: count } satisfies FieldDef])),
+  seed: (ctx) => {
+    ctx.insert("dashboard", {});
   },
 };
 
@@ -61,13 +199,13 @@ export const clusterActionsTable: TableDef = {
         description: "begin shutting the cluster down (refused while VMs run on it)",
         handler: (ctx, { target }) => {
           if ((clusterResources(ctx, target!).running_machines ?? 0) > 0) throw conflict("cannot shut down a cluster with running VMs");
-          ctx.update("clusters", target!.$key, { status: "shutting_down" });
+          ctx.update("cluster_status", target!.$key, { status: "shutting_down" });
         },
       },
       cancel_shutdown: {
         description: "cancel a pending shutdown",
         handler: (ctx, { target }) => {
-          ctx.update("clusters", target!.$key, { status: "online" });
+          ctx.update("cluster_status", target!.$key, { status: "online" });
         },
       },
     },
@@ -85,6 +223,12 @@ export const storageTiersTable: TableDef = {
     capacity: { type: "uint64", description: "bytes" },
     used: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
     free: { type: "uint64", compute: (ctx, row) => tierFree(ctx, String(row.$key)) },
+    allocated: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
+    used_inflated: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
+    dedupe_ratio: { type: "uint32", compute: () => 100, description: "percent (100 = no deduplication)" },
+    used_pct: { type: "uint32", compute: (ctx, row) => Math.round((100 * tierUsed(ctx, String(row.$key))) / Math.max(1, Number(row.capacity))) },
+    modified: { type: "modified", readOnly: true },
+    stats: { type: "json", notInMost: true, compute: () => ({ reads: 0, writes: 0, read_bytes: 0, write_bytes: 0, rops: 0, wops: 0, rbps: 0, wbps: 0 }) },
   },
   seed: (ctx) => {
     const capacities = [2 * TiB, 4 * TiB, 8 * TiB, 16 * TiB, 1 * TiB];
@@ -151,6 +295,8 @@ export const filesTable: TableDef = {
     used_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },
     preferred_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
     public_link: { type: "string", readOnly: true, default: "" },
+    owner: { type: "row", readOnly: true, default: null, description: "owning row (null: the system)" },
+    url: { type: "string", readOnly: true, default: "", description: "download URL of an uploaded-from-URL file" },
     modified: { type: "modified", readOnly: true },
     creator: { type: "string", readOnly: true, default: "system" },
   },

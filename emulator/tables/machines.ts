@@ -5,6 +5,7 @@
  */
 import type { EmulatorContext } from "../core/context";
 import { stoppedFields } from "../domain/machines";
+import { options } from "./options";
 import type { Row, TableDef } from "./types";
 
 const STATUSES = [
@@ -25,9 +26,11 @@ export const machinesTable: TableDef = {
   fields: {
     name: { type: "string", readOnly: true, summary: true },
     vm: { type: "row", ref: "vms", readOnly: true, description: "VM owning this machine" },
+    vnet: { type: "row", ref: "vnets", readOnly: true, description: "vnet this machine runs (its router), else null" },
     cluster: { type: "row", ref: "clusters", readOnly: true },
     status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
     created: { type: "created", readOnly: true },
+    snapshot_profile: { type: "row", readOnly: true, compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.snapshot_profile ?? null) },
     drives: { type: "rows", ref: "machine_drives", via: "machine" },
     nics: { type: "rows", ref: "machine_nics", via: "machine" },
     devices: { type: "rows", ref: "machine_devices", via: "machine" },
@@ -46,7 +49,7 @@ export const machineStatusTable: TableDef = {
     machine: { type: "row", ref: "machines", readOnly: ro, summary: true },
     running: { type: "bool", readOnly: ro, summary: true },
     powerstate: { type: "bool", readOnly: ro, summary: true },
-    status: { type: "string", readOnly: ro, summary: true, enum: Object.fromEntries(STATUSES.map((s) => [s, s])) },
+    status: { type: "string", readOnly: ro, summary: true, enum: options(STATUSES) },
     status_info: { type: "string", readOnly: ro },
     state: { type: "string", readOnly: ro, enum: { online: "Online", offline: "Offline", warning: "Warning", error: "Error" } },
     node: { type: "row", ref: "nodes", readOnly: ro, description: "node running the machine; null when stopped" },
@@ -65,9 +68,11 @@ export const machineStatusTable: TableDef = {
   },
 };
 
-/** Creates the machine of a VM with its stopped status row; returns the machine key. */
-export function createMachineFor(ctx: EmulatorContext, vm: Row): number {
-  const machine = ctx.insert("machines", { name: vm.name, vm: vm.$key, cluster: vm.cluster ?? null, created: ctx.nowSeconds() });
+/** Creates the machine of a VM (or of a vnet) with its stopped status row; returns the machine key. */
+export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" = "vm"): number {
+  const machine = ctx.insert("machines", {
+    name: owner.name, vm: kind === "vm" ? owner.$key : null, vnet: kind === "vnet" ? owner.$key : null, cluster: owner.cluster ?? null, created: ctx.nowSeconds(),
+  });
   ctx.update("machines", machine.$key, { status: machine.$key });
   ctx.insert("machine_status", {
     $key: machine.$key, machine: machine.$key, ...stoppedFields(), migrated_node: null, migration_destination: null,

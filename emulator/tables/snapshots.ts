@@ -34,6 +34,7 @@ export const snapshotsTable: TableDef = {
     created_manually: { type: "bool", default: true, createOnly: true },
     snap_machine: { type: "row", ref: "machines", readOnly: true },
     snapshot_period: { type: "string", readOnly: true, default: null },
+    queue_delete: { type: "bool", readOnly: true, default: false, description: "deletion queued (never, here: deletes are immediate)" },
   },
   hooks: {
     validate: (ctx, row) => {

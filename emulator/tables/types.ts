@@ -7,10 +7,13 @@
  * for `*_actions` tables, per-action handlers.
  *
  * A feature module describes its tables with these types and hands them to
- * `EmulatorContext.registerTables` (see core/context.ts); it never touches the
- * HTTP layer.
+ * `EmulatorContext.registerTables`; it never touches the HTTP layer.
+ *
+ * This module is the bottom of the emulator's layers: it imports nothing of the emulator.
+ * `EmulatorContext` is declared here as the interface tables and hooks see; core/context.ts
+ * implements it (`InMemoryContext`), so the two never import each other.
  */
-import type { EmulatorContext } from "../core/context";
+import type { EventEmitter } from "node:events";
 
 /** Field types of the platform's table schemas (spec: "Field types in table schemas"). */
 export type FieldType =
@@ -57,6 +60,8 @@ export interface FieldDef {
   summary?: boolean;
   /** Excluded from the `most` view (argument fields); `rows` and hidden fields are always excluded. */
   notInMost?: boolean;
+  /** Maps an accepted alternative spelling onto the field's own type before validation (e.g. true → "1"). */
+  coerce?: (value: unknown) => unknown;
   /** HTTP status for a type/enum/bounds failure of this field (default: the table's, else 400). */
   errorStatus?: 400 | 422;
 }
@@ -171,4 +176,59 @@ export interface FeatureModule {
   name: string;
   tables: TableDef[];
   setup?(ctx: EmulatorContext): void;
+}
+
+/** One table's rows, keyed by `$key`, with the next integer key (never lowered: keys are not reused). */
+export interface TableStore {
+  def: TableDef;
+  rows: Map<RowKey, Row>;
+  nextKey: number;
+}
+
+/**
+ * Events: `<table>.created`, `<table>.updated`, `<table>.deleted` for every row
+ * change, plus domain events such as `vms.poweron`, `vms.poweroff`,
+ * `vms.cloned`, `vms.snapshot`, `vms.restored`. The payload is the row.
+ */
+export type EmulatorEvent = { name: string; table: string; row: Row; extra?: Record<string, unknown> };
+
+/**
+ * Everything a table definition or feature module may use — the in-memory database, an event bus,
+ * a clock with the time scale and a scheduler for delayed state changes. It knows nothing about HTTP.
+ */
+export interface EmulatorContext {
+  readonly tables: Map<string, TableStore>;
+  readonly events: EventEmitter;
+  /** Multiplier on the duration of long operations (tests use 0.01). */
+  readonly timeScale: number;
+  /** Milliseconds since the epoch. */
+  readonly now: () => number;
+  nowSeconds(): number;
+  /** Called after every change (persistence journals it): with table and key for row changes. */
+  onChange: (table?: string, key?: RowKey) => void;
+  /** Called before an answer leaves the server: persistence commits its journal here. */
+  beforeAnswer: () => void;
+  registerTables(defs: TableDef[]): void;
+  registerFeature(feature: FeatureModule): void;
+  /** Runs every table's seed function (only on an empty state). */
+  seed(): void;
+  store(table: string): TableStore;
+  /** Normalizes an incoming key ("42" → 42 for integer tables). */
+  normalizeKey(table: string, key: unknown): RowKey | undefined;
+  get(table: string, key: unknown): Row | undefined;
+  all(table: string): Row[];
+  find(table: string, predicate: (row: Row) => boolean): Row[];
+  /** Stores a row as given (no validation: hooks and seeds use this). Assigns `$key` when absent. */
+  insert(table: string, row: Record<string, unknown>): Row;
+  /** Merges changes into a stored row in place and returns it. */
+  update(table: string, key: RowKey, changes: Record<string, unknown>): Row;
+  remove(table: string, key: RowKey): Row | undefined;
+  /** Emits an event on the bus and marks the row changed. */
+  emit(name: string, table: string, row: Row, extra?: Record<string, unknown>): void;
+  /** Runs `fn` after `ms × timeScale` ms (not sooner than `minRealMs`); the returned function cancels it. */
+  schedule(ms: number, fn: () => void, minRealMs?: number): () => void;
+  /** Number of pending delayed changes. */
+  pendingTimers(): number;
+  /** Cancels every scheduled change and drops listeners. */
+  close(): void;
 }

@@ -56,6 +56,7 @@ export function coerceField(table: TableDef, name: string, def: FieldDef, value:
   const fail = (reason: string): never => {
     throw validationError(name, reason, status);
   };
+  if (def.coerce) value = def.coerce(value);
   if (value === null) {
     if (def.type === "row" || def.type === "json") return null;
     if (def.required) fail("may not be null");

@@ -11,7 +11,7 @@ import { createRow } from "../core/engine";
 import { ApiError, conflict, validationError } from "../core/errors";
 import { assertTierSpace, copyNeeds } from "../domain/capacity";
 import { assertNotBusy, isPoweredOn, runLongOperation, statusOfVm } from "../domain/machines";
-import { DURATIONS, kill, migrate, powerOff, powerOn, reset } from "../domain/power";
+import { DURATIONS, hibernate, kill, migrate, powerOff, powerOn, reset } from "../domain/power";
 import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardware";
 import { createMachineFor, deleteMachine } from "./machines";
 import { snapshotsTable } from "./snapshots";
@@ -177,7 +177,7 @@ function resolveNode(ctx: EmulatorContext, id: unknown): Row | undefined {
 
 export const vmActionsTable: TableDef = {
   name: "vm_actions",
-  description: "VM actions: poweron, poweroff, kill, reset, clone, snapshot, restore, migrate, hotplugdrive, hotplugnic",
+  description: "VM actions: poweron, poweroff, kill, reset, clone, snapshot, restore, migrate, move, hibernate, hotplugdrive, hotplugnic",
   keyType: "int",
   operations: ["create"],
   fields: {},
@@ -187,7 +187,7 @@ export const vmActionsTable: TableDef = {
     targetTable: "vms",
     aliases: { guestreset: "reset_graceful", guestreboot: "reset_graceful", quiesce_snapshot: "snapshot" },
     actions: {
-      poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) => powerOn(ctx, vm, resolveNode(ctx, p.preferred_node)?.$key)),
+      poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) => powerOn(ctx, vm, resolveNode(ctx, p.preferred_node)?.$key ?? vm.preferred_node)),
       poweroff: action("graceful ACPI shutdown", {}, (ctx, vm) => powerOff(ctx, vm)),
       kill: action("forced power off", {}, (ctx, vm) => kill(ctx, vm)),
       reset: action("restart; params.graceful true = guest reboot", { graceful: bool }, (ctx, vm, p) => reset(ctx, vm, p.graceful === true)),
@@ -214,6 +214,24 @@ export const vmActionsTable: TableDef = {
       ),
       migrate: action("move a running VM to another node", { preferred_node: key, node: key, method: { type: "string", enum: { auto: "auto", live: "live" } } },
         (ctx, vm, p) => migrate(ctx, vm, resolveNode(ctx, p.preferred_node ?? p.node))),
+      hibernate: action("suspend to disk (hibernating → hibernated, resources freed); poweron resumes", {}, (ctx, vm) => hibernate(ctx, vm)),
+      move: action(
+        "move the VM to another node (running: a migration; stopped: it starts there next) and, stopped, to another cluster",
+        { preferred_node: key, node: key, cluster: key },
+        (ctx, vm, p) => {
+          const node = resolveNode(ctx, p.preferred_node ?? p.node);
+          const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get("clusters", p.cluster);
+          if (p.cluster !== undefined && p.cluster !== null && !cluster) throw new ApiError(404, `cluster '${String(p.cluster)}' not found`);
+          const status = statusOfVm(ctx, vm);
+          if (isPoweredOn(status)) {
+            if (cluster && cluster.$key !== vm.cluster) throw conflict("VM must be stopped to move it to another cluster");
+            migrate(ctx, vm, node);
+            return;
+          }
+          assertNotBusy(status);
+          ctx.update("vms", vm.$key, { ...(node ? { preferred_node: node.$key } : {}), ...(cluster ? { cluster: cluster.$key } : {}), modified: ctx.nowSeconds() });
+        },
+      ),
       hotplugdrive: action(
         "hot-plug or hot-unplug a drive: {device, unplug} or new-drive fields {name, disksize, interface, media, preferred_tier}",
         { device: key, unplug: bool, name: str, disksize: { type: "uint64" }, interface: str, media: str, preferred_tier: str, media_source: key, description: { type: "text" } },

@@ -10,8 +10,9 @@ import { ApiError, conflict, validationError } from "../core/errors";
 import { assertNotBusy, isPoweredOn, statusOfVm } from "../domain/machines";
 import { createMachineFor, deleteMachine } from "./machines";
 import type { FieldDef, Row, TableDef } from "./types";
+import { options } from "./options";
 
-const list = (...values: string[]): Record<string, string> => Object.fromEntries(values.map((v) => [v, v]));
+const list = (...values: string[]): Record<string, string> => options(values);
 
 export const MACHINE_TYPE_OPTIONS = "pc, q35, pc-i440fx-*, pc-q35-*";
 export const RAM_MIN = 512;
@@ -61,7 +62,14 @@ export const vmFields: Record<string, FieldDef> = {
   disable_hypervisor: boolField(false),
   show_advanced: boolField(false),
   iommu: boolField(false),
-  cluster_failover: boolField(true),
+  cluster_failover: { type: "row", ref: "clusters", refMustExist: 404, default: null, description: "cluster to fail over to" },
+  preferred_node: { type: "row", ref: "nodes", refMustExist: 404, default: null, description: "node to start on when it has room" },
+  ha_group: { type: "string", default: "", maxLength: 128 },
+  disable_powercycle: boolField(false, { description: "no automatic power cycle when a change needs one" }),
+  os_description: { type: "string", default: "", maxLength: 256 },
+  display: { type: "string", default: "", maxLength: 128, description: "display (monitor) settings" },
+  owner_user: { type: "row", ref: "users", default: null },
+  paste_key_config: { type: "row", default: null, description: "accepted and stored; paste key configs are not emulated" },
   advanced: { type: "text", default: "", description: "k=v lines" },
   uuid: { type: "string", readOnly: true, default: () => randomUUID() },
   need_restart: { type: "bool", readOnly: true, default: false },

@@ -4,10 +4,21 @@
  * `Validation error on field: 'dhcp_start' - 'fails validation test'`).
  */
 import { isIPv4 } from "node:net";
+import { createRow } from "../core/engine";
 import { ApiError, validationError } from "../core/errors";
-import type { Row, TableDef } from "./types";
+import { applyDns, applyRules, killVnet, powerOffVnet, powerOnVnet, resetVnet, vnetRunning } from "../domain/vnetRuntime";
+import { newMac } from "./hardware";
+import { createMachineFor, deleteMachine } from "./machines";
+import type { Caller, Row, TableDef } from "./types";
 
-const list = (...values: string[]): Record<string, string> => Object.fromEntries(values.map((v) => [v, v]));
+const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
+/** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
+const RULE_FIELDS = ["network", "ipaddress", "gateway", "dhcp_enabled", "dhcp_start", "dhcp_stop", "dhcp_dynamic", "dhcp_sequential", "rate_limit", "rate_limit_burst", "rate_limit_type", "proxy_enabled", "proxy_listen_address"];
+const DNS_FIELDS = ["dns", "dnslist", "domain", "hostname", "override_dhcp_dns", "network_dns"];
+const RESTART_FIELDS = ["mtu", "layer2_type", "layer2_id", "interface_vnet", "physical_bridged", "enable_bonding"];
+import { options } from "./options";
+
+const list = (...values: string[]): Record<string, string> => options(values);
 
 export function ipv4ToInt(ip: string): number {
   return ip.split(".").reduce((acc, part) => acc * 256 + Number(part), 0);
@@ -73,12 +84,50 @@ export const vnetsTable: TableDef = {
     advanced_options: { type: "json", default: {}, notInMost: true, description: "options for the network's services; key dnsmasq holds an array of strings" },
     on_power_loss: { type: "string", default: "last_state", enum: list("power_on", "last_state", "leave_off") },
     interface_vnet: { type: "row", ref: "vnets", refMustExist: 404 },
-    enabled: { type: "bool", default: true },
+    enabled: { type: "bool", default: true, description: "PUT true on a stopped vnet powers it on (as the maker's Go client expects)" },
     need_fw_apply: { type: "bool", readOnly: true, default: false },
     need_dns_apply: { type: "bool", readOnly: true, default: false },
+    need_proxy_apply: { type: "bool", readOnly: true, default: false },
     need_restart: { type: "bool", readOnly: true, default: false },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
+    creator: { type: "string", readOnly: true, default: "" },
+    // The runtime: the vnet's own machine and its status (see domain/vnetRuntime.ts).
+    machine: { type: "row", ref: "machines", readOnly: true, description: "machine running the vnet (its router)" },
+    powerstate: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "true while the vnet's machine is powered on" },
+    macaddress: { type: "string", readOnly: true, default: () => newMac() },
+    dmz_ipaddress: { type: "string", default: "" },
+    ipaddress_type: { type: "string", default: "static", enum: list("static", "dhcp") },
+    hostname: { type: "string", default: "", maxLength: 128 },
+    vnet_default_gateway: { type: "row", ref: "vnets", refMustExist: 404, default: null },
+    override_dhcp_dns: { type: "bool", default: false },
+    network_dns: { type: "row", ref: "vnets", refMustExist: 404, default: null },
+    dhcp_dynamic: { type: "bool", default: true, description: "hand out addresses to unknown clients" },
+    dhcp_sequential: { type: "bool", default: true },
+    vxlan_multicast: { type: "string", default: "" },
+    physical_bridged: { type: "bool", default: false },
+    cluster: { type: "row", ref: "clusters", refMustExist: 404, default: 1 },
+    cluster_failover: { type: "row", ref: "clusters", refMustExist: 404, default: null },
+    preferred_node: { type: "row", ref: "nodes", refMustExist: 404, default: null },
+    ha_group: { type: "string", default: "" },
+    enable_bonding: { type: "bool", default: false },
+    bond_interfaces_args: { type: "json", default: [], notInMost: true },
+    port_mirroring: { type: "string", default: "disabled", enum: list("disabled", "rx", "tx", "both") },
+    port_mirroring_vnet: { type: "row", ref: "vnets", refMustExist: 404, default: null },
+    statistics: { type: "bool", default: false },
+    dmz_statistics: { type: "bool", default: false },
+    trace: { type: "bool", default: false },
+    mirror_logs: { type: "bool", default: false },
+    bgp_asn: { type: "uint32", default: 0 },
+    ipsec_enabled: { type: "bool", readOnly: true, default: false },
+    proxy_enabled: { type: "bool", default: false },
+    proxy_listen_address: { type: "string", default: "" },
+    pxe: { type: "string", default: "" },
+    tftp_server: { type: "string", default: "" },
+    monitor_gateway: { type: "bool", default: false },
+    monitor_ip: { type: "string", default: "" },
+    monitor_interval_ms: { type: "uint32", default: 1000 },
+    note: { type: "text", default: "" },
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -91,18 +140,65 @@ export const vnetsTable: TableDef = {
         throw validationError("advanced_options", "dnsmasq must be an array of strings");
       }
     },
+    afterCreate: (ctx, row, caller) => {
+      ctx.update("vnets", row.$key, { machine: createMachineFor(ctx, row, "vnet"), creator: caller.user });
+    },
+    beforeUpdate: (ctx, row, changes) => {
+      const running = vnetRunning(ctx, row);
+      const changed = (fields: string[]) => fields.some((f) => f in changes && changes[f] !== row[f]);
+      if (running && changed(RULE_FIELDS)) changes.need_fw_apply = true;
+      if (running && changed(DNS_FIELDS)) changes.need_dns_apply = true;
+      if (running && changed(RESTART_FIELDS)) changes.need_restart = true;
+      // The maker's Go client powers a network on with PUT {enabled: true}: a stopped vnet starts.
+      if (changes.enabled === true && ctx.get("machine_status", row.machine)?.status === "stopped") powerOnVnet(ctx, row);
+    },
     beforeDelete: (ctx, row) => {
       const users = ctx.find("machine_nics", (n) => n.vnet === row.$key);
       if (users.length) throw new ApiError(409, `vnet in use by ${users.length} NIC(s)`);
     },
+    afterDelete: (ctx, row) => {
+      if (row.machine !== null && row.machine !== undefined) deleteMachine(ctx, row.machine);
+    },
   },
   seed: (ctx) => {
-    ctx.insert("vnets", {
+    // Seeded through the table's own rules (defaults, machine), then running like an uplink does.
+    const { row } = createRow(ctx, vnetsTable, {
       name: "External", description: "uplink network", type: "external", layer2_type: "vlan", layer2_id: 0, network: "192.168.0.0/24",
-      ipaddress: "192.168.0.2", gateway: "192.168.0.1", dns: "simple", dnslist: "1.1.1.1", domain: "", mtu: 1500, dhcp_enabled: false,
-      dhcp_start: "", dhcp_stop: "", rate_limit: 0, rate_limit_burst: 0, rate_limit_type: "mbytes/second", advanced_options: {},
-      on_power_loss: "last_state", interface_vnet: null, enabled: true, need_fw_apply: false, need_dns_apply: false, need_restart: false,
-      created: ctx.nowSeconds(), modified: ctx.nowSeconds(),
-    });
+      ipaddress: "192.168.0.2", gateway: "192.168.0.1", dns: "simple", dnslist: "1.1.1.1",
+    }, SYSTEM);
+    ctx.update("machine_status", row.machine as number, { status: "running", running: true, powerstate: true, state: "online", node: 1, started: ctx.nowSeconds() });
+  },
+};
+
+/** `vnet_actions`: power and apply actions of a vnet (body `{vnet, action, params}`). */
+export const vnetActionsTable: TableDef = {
+  name: "vnet_actions",
+  description: "vnet actions: poweron, poweroff, killpower, reset, apply (refresh), applydns",
+  keyType: "int",
+  operations: ["create"],
+  fields: {},
+  actions: {
+    targetField: "vnet",
+    targetTable: "vnets",
+    aliases: { refresh: "apply", apply_rules: "apply", kill: "killpower" },
+    actions: {
+      poweron: { description: "power the vnet on", params: {}, handler: (ctx, { target }) => powerOnVnet(ctx, target!) },
+      poweroff: { description: "power the vnet off", params: {}, handler: (ctx, { target }) => powerOffVnet(ctx, target!) },
+      killpower: { description: "power the vnet off at once", params: {}, handler: (ctx, { target }) => killVnet(ctx, target!) },
+      reset: {
+        description: "restart the vnet; params.apply also applies pending rules",
+        params: { apply: { type: "bool" } },
+        handler: (ctx, { target, params }) => {
+          if (params.apply === true) applyRules(ctx, target!);
+          resetVnet(ctx, target!);
+        },
+      },
+      apply: {
+        description: "apply the vnet's rules (refresh); params.apply accepted",
+        params: { apply: { type: "bool" } },
+        handler: (ctx, { target }) => applyRules(ctx, target!),
+      },
+      applydns: { description: "apply the vnet's DNS settings", params: {}, handler: (ctx, { target }) => applyDns(ctx, target!) },
+    },
   },
 };

@@ -1,4 +1,5 @@
 import { KeyedMutex } from "./keyedMutex";
+import { currentOperation } from "./operationContext";
 import { PlatformApi } from "./platform";
 import { PowerCyclePolicy } from "./power";
 
@@ -39,7 +40,10 @@ export function setPlatformApiFactory(factory: (get: ConfigGetter) => PlatformAp
   api = undefined;
 }
 
+/** The client of the provider instance running this operation (plugin), else the process's configured one (dynamic). */
 export function platformApi(): PlatformApi {
+  const scoped = currentOperation()?.api;
+  if (scoped) return scoped;
   if (!api) {
     if (!apiFactory) throw new Error("vplatform: internal error: no API client factory installed");
     api = apiFactory(configGetter);

@@ -1,4 +1,5 @@
 /** Polling with capped exponential backoff and progress lines the engine shows. */
+import { currentOperation } from "./operationContext";
 
 export interface PollOptions {
   timeoutSec: number;
@@ -57,7 +58,10 @@ export async function pollUntil<T>(
 ): Promise<T> {
   const clock = opts.clock ?? realClock;
   const started = clock.now();
-  const deadline = started + opts.timeoutSec * 1000;
+  // The engine's customTimeouts bound the whole operation, so every wait in it.
+  const engine = currentOperation()?.deadline;
+  const engineBound = engine !== undefined && engine.atMs <= started + opts.timeoutSec * 1000;
+  const deadline = engineBound ? engine.atMs : started + opts.timeoutSec * 1000;
   const progressEveryMs = (opts.progressEverySec ?? 10) * 1000;
   const delays = backoffDelays(opts.initialDelayMs, opts.maxDelayMs);
   let lastShown = "";
@@ -68,6 +72,12 @@ export async function pollUntil<T>(
     const state = describe(value);
     const now = clock.now();
     const elapsed = Math.round((now - started) / 1000);
+    if (now >= deadline && engineBound) {
+      throw new WaitTimeoutError(
+        `vplatform: ${engine.name} (${engine.seconds}s) ran out after ${elapsed}s waiting for ${opts.label} (last ${state}); raise ${engine.name} if the platform is just slow`,
+        state,
+      );
+    }
     if (now >= deadline) {
       const hint = opts.timeoutInput ? `; raise timeouts.${opts.timeoutInput} if the platform is just slow` : "";
       throw new WaitTimeoutError(
@@ -76,7 +86,7 @@ export async function pollUntil<T>(
       );
     }
     if (state !== lastShown || now - lastShownAt >= progressEveryMs) {
-      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${opts.timeoutSec}s, ${state})`);
+      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${Math.round((deadline - started) / 1000)}s, ${state})`);
       lastShown = state;
       lastShownAt = now;
     }

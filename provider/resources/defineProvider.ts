@@ -43,57 +43,101 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   delete(id: string, olds: O): Promise<void>;
 }
 
-export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider {
+/** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
+export interface ResourceOperations {
+  token: string;
+  check(news: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
+  diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
+  create(inputs: Row): Promise<{ id: string; outs: Row }>;
+  /** `id` "" when the object no longer exists. Empty `props` (import, `.get()`): the whole live object. */
+  read(id: string, props: Row): Promise<{ id: string; props: Row; inputs?: Row }>;
+  update(id: string, olds: Row, news: Row): Promise<Row>;
+  delete(id: string, props: Row): Promise<void>;
+}
+
+/** One implementation of a resource for both doors: no behaviour lives in a door only. */
+export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
   return {
-    async configure(req) {
-      watchEngineOnce();
-      configureRuntime((key) => req.config.get(key));
-    },
-    async check(_olds, news) {
+    token: b.token,
+    async check(news) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const failures = b.verify ? await b.verify(checked.inputs as I, checked.unknown) : [];
-      return failures.length ? { failures } : { inputs: checked.inputs };
+      return failures.length ? { failures } : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
-      const d = b.diff(id, withoutProvider(olds) as O, withoutProvider(news) as I);
-      // The engine shows a dynamic provider's console output, not pulumi.log.
+      const d = b.diff(id, olds as O, news as I);
+      // The engine shows a provider process's console output (a dynamic provider's pulumi.log goes nowhere).
       for (const warning of d.warnings) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
     async create(inputs) {
       try {
-        const created = await withinTimeout(inputs, "create", () => b.create(withoutProvider(inputs) as I));
+        const created = await withinTimeout(inputs, "create", () => b.create(inputs as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
-        // The error path skips the runtime's copy of __provider into the state;
-        // without it refresh and destroy of the recorded resource could not run.
-        if (err instanceof PartialCreateError) {
-          err.properties.__provider = inputs.__provider;
-          throw err;
-        }
+        if (err instanceof PartialCreateError) throw err;
         throw explained(err, "create", describe(b.token, inputs));
       }
     },
     async read(id, props) {
-      const live = await b.read(id, withoutProvider(props ?? {}) as O);
+      const live = await b.read(id, props as O);
       if (!live) return { id: "", props: {} };
-      return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      if (Object.keys(props).length > 0) return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
+      // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared.
+      const shape = shapeOf(b.schema);
+      const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => shape[k]?.safeParse(v).success !== false));
+      const checked = checkInputs(b.schema, valid);
+      const inputs = checked.ok ? (checked.inputs as Row) : valid;
+      const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));
+      return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },
     async update(id, olds, news) {
       try {
-        return { outs: plainJson(await withinTimeout(news, "create", () => b.update(id, withoutProvider(olds) as O, withoutProvider(news) as I))) };
+        return plainJson(await withinTimeout(news, "create", () => b.update(id, olds as O, news as I)));
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
     async delete(id, props) {
       try {
-        await withinTimeout(props, "delete", () => b.delete(id, withoutProvider(props) as O));
+        await withinTimeout(props, "delete", () => b.delete(id, props as O));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }
     },
+  };
+}
+
+/** The dynamic door: the runtime's `__provider` property stays out of the behaviour. */
+export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider & { operations: ResourceOperations } {
+  const ops = resourceOperations(b);
+  return {
+    operations: ops,
+    async configure(req) {
+      watchEngineOnce();
+      configureRuntime((key) => req.config.get(key));
+    },
+    async check(_olds, news) {
+      return ops.check(withoutProvider(news));
+    },
+    diff: (id, olds, news) => ops.diff(id, withoutProvider(olds), withoutProvider(news)),
+    async create(inputs) {
+      try {
+        return await ops.create(withoutProvider(inputs));
+      } catch (err) {
+        // The error path skips the runtime's copy of __provider into the state;
+        // without it refresh and destroy of the recorded resource could not run.
+        if (err instanceof PartialCreateError) err.properties.__provider = inputs.__provider;
+        throw err;
+      }
+    },
+    read: (id, props) => ops.read(id, withoutProvider(props ?? {})),
+    async update(id, olds, news) {
+      return { outs: await ops.update(id, withoutProvider(olds), withoutProvider(news)) };
+    },
+    delete: (id, props) => ops.delete(id, withoutProvider(props)),
   };
 }
 
@@ -108,6 +152,8 @@ function withinTimeout<T>(inputs: Record<string, unknown>, limit: "create" | "de
   const seconds = resolveTimeouts(inputs.timeouts as Partial<OperationTimeouts> | undefined)[limit];
   return withRetryDeadline(Date.now() + seconds * 1000, work);
 }
+
+const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _ignored, ...rest } = bag;

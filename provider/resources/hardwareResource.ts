@@ -9,6 +9,7 @@ import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcil
 import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -120,7 +121,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     async read(id, olds) {
       const row = await platformApi().get(spec.table, id, spec.readFields);
       if (!row) return undefined;
-      const inputs = { ...olds, ...spec.fromApiRow(withoutTag(row), olds) } as I;
+      const inputs = { ...olds, ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
       return { outs: { ...olds, ...inputs }, inputs };
     },
 

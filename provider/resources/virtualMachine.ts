@@ -20,6 +20,7 @@ import { forgetOwedStart, machineFates, machinePolicies, platformApi, withMachin
 import { OperationTimeouts } from "../reconcile/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
 import { PartialCreateError, defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -51,7 +52,7 @@ const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.c
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
 async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
   const { machineKey: _k, status: _s, running: _r, needRestart: _n, ...declared } = olds;
-  const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declared) } as VirtualMachineInputs;
+  const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
   // Files are read only when managed: an undeclared list costs no request.

@@ -37,7 +37,8 @@ export const provider = defineProvider<VmPowerInputs, Outputs>({
     const live = await readVm(platformApi(), olds.vm ?? id, "name");
     if (!live) return undefined;
     const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
-    const inputs = { ...declared, state: live.status.running ? ("running" as const) : ("stopped" as const) };
+    // Imported (nothing declared yet): the id is the VM key.
+    const inputs = { ...declared, vm: declared.vm ?? id, state: live.status.running ? ("running" as const) : ("stopped" as const) };
     return { outs: outputs(inputs, live.ref.machineKey, live.status), inputs };
   },
 

@@ -6,6 +6,7 @@ import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
+import { declaredFields } from "./declaredFields";
 import { PartialCreateError, defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -84,10 +85,14 @@ export const provider = defineProvider<Inputs, Outputs>({
   },
 
   async read(id, olds) {
-    const row = await platformApi().get("vms", id, "$key,name,is_snapshot");
+    const api = platformApi();
+    const row = await api.get("vms", id, "$key,name,is_snapshot,parent_vm");
     if (!row || row.is_snapshot !== true) return undefined;
-    const { machineKey: _computed, ...inputs } = olds;
-    return { outs: olds, inputs };
+    const { machineKey: _computed, ...declared } = olds;
+    if (declaredFields(declared)) return { outs: olds, inputs: declared as Inputs };
+    // Imported (nothing declared yet): the snapshot row names its VM.
+    const inputs = { vm: str(row.parent_vm), name: str(row.name) } as Inputs;
+    return { outs: { ...inputs, machineKey: (await vmRef(api, inputs.vm)).machineKey }, inputs };
   },
 
   /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */

@@ -6,6 +6,7 @@ import { quote, str } from "../reconcile/platform";
 import { platformApi } from "../reconcile/runtime";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { resolveTimeouts } from "./operationTimeouts";
+import { declaredFields } from "./declaredFields";
 import { defineProvider } from "./defineProvider";
 
 type Inputs = VnetInputs & { name: string };
@@ -43,7 +44,7 @@ export const provider = defineProvider<Inputs, Inputs>({
   async read(id, olds) {
     const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
-    const inputs = { ...olds, ...fromVnetApiRow(withoutTag(row), olds) } as Inputs;
+    const inputs = { ...olds, ...fromVnetApiRow(withoutTag(row), declaredFields(olds)) } as Inputs;
     return { outs: inputs, inputs };
   },
 

@@ -25,18 +25,8 @@ type RequestFigures = Record<"up" | "preview" | "destroy", number>;
 
 const repoRoot = path.join(__dirname, "..", "..");
 
-/** Pulumi.yaml runs the compiled program: a missing or older build would test yesterday's example. */
-function expectBuilt(folder: string) {
-  const source = path.join(repoRoot, "examples", folder, "index.ts");
-  const built = path.join(repoRoot, "dist", "examples", folder, "index.js");
-  if (!fs.existsSync(built) || fs.statSync(built).mtimeMs < fs.statSync(source).mtimeMs) {
-    throw new Error(`${path.relative(repoRoot, built)} is missing or older than its index.ts: run \`npm run build\` first`);
-  }
-}
-
 async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>, config: Record<string, string> = {}) {
-  expectBuilt(folder);
-  // Run as users run it: `pulumi up` in the example folder, the program started by the language host.
+  // Run as users run it: `pulumi up` in the example folder, index.ts started (and compiled) by the language host.
   const ctx = await startE2e(folder, { projectDir: path.join(repoRoot, "examples", folder) });
   try {
     for (const [key, value] of Object.entries(config)) await ctx.stack.setConfig(key, { value });

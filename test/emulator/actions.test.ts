@@ -2,7 +2,8 @@ import { powerOnAndWait, startTestEmulator, type Client } from "./helpers";
 
 let c: Client;
 beforeAll(async () => {
-  c = await startTestEmulator();
+  // Transitional states are asserted right after the answer: 100 ms (not 20) leaves room on a busy machine.
+  c = await startTestEmulator({ timeScale: 0.05 });
 });
 afterAll(() => c.emu.close());
 
@@ -130,7 +131,7 @@ describe("snapshot and restore", () => {
     expect((await status(machine)).status).toBe("snapshotting");
     await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
     const snaps = (await c.get(`/api/v4/vms?filter=is_snapshot+eq+true+and+parent_vm+eq+${vm}&fields=$key,name`)).body;
-    expect(snaps).toEqual([{ $key: r.body.response.vmkey, name: "before-upgrade" }]);
+    expect(snaps).toEqual([{ $key: Number(r.body.response.vmkey), name: "before-upgrade" }]);
     const records = (await c.get(`/api/v4/machine_snapshots?filter=machine+eq+${machine}&fields=$key,name,snap_machine`)).body;
     expect(records).toHaveLength(1);
 

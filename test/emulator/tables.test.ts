@@ -8,13 +8,11 @@ beforeAll(async () => {
 afterAll(() => c.emu.close());
 
 describe("creation responses", () => {
-  test("carry location, dbpath, integer $row and string $key; GET answers the same $key", async () => {
+  test("carry location, dbpath, integer $row and string $key", async () => {
     const r = await c.post("/api/v4/vnets", { name: "net-a", network: "10.1.0.0/24" });
     expect(r.status).toBe(201);
     expect(r.body).toEqual({ location: `/v4/vnets/${r.body.$key}`, dbpath: `vnets/${r.body.$key}`, $row: Number(r.body.$key), $key: r.body.$key });
     expect(typeof r.body.$key).toBe("string");
-    const row = await c.get(`/api/v4/vnets/${r.body.$key}`);
-    expect(row.body.$key).toBe(r.body.$key);
   });
 });
 

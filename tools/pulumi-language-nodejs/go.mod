@@ -5,6 +5,7 @@ module vplatform.local/tools/pulumi-language-nodejs
 go 1.25.11
 
 require (
+	github.com/google/shlex v0.0.0-20191202100458-e7afc7fbc510
 	github.com/pulumi/pulumi/sdk/v3 v3.259.0
 	google.golang.org/grpc v1.82.1
 	google.golang.org/protobuf v1.36.11

@@ -33,7 +33,11 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
-	env, err := programEnvironment(os.Environ(), req)
+	opts, err := parseRuntimeOptions(req.GetInfo().GetOptions().AsMap())
+	if err != nil {
+		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+	}
+	env, err := programEnvironment(os.Environ(), req, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -44,7 +48,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	defer stop()
 	defer context.AfterFunc(h.lifetime, stop)()
 
-	cmd := exec.CommandContext(ctx, nodeBin, runArguments(req, runScript, h.engine(), h.tracing)...)
+	cmd := exec.CommandContext(ctx, nodeBin, runArguments(req, opts, runScript, h.engine(), h.tracing)...)
 	cmd.Dir = req.GetPwd()
 	cmd.Env = env
 	cmd.Stdout = os.Stdout
@@ -75,10 +79,10 @@ func resolveModule(ctx context.Context, nodeBin, fromDir, module string) (string
 	return string(out), nil
 }
 
-// runArguments is the command line of the SDK's run script (see its usage text in cmd/run/index.ts).
-// Flags use the `--name=value` form so no value can be mistaken for a flag.
-func runArguments(req *pulumirpc.RunRequest, runScript, engineAddress, tracing string) []string {
-	args := []string{runScript}
+// runArguments is node's command line: the `nodeargs` option, then the SDK's run script and its flags (see
+// its usage text in cmd/run/index.ts). Flags use the `--name=value` form so no value can be mistaken for a flag.
+func runArguments(req *pulumirpc.RunRequest, opts runtimeOptions, runScript, engineAddress, tracing string) []string {
+	args := append(append([]string{}, opts.nodeargs...), runScript)
 	flag := func(name, value string) {
 		if value != "" {
 			args = append(args, "--"+name+"="+value)
@@ -102,27 +106,44 @@ func runArguments(req *pulumirpc.RunRequest, runScript, engineAddress, tracing s
 	return append(args, req.GetArgs()...)
 }
 
-// programEntry is Pulumi.yaml's `main` resolved against the program directory, or "." when there is
-// none, which tells the runner to use package.json's `exports`/`main`.
+// programEntry is what the run script loads: Pulumi.yaml's `main` resolved against the program directory;
+// without `main`, the program directory's own package.json decides ("." tells the run script to use its
+// `exports`/`main`), and a directory without package.json is the program itself (its index.ts or index.js).
+// The run script alone would climb to an enclosing package.json (a repository's, a monorepo's) and run that
+// package's `main`: a silent empty preview instead of the user's index.ts.
 func programEntry(req *pulumirpc.RunRequest) string {
 	entry := req.GetProgram()
 	if info := req.GetInfo(); info != nil {
 		entry = info.GetEntryPoint()
 	}
+	dir := programDirectory(req)
 	if entry == "" || entry == "." {
+		if !fileExists(filepath.Join(dir, "package.json")) && hasIndex(dir) {
+			return dir
+		}
 		return "."
 	}
 	if filepath.IsAbs(entry) {
 		return entry
 	}
-	return filepath.Join(programDirectory(req), entry)
+	return filepath.Join(dir, entry)
+}
+
+// hasIndex tells whether node can load dir as a module by itself (with TypeScript compiled on the fly).
+func hasIndex(dir string) bool {
+	return dir != "" && (fileExists(filepath.Join(dir, "index.ts")) || fileExists(filepath.Join(dir, "index.js")))
+}
+
+func fileExists(path string) bool {
+	info, err := os.Stat(path)
+	return err == nil && !info.IsDir()
 }
 
 // programEnvironment is ours plus the stack configuration, which the SDK reads from the environment
 // (runtime/config.ts): PULUMI_CONFIG, a JSON object of "namespace:key" → value, and
 // PULUMI_CONFIG_SECRET_KEYS, a JSON array of the keys whose values are secrets.
-// TypeScript variables (PULUMI_NODEJS_TYPESCRIPT, ...) are never set: our programs are compiled JavaScript.
-func programEnvironment(base []string, req *pulumirpc.RunRequest) ([]string, error) {
+// The runtime options add the run script's TypeScript settings.
+func programEnvironment(base []string, req *pulumirpc.RunRequest, opts runtimeOptions) ([]string, error) {
 	config := req.GetConfig()
 	if config == nil {
 		config = map[string]string{}
@@ -140,6 +161,7 @@ func programEnvironment(base []string, req *pulumirpc.RunRequest) ([]string, err
 		return nil, fmt.Errorf("serializing secret configuration keys: %w", err)
 	}
 	env := append([]string{}, base...)
+	env = append(env, opts.environment()...)
 	return append(env, "PULUMI_CONFIG="+string(configJSON), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON)), nil
 }
 

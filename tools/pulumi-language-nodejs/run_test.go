@@ -3,7 +3,9 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -30,9 +32,9 @@ func fullRequest() *pulumirpc.RunRequest {
 }
 
 func TestRunArgumentsPassEveryRequestFieldTheRunnerReads(t *testing.T) {
-	got := runArguments(fullRequest(), "/nm/run/index.js", "127.0.0.1:1002", "http://trace")
+	got := runArguments(fullRequest(), runtimeOptions{nodeargs: []string{"--max-old-space-size=4096"}}, "/nm/run/index.js", "127.0.0.1:1002", "http://trace")
 	want := []string{
-		"/nm/run/index.js",
+		"--max-old-space-size=4096", "/nm/run/index.js",
 		"--monitor=127.0.0.1:1001", "--engine=127.0.0.1:1002", "--organization=org", "--project=proj",
 		"--stack=dev", "--root-directory=/work", "--pwd=/work/app", "--parallel=16", "--tracing=http://trace",
 		"--dry-run",
@@ -45,7 +47,7 @@ func TestRunArgumentsPassEveryRequestFieldTheRunnerReads(t *testing.T) {
 
 func TestRunArgumentsOmitEmptyValuesAndDryRunWhenUpdating(t *testing.T) {
 	req := &pulumirpc.RunRequest{MonitorAddress: "m:1", Pwd: "/p", Program: "index.js"}
-	got := runArguments(req, "run.js", "", "")
+	got := runArguments(req, runtimeOptions{}, "run.js", "", "")
 	want := []string{"run.js", "--monitor=m:1", "--pwd=/p", "--parallel=0", "/p/index.js"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("runArguments:\n got %q\nwant %q", got, want)
@@ -74,6 +76,46 @@ func TestProgramEntryResolvesMainAgainstTheProgramDirectory(t *testing.T) {
 	}
 }
 
+// A project directory laid out as given: file name → contents.
+func projectDir(t *testing.T, files ...string) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, name := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("{}"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestProgramEntryWithoutMainRunsTheProgramDirectoryWhenItHasNoPackageJSON(t *testing.T) {
+	noMain := func(dir string) *pulumirpc.RunRequest {
+		return &pulumirpc.RunRequest{Pwd: dir, Info: &pulumirpc.ProgramInfo{ProgramDirectory: dir, EntryPoint: "."}}
+	}
+	// An enclosing package.json (a repository's, a monorepo's) must not decide: its `main` is not this program.
+	for _, index := range []string{"index.ts", "index.js"} {
+		dir := projectDir(t, "Pulumi.yaml", index)
+		if got := programEntry(noMain(dir)); got != dir {
+			t.Errorf("directory with %s and no package.json: programEntry = %q, want the directory %q", index, got, dir)
+		}
+	}
+	withPackage := projectDir(t, "Pulumi.yaml", "package.json", "index.ts")
+	if got := programEntry(noMain(withPackage)); got != "." {
+		t.Errorf("directory with its own package.json: programEntry = %q, want \".\" (its main/exports decide)", got)
+	}
+	// Nothing to run here: the run script's own search and diagnostics apply.
+	empty := projectDir(t, "Pulumi.yaml")
+	if got := programEntry(noMain(empty)); got != "." {
+		t.Errorf("directory without an index: programEntry = %q, want \".\"", got)
+	}
+	mainGiven := projectDir(t, "Pulumi.yaml", "main.ts")
+	req := noMain(mainGiven)
+	req.Info.EntryPoint = "main.ts"
+	if got := programEntry(req); got != filepath.Join(mainGiven, "main.ts") {
+		t.Errorf("main given: programEntry = %q", got)
+	}
+}
+
 func envValue(t *testing.T, env []string, name string) string {
 	t.Helper()
 	value := ""
@@ -90,7 +132,7 @@ func TestProgramEnvironmentCarriesConfigAndSecretKeysAsJSON(t *testing.T) {
 		Config:           map[string]string{"proj:x": "y", "vplatform:apiKey": "k"},
 		ConfigSecretKeys: []string{"vplatform:apiKey"},
 	}
-	env, err := programEnvironment([]string{"HOME=/h", "PULUMI_CONFIG=stale"}, req)
+	env, err := programEnvironment([]string{"HOME=/h", "PULUMI_CONFIG=stale"}, req, runtimeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +152,7 @@ func TestProgramEnvironmentCarriesConfigAndSecretKeysAsJSON(t *testing.T) {
 }
 
 func TestProgramEnvironmentWithoutConfigIsEmptyJSONNotNull(t *testing.T) {
-	env, err := programEnvironment(nil, &pulumirpc.RunRequest{})
+	env, err := programEnvironment(nil, &pulumirpc.RunRequest{}, runtimeOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

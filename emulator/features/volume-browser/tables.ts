@@ -38,6 +38,7 @@ export const volumesTable: TableDef = {
   transient: true,
   operations: ["list", "get", "update"],
   fields: {
+    id: { type: "string", compute: (_ctx, row) => String(row.$key), description: "the volume's id (its key), which NAS clients look volumes up by" },
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", default: "" },
     status: { type: "string", enum: { online: "Online", offline: "Offline" }, default: "online" },

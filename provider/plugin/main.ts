@@ -1,0 +1,9 @@
+#!/usr/bin/env node
+// pulumi-resource-vplatform: the resource provider plugin the engine starts
+// (one process per provider instance), serving schema.json's resources.
+import { serve } from "./server";
+
+serve(process.argv.slice(2)).catch((err) => {
+  console.error(`vplatform: the provider plugin failed to start: ${err instanceof Error ? err.stack : String(err)}`);
+  process.exit(1);
+});

@@ -1,0 +1,107 @@
+import type * as provider from "@pulumi/pulumi/provider";
+import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
+import { ConfigError, resolveProviderConfig } from "../config/provider-config";
+import { OperationDeadline, engineDeadline, runInOperation } from "../reconcile/operationContext";
+import type { PlatformApi } from "../reconcile/platform";
+import { platformApiFromConfig } from "../reconcile/platformClient";
+import type { CheckFailure } from "../resources/checkInputs";
+import type { ResourceOperations } from "../resources/defineProvider";
+import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
+import { PackageSchema, loadSchema } from "./schema";
+
+type Settings = Record<string, unknown>;
+
+/** The engine's time limit (seconds, 0 = none) of the create/update/delete being served. */
+export type RequestTimeout = () => number;
+
+/**
+ * One provider instance (the default provider or an explicit `vplatform.Provider`):
+ * its own settings and platform client, and every resource of schema.json served
+ * by the same operations as the dynamic resources.
+ */
+export class VplatformProvider implements provider.Provider {
+  readonly version: string;
+  readonly schema: string;
+  private readonly pkg: string;
+  private readonly resources: Map<string, ResourceOperations>;
+  private api?: PlatformApi;
+
+  constructor(
+    private readonly requestTimeout: RequestTimeout = () => 0,
+    loaded: { text: string; schema: PackageSchema } = loadSchema(),
+    private readonly apiFromSettings: (get: (key: string) => string | undefined) => PlatformApi = platformApiFromConfig,
+  ) {
+    this.schema = loaded.text;
+    this.version = loaded.schema.version;
+    this.pkg = loaded.schema.name;
+    this.resources = new Map(RESOURCE_OPERATIONS.map((ops) => [ops.token, ops]));
+  }
+
+  /** Resource names served (`VirtualMachine`, ...). */
+  get resourceNames(): string[] {
+    return [...this.resources.keys()];
+  }
+
+  /** The provider's inputs (schema.json's config keys; secrets arrive wrapped): a client for this instance only. */
+  configure(settings: Settings): void {
+    this.api = this.apiFromSettings(this.getter(settings));
+  }
+
+  /** Bad settings refused at preview, each naming its key. */
+  checkConfig(news: Settings): CheckFailure[] {
+    try {
+      resolveProviderConfig(this.getter(news), process.env);
+      return [];
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      const key = new RegExp(`^${this.pkg}:(\\w+)`).exec(err.message)?.[1] ?? "";
+      return [{ property: key, reason: err.message }];
+    }
+  }
+
+  check(urn: string, _olds: unknown, news: Settings): Promise<provider.CheckResult> {
+    return this.run(urn, undefined, (ops) => ops.check(news));
+  }
+
+  diff(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.DiffResult> {
+    return this.run(urn, undefined, (ops) => ops.diff(id, olds, news));
+  }
+
+  create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
+    return this.run(urn, this.deadline("create"), (ops) => ops.create(inputs));
+  }
+
+  read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
+    return this.run(urn, undefined, (ops) => ops.read(id, props ?? {}));
+  }
+
+  async update(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.UpdateResult> {
+    return { outs: await this.run(urn, this.deadline("update"), (ops) => ops.update(id, olds, news)) };
+  }
+
+  delete(id: string, urn: string, props: Settings): Promise<void> {
+    return this.run(urn, this.deadline("delete"), (ops) => ops.delete(id, props));
+  }
+
+  private deadline(operation: "create" | "update" | "delete"): OperationDeadline | undefined {
+    return engineDeadline(operation, this.requestTimeout());
+  }
+
+  private run<T>(urn: string, deadline: OperationDeadline | undefined, work: (ops: ResourceOperations) => Promise<T>): Promise<T> {
+    const type = typeOfUrn(urn);
+    const ops = this.resources.get(resourceName(this.pkg, type) ?? "");
+    if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
+    const api = this.api;
+    if (!api) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
+    return runInOperation({ api, deadline }, () => work(ops));
+  }
+
+  /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */
+  private getter(settings: Settings): (key: string) => string | undefined {
+    return (key) => {
+      if (!key.startsWith(`${this.pkg}:`)) return undefined;
+      const value = unwrapRpcSecret(settings[key.slice(this.pkg.length + 1)]);
+      return value === undefined || value === null ? undefined : typeof value === "string" ? value : JSON.stringify(value);
+    };
+  }
+}
