@@ -30,6 +30,7 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   const parsed = base.safeParse(known);
   const issues: { path: PropertyKey[]; message: string }[] = parsed.success ? runRules(rules, parsed.data, unknown) : parsed.error.issues;
   const failures = issues
+    .flatMap(namingUnrecognizedKeys)
     .filter((issue) => !unknown.has(String(issue.path[0])))
     .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
   if (failures.length > 0) return { ok: false, failures };
@@ -38,6 +39,12 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   for (const field of unknown) inputs[field] = news[field];
   if (news.__marker !== undefined) inputs.__marker = news.__marker;
   return { ok: true, inputs: inputs as z.output<S>, unknown };
+}
+
+/** zod reports undeclared keys on the object; each is named as its own failure, with the key as the property. */
+function namingUnrecognizedKeys(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] }): { path: PropertyKey[]; message: string }[] {
+  if (issue.code !== "unrecognized_keys" || !issue.keys?.length) return [issue];
+  return issue.keys.map((key) => ({ path: [...issue.path, key], message: `'${key}' is not an input of this resource (check its spelling)` }));
 }
 
 type Rule = { _zod: { check(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }): void } };

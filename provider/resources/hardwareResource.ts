@@ -12,6 +12,7 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adopti
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
+import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
 /** Inputs every hardware row has. */
@@ -39,6 +40,8 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   readFields: string;
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
   computed?(created: Row, inputs: I): Partial<O>;
+  /** Inputs naming other rows, looked up (read-only) at preview. */
+  references?: Reference[];
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
   removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
@@ -75,7 +78,10 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
   return {
     token: spec.token,
     schema: spec.schema,
-    verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
+    verify: async (inputs, unknown) => [
+      ...(unknown.has("machine") ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
+      ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [])),
+    ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
     async create(inputs) {
