@@ -1,9 +1,10 @@
 import { z } from "zod";
-import { keySchema } from "../provider/schemas/common";
+import { whenValid } from "../provider/schemas/common";
 import { deviceShape } from "../provider/schemas/device";
-import { checkDrive, driveShape } from "../provider/schemas/drive";
+import { DRIVE_RULE_FIELDS, checkDrive, driveShape } from "../provider/schemas/drive";
+import { withoutMachineOwner } from "../provider/schemas/hardware";
 import { nicShape } from "../provider/schemas/nic";
-import { checkVirtualMachine, virtualMachineShape } from "../provider/schemas/virtualMachine";
+import { VIRTUAL_MACHINE_RULE_FIELDS, checkVirtualMachine, cloneFromShape, virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
 
 /**
@@ -26,13 +27,13 @@ export const sizeSchema = z.union([
     }),
 ]);
 
-// Hardware is nested under its VM, so `machine` is implied.
-const { machine: _dm, ...driveFields } = driveShape;
-const { machine: _nm, ...nicFields } = nicShape;
-const { machine: _vm, ...deviceFields } = deviceShape;
+// Hardware is nested under its VM, so `machine` (and the VM's key and policy) are implied.
+const driveFields = withoutMachineOwner(driveShape);
+const nicFields = withoutMachineOwner(nicShape);
+const deviceFields = withoutMachineOwner(deviceShape);
 const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
 
-const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional() }).superRefine(checkDrive);
+const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional() }).superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
 const nicEntry = z.strictObject({
   ...nicFields,
   vnet: z.string().min(1).describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key"),
@@ -42,12 +43,8 @@ const deviceEntry = z.strictObject({
   resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
 });
 const cloneEntry = z.strictObject({
+  ...cloneFromShape,
   vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
-  description: z.string().optional(),
-  quiesce: z.boolean().optional(),
-  preserveMacs: z.boolean().optional(),
-  preserveDeviceUuids: z.boolean().optional(),
-  cluster: keySchema.optional(),
 });
 
 const vmEntry = z
@@ -58,7 +55,7 @@ const vmEntry = z
     nics: z.array(nicEntry).default([]),
     devices: z.array(deviceEntry).default([]),
   })
-  .superRefine(checkVirtualMachine);
+  .superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
 
 export const environmentSchema = z
   .strictObject({

@@ -36,9 +36,11 @@ describe("environment definitions are validated with the provider's own schemas"
     expect(missing(vnetShape, env.vnets)).toEqual([]);
     expect(missing(virtualMachineShape, env.vms)).toEqual([]);
     const hw = <K extends "drives" | "nics" | "devices">(k: K) => env.vms.flatMap((v) => v[k] as object[]);
-    expect(missing(driveShape, hw("drives"), ["machine"])).toEqual([]);
-    expect(missing(nicShape, hw("nics"), ["machine"])).toEqual([]);
-    expect(missing(deviceShape, hw("devices"), ["machine"])).toEqual([]);
+    // The VM's machine key, key and power policy are implied by nesting.
+    const implied = ["machine", "vm", "powerCyclePolicy"];
+    expect(missing(driveShape, hw("drives"), implied)).toEqual([]);
+    expect(missing(nicShape, hw("nics"), implied)).toEqual([]);
+    expect(missing(deviceShape, hw("devices"), implied)).toEqual([]);
   });
 
   test("a bound of the VM schema is reported at its line and column", () => {
@@ -70,5 +72,65 @@ describe("environment definitions are validated with the provider's own schemas"
   test("sizes take units", () => {
     const env = loadEnvironment("s.yaml", "vms:\n  - name: w\n    drives:\n      - disksize: 512MiB\n      - disksize: 1.5GB\n");
     expect(env.vms[0].drives.map((d) => d.disksize)).toEqual([512 * 2 ** 20, 1.5e9]);
+  });
+});
+
+describe("one file for several stacks: per-stack overlays under `stacks`", () => {
+  const file = [
+    "vnets:",
+    "  - name: lab",
+    "    network: 10.20.0.0/24",
+    "vms:",
+    "  - name: web",
+    "    cpuCores: 2",
+    "    ram: 2048",
+    "    drives:",
+    "      - { name: os, disksize: 20GiB }",
+    "stacks:",
+    "  prod:",
+    "    vnets:",
+    "      lab: { network: 10.90.0.0/24 }",
+    "    vms:",
+    "      web:",
+    "        ram: 16384",
+    "        drives:",
+    "          - { name: os, disksize: 100GiB }",
+    "  staging:",
+    "    vms:",
+    "      web: { cpuCores: 4 }",
+    "",
+  ].join("\n");
+
+  test("the selected stack's fields replace the declared ones; other fields stay", () => {
+    const prod = loadEnvironment("env.yaml", file, "prod");
+    expect(prod.vnets[0].network).toBe("10.90.0.0/24");
+    expect(prod.vms[0]).toMatchObject({ name: "web", cpuCores: 2, ram: 16384 });
+    expect(prod.vms[0].drives.map((d) => d.disksize)).toEqual([100 * 2 ** 30]);
+    expect(loadEnvironment("env.yaml", file, "staging").vms[0]).toMatchObject({ cpuCores: 4, ram: 2048 });
+  });
+
+  test("a stack without an overlay, or no stack, gets the file as declared", () => {
+    for (const stack of ["dev", undefined]) {
+      const env = loadEnvironment("env.yaml", file, stack);
+      expect(env.vms[0]).toMatchObject({ cpuCores: 2, ram: 2048 });
+      expect(env.vnets[0].network).toBe("10.20.0.0/24");
+    }
+  });
+
+  test("an invalid overridden value is reported at the overlay's line", () => {
+    const bad = file.replace("ram: 16384", "ram: 100");
+    expect(() => loadEnvironment("env.yaml", bad, "prod")).toThrow(/^env\.yaml:16:14: vms\[0\]\.ram: RAM must be at least 512 MB$/);
+  });
+
+  test("every stack's overlay must name declared entries, whichever stack is selected", () => {
+    const typo = file.replace("web: { cpuCores: 4 }", "wbe: { cpuCores: 4 }");
+    expect(problems(typo)).toEqual(["env.yaml:21:7: stacks.staging.vms.wbe: no VM named 'wbe' is declared in vms to override"]);
+  });
+
+  test("an overlay overrides vnets or vms only, field maps only, and cannot rename", () => {
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    drives: {}\n")).toEqual(["env.yaml:4:5: stacks.p.drives: an overlay overrides vnets or vms, not 'drives'"]);
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: [a]\n")[0]).toMatch(/^env\.yaml:4:10: stacks\.p\.vms: a map of VM name → fields/);
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: { a: { name: b } }\n")[0]).toMatch(/stacks\.p\.vms\.a\.name: an overlay cannot rename/);
+    expect(problems("vms: [{ name: a }]\nstacks: [p]\n")[0]).toMatch(/^env\.yaml:2:9: stacks: a map of stack name/);
   });
 });

@@ -1,6 +1,9 @@
-// Entry point of the root Pulumi project (Pulumi.yaml): provisions the
-// environment definition named by stack config `vplatform-lab:environment`
-// (a path relative to the project directory, or absolute).
+// The program of a Pulumi project that provisions an environment file: the
+// root project here (Pulumi.yaml), and a team's own project with
+// `main: node_modules/vplatform/dist/env/main.js`. The file is the project's
+// config `environment` (`<project>:environment`, relative to the project
+// directory, or absolute), else `environments/<stack>.yaml`; the stack's
+// overlay in it, if any, is applied.
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
@@ -9,14 +12,15 @@ import { loadEnvironment } from "./load-environment";
 
 /** The directory of Pulumi.yaml, whatever the working directory the language host chose. */
 function projectDir(): string {
-  for (let dir = __dirname; ; dir = path.dirname(dir)) {
+  for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "Pulumi.yaml"))) return dir;
     if (path.dirname(dir) === dir) return process.cwd();
   }
 }
 
 const root = projectDir();
-const file = path.resolve(root, new pulumi.Config("vplatform-lab").get("environment") ?? "examples/environments/lab.yaml");
+const stack = pulumi.getStack();
+const file = path.resolve(root, new pulumi.Config().get("environment") ?? path.join("environments", `${stack}.yaml`));
 const shown = path.relative(root, file).startsWith("..") ? file : path.relative(root, file);
 
-export = buildEnvironment(loadEnvironment(shown, fs.readFileSync(file, "utf8")));
+export = buildEnvironment(loadEnvironment(shown, fs.readFileSync(file, "utf8"), stack));

@@ -1,4 +1,4 @@
-import { isCollection, LineCounter, parseDocument } from "yaml";
+import { isCollection, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 
 /** Where a value sits in an environment file, for errors a person can jump to. */
@@ -41,8 +41,11 @@ export interface YamlSource {
   locate(path: readonly PropertyKey[]): SourceLocation;
 }
 
+/** Rewrites the parsed document before validation; problems are reported at the node given. */
+export type DocumentTransform = (doc: Document.Parsed, problem: (node: unknown, path: string, message: string) => void) => void;
+
 /** Parses YAML keeping node positions; syntax errors become an EnvironmentError. */
-export function parseYamlSource(text: string, file: string): YamlSource {
+export function parseYamlSource(text: string, file: string, transform?: DocumentTransform): YamlSource {
   const lineCounter = new LineCounter();
   const doc = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
   const at = (offset: number): SourceLocation => {
@@ -53,6 +56,14 @@ export function parseYamlSource(text: string, file: string): YamlSource {
     throw new EnvironmentError(
       doc.errors.map((e) => ({ location: at(e.pos[0]), path: "", message: e.message.split("\n")[0] })),
     );
+  }
+  if (transform) {
+    const problems: EnvironmentProblem[] = [];
+    transform(doc, (node, path, message) => {
+      const range = (node as { range?: [number, number, number] } | null)?.range;
+      problems.push({ location: at(range ? range[0] : 0), path, message });
+    });
+    if (problems.length > 0) throw new EnvironmentError(problems);
   }
   return {
     file,

@@ -7,6 +7,7 @@ import * as path from "path";
 import { z } from "zod";
 import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
 import { fieldMeta } from "../provider/schemas/common";
+import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 
 type Json = Record<string, any>;
 type PulumiProperty = Json;
@@ -108,7 +109,6 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
 export function buildSchema(version: string): Json {
   const types: Json = {};
   const resources = Object.fromEntries(resourceSchemas.map((r) => [token(r.token), resourceEntry(r, types)]));
-  const setting = (description: string, secret = false, type = "string") => ({ type, description, ...(secret ? { secret: true } : {}) });
   return {
     name: PKG,
     displayName: "vplatform",
@@ -117,18 +117,12 @@ export function buildSchema(version: string): Json {
     keywords: ["pulumi", "virtualization", "category/infrastructure"],
     license: "Apache-2.0",
     config: {
-      variables: {
-        endpoint: setting("https://host[:port] of the platform (the API is under /api); env VPLATFORM_ENDPOINT"),
-        apiKey: setting("API key, sent as a Bearer token; env VPLATFORM_API_KEY", true),
-        username: setting("User for Basic authentication; env VPLATFORM_USERNAME"),
-        password: setting("Password for Basic authentication; env VPLATFORM_PASSWORD", true),
-        sessionToken: setting("Session token, sent in the token header; env VPLATFORM_SESSION_TOKEN", true),
-        tokenHeader: setting("Header of the session token (default x-service-token); env VPLATFORM_TOKEN_HEADER"),
-        caCert: setting("PEM (or path) of a CA certificate to trust; env VPLATFORM_CA_CERT"),
-        insecure: setting("Skip TLS verification (only when asked); env VPLATFORM_INSECURE", false, "boolean"),
-        requestTimeoutMs: setting("Per-request timeout in ms (default 30000); env VPLATFORM_REQUEST_TIMEOUT_MS", false, "integer"),
-        requestBudget: setting("Cap on API requests per run (the platform allows 1000/hour/key); env VPLATFORM_REQUEST_BUDGET", false, "integer"),
-      },
+      variables: Object.fromEntries(
+        SETTING_NAMES.map((name) => {
+          const { type, description, env, secret } = SETTINGS[name] as SettingSpec;
+          return [name, { type, description: `${description.replace(/`/g, "")}; env ${env}`, ...(secret ? { secret: true } : {}) }];
+        }),
+      ),
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
@@ -174,10 +168,35 @@ export function buildDocs(schema: Json): string {
   return lines.join("\n") + "\n";
 }
 
+/** The README's configuration table, from provider/config's SETTINGS. */
+export function buildConfigTable(): string {
+  const rows = SETTING_NAMES.map((name) => {
+    const { env, secret, description } = SETTINGS[name] as SettingSpec;
+    return `| \`${settingKey(name)}\`${secret ? " (secret)" : ""} | \`${env}\` | ${description} |`;
+  });
+  return ["| setting | env fallback | meaning |", "|---|---|---|", ...rows].join("\n");
+}
+
+const BLOCK = (name: string) => [`<!-- generated: ${name} (scripts/gen-schema.ts) -->`, `<!-- end of generated: ${name} -->`] as const;
+
+/** `text` with the named generated block's contents replaced. */
+export function replaceBlock(text: string, name: string, contents: string): string {
+  const [open, close] = BLOCK(name);
+  const start = text.indexOf(open);
+  const end = text.indexOf(close);
+  if (start < 0 || end < start) throw new Error(`README.md has no block '${open}' … '${close}'`);
+  return `${text.slice(0, start + open.length)}\n${contents}\n${text.slice(end)}`;
+}
+
 export function generatedFiles(root: string): Record<string, string> {
   const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version as string;
   const schema = buildSchema(version);
-  return { "schema.json": JSON.stringify(schema, null, 2) + "\n", "docs/resources.md": buildDocs(schema) };
+  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  return {
+    "schema.json": JSON.stringify(schema, null, 2) + "\n",
+    "docs/resources.md": buildDocs(schema),
+    "README.md": replaceBlock(readme, "configuration", buildConfigTable()),
+  };
 }
 
 if (require.main === module) {

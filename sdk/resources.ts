@@ -32,6 +32,18 @@ const providers = {
   VmSnapshot: shimProvider("vmSnapshot"),
 };
 
+/**
+ * The VM whose `machineKey` output each is: hardware given that output copies
+ * the VM's key and power-cycle policy into its own inputs, so the provider
+ * follows the VM's policy even in a run that does not touch the VM (`--target`).
+ */
+const machineOwners = new WeakMap<object, VirtualMachine>();
+
+function onMachine<A extends { machine: unknown; vm?: unknown; powerCyclePolicy?: unknown }>(args: A): A {
+  const owner = typeof args.machine === "object" && args.machine !== null ? machineOwners.get(args.machine) : undefined;
+  return owner ? { ...args, vm: args.vm ?? owner.id, powerCyclePolicy: args.powerCyclePolicy ?? owner.powerCyclePolicy } : args;
+}
+
 /** A VM; `id` is the VM key, `machineKey` what its hardware attaches to. */
 export class VirtualMachine extends pulumi.dynamic.Resource {
   declare readonly machineKey: pulumi.Output<MachineKey>;
@@ -43,20 +55,21 @@ export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
     super(providers.VirtualMachine, name, withMarker("VirtualMachine", name, props), withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
+    machineOwners.set(this.machineKey, this);
   }
 }
 export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running" | "needRestart">> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, args)), opts, "vplatform", "Drive");
+    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, onMachine(args))), opts, "vplatform", "Drive");
   }
 }
 export interface Drive extends Outputs<OnMachine<Out<typeof driveInputsSchema>>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, args)), opts, "vplatform", "Nic");
+    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, onMachine(args))), opts, "vplatform", "Nic");
   }
 }
 export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
@@ -65,7 +78,7 @@ export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
 export class Device extends pulumi.dynamic.Resource {
   declare readonly uuid: pulumi.Output<string>;
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, args, ["uuid"])), opts, "vplatform", "Device");
+    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, onMachine(args), ["uuid"])), opts, "vplatform", "Device");
   }
 }
 export interface Device extends Outputs<OnMachine<Out<typeof deviceInputsSchema>>> {}

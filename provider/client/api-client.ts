@@ -2,7 +2,7 @@ import * as https from "https";
 import { inspect } from "util";
 import got, { type Got, RequestError } from "got";
 import type { ProviderConfig } from "../config/provider-config";
-import { authHeadersFor, basicAuthorization, redactorFor, secretValuesOf, type Headers } from "./credentials";
+import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./credentials";
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
 import { processLedger, type RequestLedger } from "./request-ledger";
@@ -48,16 +48,19 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * The platform's REST API (`${endpoint}/api/v4/<table>[/<key>]`) over HTTPS with got.
  * Credentials exist only inside the header builder and the redactor: errors,
  * request events and `util.inspect` never show them.
+ *
+ * User name and password go as Basic credentials on every request rather than
+ * traded for a session token: a dynamic provider's process gets no reliable
+ * end-of-run hook (the engine kills it), so a token per run would be left to
+ * expire on the platform instead of being logged out, and the login and logout
+ * would cost two of the key's 1000 requests an hour per run.
  */
 export class ApiClient {
   readonly #endpoint: string;
   readonly #http: Got;
   readonly #agent: https.Agent;
-  #authHeaders: Headers;
-  readonly #secrets: string[];
-  #redact: (text: string) => string;
-  readonly #login?: { login: string; password: string; tokenHeader: string };
-  #sessionToken?: string;
+  readonly #authHeaders: Headers;
+  readonly #redact: (text: string) => string;
   readonly #budget?: number;
   readonly #retry: RetryPolicy;
   readonly #ledger: RequestLedger;
@@ -69,11 +72,7 @@ export class ApiClient {
   constructor(config: ProviderConfig, options: ApiClientOptions = {}) {
     this.#endpoint = config.endpoint.replace(/\/+$/, "");
     this.#authHeaders = authHeadersFor(config);
-    this.#secrets = secretValuesOf(config);
-    this.#redact = redactorFor(this.#secrets);
-    if (!config.apiKey && !config.sessionToken && config.username && config.password) {
-      this.#login = { login: config.username, password: config.password, tokenHeader: config.tokenHeader };
-    }
+    this.#redact = redactorFor(secretValuesOf(config));
     this.#budget = config.requestBudget;
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#ledger = options.ledger ?? processLedger;
@@ -133,32 +132,6 @@ export class ApiClient {
   /** POST to an `*_actions` table (`{ <target>, action, params? }`). */
   async action(table: string, body: object): Promise<Record<string, unknown>> {
     return ((await this.#call("POST", tablePath(table), body)) ?? {}) as Record<string, unknown>;
-  }
-
-  /**
-   * Trades the configured user name and password for a session token
-   * (POST /api/sys/tokens) and sends the token from then on: one login for the
-   * run instead of a Basic login on every request. No-op for other credentials.
-   */
-  async openSession(): Promise<void> {
-    if (!this.#login || this.#sessionToken) return;
-    const { login, password, tokenHeader } = this.#login;
-    // No auth header: the body is the login, and a second (Basic) login could double a failed-login count.
-    const created = (await this.#call("POST", "/sys/tokens", { login, password }, {})) as { $key?: unknown } | undefined;
-    if (typeof created?.$key !== "string" || created.$key === "") throw new ApiError(201, "POST", "/sys/tokens", "token response without $key");
-    this.#sessionToken = created.$key;
-    this.#secrets.push(created.$key);
-    this.#redact = redactorFor(this.#secrets);
-    this.#authHeaders = { [tokenHeader.toLowerCase()]: created.$key };
-  }
-
-  /** Logs the session out (DELETE /api/sys/tokens/<token>) and goes back to Basic credentials. */
-  async closeSession(): Promise<void> {
-    const token = this.#sessionToken;
-    if (!token || !this.#login) return;
-    this.#sessionToken = undefined;
-    this.#authHeaders = { authorization: basicAuthorization(this.#login.login, this.#login.password) };
-    await this.#call("DELETE", `/sys/tokens/${encodeURIComponent(token)}`, undefined, { [this.#login.tokenHeader.toLowerCase()]: token });
   }
 
   /** Ends the keep-alive connections, so the process can exit. */

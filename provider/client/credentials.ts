@@ -14,7 +14,7 @@ export function authHeadersFor(config: ProviderConfig): Headers {
   return {};
 }
 
-export const basicAuthorization = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
+const basicAuthorization = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;
 
 /** Every form in which a credential of `config` could travel. */
 export function secretValuesOf(config: ProviderConfig): string[] {

@@ -27,19 +27,33 @@ export type StackConfig = Record<string, string | undefined> | ((key: string) =>
 export const DEFAULT_TOKEN_HEADER = "x-service-token";
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 
-const ENV_NAMES = {
-  endpoint: "VPLATFORM_ENDPOINT",
-  apiKey: "VPLATFORM_API_KEY",
-  username: "VPLATFORM_USERNAME",
-  password: "VPLATFORM_PASSWORD",
-  sessionToken: "VPLATFORM_SESSION_TOKEN",
-  insecure: "VPLATFORM_INSECURE",
-  caCert: "VPLATFORM_CA_CERT",
-  tokenHeader: "VPLATFORM_TOKEN_HEADER",
-  requestTimeoutMs: "VPLATFORM_REQUEST_TIMEOUT_MS",
-  requestBudget: "VPLATFORM_REQUEST_BUDGET",
-} as const;
-export type Setting = keyof typeof ENV_NAMES;
+export interface SettingSpec {
+  /** The environment variable read when the stack config does not set it. */
+  env: string;
+  type: "string" | "boolean" | "integer";
+  secret?: boolean;
+  description: string;
+}
+
+/**
+ * Every provider setting, declared once: the resolver below, schema.json's
+ * config and the README's configuration table (scripts/gen-schema.ts) read it.
+ */
+export const SETTINGS = {
+  endpoint: { env: "VPLATFORM_ENDPOINT", type: "string", description: "`https://host[:port]` of the platform (the API is under `/api`)" },
+  apiKey: { env: "VPLATFORM_API_KEY", type: "string", secret: true, description: "API key, sent as a Bearer token" },
+  username: { env: "VPLATFORM_USERNAME", type: "string", description: "User name for Basic credentials (sent on every request)" },
+  password: { env: "VPLATFORM_PASSWORD", type: "string", secret: true, description: "Password for Basic credentials" },
+  sessionToken: { env: "VPLATFORM_SESSION_TOKEN", type: "string", secret: true, description: "Session token, sent in the token header" },
+  tokenHeader: { env: "VPLATFORM_TOKEN_HEADER", type: "string", description: `Header of the session token (default \`${DEFAULT_TOKEN_HEADER}\`)` },
+  caCert: { env: "VPLATFORM_CA_CERT", type: "string", description: "PEM text (or a path) of a CA certificate to trust" },
+  insecure: { env: "VPLATFORM_INSECURE", type: "boolean", description: "Skip TLS verification (only when asked)" },
+  requestTimeoutMs: { env: "VPLATFORM_REQUEST_TIMEOUT_MS", type: "integer", description: `Per-request timeout in ms (default ${DEFAULT_REQUEST_TIMEOUT_MS})` },
+  requestBudget: { env: "VPLATFORM_REQUEST_BUDGET", type: "integer", description: "Cap on API requests per run (the platform allows 1000 per hour per key)" },
+} as const satisfies Record<string, SettingSpec>;
+export type Setting = keyof typeof SETTINGS;
+export const SETTING_NAMES = Object.keys(SETTINGS) as Setting[];
+const ENV_NAMES = Object.fromEntries(SETTING_NAMES.map((s) => [s, SETTINGS[s].env])) as { [S in Setting]: (typeof SETTINGS)[S]["env"] };
 
 /** `vplatform:endpoint`: the name a user sets. */
 export const settingKey = (s: Setting) => `vplatform:${s}`;
@@ -142,7 +156,7 @@ function dropUndefined<T extends object>(o: T): T {
   return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
 }
 
-const SECRET_FIELDS = ["apiKey", "password", "sessionToken"] as const;
+const SECRET_FIELDS = SETTING_NAMES.filter((s) => (SETTINGS[s] as SettingSpec).secret);
 
 /**
  * The same object, but `util.inspect` and `JSON.stringify` show secrets as

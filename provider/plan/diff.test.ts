@@ -1,4 +1,4 @@
-import { PREVIEW_UNKNOWN } from "./normalize";
+import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import { diffDevice, diffDrive, diffNic, diffVirtualMachine, diffVmSnapshot, diffVnet } from "./diff";
 
 const GIB = 2 ** 30;

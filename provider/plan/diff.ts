@@ -11,7 +11,7 @@ import { virtualMachineShape } from "../schemas/virtualMachine";
 import { vmPowerShape } from "../schemas/vmPower";
 import { vmSnapshotShape } from "../schemas/vmSnapshot";
 import { vnetShape } from "../schemas/vnet";
-import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "./normalize";
+import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "../schemas/normalize";
 
 type Values = Record<string, unknown>;
 

@@ -1,7 +1,8 @@
 import { MachineStatus, toMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, str } from "./platform";
-import { PowerCyclePolicy, VmRef, applyWithPowerCycle, vmAction } from "./power";
-import { OperationTimeouts } from "./timeouts";
+import { VmRef, applyWithPowerCycle, vmAction } from "./power";
+import type { PowerCyclePolicy } from "../schemas/hardware";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { Clock, pollUntil, realClock } from "./waitFor";
 import { oweStart, settleOwedStart } from "./runtime";
 import { powerTimeouts } from "./vm";

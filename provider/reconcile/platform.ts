@@ -1,21 +1,12 @@
 /**
- * The slice of the platform API the reconciler uses. The client engineer's
- * ApiClient (provider/client) is adapted to this in runtime.ts, so the
+ * The slice of the platform API the reconciler uses. The ApiClient
+ * (provider/client) is adapted to this in platformClient.ts, so the
  * reconcile logic can be unit-tested with small fakes.
  */
+import type { CreatedRow, ListQuery } from "../client/api-client";
+
+export type { CreatedRow, ListQuery };
 export type Row = Record<string, unknown>;
-
-export interface ListQuery {
-  fields?: string;
-  filter?: string;
-  sort?: string;
-  limit?: number;
-}
-
-export interface CreatedRow {
-  $key: string;
-  response?: Record<string, unknown>;
-}
 
 export interface PlatformApi {
   list(table: string, query?: ListQuery): Promise<Row[]>;
@@ -27,6 +18,8 @@ export interface PlatformApi {
   update(table: string, key: string, body: Row): Promise<void>;
   /** Resolves when the row is gone, including when it already was (404). */
   remove(table: string, key: string): Promise<void>;
+  /** Ends the client's keep-alive connections (a replaced client must not hold its sockets). */
+  close?(): void;
 }
 
 /** HTTP status of an error thrown by the client, if it carries one. */

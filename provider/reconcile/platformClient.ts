@@ -9,6 +9,7 @@ export function platformApiFromConfig(get: (key: string) => string | undefined):
   const client = new ApiClient(resolveProviderConfig(get, process.env));
   return {
     client,
+    close: () => client.close(),
     list: (table, query) => client.list(table, query),
     get: (table, key, fields) => client.get(table, key, fields ? { fields } : undefined),
     create: (table, body) => client.create(table, body),

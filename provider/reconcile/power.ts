@@ -1,3 +1,4 @@
+import type { PowerCyclePolicy } from "../schemas/hardware";
 import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, errorStatus } from "./platform";
 import { Clock, WaitTimeoutError, realClock } from "./waitFor";
@@ -9,7 +10,6 @@ export interface VmRef {
   name: string;
 }
 
-export type PowerCyclePolicy = "restart" | "refuse";
 
 /** Seconds. */
 export interface PowerTimeouts {

@@ -1,4 +1,5 @@
-import { forgetOwedStart, oweStart, withMachineLock } from "./runtime";
+import type { PlatformApi } from "./platform";
+import { configureRuntime, forgetOwedStart, oweStart, platformApi, setPlatformApiFactory, withMachineLock } from "./runtime";
 
 const tick = () => new Promise((r) => setImmediate(r));
 
@@ -42,5 +43,35 @@ describe("a start owed to a machine stopped for hardware changes", () => {
         });
       }),
     ).rejects.toThrow("507");
+  });
+});
+
+describe("the API client across configure calls", () => {
+  const built: { endpoint: string | undefined; closed: number }[] = [];
+  beforeEach(() => {
+    built.length = 0;
+    setPlatformApiFactory((get) => {
+      const client = { endpoint: get("vplatform:endpoint"), closed: 0 };
+      built.push(client);
+      return { close: () => void client.closed++ } as unknown as PlatformApi;
+    });
+  });
+  const config = (endpoint: string) => (key: string) => ({ "vplatform:endpoint": endpoint, "vplatform:apiKey": "k" })[key];
+
+  test("is kept when the engine configures again with the same settings (once per resource type)", () => {
+    configureRuntime(config("https://a"));
+    const first = platformApi();
+    configureRuntime(config("https://a"));
+    configureRuntime(config("https://a"));
+    expect(platformApi()).toBe(first);
+    expect(built).toEqual([{ endpoint: "https://a", closed: 0 }]);
+  });
+
+  test("is closed (its keep-alive connections ended) when other settings replace it", () => {
+    configureRuntime(config("https://a"));
+    platformApi();
+    configureRuntime(config("https://b"));
+    platformApi();
+    expect(built).toEqual([{ endpoint: "https://a", closed: 1 }, { endpoint: "https://b", closed: 0 }]);
   });
 });

@@ -1,43 +1,49 @@
+import { SETTING_NAMES, settingKey } from "../config/provider-config";
 import { KeyedMutex } from "./keyedMutex";
 import { currentOperation } from "./operationContext";
 import { PlatformApi } from "./platform";
-import { PowerCyclePolicy } from "./power";
 
 /**
  * Process-wide state of the provider. All dynamic resources of a deployment
  * share one provider process and load this module from node_modules, so the
- * client (with its rate limit and request budget), the per-machine locks and
- * what VMs told us about their power policy live here exactly once.
+ * client (with its rate limit and request budget) and the per-machine locks
+ * live here exactly once. Nothing one resource decides is kept here for
+ * another to read: a drive learns its VM's power policy from its own inputs.
  */
 type ConfigGetter = (key: string) => string | undefined;
 
 let configGetter: ConfigGetter = () => undefined;
+/** The provider settings the current client was built from. */
+let configuredWith: string | undefined;
 let api: PlatformApi | undefined;
 let apiFactory: ((get: ConfigGetter) => PlatformApi) | undefined;
 
 export const machineLocks = new KeyedMutex();
 
-/** Power-cycle policy of each VM seen in this process, by machine key (Drives/Nics follow their VM's policy). */
-export const machinePolicies = new Map<string, PowerCyclePolicy>();
-
 /**
- * What the last diff of each VM decided for its machine, by machine key. In a
- * preview the engine echoes an updated VM's inputs as its outputs, so its
- * machineKey reads as unknown to the hardware; a VM kept in place keeps its
- * machine, and its hardware is then no replacement.
+ * From the dynamic provider's configure(req): the whole namespaced stack config.
+ * The engine configures once per resource type, with the same settings: the
+ * client (its connections, its request count) is kept then; a client built
+ * from other settings is closed.
  */
-export const machineFates = new Map<string, "kept" | "replaced">();
-
-/** From the dynamic provider's configure(req): the whole namespaced stack config. */
 export function configureRuntime(get: ConfigGetter): void {
+  const settings = JSON.stringify(SETTING_NAMES.map((s) => get(settingKey(s)) ?? null));
+  if (settings === configuredWith) return;
+  configuredWith = settings;
   configGetter = get;
+  dropClient();
+}
+
+function dropClient(): void {
+  api?.close?.();
   api = undefined;
 }
 
 /** Installed once by the module that knows how to build the real client (and by tests). */
 export function setPlatformApiFactory(factory: (get: ConfigGetter) => PlatformApi): void {
   apiFactory = factory;
-  api = undefined;
+  configuredWith = undefined;
+  dropClient();
 }
 
 /** The client of the provider instance running this operation (plugin), else the process's configured one (dynamic). */

@@ -1,5 +1,5 @@
 import { Clock } from "./waitFor";
-import { OperationTimeouts } from "./timeouts";
+import { OperationTimeouts } from "../schemas/timeouts";
 
 /** A clock whose sleep advances virtual time at once; log lines are kept. */
 export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {

@@ -3,7 +3,7 @@ import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
 import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
-import { OperationTimeouts } from "./timeouts";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwedStart } from "./runtime";
 import { Clock, realClock } from "./waitFor";
 

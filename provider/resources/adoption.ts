@@ -1,4 +1,4 @@
-import { jsonEqual } from "../plan/normalize";
+import { jsonEqual } from "../schemas/normalize";
 import { Row } from "../reconcile/platform";
 import { PartialCreateError } from "./defineProvider";
 

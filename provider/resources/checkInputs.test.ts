@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PREVIEW_UNKNOWN as UNKNOWN } from "../plan/normalize";
+import { PREVIEW_UNKNOWN as UNKNOWN } from "../schemas/normalize";
 import { checkInputs, plainJson } from "./checkInputs";
 
 const schema = z.object({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { containsPreviewUnknown } from "../plan/normalize";
+import { containsPreviewUnknown } from "../schemas/normalize";
 
 export interface CheckFailure {
   property: string;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { PartialCreateError, defineProvider } from "./defineProvider";
-import { PREVIEW_UNKNOWN as UNKNOWN } from "../plan/normalize";
+import { PREVIEW_UNKNOWN as UNKNOWN } from "../schemas/normalize";
 
 const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
 type I = z.output<typeof schema>;

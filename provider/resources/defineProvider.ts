@@ -7,7 +7,7 @@ import { configureRuntime } from "../reconcile/runtime";
 import "../reconcile/platformClient";
 import { explained } from "../client/errors";
 import { withRetryDeadline } from "../client/retry-policy";
-import type { OperationTimeouts } from "../reconcile/timeouts";
+import type { OperationTimeouts } from "../schemas/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "./exitWithEngine";
 import { resolveTimeouts } from "./operationTimeouts";

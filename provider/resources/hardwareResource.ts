@@ -1,13 +1,14 @@
 import type { z } from "zod";
 import { ResourceDiff, apiUpdateBody } from "../plan/diff";
-import { PREVIEW_UNKNOWN } from "../plan/normalize";
+import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
 import { markerOf, taggedDescription, taggedFilter, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcile/platform";
-import { machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
-import { OperationTimeouts } from "../reconcile/timeouts";
+import { platformApi, withMachineLock } from "../reconcile/runtime";
+import type { PowerCyclePolicy } from "../schemas/hardware";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
@@ -18,6 +19,8 @@ import { resolveTimeouts } from "./operationTimeouts";
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
   machine: string;
+  vm?: string;
+  powerCyclePolicy?: PowerCyclePolicy;
   name?: string;
   adopt?: boolean | string;
   timeouts?: Partial<OperationTimeouts>;
@@ -50,12 +53,17 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
 const hotplugView = (owner: MachineOwner, spec: { hotpluggable?: boolean }): MachineOwner =>
   spec.hotpluggable === false ? { ...owner, allowHotplug: false } : owner;
 
-const policyOf = (machine: string) => machinePolicies.get(machine) ?? "restart";
+/** The VM's policy, as the SDK copied it into the hardware's inputs; "restart" for a machine given as bare text. */
+const policyOf = (inputs: HardwareInputs): PowerCyclePolicy => inputs.powerCyclePolicy ?? "restart";
 
-/** An unknown machine key whose VM this run keeps in place is the old key (see machineFates). */
+/**
+ * In a preview the engine echoes an updated VM's inputs as its outputs, so its
+ * machineKey reads as unknown; its key (`vm`) stays known unless the VM is
+ * replaced. An unknown machine of the same, known VM is therefore the old one.
+ */
 export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
-  const keptInPlace = news.machine === PREVIEW_UNKNOWN && machineFates.get(str(olds.machine)) === "kept";
-  return keptInPlace ? { ...news, machine: olds.machine } : news;
+  const sameVm = news.vm !== undefined && news.vm !== PREVIEW_UNKNOWN && str(news.vm) === str(olds.vm);
+  return news.machine === PREVIEW_UNKNOWN && sameVm ? { ...news, machine: olds.machine } : news;
 }
 
 /**
@@ -64,6 +72,9 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
  * follows its VM's power-cycle policy.
  */
 export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: HardwareSpec<I, O>): ResourceBehaviour<I, O> {
+  /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
+  const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
+  const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
   const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
   const findByName = (api: PlatformApi, inputs: I) => async () =>
     inputs.name
@@ -105,7 +116,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         const t = resolveTimeouts(inputs.timeouts);
         let inserted: Inserted | undefined;
         try {
-          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(machine), t, async () => {
+          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(inputs), t, async () => {
             const body = marking.mark(spec.toApiBody(inputs), marker, inputs);
             created = inserted = await insertRow(api, { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker) }, t.create * 1000);
           });
@@ -127,14 +138,14 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     async read(id, olds) {
       const row = await platformApi().get(spec.table, id, spec.readFields);
       if (!row) return undefined;
-      const inputs = { ...olds, ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
-      return { outs: { ...olds, ...inputs }, inputs };
+      const inputs = { ...declaredOf(olds), ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
+      return { outs: { ...computedOf(olds), ...inputs, ...spec.computed?.(row, inputs) } as O, inputs };
     },
 
     async update(id, olds, news) {
       const body = apiUpdateBody(spec.shape, spec.diff(olds, news), news);
       if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
-      return { ...olds, ...news };
+      return { ...computedOf(olds), ...news } as O;
     },
 
     async delete(id, olds) {
@@ -146,7 +157,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         if (!owner) return api.remove(spec.table, id); // the VM went first
         const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;
         if (live) return live;
-        await changeHardware(api, hotplugView(owner, spec), `removing ${what(olds)}`, policyOf(machine), t, () => api.remove(spec.table, id));
+        await changeHardware(api, hotplugView(owner, spec), `removing ${what(olds)}`, policyOf(olds), t, () => api.remove(spec.table, id));
       });
     },
   };

@@ -1,5 +1,5 @@
 import { currentOperation } from "../reconcile/operationContext";
-import { OperationTimeouts } from "../reconcile/timeouts";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { DEFAULT_TIMEOUTS } from "../schemas/common";
 
 export { DEFAULT_TIMEOUTS };

@@ -8,16 +8,16 @@ import {
   virtualMachineShape,
 } from "../schemas/virtualMachine";
 import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../plan/diff";
-import { toBoolean } from "../plan/normalize";
+import { toBoolean } from "../schemas/normalize";
 import { LiveVmState, VmStep, planVmUpdate } from "../plan/vmUpdate";
 import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
 import { markerOf, withoutTag } from "../reconcile/createMarker";
 import { isNameConflict } from "../reconcile/insertRow";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
-import { PowerCyclePolicy, VmRef, powerOff, powerOn } from "../reconcile/power";
-import { forgetOwedStart, machineFates, machinePolicies, platformApi, withMachineLock } from "../reconcile/runtime";
-import { OperationTimeouts } from "../reconcile/timeouts";
+import { VmRef, powerOff, powerOn } from "../reconcile/power";
+import { forgetOwedStart, platformApi, withMachineLock } from "../reconcile/runtime";
+import { OperationTimeouts } from "../schemas/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
@@ -41,11 +41,6 @@ function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus,
 }
 
 const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
-
-/** Drives, NICs and devices follow their VM's policy when they need it cycled. */
-function remember(machineKey: string, policy: PowerCyclePolicy | undefined) {
-  if (machineKey && policy) machinePolicies.set(machineKey, policy);
-}
 
 const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.cloudinitFiles?.map((f) => f.name) ?? [];
 
@@ -188,12 +183,7 @@ async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], status: 
 export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
   schema: virtualMachineInputsSchema,
-  diff(_id, olds, news) {
-    remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
-    const d = previewVmDiff(olds, news);
-    if (olds.machineKey) machineFates.set(olds.machineKey, d.replaces.length > 0 ? "replaced" : "kept");
-    return d;
-  },
+  diff: (_id, olds, news) => previewVmDiff(olds, news),
 
   async create(inputs) {
     const api = platformApi();
@@ -221,7 +211,6 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         );
       }
     }
-    remember(vm.machineKey, inputs.powerCyclePolicy as PowerCyclePolicy);
     return withMachineLock(vm.machineKey, async () => {
       try {
         if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
@@ -240,7 +229,6 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     const api = platformApi();
     const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
     if (!live) return undefined;
-    remember(live.ref.machineKey, olds.powerCyclePolicy as PowerCyclePolicy);
     const inputs = await liveInputs(api, live, olds);
     return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
   },
@@ -248,7 +236,6 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
   async update(id, olds, news) {
     const api = platformApi();
     const t = resolveTimeouts(news.timeouts);
-    remember(olds.machineKey, news.powerCyclePolicy as PowerCyclePolicy);
     return withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");

@@ -4,14 +4,15 @@
  * read-back normalization, check() and schema.json all come from one place.
  */
 import { z } from "zod";
-import type { OperationTimeouts } from "../reconcile/timeouts";
-import { normalizeMac, toBoolean, toKey, toNumber } from "../plan/normalize";
+import type { OperationTimeouts } from "./timeouts";
+import { normalizeMac, toBoolean, toKey, toNumber } from "./normalize";
 
 /**
  * How the API represents a field:
  * - `string`, `int`, `bool`, `json`: as is (JSON booleans for enabled/allow_hotplug, per the spec)
  * - `stringBool`: the strings "true"/"false" (most VM settings, per the spec)
- * - `key`: a row key (integer in rows, digits-only string in inputs)
+ * - `key`: a row key: a digits-only string in inputs and bodies (the spec types machine, vnet,
+ *   cluster as strings); rows may answer integers
  * - `stringInt`: an integer sent as a string (drive preferred_tier "1".."5")
  */
 export type ApiKind = "string" | "int" | "bool" | "stringBool" | "key" | "stringInt" | "json";
@@ -60,7 +61,20 @@ export function fieldMeta(schema: unknown): FieldMeta | undefined {
 }
 
 /** A row key: digits, given as a string or a number (normalized to a string). */
-export const keySchema = z.union([z.string().regex(/^\d+$/, "must be a row key (digits)"), z.number().int().nonnegative()]).transform(String);
+export const keySchema = z
+  .union([z.string().regex(/^\d+$/, "must be a row key (digits)"), z.number().int().nonnegative()], {
+    error: (issue) => (issue.input === undefined ? 'required: a row key (digits, e.g. "42")' : 'must be a row key: digits as text ("42") or a whole number'),
+  })
+  .transform(String);
+
+/**
+ * Options for a cross-field rule (superRefine): it is checked whenever the
+ * fields it reads are valid, so its problem is reported beside another
+ * field's wrong type or enumeration value instead of after that is fixed.
+ */
+export function whenValid(...fields: string[]) {
+  return { when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) => !payload.issues.some((i) => fields.includes(String(i.path?.[0]))) };
+}
 
 /** Spec "suggested client timeouts", upper end of each range, in seconds. */
 export const DEFAULT_TIMEOUTS: OperationTimeouts = {
@@ -100,7 +114,7 @@ export const timeoutsSchema = z
   });
 
 export const adoptSchema = providerField(
-  z.union([z.boolean(), keySchema]).optional(),
+  z.union([z.boolean(), keySchema], { error: () => 'must be true (find the row by its name) or a row key (digits, e.g. "42")' }).optional(),
   "Take over an existing row instead of creating one: true finds it by name, a row key (e.g. \"42\") names it exactly. The row must match the declaration (differences are listed).",
 );
 
@@ -110,9 +124,8 @@ function toApi(kind: ApiKind, value: unknown): unknown {
     case "stringBool":
       return value ? "true" : "false";
     case "stringInt":
-      return String(value);
     case "key":
-      return /^\d+$/.test(String(value)) ? Number(value) : value;
+      return String(value);
     default:
       return value;
   }

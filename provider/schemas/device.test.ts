@@ -8,7 +8,7 @@ describe("plain passthrough: settings_args is an empty object unless declared (t
   test("the default is {} and it is sent", () => {
     const inputs = deviceInputsSchema.parse({ machine: 5, resourceGroup: GROUP });
     expect(inputs).toEqual({ machine: "5", resourceGroup: GROUP, settingsArgs: {} });
-    expect(toDeviceApiBody(inputs)).toEqual({ machine: 5, resource_group: GROUP, settings_args: {} });
+    expect(toDeviceApiBody(inputs)).toEqual({ machine: "5", resource_group: GROUP, settings_args: {} });
   });
   test("declared settings go out as the object they are", () => {
     const settingsArgs = { profile: "a100-1-5c", count: 2, nested: { on: true } };

@@ -1,8 +1,9 @@
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, mappingOf, timeoutsSchema } from "./common";
+import { machineOwnerShape } from "./hardware";
 
 export const deviceShape = {
-  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device", { onChange: "replace", createOnly: true }),
+  ...machineOwnerShape("device"),
   resourceGroup: apiField(z.guid("must be a UUID like 9a8b7c6d-5e4f-4321-8fed-cba987654321"), "resource_group", "string", "UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device", { onChange: "replace" }),
   settingsArgs: apiField(z.record(z.string(), z.unknown()).default({}), "settings_args", "json", "Device-specific settings; {} for plain passthrough", { onChange: "replace" }),
   name: apiField(z.string().max(128).optional(), "name", "string", "Device name"),

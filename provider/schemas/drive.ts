@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema, whenValid } from "./common";
+import { machineOwnerShape } from "./hardware";
 
 export const DRIVE_MEDIA = ["disk", "cdrom", "import", "clone", "efidisk", "9p", "dir", "clone9p", "clonedir", "nonpersistent", "nonpersistent9p", "nonpersistentdir"] as const;
 export const DRIVE_INTERFACES = [
@@ -8,7 +9,7 @@ export const DRIVE_INTERFACES = [
 ] as const;
 
 export const driveShape = {
-  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive", { onChange: "replace", createOnly: true }),
+  ...machineOwnerShape("drive"),
   name: apiField(z.string().min(1).max(128).optional(), "name", "string", "Drive name"),
   description: apiField(z.string().optional(), "description", "string", "Description"),
   media: apiField(z.enum(DRIVE_MEDIA).default("disk"), "media", "string", "Media type (changing it replaces the drive)", { onChange: "replace" }),
@@ -16,14 +17,15 @@ export const driveShape = {
   disksize: apiField(z.number().int().positive().optional(), "disksize", "int", "Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)", { onChange: "growOnly" }),
   preferredTier: apiField(z.number().int().min(1, "storage tier must be 1 to 5").max(5, "storage tier must be 1 to 5").optional(), "preferred_tier", "stringInt", "Preferred storage tier, 1 to 5"),
   mediaSource: apiField(keySchema.optional(), "media_source", "key", "Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)", { onChange: "replace" }),
-  showPt: apiField(z.boolean().optional(), "show_pt", "bool", "Override the media source's default tier"),
+  showPt: apiField(z.boolean().optional(), "show_pt", "stringBool", "Override the media source's default tier"),
   enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the drive is enabled"),
   readonly: apiField(z.boolean().optional(), "readonly", "bool", "Read-only drive"),
   adopt: adoptSchema,
   timeouts: timeoutsSchema,
 };
 
-export const driveInputsSchema = z.strictObject(driveShape).superRefine(checkDrive);
+export const DRIVE_RULE_FIELDS = ["media", "mediaSource", "disksize"];
+export const driveInputsSchema = z.strictObject(driveShape).superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
 
 export function checkDrive(d: { media?: string; mediaSource?: string; disksize?: number }, ctx: z.RefinementCtx): void {
   if ((d.media === "import" || d.media === "clone" || d.media === "cdrom") && d.mediaSource === undefined)

@@ -27,7 +27,7 @@ const samples: Record<ApiKind, { input: unknown; body: unknown; answers: unknown
   int: { input: 42, body: 42, answers: [42, "42"] },
   bool: { input: true, body: true, answers: [true, "true", 1] },
   stringBool: { input: true, body: "true", answers: ["true", true, 1] },
-  key: { input: "7", body: 7, answers: [7, "7"] },
+  key: { input: "7", body: "7", answers: [7, "7"] },
   stringInt: { input: 3, body: "3", answers: ["3", 3] },
   json: { input: { a: [1, "b"] }, body: { a: [1, "b"] }, answers: [{ a: [1, "b"] }] },
 };

@@ -25,11 +25,11 @@ describe("a MAC address is kept lowercase, so the platform's upper-case answer i
 describe("the API body is the spec's machine_nics representation", () => {
   test("enabled a JSON boolean, the MAC lowercase", () => {
     expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, name: "eth0", interface: "e1000", enabled: false, macaddress: "52:54:00:AB:CD:EF", ipaddress: "10.0.0.5" }))).toEqual({
-      machine: 1, vnet: 2, name: "eth0", interface: "e1000", enabled: false, macaddress: "52:54:00:ab:cd:ef", ipaddress: "10.0.0.5",
+      machine: "1", vnet: "2", name: "eth0", interface: "e1000", enabled: false, macaddress: "52:54:00:ab:cd:ef", ipaddress: "10.0.0.5",
     });
   });
   test("an update body can move the NIC to another vnet but leaves the machine out", () => {
-    expect(toNicApiBody({ machine: "1", vnet: "3", enabled: true }, "update")).toEqual({ vnet: 3, enabled: true });
+    expect(toNicApiBody({ machine: "1", vnet: "3", enabled: true }, "update")).toEqual({ vnet: "3", enabled: true });
   });
 });
 

@@ -1,8 +1,9 @@
 import { z } from "zod";
 import { adoptSchema, apiField, ipv4Schema, keySchema, mappingOf, timeoutsSchema } from "./common";
+import { machineOwnerShape } from "./hardware";
 
 export const nicShape = {
-  machine: apiField(keySchema, "machine", "key", "MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC", { onChange: "replace", createOnly: true }),
+  ...machineOwnerShape("NIC"),
   vnet: apiField(keySchema, "vnet", "key", "Key of the vnet the NIC connects to"),
   name: apiField(z.string().min(1).max(128).optional(), "name", "string", "NIC name"),
   description: apiField(z.string().optional(), "description", "string", "Description"),

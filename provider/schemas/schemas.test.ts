@@ -96,7 +96,7 @@ describe("VirtualMachine mapping", () => {
   test("API body: snake_case, string booleans for VM settings, JSON booleans for enabled and allow_hotplug", () => {
     const inputs = vm({ name: "web", cpuCores: 2, uefi: true, secureBoot: true, guestAgent: false, enabled: true, allowHotplug: false, cluster: "1", powerState: "running" });
     expect(toVirtualMachineApiBody(inputs)).toEqual({
-      name: "web", cpu_cores: 2, uefi: "true", secure_boot: "true", guest_agent: "false", enabled: true, allow_hotplug: false, cluster: 1,
+      name: "web", cpu_cores: 2, uefi: "true", secure_boot: "true", guest_agent: "false", enabled: true, allow_hotplug: false, cluster: "1",
     });
   });
   test("an update body leaves the create-only fields out", () => {
@@ -140,10 +140,10 @@ describe("Drive", () => {
   test("the machine is a key (digits)", () => {
     expect(fieldsOf({ ...base, machine: "web" }, driveInputsSchema)).toEqual(["machine"]);
   });
-  test("API body: preferred_tier as a string, keys as numbers; read back as the inputs", () => {
+  test("API body: preferred_tier, show_pt and keys as strings; read back as the inputs", () => {
     const inputs = driveInputsSchema.parse({ ...base, preferredTier: 3, showPt: true });
     const body = toDriveApiBody(inputs);
-    expect(body).toEqual({ machine: 54, media: "disk", interface: "virtio-scsi", disksize: base.disksize, preferred_tier: "3", show_pt: true });
+    expect(body).toEqual({ machine: "54", media: "disk", interface: "virtio-scsi", disksize: base.disksize, preferred_tier: "3", show_pt: "true" });
     expect(fromDriveApiRow({ ...body, show_pt: "true", disksize: String(base.disksize) })).toEqual({ ...inputs });
   });
 });
@@ -166,7 +166,7 @@ describe("Nic", () => {
     expect(fieldsOf({}, nicInputsSchema).sort()).toEqual(["machine", "vnet"]);
   });
   test("API body uses a JSON boolean for enabled; a row reads back with a lowercase MAC", () => {
-    expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, enabled: false }))).toEqual({ machine: 1, vnet: 2, interface: "virtio", enabled: false });
+    expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, enabled: false }))).toEqual({ machine: "1", vnet: "2", interface: "virtio", enabled: false });
     expect(fromNicApiRow({ machine: 1, vnet: 2, enabled: 1, macaddress: "52:54:00:AB:CD:EF" })).toEqual({ machine: "1", vnet: "2", enabled: true, macaddress: "52:54:00:ab:cd:ef" });
   });
 });
@@ -181,7 +181,7 @@ describe("Device", () => {
   });
   test("API body", () => {
     expect(toDeviceApiBody(deviceInputsSchema.parse({ machine: 5, resourceGroup: group, settingsArgs: { model: "crb" } }))).toEqual({
-      machine: 5, resource_group: group, settings_args: { model: "crb" },
+      machine: "5", resource_group: group, settings_args: { model: "crb" },
     });
   });
 });

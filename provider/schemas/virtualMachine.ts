@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { sameMachineType } from "../plan/normalize";
-import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, providerField, timeoutsSchema } from "./common";
+import { sameMachineType } from "./normalize";
+import { POWER_CYCLE_POLICIES } from "./hardware";
+import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
 
 const MACHINE_TYPE = /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/;
 const RAM_MIN = 512;
@@ -84,7 +85,7 @@ export const virtualMachineShape = {
   note: apiField(z.string().max(65536).optional(), "note", "string", "The VM's note (set through note_actions)", { onChange: "action" }),
   powerState: providerField(z.enum(["running", "stopped"]).optional(), "Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column.", { onChange: "action" }),
   powerCyclePolicy: providerField(
-    z.enum(["restart", "refuse"]).default("restart"),
+    z.enum(POWER_CYCLE_POLICIES).default("restart"),
     "What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.", { onChange: "control" },
   ),
   cloneFrom: cloneFromSchema,
@@ -92,7 +93,8 @@ export const virtualMachineShape = {
   timeouts: timeoutsSchema,
 };
 
-export const virtualMachineInputsSchema = z.strictObject(virtualMachineShape).superRefine(checkVirtualMachine);
+export const VIRTUAL_MACHINE_RULE_FIELDS = ["uefi", "secureBoot", "cloudinitFiles"];
+export const virtualMachineInputsSchema = z.strictObject(virtualMachineShape).superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
 
 export function checkVirtualMachine(vm: { uefi?: boolean; secureBoot?: boolean; cloneFrom?: unknown; cloudinitFiles?: { name: string }[] }, ctx: z.RefinementCtx): void {
   if (vm.secureBoot && vm.uefi !== true) ctx.addIssue({ code: "custom", path: ["secureBoot"], message: "secure boot needs uefi: true" });

@@ -7,7 +7,7 @@ export const vmSnapshotShape = {
   description: apiField(z.string().optional(), "description", "string", "Description (changing it replaces the snapshot)", { onChange: "replace" }),
   quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while snapshotting", { onChange: "replace" }),
   restoreTrigger: providerField(
-    z.union([z.string(), z.number()]).optional(),
+    z.union([z.string(), z.number()], { error: () => 'must be a string or a number (e.g. a timestamp): changing it restores the VM' }).optional(),
     "Restore is an explicit action: changing this value (e.g. to a timestamp) restores the VM to this snapshot.", { onChange: "action" },
   ),
   timeouts: timeoutsSchema,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { adoptSchema, apiField, cidrContains, ipv4Schema as ipv4, ipv4ToInt, mappingOf, parseCidr, timeoutsSchema } from "./common";
+import { adoptSchema, apiField, cidrContains, ipv4Schema as ipv4, ipv4ToInt, mappingOf, parseCidr, timeoutsSchema, whenValid } from "./common";
 
 export const vnetShape = {
   name: apiField(z.string().min(1).max(128), "name", "string", "Network name, unique on the platform"),
@@ -7,7 +7,7 @@ export const vnetShape = {
   type: apiField(z.enum(["internal", "external", "dmz"]).optional(), "type", "string", "Network type", { onChange: "replace" }),
   layer2Type: apiField(z.enum(["vxlan", "vlan", "none"]).optional(), "layer2_type", "string", "Layer-2 type", { onChange: "replace" }),
   network: apiField(z.string().refine((s) => parseCidr(s) !== undefined, "a CIDR block like 10.0.0.0/24").optional(), "network", "string", "Network address (CIDR)"),
-  gateway: apiField(z.union([ipv4, z.literal("")]).optional(), "gateway", "string", "Gateway address, inside the network (may be empty)"),
+  gateway: apiField(z.union([ipv4, z.literal("")], { error: () => 'must be an IPv4 address like 10.0.0.1, or "" for none' }).optional(), "gateway", "string", "Gateway address, inside the network (may be empty)"),
   dnslist: apiField(z.string().optional(), "dnslist", "string", "DNS servers, comma separated"),
   mtu: apiField(z.number().int().min(576).max(9216).optional(), "mtu", "int", "MTU"),
   dhcpEnabled: apiField(z.boolean().optional(), "dhcp_enabled", "bool", "Serve DHCP"),
@@ -17,7 +17,7 @@ export const vnetShape = {
   rateLimitBurst: apiField(z.number().int().min(0).optional(), "rate_limit_burst", "int", "Rate-limit burst"),
   rateLimitType: apiField(z.enum(["mbytes/second", "mbits/second", "packets/second"]).optional(), "rate_limit_type", "string", "Unit of rateLimit"),
   advancedOptions: apiField(
-    z.strictObject({ dnsmasq: z.array(z.string()).optional() }).optional(),
+    z.strictObject({ dnsmasq: z.array(z.string()).optional().meta({ description: "dnsmasq options, one per string (e.g. \"dhcp-option=6,10.0.0.1\")" }) }).optional(),
     "advanced_options",
     "json",
     "Options passed to the network's services; dnsmasq holds an array of strings",
@@ -26,7 +26,7 @@ export const vnetShape = {
   timeouts: timeoutsSchema,
 };
 
-export const vnetInputsSchema = z.strictObject(vnetShape).superRefine(checkVnet);
+export const vnetInputsSchema = z.strictObject(vnetShape).superRefine(checkVnet, whenValid("network", "gateway", "dhcpEnabled", "dhcpStart", "dhcpStop"));
 
 export function checkVnet(v: { network?: string; gateway?: string; dhcpEnabled?: boolean; dhcpStart?: string; dhcpStop?: string }, ctx: z.RefinementCtx): void {
   const net = v.network ? parseCidr(v.network) : undefined;

@@ -56,7 +56,8 @@ describe("a passthrough device and a running VM", () => {
 
   test("under the refuse policy the create fails naming the policy, and nothing is attached or stopped", async () => {
     const vm = await runningVm("rh-3", { powerCyclePolicy: "refuse" });
-    await expect(checkedCreate(providers.Device(), { machine: vm.outs.machineKey, resourceGroup: gpuGroup })).rejects.toThrow(
+    // The SDK copies the VM's policy into its hardware's inputs.
+    await expect(checkedCreate(providers.Device(), { machine: vm.outs.machineKey, vm: vm.id, powerCyclePolicy: "refuse", resourceGroup: gpuGroup })).rejects.toThrow(
       /VM 'rh-3' is running and adding device of machine \d+ \(VM has no hotplug\) needs a power cycle, but powerCyclePolicy is "refuse"/,
     );
     expect(await lab.api("GET", `machine_devices?filter=machine eq ${vm.outs.machineKey}&fields=$key`)).toEqual([]);

@@ -160,32 +160,6 @@ describe("credentials", () => {
     expect(server.seen[0].headers.authorization).toBe(`Basic ${Buffer.from("admin:pa:ss").toString("base64")}`);
     client.close();
   });
-
-  test("openSession logs in once at /api/sys/tokens and sends the token afterwards; closeSession logs out", async () => {
-    const { client } = clientFor(server, { apiKey: undefined, username: "admin", password: "pw" });
-    answer({ status: 201, body: { $key: "tok-abc", location: "/sys/tokens/tok-abc" } });
-    await client.openSession();
-    await client.list("vms");
-    answer({ status: 200 });
-    await client.closeSession();
-    await client.list("vms");
-    expect(server.seen.map((r) => [r.method, r.url])).toEqual([
-      ["POST", "/api/sys/tokens"], ["GET", "/api/v4/vms"], ["DELETE", "/api/sys/tokens/tok-abc"], ["GET", "/api/v4/vms"],
-    ]);
-    expect(JSON.parse(server.seen[0].body)).toEqual({ login: "admin", password: "pw" });
-    expect(server.seen[0].headers.authorization).toBeUndefined();
-    expect(server.seen[1].headers["x-service-token"]).toBe("tok-abc");
-    expect(server.seen[2].headers["x-service-token"]).toBe("tok-abc");
-    expect(server.seen[3].headers.authorization).toMatch(/^Basic /);
-    client.close();
-  });
-
-  test("openSession does nothing for an API key", async () => {
-    const { client } = clientFor(server);
-    await client.openSession();
-    expect(server.seen).toHaveLength(0);
-    client.close();
-  });
 });
 
 describe("connections", () => {

@@ -55,12 +55,12 @@ describe("look-ups by name against the emulator", () => {
   });
 });
 
-describe("session login against the emulator", () => {
-  test("user name and password are traded for a session token that then works", async () => {
-    const session = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), { ledger: new RequestLedger() });
-    await session.openSession();
-    await expect(session.list("vms", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
-    await session.closeSession();
-    session.close();
+describe("user name and password against the emulator", () => {
+  test("are accepted as Basic credentials on every request (no session is opened)", async () => {
+    const basic = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), { ledger: new RequestLedger() });
+    await expect(basic.list("vms", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
+    await expect(basic.list("vnets", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
+    expect(basic.requestCount).toBe(2);
+    basic.close();
   });
 });

@@ -1,0 +1,33 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { chooseBackend, currentLogin } from "./backend";
+
+describe("the stack's backend", () => {
+  test("PULUMI_BACKEND_URL is the user's choice and is left alone", () => {
+    const b = chooseBackend({ PULUMI_BACKEND_URL: "s3://bucket/state" }, "/repo", undefined);
+    expect(b).toEqual({ description: "s3://bucket/state", env: {} });
+  });
+
+  test("a `pulumi login` is used as it is", () => {
+    expect(chooseBackend({}, "/repo", "https://api.pulumi.com").env).toEqual({});
+    expect(chooseBackend({ PULUMI_ACCESS_TOKEN: "pul-x" }, "/repo", undefined).env).toEqual({});
+  });
+
+  test("otherwise a local file backend under the working directory, with the passphrase given or empty", () => {
+    expect(chooseBackend({}, "/repo", undefined).env).toEqual({ PULUMI_BACKEND_URL: "file:///repo/.vplatform/state", PULUMI_CONFIG_PASSPHRASE: "" });
+    expect(chooseBackend({ PULUMI_CONFIG_PASSPHRASE: "pw" }, "/repo", undefined).env.PULUMI_CONFIG_PASSPHRASE).toBe("pw");
+    expect(chooseBackend({}, "/repo", undefined).description).toMatch(/local default.*PULUMI_BACKEND_URL.*pulumi login/);
+  });
+
+  test("the current login is read from PULUMI_HOME's credentials", () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-home-"));
+    try {
+      expect(currentLogin({ PULUMI_HOME: home })).toBeUndefined();
+      fs.writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: "file:///srv/state", accounts: {} }));
+      expect(currentLogin({ PULUMI_HOME: home })).toBe("file:///srv/state");
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+    }
+  });
+});

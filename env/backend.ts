@@ -1,0 +1,42 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+
+/** Where the stack's state lives, and what the engine needs to reach it. */
+export interface Backend {
+  /** Shown to the user: the URL, or how the engine finds it. */
+  description: string;
+  /** Variables to add to the engine's environment (none when the user chose the backend). */
+  env: Record<string, string>;
+}
+
+/** Relative to the working directory: for trying the CLI out, not for a team (use a shared backend). */
+export const LOCAL_STATE_DIR = path.join(".vplatform", "state");
+
+/**
+ * The user's backend when they chose one (PULUMI_BACKEND_URL, `pulumi login`,
+ * PULUMI_ACCESS_TOKEN); otherwise a local file backend under the working
+ * directory, with an empty passphrase unless one is set (nothing secret is in
+ * the stack's config: credentials come from the environment only).
+ */
+export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: string | undefined): Backend {
+  if (env.PULUMI_BACKEND_URL) return { description: env.PULUMI_BACKEND_URL, env: {} };
+  if (loggedInTo) return { description: `${loggedInTo} (pulumi login)`, env: {} };
+  if (env.PULUMI_ACCESS_TOKEN) return { description: "Pulumi Cloud (PULUMI_ACCESS_TOKEN)", env: {} };
+  const url = `file://${path.resolve(cwd, LOCAL_STATE_DIR)}`;
+  return {
+    description: `${url} (local default: set PULUMI_BACKEND_URL or run \`pulumi login\` for a shared one)`,
+    env: { PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: env.PULUMI_CONFIG_PASSPHRASE ?? "" },
+  };
+}
+
+/** The backend `pulumi login` recorded, if any. */
+export function currentLogin(env: NodeJS.ProcessEnv): string | undefined {
+  const home = env.PULUMI_HOME ?? path.join(os.homedir(), ".pulumi");
+  try {
+    const current = JSON.parse(fs.readFileSync(path.join(home, "credentials.json"), "utf8")).current;
+    return typeof current === "string" && current ? current : undefined;
+  } catch {
+    return undefined;
+  }
+}

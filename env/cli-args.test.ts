@@ -1,0 +1,61 @@
+import { DEFAULT_PARALLEL, DEFAULT_PROJECT, parseCliArgs } from "./cli-args";
+
+const ok = (argv: string[]) => {
+  const r = parseCliArgs(argv);
+  if (!r.ok) throw new Error(`expected ok, got: ${r.message}`);
+  return r.args;
+};
+const refused = (argv: string[]) => {
+  const r = parseCliArgs(argv);
+  if (r.ok) throw new Error("expected a refusal");
+  return r.message;
+};
+
+describe("vplatform env arguments", () => {
+  test("a command, a file and a stack, with defaults for the rest", () => {
+    expect(ok(["preview", "environments/dev.yaml", "--stack", "dev"])).toEqual({
+      command: "preview",
+      file: "environments/dev.yaml",
+      stack: "dev",
+      project: DEFAULT_PROJECT,
+      json: false,
+      parallel: DEFAULT_PARALLEL,
+      refresh: true,
+    });
+  });
+
+  test("the parallelism lets a lab's power-ons overlap by default and can be set", () => {
+    expect(DEFAULT_PARALLEL).toBeGreaterThanOrEqual(16);
+    expect(ok(["up", "f.yaml", "--stack=prod", "--parallel", "8"]).parallel).toBe(8);
+    expect(ok(["up", "f.yaml", "-s", "prod", "-p", "64"]).parallel).toBe(64);
+  });
+
+  test("options may come before the positionals", () => {
+    expect(ok(["--json", "--stack", "s", "drift", "f.yaml"])).toMatchObject({ command: "drift", file: "f.yaml", json: true });
+  });
+
+  test("--no-refresh turns off up's refresh and belongs to up alone", () => {
+    expect(ok(["up", "f.yaml", "--stack", "s", "--no-refresh"]).refresh).toBe(false);
+    expect(refused(["preview", "f.yaml", "--stack", "s", "--no-refresh"])).toMatch(/--no-refresh applies to up only/);
+  });
+
+  test.each([
+    [[], /missing command/],
+    [["apply", "f.yaml", "--stack", "s"], /unknown command 'apply'/],
+    [["up", "--stack", "s"], /needs the environment file/],
+    [["up", "f.yaml"], /--stack <name> is required/],
+    [["up", "f.yaml", "g.yaml", "--stack", "s"], /unexpected argument 'g\.yaml'/],
+    [["up", "f.yaml", "--stack", "s", "--parallel", "0"], /--parallel needs a positive whole number, got '0'/],
+    [["up", "f.yaml", "--stack", "s", "--parallel", "many"], /--parallel needs a positive whole number/],
+    [["up", "f.yaml", "--stack", "s", "--colour"], /--colour/],
+  ])("%j is refused with a message that says what is wrong", (argv, message) => {
+    expect(refused(argv as string[])).toMatch(message);
+  });
+
+  test("--help asks for the usage, which lists every command and the exit codes", () => {
+    const r = parseCliArgs(["--help"]);
+    expect(r).toMatchObject({ ok: false, help: true });
+    if (r.ok) return;
+    for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"]) expect(r.message).toContain(word);
+  });
+});

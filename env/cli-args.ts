@@ -1,0 +1,90 @@
+import { parseArgs } from "node:util";
+
+export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift"] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** Enough for a lab's power-ons to overlap: each VM waits on the platform, not on the CPU. */
+export const DEFAULT_PARALLEL = 32;
+export const DEFAULT_PROJECT = "vplatform-env";
+
+export interface CliArgs {
+  command: Command;
+  /** The environment file (YAML). */
+  file: string;
+  stack: string;
+  project: string;
+  json: boolean;
+  parallel: number;
+  /** `up` reads the platform first so changes made outside Pulumi are reverted (default on). */
+  refresh: boolean;
+}
+
+export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; help: boolean; message: string };
+
+export const USAGE = `usage: vplatform env <${COMMANDS.join("|")}> <file.yaml> --stack <name> [options]
+
+  preview   show the plan: resources to create, update, replace or delete, with the changed fields
+  up        refresh, then make the platform match the file
+  refresh   read the platform into the stack's state
+  destroy   delete everything the stack created
+  drift     refresh-preview: exit 2 when the platform differs from the file, 0 when it matches
+
+options:
+  --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
+  --json             print the plan or result as JSON on stdout (engine progress goes to stderr)
+  --parallel <n>     resource operations at once (default ${DEFAULT_PARALLEL})
+  --project <name>   Pulumi project of the stack (default ${DEFAULT_PROJECT})
+  --no-refresh       up: do not read the platform first
+
+exit codes: 0 ok (drift: no drift), 1 error, 2 drift found, 3 invalid file or arguments (nothing sent)
+state: PULUMI_BACKEND_URL or \`pulumi login\`; else a local file backend in ./.vplatform/state
+platform: VPLATFORM_ENDPOINT, VPLATFORM_API_KEY (or _USERNAME/_PASSWORD), VPLATFORM_CA_CERT, ...`;
+
+/** Parses the arguments after `vplatform env`; never throws. */
+export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: [...argv],
+      allowPositionals: true,
+      strict: true,
+      options: {
+        stack: { type: "string", short: "s" },
+        project: { type: "string" },
+        json: { type: "boolean" },
+        parallel: { type: "string", short: "p" },
+        "no-refresh": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
+    });
+  } catch (e) {
+    return { ok: false, help: false, message: (e as Error).message };
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { ok: false, help: true, message: USAGE };
+  const [command, file, ...extra] = positionals;
+  const fail = (message: string): ParsedArgs => ({ ok: false, help: false, message });
+  if (!command) return fail("missing command");
+  if (!(COMMANDS as readonly string[]).includes(command)) return fail(`unknown command '${command}' (one of ${COMMANDS.join(", ")})`);
+  if (!file) return fail(`${command} needs the environment file, e.g. environments/dev.yaml`);
+  if (extra.length) return fail(`unexpected argument '${extra[0]}'`);
+  if (!values.stack) return fail("--stack <name> is required (e.g. --stack dev)");
+  let parallel = DEFAULT_PARALLEL;
+  if (values.parallel !== undefined) {
+    parallel = Number(values.parallel);
+    if (!Number.isInteger(parallel) || parallel < 1) return fail(`--parallel needs a positive whole number, got '${values.parallel}'`);
+  }
+  if (values["no-refresh"] && command !== "up") return fail("--no-refresh applies to up only");
+  return {
+    ok: true,
+    args: {
+      command: command as Command,
+      file,
+      stack: values.stack,
+      project: values.project ?? DEFAULT_PROJECT,
+      json: values.json ?? false,
+      parallel,
+      refresh: !values["no-refresh"],
+    },
+  };
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env node
+// `vplatform env <preview|up|refresh|destroy|drift> <file.yaml> --stack <name>`:
+// provisions a YAML environment from the user's own repository (see README,
+// "YAML environments and the GitOps path"). Exit codes: see EXIT in run-command.ts.
+import { parseCliArgs, USAGE } from "./cli-args";
+import { EXIT, runEnvironmentCommand } from "./run-command";
+
+async function main(argv: string[]): Promise<number> {
+  const [group, ...rest] = argv;
+  if (group === "--help" || group === "-h" || group === "help") {
+    process.stdout.write(`${USAGE}\n`);
+    return EXIT.ok;
+  }
+  if (group !== "env") {
+    process.stderr.write(`${group ? `unknown command '${group}'` : "missing command"}\n${USAGE}\n`);
+    return EXIT.invalid;
+  }
+  const parsed = parseCliArgs(rest);
+  if (!parsed.ok) {
+    if (parsed.help) process.stdout.write(`${USAGE}\n`);
+    else process.stderr.write(`vplatform env: ${parsed.message}\n${USAGE}\n`);
+    return parsed.help ? EXIT.ok : EXIT.invalid;
+  }
+  return runEnvironmentCommand(parsed.args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => (process.exitCode = code),
+  (err) => {
+    process.stderr.write(`vplatform: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exitCode = EXIT.error;
+  },
+);

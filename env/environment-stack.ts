@@ -1,0 +1,69 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
+import { buildEnvironment } from "./build-environment";
+import type { Environment } from "./environment-schema";
+import { findRepoRoot } from "./local-stack";
+
+export interface EnvironmentStackOptions {
+  /** Absent for refresh and destroy, which work from the state and never run the program. */
+  environment?: Environment;
+  projectName: string;
+  stackName: string;
+  /** Variables for the engine besides the caller's own (backend, passphrase). */
+  env: Record<string, string>;
+}
+
+export interface EnvironmentStack {
+  stack: Stack;
+  /** Removes the temporary program directory (the state stays in the backend). */
+  dispose(): void;
+}
+
+/**
+ * A stack whose program is the environment, run in this process (Automation
+ * API inline program): the user's repository needs no Pulumi project and no
+ * code. The engine starts the dynamic-provider host in the program directory,
+ * so that directory is a temporary one whose node_modules link to this package
+ * and its @pulumi/pulumi; nothing is written into the user's repository.
+ */
+export async function openEnvironmentStack(opts: EnvironmentStackOptions): Promise<EnvironmentStack> {
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-env-"));
+  const dispose = () => fs.rmSync(workDir, { recursive: true, force: true });
+  try {
+    linkPackages(workDir);
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { stackName: opts.stackName, projectName: opts.projectName, program: async () => buildEnvironment(opts.environment ?? noProgram()) },
+      {
+        workDir,
+        pulumiCommand: await pulumiCommand(),
+        projectSettings: { name: opts.projectName, runtime: "nodejs", description: "YAML environment provisioned by `vplatform env`" },
+        envVars: { PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", ...opts.env },
+      },
+    );
+    return { stack, dispose };
+  } catch (e) {
+    dispose();
+    throw e;
+  }
+}
+
+function noProgram(): never {
+  throw new Error("this command runs without the environment's program");
+}
+
+/** `node_modules/vplatform` and `node_modules/@pulumi/pulumi` as this process resolves them. */
+function linkPackages(workDir: string): void {
+  const modules = path.join(workDir, "node_modules");
+  fs.mkdirSync(path.join(modules, "@pulumi"), { recursive: true });
+  fs.symlinkSync(findRepoRoot(), path.join(modules, "vplatform"), "dir");
+  fs.symlinkSync(path.dirname(require.resolve("@pulumi/pulumi/package.json")), path.join(modules, "@pulumi", "pulumi"), "dir");
+}
+
+/** The engine: VPLATFORM_PULUMI_ROOT, or the one `./dev` builds in a checkout, else `pulumi` on PATH. */
+async function pulumiCommand(): Promise<PulumiCommand> {
+  const built = path.join(findRepoRoot(), ".tools", "pulumi");
+  const root = process.env.VPLATFORM_PULUMI_ROOT ?? (fs.existsSync(path.join(built, "bin", "pulumi")) ? built : undefined);
+  return PulumiCommand.get(root ? { root } : {});
+}

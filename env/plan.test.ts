@@ -1,0 +1,150 @@
+import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
+import { planFromEvents, UNKNOWN, UNKNOWN_VALUE } from "./plan";
+import { formatField, renderJson, renderText, type Report } from "./render-plan";
+import { EXIT, outcome } from "./run-command";
+
+const TYPE = "pulumi-nodejs:dynamic/vplatform:";
+const urn = (type: string, name: string) => `urn:pulumi:dev::envs::${TYPE}${type}::${name}`;
+type Bag = Record<string, unknown>;
+let seq = 0;
+
+function step(kind: "resourcePreEvent" | "resOutputsEvent", op: OpType, type: string, name: string, old?: Bag, neu?: Bag, extra: Bag = {}): EngineEvent {
+  const state = (inputs: Bag, id = "7") => ({ type: TYPE + type, urn: urn(type, name), id, parent: "", provider: "", inputs, outputs: inputs });
+  const metadata = {
+    op, urn: urn(type, name), type: TYPE + type, provider: "",
+    ...(old ? { old: state({ __provider: "code", ...old }) } : {}),
+    ...(neu ? { new: state({ __provider: "code", ...neu }, (neu.id as string) ?? "7") } : {}),
+    ...extra,
+  };
+  return { sequence: seq++, timestamp: 0, [kind]: { metadata } } as EngineEvent;
+}
+const pre = (op: OpType, type: string, name: string, old?: Bag, neu?: Bag, extra?: Bag) => step("resourcePreEvent", op, type, name, old, neu, extra);
+const diag = (severity: "info" | "warning" | "error", message: string): EngineEvent =>
+  ({ sequence: seq++, timestamp: 0, diagnosticEvent: { severity, message, color: "never" } }) as EngineEvent;
+
+describe("a plan is built from the engine's events", () => {
+  test("each action lists the fields that change, old → new, without the provider's code", () => {
+    const plan = planFromEvents([
+      pre("same", "Vnet", "lab", { name: "lab" }, { name: "lab" }),
+      pre("update", "VirtualMachine", "web", { name: "web", ram: 2048, cpuCores: 2 }, { name: "web", ram: 4096, cpuCores: 2 }),
+      pre("create", "Drive", "web-drive-data", undefined, { name: "data", disksize: 1024, machine: UNKNOWN_VALUE }),
+      pre("delete", "Nic", "web-nic-0", { vnet: "3" }, undefined),
+    ]);
+    expect(plan.counts).toEqual({ create: 1, update: 1, replace: 0, delete: 1, same: 1 });
+    expect(plan.changes).toEqual([
+      { action: "update", type: "VirtualMachine", name: "web", urn: urn("VirtualMachine", "web"), fields: [{ field: "ram", before: 2048, after: 4096 }] },
+      {
+        action: "create", type: "Drive", name: "web-drive-data", urn: urn("Drive", "web-drive-data"),
+        fields: [{ field: "disksize", after: 1024 }, { field: "machine", after: UNKNOWN }, { field: "name", after: "data" }],
+      },
+      { action: "delete", type: "Nic", name: "web-nic-0", urn: urn("Nic", "web-nic-0"), fields: [] },
+    ]);
+  });
+
+  test("a replacement's three steps make one entry that names the inputs forcing it", () => {
+    const plan = planFromEvents([
+      pre("create-replacement", "Drive", "os", { media: "disk" }, { media: "import" }),
+      pre("replace", "Drive", "os", { media: "disk" }, { media: "import" }, { keys: ["media"] }),
+      pre("delete-replaced", "Drive", "os", { media: "disk" }, { media: "import" }),
+    ]);
+    expect(plan.changes).toEqual([expect.objectContaining({ action: "replace", replaceKeys: ["media"], fields: [{ field: "media", before: "disk", after: "import" }] })]);
+    expect(plan.counts.replace).toBe(1);
+  });
+
+  test("the stack and the default provider are Pulumi's, not the user's", () => {
+    const plan = planFromEvents([
+      { sequence: 0, timestamp: 0, resourcePreEvent: { metadata: { op: "create", urn: "urn:pulumi:dev::envs::pulumi:pulumi:Stack::envs-dev", type: "pulumi:pulumi:Stack", provider: "" } } },
+      { sequence: 1, timestamp: 0, resourcePreEvent: { metadata: { op: "create", urn: "urn:pulumi:dev::envs::pulumi:providers:pulumi-nodejs::default", type: "pulumi:providers:pulumi-nodejs", provider: "" } } },
+    ] as EngineEvent[]);
+    expect(plan.changes).toEqual([]);
+  });
+
+  test("a refresh that reads other inputs than recorded reports a change made outside Pulumi, and a vanished resource as deleted", () => {
+    const plan = planFromEvents([
+      pre("refresh", "VirtualMachine", "web", { ram: 2048 }, { ram: 2048 }),
+      step("resOutputsEvent", "update", "VirtualMachine", "web", { ram: 2048, status: "stopped" }, { ram: 4096, status: "stopped" }),
+      pre("refresh", "Nic", "nic", { vnet: "2" }, { vnet: "2" }),
+      step("resOutputsEvent", "delete", "Nic", "nic", { vnet: "2" }, undefined),
+      pre("refresh", "Vnet", "lab", { name: "lab" }, { name: "lab" }),
+      step("resOutputsEvent", "same", "Vnet", "lab", { name: "lab" }, { name: "lab" }),
+      // Outputs of an update (not a refresh) are not changes made outside Pulumi.
+      step("resOutputsEvent", "update", "Drive", "d", { disksize: 1 }, { disksize: 2 }),
+    ]);
+    expect(plan.outside).toEqual([
+      { type: "VirtualMachine", name: "web", urn: urn("VirtualMachine", "web"), fields: [{ field: "ram", before: 2048, after: 4096 }] },
+      { type: "Nic", name: "nic", urn: urn("Nic", "nic"), deleted: true, fields: [] },
+    ]);
+    expect(plan.changes).toEqual([]);
+  });
+
+  test("the provider's messages are warnings, its wait progress is not, errors are kept apart", () => {
+    const plan = planFromEvents([
+      diag("info", "vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED\n"),
+      diag("info", "vplatform: waiting for VM 'web' to reach running (0s/60s, status starting)\n"),
+      diag("info", "some unrelated program output\n"),
+      diag("warning", "\u001b[33mdeprecated thing\u001b[0m"),
+      diag("error", "update failed"),
+      diag("info", "vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED\n"),
+    ]);
+    expect(plan.warnings).toEqual(["vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED", "deprecated thing"]);
+    expect(plan.errors).toEqual(["update failed"]);
+  });
+});
+
+describe("exit codes CI can use", () => {
+  const withChange = planFromEvents([pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 })]);
+  const none = planFromEvents([pre("same", "VirtualMachine", "web", { ram: 1 }, { ram: 1 })]);
+
+  test("drift exits 2 when the platform differs from the file and 0 when it matches", () => {
+    expect(outcome("drift", withChange)).toEqual({ result: "drift", exitCode: EXIT.drift });
+    expect(outcome("drift", none)).toEqual({ result: "no-drift", exitCode: EXIT.ok });
+    expect(EXIT.drift).toBe(2);
+  });
+
+  test("a preview succeeds whether or not it has changes, and says which", () => {
+    expect(outcome("preview", withChange)).toEqual({ result: "changes", exitCode: 0 });
+    expect(outcome("preview", none)).toEqual({ result: "no-changes", exitCode: 0 });
+  });
+
+  test("up, refresh and destroy exit 0 when they succeeded; errors are 1 and invalid input 3", () => {
+    for (const c of ["up", "refresh", "destroy"] as const) expect(outcome(c, withChange)).toEqual({ result: "succeeded", exitCode: 0 });
+    expect(EXIT.error).toBe(1);
+    expect(EXIT.invalid).toBe(3);
+  });
+});
+
+describe("the plan is rendered for people and for machines", () => {
+  const plan = planFromEvents([
+    pre("update", "VirtualMachine", "web", { ram: 2048, note: "a" }, { ram: 4096 }),
+    pre("replace", "Drive", "web-drive-os", { media: "disk" }, { media: "import" }, { keys: ["media"] }),
+    pre("create", "Vnet", "lab", undefined, { name: "lab", description: "x".repeat(300) }),
+    diag("info", "vplatform: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED"),
+  ]);
+  const report: Report = { command: "preview", stack: "dev", file: "environments/dev.yaml", result: "changes", exitCode: 0, plan };
+
+  test("text: a summary line, one line per resource with its fields, the replace reason and the warnings", () => {
+    const text = renderText(report);
+    expect(text).toContain("vplatform env preview: stack 'dev', environments/dev.yaml");
+    expect(text).toContain("Plan: 1 to create, 1 to update, 1 to replace, 0 to delete, 0 unchanged");
+    expect(text).toMatch(/~ +update +VirtualMachine 'web'\n +note: "a" → \(unset\)\n +ram: 2048 → 4096/);
+    expect(text).toMatch(/\+- replace Drive 'web-drive-os' +\(replaced because of: media\)/);
+    expect(text).toMatch(/\+ +create +Vnet 'lab'/);
+    expect(text).toMatch(/Warnings:\n +! vplatform: .*RESTARTED/);
+  });
+
+  test("text: long values are cut, a plan without changes says so, drift states the verdict", () => {
+    expect(formatField({ field: "d", after: "x".repeat(300) }).length).toBeLessThan(140);
+    const empty = planFromEvents([]);
+    expect(renderText({ ...report, plan: empty, result: "no-changes" })).toContain("Plan: no changes");
+    expect(renderText({ ...report, command: "drift", result: "drift", exitCode: 2 })).toContain("DRIFT: the platform differs from the file (exit 2).");
+    expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain("No drift: the platform matches the file.");
+  });
+
+  test("JSON: the whole report, parseable, with every changed field and the warnings", () => {
+    const parsed = JSON.parse(renderJson(report));
+    expect(parsed).toMatchObject({ command: "preview", stack: "dev", result: "changes", exitCode: 0 });
+    expect(parsed.plan.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual(["update web", "replace web-drive-os", "create lab"]);
+    expect(parsed.plan.changes[0].fields).toEqual([{ field: "note", before: "a" }, { field: "ram", before: 2048, after: 4096 }]);
+    expect(parsed.plan.warnings).toHaveLength(1);
+  });
+});

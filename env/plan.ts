@@ -1,0 +1,157 @@
+import { isDeepStrictEqual } from "node:util";
+import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+
+/**
+ * A plan a team can post on a pull request, built from the engine's events of
+ * a preview (or of an update, to say what was done). Pure: events in, plan out.
+ */
+export type Action = "create" | "update" | "replace" | "delete";
+
+export interface FieldChange {
+  field: string;
+  /** Absent on create. */
+  before?: unknown;
+  /** Absent on delete; `UNKNOWN` when only the platform will tell. */
+  after?: unknown;
+}
+
+export interface PlannedChange {
+  action: Action;
+  /** Resource type without the dynamic-provider prefix, e.g. `VirtualMachine`. */
+  type: string;
+  name: string;
+  urn: string;
+  fields: FieldChange[];
+  /** The inputs that force a replacement. */
+  replaceKeys?: string[];
+}
+
+/** A resource whose live inputs differed from the recorded ones when refreshed. */
+export interface OutsideChange {
+  type: string;
+  name: string;
+  urn: string;
+  /** No longer exists on the platform. */
+  deleted?: boolean;
+  fields: FieldChange[];
+}
+
+export interface Plan {
+  changes: PlannedChange[];
+  /** Summary counts, `same` included. */
+  counts: Record<Action | "same", number>;
+  /** What a refresh read that differs from the state (changes made on the platform outside Pulumi). */
+  outside: OutsideChange[];
+  /** The provider's and the engine's warnings: restarts, data loss, replacements. */
+  warnings: string[];
+  /** Errors the engine reported (the operation failed). */
+  errors: string[];
+}
+
+/** How the engine shows a value known only after the update. */
+export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+export const UNKNOWN = "(known after update)";
+
+const ACTION_OF: Record<string, Action | "same" | undefined> = {
+  same: "same",
+  create: "create",
+  update: "update",
+  delete: "delete",
+  replace: "replace",
+  "create-replacement": "replace",
+  "delete-replaced": "replace",
+};
+
+/** Pulumi's own resources (the stack, default providers) are not the user's. */
+const isInternal = (type: string) => type === "pulumi:pulumi:Stack" || type.startsWith("pulumi:providers:");
+
+/** `pulumi-nodejs:dynamic/vplatform:VirtualMachine` → `VirtualMachine`. */
+export const shortType = (type: string) => type.split(":").pop() ?? type;
+export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
+
+const HIDDEN_FIELDS = new Set(["__provider"]);
+
+const shown = (v: unknown) => (v === UNKNOWN_VALUE ? UNKNOWN : v);
+
+/** The fields that differ between two property bags (secrets stay as the engine masked them). */
+export function changedFields(before: Record<string, unknown> = {}, after: Record<string, unknown> = {}): FieldChange[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !HIDDEN_FIELDS.has(k)).sort();
+  return keys.flatMap((field) => {
+    const [b, a] = [before[field], after[field]];
+    if (isDeepStrictEqual(b, a)) return [];
+    return [{ field, ...(b === undefined ? {} : { before: shown(b) }), ...(a === undefined ? {} : { after: shown(a) }) }];
+  });
+}
+
+function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
+  const fields =
+    action === "delete"
+      ? []
+      : action === "create"
+        ? changedFields({}, m.new?.inputs)
+        : changedFields(m.old?.inputs, m.new?.inputs);
+  return {
+    action,
+    type: shortType(m.type),
+    name: nameOf(m.urn),
+    urn: m.urn,
+    fields,
+    ...(action === "replace" && m.keys?.length ? { replaceKeys: m.keys } : {}),
+  };
+}
+
+// eslint-disable-next-line no-control-regex
+const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m|<\{%[a-z]*%\}>/g, "");
+
+/** The provider's wait progress: shown live on stderr, not a warning. */
+const PROGRESS = /^vplatform: waiting for /;
+
+export function planFromEvents(events: readonly EngineEvent[]): Plan {
+  const byUrn = new Map<string, PlannedChange>();
+  const outside = new Map<string, OutsideChange>();
+  const same = new Set<string>();
+  const refreshing = new Set<string>();
+  const warnings: string[] = [];
+  const errors: string[] = [];
+  for (const e of events) {
+    // A refresh step's outcome: op "refresh" inside a preview, "update"/"delete"/"same" in a refresh.
+    const read = e.resOutputsEvent?.metadata;
+    if (read && refreshing.has(read.urn)) {
+      refreshing.delete(read.urn);
+      // The inputs as read back from the platform against the recorded ones: computed
+      // outputs (status, running) change on their own and are not drift.
+      const where = { type: shortType(read.type), name: nameOf(read.urn), urn: read.urn };
+      if (read.op === "delete" || !read.new?.id) outside.set(read.urn, { ...where, deleted: true, fields: [] });
+      else {
+        const fields = changedFields(read.old?.inputs, read.new.inputs);
+        if (fields.length) outside.set(read.urn, { ...where, fields });
+      }
+    }
+    const m = e.resourcePreEvent?.metadata;
+    if (m?.op === "refresh" && !isInternal(m.type)) refreshing.add(m.urn);
+    else if (m && !isInternal(m.type)) {
+      const action = ACTION_OF[m.op];
+      if (action === "same") same.add(m.urn);
+      // One entry per resource: a replacement shows as three steps, "replace" carries the keys.
+      else if (action && (!byUrn.has(m.urn) || m.op === "replace")) byUrn.set(m.urn, plannedChange(action, m));
+    }
+    const d = e.diagnosticEvent;
+    if (d) {
+      const text = stripAnsi(d.message).trim();
+      if (!text) continue;
+      if (d.severity === "error") errors.push(text);
+      else if (d.severity === "warning" || /^vplatform:/m.test(text)) warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));
+    }
+  }
+  const changes = [...byUrn.values()];
+  const count = (a: Action) => changes.filter((c) => c.action === a).length;
+  return {
+    changes,
+    counts: { create: count("create"), update: count("update"), replace: count("replace"), delete: count("delete"), same: same.size },
+    outside: [...outside.values()],
+    warnings: [...new Set(warnings)],
+    errors: [...new Set(errors)],
+  };
+}
+
+export const hasChanges = (plan: Plan) => plan.changes.length > 0;

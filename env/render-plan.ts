@@ -1,0 +1,69 @@
+import type { Command } from "./cli-args";
+import { UNKNOWN, type Action, type FieldChange, type Plan } from "./plan";
+
+/** What a run of the CLI reports: the same object printed as text or as JSON. */
+export interface Report {
+  command: Command;
+  stack: string;
+  file: string;
+  /** `changes`/`no-changes` for preview, `drift`/`no-drift` for drift, `succeeded` or `failed` otherwise. */
+  result: "changes" | "no-changes" | "drift" | "no-drift" | "succeeded" | "failed";
+  exitCode: number;
+  plan: Plan;
+}
+
+const MARK: Record<Action, string> = { create: "+", update: "~", replace: "+-", delete: "-" };
+const MAX_VALUE = 120;
+
+export function formatValue(v: unknown): string {
+  if (v === UNKNOWN) return v;
+  const text = JSON.stringify(v) ?? String(v);
+  return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
+}
+
+export function formatField(f: FieldChange): string {
+  if (!("before" in f)) return `${f.field}: ${formatValue(f.after)}`;
+  if (!("after" in f)) return `${f.field}: ${formatValue(f.before)} → (unset)`;
+  return `${f.field}: ${formatValue(f.before)} → ${formatValue(f.after)}`;
+}
+
+const TITLE: Record<Command, string> = {
+  preview: "Plan",
+  drift: "Drift (platform vs file)",
+  up: "Applied",
+  refresh: "Refreshed",
+  destroy: "Destroyed",
+};
+
+function summaryLine(plan: Plan): string {
+  const c = plan.counts;
+  return `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c.same} unchanged`;
+}
+
+/** Readable by default: what a reviewer needs on a pull request. */
+export function renderText(r: Report): string {
+  const out: string[] = [`vplatform env ${r.command}: stack '${r.stack}', ${r.file}`];
+  const { plan } = r;
+  if (r.command === "refresh") out.push(`${TITLE.refresh}: ${plan.outside.length} resource(s) changed on the platform outside Pulumi`);
+  else out.push(`${TITLE[r.command]}: ${plan.changes.length === 0 && r.command !== "up" && r.command !== "destroy" ? "no changes" : summaryLine(plan)}`);
+  if (plan.changes.length) out.push("");
+  for (const c of plan.changes) {
+    const because = c.replaceKeys?.length ? `  (replaced because of: ${c.replaceKeys.join(", ")})` : "";
+    out.push(`  ${MARK[c.action].padEnd(2)} ${c.action.padEnd(7)} ${c.type} '${c.name}'${because}`);
+    for (const f of c.fields) out.push(`        ${formatField(f)}`);
+  }
+  if (plan.outside.length) {
+    out.push("", "Changed on the platform outside Pulumi (read by refresh):");
+    for (const o of plan.outside) {
+      out.push(o.deleted ? `  -  ${o.type} '${o.name}' was deleted` : `  ~  ${o.type} '${o.name}'`, ...o.fields.map((f) => `        ${formatField(f)}`));
+    }
+  }
+  if (plan.warnings.length) out.push("", "Warnings:", ...plan.warnings.map((w) => `  ! ${w}`));
+  if (plan.errors.length) out.push("", "Errors:", ...plan.errors.map((e) => `  x ${e}`));
+  if (r.command === "drift") out.push("", r.result === "drift" ? "DRIFT: the platform differs from the file (exit 2)." : "No drift: the platform matches the file.");
+  if (r.result === "failed") out.push("", `FAILED (exit ${r.exitCode})`);
+  return out.join("\n") + "\n";
+}
+
+/** Machine-readable: the report as it is. */
+export const renderJson = (r: Report) => JSON.stringify(r, null, 2) + "\n";

@@ -1,0 +1,39 @@
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { parseCliArgs } from "./cli-args";
+import { EXIT, runEnvironmentCommand } from "./run-command";
+
+/** Runs the CLI on a file in a temporary directory; the engine is never reached for these. */
+async function run(argv: string[], files: Record<string, string>) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envcli-"));
+  try {
+    for (const [name, text] of Object.entries(files)) {
+      fs.mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      fs.writeFileSync(path.join(dir, name), text);
+    }
+    const parsed = parseCliArgs(argv);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await runEnvironmentCommand(parsed.args, { stdout: (s) => out.push(s), stderr: (s) => err.push(s) }, {}, dir);
+    return { code, stdout: out.join(""), stderr: err.join(""), stateCreated: fs.existsSync(path.join(dir, ".vplatform")) };
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+describe("an invalid environment file stops the CLI before anything is sent", () => {
+  test.each(["preview", "up", "drift"])("%s reports file:line:col: path: message and exits 3", async (command) => {
+    const r = await run([command, "environments/dev.yaml", "--stack", "dev"], { "environments/dev.yaml": "vms:\n  - name: web\n    ram: 128\n" });
+    expect(r.code).toBe(EXIT.invalid);
+    expect(r.stderr).toBe("environments/dev.yaml:3:10: vms[0].ram: RAM must be at least 512 MB\n");
+    expect(r.stdout).toBe("");
+    expect(r.stateCreated).toBe(false);
+  });
+
+  test("a missing file is named", async () => {
+    const r = await run(["preview", "environments/nope.yaml", "--stack", "dev"], {});
+    expect(r).toMatchObject({ code: EXIT.invalid, stderr: "environments/nope.yaml: no such file\n" });
+  });
+});

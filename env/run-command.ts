@@ -1,0 +1,118 @@
+import * as fs from "fs";
+import * as path from "path";
+import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { chooseBackend, currentLogin } from "./backend";
+import type { CliArgs, Command } from "./cli-args";
+import type { Environment } from "./environment-schema";
+import { openEnvironmentStack } from "./environment-stack";
+import { loadEnvironment } from "./load-environment";
+import { hasChanges, planFromEvents, type Plan } from "./plan";
+import { renderJson, renderText, type Report } from "./render-plan";
+import { EnvironmentError } from "./yaml-source";
+
+/** Exit codes CI can branch on. */
+export const EXIT = {
+  ok: 0,
+  /** The engine or the platform failed (the message says which resource and why). */
+  error: 1,
+  /** `drift`: the platform differs from the file. */
+  drift: 2,
+  /** The file or the arguments are invalid; nothing was sent. */
+  invalid: 3,
+} as const;
+
+export interface Io {
+  stdout(text: string): void;
+  /** Engine progress and messages: stdout stays the report alone. */
+  stderr(text: string): void;
+}
+
+const processIo: Io = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
+
+/** The report's result and exit code from what the engine did. */
+export function outcome(command: Command, plan: Plan): Pick<Report, "result" | "exitCode"> {
+  if (command === "drift") return hasChanges(plan) ? { result: "drift", exitCode: EXIT.drift } : { result: "no-drift", exitCode: EXIT.ok };
+  if (command === "preview") return { result: hasChanges(plan) ? "changes" : "no-changes", exitCode: EXIT.ok };
+  return { result: "succeeded", exitCode: EXIT.ok };
+}
+
+/** The environment, validated before anything is sent; `undefined` when the command does not run the program. */
+function environmentFor(args: CliArgs, cwd: string): Environment | undefined {
+  const needed = args.command === "preview" || args.command === "up" || args.command === "drift";
+  // refresh and destroy work from the state alone, so a broken file cannot block a teardown.
+  if (!needed) return undefined;
+  // A fully qualified stack (org/project/dev) selects the overlay of its last part.
+  return loadEnvironment(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"), args.stack.split("/").pop());
+}
+
+async function operate(stack: Stack, args: CliArgs, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void): Promise<void> {
+  const common = { onEvent, onOutput, parallel: args.parallel, color: "never" as const };
+  switch (args.command) {
+    case "preview":
+      await stack.preview(common);
+      return;
+    case "drift":
+      // A refresh-preview: reads the platform, then compares it with the file; writes nothing.
+      await stack.preview({ ...common, refresh: true });
+      return;
+    case "up":
+      await stack.up({ ...common, refresh: args.refresh });
+      return;
+    case "refresh":
+      await stack.refresh(common);
+      return;
+    case "destroy":
+      await stack.destroy(common);
+      return;
+  }
+}
+
+/** Runs one command; returns its exit code. The report goes to stdout, everything else to stderr. */
+export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, env = process.env, cwd = process.cwd()): Promise<number> {
+  let environment: Environment | undefined;
+  try {
+    environment = environmentFor(args, cwd);
+  } catch (e) {
+    if (e instanceof EnvironmentError) io.stderr(`${e.message}\n`);
+    else if ((e as NodeJS.ErrnoException).code === "ENOENT") io.stderr(`${args.file}: no such file\n`);
+    else throw e;
+    return EXIT.invalid;
+  }
+  const backend = chooseBackend(env, cwd, currentLogin(env));
+  if (backend.env.PULUMI_BACKEND_URL) fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
+  io.stderr(`vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
+
+  const events: EngineEvent[] = [];
+  const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
+    const r: Report = { command: args.command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
+    io.stdout(args.json ? renderJson(r) : renderText(r));
+    return r.exitCode;
+  };
+  let opened;
+  try {
+    opened = await openEnvironmentStack({
+      environment,
+      projectName: args.project,
+      stackName: args.stack,
+      env: backend.env,
+    });
+  } catch (e) {
+    io.stderr(`error: ${(e as Error).message}\n`);
+    return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
+  }
+  try {
+    await operate(opened.stack, args, (e) => events.push(e), io.stderr);
+    const plan = planFromEvents(events);
+    return report(outcome(args.command, plan), plan);
+  } catch (e) {
+    io.stderr(`error: ${(e as Error).message}\n`);
+    return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
+  } finally {
+    opened.dispose();
+  }
+}
+
+const shownPath = (file: string, cwd: string) => {
+  const rel = path.relative(cwd, path.resolve(cwd, file));
+  return rel.startsWith("..") ? path.resolve(cwd, file) : rel;
+};

@@ -1,0 +1,105 @@
+// The provider's layers point one way: schemas (and config) at the bottom, then
+// client, plan, reconcile, resources, plugin, and the SDK on top. Only
+// provider/client talks HTTP. These tests read every import of the source
+// (tests excluded) and fail on one that goes the wrong way.
+import * as fs from "fs";
+import * as path from "path";
+
+const root = path.resolve(__dirname, "..");
+
+/** Rank of each layer: a module may import its own directory or a strictly lower rank. */
+const RANKS: Record<string, number> = {
+  "provider/schemas": 0,
+  "provider/config": 0,
+  "provider/client": 1,
+  "provider/plan": 2,
+  "provider/reconcile": 3,
+  "provider/resources": 4,
+  "provider/plugin": 5,
+  sdk: 6,
+};
+
+/** Modules that open network connections: only provider/client may load them. */
+const NETWORK_MODULES = new Set(["got", "http", "https", "http2", "net", "tls", "undici", "node:http", "node:https", "node:http2", "node:net", "node:tls"]);
+
+function sourceFiles(dir: string): string[] {
+  const abs = path.join(root, dir);
+  if (!fs.existsSync(abs)) return [];
+  return fs.readdirSync(abs, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".d.ts"))
+    .map((f) => path.join(dir, f));
+}
+
+/** Every module specifier of static imports, re-exports, require() and import(). */
+export function importsOf(text: string): string[] {
+  const found: string[] = [];
+  for (const re of [/\b(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/g, /\bimport\s+["']([^"']+)["']/g, /\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g]) {
+    for (const m of text.matchAll(re)) found.push(m[1]);
+  }
+  return found;
+}
+
+/** The layer directory of a repository-relative file, if it is in one. */
+function layerOf(file: string): string | undefined {
+  return Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
+}
+
+interface Edge {
+  from: string;
+  to: string;
+}
+
+function edges(dirs: string[]): Edge[] {
+  return dirs.flatMap(sourceFiles).flatMap((file) =>
+    importsOf(fs.readFileSync(path.join(root, file), "utf8")).map((spec) => ({
+      from: file,
+      to: spec.startsWith(".") ? path.join(path.dirname(file), spec) : spec,
+    })),
+  );
+}
+
+const providerAndSdk = edges(["provider", "sdk"]);
+
+describe("provider layers (schemas → client → plan → reconcile → resources → plugin → sdk)", () => {
+  test("the rule sees imports of every form", () => {
+    const text = `import { a } from "../plan/diff";\nimport type { B } from "./b";\nexport { c } from "../c";\nimport "../side";\nconst d = require("../d");\nawait import("../e");`;
+    expect(importsOf(text)).toEqual(["../plan/diff", "./b", "../c", "../side", "../d", "../e"]);
+  });
+
+  test("every provider directory has a rank", () => {
+    const dirs = fs.readdirSync(path.join(root, "provider"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `provider/${d.name}`);
+    expect(dirs.filter((d) => RANKS[d] === undefined)).toEqual([]);
+  });
+
+  test("no module imports a layer above its own, or a sibling layer", () => {
+    const wrong = providerAndSdk
+      .filter((e) => e.to.startsWith("provider") || e.to.startsWith("sdk"))
+      .filter((e) => {
+        const [from, to] = [layerOf(e.from), layerOf(e.to)];
+        return from !== undefined && to !== undefined && from !== to && RANKS[to] >= RANKS[from];
+      })
+      .map((e) => `${e.from} → ${e.to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test("the provider and the SDK never load the emulator, the environment loader, scripts or tests", () => {
+    const wrong = providerAndSdk.filter((e) => /^(emulator|env|scripts|test|bench|tools)(\/|$)/.test(e.to)).map((e) => `${e.from} → ${e.to}`);
+    expect(wrong).toEqual([]);
+  });
+});
+
+describe("only provider/client talks HTTP", () => {
+  test("no module outside provider/client loads a network module", () => {
+    const wrong = providerAndSdk.filter((e) => NETWORK_MODULES.has(e.to) && !e.from.startsWith("provider/client/")).map((e) => `${e.from} → ${e.to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test("no module outside provider/client calls fetch", () => {
+    const files = ["provider", "sdk"].flatMap(sourceFiles).filter((f) => !f.startsWith("provider/client/"));
+    expect(files.filter((f) => /\bfetch\s*\(/.test(fs.readFileSync(path.join(root, f), "utf8")))).toEqual([]);
+  });
+
+  test("the client does (so the rule above guards something real)", () => {
+    expect(providerAndSdk.some((e) => e.from.startsWith("provider/client/") && NETWORK_MODULES.has(e.to))).toBe(true);
+  });
+});

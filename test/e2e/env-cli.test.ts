@@ -1,0 +1,143 @@
+// `vplatform env ...` (the compiled CLI, as a user runs it) on an environment
+// file in a temporary directory outside the repository, under the real engine
+// against the emulator: preview, up, drift, refresh, destroy and their exit codes.
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { findRepoRoot } from "../../env/local-stack";
+
+const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
+let emulator: RunningEmulator;
+let repo: string;
+
+const ENVIRONMENT = `# the team's dev environment
+vnets:
+  - name: team-net
+    network: 10.40.0.0/24
+vms:
+  - name: team-web
+    cpuCores: 2
+    ram: 2048
+    powerState: running
+    drives:
+      - name: os
+        media: disk
+        disksize: 10GiB
+    nics:
+      - vnet: team-net
+`;
+
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the CLI in the team's repository with only the environment a CI job would give it. */
+function vplatform(...args: string[]): Promise<Run> {
+  const keep = ["PATH", "HOME", "VPLATFORM_PULUMI_ROOT", "NODE_OPTIONS"];
+  const env = {
+    ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])),
+    PULUMI_HOME: path.join(repo, ".pulumi-home"),
+    VPLATFORM_ENDPOINT: emulator.url,
+    VPLATFORM_API_KEY: emulator.apiKey,
+    VPLATFORM_CA_CERT: emulator.caCert,
+  };
+  return new Promise((resolve) => {
+    execFile(process.execPath, [cli, "env", ...args], { cwd: repo, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+async function api(method: string, apiPath: string, body?: unknown): Promise<any> {
+  const { default: got } = await import("got");
+  return got(`${emulator.url}/api${apiPath}`, {
+    method: method as "GET",
+    headers: { authorization: `Bearer ${emulator.apiKey}` },
+    https: { certificateAuthority: emulator.caCert },
+    json: body,
+  }).json();
+}
+const vms = () => api("GET", "/v4/vms?fields=$key,name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  repo = fs.mkdtempSync(path.join(os.tmpdir(), "team-gitops-"));
+  fs.mkdirSync(path.join(repo, "environments"));
+  fs.writeFileSync(path.join(repo, "environments", "dev.yaml"), ENVIRONMENT);
+});
+afterAll(async () => {
+  await emulator?.close();
+  if (repo) fs.rmSync(repo, { recursive: true, force: true });
+});
+
+describe("vplatform env provisions an environment file from the team's own repository", () => {
+  test("preview, up, drift after a change on the platform, up again, refresh, destroy", async () => {
+    const file = "environments/dev.yaml";
+
+    const preview = await vplatform("preview", file, "--stack", "dev", "--json");
+    expect(preview.code).toBe(0);
+    const plan = JSON.parse(preview.stdout);
+    expect(plan).toMatchObject({ command: "preview", result: "changes", exitCode: 0 });
+    expect(plan.plan.changes.map((c: { action: string; type: string; name: string }) => `${c.action} ${c.type} ${c.name}`).sort()).toEqual([
+      "create Drive team-web-drive-os",
+      "create Nic team-web-nic-0",
+      "create VirtualMachine team-web",
+      "create VmPower team-web-power",
+      "create Vnet team-net",
+    ]);
+    expect(await vms()).toEqual([]);
+    // The local default backend, in the working directory; nothing else is written there.
+    expect(preview.stderr).toMatch(/state in file:\/\/.*\.vplatform\/state \(local default/);
+    expect(fs.readdirSync(repo).sort()).toEqual([".pulumi-home", ".vplatform", "environments"]);
+
+    const up = await vplatform("up", file, "--stack", "dev");
+    expect(up.code).toBe(0);
+    expect(up.stdout).toContain("Applied: 5 to create, 0 to update, 0 to replace, 0 to delete");
+    expect(await vms()).toEqual([{ $key: expect.anything(), name: "team-web", ram: 2048, status: "running" }]);
+
+    expect((await vplatform("drift", file, "--stack", "dev")).code).toBe(0);
+
+    // Someone changes the VM on the platform, outside Pulumi.
+    const [vm] = await vms();
+    await api("PUT", `/v4/vms/${vm.$key}`, { ram: 4096 });
+    const drift = await vplatform("drift", file, "--stack", "dev", "--json");
+    expect(drift.code).toBe(2);
+    const report = JSON.parse(drift.stdout);
+    expect(report).toMatchObject({ result: "drift", exitCode: 2 });
+    expect(report.plan.changes).toEqual([expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] })]);
+    expect(report.plan.outside).toEqual([expect.objectContaining({ name: "team-web", fields: [{ field: "ram", before: 2048, after: 4096 }] })]);
+    expect(report.plan.warnings.join("\n")).toMatch(/needs a power cycle of VM 'team-web'/);
+    // The drift check changed nothing.
+    expect((await vms())[0].ram).toBe(4096);
+
+    // up reads the platform first, so it reverts the change.
+    const again = await vplatform("up", file, "--stack", "dev");
+    expect(again.code).toBe(0);
+    expect((await vms())[0]).toMatchObject({ ram: 2048, status: "running" });
+    const clean = await vplatform("drift", file, "--stack", "dev");
+    expect(clean.code).toBe(0);
+    expect(clean.stdout).toContain("No drift: the platform matches the file.");
+
+    const refresh = await vplatform("refresh", file, "--stack", "dev");
+    expect(refresh.code).toBe(0);
+    expect(refresh.stdout).toContain("Refreshed: 0 resource(s) changed on the platform outside Pulumi");
+
+    const destroy = await vplatform("destroy", file, "--stack", "dev");
+    expect(destroy.code).toBe(0);
+    expect(destroy.stdout).toContain("0 to create, 0 to update, 0 to replace, 5 to delete");
+    expect(await vms()).toEqual([]);
+    expect(await api("GET", "/v4/vnets?filter=name%20eq%20'team-net'")).toEqual([]);
+  }, 600_000);
+
+  test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
+    fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
+    const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain("environments/broken.yaml:3:10: vms[0].ram: RAM must be at least 512 MB");
+    expect((await vms()).filter((vm: { name: string }) => vm.name === "web")).toEqual([]);
+  }, 60_000);
+});
