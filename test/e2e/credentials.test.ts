@@ -21,7 +21,7 @@ beforeAll(async () => {
   ctx = await startE2e("credentials", program);
   // The environment path: the key only in the engine's (and so the provider's) environment.
   await ctx.stack.removeConfig("vplatform:apiKey");
-  (ctx.stack.workspace as LocalWorkspace).setEnvVar("VPLATFORM_API_KEY", ctx.emulator.apiKey);
+  (ctx.stack.workspace as LocalWorkspace).envVars.VPLATFORM_API_KEY = ctx.emulator.apiKey;
   await ctx.stack.setConfig("vplatform:requestTimeoutMs", { value: "1500" });
 }, 120_000);
 afterAll(async () => ctx?.dispose());
@@ -58,7 +58,7 @@ describe("credentials", () => {
 
   test("from stack config the key is stored encrypted, and `--show-secrets` shows it in the default provider's inputs (as the README says)", async () => {
     await ctx.stack.setConfig("vplatform:apiKey", { value: ctx.emulator.apiKey, secret: true });
-    (ctx.stack.workspace as LocalWorkspace).setEnvVar("VPLATFORM_API_KEY", "");
+    (ctx.stack.workspace as LocalWorkspace).envVars.VPLATFORM_API_KEY = "";
     await ctx.stack.up(collect(ctx));
     const stored = storedFiles(ctx.stateDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
     expect(stored).not.toContain(ctx.emulator.apiKey);

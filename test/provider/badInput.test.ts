@@ -5,7 +5,7 @@
  * `check`, naming the field, and the whole suite sends no mutating request.
  */
 import { resourceSchemas } from "../../provider/schemas";
-import { PREVIEW_UNKNOWN } from "../../provider/plan/normalize";
+import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
 import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
