@@ -83,5 +83,5 @@ export function explained(err: unknown, op: Operation, what: string): Error {
   const head = `vplatform: ${VERB[op]} ${what}`;
   if (!step && text.startsWith("vplatform: ")) return err instanceof Error ? err : new Error(text);
   const body = text.replace(/^vplatform: /, "");
-  return new Error(`${head}: ${body}${step ? `. Next: ${step}` : ""}`, { cause: err });
+  return Object.assign(new Error(`${head}: ${body}${step ? `. Next: ${step}` : ""}`), { cause: err });
 }

@@ -50,11 +50,12 @@ export interface Inserted extends CreatedRow {
 export class UnsettledCreateError extends Error {
   constructor(
     readonly what: string,
-    override readonly cause: unknown,
+    /** The last failure of the create request. */
+    readonly lastFailure: unknown,
     seconds: number,
   ) {
     super(
-      `vplatform: creating ${what}: ${errorText(cause)}; the platform gave no usable answer within ${seconds} s (timeouts.create) and the row was not found. ` +
+      `vplatform: creating ${what}: ${errorText(lastFailure)}; the platform gave no usable answer within ${seconds} s (timeouts.create) and the row was not found. ` +
         `It may still appear: the next \`pulumi up\` looks for it by its marker and takes it over instead of creating a second one; ` +
         `if the platform is down, re-run \`pulumi up\` once it is back, or raise timeouts.create.`,
     );

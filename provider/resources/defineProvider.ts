@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
+import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
 // The real API client is the default; unit tests install fakes with setPlatformApiFactory.
@@ -9,7 +10,7 @@ import { explained } from "../client/errors";
 import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
-import { watchEngineOnce } from "./exitWithEngine";
+import { watchEngineOnce } from "../client/exitWithEngine";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
@@ -83,7 +84,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     async read(id, props) {
       const live = await b.read(id, props as O);
       if (!live) return { id: "", props: {} };
-      if (Object.keys(props).length > 0) return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      if (Object.keys(props).length > 0) {
+        // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
+        const keep = (bag: Row) => (props[MARKER_INPUT] === undefined ? bag : { ...bag, [MARKER_INPUT]: props[MARKER_INPUT] });
+        return { id, props: plainJson(keep(live.outs)), inputs: plainJson(keep(live.inputs)) };
+      }
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
       // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared.
       const shape = shapeOf(b.schema);
