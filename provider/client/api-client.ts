@@ -7,7 +7,7 @@ import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
 import { operationDeadline } from "./operationDeadline";
 import { BudgetWaitTooLong, processPacer, type RequestBudget, type RequestPacer } from "./pacer";
-import { DEFAULT_RETRY, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { DEFAULT_RETRY, currentRetryDeadline, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
@@ -153,6 +153,8 @@ export class ApiClient {
 
   /** Sends with retries (see retryDelay for which failures are retried); resolves to the parsed JSON body. */
   async #call(method: Method, path: string, body?: object, headers: Headers = this.#authHeaders): Promise<unknown> {
+    // The resource operation's deadline when there is one, else the client's own budget.
+    const deadline = currentRetryDeadline() ?? Date.now() + this.#retry.budgetMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(method, path, body, headers);
       if ("value" in outcome) return outcome.value;
@@ -160,7 +162,7 @@ export class ApiClient {
         attempt--; // waiting out a 429 is pacing, not a failed attempt
         continue;
       }
-      const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random);
+      const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random, Date.now(), deadline);
       if (delay === undefined) throw outcome.error;
       await this.#sleep(delay);
     }
@@ -173,8 +175,7 @@ export class ApiClient {
    */
   #pausedFor429(failure: AttemptOutcome): boolean {
     if (failure.kind !== "response" || failure.status !== 429 || !operationDeadline()) return false;
-    const wait = retryAfterMs(failure.retryAfter) ?? this.#retry.maxDelayMs;
-    this.#pacer.pauseFor(wait);
+    this.#pacer.pauseFor(retryAfterMs(failure.retryAfter) ?? this.#retry.maxDelayMs);
     return true;
   }
 
