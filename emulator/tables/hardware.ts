@@ -11,16 +11,26 @@ import { ApiError, conflict } from "../core/errors";
 import { assertTierSpace, driveBytes } from "../domain/capacity";
 import { isPoweredOn, statusOfMachine, vmOfMachine } from "../domain/machines";
 import { DURATIONS } from "../domain/power";
-import type { TableDef } from "./types";
+import type { FieldDef, TableDef } from "./types";
 import { options } from "./options";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 
-export const DRIVE_INTERFACES = list(
+// Labels as the maker's Python client shows them (display names of the platform's lists).
+export const DRIVE_INTERFACES = options([
   "virtio-scsi", "virtio", "ide", "ahci", "nvme", "cifs", "nfs", "vsan", "lsi53c895a", "megasas", "megasas-gen2",
   "mptsas1068", "virtio-scsi-dedicated", "pflash", "direct", "tpm_state", "usb",
+], {
+  virtio: "Virtio (Legacy)", ide: "IDE", ahci: "SATA (AHCI)", nvme: "NVMe", "virtio-scsi": "Virtio-SCSI", "virtio-scsi-dedicated": "Virtio-SCSI (Dedicated)",
+  lsi53c895a: "LSI SCSI", megasas: "LSI MegaRAID SAS", "megasas-gen2": "LSI MegaRAID SAS 2", usb: "USB",
+});
+export const DRIVE_MEDIA = options(
+  ["disk", "cdrom", "efidisk", "import", "9p", "dir", "clone", "clone9p", "clonedir", "nonpersistent", "nonpersistent9p", "nonpersistentdir"],
+  { cdrom: "CD-ROM", disk: "Disk", efidisk: "EFI Disk", import: "Import Disk", "9p": "Pass-Through (9P)", dir: "Pass-Through (Directory)", clone: "Clone Disk", nonpersistent: "Non-Persistent" },
 );
-export const DRIVE_MEDIA = list("disk", "cdrom", "efidisk", "import", "9p", "dir", "clone", "clone9p", "clonedir", "nonpersistent", "nonpersistent9p", "nonpersistentdir");
+const NIC_INTERFACES = options(["virtio", "e1000", "e1000e", "rtl8139", "pcnet", "igb", "vmxnet3", "direct"], {
+  e1000: "Intel e1000", e1000e: "Intel e1000e", rtl8139: "Realtek 8139", pcnet: "AMD PCnet", igb: "Intel 82576", vmxnet3: "VMware Paravirt v3",
+});
 /** Media that read from a `files` row. */
 const SOURCED_MEDIA = new Set(["import", "clone", "cdrom"]);
 export const DEFAULT_DISK_SIZE = 10 * 1024 ** 3;
@@ -46,7 +56,7 @@ export function hotplugTransition(ctx: EmulatorContext, table: "machine_drive_st
 }
 
 /** Runtime status rows of drives and NICs (same key as the drive / NIC). */
-function deviceStatusTable(name: string, parent: string, parentTable: string, statuses: string): TableDef {
+function deviceStatusTable(name: string, parent: string, parentTable: string, statuses: string, extra: Record<string, FieldDef> = {}): TableDef {
   return {
     name,
     description: `runtime status of a ${parent} (same key): ${statuses}`,
@@ -56,12 +66,15 @@ function deviceStatusTable(name: string, parent: string, parentTable: string, st
       [parent]: { type: "row", ref: parentTable, readOnly: true },
       status: { type: "string", readOnly: true, summary: true },
       status_info: { type: "string", readOnly: true },
+      ...extra,
     },
   };
 }
 
 export const driveStatusTable = deviceStatusTable("machine_drive_status", "drive", "machine_drives", "online, offline, importing, hotplugging");
-export const nicStatusTable = deviceStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging");
+export const nicStatusTable = deviceStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging", {
+  speed: { type: "uint32", compute: (_ctx, row) => (row.status === "up" ? 10000 : 0), description: "link speed, Mbps" },
+});
 
 export const drivesTable: TableDef = {
   name: "machine_drives",
@@ -90,6 +103,7 @@ export const drivesTable: TableDef = {
     // The platform answers fsync as text ("" = the default, "0", "1"); JSON booleans are accepted.
     fsync: { type: "string", default: "", enum: { "": "Default", "0": "Off", "1": "On" }, coerce: (v) => (typeof v === "boolean" ? (v ? "1" : "0") : v) },
     advanced: { type: "text", default: "", description: "k=v lines" },
+    ms_2023_kek_applied: { type: "bool", readOnly: true, default: false, description: "Microsoft 2023 secure-boot keys applied (EFI disks)" },
     used_bytes: { type: "uint64", compute: (_ctx, row) => (SOURCED_MEDIA.has(String(row.media)) ? 0 : Math.floor(Number(row.disksize ?? 0) / 16)), description: "bytes written (emulated: a sixteenth)" },
     discard: { type: "bool", default: true },
     asset: { type: "string", default: "" },
@@ -163,7 +177,7 @@ export const nicsTable: TableDef = {
     vnet: { type: "row", ref: "vnets", required: true, refMustExist: 404, errorStatus: 400 },
     name: { type: "string", maxLength: 128, default: "nic", summary: true },
     description: { type: "text", default: "" },
-    interface: { type: "string", default: "virtio", enum: list("virtio", "e1000", "e1000e", "rtl8139", "pcnet", "igb", "vmxnet3", "direct") },
+    interface: { type: "string", default: "virtio", enum: NIC_INTERFACES },
     enabled: { type: "bool", default: true },
     macaddress: { type: "string", pattern: /^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/, default: () => newMac() },
     ipaddress: { type: "string", default: "" },
@@ -175,6 +189,7 @@ export const nicsTable: TableDef = {
     vendor: { type: "string", default: "", maxLength: 64 },
     port: { type: "uint16", default: 0 },
     device: { type: "string", readOnly: true, default: "", description: "guest device name, set by the guest agent" },
+    stats: { type: "json", notInMost: true, compute: () => ({ rx_bytes: 0, tx_bytes: 0, rxbps: 0, txbps: 0 }), description: "traffic counters (emulated: zero)" },
     status: { type: "row", ref: "machine_nic_status", readOnly: true },
   },
   hooks: {

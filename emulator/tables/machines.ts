@@ -30,6 +30,7 @@ export const machinesTable: TableDef = {
     cluster: { type: "row", ref: "clusters", readOnly: true },
     status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
     created: { type: "created", readOnly: true },
+    ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : ctx.get("vms", row.vm)?.ha_group ?? "") },
     snapshot_profile: { type: "row", readOnly: true, compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.snapshot_profile ?? null) },
     drives: { type: "rows", ref: "machine_drives", via: "machine" },
     nics: { type: "rows", ref: "machine_nics", via: "machine" },

@@ -12,7 +12,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 let emu: RunningEmulator;
 beforeAll(async () => {
   emu = await startEmulator({ timeScale: 0.001, quiet: true });
-});
+}, 60_000);
 afterAll(() => emu.close());
 
 /** Runs `go test` without blocking this process's event loop (the emulator answers from it). */

@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 const CLI = join(__dirname, "../../dist/emulator/cli.js");
+// Each test starts emulator processes (Node start-up and a certificate each): slow on a loaded machine.
+jest.setTimeout(60_000);
 const PASSWORD = "durable-s3cret";
 
 interface Running {

@@ -64,6 +64,24 @@ describe("an unknown field name is refused with 400 naming it", () => {
   });
 });
 
+describe("the field lists the maker's Python and TypeScript clients read are all known", () => {
+  const vmFields = "$key,name,description,enabled,cpu_cores,ram,os_family,guest_agent,uefi,secure_boot,machine_type,created,modified,is_snapshot,machine,"
+    + "machine#status#status as status,machine#status#running as running,machine#status#node as node_key,machine#status#node#name as node_name,"
+    + "machine#cluster as cluster_key,machine#cluster#name as cluster_name,machine#ha_group as ha_group,cloudinit_datasource,console,on_power_loss,cluster,"
+    + "cluster_failover,preferred_node,ha_group,cpu_type,boot_order,need_restart,allow_hotplug,uuid";
+  const driveFields = "$key,name,orderid,interface,media,description,enabled,serial,preferred_tier,readonly,ms_2023_kek_applied,disksize,used_bytes,"
+    + "media_source,machine,status#status as status,status#display(status) as status_display,media_source#name as media_file,media_source#allocated_bytes as allocated_bytes";
+  const nicFields = "$key,name,orderid,interface,description,enabled,macaddress,ipaddress,vnet,machine,status#status as status,status#display(status) as status_display,"
+    + "status#speed as speed,vnet#$key as vnet_key,vnet#name as vnet_name,vnet#machine#status#status as vnet_status,stats#rx_bytes as rx_bytes,stats#tx_bytes as tx_bytes";
+  const vnetFields = "$key,name,description,enabled,type,layer2_type,layer2_id,network,ipaddress,gateway,mtu,dhcp_enabled,dhcp_start,dhcp_stop,dns,domain,"
+    + "need_fw_apply,need_dns_apply,need_proxy_apply,need_restart,on_power_loss,interface_vnet,proxy_enabled,machine,cluster,cluster_failover,preferred_node,ha_group,"
+    + "machine#status#powerstate as powerstate,machine#status#status as status";
+  test.each([["vms", vmFields], ["machine_drives", driveFields], ["machine_nics", nicFields], ["vnets", vnetFields]])("%s", async (table, fields) => {
+    const r = await c.get(`/api/v4/${table}?fields=${encodeURIComponent(fields)}`);
+    expect(r.status).toBe(200);
+  });
+});
+
 describe("nodes, volumes and clusters carry what the clients look them up by", () => {
   test("nodes have an id equal to their key, and node details", async () => {
     const nodes = (await c.get("/api/v4/nodes?fields=$key,id,name,physical,cores,ram,vm_ram,yb_version")).body;
@@ -104,8 +122,9 @@ describe("display() answers the label of the table schema's list", () => {
     const vm = await c.createVm({ name: "labels" });
     await c.post("/api/v4/machine_drives", { machine: vm.machine, name: "d", interface: "virtio-scsi" });
     expect((await c.get(`/api/v4/machine_status/${vm.machine}?fields=display(status)+as+s`)).body).toEqual({ s: "Stopped" });
-    expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${vm.machine}&fields=display(interface)+as+i`)).body).toEqual([{ i: "Virtio SCSI" }]);
-    expect((await c.get("/api/v4/machine_drives/$table")).body.fields.media.list.cdrom).toBe("Cdrom");
+    expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${vm.machine}&fields=display(interface)+as+i`)).body).toEqual([{ i: "Virtio-SCSI" }]);
+    expect((await c.get("/api/v4/machine_drives/$table")).body.fields.media.list.cdrom).toBe("CD-ROM");
+    expect((await c.get("/api/v4/machine_nics/$table")).body.fields.interface.list.e1000).toBe("Intel e1000");
   });
 });
 
