@@ -21,6 +21,7 @@ vms:
     cpuCores: 2
     ram: 2048
     powerState: running
+    consolePassHash: console-hash-never-shown
     drives:
       - name: os
         media: disk
@@ -90,6 +91,9 @@ describe("vplatform env provisions an environment file from the team's own repos
       "create Vnet team-net",
     ]);
     expect(await vms()).toEqual([]);
+    // Secret inputs are masked in the plan (it is posted on pull requests).
+    expect(plan.plan.changes.find((c: { type: string }) => c.type === "VirtualMachine").fields).toContainEqual({ field: "consolePassHash", after: "[secret]" });
+    expect(preview.stdout + preview.stderr).not.toContain("console-hash-never-shown");
     // The local default backend, in the working directory; nothing else is written there.
     expect(preview.stderr).toMatch(/state in file:\/\/.*\.vplatform\/state \(local default/);
     expect(fs.readdirSync(repo).sort()).toEqual([".pulumi-home", ".vplatform", "environments"]);
@@ -97,6 +101,7 @@ describe("vplatform env provisions an environment file from the team's own repos
     const up = await vplatform("up", file, "--stack", "dev");
     expect(up.code).toBe(0);
     expect(up.stdout).toContain("Applied: 5 to create, 0 to update, 0 to replace, 0 to delete");
+    expect(up.stdout + up.stderr).not.toContain("console-hash-never-shown");
     expect(await vms()).toEqual([{ $key: expect.anything(), name: "team-web", ram: 2048, status: "running" }]);
 
     expect((await vplatform("drift", file, "--stack", "dev")).code).toBe(0);
