@@ -1,3 +1,4 @@
+#!/usr/bin/env node
 /**
  * Command line of the emulator (see README.md):
  *   npm run emulator -- --port 8443 --admin-password s3cret [--host 127.0.0.1] [--data-dir ./state]

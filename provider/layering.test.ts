@@ -1,7 +1,8 @@
 // The provider's layers point one way: schemas (and config) at the bottom, then
 // client, plan, reconcile, resources, plugin, and the SDK on top. Only
-// provider/client talks HTTP. These tests read every import of the source
-// (tests excluded) and fail on one that goes the wrong way.
+// provider/client talks HTTP. No module of the provider, the SDK or the
+// emulator imports itself back through others. These tests read every import
+// of the source (tests excluded) and fail on one that goes the wrong way.
 import * as fs from "fs";
 import * as path from "path";
 
@@ -101,5 +102,43 @@ describe("only provider/client talks HTTP", () => {
 
   test("the client does (so the rule above guards something real)", () => {
     expect(providerAndSdk.some((e) => e.from.startsWith("provider/client/") && NETWORK_MODULES.has(e.to))).toBe(true);
+  });
+});
+
+describe("no import cycles (provider, SDK, emulator)", () => {
+  /** The module a relative import names (without .ts), if it is one of ours. */
+  const moduleOf = (target: string) =>
+    fs.existsSync(path.join(root, `${target}.ts`)) ? target : fs.existsSync(path.join(root, target, "index.ts")) ? path.join(target, "index") : undefined;
+
+  /** Every cycle found by a depth-first walk, as the modules along it. */
+  function cycles(all: Edge[]): string[][] {
+    const next = new Map<string, string[]>();
+    for (const e of all) {
+      const to = e.to.startsWith(".") || e.to.includes("/") ? moduleOf(e.to) : undefined;
+      const from = e.from.replace(/\.ts$/, "");
+      if (to) next.set(from, [...(next.get(from) ?? []), to]);
+    }
+    const state = new Map<string, "open" | "done">();
+    const found: string[][] = [];
+    const walk = (m: string, trail: string[]) => {
+      state.set(m, "open");
+      for (const n of next.get(m) ?? []) {
+        if (state.get(n) === "open") found.push([...trail.slice(trail.indexOf(n)), m, n]);
+        else if (!state.has(n)) walk(n, [...trail, m]);
+      }
+      state.set(m, "done");
+    };
+    for (const m of next.keys()) if (!state.has(m)) walk(m, []);
+    return found;
+  }
+
+  test("a cycle is found when there is one (the walk works)", () => {
+    const a = "provider/schemas/common.ts";
+    const b = "provider/schemas/normalize.ts";
+    expect(cycles([{ from: a, to: b.replace(/\.ts$/, "") }, { from: b, to: a.replace(/\.ts$/, "") }])).toHaveLength(1);
+  });
+
+  test("no module imports itself back", () => {
+    expect(cycles(edges(["provider", "sdk", "emulator"])).map((c) => c.join(" → "))).toEqual([]);
   });
 });

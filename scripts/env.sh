@@ -32,8 +32,9 @@ ensure_npm_packages() {
   local want
   want="$( (cat "$ROOT/package.json"; cat "$ROOT/package-lock.json" 2>/dev/null; node --version) | sha1sum | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-    log "installing npm packages"
-    (cd "$ROOT" && npm install --no-audit --no-fund --loglevel=error >&2)
+    # npm ci: exactly the lock file (fails if package.json and the lock disagree: run `npm install` and commit the lock).
+    log "installing npm packages (npm ci)"
+    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2)
     echo "$want" > "$stamp"
   fi
 }

@@ -6,7 +6,8 @@ import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
 import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
-import { fieldMeta } from "../provider/schemas/common";
+import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
+import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 
 type Json = Record<string, any>;
@@ -32,6 +33,8 @@ const CHANGE_TEXT: Record<string, string> = {
   action: "in place (action)",
   control: "no API call",
 };
+
+const WHEN_REMOVED_TEXT: Record<WhenRemoved, string> = { default: "reset to default", unmanaged: "kept, unmanaged" };
 
 const flattenAnyOf = (js: Json): Json[] => (js.anyOf ? (js.anyOf as Json[]).flatMap(flattenAnyOf) : [js]);
 
@@ -106,10 +109,31 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
   };
 }
 
+/** The look-ups (provider/resources/lookupFunctions), which the plugin serves by invoke. */
+function buildFunctions(): Json {
+  const property = (type: string, description: string) => ({ type, description });
+  return Object.fromEntries(
+    LOOKUP_FUNCTIONS.map((fn) => [
+      token(fn.name),
+      {
+        description: fn.description,
+        inputs: { properties: { name: property("string", "Name to look up") }, required: ["name"] },
+        outputs: { properties: Object.fromEntries(Object.entries(fn.outputs).map(([k, o]) => [k, property(o.type, o.description)])), required: Object.keys(fn.outputs) },
+      },
+    ]),
+  );
+}
+
+/** An explicit provider (`new vplatform.Provider("site-b", {...})`) takes the stack config's settings. */
+const withProviderResource = (schema: Json): Json => ({
+  ...schema,
+  provider: { description: "The vplatform provider: one platform site (endpoint, credentials, TLS, timeouts, request budget).", inputProperties: schema.config.variables },
+});
+
 export function buildSchema(version: string): Json {
   const types: Json = {};
   const resources = Object.fromEntries(resourceSchemas.map((r) => [token(r.token), resourceEntry(r, types)]));
-  return {
+  return withProviderResource({
     name: PKG,
     displayName: "vplatform",
     version,
@@ -126,8 +150,9 @@ export function buildSchema(version: string): Json {
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
+    functions: buildFunctions(),
     language: { nodejs: { packageName: "vplatform" } },
-  };
+  });
 }
 
 const typeText = (p: Json): string => {
@@ -143,19 +168,23 @@ export function buildDocs(schema: Json): string {
     "Generated from the zod input schemas by `scripts/gen-schema.ts` (with schema.json); do not edit.",
     "",
     "*On change*: what changing an input does to an existing object. A power-cycle change of a running VM follows its",
-    "`powerCyclePolicy`; a next-start change takes effect when the VM next starts; inputs no longer declared are left",
-    "as they are on the platform.",
+    "`powerCyclePolicy`; a next-start change takes effect when the VM next starts.",
+    "",
+    "*When removed*: what removing an optional input from the program does. *reset to default*: the input has a",
+    "default, which is applied like any change; *kept, unmanaged*: the platform keeps its value and the provider no",
+    "longer manages it. Either way the next preview shows no changes.",
     "",
   ];
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
     const token = tok.split(":").pop() as string;
     const shape = resourceSchemas.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
-    lines.push(`## ${token}`, "", r.description, "", "| input | type | required | default | on change | description |", "|---|---|---|---|---|---|");
+    lines.push(`## ${token}`, "", r.description, "", "| input | type | required | default | on change | when removed | description |", "|---|---|---|---|---|---|---|");
     for (const [name, p] of Object.entries(r.inputProperties as Json)) {
       const doc = String(p.description ?? "").replace(/\|/g, "\\|");
       const meta = fieldMeta(shape[name]);
       const onChange = meta?.createOnly && meta.onChange !== "replace" ? "used at creation only" : CHANGE_TEXT[meta?.onChange ?? "update"];
-      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${onChange} | ${doc} |`);
+      const removed = meta?.whenRemoved ? WHEN_REMOVED_TEXT[meta.whenRemoved] : "";
+      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${onChange} | ${removed} | ${doc} |`);
     }
     const outputs = Object.keys(r.properties).filter((k) => !(k in r.inputProperties));
     lines.push("", `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`, "");

@@ -1,11 +1,16 @@
-// Dynamic-provider shims require("vplatform/dist/...") at call time from the
-// program directory; inside this repository that resolves through this link.
+// Dynamic-provider shims require("vplatform/provider/...") at call time from the
+// program directory, and programs import "vplatform". A user's install has
+// node_modules/vplatform; inside this repository (examples, tests) the build
+// makes one: a directory with the package.json and a link to dist/. Not a link
+// to the repository itself: TypeScript (ts-node) would then see the examples as
+// files of the package whose exports it resolves, and fail (TS2209).
+// Not an install step of the package: only the repository's own build runs it.
 const fs = require("fs");
 const path = require("path");
-const link = path.join(__dirname, "..", "node_modules", "vplatform");
-try {
-  if (fs.readlinkSync(link) === "..") process.exit(0);
-  fs.unlinkSync(link);
-} catch {}
-fs.mkdirSync(path.dirname(link), { recursive: true });
-fs.symlinkSync("..", link, "dir");
+const root = path.join(__dirname, "..");
+const dir = path.join(root, "node_modules", "vplatform");
+if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(dir);
+fs.mkdirSync(dir, { recursive: true });
+fs.copyFileSync(path.join(root, "package.json"), path.join(dir, "package.json"));
+const dist = path.join(dir, "dist");
+if (!fs.lstatSync(dist, { throwIfNoEntry: false })?.isSymbolicLink()) fs.symlinkSync(path.join("..", "..", "dist"), dist, "dir");

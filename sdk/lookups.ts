@@ -1,9 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiClient } from "../provider/client/api-client";
 import { LOOKUPS, NamedLookup, Row, findOne } from "../provider/client/lookups";
+import { fieldMeta, type Shape } from "../provider/schemas/common";
+import { virtualMachineShape } from "../provider/schemas/virtualMachine";
+import { vnetShape } from "../provider/schemas/vnet";
 import { resolveProviderConfig } from "../provider/config/provider-config";
 import { str } from "../provider/reconcile/platform";
 import { DeepInput, MachineKey, machineKey } from "./types";
+
+/** A row as the API returns it (the public declarations import nothing of provider/). */
+export type TableRow = { [column: string]: unknown };
 
 /**
  * Look-ups run in the program process (not the provider process), so they get
@@ -25,61 +31,59 @@ export interface ReadTableArgs {
 }
 
 /** Any table, with the API's query options (fields, OData-like filter, +/- sort, limit). */
-export function readTable(args: ReadTableArgs): Promise<Row[]> {
+export function readTable(args: ReadTableArgs): Promise<TableRow[]> {
   const fields = Array.isArray(args.fields) ? args.fields.join(",") : args.fields;
   return apiClient().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
 }
 
-export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<Row[]> {
+export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<TableRow[]> {
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 
-/** The one row with this name; none or several is an error that says what was searched. */
-const findByName = (lookup: NamedLookup, name: string, fields: string): Promise<Row> => findOne(apiClient(), lookup, name, fields);
+/** One result field: the column it is read from and how its value is typed. */
+interface Column<T> {
+  api: string;
+  read(value: unknown): T;
+}
+const text = (api: string): Column<string> => ({ api, read: str });
+const count = (api: string): Column<number> => ({ api, read: Number });
+const machine = (api: string): Column<MachineKey> => ({ api, read: (v) => machineKey(str(v)) });
+/** A column a resource schema maps (its API name comes from the field's metadata). */
+const mapped = (shape: Shape, field: string): Column<string> => text(fieldMeta(shape[field])!.api!);
+
+type ResultOf<C> = { [K in keyof C]: C[K] extends Column<infer T> ? T : never };
+
+/** The look-up of the one row with this name (none or several is an error that says what was searched), read as `columns` declare. */
+function byName<C extends Record<string, Column<unknown>>>(lookup: NamedLookup, columns: C): (args: NameArgs) => Promise<ResultOf<C>> {
+  const fields = Object.values(columns).map((c) => c.api).join(",");
+  return async ({ name }) => {
+    const row: Row = await findOne(apiClient(), lookup, name, fields);
+    return Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, c.read(row[c.api])])) as ResultOf<C>;
+  };
+}
 
 export interface NameArgs {
   name: string;
 }
 
-export interface VnetResult { id: string; name: string; network: string; type: string }
-export interface VmResult { id: string; name: string; machineKey: MachineKey; cluster: string }
-export interface ClusterResult { id: string; name: string }
-export interface StorageTierResult { id: string; name: string; tier: number }
-export interface ResourceGroupResult { uuid: string; name: string; type: string; id: string }
-export interface VgpuDeviceResult { id: string; name: string }
-export interface MediaFileResult { id: string; name: string; type: string; filesize: number }
-
-export const getVnet = async ({ name }: NameArgs): Promise<VnetResult> => {
-  const r = await findByName(LOOKUPS.vnet, name, "$key,name,network,type");
-  return { id: str(r.$key), name: str(r.name), network: str(r.network), type: str(r.type) };
-};
-export const getVirtualMachine = async ({ name }: NameArgs): Promise<VmResult> => {
-  const r = await findByName(LOOKUPS.vm, name, "$key,name,machine,cluster");
-  return { id: str(r.$key), name: str(r.name), machineKey: machineKey(str(r.machine)), cluster: str(r.cluster) };
-};
-export const getCluster = async ({ name }: NameArgs): Promise<ClusterResult> => {
-  const r = await findByName(LOOKUPS.cluster, name, "$key,name");
-  return { id: str(r.$key), name: str(r.name) };
-};
+export const getVnet = byName(LOOKUPS.vnet, { id: text("$key"), name: mapped(vnetShape, "name"), network: mapped(vnetShape, "network"), type: mapped(vnetShape, "type") });
+export const getVirtualMachine = byName(LOOKUPS.vm, { id: text("$key"), name: mapped(virtualMachineShape, "name"), machineKey: machine("machine"), cluster: mapped(virtualMachineShape, "cluster") });
+export const getCluster = byName(LOOKUPS.cluster, { id: text("$key"), name: text("name") });
 /** Storage tiers have a number and a description, no name: "3" or "Tier 3" is tier 3; `name` is the description. */
-export const getStorageTier = async ({ name }: NameArgs): Promise<StorageTierResult> => {
-  const r = await findByName(LOOKUPS.storageTier, name, "$key,tier,description");
-  return { id: str(r.$key), name: str(r.description), tier: Number(r.tier) };
-};
+export const getStorageTier = byName(LOOKUPS.storageTier, { id: text("$key"), name: text("description"), tier: count("tier") });
 /** Hardware resource groups (GPUs, PCI, USB): attach one with `new Device({ resourceGroup: g.uuid })`. */
-export const getResourceGroup = async ({ name }: NameArgs): Promise<ResourceGroupResult> => {
-  const r = await findByName(LOOKUPS.resourceGroup, name, "$key,uuid,name,type");
-  return { uuid: str(r.uuid), name: str(r.name), type: str(r.type), id: str(r.$key) };
-};
-export const getVgpuDevice = async ({ name }: NameArgs): Promise<VgpuDeviceResult> => {
-  const r = await findByName(LOOKUPS.vgpuDevice, name, "$key,name");
-  return { id: str(r.$key), name: str(r.name) };
-};
+export const getResourceGroup = byName(LOOKUPS.resourceGroup, { uuid: text("uuid"), name: text("name"), type: text("type"), id: text("$key") });
+export const getVgpuDevice = byName(LOOKUPS.vgpuDevice, { id: text("$key"), name: text("name") });
 /** Media files (ISOs, disk images) by name, for a drive's mediaSource. */
-export const getMediaFile = async ({ name }: NameArgs): Promise<MediaFileResult> => {
-  const r = await findByName(LOOKUPS.mediaFile, name, "$key,name,type,filesize");
-  return { id: str(r.$key), name: str(r.name), type: str(r.type), filesize: Number(r.filesize) };
-};
+export const getMediaFile = byName(LOOKUPS.mediaFile, { id: text("$key"), name: text("name"), type: text("type"), filesize: count("filesize") });
+
+export type VnetResult = Awaited<ReturnType<typeof getVnet>>;
+export type VmResult = Awaited<ReturnType<typeof getVirtualMachine>>;
+export type ClusterResult = Awaited<ReturnType<typeof getCluster>>;
+export type StorageTierResult = Awaited<ReturnType<typeof getStorageTier>>;
+export type ResourceGroupResult = Awaited<ReturnType<typeof getResourceGroup>>;
+export type VgpuDeviceResult = Awaited<ReturnType<typeof getVgpuDevice>>;
+export type MediaFileResult = Awaited<ReturnType<typeof getMediaFile>>;
 
 const outputOf =
   <R>(lookup: (a: NameArgs) => Promise<R>) =>

@@ -1,16 +1,18 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { fieldMeta } from "../provider/schemas/common";
+import type { OutputDecls } from "../provider/schemas/outputs";
 
 /**
  * The provider object Pulumi serializes into every resource's `__provider`.
  * Each method loads the real implementation from the installed package at
  * call time, so `__provider` stays small, stable (code changes do not show as
  * diffs) and free of credentials; destroy and refresh run the installed code.
- * Only `file` (and `impl`) are captured by the closures.
+ * Only `file` (and `impl`) are captured by the closures. `vplatform/provider/*`
+ * is an entry of the package's exports map (Node refuses paths it does not list).
  */
 export function shimProvider(file: string): pulumi.dynamic.ResourceProvider {
-  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/dist/provider/resources/${file}.js`).provider;
+  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`).provider;
   return {
     configure: (req) => impl().configure!(req),
     check: (olds, news) => impl().check!(olds, news),
@@ -31,8 +33,8 @@ const secretFields = (schema: z.ZodType) => Object.entries(shapeOf(schema)).flat
  * The props of a resource: every output name present (undefined = computed) so
  * the SDK exposes it, and secret inputs wrapped so the state holds them encrypted.
  */
-export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: string[] = []): Record<string, unknown> {
-  const names = [...Object.keys(shapeOf(schema)), ...computed];
+export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: OutputDecls = {}): Record<string, unknown> {
+  const names = [...Object.keys(shapeOf(schema)), ...Object.keys(computed)];
   const props: Record<string, unknown> = { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
   for (const name of secretFields(schema)) if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
   return props;

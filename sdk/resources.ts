@@ -1,26 +1,24 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import { deviceInputsSchema } from "../provider/schemas/device";
+import { deviceInputsSchema, deviceOutputs } from "../provider/schemas/device";
 import { driveInputsSchema } from "../provider/schemas/drive";
 import { nicInputsSchema } from "../provider/schemas/nic";
-import { virtualMachineInputsSchema } from "../provider/schemas/virtualMachine";
-import { vmSnapshotInputsSchema } from "../provider/schemas/vmSnapshot";
+import { virtualMachineInputsSchema, virtualMachineOutputs } from "../provider/schemas/virtualMachine";
+import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
 import { seed, shimProvider, withSecretOutputs } from "./providerShim";
-import { Args, MachineKey, Outputs } from "./types";
-
-type In<S extends z.ZodType> = z.input<S>;
-type Out<S extends z.ZodType> = z.output<S>;
+import type * as T from "./schemaTypes.generated";
+import { Args, Computed, MachineKey, Outputs } from "./types";
 
 /** Hardware takes the machine key, never the VM key. */
 type OnMachine<T> = Omit<T, "machine"> & { machine: MachineKey };
 
-export type VirtualMachineArgs = Args<In<typeof virtualMachineInputsSchema>>;
-export type DriveArgs = Args<OnMachine<In<typeof driveInputsSchema>>>;
-export type NicArgs = Args<OnMachine<In<typeof nicInputsSchema>>>;
-export type DeviceArgs = Args<OnMachine<In<typeof deviceInputsSchema>>>;
-export type VnetArgs = Args<In<typeof vnetInputsSchema>>;
-export type VmSnapshotArgs = Args<In<typeof vmSnapshotInputsSchema>>;
+export type VirtualMachineArgs = Args<T.VirtualMachineInputs>;
+export type DriveArgs = Args<OnMachine<T.DriveInputs>>;
+export type NicArgs = Args<OnMachine<T.NicInputs>>;
+export type DeviceArgs = Args<OnMachine<T.DeviceInputs>>;
+export type VnetArgs = Args<T.VnetInputs>;
+export type VmSnapshotArgs = Args<T.VmSnapshotInputs>;
+export type * from "./schemaTypes.generated";
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers = {
@@ -46,55 +44,47 @@ function onMachine<A extends { machine: unknown; vm?: unknown; powerCyclePolicy?
 
 /** A VM; `id` is the VM key, `machineKey` what its hardware attaches to. */
 export class VirtualMachine extends pulumi.dynamic.Resource {
-  declare readonly machineKey: pulumi.Output<MachineKey>;
-  /** Live machine status at the last update or refresh: running, stopped, ... */
-  declare readonly status: pulumi.Output<string>;
-  declare readonly running: pulumi.Output<boolean>;
-  /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle. */
-  declare readonly needRestart: pulumi.Output<boolean>;
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
-    const props = seed(virtualMachineInputsSchema, args, ["machineKey", "status", "running", "needRestart"]);
+    const props = seed(virtualMachineInputsSchema, args, virtualMachineOutputs);
     super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
     machineOwners.set(this.machineKey, this);
   }
 }
-export interface VirtualMachine extends Outputs<Omit<Out<typeof virtualMachineInputsSchema>, "machineKey" | "status" | "running" | "needRestart">> {}
+export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Computed<T.VirtualMachineComputed>> {}
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.Drive, name, seed(driveInputsSchema, onMachine(args)), opts, "vplatform", "Drive");
   }
 }
-export interface Drive extends Outputs<OnMachine<Out<typeof driveInputsSchema>>> {}
+export interface Drive extends Outputs<OnMachine<T.DriveValues>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.Nic, name, seed(nicInputsSchema, onMachine(args)), opts, "vplatform", "Nic");
   }
 }
-export interface Nic extends Outputs<OnMachine<Out<typeof nicInputsSchema>>> {}
+export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
 
 /** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
 export class Device extends pulumi.dynamic.Resource {
-  declare readonly uuid: pulumi.Output<string>;
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, seed(deviceInputsSchema, onMachine(args), ["uuid"]), opts, "vplatform", "Device");
+    super(providers.Device, name, seed(deviceInputsSchema, onMachine(args), deviceOutputs), opts, "vplatform", "Device");
   }
 }
-export interface Device extends Outputs<OnMachine<Out<typeof deviceInputsSchema>>> {}
+export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}
 
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
     super(providers.Vnet, name, seed(vnetInputsSchema, args), opts, "vplatform", "Vnet");
   }
 }
-export interface Vnet extends Outputs<Out<typeof vnetInputsSchema>> {}
+export interface Vnet extends Outputs<T.VnetValues> {}
 
 /** A snapshot of a VM; changing `restoreTrigger` rolls the VM back to it. */
 export class VmSnapshot extends pulumi.dynamic.Resource {
-  declare readonly machineKey: pulumi.Output<MachineKey>;
   constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, ["machineKey"]), opts, "vplatform", "VmSnapshot");
+    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, vmSnapshotOutputs), opts, "vplatform", "VmSnapshot");
   }
 }
-export interface VmSnapshot extends Outputs<Out<typeof vmSnapshotInputsSchema>> {}
+export interface VmSnapshot extends Outputs<T.VmSnapshotValues & Computed<T.VmSnapshotComputed>> {}

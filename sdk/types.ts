@@ -36,3 +36,6 @@ export type Args<T> = { [K in keyof T]: DeepInput<T[K]> };
 
 /** Typed outputs, merged into each resource class. */
 export type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
+
+/** A resource's declared computed outputs (provider/schemas, as generated plain types) as the SDK types them: machine keys are branded. */
+export type Computed<O> = { [K in keyof O]: K extends "machineKey" ? MachineKey : O[K] };

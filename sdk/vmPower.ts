@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import type { z } from "zod";
-import { vmPowerInputsSchema } from "../provider/schemas/vmPower";
+import { vmPowerInputsSchema, vmPowerOutputs } from "../provider/schemas/vmPower";
 import { seed, shimProvider } from "./providerShim";
-import { Args, MachineKey, Outputs } from "./types";
+import type { VmPowerComputed, VmPowerInputs, VmPowerValues } from "./schemaTypes.generated";
+import { Args, Computed, Outputs } from "./types";
 
-export type VmPowerArgs = Args<z.input<typeof vmPowerInputsSchema>>;
+export type VmPowerArgs = Args<VmPowerInputs>;
 
 const provider = shimProvider("vmPower");
 
@@ -15,11 +15,8 @@ const provider = shimProvider("vmPower");
  * `powerState` unset; deleting this resource leaves the VM as it is.
  */
 export class VmPower extends pulumi.dynamic.Resource {
-  declare readonly machineKey: pulumi.Output<MachineKey>;
-  declare readonly status: pulumi.Output<string>;
-  declare readonly running: pulumi.Output<boolean>;
   constructor(name: string, args: VmPowerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, seed(vmPowerInputsSchema, args, ["machineKey", "status", "running"]), opts, "vplatform", "VmPower");
+    super(provider, name, seed(vmPowerInputsSchema, args, vmPowerOutputs), opts, "vplatform", "VmPower");
   }
 }
-export interface VmPower extends Outputs<z.output<typeof vmPowerInputsSchema>> {}
+export interface VmPower extends Outputs<VmPowerValues & Computed<VmPowerComputed>> {}

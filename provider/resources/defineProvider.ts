@@ -41,6 +41,8 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
 export interface ResourceOperations {
   token: string;
+  /** The zod input schema (schema.json's inputProperties are generated from it). */
+  schema: z.ZodType;
   check(news: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(inputs: Row): Promise<{ id: string; outs: Row }>;
@@ -54,6 +56,7 @@ export interface ResourceOperations {
 export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
   return {
     token: b.token,
+    schema: b.schema,
     async check(news) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };

@@ -1,11 +1,12 @@
 import { diffDevice } from "../plan/diff";
-import { DEVICE_READ_FIELDS, DeviceInputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
+import type { OutputValues } from "../schemas/outputs";
+import { DEVICE_READ_FIELDS, DeviceInputs, deviceOutputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
 import { str } from "../reconcile/platform";
 import { defineProvider } from "./defineProvider";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DeviceInputs & HardwareInputs;
-type Outputs = Inputs & { uuid: string };
+type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
 
 export const provider = defineProvider<Inputs, Outputs>(
   hardwareBehaviour<Inputs, Outputs>({

@@ -1,6 +1,8 @@
 import {
   VIRTUAL_MACHINE_READ_FIELDS,
   VirtualMachineInputs,
+  VirtualMachineOutputs,
+  virtualMachineOutputs,
   fromVirtualMachineApiRow,
   toCloneParams,
   toVirtualMachineApiBody,
@@ -9,6 +11,7 @@ import {
 } from "../schemas/virtualMachine";
 import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../plan/diff";
 import { toBoolean } from "../schemas/normalize";
+import { withoutOutputs } from "../schemas/outputs";
 import { LiveVmState, VmStep, planVmUpdate } from "../plan/vmUpdate";
 import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
@@ -24,14 +27,6 @@ import { resolveTimeouts } from "./operationTimeouts";
 
 type PowerState = "running" | "stopped";
 
-export type VirtualMachineOutputs = VirtualMachineInputs & {
-  machineKey: string;
-  /** Live machine status at the last create/update/refresh (running, stopped, ...). */
-  status: string;
-  running: boolean;
-  /** The platform's need_restart: settings changed outside Pulumi wait for a power cycle. */
-  needRestart: boolean;
-};
 
 /** `needRestart` is read live on refresh; after our own changes it is false (power-cycle changes are applied with a cycle). */
 function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus, needRestart = false): VirtualMachineOutputs {
@@ -44,7 +39,7 @@ const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.c
 
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
 async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
-  const { machineKey: _k, status: _s, running: _r, needRestart: _n, ...declared } = olds;
+  const declared = withoutOutputs(olds, virtualMachineOutputs);
   const inputs = { ...declared, ...fromVirtualMachineApiRow(live.row, declaredFields(declared)) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";

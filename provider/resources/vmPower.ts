@@ -2,11 +2,12 @@ import { diffVmPower } from "../plan/diff";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
 import { enforcePower, readVm } from "../reconcile/vm";
-import { VmPowerInputs, vmPowerInputsSchema } from "../schemas/vmPower";
+import { withoutOutputs, type OutputValues } from "../schemas/outputs";
+import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs } from "../schemas/vmPower";
 import { defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
 
-type Outputs = VmPowerInputs & { machineKey: string; status: string; running: boolean };
+type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
 
 const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): Outputs => ({ ...inputs, machineKey, status: s.status, running: s.running });
 
@@ -36,7 +37,7 @@ export const provider = defineProvider<VmPowerInputs, Outputs>({
   async read(id, olds) {
     const live = await readVm(platformApi(), olds.vm ?? id, "name");
     if (!live) return undefined;
-    const { machineKey: _k, status: _s, running: _r, ...declared } = olds;
+    const declared = withoutOutputs(olds, vmPowerOutputs);
     // Imported (nothing declared yet): the id is the VM key.
     const inputs = { ...declared, vm: declared.vm ?? id, state: live.status.running ? ("running" as const) : ("stopped" as const) };
     return { outs: outputs(inputs, live.ref.machineKey, live.status), inputs };

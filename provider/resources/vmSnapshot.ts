@@ -1,5 +1,6 @@
 import { diffVmSnapshot } from "../plan/diff";
-import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../schemas/vmSnapshot";
+import { withoutOutputs, type OutputValues } from "../schemas/outputs";
+import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
@@ -9,7 +10,7 @@ import { PartialCreateError, defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
-type Outputs = Inputs & { machineKey: string };
+type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
 
 async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
   const row = await api.get("vms", vmKey, "$key,machine,name");
@@ -83,7 +84,7 @@ export const provider = defineProvider<Inputs, Outputs>({
     const api = platformApi();
     const row = await api.get("vms", id, "$key,name,is_snapshot,parent_vm");
     if (!row || row.is_snapshot !== true) return undefined;
-    const { machineKey: _computed, ...declared } = olds;
+    const declared = withoutOutputs(olds, vmSnapshotOutputs);
     if (declaredFields(declared)) return { outs: olds, inputs: declared as Inputs };
     // Imported (nothing declared yet): the snapshot row names its VM.
     const inputs = { vm: str(row.parent_vm), name: str(row.name) } as Inputs;

@@ -29,6 +29,15 @@ export type ApiKind = "string" | "int" | "bool" | "stringBool" | "key" | "string
  */
 export type ChangeEffect = "update" | "replace" | "powerCycle" | "nextStart" | "growOnly" | "action" | "control";
 
+/**
+ * What removing an optional input from the program does (read by the docs; the
+ * diff follows from the schema: a default is filled in by check, anything else
+ * is no longer compared):
+ * - `default`: the field has a default, so the platform is set back to it
+ * - `unmanaged`: the platform keeps its value and the provider stops managing it
+ */
+export type WhenRemoved = "default" | "unmanaged";
+
 /** Field-specific equality beyond the API kind's normalization. */
 export type Comparison = "machineType" | "mac";
 
@@ -40,6 +49,8 @@ export interface FieldMeta {
   /** Only sent on create (the API refuses it in PUT bodies). */
   createOnly?: boolean;
   onChange?: ChangeEffect;
+  /** Set on every optional input by apiField/providerField (see WhenRemoved). */
+  whenRemoved?: WhenRemoved;
   compare?: Comparison;
   /** Never shown in plain text (schema.json marks it secret). */
   secret?: boolean;
@@ -48,12 +59,19 @@ export interface FieldMeta {
 
 /** A field with its API mapping and description. */
 export function apiField<T extends z.ZodType>(schema: T, api: string, kind: ApiKind, description: string, extra: Partial<FieldMeta> = {}): T {
-  return schema.meta({ description, api, kind, ...extra }) as T;
+  return schema.meta({ description, api, kind, ...removal(schema), ...extra }) as T;
 }
 
 /** A provider-only input (never sent to the platform). */
 export function providerField<T extends z.ZodType>(schema: T, description: string, extra: Partial<FieldMeta> = { onChange: "control" }): T {
-  return schema.meta({ description, ...extra }) as T;
+  return schema.meta({ description, ...removal(schema), ...extra }) as T;
+}
+
+/** The rule for an optional input: with a default, removing it resets the field to that default; otherwise it stops being managed. */
+export function removal(schema: z.ZodType): { whenRemoved?: WhenRemoved } {
+  const parsed = schema.safeParse(undefined);
+  if (!parsed.success) return {}; // required: cannot be removed
+  return { whenRemoved: parsed.data === undefined ? "unmanaged" : "default" };
 }
 
 export function fieldMeta(schema: unknown): FieldMeta | undefined {
@@ -109,6 +127,7 @@ export const timeoutsSchema = z
   .optional()
   .meta({
     onChange: "control",
+    whenRemoved: "unmanaged",
     description:
       "Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.",
   });

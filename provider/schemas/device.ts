@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { adoptSchema, apiField, mappingOf, timeoutsSchema } from "./common";
 import { machineOwnerShape } from "./hardware";
+import { output } from "./outputs";
 
 export const deviceShape = {
   ...machineOwnerShape("device"),
@@ -21,4 +22,5 @@ export const deviceShape = {
 
 export const deviceInputsSchema = z.strictObject(deviceShape);
 export type DeviceInputs = z.output<typeof deviceInputsSchema>;
+export const deviceOutputs = { uuid: output("string", "UUID of the attached device") };
 export const { readFields: DEVICE_READ_FIELDS, toApiBody: toDeviceApiBody, fromApiRow: fromDeviceApiRow } = mappingOf<DeviceInputs>(deviceShape);

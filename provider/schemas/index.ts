@@ -1,10 +1,11 @@
 import type { z } from "zod";
-import { deviceInputsSchema } from "./device";
+import { deviceInputsSchema, deviceOutputs } from "./device";
 import { driveInputsSchema } from "./drive";
 import { nicInputsSchema } from "./nic";
-import { virtualMachineInputsSchema } from "./virtualMachine";
-import { vmPowerInputsSchema } from "./vmPower";
-import { vmSnapshotInputsSchema } from "./vmSnapshot";
+import type { OutputDecls } from "./outputs";
+import { virtualMachineInputsSchema, virtualMachineOutputs } from "./virtualMachine";
+import { vmPowerInputsSchema, vmPowerOutputs } from "./vmPower";
+import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "./vmSnapshot";
 import { vnetInputsSchema } from "./vnet";
 
 export interface ResourceSchema {
@@ -13,7 +14,7 @@ export interface ResourceSchema {
   description: string;
   inputs: z.ZodObject;
   /** Computed outputs besides the echoed inputs and `id`. */
-  outputs: Record<string, { type: "string" | "boolean" | "integer"; description: string }>;
+  outputs: OutputDecls;
 }
 
 /** Every resource of the provider: drives check(), schema.json and the environment loader. */
@@ -23,12 +24,7 @@ export const resourceSchemas: ResourceSchema[] = [
     table: "vms",
     description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
     inputs: virtualMachineInputsSchema,
-    outputs: {
-      machineKey: { type: "string", description: "Machine key: what drives, NICs and devices attach to" },
-      status: { type: "string", description: "Live machine status at the last create, update or refresh" },
-      running: { type: "boolean", description: "Whether the machine was running at the last create, update or refresh" },
-      needRestart: { type: "boolean", description: "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle" },
-    },
+    outputs: virtualMachineOutputs,
   },
   { token: "Drive", table: "machine_drives", description: "A drive of a VM's machine.", inputs: driveInputsSchema, outputs: {} },
   { token: "Nic", table: "machine_nics", description: "A network interface of a VM's machine.", inputs: nicInputsSchema, outputs: {} },
@@ -37,7 +33,7 @@ export const resourceSchemas: ResourceSchema[] = [
     table: "machine_devices",
     description: "A passthrough device (GPU, PCI, USB, TPM) of a VM's machine.",
     inputs: deviceInputsSchema,
-    outputs: { uuid: { type: "string", description: "UUID of the attached device" } },
+    outputs: deviceOutputs,
   },
   { token: "Vnet", table: "vnets", description: "A virtual network.", inputs: vnetInputsSchema, outputs: {} },
   {
@@ -45,7 +41,7 @@ export const resourceSchemas: ResourceSchema[] = [
     table: "machine_snapshots",
     description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
     inputs: vmSnapshotInputsSchema,
-    outputs: { machineKey: { type: "string", description: "Machine key of the snapshotted VM" } },
+    outputs: vmSnapshotOutputs,
   },
   {
     token: "VmPower",
@@ -53,10 +49,6 @@ export const resourceSchemas: ResourceSchema[] = [
     description:
       "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
     inputs: vmPowerInputsSchema,
-    outputs: {
-      machineKey: { type: "string", description: "Machine key of the VM" },
-      status: { type: "string", description: "Live machine status at the last create, update or refresh" },
-      running: { type: "boolean", description: "Whether the machine was running at the last create, update or refresh" },
-    },
+    outputs: vmPowerOutputs,
   },
 ];

@@ -79,3 +79,14 @@ describe("what a description promises, the change effect does", () => {
   test("descriptions make such promises (sanity)", () => expect(rows.length).toBeGreaterThan(15));
   test.each(rows)("%s says /%s/", (_id, _re, effects, m) => expect(effects).toContain(m.onChange));
 });
+
+describe("every optional input says what removing it does, and says it truly", () => {
+  const inputs = shapes.flatMap(([resource, shape]) => Object.entries(shape).map(([field, schema]) => [`${resource}.${field}`, schema, fieldMeta(schema)] as const));
+  const optional = inputs.filter(([, schema]) => schema.safeParse(undefined).success);
+  test.each(optional)("%s: reset to its default if it has one, else kept and unmanaged", (_id, schema, meta) => {
+    expect(meta?.whenRemoved).toBe(schema.safeParse(undefined).data === undefined ? "unmanaged" : "default");
+  });
+  test.each(inputs.filter(([, schema]) => !schema.safeParse(undefined).success))("%s is required: it cannot be removed", (_id, _schema, meta) => {
+    expect(meta?.whenRemoved).toBeUndefined();
+  });
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { sameMachineType } from "./normalize";
 import { POWER_CYCLE_POLICIES } from "./hardware";
+import { machineKeyOutput, output, statusOutputs, type OutputValues } from "./outputs";
 import { adoptSchema, apiBodyOf, apiField, apiFieldsOf, inputsFromApiRow, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
 
 const MACHINE_TYPE = /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/;
@@ -21,7 +22,7 @@ export const cloneFromShape = {
 export const cloneFromSchema = z
   .strictObject(cloneFromShape)
   .optional()
-  .meta({ onChange: "replace", description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM." });
+  .meta({ onChange: "replace", whenRemoved: "unmanaged", description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM." });
 
 const cloudinitFileSchema = z.strictObject({
   name: z.string().min(1).meta({ description: "File name, e.g. /user-data" }),
@@ -105,6 +106,13 @@ export function checkVirtualMachine(vm: { uefi?: boolean; secureBoot?: boolean; 
 }
 
 export type VirtualMachineInputs = z.output<typeof virtualMachineInputsSchema>;
+
+export const virtualMachineOutputs = {
+  machineKey: machineKeyOutput("the VM"),
+  ...statusOutputs,
+  needRestart: output("boolean", "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle"),
+};
+export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof virtualMachineOutputs>;
 
 export const VIRTUAL_MACHINE_READ_FIELDS = apiFieldsOf(virtualMachineShape);
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { keySchema, providerField, timeoutsSchema } from "./common";
+import { machineKeyOutput, statusOutputs } from "./outputs";
 
 /**
  * The power state of a VM as a resource of its own, for when it must follow
@@ -14,3 +15,4 @@ export const vmPowerShape = {
 
 export const vmPowerInputsSchema = z.strictObject(vmPowerShape);
 export type VmPowerInputs = z.output<typeof vmPowerInputsSchema>;
+export const vmPowerOutputs = { machineKey: machineKeyOutput("the VM"), ...statusOutputs };

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { apiBodyOf, apiField, keySchema, providerField, timeoutsSchema } from "./common";
+import { machineKeyOutput } from "./outputs";
 
 export const vmSnapshotShape = {
   vm: providerField(keySchema, "VM key of the VM to snapshot (vm.id); changing it replaces the snapshot", { onChange: "replace" }),
@@ -15,6 +16,7 @@ export const vmSnapshotShape = {
 
 export const vmSnapshotInputsSchema = z.strictObject(vmSnapshotShape);
 export type VmSnapshotInputs = z.output<typeof vmSnapshotInputsSchema>;
+export const vmSnapshotOutputs = { machineKey: machineKeyOutput("the snapshotted VM") };
 
 /** `params` of the vm_actions snapshot action (the VM is the action's target, not a param). */
 export const toVmSnapshotApiParams = (inputs: Partial<VmSnapshotInputs>) => apiBodyOf(vmSnapshotShape, inputs as Record<string, unknown>);

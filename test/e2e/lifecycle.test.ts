@@ -124,7 +124,7 @@ describe("a stack under the real engine converges and stays converged", () => {
     const provider = JSON.parse(fs.readFileSync(files.find((f) => /e2e\.json$/.test(f))!, "utf8")).checkpoint.latest.resources.find(
       (r: { type: string }) => r.type === "pulumi-nodejs:dynamic/vplatform:VirtualMachine",
     ).inputs.__provider as string;
-    expect(provider).toContain("vplatform/dist/provider/resources/");
+    expect(provider).toContain("vplatform/provider/");
     expect(provider).not.toMatch(/endpoint|apiKey|BEGIN CERTIFICATE/);
   }, 60_000);
 

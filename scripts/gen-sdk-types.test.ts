@@ -1,0 +1,38 @@
+// sdk/schemaTypes.generated.ts is the zod schemas' input/output types written
+// out as plain TypeScript: it must be current, and mean exactly what the schemas mean.
+import * as fs from "fs";
+import * as path from "path";
+import * as ts from "typescript";
+import { compileProbe, computedName, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+
+const root = path.resolve(__dirname, "..");
+const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
+
+describe("the committed plain SDK types", () => {
+  test(`${GENERATED_FILE} is what the zod schemas generate (run \`npm run build && node dist/scripts/gen-sdk-types.js\`)`, () => {
+    expect(committed).toBe(sdkTypesFile(root));
+  }, 60_000);
+
+  test("import nothing: no zod, no provider code", () => {
+    expect(ts.preProcessFile(committed, true, true).importedFiles).toEqual([]);
+  });
+
+  test("each generated type and z.input / z.output of its schema (and the declared computed outputs) are assignable both ways", () => {
+    const targets = schemaTargets(root);
+    const source = [
+      `import type { z } from "zod";`,
+      `import type * as T from "../sdk/schemaTypes.generated";`,
+      `import type { OutputValues } from "../provider/schemas/outputs";`,
+      ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`),
+      `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
+      ...targets.flatMap((t) => [
+        `export const ${inName(t.token)}: Same<T.${inName(t.token)}, z.input<typeof ${t.exportName}>> = true;`,
+        `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
+        ...(t.outputsExport ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`] : []),
+      ]),
+    ].join("\n");
+    expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
+    expect(() => compileProbe(root, source)).not.toThrow();
+  }, 60_000);
+});

@@ -1,0 +1,42 @@
+import { execFileSync } from "child_process";
+import * as fs from "fs";
+import * as path from "path";
+
+// What a provider user's process loads: the SDK (program side) and every
+// dynamic resource implementation (provider side), by their package names,
+// from the build — in a child process, so nothing this test runner loaded counts.
+const root = path.resolve(__dirname, "../..");
+const resources = fs
+  .readdirSync(path.join(root, "provider/resources"))
+  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
+  .map((f) => f.replace(/\.ts$/, ""));
+
+function packagesLoadedBy(specifiers: string[]): string[] {
+  const script = `
+    for (const s of ${JSON.stringify(specifiers)}) require(s);
+    const names = Object.keys(require.cache).flatMap((f) => {
+      const m = /.*node_modules[\\\\/]((?:@[^\\\\/]+[\\\\/])?[^\\\\/]+)/.exec(f);
+      return m ? [m[1].replace(/\\\\/g, "/")] : [];
+    });
+    process.stdout.write(JSON.stringify([...new Set(names)]));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, encoding: "utf8" }));
+}
+
+const EMULATOR_STACK = /^(fastify|@fastify\/.*|selfsigned|pino|light-my-request|avvio)$/;
+
+describe("a provider user's require tree holds nothing of the emulator's server stack", () => {
+  beforeAll(() => {
+    if (!fs.existsSync(path.join(root, "dist/sdk/index.js"))) throw new Error("dist/ is missing: run `npm run build` (./dev test does)");
+  });
+
+  test("the SDK and every resource implementation load without Fastify or selfsigned", () => {
+    const loaded = packagesLoadedBy(["vplatform", ...resources.map((r) => `vplatform/provider/${r}`)]);
+    expect(loaded).toEqual(expect.arrayContaining(["@pulumi/pulumi", "zod"]));
+    expect(loaded.filter((p) => EMULATOR_STACK.test(p))).toEqual([]);
+  });
+
+  test("the emulator entry point does load them (the check sees a server stack when there is one)", () => {
+    const loaded = packagesLoadedBy(["vplatform/emulator"]);
+    expect(loaded).toEqual(expect.arrayContaining(["fastify", "selfsigned"]));
+  });
+});
