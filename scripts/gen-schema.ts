@@ -7,6 +7,7 @@ import * as path from "path";
 import { z } from "zod";
 import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
+import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 
 type Json = Record<string, any>;
@@ -108,10 +109,31 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
   };
 }
 
+/** The look-ups (provider/resources/lookupFunctions), which the plugin serves by invoke. */
+function buildFunctions(): Json {
+  const property = (type: string, description: string) => ({ type, description });
+  return Object.fromEntries(
+    LOOKUP_FUNCTIONS.map((fn) => [
+      token(fn.name),
+      {
+        description: fn.description,
+        inputs: { properties: { name: property("string", "Name to look up") }, required: ["name"] },
+        outputs: { properties: Object.fromEntries(Object.entries(fn.outputs).map(([k, o]) => [k, property(o.type, o.description)])), required: Object.keys(fn.outputs) },
+      },
+    ]),
+  );
+}
+
+/** An explicit provider (`new vplatform.Provider("site-b", {...})`) takes the stack config's settings. */
+const withProviderResource = (schema: Json): Json => ({
+  ...schema,
+  provider: { description: "The vplatform provider: one platform site (endpoint, credentials, TLS, timeouts, request budget).", inputProperties: schema.config.variables },
+});
+
 export function buildSchema(version: string): Json {
   const types: Json = {};
   const resources = Object.fromEntries(resourceSchemas.map((r) => [token(r.token), resourceEntry(r, types)]));
-  return {
+  return withProviderResource({
     name: PKG,
     displayName: "vplatform",
     version,
@@ -128,8 +150,9 @@ export function buildSchema(version: string): Json {
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
+    functions: buildFunctions(),
     language: { nodejs: { packageName: "vplatform" } },
-  };
+  });
 }
 
 const typeText = (p: Json): string => {

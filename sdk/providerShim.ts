@@ -1,3 +1,4 @@
+import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { fieldMeta } from "../provider/schemas/common";
@@ -44,4 +45,14 @@ export function seed(schema: z.ZodType, args: Record<string, unknown>, computed:
 export function withSecretOutputs(schema: z.ZodType, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
   const secrets = secretFields(schema);
   return secrets.length ? { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] } : opts;
+}
+
+/**
+ * The hidden input `__marker`: the same for a resource in every run of its
+ * stack (project, stack, type, logical name), so a create whose answer was
+ * lost is found again by a later `up` (see provider/reconcile/createMarker.ts).
+ */
+export function withMarker(type: string, name: string, props: Record<string, unknown>): Record<string, unknown> {
+  const identity = [pulumi.getProject(), pulumi.getStack(), type, name].join("\u0000");
+  return { ...props, __marker: createHash("sha256").update(identity).digest("hex").slice(0, 16) };
 }

@@ -5,7 +5,7 @@ import { nicInputsSchema } from "../provider/schemas/nic";
 import { virtualMachineInputsSchema, virtualMachineOutputs } from "../provider/schemas/virtualMachine";
 import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
-import { seed, shimProvider, withSecretOutputs } from "./providerShim";
+import { seed, shimProvider, withMarker, withSecretOutputs } from "./providerShim";
 import type * as T from "./schemaTypes.generated";
 import { Args, Computed, MachineKey, Outputs } from "./types";
 
@@ -46,7 +46,7 @@ function onMachine<A extends { machine: unknown; vm?: unknown; powerCyclePolicy?
 export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     const props = seed(virtualMachineInputsSchema, args, virtualMachineOutputs);
-    super(providers.VirtualMachine, name, props, withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
+    super(providers.VirtualMachine, name, withMarker("VirtualMachine", name, props), withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
     machineOwners.set(this.machineKey, this);
   }
 }
@@ -54,14 +54,14 @@ export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Compute
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, seed(driveInputsSchema, onMachine(args)), opts, "vplatform", "Drive");
+    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, onMachine(args))), opts, "vplatform", "Drive");
   }
 }
 export interface Drive extends Outputs<OnMachine<T.DriveValues>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, seed(nicInputsSchema, onMachine(args)), opts, "vplatform", "Nic");
+    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, onMachine(args))), opts, "vplatform", "Nic");
   }
 }
 export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
@@ -69,14 +69,14 @@ export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
 /** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
 export class Device extends pulumi.dynamic.Resource {
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, seed(deviceInputsSchema, onMachine(args), deviceOutputs), opts, "vplatform", "Device");
+    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, onMachine(args), deviceOutputs)), opts, "vplatform", "Device");
   }
 }
 export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}
 
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Vnet, name, seed(vnetInputsSchema, args), opts, "vplatform", "Vnet");
+    super(providers.Vnet, name, withMarker("Vnet", name, seed(vnetInputsSchema, args)), opts, "vplatform", "Vnet");
   }
 }
 export interface Vnet extends Outputs<T.VnetValues> {}
@@ -84,7 +84,7 @@ export interface Vnet extends Outputs<T.VnetValues> {}
 /** A snapshot of a VM; changing `restoreTrigger` rolls the VM back to it. */
 export class VmSnapshot extends pulumi.dynamic.Resource {
   constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VmSnapshot, name, seed(vmSnapshotInputsSchema, args, vmSnapshotOutputs), opts, "vplatform", "VmSnapshot");
+    super(providers.VmSnapshot, name, withMarker("VmSnapshot", name, seed(vmSnapshotInputsSchema, args, vmSnapshotOutputs)), opts, "vplatform", "VmSnapshot");
   }
 }
 export interface VmSnapshot extends Outputs<T.VmSnapshotValues & Computed<T.VmSnapshotComputed>> {}

@@ -6,7 +6,9 @@
  * many requests it hits (default unlimited), `probability` (0–1, default 1)
  * makes it random. A stall without status or drop only delays the real answer.
  * A 408 (operation timeout, which the emulator never produces by itself) is
- * injected with `{"status": 408}`.
+ * injected with `{"status": 408}`. `lateMs` is a late answer: the request is
+ * processed (committed) at once and answered only after that delay, past a
+ * client's timeout.
  */
 import { validationError } from "../core/errors";
 
@@ -19,6 +21,8 @@ export interface Fault {
   drop?: boolean;
   /** Process the request, then drop the connection instead of answering: the change lands, the client never learns it. */
   dropAfter?: boolean;
+  /** Process the request at once, answer after this many ms (a late answer). */
+  lateMs?: number;
   count?: number;
   probability?: number;
   hits: number;
@@ -35,7 +39,7 @@ export class FaultInjector {
   add(body: unknown): Fault {
     if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
     const b = body as Record<string, unknown>;
-    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "count", "probability"]);
+    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability"]);
     for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
     const method = String(b.method ?? "*").toUpperCase();
     if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
@@ -48,15 +52,18 @@ export class FaultInjector {
     };
     const status = int("status", 100, 599);
     const stallMs = int("stallMs", 0, 600_000);
+    const lateMs = int("lateMs", 1, 600_000);
     const count = int("count", 1, 1_000_000);
     const probability = b.probability === undefined ? undefined : Number(b.probability);
     if (probability !== undefined && !(probability >= 0 && probability <= 1)) throw validationError("probability", "must be between 0 and 1");
     if (b.drop !== undefined && typeof b.drop !== "boolean") throw validationError("drop", "must be a boolean");
     if (b.dropAfter !== undefined && typeof b.dropAfter !== "boolean") throw validationError("dropAfter", "must be a boolean");
-    if (status === undefined && stallMs === undefined && !b.drop && !b.dropAfter) throw validationError("status", "one of status, stallMs, drop or dropAfter is required");
+    if (status === undefined && stallMs === undefined && lateMs === undefined && !b.drop && !b.dropAfter) {
+      throw validationError("status", "one of status, stallMs, drop, dropAfter or lateMs is required");
+    }
     const fault: Fault = {
       id: this.nextId++, method, table, status, stallMs,
-      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, count, probability, hits: 0,
+      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, lateMs, count, probability, hits: 0,
     };
     this.faults.push(fault);
     return fault;

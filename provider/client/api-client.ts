@@ -6,7 +6,7 @@ import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./cre
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
 import { processLedger, type RequestLedger } from "./request-ledger";
-import { DEFAULT_RETRY, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { DEFAULT_RETRY, currentRetryDeadline, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
@@ -149,10 +149,12 @@ export class ApiClient {
 
   /** Sends with retries (see retryDelay for which failures are retried); resolves to the parsed JSON body. */
   async #call(method: Method, path: string, body?: object, headers: Headers = this.#authHeaders): Promise<unknown> {
+    // The resource operation's deadline when there is one, else the client's own budget.
+    const deadline = currentRetryDeadline() ?? Date.now() + this.#retry.budgetMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(method, path, body, headers);
       if ("value" in outcome) return outcome.value;
-      const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random);
+      const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random, Date.now(), deadline);
       if (delay === undefined) throw outcome.error;
       await this.#sleep(delay);
     }

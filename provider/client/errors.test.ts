@@ -1,4 +1,4 @@
-import { ApiError, RequestBudgetExceeded, apiMessageOf, formatApiError } from "./errors";
+import { ApiError, RequestBudgetExceeded, apiMessageOf, explained, formatApiError } from "./errors";
 
 describe("formatApiError", () => {
   test("method, path, status and the API's text", () => {
@@ -43,5 +43,29 @@ describe("apiMessageOf", () => {
   test("a body that is not JSON is quoted, trimmed and cut at 200 characters", () => {
     expect(apiMessageOf(" Bad Gateway \n")).toBe("Bad Gateway");
     expect(apiMessageOf("x".repeat(500))).toHaveLength(200);
+  });
+});
+
+describe("explained: failures name the operation, the platform's answer and the next step", () => {
+  test("no answer to a create: it may exist and the next up finds it", () => {
+    const e = explained(new ApiError(0, "POST", "/v4/vms", "ETIMEDOUT: Timeout awaiting 'request' for 30000ms", "ETIMEDOUT"), "create", "VirtualMachine 'web'");
+    expect(e.message).toMatch(/^vplatform: creating VirtualMachine 'web': POST \/v4\/vms: no response ETIMEDOUT/);
+    expect(e.message).toContain("the next `pulumi up` finds it");
+  });
+
+  test.each([
+    [409, "VM with that name exists", "free the name"],
+    [409, "operation in progress", "wait for it to finish"],
+    [422, "ram: out of range", "fix the field"],
+    [401, "unauthorized", "check vplatform:apiKey"],
+    [507, "insufficient storage", "free space"],
+    [503, "unavailable", "re-running `pulumi up` is safe"],
+  ])("%i %s → %s", (status, text, step) => {
+    expect(explained(new ApiError(status, "PUT", "/v4/vms/1", text), "update", "VirtualMachine 'web'").message).toContain(step);
+  });
+
+  test("our own errors that already say what to do pass unchanged", () => {
+    const own = new Error("vplatform: timed out after 60s waiting for VM 'web' to reach running; raise timeouts.powerChange");
+    expect(explained(own, "update", "VirtualMachine 'web'")).toBe(own);
   });
 });

@@ -1,6 +1,6 @@
-import { AttemptOutcome, RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
+import { currentRetryDeadline, withRetryDeadline, AttemptOutcome, RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
 
-const policy: RetryPolicy = { attempts: 4, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
+const policy: RetryPolicy = { attempts: 4, budgetMs: 60_000, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
 const status = (s: number, retryAfter?: string): AttemptOutcome => ({ kind: "response", status: s, retryAfter });
 const dropped = (code: string, requestWritten: boolean): AttemptOutcome => ({ kind: "connection", code, requestWritten });
 const half = () => 0.5;
@@ -98,5 +98,23 @@ describe("which failures are retried", () => {
 
   test("the delay grows with the attempt", () => {
     expect([1, 2, 3].map((a) => retryDelay("GET", status(503), a, policy, half))).toEqual([75, 150, 300]);
+  });
+
+  test("no retry whose wait would pass the operation's deadline", () => {
+    const now = 1_000_000;
+    expect(retryDelay("GET", status(503), 1, policy, half, now, now + 75)).toBe(75);
+    expect(retryDelay("GET", status(503), 1, policy, half, now, now + 74)).toBeUndefined();
+  });
+});
+
+describe("withRetryDeadline", () => {
+  test("the deadline is seen by code running inside, and only there", async () => {
+    expect(currentRetryDeadline()).toBeUndefined();
+    const seen = await withRetryDeadline(42, async () => {
+      await new Promise((r) => setTimeout(r, 1));
+      return currentRetryDeadline();
+    });
+    expect(seen).toBe(42);
+    expect(currentRetryDeadline()).toBeUndefined();
   });
 });

@@ -1,13 +1,37 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   attempts: number;
+  /**
+   * Time for all attempts of one request, when no resource operation set a
+   * deadline (see withRetryDeadline): long enough to ride out a platform restart.
+   */
+  budgetMs: number;
   baseDelayMs: number;
   maxDelayMs: number;
   /** A 429 asking to wait longer than this is not retried: the error surfaces instead of stalling the run. */
   maxRetryAfterMs: number;
 }
 
-export const DEFAULT_RETRY: RetryPolicy = { attempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+export const DEFAULT_RETRY: RetryPolicy = { attempts: 40, budgetMs: 60_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
+
+const deadlines = new AsyncLocalStorage<number>();
+
+/**
+ * Runs one resource operation with its time limit (the resource's `timeouts`):
+ * every request made inside it retries until that deadline instead of the
+ * client's default budget, so an `up` rides out a platform restart of tens of
+ * seconds when the resource allows it.
+ */
+export function withRetryDeadline<T>(deadlineMs: number, work: () => Promise<T>): Promise<T> {
+  return deadlines.run(deadlineMs, work);
+}
+
+/** The deadline (epoch ms) of the resource operation this code runs in, if any. */
+export function currentRetryDeadline(): number | undefined {
+  return deadlines.getStore();
+}
 
 /** What one attempt came to: an HTTP answer, or a connection failure before any answer. */
 export type AttemptOutcome =
@@ -29,7 +53,7 @@ const CONNECTION_ERRORS = new Set([
 
 /**
  * Milliseconds to wait before the next attempt, or undefined when the failure
- * is final. The rules:
+ * is final (or the wait would pass `deadline`, epoch ms). The rules:
  * - 401 never (the platform locks an account after about five failed logins);
  * - 429 for every method (the request was not processed), after Retry-After;
  * - 500/502/503/504 and connection failures for idempotent methods (GET, PUT, DELETE);
@@ -44,7 +68,13 @@ export function retryDelay(
   policy: RetryPolicy,
   random: () => number = Math.random,
   now: number = Date.now(),
+  deadline: number = Infinity,
 ): number | undefined {
+  const delay = delayFor(method, outcome, attempt, policy, random, now);
+  return delay !== undefined && now + delay <= deadline ? delay : undefined;
+}
+
+function delayFor(method: string, outcome: AttemptOutcome, attempt: number, policy: RetryPolicy, random: () => number, now: number): number | undefined {
   if (attempt >= policy.attempts) return undefined;
   const backoff = () => backoffDelay(policy, attempt, random);
   if (outcome.kind === "response") {

@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "async_hooks";
 import * as path from "path";
 import * as provider from "@pulumi/pulumi/provider";
 import type { CheckFailure } from "../resources/checkInputs";
+import { sendConsoleToEngine } from "./engineLog";
 import { VplatformProvider } from "./vplatformProvider";
 
 type Call = { request: any };
@@ -30,6 +31,9 @@ export async function serve(args: string[]): Promise<void> {
     return addService.call(this, service, extendService(impl, plugin, timeouts));
   };
   await provider.main(plugin, args);
+  // The port is printed: from now on console lines go to the engine.
+  const engineAddress = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
+  if (engineAddress) sendConsoleToEngine(engineAddress);
 }
 
 function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: AsyncLocalStorage<number>): ServiceImpl {

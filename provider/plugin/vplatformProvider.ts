@@ -2,14 +2,19 @@ import type * as provider from "@pulumi/pulumi/provider";
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveProviderConfig } from "../config/provider-config";
 import { OperationDeadline, engineDeadline, runInOperation } from "../reconcile/operationContext";
+import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
 import type { ResourceOperations } from "../resources/defineProvider";
+import { LOOKUP_FUNCTIONS, LookupFunction, runLookup } from "../resources/lookupFunctions";
+import { runForResource } from "./engineLog";
 import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
 import { PackageSchema, loadSchema } from "./schema";
 
 type Settings = Record<string, unknown>;
+/** A provider instance's platform: what resources use, and the client look-ups query. */
+type InstanceApi = PlatformApi & { client?: ApiClient };
 
 /** The engine's time limit (seconds, 0 = none) of the create/update/delete being served. */
 export type RequestTimeout = () => number;
@@ -24,22 +29,29 @@ export class VplatformProvider implements provider.Provider {
   readonly schema: string;
   private readonly pkg: string;
   private readonly resources: Map<string, ResourceOperations>;
-  private api?: PlatformApi;
+  private readonly functions: Map<string, LookupFunction>;
+  private api?: InstanceApi;
 
   constructor(
     private readonly requestTimeout: RequestTimeout = () => 0,
     loaded: { text: string; schema: PackageSchema } = loadSchema(),
-    private readonly apiFromSettings: (get: (key: string) => string | undefined) => PlatformApi = platformApiFromConfig,
+    private readonly apiFromSettings: (get: (key: string) => string | undefined) => InstanceApi = platformApiFromConfig,
   ) {
     this.schema = loaded.text;
     this.version = loaded.schema.version;
     this.pkg = loaded.schema.name;
     this.resources = new Map(RESOURCE_OPERATIONS.map((ops) => [ops.token, ops]));
+    this.functions = new Map(LOOKUP_FUNCTIONS.map((fn) => [fn.name, fn]));
   }
 
   /** Resource names served (`VirtualMachine`, ...). */
   get resourceNames(): string[] {
     return [...this.resources.keys()];
+  }
+
+  /** Function (look-up) names served. */
+  get functionNames(): string[] {
+    return [...this.functions.keys()];
   }
 
   /** The provider's inputs (schema.json's config keys; secrets arrive wrapped): a client for this instance only. */
@@ -83,6 +95,20 @@ export class VplatformProvider implements provider.Provider {
     return this.run(urn, this.deadline("delete"), (ops) => ops.delete(id, props));
   }
 
+  /** The look-ups (`vplatform:index:getVnet`, ...): the SDK's functions, run by this instance's client. */
+  async invoke(token: string, inputs: Settings): Promise<provider.InvokeResult> {
+    const fn = this.functions.get(resourceName(this.pkg, token) ?? "");
+    if (!fn) throw new Error(`vplatform: unknown function '${token}' (this provider serves ${this.functionNames.join(", ")})`);
+    if (typeof inputs.name !== "string" || inputs.name === "") return { failures: [{ property: "name", reason: `${fn.name} needs the name to look up (a non-empty string)` }] };
+    const client = this.api?.client;
+    if (!client) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
+    try {
+      return { outputs: await runLookup(fn, client, inputs.name) };
+    } catch (err) {
+      throw new Error(`vplatform: ${fn.name}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
   private deadline(operation: "create" | "update" | "delete"): OperationDeadline | undefined {
     return engineDeadline(operation, this.requestTimeout());
   }
@@ -93,7 +119,7 @@ export class VplatformProvider implements provider.Provider {
     if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
     const api = this.api;
     if (!api) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
-    return runInOperation({ api, deadline }, () => work(ops));
+    return runForResource(urn, () => runInOperation({ api, deadline }, () => work(ops)));
   }
 
   /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */

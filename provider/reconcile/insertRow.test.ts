@@ -1,16 +1,26 @@
-import { insertRow, isAmbiguousFailure } from "./insertRow";
-import { PlatformApi } from "./platform";
+import { insertRow, isAmbiguousFailure, UnsettledCreateError } from "./insertRow";
+import { PlatformApi, Row } from "./platform";
 import { fakeClock } from "./testClock";
 
-const err = (status?: number) => Object.assign(new Error(status ? `HTTP ${status}` : "socket hang up"), status ? { status } : {});
+const err = (status?: number, text = "") => Object.assign(new Error(status ? `HTTP ${status} ${text}` : "socket hang up"), status ? { status } : {});
 
-function api(createFails: Error | undefined): PlatformApi & { posts: number } {
-  const a = {
+/** A platform whose POSTs fail as told; `landsAfterLooks` makes a failed POST's row visible only after that many looks (a late commit). */
+function platform(failures: Error[], opts: { lands?: boolean; landsAfterLooks?: number } = {}) {
+  const rows: Row[] = [];
+  let looks = 0;
+  const pending: Row[] = [];
+  const api: PlatformApi & { posts: number } = {
     posts: 0,
-    async create() {
-      a.posts++;
-      if (createFails) throw createFails;
-      return { $key: "7" };
+    async create(_table, body) {
+      api.posts++;
+      const row = { ...body, $key: String(10 + api.posts) };
+      const failure = failures.shift();
+      if (failure) {
+        if (opts.lands) pending.push(row);
+        throw failure;
+      }
+      rows.push(row);
+      return { $key: row.$key };
     },
     action: async () => ({}),
     list: async () => [],
@@ -18,34 +28,76 @@ function api(createFails: Error | undefined): PlatformApi & { posts: number } {
     update: async () => undefined,
     remove: async () => undefined,
   };
-  return a;
+  const findOurs = async () => {
+    looks++;
+    if (looks > (opts.landsAfterLooks ?? 0)) rows.push(...pending.splice(0));
+    return rows[0];
+  };
+  return { api, rows, findOurs, looks: () => looks };
 }
+
+const insertion = (findOurs: () => Promise<Row | undefined>) => ({ table: "machine_nics", body: { machine: 1 }, what: "NIC of machine 1", findOurs });
 
 describe("isAmbiguousFailure", () => {
   test("no answer, 5xx and 408 may have landed; 4xx answers did not", () => {
     expect([undefined, 500, 502, 408].map((s) => isAmbiguousFailure(err(s)))).toEqual([true, true, true, true]);
     expect([400, 404, 409, 422].map((s) => isAmbiguousFailure(err(s)))).toEqual([false, false, false, false]);
+    expect([501, 505, 507].map((s) => isAmbiguousFailure(err(s)))).toEqual([false, false, false]);
   });
 });
 
-describe("insertRow", () => {
-  test("a dropped POST whose row landed is found by identity, never POSTed twice", async () => {
-    const a = api(err());
-    const created = await insertRow(a, "vnets", { name: "lab" }, async () => ({ $key: "12", name: "lab" }), fakeClock());
-    expect(created.$key).toBe("12");
-    expect(a.posts).toBe(1);
+describe("insertRow: a create finds what an earlier attempt made instead of making it twice", () => {
+  test("a row of ours from an earlier, interrupted run is taken over without a POST", async () => {
+    const p = platform([]);
+    p.rows.push({ $key: "7" });
+    const created = await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock());
+    expect(created).toMatchObject({ $key: "7", recovered: true });
+    expect(p.api.posts).toBe(0);
   });
 
-  test("a dropped POST that did not land fails with the original error", async () => {
-    const a = api(err());
-    await expect(insertRow(a, "vnets", { name: "lab" }, async () => undefined, fakeClock())).rejects.toThrow("socket hang up");
-    expect(a.posts).toBe(1);
+  test("a lost answer whose row landed: found, never POSTed twice", async () => {
+    const p = platform([err()], { lands: true });
+    const created = await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock());
+    expect(created).toMatchObject({ $key: "11", recovered: true });
+    expect(p.api.posts).toBe(1);
   });
 
-  test("a definite rejection is not looked up", async () => {
-    const a = api(err(409));
-    const find = jest.fn();
-    await expect(insertRow(a, "vnets", { name: "lab" }, find, fakeClock())).rejects.toThrow("HTTP 409");
-    expect(find).not.toHaveBeenCalled();
+  test("a late answer (the row lands after the first look) is still found before any resend", async () => {
+    const p = platform([err()], { lands: true, landsAfterLooks: 3 });
+    const created = await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock());
+    expect(created).toMatchObject({ $key: "11", recovered: true });
+    expect(p.api.posts).toBe(1);
+  });
+
+  test("a burst of 503s that did not land: sent again after looking, one row", async () => {
+    const p = platform([err(503), err(503), err(503)]);
+    const created = await insertRow(p.api, insertion(p.findOurs), 120_000, fakeClock());
+    expect(created).toMatchObject({ $key: "14", recovered: false });
+    expect(p.rows).toHaveLength(1);
+  });
+
+  test("409 operation in progress is waited out", async () => {
+    const p = platform([err(409, "operation in progress")]);
+    expect(await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock())).toMatchObject({ recovered: false });
+    expect(p.api.posts).toBe(2);
+  });
+
+  test("an outage longer than the create timeout fails saying the row may appear and the next up finds it", async () => {
+    const p = platform(Array.from({ length: 100 }, () => err()));
+    const failure = await insertRow(p.api, insertion(p.findOurs), 20_000, fakeClock()).catch((e) => e);
+    expect(failure).toBeInstanceOf(UnsettledCreateError);
+    expect(failure.message).toMatch(/socket hang up.*within 20 s.*next `pulumi up` looks for it by its marker/);
+  });
+
+  test("a definite rejection is not retried", async () => {
+    const p = platform([err(422, "bad ram")]);
+    await expect(insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock())).rejects.toThrow("HTTP 422");
+    expect(p.api.posts).toBe(1);
+  });
+
+  test("a name taken by a row that is not ours fails at once", async () => {
+    const p = platform([err(409, "VM with that name exists")]);
+    await expect(insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock())).rejects.toThrow("exists");
+    expect(p.api.posts).toBe(1);
   });
 });

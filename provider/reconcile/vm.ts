@@ -1,5 +1,6 @@
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
-import { isAmbiguousFailure } from "./insertRow";
+import { hasTag, taggedDescription } from "./createMarker";
+import { insertRow } from "./insertRow";
 import { PlatformApi, Row, quote, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
@@ -47,39 +48,38 @@ export interface CloneSource {
 }
 
 /**
- * Makes the VM row: POST vms, or a clone of `source`. A dropped or timed-out
- * POST may still have landed, so before failing we look the name up and keep a
- * row created since we started (never a second POST, never a duplicate).
+ * Makes the VM row: POST vms, or a clone of `source`, idempotently (see
+ * insertRow): the description carries the create's marker, and a VM of the
+ * declared name is ours only when it carries that marker. Resolves with
+ * `recovered` when an earlier, interrupted attempt had made it.
  */
 export async function insertVm(
   api: PlatformApi,
   body: Row,
   source: CloneSource | undefined,
   timeouts: OperationTimeouts,
+  marker: string,
   clock: Clock = realClock,
-): Promise<VmRef> {
+): Promise<VmRef & { recovered: boolean; row?: Row }> {
   const name = str(body.name);
-  // Slack for clock skew between us and the platform.
-  const startedSec = Math.floor(clock.now() / 1000) - 30;
-  let created: { $key?: unknown; response?: Row };
-  try {
-    created = source
-      ? await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", { ...source.params, name })
-      : await api.create("vms", body);
-  } catch (err) {
-    if (!isAmbiguousFailure(err)) throw err;
-    const landed = await findVmByName(api, name, "created");
-    if (!landed || Number(landed.row.created) < startedSec) throw err;
-    clock.log(`vplatform: the create request for VM '${name}' failed (${(err as Error).message}) but the VM exists; continuing with key ${landed.ref.vmKey}`);
-    if (source) await waitForCloneToFinish(api, source, timeouts, clock);
-    return landed.ref;
-  }
-  if (source) {
-    const r = created.response ?? {};
-    await waitForCloneToFinish(api, source, timeouts, clock);
-    return { vmKey: str(r.vmkey ?? created.$key), machineKey: str(r.machinekey), name };
-  }
-  return { vmKey: str(created.$key), machineKey: str(created.response?.machine), name };
+  // A clone's own description param, if given, is what the clone is described by.
+  const description = taggedDescription(source?.params.description ?? body.description, marker);
+  const findOurs = async () => {
+    const live = await findVmByName(api, name, "description");
+    return live && hasTag(live.row, marker) ? live.row : undefined;
+  };
+  const send = source
+    ? async () => {
+        const answer = await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", { ...source.params, name, description });
+        const r = answer.response ?? {};
+        return { $key: str(r.vmkey), response: { ...r, machine: r.machinekey } };
+      }
+    : () => api.create("vms", { ...body, description });
+  const what = source ? `VM '${name}' (clone of '${source.name}')` : `VM '${name}'`;
+  const created = await insertRow(api, { table: "vms", body, what, findOurs, send }, timeouts.create * 1000, clock);
+  if (source) await waitForCloneToFinish(api, source, timeouts, clock);
+  const machineKey = str(created.response?.machine);
+  return { vmKey: str(created.$key), machineKey, name, recovered: created.recovered, row: created.recovered ? created.response : undefined };
 }
 
 /** The clone finishes when the SOURCE machine leaves `cloning`. */

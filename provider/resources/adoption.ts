@@ -1,5 +1,6 @@
 import { jsonEqual } from "../schemas/normalize";
 import { Row } from "../reconcile/platform";
+import { PartialCreateError } from "./defineProvider";
 
 export interface AdoptionLookups<T> {
   byKey(key: string): Promise<T | undefined>;
@@ -28,5 +29,24 @@ export function assertAdoptable(what: string, declared: Row, live: Row): void {
   throw new Error(
     `vplatform: cannot adopt ${what}: it exists but differs from the declaration in ${list.join(", ")}. ` +
       `Change the declaration to match, or fix the object on the platform.`,
+  );
+}
+
+/**
+ * A row an earlier, interrupted create made was found instead of created. If
+ * it is what the program declares it is simply ours; if not, it is recorded as
+ * partially created with its key, so the next `up` updates it to the
+ * declaration (never a second row, never an orphan).
+ */
+export function assertRecoveredMatches(what: string, declared: Row, live: Row, key: string, outs: Row): void {
+  const differing = Object.keys(live).filter((k) => declared[k] !== undefined && !jsonEqual(live[k], declared[k]));
+  if (differing.length === 0) return;
+  throw new PartialCreateError(
+    `vplatform: ${what}: a row an earlier, interrupted create made (key ${key}) was found but differs in ${differing.join(", ")}; ` +
+      `it is recorded as partially created and the next \`pulumi up\` updates it to the declaration`,
+    key,
+    // Recorded as it is, so the next update's diff sends what differs.
+    { ...outs, ...live },
+    differing.map((k) => `${k} differs`),
   );
 }

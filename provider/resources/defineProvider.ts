@@ -1,11 +1,17 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
+import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
 // The real API client is the default; unit tests install fakes with setPlatformApiFactory.
 import "../reconcile/platformClient";
+import { explained } from "../client/errors";
+import { withRetryDeadline } from "../client/retry-policy";
+import type { OperationTimeouts } from "../schemas/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { watchEngineOnce } from "../client/exitWithEngine";
+import { resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -41,6 +47,8 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
 export interface ResourceOperations {
   token: string;
+  /** The zod input schema (schema.json's inputProperties are generated from it). */
+  schema: z.ZodType;
   check(news: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(inputs: Row): Promise<{ id: string; outs: Row }>;
@@ -54,6 +62,7 @@ export interface ResourceOperations {
 export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
   return {
     token: b.token,
+    schema: b.schema,
     async check(news) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
@@ -67,13 +76,22 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
     async create(inputs) {
-      const created = await b.create(inputs as I);
-      return { id: created.id, outs: plainJson(created.outs) };
+      try {
+        const created = await withinTimeout(inputs, "create", () => b.create(inputs as I));
+        return { id: created.id, outs: plainJson(created.outs) };
+      } catch (err) {
+        if (err instanceof PartialCreateError) throw err;
+        throw explained(err, "create", describe(b.token, inputs));
+      }
     },
     async read(id, props) {
       const live = await b.read(id, props as O);
       if (!live) return { id: "", props: {} };
-      if (Object.keys(props).length > 0) return { id, props: plainJson(live.outs), inputs: plainJson(live.inputs) };
+      if (Object.keys(props).length > 0) {
+        // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
+        const keep = (bag: Row) => (props[MARKER_INPUT] === undefined ? bag : { ...bag, [MARKER_INPUT]: props[MARKER_INPUT] });
+        return { id, props: plainJson(keep(live.outs)), inputs: plainJson(keep(live.inputs)) };
+      }
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
       // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared.
       const shape = shapeOf(b.schema);
@@ -84,10 +102,18 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },
     async update(id, olds, news) {
-      return plainJson(await b.update(id, olds as O, news as I));
+      try {
+        return plainJson(await withinTimeout(news, "create", () => b.update(id, olds as O, news as I)));
+      } catch (err) {
+        throw explained(err, "update", describe(b.token, news, id));
+      }
     },
     async delete(id, props) {
-      await b.delete(id, props as O);
+      try {
+        await withinTimeout(props, "delete", () => b.delete(id, props as O));
+      } catch (err) {
+        throw explained(err, "delete", describe(b.token, props, id));
+      }
     },
   };
 }
@@ -98,6 +124,7 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
   return {
     operations: ops,
     async configure(req) {
+      watchEngineOnce();
       configureRuntime((key) => req.config.get(key));
     },
     async check(_olds, news) {
@@ -120,6 +147,18 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     },
     delete: (id, props) => ops.delete(id, withoutProvider(props)),
   };
+}
+
+/** "Drive 'os' (key 12)": what an error message is about. */
+function describe(token: string, inputs: Record<string, unknown>, id?: string): string {
+  const name = typeof inputs.name === "string" && inputs.name ? ` '${inputs.name}'` : "";
+  return `${token}${name}${id ? ` (key ${id})` : ""}`;
+}
+
+/** Requests inside retry until the resource's own time limit (its `timeouts`), not the client's default budget. */
+function withinTimeout<T>(inputs: Record<string, unknown>, limit: "create" | "delete", work: () => Promise<T>): Promise<T> {
+  const seconds = resolveTimeouts(inputs.timeouts as Partial<OperationTimeouts> | undefined)[limit];
+  return withRetryDeadline(Date.now() + seconds * 1000, work);
 }
 
 const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};

@@ -20,6 +20,7 @@ export const provider = defineProvider<Inputs, Outputs>(
     hotpluggable: false,
     fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
     readFields: `${DEVICE_READ_FIELDS},uuid`,
+    references: [{ field: "resourceGroup", table: "resource_groups", noun: "resource group", column: "uuid" }],
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
   }),

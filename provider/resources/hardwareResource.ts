@@ -3,15 +3,17 @@ import { ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner } from "../reconcile/hardware";
-import { insertRow } from "../reconcile/insertRow";
+import { markerOf, taggedDescription, taggedFilter, withoutTag } from "../reconcile/createMarker";
+import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcile/platform";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
-import { assertAdoptable, findAdoptable } from "./adoption";
+import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
 import { verifyMachineKey } from "./machineKeyCheck";
+import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
 /** Inputs every hardware row has. */
@@ -41,6 +43,8 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   readFields: string;
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
   computed?(created: Row, inputs: I): Partial<O>;
+  /** Inputs naming other rows, looked up (read-only) at preview. */
+  references?: Reference[];
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
   removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
@@ -76,10 +80,19 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     inputs.name
       ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
       : undefined;
+  const marking = markingOf(spec);
+  /** A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field). */
+  const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
+    const rows = await api.list(spec.table, { filter: `machine eq ${inputs.machine} and ${marking.filter(marker, inputs)}`, fields: spec.readFields });
+    return rows.find((row) => spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
+  };
   return {
     token: spec.token,
     schema: spec.schema,
-    verify: (inputs, unknown) => (unknown.has("machine") ? Promise.resolve([]) : verifyMachineKey(platformApi(), String(inputs.machine))),
+    verify: async (inputs, unknown) => [
+      ...(unknown.has("machine") ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
+      ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [])),
+    ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
     async create(inputs) {
@@ -92,16 +105,20 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
             byName: findByName(api, inputs),
           });
           // fromApiRow includes `machine`: a key of another machine's row is refused here.
-          assertAdoptable(what(inputs), inputs, spec.fromApiRow(row, inputs));
+          assertAdoptable(what(inputs), inputs, spec.fromApiRow(withoutTag(row), inputs));
           return { id: str(row.$key), outs: { ...inputs, ...spec.computed?.(row, inputs) } as O };
         }
         const owner = await findMachineOwner(api, machine);
         if (!owner) throw new Error(`vplatform: machine: no VM has machine key '${machine}'`);
         let created: CreatedRow | undefined;
         const outs = () => ({ ...inputs, ...spec.computed?.(created?.response ?? {}, inputs) }) as O;
+        const marker = markerOf(inputs);
+        const t = resolveTimeouts(inputs.timeouts);
+        let inserted: Inserted | undefined;
         try {
-          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(inputs), resolveTimeouts(inputs.timeouts), async () => {
-            created = await insertRow(api, spec.table, spec.toApiBody(inputs), findByName(api, inputs));
+          await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(inputs), t, async () => {
+            const body = marking.mark(spec.toApiBody(inputs), marker, inputs);
+            created = inserted = await insertRow(api, { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker) }, t.create * 1000);
           });
         } catch (err) {
           if (!created) throw err;
@@ -113,6 +130,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
             [errorText(err)],
           );
         }
+        if (inserted?.recovered) assertRecoveredMatches(what(inputs), inputs, spec.fromApiRow(withoutTag(inserted.response ?? {}), inputs), inserted.$key, outs());
         return { id: str(created!.$key), outs: outs() };
       });
     },
@@ -120,7 +138,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     async read(id, olds) {
       const row = await platformApi().get(spec.table, id, spec.readFields);
       if (!row) return undefined;
-      const inputs = { ...declaredOf(olds), ...spec.fromApiRow(row, declaredFields(olds)) } as I;
+      const inputs = { ...declaredOf(olds), ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
       return { outs: { ...computedOf(olds), ...inputs, ...spec.computed?.(row, inputs) } as O, inputs };
     },
 
@@ -142,5 +160,29 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         await changeHardware(api, hotplugView(owner, spec), `removing ${what(olds)}`, policyOf(olds), t, () => api.remove(spec.table, id));
       });
     },
+  };
+}
+
+/** The live row as this declaration's inputs (only declared fields), tag removed. */
+function liveAsInputs<I extends HardwareInputs, O extends I>(spec: HardwareSpec<I, O>, row: Row, inputs: I): Row {
+  return { ...inputs, ...spec.fromApiRow(withoutTag(row), inputs) };
+}
+
+/**
+ * Where a hardware row carries its marker: drives and NICs in `description`;
+ * devices have none, so an unnamed device is named after the marker (a named
+ * device is found by its machine and name, unique per VM).
+ */
+function markingOf(spec: { table: string }) {
+  if (spec.table !== "machine_devices") {
+    return {
+      mark: (body: Row, marker: string) => ({ ...body, description: taggedDescription(body.description, marker) }),
+      filter: (marker: string) => taggedFilter(marker),
+    };
+  }
+  const deviceName = (marker: string, inputs: HardwareInputs) => inputs.name ?? `vplatform:${marker}`;
+  return {
+    mark: (body: Row, marker: string, inputs: HardwareInputs) => ({ ...body, name: deviceName(marker, inputs) }),
+    filter: (marker: string, inputs: HardwareInputs) => `name eq ${quote(deviceName(marker, inputs))}`,
   };
 }

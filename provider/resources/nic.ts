@@ -16,5 +16,6 @@ export const provider = defineProvider<Inputs, Inputs>(
     toApiBody: (i, mode) => toNicApiBody(i, mode),
     fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
     readFields: NIC_READ_FIELDS,
+    references: [{ field: "vnet", table: "vnets", noun: "vnet" }],
   }),
 );

@@ -14,13 +14,15 @@ import { toBoolean } from "../schemas/normalize";
 import { withoutOutputs } from "../schemas/outputs";
 import { LiveVmState, VmStep, planVmUpdate } from "../plan/vmUpdate";
 import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
+import { markerOf, withoutTag } from "../reconcile/createMarker";
+import { isNameConflict } from "../reconcile/insertRow";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { VmRef, powerOff, powerOn } from "../reconcile/power";
 import { forgetOwedStart, platformApi, withMachineLock } from "../reconcile/runtime";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
-import { assertAdoptable, findAdoptable } from "./adoption";
+import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, defineProvider } from "./defineProvider";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -40,7 +42,7 @@ const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.c
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
 async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
   const declared = withoutOutputs(olds, virtualMachineOutputs);
-  const inputs = { ...declared, ...fromVirtualMachineApiRow(live.row, declaredFields(declared)) } as VirtualMachineInputs;
+  const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
   // Files are read only when managed: an undeclared list costs no request.
@@ -64,7 +66,7 @@ async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs
 async function applyDeclaredToClone(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
   const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
   if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
-  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(live.row, inputs) };
+  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(withoutTag(live.row), inputs) };
   const body = apiUpdateBody(virtualMachineShape, diffVirtualMachine(asCloned, inputs), inputs);
   if (Object.keys(body).length > 0) await api.update("vms", vm.vmKey, body);
   if (inputs.cloudinitFiles) await syncCloudinitFiles(api, vm.vmKey, inputs.cloudinitFiles);
@@ -85,6 +87,23 @@ async function rollback(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInput
     );
   }
   throw cause;
+}
+
+/**
+ * A VM an earlier, interrupted create made: its live power is the truth from
+ * here on. A plain VM that differs from the declaration is recorded as
+ * partially created (the next update converges it); a clone gets the declared
+ * settings applied next anyway.
+ */
+async function recoveredVmStatus(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs): Promise<MachineStatus> {
+  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+  if (!live) throw new Error(`vplatform: VM '${vm.name}' (key ${vm.vmKey}) disappeared right after it was found; re-run \`pulumi up\``);
+  if (!inputs.cloneFrom) {
+    const asInputs = fromVirtualMachineApiRow(withoutTag(live.row), inputs);
+    const outs = outputs({ ...inputs, ...asInputs, powerState: live.status.running ? "running" : "stopped" } as VirtualMachineInputs, vm, live.status);
+    assertRecoveredMatches(`VM '${vm.name}'`, inputs, asInputs, vm.vmKey, outs);
+  }
+  return live.status;
 }
 
 /** Finds the VM `adopt` names: by key (never a snapshot) or by the declared name. */
@@ -169,17 +188,22 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     const adopt = inputs.adopt;
     if (adopt) {
       const live = await findVmToAdopt(api, { ...inputs, adopt });
-      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(live.row, inputs));
+      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(withoutTag(live.row), inputs));
       ({ ref: vm, status } = live);
     } else {
       try {
         const source = await resolveCloneSource(api, inputs);
-        const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t);
+        const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t, markerOf(inputs));
         // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
-        vm = source ? await withMachineLock(source.machineKey, insert) : await insert();
+        const inserted = source ? await withMachineLock(source.machineKey, insert) : await insert();
+        vm = inserted;
+        if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
       } catch (err) {
-        if (errorStatus(err) !== 409 || !/exists|in use/i.test(errorText(err))) throw err;
-        throw new Error(`vplatform: a VM named '${inputs.name}' already exists; set adopt: true (or its key) to take it over (${errorText(err)})`);
+        if (!isNameConflict(err)) throw err;
+        throw new Error(
+          `vplatform: creating VM '${inputs.name}': the name is taken by a VM this stack did not create (${errorText(err)}); ` +
+            `free the name (rename or delete that VM), rename this one, or set adopt: true (or its key) to take it over`,
+        );
       }
     }
     return withMachineLock(vm.machineKey, async () => {

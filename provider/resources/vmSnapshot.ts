@@ -2,6 +2,8 @@ import { diffVmSnapshot } from "../plan/diff";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
+import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
+import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
@@ -18,11 +20,11 @@ async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
   return { vmKey, machineKey: str(row.machine), name: str(row.name) };
 }
 
-/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM. */
-async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
+/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
+async function findSnapshot(api: PlatformApi, vmKey: string, name: string, marker: string) {
   const rows = await api.list("vms", {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)}`,
-    fields: "$key,name,description,created",
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)} and ${taggedFilter(marker)}`,
+    fields: "$key,name,description,created,machine",
     sort: "-created",
     limit: 1,
   });
@@ -30,18 +32,17 @@ async function findSnapshot(api: PlatformApi, vmKey: string, name: string) {
 }
 
 /**
- * snapshot, restore: start the action, then wait until the status leaves snapshotting/restoring.
+ * Rolls the VM back to the snapshot, then waits until the status leaves restoring.
  * The wait watches the machine the answer names, if any (the spec does not say whether a restore
  * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
  */
-async function runLongAction(api: PlatformApi, vm: VmRef, action: "snapshot" | "restore", params: Record<string, unknown>, timeoutSec: number) {
-  const answer = await vmAction(api, vm, action, params);
+async function restore(api: PlatformApi, vm: VmRef, snapshotKey: string, timeoutSec: number) {
+  const wait = (machineKey: string, label: string) => waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
+  // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
+  await wait(vm.machineKey, `VM '${vm.name}' to finish its running operation`);
+  const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
   const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
-  await waitForMachineStatus(api, machineKey, isIdle, {
-    timeoutSec,
-    label: `VM '${vm.name}' to finish ${action === "snapshot" ? "snapshotting" : "restoring"}`,
-    timeoutInput: action,
-  });
+  await wait(machineKey, `VM '${vm.name}' to finish restoring`);
   return machineKey;
 }
 
@@ -55,16 +56,20 @@ export const provider = defineProvider<Inputs, Outputs>({
     const vm = await vmRef(api, inputs.vm);
     const outs = { ...inputs, machineKey: vm.machineKey };
     return withMachineLock(vm.machineKey, async () => {
-      // Slack for clock skew. Names need not be unique: only a snapshot taken since we started is ours.
-      const startedSec = Math.floor(Date.now() / 1000) - 30;
-      const taken = async () => {
-        const row = await findSnapshot(api, vm.vmKey, inputs.name);
-        return row && Number(row.created) >= startedSec ? row : undefined;
-      };
+      // Names need not be unique: the snapshot carrying this create's marker is ours.
+      const marker = markerOf(inputs);
+      const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
+      const t = resolveTimeouts(inputs.timeouts);
+      const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
       try {
-        await runLongAction(api, vm, "snapshot", toVmSnapshotApiParams(inputs), resolveTimeouts(inputs.timeouts).snapshot);
+        await insertRow(
+          api,
+          { table: "vm_actions", body: params, what: `snapshot '${inputs.name}' of VM '${vm.name}'`, findOurs: taken, send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }) },
+          t.snapshot * 1000,
+        );
+        await waitForMachineStatus(api, vm.machineKey, isIdle, { timeoutSec: t.snapshot, label: `VM '${vm.name}' to finish snapshotting`, timeoutInput: "snapshot" });
       } catch (err) {
-        const row = await taken();
+        const row = await taken().catch(() => undefined);
         if (!row) throw err;
         // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
         throw new PartialCreateError(
@@ -99,7 +104,7 @@ export const provider = defineProvider<Inputs, Outputs>({
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
       const machineKey = await withMachineLock(vm.machineKey, () =>
-        runLongAction(api, vm, "restore", { snapshot_id: id }, resolveTimeouts(news.timeouts).restore),
+        restore(api, vm, id, resolveTimeouts(news.timeouts).restore),
       );
       return { ...news, machineKey };
     }

@@ -1,9 +1,11 @@
 import { apiUpdateBody, diffVnet } from "../plan/diff";
 import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
+import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
 import { quote, str } from "../reconcile/platform";
 import { platformApi } from "../reconcile/runtime";
-import { assertAdoptable, findAdoptable } from "./adoption";
+import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
+import { resolveTimeouts } from "./operationTimeouts";
 import { declaredFields } from "./declaredFields";
 import { defineProvider } from "./defineProvider";
 
@@ -23,17 +25,26 @@ export const provider = defineProvider<Inputs, Inputs>({
         byKey: (key) => platformApi().get("vnets", key, VNET_READ_FIELDS),
         byName: findByName(inputs.name),
       });
-      assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(row, inputs));
+      assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(withoutTag(row), inputs));
       return { id: str(row.$key), outs: inputs };
     }
-    const created = await insertRow(platformApi(), "vnets", toVnetApiBody(inputs), findByName(inputs.name));
+    // Names are unique: the row of that name is ours when it carries our marker.
+    const marker = markerOf(inputs);
+    const what = `vnet '${inputs.name}'`;
+    const findOurs = async () => {
+      const row = await findByName(inputs.name)();
+      return row && hasTag(row, marker) ? row : undefined;
+    };
+    const body = { ...toVnetApiBody(inputs), description: taggedDescription(inputs.description, marker) };
+    const created = await insertRow(platformApi(), { table: "vnets", body, what, findOurs }, resolveTimeouts(inputs.timeouts).create * 1000);
+    if (created.recovered) assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, inputs);
     return { id: str(created.$key), outs: inputs };
   },
 
   async read(id, olds) {
     const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
-    const inputs = { ...olds, ...fromVnetApiRow(row, declaredFields(olds)) } as Inputs;
+    const inputs = { ...olds, ...fromVnetApiRow(withoutTag(row), declaredFields(olds)) } as Inputs;
     return { outs: inputs, inputs };
   },
 

@@ -230,7 +230,9 @@ export function ipv4ToInt(ip: string): number | undefined {
 export const ipv4Schema = z.string().refine((s) => ipv4ToInt(s) !== undefined, "must be an IPv4 address like 10.0.0.1");
 
 export function parseCidr(cidr: string): { base: number; bits: number } | undefined {
-  const [ip, bitsText] = cidr.split("/");
+  const parts = cidr.split("/");
+  if (parts.length !== 2) return undefined; // "10.0.0.0/24/8" is no CIDR
+  const [ip, bitsText] = parts;
   const base = ipv4ToInt(ip ?? "");
   const bits = Number(bitsText);
   if (base === undefined || !/^\d+$/.test(bitsText ?? "") || bits > 32) return undefined;

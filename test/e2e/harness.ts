@@ -19,7 +19,8 @@ export interface E2eContext {
   requestCounts(): Promise<{ total: number; entries: { key: string; method: string; table: string; count: number }[] }>;
   resetRequestCounts(): Promise<void>;
   /** Makes chosen answers of the emulator fail (administrator hook). */
-  fault(spec: { method: string; table: string; status?: number; drop?: boolean; stallMs?: number; count?: number }): Promise<{ id: string }>;
+  fault(spec: { method: string; table: string; status?: number; drop?: boolean; dropAfter?: boolean; stallMs?: number; lateMs?: number; count?: number }): Promise<{ id: string }>;
+  clearFaults(): Promise<void>;
   dispose(): Promise<void>;
 }
 
@@ -60,6 +61,7 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
     requestCounts: async () => (await call("GET", `${emulator.url}/_emulator/requests`)).body,
     resetRequestCounts: async () => void (await call("DELETE", `${emulator.url}/_emulator/requests`)),
     fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
+    clearFaults: async () => void (await call("DELETE", `${emulator.url}/_emulator/faults`)),
     async dispose() {
       await emulator.close();
       if (typeof program !== "function") {

@@ -37,6 +37,8 @@ describe("customTimeouts", () => {
       (e: Error) => e,
     );
     const seconds = (Date.now() - started) / 1000;
+    // The wait's progress is shown on the resource, as the dynamic provider's is.
+    expect(ctx.output.join("")).toMatch(/vplatform:index:VirtualMachine slow creating \(\d+s\) vplatform: waiting for VM 'slow-start' to reach running/);
     expect(String(err)).toMatch(new RegExp(`customTimeouts\\.create \\(${CUSTOM_CREATE_SECONDS}s\\) ran out after \\d+s waiting for VM 'slow-start' to reach running`));
     // The engine's own start-up and the rollback of the VM come on top of the limit.
     expect(seconds).toBeGreaterThanOrEqual(CUSTOM_CREATE_SECONDS);

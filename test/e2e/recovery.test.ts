@@ -28,11 +28,11 @@ const count = async (apiPath: string) => ((await ctx.api("GET", apiPath)).body a
 
 describe("an interrupted up converges on the next up", () => {
   test("a platform error mid-way fails the up; the next up finishes with no orphan or duplicate", async () => {
-    // The second drive creation fails with a server error (a POST is not retried).
-    await ctx.fault({ method: "POST", table: "machine_drives", status: 500, count: 1 });
+    // A drive creation is refused for good (507: out of storage; a 500 would be looked up and sent again).
+    await ctx.fault({ method: "POST", table: "machine_drives", status: 507, count: 1 });
     const failed = await ctx.stack.up(collect(ctx)).catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
-    expect(String((failed as Error).message)).toMatch(/POST \/v4\/machine_drives: 500/);
+    expect(String((failed as Error).message)).toMatch(/creating Drive '(os|data)': POST \/v4\/machine_drives: 507.*Next: .*free space/);
 
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
@@ -48,7 +48,7 @@ describe("an existing VM is adopted, never duplicated", () => {
     legacyKey = created.body.$key;
     withLegacy = true;
     const failed = await ctx.stack.up(collect(ctx)).catch((e: Error) => e);
-    expect(String((failed as Error).message)).toMatch(/a VM named 'e2e-legacy' already exists; set adopt: true/);
+    expect(String((failed as Error).message)).toMatch(/the name is taken by a VM this stack did not create.*set adopt: true/);
     expect(await count("/v4/vms?filter=name%20eq%20'e2e-legacy'")).toBe(1);
   }, 300_000);
 

@@ -22,12 +22,14 @@ export interface Lab {
   close(): Promise<void>;
 }
 
-export async function startLab(): Promise<Lab> {
+/** `config`: more stack config (e.g. a short `vplatform:requestTimeoutMs` for fault tests). */
+export async function startLab(config: Record<string, string> = {}): Promise<Lab> {
   const emu = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
-  const config: Record<string, string> = {
+  config = {
     "vplatform:endpoint": emu.url,
     "vplatform:apiKey": emu.apiKey,
     "vplatform:caCert": emu.caCert,
+    ...config,
   };
   await providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
   const call = (method: string, path: string, body?: unknown) =>

@@ -28,28 +28,31 @@ describe("VmSnapshot", () => {
 });
 
 describe("an interrupted snapshot create", () => {
-  test("a lost answer is recorded as partially created with the snapshot's key: one snapshot, and the next update converges", async () => {
+  const snapshotsOf = (vmKey: string) => lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vmKey}`)}&fields=$key`);
+
+  test("a lost answer whose snapshot was taken: found by its marker and recorded, one snapshot", async () => {
     const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-drop", powerState: "stopped" });
     await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vm_actions", dropAfter: true, count: 1 });
-    const p = providers.VmSnapshot();
-    const inputs = (await p.check({}, { vm: vm.id, name: "dropped" })).inputs;
-    const err = await p.create(inputs).catch((e: unknown) => e);
-    await lab.hook("DELETE", "/_emulator/faults");
-    const snaps = await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vm.id}`)}&fields=$key`);
-    expect(snaps).toHaveLength(1);
-    expect(err).toMatchObject({ name: "PartialCreateError", id: String(snaps[0].$key) });
-    const outs = (await p.update(String(snaps[0].$key), (err as { properties: Record<string, unknown> }).properties, inputs)).outs;
-    expect(outs).toMatchObject({ name: "dropped", vm: vm.id });
+    const s = await checkedCreate(providers.VmSnapshot(), { vm: vm.id, name: "dropped", __marker: "snapdrop01" });
+    const snaps = await snapshotsOf(vm.id);
+    expect(snaps.map((r: { $key: unknown }) => String(r.$key))).toEqual([s.id]);
   });
 
-  test("a snapshot that never happened is a plain error and leaves nothing", async () => {
+  test("a 500 that did not take the snapshot is sent again after looking: one snapshot", async () => {
     const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-fail", powerState: "stopped" });
     await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vm_actions", status: 500, count: 1 });
+    const s = await checkedCreate(providers.VmSnapshot(), { vm: vm.id, name: "failed-once" });
+    expect((await snapshotsOf(vm.id)).map((r: { $key: unknown }) => String(r.$key))).toEqual([s.id]);
+  });
+
+  test("a snapshot refused for good (507) is a plain error naming the next step, and leaves nothing", async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-full", powerState: "stopped" });
+    await lab.hook("POST", "/_emulator/faults", { method: "POST", table: "vm_actions", status: 507, count: 1 });
     const p = providers.VmSnapshot();
-    const err = await p.create((await p.check({}, { vm: vm.id, name: "failed" })).inputs).catch((e: unknown) => e);
+    const err = await p.create((await p.check({}, { vm: vm.id, name: "full" })).inputs).catch((e: unknown) => e);
     await lab.hook("DELETE", "/_emulator/faults");
-    expect(err).toBeInstanceOf(Error);
     expect(err).not.toMatchObject({ name: "PartialCreateError" });
-    expect(await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vm.id}`)}&fields=$key`)).toEqual([]);
+    expect((err as Error).message).toMatch(/creating VmSnapshot 'full'.*507.*Next: .*free space/);
+    expect(await snapshotsOf(vm.id)).toEqual([]);
   });
 });

@@ -77,6 +77,7 @@ export const authPlugin = shared<AuthOptions>("vplatform-auth", async (app, deps
       }
       if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
       if (fault.dropAfter) request.dropAfterProcessing = true;
+      if (fault.lateMs) request.answerLateMs = fault.lateMs;
     }
     if (request.caller?.apiKey !== undefined) {
       const wait = deps.rateLimiter.take(`${request.caller.user}/${request.caller.apiKey}`);

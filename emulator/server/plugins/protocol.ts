@@ -14,6 +14,8 @@ declare module "fastify" {
   interface FastifyRequest {
     /** A `dropAfter` fault: answer nothing once the request was processed. */
     dropAfterProcessing?: boolean;
+    /** A `lateMs` fault: answer only this long after the request was processed (a late answer). */
+    answerLateMs?: number;
   }
 }
 
@@ -47,6 +49,7 @@ export const protocolPlugin = shared<{ ctx: EmulatorContext }>("vplatform-protoc
   app.addHook("onSend", async (request, _reply, payload) => {
     ctx.beforeAnswer();
     if (request.dropAfterProcessing) request.raw.socket.destroy();
+    if (request.answerLateMs) await new Promise((resolve) => setTimeout(resolve, request.answerLateMs));
     return payload;
   });
 });

@@ -1,0 +1,53 @@
+import * as net from "node:net";
+
+/**
+ * The dynamic-provider process serves gRPC until someone stops it; when its
+ * engine is killed (SIGKILL, a crash) nobody does, and it lingered for half
+ * an hour with its keep-alive connections. So it watches the engine: the
+ * launcher passes the engine's address as the first argument, and when two
+ * connection attempts in a row are refused the process exits.
+ */
+export interface EngineWatch {
+  stop(): void;
+}
+
+export function exitWithEngine(
+  argv: string[] = process.argv,
+  options: { everyMs?: number; exit?: (code: number) => void } = {},
+): EngineWatch | undefined {
+  if (!/dynamic-provider/.test(argv[1] ?? "")) return undefined; // in-process use (tests, the plugin door): nothing to watch
+  const address = /^(.+):(\d+)$/.exec(argv[2] ?? "");
+  if (!address) return undefined;
+  const [, host, port] = address;
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let misses = 0;
+  const probe = () => {
+    const socket = net.connect({ host: host.replace(/^\[|\]$/g, ""), port: Number(port) });
+    socket.setTimeout(2_000);
+    socket.once("connect", () => {
+      misses = 0;
+      socket.destroy();
+    });
+    const missed = () => {
+      socket.destroy();
+      if (++misses < 2) return;
+      clearInterval(timer);
+      console.error(`vplatform: the Pulumi engine (${argv[2]}) is gone; the provider process exits`);
+      exit(1);
+    };
+    socket.once("error", missed);
+    socket.once("timeout", missed);
+  };
+  const timer = setInterval(probe, options.everyMs ?? 5_000);
+  timer.unref(); // never what keeps the process alive
+  return { stop: () => clearInterval(timer) };
+}
+
+let watching = false;
+
+/** Once per process, from the first configure. */
+export function watchEngineOnce(): void {
+  if (watching) return;
+  watching = true;
+  exitWithEngine();
+}

@@ -1,0 +1,46 @@
+import { randomBytes } from "node:crypto";
+import { Row, quote, str } from "./platform";
+
+/**
+ * A create marks the row it makes so that it can find it again without
+ * trusting the answer (lost, late, reset after sending). The marker is a tag
+ * stored in a field the platform keeps: the row's `description` (VMs, clones,
+ * snapshots, vnets, drives, NICs), or for a device, which has no description,
+ * its `name` when the program declares none.
+ *
+ * The SDK derives the marker from the resource's identity (project, stack,
+ * type, logical name) and passes it as the hidden input `__marker`, so it is
+ * the same in every run: a later `up` finds a row an interrupted run made.
+ * Without one (a direct call), a random marker still recovers within the run.
+ */
+export const MARKER_INPUT = "__marker";
+
+const TAG = /\s*\[vplatform:([0-9a-z-]{6,64})\]\s*$/;
+
+export function markerOf(inputs: Row): string {
+  const given = inputs[MARKER_INPUT];
+  return typeof given === "string" && /^[0-9a-z-]{6,64}$/.test(given) ? given : randomBytes(8).toString("hex");
+}
+
+export const markerTag = (marker: string): string => `[vplatform:${marker}]`;
+
+/** The description to store: the declared one with the tag appended. */
+export function taggedDescription(description: unknown, marker: string): string {
+  const text = untagged(description);
+  return text ? `${text} ${markerTag(marker)}` : markerTag(marker);
+}
+
+/** The description as declared: the tag removed (reads and adoption compare this). */
+export function untagged(description: unknown): string {
+  return str(description).replace(TAG, "");
+}
+
+/** A row with its description's tag removed, for comparing with the declaration. */
+export function withoutTag<R extends Row>(row: R): R {
+  return typeof row.description === "string" ? { ...row, description: untagged(row.description) } : row;
+}
+
+export const hasTag = (row: Row, marker: string): boolean => str(row.description).includes(markerTag(marker));
+
+/** The filter term finding rows tagged with `marker`. */
+export const taggedFilter = (marker: string): string => `description ct ${quote(markerTag(marker))}`;

@@ -1,0 +1,59 @@
+// SDK generation for the resource plugin: `pulumi package gen-sdk` through our Node.js language host's
+// GeneratePackage, compiled by tsc (scripts/gen-sdk.sh), and the host's own Go tests.
+import { spawn } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { findRepoRoot } from "../../env/local-stack";
+
+const root = findRepoRoot();
+
+/** Runs a command without blocking jest; resolves with its exit code and output. */
+function run(cmd: string, args: string[], cwd: string): Promise<{ code: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd, env: { ...process.env, GOFLAGS: "-mod=mod" } });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("close", (code) => resolve({ code, output }));
+  });
+}
+
+describe("scripts/gen-sdk.sh", () => {
+  let out: string;
+  beforeAll(() => void (out = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-sdk-"))));
+  afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
+
+  test("generates the Node.js SDK of schema.json and compiles it into a package directory", async () => {
+    const { code, output } = await run("bash", ["scripts/gen-sdk.sh", out], root);
+    expect({ code, output }).toMatchObject({ code: 0 });
+    const bin = path.join(out, "nodejs", "bin");
+    expect(output.trim().split("\n").pop()).toBe(bin);
+
+    const pkg = JSON.parse(fs.readFileSync(path.join(bin, "package.json"), "utf8"));
+    expect(pkg).toMatchObject({ version: JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version, pulumi: { resource: true, name: "vplatform" } });
+
+    // Every resource and function of the schema is a class or function of the compiled SDK, with its declarations.
+    // Loaded as a program that depends on it would: @pulumi/pulumi from the program's node_modules.
+    fs.symlinkSync(path.join(root, "node_modules"), path.join(out, "node_modules"), "dir");
+    const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
+    const sdk = require(bin);
+    const lastPart = (token: string) => token.split(":")[2];
+    for (const token of Object.keys(schema.resources)) {
+      const name = lastPart(token);
+      expect([token, sdk[name]?.__pulumiType]).toEqual([token, token]);
+      expect(fs.existsSync(path.join(bin, `${name[0].toLowerCase()}${name.slice(1)}.d.ts`))).toBe(true);
+    }
+    for (const token of Object.keys(schema.functions ?? {})) expect([token, typeof sdk[lastPart(token)]]).toEqual([token, "function"]);
+    expect(sdk.Provider.__pulumiType).toBe("vplatform"); // the explicit provider resource (pulumi:providers:vplatform)
+  }, 180_000);
+});
+
+describe("our Node.js language host (tools/pulumi-language-nodejs)", () => {
+  test("passes its Go tests (run options, entry points, GeneratePackage)", async () => {
+    // The set-up's compile flags (scripts/build-engine.sh), so Go's build cache serves both.
+    const { code, output } = await run("go", ["test", "-trimpath", "-tags", "osusergo,grpcnotrace", "-count=1", "./..."], path.join(root, "tools", "pulumi-language-nodejs"));
+    expect({ code, output }).toMatchObject({ code: 0 });
+  }, 600_000);
+});

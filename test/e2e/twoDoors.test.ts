@@ -1,0 +1,69 @@
+// One behaviour suite, run through both doors onto the same provider code: the
+// dynamic resources (the `vplatform` SDK) and the resource plugin (schema.json's
+// types, as a generated SDK declares them). Same program, same assertions.
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import type * as pulumi from "@pulumi/pulumi";
+import { collect, startE2e, type E2eContext } from "./harness";
+import { resource } from "./pluginResources";
+
+const GiB = 1024 ** 3;
+type Declare = (type: "VirtualMachine" | "Drive", name: string, args: Record<string, unknown>) => pulumi.CustomResource & Record<string, any>;
+
+const doors: [string, Declare][] = [
+  ["the dynamic resources", (type, name, args) => new (require("vplatform")[type])(name, args)],
+  ["the resource plugin", (type, name, args) => resource(type, name, args)],
+];
+
+describe.each(doors)("through %s", (door, declare) => {
+  let ctx: E2eContext;
+  const desired = { ram: 2048, disksize: 10 * GiB, drive: true };
+  const program: PulumiFn = async () => {
+    const vm = declare("VirtualMachine", "web", { name: "doors-web", cpuCores: 2, ram: desired.ram, powerState: "running" });
+    if (desired.drive) declare("Drive", "web-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: desired.disksize });
+    return { vmKey: vm.id, machineKey: vm.machineKey };
+  };
+  let vmKey = "";
+  let machineKey = "";
+  const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
+  const vm = async () => (await ctx.api("GET", `/v4/vms/${vmKey}?fields=name,ram,machine%23status%23status%20as%20status`)).body;
+  const drives = async () => (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machineKey}&fields=name,disksize`)).body;
+
+  beforeAll(async () => {
+    ctx = await startE2e(`doors-${door.split(" ").pop()}`, program);
+  }, 120_000);
+  afterAll(async () => ctx?.dispose());
+
+  test("create: a running VM and its drive", async () => {
+    const up = await ctx.stack.up(collect(ctx));
+    ({ vmKey, machineKey } = { vmKey: up.outputs.vmKey.value, machineKey: up.outputs.machineKey.value });
+    expect(await vm()).toMatchObject({ name: "doors-web", ram: 2048, status: "running" });
+    expect(await drives()).toEqual([expect.objectContaining({ name: "os", disksize: 10 * GiB })]);
+  }, 300_000);
+
+  test("read and diff: preview and refresh report no changes", async () => {
+    expect(changed((await ctx.stack.preview(collect(ctx))).changeSummary)).toEqual([]);
+    expect(changed((await ctx.stack.refresh(collect(ctx))).summary.resourceChanges ?? {})).toEqual([]);
+  }, 300_000);
+
+  test("read: drift made outside Pulumi is detected by refresh", async () => {
+    await ctx.api("PUT", `/v4/vms/${vmKey}`, { ram: 3072 });
+    const refresh = await ctx.stack.refresh(collect(ctx));
+    expect(refresh.summary.resourceChanges?.update).toBe(1);
+  }, 300_000);
+
+  test("update: more RAM (a power cycle of the running VM) and a bigger drive, in place", async () => {
+    Object.assign(desired, { ram: 4096, disksize: 20 * GiB });
+    const up = await ctx.stack.up(collect(ctx));
+    expect(changed(up.summary.resourceChanges ?? {})).toEqual(["update"]);
+    expect(await vm()).toMatchObject({ ram: 4096, status: "running" });
+    expect(await drives()).toEqual([expect.objectContaining({ disksize: 20 * GiB })]);
+  }, 300_000);
+
+  test("delete: a drive no longer declared is removed, then destroy removes the VM", async () => {
+    desired.drive = false;
+    await ctx.stack.up(collect(ctx));
+    expect(await drives()).toEqual([]);
+    await ctx.stack.destroy(collect(ctx));
+    expect((await ctx.api("GET", `/v4/vms/${vmKey}?fields=name`)).status).toBe(404);
+  }, 300_000);
+});

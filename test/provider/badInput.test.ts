@@ -1,0 +1,85 @@
+/**
+ * Bad input is refused at preview: for every input of every resource a value
+ * its schema refuses (generated from the schemas), plus the cases the
+ * reliability review found accepted at preview. Each must be refused by
+ * `check`, naming the field, and the whole suite sends no mutating request.
+ */
+import { resourceSchemas } from "../../provider/schemas";
+import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
+import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
+
+const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
+let lab: Lab;
+let valid: Record<string, Record<string, unknown>>;
+let vm: { id: string; machineKey: string };
+const refused: string[] = [];
+const notRefused: string[] = [];
+
+beforeAll(async () => {
+  lab = await startLab();
+  const made = await checkedCreate(providers.VirtualMachine(), { name: "bad-input-host", powerState: "stopped" });
+  const net = await checkedCreate(providers.Vnet(), { name: "bad-input-net", network: "10.91.0.0/24" });
+  vm = { id: made.id, machineKey: made.outs.machineKey };
+  valid = {
+    VirtualMachine: { name: "bad-vm" },
+    Drive: { machine: vm.machineKey, media: "disk", disksize: 1024 ** 3 },
+    Nic: { machine: vm.machineKey, vnet: net.id },
+    Device: { machine: vm.machineKey, resourceGroup: GPU, settingsArgs: {} },
+    Vnet: { name: "bad-net", network: "10.92.0.0/24" },
+    VmSnapshot: { vm: vm.id, name: "snap" },
+    VmPower: { vm: vm.id, state: "running" },
+  };
+  await lab.resetRequests();
+}, 60_000);
+afterAll(async () => {
+  const total = refused.length + notRefused.length;
+  process.stdout.write(`\nbad input refused at preview with the field named: ${refused.length}/${total}${notRefused.length ? ` (not: ${notRefused.join(", ")})` : ""}\n`);
+  await lab.close();
+});
+
+const CANDIDATES: unknown[] = [{ bogus: 1 }, 123456789, "∅ not valid", true, [1, 2], -1, "a".repeat(5000)];
+
+/** Every (resource, field, wrong value) the schemas allow us to generate: the first candidate the field's own schema refuses. */
+const generated = resourceSchemas.flatMap((r) =>
+  Object.entries(r.inputs.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>).flatMap(([field, schema]) => {
+    const wrong = CANDIDATES.find((v) => !schema.safeParse(v).success);
+    return wrong === undefined ? [] : [[r.token, field, wrong] as const];
+  }),
+);
+
+async function expectRefused(token: string, inputs: Record<string, unknown>, field: string) {
+  const provider = (providers as Record<string, () => any>)[token]();
+  const result = await provider.check({}, inputs);
+  const named = (result.failures ?? []).some((f: { property: string; reason: string }) => f.property === field || f.property.startsWith(`${field}.`));
+  (named ? refused : notRefused).push(`${token}.${field}`);
+  expect(result.failures ?? []).toEqual(expect.arrayContaining([expect.objectContaining({ property: expect.stringMatching(new RegExp(`^${field}(\\.|$)`)) })]));
+}
+
+describe("every input's wrong value is refused in check, naming the field (generated from the schemas)", () => {
+  test.each(generated)("%s.%s = %j", async (token, field, wrong) => {
+    await expectRefused(token, { ...valid[token], [field]: wrong }, field);
+  });
+
+  test.each(resourceSchemas.map((r) => r.token))("%s: an input it does not have is refused by name", async (token) => {
+    await expectRefused(token, { ...valid[token], colour: "red" }, "colour");
+  });
+});
+
+describe("the cases found accepted at preview are refused there now", () => {
+  const U = PREVIEW_UNKNOWN;
+  test("a cdrom drive without mediaSource (its VM not created yet)", () => expectRefused("Drive", { machine: U, media: "cdrom" }, "mediaSource"));
+  test("a disk drive without disksize (its VM not created yet)", () => expectRefused("Drive", { machine: U, media: "disk" }, "disksize"));
+  test("a VM's key given as a drive's machine", () => expectRefused("Drive", { ...valid.Drive, machine: vm.id }, "machine"));
+  test("a mediaSource of no file", () => expectRefused("Drive", { machine: U, media: "cdrom", mediaSource: "999999" }, "mediaSource"));
+  test("a NIC's vnet key of no vnet", () => expectRefused("Nic", { machine: U, vnet: "999999" }, "vnet"));
+  test("a device's resource group UUID of nothing", () => expectRefused("Device", { machine: U, resourceGroup: "11111111-2222-4333-8444-555555555555" }, "resourceGroup"));
+  test("a CIDR with two prefixes", () => expectRefused("Vnet", { name: "n", network: "10.0.0.0/24/8" }, "network"));
+  test("a cross-field rule still holds when another input is unknown (DHCP range ends before it starts)", () =>
+    expectRefused("Vnet", { name: U, network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.200", dhcpStop: "10.0.0.100" }, "dhcpStop"));
+});
+
+describe("a preview changes nothing", () => {
+  test("the checks above sent no mutating request", async () => {
+    expect(mutating((await lab.requests()).entries)).toEqual([]);
+  });
+});

@@ -1,0 +1,4 @@
+import { startLab } from "../harness";
+import { defineMatrixSuite } from "./matrix";
+
+defineMatrixSuite("delete", startLab);
