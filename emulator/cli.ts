@@ -35,7 +35,7 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(readFileSync(__filename, "utf8").split("*/")[0].replace(/^\/\*\*?|^ \* ?/gm, ""));
+    process.stdout.write(readFileSync(__filename, "utf8").split("*/")[0].replace(/^#!.*\n|^\/\*\*?|^ \* ?/gm, ""));
     return;
   }
   if (values["create-api-key"] !== undefined) {

@@ -4,9 +4,13 @@ import * as path from "path";
 import { chooseBackend, currentLogin } from "./backend";
 
 describe("the stack's backend", () => {
-  test("PULUMI_BACKEND_URL is the user's choice and is left alone", () => {
+  test("PULUMI_BACKEND_URL is the user's choice, passed on as it is with its passphrase", () => {
     const b = chooseBackend({ PULUMI_BACKEND_URL: "s3://bucket/state" }, "/repo", undefined);
-    expect(b).toEqual({ description: "s3://bucket/state", env: {} });
+    expect(b).toEqual({ description: "s3://bucket/state", env: { PULUMI_BACKEND_URL: "s3://bucket/state" } });
+    expect(chooseBackend({ PULUMI_BACKEND_URL: "file:///s", PULUMI_CONFIG_PASSPHRASE: "pw" }, "/repo", undefined).env).toEqual({
+      PULUMI_BACKEND_URL: "file:///s",
+      PULUMI_CONFIG_PASSPHRASE: "pw",
+    });
   });
 
   test("a `pulumi login` is used as it is", () => {

@@ -6,7 +6,7 @@ import * as path from "path";
 export interface Backend {
   /** Shown to the user: the URL, or how the engine finds it. */
   description: string;
-  /** Variables to add to the engine's environment (none when the user chose the backend). */
+  /** Variables for the engine's environment (the given environment's own, or the local default's). */
   env: Record<string, string>;
 }
 
@@ -20,7 +20,8 @@ export const LOCAL_STATE_DIR = path.join(".vplatform", "state");
  * the stack's config: credentials come from the environment only).
  */
 export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: string | undefined): Backend {
-  if (env.PULUMI_BACKEND_URL) return { description: env.PULUMI_BACKEND_URL, env: {} };
+  const passphrase: Record<string, string> = env.PULUMI_CONFIG_PASSPHRASE === undefined ? {} : { PULUMI_CONFIG_PASSPHRASE: env.PULUMI_CONFIG_PASSPHRASE };
+  if (env.PULUMI_BACKEND_URL) return { description: env.PULUMI_BACKEND_URL, env: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL, ...passphrase } };
   if (loggedInTo) return { description: `${loggedInTo} (pulumi login)`, env: {} };
   if (env.PULUMI_ACCESS_TOKEN) return { description: "Pulumi Cloud (PULUMI_ACCESS_TOKEN)", env: {} };
   const url = `file://${path.resolve(cwd, LOCAL_STATE_DIR)}`;

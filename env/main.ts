@@ -10,8 +10,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { buildEnvironment } from "./build-environment";
 import { loadEnvironment } from "./load-environment";
 
-/** The directory of Pulumi.yaml, whatever the working directory the language host chose. */
+/**
+ * The directory of Pulumi.yaml, as the language host reports it: the working
+ * directory is main's (inside node_modules/vplatform when a team's project runs it).
+ */
 function projectDir(): string {
+  if (pulumi.runtime.getRootDirectory()) return pulumi.runtime.getRootDirectory();
   for (let dir = process.cwd(); ; dir = path.dirname(dir)) {
     if (fs.existsSync(path.join(dir, "Pulumi.yaml"))) return dir;
     if (path.dirname(dir) === dir) return process.cwd();

@@ -41,6 +41,17 @@ describe("a plan is built from the engine's events", () => {
     ]);
   });
 
+  test("secrets show as [secret] and unknowns as known after update, at any depth; a changed secret still shows as changed", () => {
+    const secret = (ciphertext: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext });
+    const plan = planFromEvents([
+      pre("update", "VirtualMachine", "web", { consolePassHash: secret("a") }, { consolePassHash: secret("b"), cloneFrom: { vm: UNKNOWN_VALUE } }),
+    ]);
+    expect(plan.changes[0].fields).toEqual([
+      { field: "cloneFrom", after: { vm: UNKNOWN } },
+      { field: "consolePassHash", before: "[secret]", after: "[secret]" },
+    ]);
+  });
+
   test("a replacement's three steps make one entry that names the inputs forcing it", () => {
     const plan = planFromEvents([
       pre("create-replacement", "Drive", "os", { media: "disk" }, { media: "import" }),

@@ -71,15 +71,28 @@ export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 const HIDDEN_FIELDS = new Set(["__provider"]);
 
-const shown = (v: unknown) => (v === UNKNOWN_VALUE ? UNKNOWN : v);
+/** How the engine's events carry a secret: its signature key, the ciphertext masked. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
+export const SECRET = "[secret]";
+
+/** Unknowns and secrets as a reader should see them, at any depth. */
+function shown(v: unknown): unknown {
+  if (v === UNKNOWN_VALUE) return UNKNOWN;
+  if (Array.isArray(v)) return v.map(shown);
+  if (v && typeof v === "object") {
+    if (SECRET_SIG in v) return SECRET;
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shown(x)]));
+  }
+  return v;
+}
 
 /** The fields that differ between two property bags (secrets stay as the engine masked them). */
 export function changedFields(before: Record<string, unknown> = {}, after: Record<string, unknown> = {}): FieldChange[] {
   const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => !HIDDEN_FIELDS.has(k)).sort();
   return keys.flatMap((field) => {
-    const [b, a] = [before[field], after[field]];
-    if (isDeepStrictEqual(b, a)) return [];
-    return [{ field, ...(b === undefined ? {} : { before: shown(b) }), ...(a === undefined ? {} : { after: shown(a) }) }];
+    if (isDeepStrictEqual(before[field], after[field])) return [];
+    const [b, a] = [shown(before[field]), shown(after[field])];
+    return [{ field, ...(b === undefined ? {} : { before: b }), ...(a === undefined ? {} : { after: a }) }];
   });
 }
 

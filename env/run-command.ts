@@ -94,7 +94,7 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
       environment,
       projectName: args.project,
       stackName: args.stack,
-      env: backend.env,
+      env: { ...platformSettings(env), ...backend.env },
     });
   } catch (e) {
     io.stderr(`error: ${(e as Error).message}\n`);
@@ -111,6 +111,10 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     opened.dispose();
   }
 }
+
+/** The provider reads its settings from the environment: VPLATFORM_* of `env` reach the engine. */
+const platformSettings = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[0].startsWith("VPLATFORM_") && e[1] !== undefined));
 
 const shownPath = (file: string, cwd: string) => {
   const rel = path.relative(cwd, path.resolve(cwd, file));

@@ -27,6 +27,17 @@ ensure_node() {
   node_fits || { log "Node $NODE_MAJOR.$NODE_MIN_MINOR+ is required; got $(node --version)"; exit 1; }
 }
 
+# Node 22 (the other supported LTS) beside it, for the package test (test/e2e/package.test.ts).
+ensure_node22() {
+  local dir="$VPLATFORM_CACHE/node22"
+  if [ ! -x "$dir/node_modules/node/bin/node" ]; then
+    log "installing Node 22 from the npm registry's node package into $dir (package test)"
+    mkdir -p "$dir"
+    npm install --prefix "$dir" --no-save --loglevel=error "node@22" >&2
+  fi
+  export VPLATFORM_NODE22="$dir/node_modules/node/bin/node"
+}
+
 ensure_npm_packages() {
   local stamp="$ROOT/node_modules/.vplatform-lock-hash"
   local want
@@ -107,6 +118,7 @@ engine_env() {
 }
 
 ensure_node
+ensure_node22
 ensure_npm_packages
 ensure_engine
 engine_env

@@ -1,28 +1,29 @@
 // The main job: provisions an environment definition (YAML) on the embedded
 // emulator with the real Pulumi engine, then prints what it created.
-//   ./dev lab [up|preview|refresh|destroy] [--env <file.yaml>]
-// State lives in .lab/ (emulator data and the stack's file backend) so that a
-// later `./dev lab destroy` tears down what `./dev lab` made.
+//   ./dev lab [up|preview|refresh|destroy|drift] [--env <file.yaml>]
+// It runs the file the way `vplatform env` does (one code path), with the
+// emulator's endpoint and key as the platform settings. State lives in .lab/
+// (emulator data and the stack's file backend) so that a later
+// `./dev lab destroy` tears down what `./dev lab` made.
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator } from "../emulator";
-import { createLocalStack, findRepoRoot } from "../env/local-stack";
+import { COMMANDS, DEFAULT_PARALLEL, type Command } from "../env/cli-args";
+import { findRepoRoot } from "../env/local-stack";
+import { runEnvironmentCommand } from "../env/run-command";
 import { ApiClient } from "../provider/client/api-client";
 import { resolveProviderConfig } from "../provider/config/provider-config";
 
-const OPERATIONS = ["up", "preview", "refresh", "destroy"] as const;
-type Operation = (typeof OPERATIONS)[number];
-
-function parseArgs(argv: string[]): { op: Operation; envFile?: string } {
-  let op: Operation = "up";
-  let envFile: string | undefined;
+function parseArgs(argv: string[]): { command: Command; envFile: string } {
+  let command: Command = "up";
+  let envFile = path.join("examples", "environments", "lab.yaml");
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === "--env") envFile = argv[++i];
-    else if ((OPERATIONS as readonly string[]).includes(a)) op = a as Operation;
-    else throw new Error(`unknown argument '${a}' (usage: lab [${OPERATIONS.join("|")}] [--env file.yaml])`);
+    else if ((COMMANDS as readonly string[]).includes(a)) command = a as Command;
+    else throw new Error(`unknown argument '${a}' (usage: lab [${COMMANDS.join("|")}] [--env file.yaml])`);
   }
-  return { op, envFile };
+  return { command, envFile };
 }
 
 async function printVms(client: ApiClient): Promise<void> {
@@ -39,41 +40,40 @@ async function printVms(client: ApiClient): Promise<void> {
   if (vms.length === 0) console.log("(no VMs)");
 }
 
-async function main(): Promise<void> {
-  const { op, envFile } = parseArgs(process.argv.slice(2));
+async function main(): Promise<number> {
+  const { command, envFile } = parseArgs(process.argv.slice(2));
   const root = findRepoRoot();
   const labDir = path.join(root, ".lab");
   fs.mkdirSync(labDir, { recursive: true });
   const emulator = await startEmulator({ port: 0, dataDir: path.join(labDir, "emulator"), quiet: true });
   console.log(`emulator: ${emulator.url} (state in .lab/emulator)`);
   try {
-    const connection = { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert };
-    const stack = await createLocalStack({
-      stackName: "lab",
-      stateDir: path.join(labDir, "state"),
-      connection,
-      workDir: root,
-      config: envFile ? { "vplatform-lab:environment": path.resolve(envFile) } : {},
-    });
-    const onOutput = (s: string) => process.stdout.write(s);
-    if (op === "up") await stack.up({ onOutput, color: "auto" });
-    else if (op === "preview") await stack.preview({ onOutput, color: "auto" });
-    // Each run has a fresh endpoint and key: refresh and destroy must run the program so the
-    // provider gets this run's configuration, not the one stored with the last update.
-    else if (op === "refresh") await stack.refresh({ onOutput, color: "auto", runProgram: true });
-    else await stack.destroy({ onOutput, color: "auto", runProgram: true });
-    const client = new ApiClient(
-      resolveProviderConfig((k) => ({ "vplatform:endpoint": emulator.url, "vplatform:apiKey": emulator.apiKey, "vplatform:caCert": emulator.caCert })[k], {}),
+    const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
+    const code = await runEnvironmentCommand(
+      { command, file: envFile, stack: "lab", project: "vplatform-lab", json: false, parallel: DEFAULT_PARALLEL, refresh: true },
+      undefined,
+      {
+        ...process.env,
+        ...platform,
+        PULUMI_BACKEND_URL: `file://${path.join(labDir, "state")}`,
+        PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "vplatform-local",
+      },
+      process.cwd(),
     );
+    const client = new ApiClient(resolveProviderConfig({}, platform));
     console.log("");
     await printVms(client);
     client.close();
+    return code;
   } finally {
     await emulator.close();
   }
 }
 
-main().catch((err) => {
-  console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
-});
+main().then(
+  (code) => (process.exitCode = code),
+  (err) => {
+    console.error(err instanceof Error ? err.message : err);
+    process.exitCode = 1;
+  },
+);

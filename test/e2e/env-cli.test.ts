@@ -21,6 +21,7 @@ vms:
     cpuCores: 2
     ram: 2048
     powerState: running
+    consolePassHash: console-hash-never-shown
     drives:
       - name: os
         media: disk
@@ -90,6 +91,9 @@ describe("vplatform env provisions an environment file from the team's own repos
       "create Vnet team-net",
     ]);
     expect(await vms()).toEqual([]);
+    // Secret inputs are masked in the plan (it is posted on pull requests).
+    expect(plan.plan.changes.find((c: { type: string }) => c.type === "VirtualMachine").fields).toContainEqual({ field: "consolePassHash", after: "[secret]" });
+    expect(preview.stdout + preview.stderr).not.toContain("console-hash-never-shown");
     // The local default backend, in the working directory; nothing else is written there.
     expect(preview.stderr).toMatch(/state in file:\/\/.*\.vplatform\/state \(local default/);
     expect(fs.readdirSync(repo).sort()).toEqual([".pulumi-home", ".vplatform", "environments"]);
@@ -97,6 +101,7 @@ describe("vplatform env provisions an environment file from the team's own repos
     const up = await vplatform("up", file, "--stack", "dev");
     expect(up.code).toBe(0);
     expect(up.stdout).toContain("Applied: 5 to create, 0 to update, 0 to replace, 0 to delete");
+    expect(up.stdout + up.stderr).not.toContain("console-hash-never-shown");
     expect(await vms()).toEqual([{ $key: expect.anything(), name: "team-web", ram: 2048, status: "running" }]);
 
     expect((await vplatform("drift", file, "--stack", "dev")).code).toBe(0);
@@ -131,6 +136,36 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(destroy.stdout).toContain("0 to create, 0 to update, 0 to replace, 5 to delete");
     expect(await vms()).toEqual([]);
     expect(await api("GET", "/v4/vnets?filter=name%20eq%20'team-net'")).toEqual([]);
+  }, 600_000);
+
+  test("the same kind of file with the stock pulumi commands: a three-line project whose program is the package's runner", async () => {
+    // The team's repository with vplatform installed (here: linked) and a Pulumi project naming env/main.js.
+    fs.mkdirSync(path.join(repo, "node_modules", "@pulumi"), { recursive: true });
+    fs.symlinkSync(findRepoRoot(), path.join(repo, "node_modules", "vplatform"), "dir");
+    fs.symlinkSync(path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"), path.join(repo, "node_modules", "@pulumi", "pulumi"), "dir");
+    fs.writeFileSync(path.join(repo, "Pulumi.yaml"), "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n");
+    // environments/<stack>.yaml, with the stack's overlay applied.
+    fs.writeFileSync(path.join(repo, "environments", "qa.yaml"), "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n");
+    const pulumi = (...args: string[]) =>
+      new Promise<Run>((resolve) => {
+        const env = { ...process.env, PULUMI_HOME: path.join(repo, ".pulumi-home"), PULUMI_BACKEND_URL: `file://${path.join(repo, ".vplatform", "state")}`, PULUMI_CONFIG_PASSPHRASE: "" };
+        const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
+        const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
+        execFile(engine, [...args, "--stack", "qa", "--non-interactive"], { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    try {
+      fs.mkdirSync(path.join(repo, ".vplatform", "state"), { recursive: true });
+      expect(await pulumi("stack", "init")).toMatchObject({ code: 0 });
+      expect(await pulumi("up", "--yes", "--skip-preview")).toMatchObject({ code: 0, stderr: "" });
+      expect((await vms()).find((vm: { name: string }) => vm.name === "qa-web")).toMatchObject({ ram: 3072 });
+      expect(await pulumi("preview", "--expect-no-changes")).toMatchObject({ code: 0 });
+      expect(await pulumi("destroy", "--yes", "--skip-preview")).toMatchObject({ code: 0 });
+      expect(await vms()).toEqual([]);
+    } finally {
+      for (const f of ["Pulumi.yaml", "Pulumi.qa.yaml", "node_modules"]) fs.rmSync(path.join(repo, f), { recursive: true, force: true });
+    }
   }, 600_000);
 
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
