@@ -1,6 +1,7 @@
 import { PlatformApi, Row } from "./platform";
 import { StatusPoller, keyFilter, nextDelay } from "./statusPoller";
 import { fakeClock } from "./testClock";
+import { realClock } from "./waitFor";
 
 /** Rows of one table whose status moves on each read; records each list's filter. */
 function table(statuses: Record<string, string[]>) {
@@ -68,5 +69,41 @@ describe("a poller shared by several waits", () => {
       { timeoutSec: 60, label: "9" },
     );
     await expect(gone).rejects.toThrow("machine 9 has no status row");
+  });
+});
+
+describe("a poller leaves no timer behind", () => {
+  test("a wait that ends a long sleep early cancels the sleep's timer, so the process can exit when the waits are over", async () => {
+    // Row 1 has waited 40 s of virtual time after the first read, so the poller sleeps 10 s
+    // (1/30 of its 300 s timeout) on a real timer; a new wait on row 2 wakes it, and that read ends both.
+    let skew = 0;
+    let reads = 0;
+    let pendingSleeps = 0;
+    const clock = {
+      now: () => Date.now() + skew,
+      sleep: (ms: number, cancel?: AbortSignal) => {
+        pendingSleeps++;
+        return realClock.sleep(ms, cancel).finally(() => pendingSleeps--); // settles when its timer fires or is cleared
+      },
+      log: () => undefined,
+    };
+    const api = {
+      async list(_table: string, query?: { filter?: string }) {
+        const first = reads++ === 0;
+        if (first) skew = 40_000;
+        const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
+        return keys.map((k) => ({ $key: Number(k), status: first ? "starting" : "running" }) as Row);
+      },
+    } as unknown as PlatformApi;
+    const poller = new StatusPoller(api, "machine_status", "status", clock);
+    const first = poller.wait({ key: "1", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "1" });
+    while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(pendingSleeps).toBe(1); // the 10 s sleep
+    const second = poller.wait({ key: "2", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "2" });
+    await Promise.all([first, second]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(reads).toBe(2);
+    expect(pendingSleeps).toBe(0);
   });
 });

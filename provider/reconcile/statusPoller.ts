@@ -90,10 +90,16 @@ export class StatusPoller {
     }
   }
 
-  /** Sleeps until `at`, or until a new wait is due sooner. */
+  /**
+   * Sleeps until `at`, or until a new wait is due sooner. A wake cancels the
+   * sleep's timer: left pending (up to 1/30 of a timeout), it would outlive the
+   * waits and keep the process from exiting.
+   */
   async #sleepUntil(at: number): Promise<void> {
     this.#sleepingUntil = at;
-    await Promise.race([this.clock.sleep(at - this.clock.now()), new Promise<void>((resolve) => (this.#wake = resolve))]);
+    const woken = new AbortController();
+    await Promise.race([this.clock.sleep(at - this.clock.now(), woken.signal), new Promise<void>((resolve) => (this.#wake = resolve))]);
+    woken.abort();
     this.#sleepingUntil = Infinity;
     this.#wake = undefined;
   }

@@ -16,14 +16,19 @@ export interface PollOptions {
 
 export interface Clock {
   now(): number;
-  sleep(ms: number): Promise<void>;
+  /** Resolves after `ms`, or at once when `cancel` aborts (its timer then cleared). */
+  sleep(ms: number, cancel?: AbortSignal): Promise<void>;
   log(line: string): void;
 }
 
 /** console.log reaches the engine from a dynamic provider; pulumi.log does not. */
 export const realClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
+  sleep: (ms, cancel) =>
+    new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      cancel?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+    }),
   log: (line) => console.log(line),
 };
 
