@@ -71,8 +71,9 @@ export class VplatformProvider implements provider.Provider {
     }
   }
 
-  check(urn: string, _olds: unknown, news: Settings): Promise<provider.CheckResult> {
-    return this.run(urn, undefined, (ops) => ops.check(news));
+  /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
+  check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
+    return this.run(urn, undefined, (ops) => ops.check(news, olds ?? {}));
   }
 
   diff(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.DiffResult> {

@@ -1,6 +1,7 @@
 // The request economy, proven with the emulator's request counter: what each
 // mechanism costs in requests, never how long it takes.
 import { ApiClientOptions } from "../../provider/client/api-client";
+import { VplatformProvider } from "../../provider/plugin/vplatformProvider";
 import { RequestPacer } from "../../provider/client/pacer";
 import { isRunning, waitForMachineStatus } from "../../provider/reconcile/machineStatus";
 import { PlatformApi } from "../../provider/reconcile/platform";
@@ -116,6 +117,19 @@ describe("nothing verified twice: the machine-key guard", () => {
     await lab.resetRequests();
     await providers.Drive().check(drives[0].inputs, { ...drives[0].inputs, disksize: 2 * GiB });
     expect((await lab.requests()).total).toBe(0);
+  });
+
+  test("the plugin's check gets the old inputs too: an unchanged machine key costs no request, a new one is verified", async () => {
+    const plugin = new VplatformProvider();
+    plugin.configure({ endpoint: lab.emu.url, apiKey: lab.emu.apiKey, caCert: lab.emu.caCert });
+    const machine = String((await lab.api("POST", "vms", { name: "plugin-guard", cpu_cores: 1, ram: 1024 })).response.machine);
+    const olds = { machine, name: "data", disksize: GiB, preferredTier: 3 };
+    const urn = "urn:pulumi:dev::lab::vplatform:index:Drive::data";
+    await lab.resetRequests();
+    expect(await plugin.check(urn, olds, { ...olds, disksize: 2 * GiB })).toMatchObject({ inputs: { machine, disksize: 2 * GiB } });
+    expect((await lab.requests()).total).toBe(0);
+    expect(await plugin.check(urn, {}, olds)).toMatchObject({ inputs: { machine } });
+    expect(count(await lab.requests(), "GET", "vms")).toBe(1);
   });
 
   test("the hardware of a VM this process created is checked and created without looking the VM up", async () => {
