@@ -119,6 +119,20 @@ describe("nothing verified twice: the machine-key guard", () => {
     expect((await lab.requests()).total).toBe(0);
   });
 
+  test("the vnet checks of 8 NICs cost one GET together; an unchanged vnet costs none", async () => {
+    const net = await lab.api("POST", "vnets", { name: "ref-net", network: "10.99.0.0/24" });
+    const machines = await Promise.all(range(8).map(async (i) => String((await lab.api("POST", "vms", { name: `ref-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
+    const nics = machines.map((machine) => ({ machine, vnet: String(net.$key) }));
+    await lab.resetRequests();
+    const results = await Promise.all(nics.map((nic) => providers.Nic().check({}, nic)));
+    expect(results.map((r: any) => r.failures ?? [])).toEqual(machines.map(() => []));
+    expect(count(await lab.requests(), "GET", "vnets")).toBe(1);
+
+    await lab.resetRequests();
+    await Promise.all(nics.map((nic) => providers.Nic().check(nic, { ...nic, name: "eth1" })));
+    expect((await lab.requests()).total).toBe(0);
+  });
+
   test("the plugin's check gets the old inputs too: an unchanged machine key costs no request, a new one is verified", async () => {
     const plugin = new VplatformProvider();
     plugin.configure({ endpoint: lab.emu.url, apiKey: lab.emu.apiKey, caCert: lab.emu.caCert });
