@@ -4,9 +4,9 @@ import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
 import { economyOn } from "../reconcile/requestEconomy";
-import { markerOf, taggedDescription, taggedFilter, withoutTag } from "../reconcile/createMarker";
+import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
-import { CreatedRow, PlatformApi, Row, errorText, quote, str } from "../reconcile/platform";
+import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
@@ -82,10 +82,13 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
       ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
       : undefined;
   const marking = markingOf(spec);
-  /** A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field). */
+  /**
+   * A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field).
+   * The machine's rows are read with the other creates' look-ups of the table (a lab's: a few GETs), and told apart here.
+   */
   const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
-    const rows = await api.list(spec.table, { filter: `machine eq ${inputs.machine} and ${marking.filter(marker, inputs)}`, fields: spec.readFields });
-    return rows.find((row) => spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
+    const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
+    return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
   };
   return {
     token: spec.token,
@@ -180,12 +183,12 @@ function markingOf(spec: { table: string }) {
   if (spec.table !== "machine_devices") {
     return {
       mark: (body: Row, marker: string) => ({ ...body, description: taggedDescription(body.description, marker) }),
-      filter: (marker: string) => taggedFilter(marker),
+      marks: (row: Row, marker: string) => hasTag(row, marker),
     };
   }
   const deviceName = (marker: string, inputs: HardwareInputs) => inputs.name ?? `vplatform:${marker}`;
   return {
     mark: (body: Row, marker: string, inputs: HardwareInputs) => ({ ...body, name: deviceName(marker, inputs) }),
-    filter: (marker: string, inputs: HardwareInputs) => `name eq ${quote(deviceName(marker, inputs))}`,
+    marks: (row: Row, marker: string, inputs: HardwareInputs) => str(row.name) === deviceName(marker, inputs),
   };
 }

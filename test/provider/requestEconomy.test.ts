@@ -162,6 +162,22 @@ describe("nothing verified twice: the machine-key guard", () => {
   });
 });
 
+describe("batched look-ups before a create: the row an interrupted earlier attempt made is looked for with the other creates", () => {
+  test("6 VMs created together look for an earlier attempt's row in one vms GET, and their 12 drives in two machine_drives GETs", async () => {
+    await lab.resetRequests();
+    const vms = await Promise.all(range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `pre-${i}`, cpuCores: 1, ram: 1024 })));
+    const afterVms = await lab.requests();
+    expect(count(afterVms, "POST", "vms")).toBe(6);
+    expect(count(afterVms, "GET", "vms")).toBe(1);
+    await lab.resetRequests();
+    await Promise.all(vms.flatMap(({ outs }) => ["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name, disksize: GiB, preferredTier: 3 }))));
+    const afterDrives = await lab.requests();
+    expect(count(afterDrives, "POST", "machine_drives")).toBe(12);
+    // One GET for the six os drives, one for the six data drives (a machine's changes take turns under its lock).
+    expect(count(afterDrives, "GET", "machine_drives")).toBe(2);
+  });
+});
+
 describe("a drive or NIC added to a running VM is created once it is plugged in", () => {
   test("the drive reads online when create returns, and deleting it right away works (no 'already hotplugging')", async () => {
     const [{ vm }] = await makeVms(1);
