@@ -1,5 +1,5 @@
 import { PlatformApi, Row } from "./platform";
-import { StatusPoller, keyFilter, nextDelay } from "./statusPoller";
+import { StatusPoller, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock } from "./testClock";
 import { realClock } from "./waitFor";
 
@@ -25,6 +25,12 @@ describe("the tick follows the time waited", () => {
     expect(nextDelay(4000, 60)).toBe(1000);
     expect(nextDelay(40_000, 60)).toBe(2000);
     expect(nextDelay(400_000, 300)).toBe(10_000);
+  });
+
+  test("the poller's ticks come no sooner than a quarter of the time it has been busy, at least 250 ms and at most 2 s apart", () => {
+    expect(tickGap(0)).toBe(250);
+    expect(tickGap(4000)).toBe(1000);
+    expect(tickGap(60_000)).toBe(2000);
   });
 
   test("keys are read bare when numeric, quoted otherwise", () => {
@@ -69,6 +75,33 @@ describe("a poller shared by several waits", () => {
       { timeoutSec: 60, label: "9" },
     );
     await expect(gone).rejects.toThrow("machine 9 has no status row");
+  });
+});
+
+describe("a lab powering on: waits that start one after another", () => {
+  test("20 power-ons of 20 s starting 1 s apart cost about a GET per 2 s once the poller is busy, and each is seen within a quarter of its duration", async () => {
+    const clock = fakeClock();
+    const poller = new StatusPoller({} as PlatformApi, "machine_status", "status", clock);
+    const startedAt = new Map<string, number>();
+    const seenAt = new Map<string, number>();
+    const waits: Promise<unknown>[] = [];
+    const start = (key: string) => {
+      startedAt.set(key, clock.now());
+      waits.push(poller.wait({ key, done: (r) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false), describe: describe_ }, { timeoutSec: 300, label: key }));
+    };
+    let next = 0;
+    (poller as unknown as { api: PlatformApi }).api = {
+      async list(_table: string, query?: { filter?: string }) {
+        while (next < 20 && next * 1000 <= clock.now()) start(String(next++)); // the engine hands over the next VM
+        const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
+        return keys.map((k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + 20_000 ? "running" : "starting" }) as Row);
+      },
+    } as unknown as PlatformApi;
+    start(String(next++));
+    while (waits.length < 20 || seenAt.size < 20) await Promise.all(waits);
+    // 39 s of power-ons: about 20 ticks 2 s apart after the first seconds (a tick every 250 ms would be 150)
+    expect(poller.reads).toBeLessThanOrEqual(30);
+    for (const [key, at] of seenAt) expect(at - (startedAt.get(key)! + 20_000)).toBeLessThanOrEqual(5000);
   });
 });
 

@@ -12,7 +12,10 @@ import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock, waitLimit }
  *
  * The tick follows the operation's scale: a wait is next due after a quarter
  * of the time it has waited so far (so a 20 s power-on is read about 8 times,
- * a 2 s one as often), at least 250 ms and at most 1/30 of its timeout.
+ * a 2 s one as often), at least 250 ms and at most 1/30 of its timeout. The
+ * poller as a whole keeps the same pace: ticks come no sooner than a quarter
+ * of the time it has been busy (at most 2 s apart), so a stream of waits
+ * starting one after another (a lab powering on) does not tick every 250 ms.
  */
 export interface RowWait {
   key: string;
@@ -23,6 +26,8 @@ export interface RowWait {
 }
 
 const MIN_DELAY_MS = 250;
+/** The longest gap the poller's own pace may put between ticks (a wait's completion is seen at most this late). */
+const MAX_TICK_GAP_MS = 2000;
 /** Keys per GET: keeps the query string short. */
 const KEYS_PER_READ = 100;
 
@@ -43,6 +48,9 @@ export class StatusPoller {
   #running = false;
   #wake?: () => void;
   #sleepingUntil = Infinity;
+  /** Since when some wait has been pending without a break, and when the last tick read. */
+  #busySince = 0;
+  #lastTick = -Infinity;
   /** GETs this poller sent (for tests and the bench). */
   reads = 0;
 
@@ -77,12 +85,15 @@ export class StatusPoller {
 
   async #run(): Promise<void> {
     this.#running = true;
+    this.#busySince = this.clock.now();
     try {
       while (this.#waiters.size > 0) {
-        const due = Math.min(...[...this.#waiters].map((w) => w.dueAt));
+        const pace = this.#lastTick + tickGap(this.clock.now() - this.#busySince);
+        const due = Math.max(pace, Math.min(...[...this.#waiters].map((w) => w.dueAt)));
         if (due > this.clock.now()) await this.#sleepUntil(due);
         const now = this.clock.now();
-        if ([...this.#waiters].every((w) => w.dueAt > now)) continue; // woken by a new wait that is not due yet
+        if (now < pace || [...this.#waiters].every((w) => w.dueAt > now)) continue; // woken by a new wait that is not due yet
+        this.#lastTick = now;
         await this.#tick();
       }
     } finally {
@@ -167,6 +178,11 @@ export class StatusPoller {
 /** `$key eq 1 or $key eq 2`: numeric keys bare, others quoted. */
 export function keyFilter(keys: string[]): string {
   return keys.map((k) => `$key eq ${/^\d+$/.test(k) ? k : `'${k.replace(/'/g, "''")}'`}`).join(" or ");
+}
+
+/** The poller's least gap between ticks: a quarter of the time it has been busy, between 250 ms and 2 s. */
+export function tickGap(busyMs: number): number {
+  return Math.min(MAX_TICK_GAP_MS, Math.max(MIN_DELAY_MS, busyMs / 4));
 }
 
 /** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */
