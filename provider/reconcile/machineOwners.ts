@@ -45,3 +45,15 @@ export function rememberVm(ref: MachineOwner["ref"], status: MachineOwner["statu
   if (allowHotplug === undefined && status.running) return;
   rememberOwner({ ref, status, allowHotplug: allowHotplug === true });
 }
+
+/** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
+const madeHere = new Set<string>();
+
+export function rememberMadeHere(machineKey: string): void {
+  if (machineKey) madeHere.add(machineKey);
+}
+
+/** Whether this process created the machine (VPLATFORM_BASELINE=reads: never assumed). */
+export function madeByThisProcess(machineKey: string): boolean {
+  return economyOn("reads") && madeHere.has(machineKey);
+}

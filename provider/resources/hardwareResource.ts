@@ -4,6 +4,7 @@ import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
 import { economyOn } from "../reconcile/requestEconomy";
+import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
@@ -86,9 +87,14 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
    * A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field).
    * The machine's rows are read with the other creates' look-ups of the table (a lab's: a few GETs), and told apart here.
    */
-  const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
-    const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
-    return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
+  const findOurs = (api: PlatformApi, inputs: I, marker: string) => {
+    // A machine this process made holds no row of an earlier run: only a resend (after a failed POST) must look.
+    let mustLook = !madeByThisProcess(String(inputs.machine));
+    return async () => {
+      if (!mustLook) return void (mustLook = true);
+      const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
+      return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
+    };
   };
   return {
     token: spec.token,

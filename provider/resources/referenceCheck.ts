@@ -12,12 +12,15 @@ export interface Reference {
   column?: string;
 }
 
+/** References confirmed in this process (a lab's NICs share one vnet). */
+const confirmed = new Set<string>();
+
 /**
  * Read-only look-ups at preview: a key of nothing (a mediaSource of no file,
  * a NIC's vnet of no vnet, a device's resource group of nothing) is refused in
  * `check`, naming the field, instead of failing half-way through an `up`.
- * Unknown values (rows this run creates) and values unchanged since the last
- * run (`olds`) are not looked up.
+ * Unknown values (rows this run creates), values unchanged since the last
+ * run (`olds`) and rows this process already found are not looked up.
  */
 export async function verifyReferences(
   api: PlatformApi,
@@ -31,8 +34,11 @@ export async function verifyReferences(
     const value = inputs[ref.field];
     if (value === undefined || value === null || unknown.has(ref.field)) continue;
     if (economyOn("verify") && olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
+    const id = JSON.stringify([ref.table, ref.column ?? "$key", String(value)]);
+    if (economyOn("verify") && confirmed.has(id)) continue;
     // Batched with the other checks of the run (a preview of 200 NICs on one vnet: one GET).
     const rows = await rowsWhere(api, ref.table, ref.column ?? "$key", String(value), "$key");
+    if (rows.length > 0) confirmed.add(id);
     if (rows.length === 0) failures.push({ property: ref.field, reason: `${ref.field}: no ${ref.noun} '${String(value)}' exists on the platform (${ref.table})` });
   }
   return failures;

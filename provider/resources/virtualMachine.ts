@@ -20,7 +20,7 @@ import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { VmRef, powerOff, powerOn } from "../reconcile/power";
 import { forgetOwedStart, platformApi, withMachineLock } from "../reconcile/runtime";
-import { forgetOwner, rememberVm } from "../reconcile/machineOwners";
+import { forgetOwner, rememberMadeHere, rememberVm } from "../reconcile/machineOwners";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
@@ -199,6 +199,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         const inserted = source ? await withMachineLock(source.machineKey, insert) : await insert();
         vm = inserted;
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
+        else if (!source) rememberMadeHere(vm.machineKey);
       } catch (err) {
         if (!isNameConflict(err)) throw err;
         throw new Error(
