@@ -20,7 +20,12 @@
 //
 // Options: --quick (10 VMs at lab speed only), --sizes=10,50,200 (lab speed),
 // --realistic=10,50 (time scale --scale=10: power-on 20 s, power-off 30 s),
-// --variants=baseline,new,new+par, --detail (requests by method and table).
+// --variants=baseline,new,new+par, --detail (requests by method and table),
+// --skip-checkpoints (PULUMI_SKIP_CHECKPOINTS=true: the rows say so),
+// --provider-heap=MiB (NODE_OPTIONS=--max-old-space-size for the provider process: the rows say so),
+// --out=results.jsonl (appends each measured operation), --from=a.jsonl,b.jsonl
+// (prints the tables and targets of earlier runs without running anything),
+// --markdown (the tables as Markdown, as the README carries them).
 import * as fs from "fs";
 import * as path from "path";
 import got from "got";
@@ -52,6 +57,10 @@ interface Measured {
   vms: number;
   speed: string;
   variant: string;
+  /** false when the run set PULUMI_SKIP_CHECKPOINTS (the file backend then writes state only at the end). */
+  checkpoints: boolean;
+  /** The provider process's V8 old-space limit when the run set one (MiB). */
+  heapMiB?: number;
   op: Op;
   requests: number;
   seconds: number;
@@ -66,6 +75,8 @@ function option(name: string): string | undefined {
 const numbers = (text: string | undefined, fallback: number[]) => (text === undefined ? fallback : text.split(",").filter(Boolean).map(Number));
 
 async function main(): Promise<void> {
+  const from = option("from");
+  if (from) return report(from.split(",").flatMap((file) => readResults(file)));
   const quick = option("quick") !== undefined;
   const labSizes = numbers(option("sizes"), quick ? [10] : [10, 50, 200]);
   const realisticSizes = numbers(option("realistic"), quick ? [] : [10, 50]);
@@ -73,23 +84,37 @@ async function main(): Promise<void> {
   const wanted = option("variants")?.split(",") ?? VARIANTS.map((v) => v.name);
   const variants = VARIANTS.filter((v) => wanted.includes(v.name));
   const runs = [...labSizes.map((n) => ({ n, scale: 0.01, speed: "lab" })), ...realisticSizes.map((n) => ({ n, scale, speed: `×${scale}` }))];
+  const out = option("out");
 
   console.log("vplatform benchmark: N VMs with 2 drives and 1 NIC each, powered on, under the real engine against the emulator\n");
   const results: Measured[] = [];
   for (const run of runs) {
     for (const variant of variants) {
-      const measured = await runLab(run.n, run.scale, run.speed, variant);
+      const measured = await runLab(run.n, run.scale, run.speed, variant, (m) => out && fs.appendFileSync(out, JSON.stringify(m) + "\n"));
       results.push(...measured);
       printTable(measured);
       console.log("");
     }
   }
+  report(results);
+}
+
+function readResults(file: string): Measured[] {
+  return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Measured);
+}
+
+function report(results: Measured[]): void {
   console.log("All runs:\n");
   printTable(results);
   printLifecycle(results);
+  printTargets(results);
 }
 
-async function runLab(n: number, timeScale: number, speed: string, variant: Variant): Promise<Measured[]> {
+async function runLab(n: number, timeScale: number, speed: string, variant: Variant, measured: (m: Measured) => void): Promise<Measured[]> {
+  const checkpoints = option("skip-checkpoints") === undefined;
+  if (!checkpoints) process.env.PULUMI_SKIP_CHECKPOINTS = "true"; // passed on to the engine with the rest of the environment
+  const heapMiB = option("provider-heap") ? Number(option("provider-heap")) : undefined;
+  if (heapMiB) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=${heapMiB}`.trim(); // reaches the provider the engine starts
   process.env.VPLATFORM_BASELINE = variant.baseline; // read by the SDK (this process) and the provider (the engine's child)
   const emuOpts = { port: 0, timeScale, quiet: true, rateLimitPerHour: 1_000_000_000 };
   const emu: RunningEmulator = n > 60 ? await startLabEmulator(n, emuOpts) : await startEmulator(emuOpts);
@@ -122,7 +147,9 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
       const peakMiB = memory.stop();
       const counts = await counter("GET");
       if (option("detail") !== undefined) console.log(`${variant.name} ${op}: ${counts.entries.map((e) => `${e.method} ${e.table} ${e.count}`).join(", ")}`);
-      out.push({ vms: n, speed, variant: variant.name, op, requests: counts.total, seconds, transitionMs: transitionMs(op, timeScale), peakMiB });
+      const m: Measured = { vms: n, speed, variant: variant.name, checkpoints, heapMiB, op, requests: counts.total, seconds, transitionMs: transitionMs(op, timeScale), peakMiB };
+      out.push(m);
+      measured(m);
     }
   };
   try {
@@ -143,41 +170,99 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
   return out;
 }
 
+const variantLabel = (r: Measured) =>
+  [r.variant, ...(r.checkpoints ? [] : ["(no checkpoints)"]), ...(r.heapMiB ? [`(provider heap ${r.heapMiB} MiB)`] : [])].join(" ");
+
+/** Aligned columns, or a Markdown table with --markdown. */
+function printRows(rows: string[][]): void {
+  if (option("markdown") !== undefined) {
+    const [head, ...body] = rows;
+    for (const r of [head, head.map(() => "---"), ...body]) console.log(`| ${r.join(" | ")} |`);
+    return;
+  }
+  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
+  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd());
+}
+
+const ratio = (r: Measured): number | undefined => {
+  const f = floor(r.op, r.vms);
+  return f === 0 ? (r.requests === 0 ? 1 : undefined) : r.requests / f;
+};
+
 function printTable(results: Measured[]): void {
   const rows = [["VMs", "speed", "variant", "op", "requests", "per VM", "floor", "× floor", "seconds", "× transition", "provider MiB"]];
   for (const r of results) {
-    const f = floor(r.op, r.vms);
+    const x = ratio(r);
     rows.push([
       String(r.vms),
       r.speed,
-      r.variant,
+      variantLabel(r),
       r.op,
       String(r.requests),
       (r.requests / r.vms).toFixed(1),
-      String(f),
-      f === 0 ? (r.requests === 0 ? "1.00" : "—") : (r.requests / f).toFixed(2),
+      String(floor(r.op, r.vms)),
+      x === undefined ? "—" : x.toFixed(2),
       r.seconds.toFixed(1),
-      r.transitionMs ? (r.seconds / (r.transitionMs / 1000)).toFixed(1) : "",
+      r.transitionMs && r.transitionMs >= 1000 ? (r.seconds / (r.transitionMs / 1000)).toFixed(1) : "", // lab speed's 20 ms is no yardstick
       r.peakMiB ? String(r.peakMiB) : "?",
     ]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  "));
+  printRows(rows);
 }
+
+/** The measured operations of one lab and variant, by operation. */
+function labs(results: Measured[]): { vms: number; speed: string; label: string; variant: string; ops: Partial<Record<Op, Measured>> }[] {
+  const groups = new Map<string, { vms: number; speed: string; label: string; variant: string; ops: Partial<Record<Op, Measured>> }>();
+  for (const r of results) {
+    const key = `${r.vms}|${r.speed}|${variantLabel(r)}`;
+    if (!groups.has(key)) groups.set(key, { vms: r.vms, speed: r.speed, label: variantLabel(r), variant: r.variant, ops: {} });
+    groups.get(key)!.ops[r.op] = r;
+  }
+  return [...groups.values()];
+}
+
+const OPS: Op[] = ["up", "preview", "refresh", "grow", "destroy"];
 
 /** A whole lifecycle per lab: requests per VM and VMs one key's 1000 requests/hour cover. */
 function printLifecycle(results: Measured[]): void {
   console.log("\nWhole lifecycle (up, preview, refresh, grow, destroy):\n");
-  const groups = new Map<string, Measured[]>();
-  for (const r of results) groups.set(`${r.vms}|${r.speed}|${r.variant}`, [...(groups.get(`${r.vms}|${r.speed}|${r.variant}`) ?? []), r]);
   const rows = [["VMs", "speed", "variant", "requests", "per VM", "VMs per key-hour"]];
-  for (const [key, rs] of groups) {
-    const [vms, speed, variant] = key.split("|");
-    const total = rs.reduce((s, r) => s + r.requests, 0);
-    rows.push([vms, speed, variant, String(total), (total / Number(vms)).toFixed(1), String(Math.floor(1000 / (total / Number(vms))))]);
+  for (const lab of labs(results)) {
+    if (OPS.some((op) => !lab.ops[op])) continue; // an incomplete run
+    const total = OPS.reduce((s, op) => s + lab.ops[op]!.requests, 0);
+    rows.push([String(lab.vms), lab.speed, lab.label, String(total), (total / lab.vms).toFixed(1), String(Math.floor(1000 / (total / lab.vms)))]);
   }
-  const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  "));
+  printRows(rows);
+}
+
+/**
+ * The issue's targets, checked on every measured lab of the new variants they
+ * apply to. The 100-VM lifecycle target (1000 requests) is 10 requests per VM,
+ * checked on every lab of 50 VMs or more.
+ */
+function printTargets(results: Measured[]): void {
+  console.log("\nTargets (new variants):\n");
+  const rows = [["target", "lab", "variant", "measured", "met"]];
+  const check = (target: string, lab: ReturnType<typeof labs>[number], measured: number | undefined, limit: number, unit = "") => {
+    if (measured === undefined) return;
+    rows.push([target, `${lab.vms} VMs ${lab.speed}`, lab.label, `${Number(measured.toFixed(2))}${unit}`, measured <= limit ? "yes" : "NO"]);
+  };
+  for (const lab of labs(results).filter((l) => l.variant !== "baseline")) {
+    const { up, preview, refresh, destroy } = lab.ops;
+    const largest = (speed: string) => Math.max(...results.filter((r) => r.speed === speed).map((r) => r.vms));
+    if (lab.vms === largest(lab.speed) || lab.vms >= 200) check("up ≤ 1.3× floor (largest lab)", lab, up && ratio(up), 1.3, "×");
+    check("destroy ≤ 1.5× floor", lab, destroy && ratio(destroy), 1.5, "×");
+    if (lab.vms >= 200) {
+      check("preview ≤ 20 requests (200 VMs)", lab, preview?.requests, 20);
+      check("refresh ≤ 20 requests (200 VMs)", lab, refresh?.requests, 20);
+      check("provider < 300 MiB (200 VMs)", lab, up && Math.max(...OPS.map((op) => lab.ops[op]?.peakMiB ?? 0)), 299, " MiB");
+    }
+    if (lab.vms >= 50 && OPS.every((op) => lab.ops[op])) {
+      check("lifecycle ≤ 10 requests per VM (1000 per 100 VMs)", lab, OPS.reduce((s, op) => s + lab.ops[op]!.requests, 0) / lab.vms, 10);
+    }
+    if (lab.vms === 50 && lab.speed !== "lab" && up?.transitionMs) check("up ≤ 1.5× transition (50 VMs realistic)", lab, up.seconds / (up.transitionMs / 1000), 1.5, "×");
+  }
+  printRows(rows);
 }
 
 main().catch((err) => {

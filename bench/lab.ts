@@ -38,7 +38,7 @@ export function labEnvironment(shape: LabShape) {
 /** An inline Pulumi program declaring the lab through the YAML environments' builder (the shape reads at run time). */
 export function labProgram(shape: () => LabShape): PulumiFn {
   return async () => {
-    const { buildEnvironment } = require("vplatform/dist/env/build-environment");
+    const { buildEnvironment } = require("vplatform/env");
     buildEnvironment(labEnvironment(shape()));
   };
 }
