@@ -11,6 +11,7 @@ import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
+import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { withOperationDeadline } from "../client/operationDeadline";
 import { currentOperation } from "../reconcile/operationContext";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -129,6 +130,7 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     operations: ops,
     async configure(req) {
       watchEngineOnce();
+      keepYoungGenerationSmall();
       configureRuntime((key) => req.config.get(key));
     },
     async check(olds, news) {

@@ -179,14 +179,14 @@ describe("batched look-ups before a create: the row an interrupted earlier attem
     expect(count(await lab.requests(), "GET", "machine_drives")).toBe(0);
   });
 
-  test("12 drives on 6 VMs made elsewhere look for an earlier attempt's rows in two machine_drives GETs", async () => {
+  test("12 drives on 6 VMs made elsewhere look for an earlier attempt's rows in at most two machine_drives GETs", async () => {
     const machines = await Promise.all(range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `pre-out-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
     await lab.resetRequests();
     await Promise.all(machines.flatMap((machine) => ["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 }))));
     const afterDrives = await lab.requests();
     expect(count(afterDrives, "POST", "machine_drives")).toBe(12);
-    // One GET for the six os drives, one for the six data drives (a machine's changes take turns under its lock).
-    expect(count(afterDrives, "GET", "machine_drives")).toBe(2);
+    // The six os drives' look-ups go together, then the six data drives' (a machine's changes take turns under its lock).
+    expect(count(afterDrives, "GET", "machine_drives")).toBeLessThanOrEqual(2);
   });
 });
 
