@@ -22,7 +22,6 @@
 // --realistic=10,50 (time scale --scale=10: power-on 20 s, power-off 30 s),
 // --variants=baseline,new,new+par, --detail (requests by method and table),
 // --skip-checkpoints (PULUMI_SKIP_CHECKPOINTS=true: the rows say so),
-// --provider-heap=MiB (NODE_OPTIONS=--max-old-space-size for the provider process: the rows say so),
 // --out=results.jsonl (appends each measured operation), --from=a.jsonl,b.jsonl
 // (prints the tables and targets of earlier runs without running anything),
 // --markdown (the tables as Markdown, as the README carries them).
@@ -59,8 +58,6 @@ interface Measured {
   variant: string;
   /** false when the run set PULUMI_SKIP_CHECKPOINTS (the file backend then writes state only at the end). */
   checkpoints: boolean;
-  /** The provider process's V8 old-space limit when the run set one (MiB). */
-  heapMiB?: number;
   op: Op;
   requests: number;
   seconds: number;
@@ -113,8 +110,6 @@ function report(results: Measured[]): void {
 async function runLab(n: number, timeScale: number, speed: string, variant: Variant, measured: (m: Measured) => void): Promise<Measured[]> {
   const checkpoints = option("skip-checkpoints") === undefined;
   if (!checkpoints) process.env.PULUMI_SKIP_CHECKPOINTS = "true"; // passed on to the engine with the rest of the environment
-  const heapMiB = option("provider-heap") ? Number(option("provider-heap")) : undefined;
-  if (heapMiB) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ""} --max-old-space-size=${heapMiB}`.trim(); // reaches the provider the engine starts
   process.env.VPLATFORM_BASELINE = variant.baseline; // read by the SDK (this process) and the provider (the engine's child)
   const emuOpts = { port: 0, timeScale, quiet: true, rateLimitPerHour: 1_000_000_000 };
   const emu: RunningEmulator = n > 60 ? await startLabEmulator(n, emuOpts) : await startEmulator(emuOpts);
@@ -147,7 +142,7 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
       const peakMiB = memory.stop();
       const counts = await counter("GET");
       if (option("detail") !== undefined) console.log(`${variant.name} ${op}: ${counts.entries.map((e) => `${e.method} ${e.table} ${e.count}`).join(", ")}`);
-      const m: Measured = { vms: n, speed, variant: variant.name, checkpoints, heapMiB, op, requests: counts.total, seconds, transitionMs: transitionMs(op, timeScale), peakMiB };
+      const m: Measured = { vms: n, speed, variant: variant.name, checkpoints, op, requests: counts.total, seconds, transitionMs: transitionMs(op, timeScale), peakMiB };
       out.push(m);
       measured(m);
     }
@@ -170,8 +165,7 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
   return out;
 }
 
-const variantLabel = (r: Measured) =>
-  [r.variant, ...(r.checkpoints ? [] : ["(no checkpoints)"]), ...(r.heapMiB ? [`(provider heap ${r.heapMiB} MiB)`] : [])].join(" ");
+const variantLabel = (r: Measured) => (r.checkpoints ? r.variant : `${r.variant} (no checkpoints)`);
 
 /** Aligned columns, or a Markdown table with --markdown. */
 function printRows(rows: string[][]): void {
