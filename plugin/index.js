@@ -1,1 +1,3 @@
-throw new Error("FOLDER-PLUGIN-LOADED");
+// Loaded by the Node.js language host's plugin runner (see PulumiPlugin.yaml): the same entry point as
+// the package's bin pulumi-resource-vplatform.
+require("../dist/provider/plugin/main.js");
