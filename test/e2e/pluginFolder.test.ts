@@ -5,6 +5,7 @@ import * as fs from "fs";
 import * as path from "path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { findRepoRoot } from "../../env/local-stack";
+import { markerTag, stableMarker } from "../../provider/reconcile/createMarker";
 import { collect, startE2e, type E2eContext } from "./harness";
 
 const root = findRepoRoot();
@@ -50,7 +51,10 @@ describe("the plugin found through its PulumiPlugin.yaml directory", () => {
   test("named in Pulumi.yaml's plugins, it is run by the Node.js language host and serves up and destroy", async () => {
     writeProject(pluginsSection);
     const up = await ctx.stack.up(collect(ctx));
-    expect((await ctx.api("GET", `/v4/vnets/${up.outputs.netKey.value}?fields=name,network`)).body).toMatchObject({ name: "folder-net", network: "10.70.0.0/24" });
+    const row = (await ctx.api("GET", `/v4/vnets/${up.outputs.netKey.value}?fields=name,network,description`)).body;
+    expect(row).toMatchObject({ name: "folder-net", network: "10.70.0.0/24" });
+    // A YAML program passes no create marker: the plugin derives it from the URN (stable across runs).
+    expect(row.description).toBe(markerTag(stableMarker(`urn:pulumi:${ctx.stack.name}::plugin-folder::vplatform:index:Vnet::net`)));
     expect(up.stdout + up.stderr).not.toMatch(/using pulumi-resource-vplatform from \$PATH/);
     await ctx.stack.destroy(collect(ctx));
     expect((await ctx.api("GET", `/v4/vnets?filter=name%20eq%20'folder-net'&fields=name`)).body).toEqual([]);
