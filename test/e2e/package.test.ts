@@ -42,6 +42,24 @@ export const status: pulumi.Output<string> = web.status;
 export const nodeVersion = process.version;
 `;
 
+/** The other entry points as a user's code uses them: the environment runner and the emulator (type-checked only). */
+const ENTRY_POINTS = `import * as fs from "fs";
+import { buildEnvironment, EnvironmentError, loadEnvironment, type BuiltEnvironment, type Environment } from "vplatform/env";
+import { startEmulator, type RunningEmulator } from "vplatform/emulator";
+
+export function provision(file: string): BuiltEnvironment {
+  const env: Environment = loadEnvironment(file, fs.readFileSync(file, "utf8"), "dev");
+  const ram: number | undefined = env.vms[0]?.ram;
+  return ram === undefined ? buildEnvironment({ vnets: [], vms: [] }) : buildEnvironment(env);
+}
+export const problems = (e: unknown): string[] => (e instanceof EnvironmentError ? e.problems.map((p) => \`\${p.location.line}:\${p.location.col} \${p.message}\`) : []);
+export async function emulatorUrl(): Promise<string> {
+  const emulator: RunningEmulator = await startEmulator({ port: 0, timeScale: 0.01 });
+  await emulator.close();
+  return emulator.url;
+}
+`;
+
 /** The team's environment file, kept in the user project: a vnet and a running VM on it. */
 const ENVIRONMENT = `vnets:
   - name: env-net
@@ -68,7 +86,7 @@ const TEMPLATE_TSCONFIG = {
   noImplicitReturns: true,
   forceConsistentCasingInFileNames: true,
 };
-const tsconfig = (options: object) => JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts"] }, null, 2);
+const tsconfig = (options: object) => JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts", "entry-points.ts"] }, null, 2);
 
 let work: string;
 let project: string;
@@ -92,6 +110,7 @@ beforeAll(() => {
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], project);
   fs.writeFileSync(path.join(project, "index.ts"), PROGRAM);
+  fs.writeFileSync(path.join(project, "entry-points.ts"), ENTRY_POINTS);
   fs.mkdirSync(path.join(project, "environments"));
   fs.writeFileSync(path.join(project, "environments", "dev.yaml"), ENVIRONMENT);
   fs.writeFileSync(path.join(project, "tsconfig.json"), tsconfig({}));
@@ -120,7 +139,7 @@ describe("the tarball", () => {
   });
 });
 
-describe("a user's tsc (no skipLibCheck) compiles a program against the published declarations", () => {
+describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatform/env and vplatform/emulator against the published declarations", () => {
   /** The compiler's errors ("" when it compiles). */
   const tscErrors = (config: string): string => {
     try {
