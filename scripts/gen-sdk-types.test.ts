@@ -1,9 +1,10 @@
-// sdk/schemaTypes.generated.ts is the zod schemas' input/output types written
-// out as plain TypeScript: it must be current, and mean exactly what the schemas mean.
+// sdk/schemaTypes.generated.ts and env/environmentTypes.generated.ts are the zod
+// schemas' input/output types written out as plain TypeScript: they must be
+// current, and mean exactly what the schemas mean.
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { compileProbe, computedName, GENERATED_FILE, inName, lookupResultName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { compileProbe, computedName, ENVIRONMENT_TYPES_FILE, environmentTypesFile, GENERATED_FILE, inName, lookupResultName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 
 const root = path.resolve(__dirname, "..");
@@ -36,6 +37,29 @@ describe("the committed plain SDK types", () => {
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
+    expect(() => compileProbe(root, source)).not.toThrow();
+  }, 60_000);
+});
+
+describe("the committed plain environment type", () => {
+  const environmentTypes = fs.readFileSync(path.join(root, ENVIRONMENT_TYPES_FILE), "utf8");
+
+  test(`${ENVIRONMENT_TYPES_FILE} is what the environment schema generates`, () => {
+    expect(environmentTypes).toBe(environmentTypesFile(root));
+  }, 60_000);
+
+  test("imports nothing", () => {
+    expect(ts.preProcessFile(environmentTypes, true, true).importedFiles).toEqual([]);
+  });
+
+  test("and z.output of the environment schema are assignable both ways", () => {
+    const source = [
+      `import type { z } from "zod";`,
+      `import type { Environment } from "../env/environmentTypes.generated";`,
+      `import type { environmentSchema } from "../env/environment-schema";`,
+      `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
+      `export const same: Same<Environment, z.output<typeof environmentSchema>> = true;`,
+    ].join("\n");
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
 });
