@@ -1,6 +1,7 @@
 // Discovery of the resource plugin through its plugin directory (plugin/PulumiPlugin.yaml, runtime
 // nodejs), named in Pulumi.yaml's `plugins: providers:`: the engine runs it through our Node.js language
-// host's RunPlugin. The engine here sees no pulumi-resource-vplatform on PATH, so only the directory can serve it.
+// host's RunPlugin. The engine here sees no pulumi-resource-vplatform on PATH nor in its plugin cache, so only
+// the directory can serve it.
 import * as fs from "fs";
 import * as path from "path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
@@ -34,6 +35,7 @@ beforeAll(async () => {
   ctx = await startE2e("plugin-folder", { projectDir });
   const ws = ctx.stack.workspace as LocalWorkspace;
   ws.envVars.PATH = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => dir && !fs.existsSync(path.join(dir, PLUGIN))).join(path.delimiter);
+  ws.envVars.PULUMI_HOME = path.join(work, "home"); // no plugin cache (the set-up installs ours in its own)
 }, 120_000);
 afterAll(async () => {
   await ctx?.dispose();
@@ -43,7 +45,7 @@ afterAll(async () => {
 });
 
 describe("the plugin found through its PulumiPlugin.yaml directory", () => {
-  test("without the directory in Pulumi.yaml, the engine finds no plugin (none on PATH)", async () => {
+  test("without the directory in Pulumi.yaml, the engine finds no plugin (none on PATH or in the plugin cache)", async () => {
     writeProject("");
     await expect(ctx.stack.preview(collect(ctx))).rejects.toThrow(/no resource plugin 'pulumi-resource-vplatform' found/);
   }, 120_000);
