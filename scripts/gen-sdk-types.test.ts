@@ -4,7 +4,8 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { compileProbe, computedName, ENVIRONMENT_TYPES_FILE, environmentTypesFile, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { compileProbe, computedName, ENVIRONMENT_TYPES_FILE, environmentTypesFile, GENERATED_FILE, inName, lookupResultName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 
 const root = path.resolve(__dirname, "..");
 const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
@@ -18,12 +19,13 @@ describe("the committed plain SDK types", () => {
     expect(ts.preProcessFile(committed, true, true).importedFiles).toEqual([]);
   });
 
-  test("each generated type and z.input / z.output of its schema (and the declared computed outputs) are assignable both ways", () => {
+  test("each generated type and z.input / z.output of its schema (and the declared computed outputs, and each look-up's declared outputs) are assignable both ways", () => {
     const targets = schemaTargets(root);
     const source = [
       `import type { z } from "zod";`,
       `import type * as T from "../sdk/schemaTypes.generated";`,
       `import type { OutputValues } from "../provider/schemas/outputs";`,
+      `import type { LookupOutputsOf } from "../provider/resources/lookupFunctions";`,
       ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`),
       `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
       ...targets.flatMap((t) => [
@@ -31,6 +33,7 @@ describe("the committed plain SDK types", () => {
         `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
         ...(t.outputsExport ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`] : []),
       ]),
+      ...LOOKUP_FUNCTIONS.map((fn) => `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
