@@ -21,6 +21,8 @@ export interface E2eContext {
   /** Makes chosen answers of the emulator fail (administrator hook). */
   fault(spec: { method: string; table: string; status?: number; drop?: boolean; dropAfter?: boolean; stallMs?: number; lateMs?: number; count?: number }): Promise<{ id: string }>;
   clearFaults(): Promise<void>;
+  /** The faults still armed (a fault with a count retires when used up), with their hits. */
+  faults(): Promise<{ id: number; hits: number }[]>;
   dispose(): Promise<void>;
 }
 
@@ -62,6 +64,7 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
     resetRequestCounts: async () => void (await call("DELETE", `${emulator.url}/_emulator/requests`)),
     fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
     clearFaults: async () => void (await call("DELETE", `${emulator.url}/_emulator/faults`)),
+    faults: async () => (await call("GET", `${emulator.url}/_emulator/faults`)).body,
     async dispose() {
       await emulator.close();
       if (typeof program !== "function") {
