@@ -5,9 +5,12 @@ import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
+/** What the tests use of an emulator: an in-process one, or one in a process of its own (which a test may kill). */
+export type E2eEmulator = Pick<RunningEmulator, "url" | "apiKey" | "caCert" | "adminUser" | "adminPassword" | "close">;
+
 /** One emulator, one file backend and one stack per test file: files run in parallel. */
 export interface E2eContext {
-  emulator: RunningEmulator;
+  emulator: E2eEmulator;
   stack: Stack;
   /** The file backend's directory (state files as stored, secrets encrypted). */
   stateDir: string;
@@ -27,8 +30,8 @@ export interface E2eContext {
 }
 
 /** `program`: an inline program run in this process; `{ projectDir }`: a Pulumi project run by the language host. */
-export async function startE2e(name: string, program: PulumiFn | { projectDir: string }): Promise<E2eContext> {
-  const emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+export async function startE2e(name: string, program: PulumiFn | { projectDir: string }, given?: E2eEmulator): Promise<E2eContext> {
+  const emulator = given ?? (await startEmulator({ port: 0, timeScale: 0.01, quiet: true }));
   const root = findRepoRoot();
   // Inside the repository so that the dynamic-provider host resolves @pulumi/pulumi and vplatform.
   const base = path.join(root, ".e2e-work");
