@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { buildContext, startEmulator, type EmulatorOptions } from "./index";
 import { Persister } from "./persistence/store";
+import { jsonRequest } from "./client/jsonRequest";
 
 const CONCURRENCY = 32;
 const SECONDS = 3;
@@ -37,18 +38,7 @@ async function connect(opts: EmulatorOptions = {}) {
   const emu = await startEmulator({ rateLimitPerHour: 10_000_000, timeScale: 0.01, ...opts });
   const agent = new https.Agent({ ca: emu.caCert, keepAlive: true, maxSockets: CONCURRENCY });
   const call = (method: string, path: string, body?: unknown) =>
-    new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const payload = body === undefined ? undefined : JSON.stringify(body);
-      const req = https.request(`${emu.url}${path}`, {
-        method, agent, headers: { authorization: `Bearer ${emu.apiKey}`, ...(payload ? { "content-type": "application/json" } : {}) },
-      }, (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-      });
-      req.on("error", reject);
-      req.end(payload);
-    });
+    jsonRequest({ method, url: `${emu.url}${path}`, agent, body, headers: { authorization: `Bearer ${emu.apiKey}` } });
   const close = async () => {
     agent.destroy();
     await emu.close();

@@ -8,6 +8,7 @@ import https from "node:https";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { jsonRequest, type JsonReply } from "../../emulator/client/jsonRequest";
 
 const CLI = join(__dirname, "../../dist/emulator/cli.js");
 // Each test starts emulator processes (Node start-up and a certificate each): slow on a loaded machine.
@@ -44,23 +45,8 @@ function kill(running: Running): Promise<void> {
 }
 
 const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: false });
-function call(running: Running, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  return new Promise((resolve, reject) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const req = https.request(`${running.url}/api/v4${path}`, {
-      method, agent,
-      headers: {
-        authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}`,
-        ...(payload ? { "content-type": "application/json" } : {}),
-      },
-    }, (res) => {
-      let text = "";
-      res.on("data", (c) => (text += c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text ? JSON.parse(text) : undefined }));
-    });
-    req.on("error", reject);
-    req.end(payload);
-  });
+function call(running: Running, method: string, path: string, body?: unknown): Promise<JsonReply> {
+  return jsonRequest({ method, url: `${running.url}/api/v4${path}`, agent, body, headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}` } });
 }
 
 async function created(running: Running, table: string, body: unknown): Promise<{ $key: string; response?: any }> {

@@ -4,13 +4,9 @@
  */
 import https from "node:https";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
+import { jsonRequest, type JsonReply } from "../../emulator/client/jsonRequest";
 
-export interface Reply {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: any;
-  text: string;
-}
+export type Reply = JsonReply;
 
 export type Auth = { bearer: string } | { basic: [string, string] } | { token: string } | "none";
 
@@ -38,34 +34,7 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Cli
   const emu = await startEmulator({ timeScale: 0.01, quiet: true, ...opts });
   const agent = new https.Agent({ ca: emu.caCert, keepAlive: true });
   const request: Client["request"] = (method, path, o = {}) =>
-    new Promise((resolve, reject) => {
-      const payload = o.raw ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-      const req = https.request(`${emu.url}${path}`, {
-        method, agent,
-        headers: {
-          accept: "application/json",
-          ...(payload !== undefined ? { "content-type": "application/json" } : {}),
-          ...authHeader(o.auth ?? { bearer: emu.apiKey }),
-          ...o.headers,
-        },
-      }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c) => chunks.push(c));
-        res.on("end", () => {
-          const text = Buffer.concat(chunks).toString("utf8");
-          let body: unknown = text;
-          try {
-            body = text ? JSON.parse(text) : undefined;
-          } catch {
-            /* raw text */
-          }
-          resolve({ status: res.statusCode ?? 0, headers: res.headers, body, text });
-        });
-      });
-      req.on("error", reject);
-      if (payload !== undefined) req.write(payload);
-      req.end();
-    });
+    jsonRequest({ method, url: `${emu.url}${path}`, agent, body: o.body, raw: o.raw, headers: { ...authHeader(o.auth ?? { bearer: emu.apiKey }), ...o.headers } });
   const client: Client = {
     emu,
     request,

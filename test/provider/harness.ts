@@ -1,5 +1,6 @@
 import * as https from "node:https";
 import { RunningEmulator, startEmulator } from "../../emulator/index";
+import { jsonRequest } from "../../emulator/client/jsonRequest";
 
 /** Every provider under test, configured against one emulator like the engine would. */
 export const providers = {
@@ -32,25 +33,12 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     ...config,
   };
   await providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
-  const call = (method: string, path: string, body?: unknown) =>
-    new Promise<any>((resolve, reject) => {
-      const req = https.request(`${emu.url}${path}`, {
-        method,
-        ca: emu.caCert,
-        headers: { authorization: `Bearer ${emu.apiKey}`, "content-type": "application/json" },
-      });
-      req.on("response", (res) => {
-        let text = "";
-        res.on("data", (c) => (text += c));
-        res.on("end", () => {
-          const parsed = text ? JSON.parse(text) : undefined;
-          if ((res.statusCode ?? 500) >= 400) reject(Object.assign(new Error(`${method} ${path}: ${res.statusCode} ${text}`), { status: res.statusCode }));
-          else resolve(parsed);
-        });
-      });
-      req.on("error", reject);
-      req.end(body === undefined ? undefined : JSON.stringify(body));
-    });
+  const agent = new https.Agent({ ca: emu.caCert });
+  const call = async (method: string, path: string, body?: unknown) => {
+    const reply = await jsonRequest({ method, url: `${emu.url}${path}`, agent, body, headers: { authorization: `Bearer ${emu.apiKey}` } });
+    if (reply.status >= 400) throw Object.assign(new Error(`${method} ${path}: ${reply.status} ${reply.text}`), { status: reply.status });
+    return reply.body;
+  };
   return {
     emu,
     hook: call,
