@@ -30,7 +30,7 @@ interface EngineKind {
   /** Logical name in the program (also the kind's host VM suffix for hardware). */
   logical: string;
   /** Declares the resource; `changed` for the update runs. */
-  declare(vp: any, s: { machine: any; net: any; src: any }, changed: boolean): void;
+  declare(vp: any, s: { machine: any; net: any; src: any }, changed: boolean): object;
   /** The emulator fault's method, table and `where` for each op. */
   target(op: Op, k: Known): { method: string; table: string; where: Row };
   /** Keys of this kind's rows on the platform. */
@@ -66,7 +66,7 @@ function hardwareKind(name: string, logical: string, table: string, type: "Drive
     onHost: true,
     declare: (vp, s, changed) => {
       const inputs = { ...base(s), ...(named ? { name: "hw0" } : {}), timeouts: LIMITS };
-      new vp[type](logical, changed ? change(inputs) : inputs);
+      return new vp[type](logical, changed ? change(inputs) : inputs);
     },
     target: (op, k) => (op === "create" ? { method: "POST", table, where: { machine: k.machines[logical] } } : rowKey(op === "update" ? "PUT" : "DELETE", table)(k)),
     rows: (api, k) => keysOf(api("GET", `/v4/${table}?filter=${q(`machine eq ${k.machines[logical]}`)}&fields=$key`)),
@@ -110,9 +110,20 @@ function programOf(kinds: EngineKind[], stage: () => Stage): PulumiFn {
     const hosts = Object.fromEntries(
       kinds.filter((k) => k.onHost).map((k) => [k.logical, new vp.VirtualMachine(`host-${k.logical}`, { name: `${P}-host-${k.logical}`, ram: 1024, powerState: "stopped" })]),
     );
-    if (stage() !== "support") for (const k of kinds) k.declare(vp, { machine: hosts[k.logical]?.machineKey, net, src }, stage() === "changed");
+    if (stage() !== "support") for (const k of kinds) awaitedByNobody(k.declare(vp, { machine: hosts[k.logical]?.machineKey, net, src }, stage() === "changed"));
     return { machines: Object.fromEntries(Object.entries(hosts).map(([n, vm]) => [n, (vm as any).machineKey])), srcVm: src.id, net: net.id };
   };
+}
+
+/**
+ * The inline program runs in the test's process: with continueOnError the outputs of a resource
+ * whose create failed reject, and nobody awaits them (jest would take that for a failure of its own).
+ */
+function awaitedByNobody(resource: object): void {
+  for (const value of Object.values(resource)) {
+    if (!value || typeof value.promise !== "function") continue;
+    for (const p of [value.promise(), value.isKnown, value.isSecret, value.allResources?.()]) p?.catch(() => undefined);
+  }
 }
 
 export interface KindResult {
@@ -139,10 +150,11 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
     const faultIds = new Map<string, number>();
     for (const k of kinds) faultIds.set(k.name, Number((await ctx.fault({ ...k.target(op, { ...support, id: idOf(before, k) }), ...FAULTS[fault]() } as any)).id));
     stage = op === "create" ? "declared" : op === "update" ? "changed" : "support";
-    const first = await ctx.stack.up(collect(ctx)).then(() => "ok", (e: Error) => e.message);
+    // Every kind gets its attempt under the fault, whichever fails first (the engine otherwise stops launching steps).
+    const first = await ctx.stack.up({ ...collect(ctx), continueOnError: true }).then(() => "ok", (e: Error) => errorLines(e.message));
     const unfired = new Set((await ctx.faults()).map((f) => f.id));
     await ctx.clearFaults();
-    const second = await ctx.stack.up(collect(ctx)).then(() => undefined, (e: Error) => e.message);
+    const second = await ctx.stack.up(collect(ctx)).then(() => undefined, (e: Error) => errorLines(e.message));
 
     const after = await stateOf();
     await ctx.stack.refresh(collect(ctx));
@@ -168,13 +180,21 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
       const outs = (s: StateEntry[]) => canonical(s.find((r) => r.id && logicalOf(r.urn) === k.logical && r.type.includes("vplatform:"))?.outputs ?? null);
       if (outs(after) !== outs(refreshed)) problems.push("the refresh changed its outputs");
       if (planned.has(k.logical)) problems.push("the preview after the refresh plans a change");
-      results.set(k.name, { clean: problems.length === 0, detail: `${problems.join("; ")} (first up: ${first.slice(0, 300)})` });
+      results.set(k.name, { clean: problems.length === 0, detail: `${problems.join("; ")} (first up: ${first})` });
     }
     return results;
   } finally {
     await ctx.dispose();
   }
 }
+
+/** The engine's error lines of a failed run (its output repeats every resource's progress). */
+const errorLines = (message: string) =>
+  message
+    .split("\n")
+    .filter((l) => /error|vplatform:/i.test(l) && !/^\s*(stdout|stderr|code):/.test(l))
+    .map((l) => l.trim().slice(0, 400))
+    .join(" | ") || message.slice(-400);
 
 /** JSON with object keys sorted: a refresh may write the same outputs in another order. */
 const canonical = (v: unknown): string =>
