@@ -9,11 +9,13 @@ import { CheckFailure } from "./checkInputs";
  * read-only look-up (batched with the other VMs' of the run). Not refused: a
  * name this resource already had (it manages that row), `adopt`, and a row
  * tagged with this resource's own create marker (an interrupted earlier run
- * made it; the create takes it over).
+ * made it; the create takes it over). A door that does not pass the last
+ * run's inputs (`olds` undefined) cannot tell a new VM from one it manages:
+ * then the create's own name-conflict error remains the guard.
  */
-export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row): Promise<CheckFailure[]> {
+export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
   const name = inputs.name;
-  if (typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
+  if (olds === undefined || typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
   const rows = (await rowsWhere(api, "vms", "name", name, "$key,name,description,is_snapshot")).filter((r) => toBoolean(r.is_snapshot) !== true);
   const marker = inputs[MARKER_INPUT];
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
