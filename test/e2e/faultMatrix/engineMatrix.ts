@@ -152,7 +152,8 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
     stage = op === "create" ? "declared" : op === "update" ? "changed" : "support";
     // Every kind gets its attempt under the fault, whichever fails first (the engine otherwise stops launching steps).
     const first = await ctx.stack.up({ ...collect(ctx), continueOnError: true }).then(() => "ok", (e: Error) => errorLines(e.message));
-    const unfired = new Set((await ctx.faults()).map((f) => f.id));
+    // A fault still armed with no hit never reached its kind (a 503×3 may stop after one hit: the provider gave up).
+    const unfired = new Set((await ctx.faults()).filter((f) => f.hits === 0).map((f) => f.id));
     await ctx.clearFaults();
     const second = await ctx.stack.up(collect(ctx)).then(() => undefined, (e: Error) => errorLines(e.message));
 
@@ -173,7 +174,7 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
       const id = idOf(after, k);
       const rows = await k.rows(ctx.api, { ...support, id });
       const problems: string[] = [];
-      if (unfired.has(faultIds.get(k.name)!)) problems.push("its fault did not fire (fully)");
+      if (unfired.has(faultIds.get(k.name)!)) problems.push("its fault never fired");
       if (second) problems.push(`the second up failed: ${second}`);
       const expected = op === "delete" ? [] : id ? [id] : ["(in state)"];
       if (JSON.stringify(rows.sort()) !== JSON.stringify(expected)) problems.push(`rows ${JSON.stringify(rows)}, state ${JSON.stringify(id ?? null)}`);
