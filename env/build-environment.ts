@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
-import { cloneOrder, type Environment, type VmEntry } from "./environment-schema";
+import { cloneOrder } from "./environment-schema";
+import type { Environment } from "./environmentTypes.generated";
+
+type VmEntry = Environment["vms"][number];
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY = /^\d+$/;

@@ -33,7 +33,7 @@ const nicFields = withoutMachineOwner(nicShape);
 const deviceFields = withoutMachineOwner(deviceShape);
 const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
 
-const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional() }).superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
+const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional().describe("Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow)") }).superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
 const nicEntry = z.strictObject({
   ...nicFields,
   vnet: z.string().min(1).describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key"),
@@ -83,8 +83,7 @@ export const environmentSchema = z
     if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
   });
 
-export type Environment = z.output<typeof environmentSchema>;
-export type VmEntry = Environment["vms"][number];
+// Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 
 /** VMs ordered so that every template of this environment comes before its clones; undefined on a cycle. */
 export function cloneOrder<T extends { name: string; cloneFrom?: { vm: string } }>(vms: T[]): T[] | undefined {

@@ -3,7 +3,7 @@ import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { buildEnvironment } from "./build-environment";
-import type { Environment } from "./environment-schema";
+import type { Environment } from "./environmentTypes.generated";
 import { findRepoRoot } from "./local-stack";
 
 export interface EnvironmentStackOptions {

@@ -4,5 +4,5 @@
  */
 export { loadEnvironment } from "./load-environment";
 export { buildEnvironment, type BuiltEnvironment } from "./build-environment";
-export { EnvironmentError, type EnvironmentProblem } from "./yaml-source";
-export type { Environment } from "./environment-schema";
+export { EnvironmentError, type EnvironmentProblem, type SourceLocation } from "./environment-error";
+export type { Environment } from "./environmentTypes.generated";

@@ -5,7 +5,7 @@ import { nicShape } from "../provider/schemas/nic";
 import { virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetShape } from "../provider/schemas/vnet";
 import { loadEnvironment } from "./load-environment";
-import { EnvironmentError } from "./yaml-source";
+import { EnvironmentError } from "./environment-error";
 
 const examples = path.join(__dirname, "..", "examples", "environments");
 

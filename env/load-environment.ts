@@ -1,5 +1,6 @@
 import * as fs from "fs";
-import { environmentSchema, type Environment } from "./environment-schema";
+import { environmentSchema } from "./environment-schema";
+import type { Environment } from "./environmentTypes.generated";
 import { applyStackOverlay } from "./stack-overlay";
 import { parseYamlSource, validateYamlSource } from "./yaml-source";
 

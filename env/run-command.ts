@@ -3,12 +3,12 @@ import * as path from "path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { chooseBackend, currentLogin } from "./backend";
 import type { CliArgs, Command } from "./cli-args";
-import type { Environment } from "./environment-schema";
+import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
 import { hasChanges, planFromEvents, type Plan } from "./plan";
 import { renderJson, renderText, type Report } from "./render-plan";
-import { EnvironmentError } from "./yaml-source";
+import { EnvironmentError } from "./environment-error";
 
 /** Exit codes CI can branch on. */
 export const EXIT = {

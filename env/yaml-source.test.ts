@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { EnvironmentError, parseYamlSource, validateYamlSource } from "./yaml-source";
+import { EnvironmentError } from "./environment-error";
+import { parseYamlSource, validateYamlSource } from "./yaml-source";
 
 const schema = z.strictObject({
   vms: z.array(z.strictObject({ name: z.string(), ram: z.number().int().min(512) })),

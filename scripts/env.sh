@@ -101,9 +101,7 @@ ensure_engine() {
     "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
-  # Our resource plugin (package bin pulumi-resource-vplatform), run from this checkout's build.
-  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$bin/pulumi-resource-vplatform"
-  chmod 0755 "$bin/pulumi-resource-vplatform"
+  rm -f "$bin/pulumi-resource-vplatform" # earlier set-ups put our plugin here (see install_plugin)
   export PATH="$bin:$PATH"
   export VPLATFORM_PULUMI_ROOT="$ROOT/.tools/pulumi"
 }
@@ -117,8 +115,22 @@ engine_env() {
   mkdir -p "$PULUMI_HOME"
 }
 
+# Our resource plugin (package bin pulumi-resource-vplatform), run from this checkout's build, installed
+# in PULUMI_HOME's plugin cache under the package's version. Not on PATH: the engine warns "using ...
+# from $PATH" for every plugin it finds there that is not one bundled with the CLI.
+install_plugin() {
+  local version plugins
+  version="$(sed -n 's/^  "version": "\(.*\)",$/\1/p' "$ROOT/package.json")"
+  plugins="$PULUMI_HOME/plugins"
+  find "$plugins" -maxdepth 1 -name 'resource-vplatform-v*' ! -name "resource-vplatform-v$version" -exec rm -rf {} + 2>/dev/null || true
+  mkdir -p "$plugins/resource-vplatform-v$version"
+  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
+  chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
+}
+
 ensure_node
 ensure_node22
 ensure_npm_packages
 ensure_engine
 engine_env
+install_plugin

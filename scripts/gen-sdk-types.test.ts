@@ -1,9 +1,11 @@
-// sdk/schemaTypes.generated.ts is the zod schemas' input/output types written
-// out as plain TypeScript: it must be current, and mean exactly what the schemas mean.
+// sdk/schemaTypes.generated.ts and env/environmentTypes.generated.ts are the zod
+// schemas' input/output types written out as plain TypeScript: they must be
+// current, and mean exactly what the schemas mean.
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { compileProbe, computedName, GENERATED_FILE, inName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { compileProbe, computedName, ENVIRONMENT_TYPES_FILE, environmentTypesFile, GENERATED_FILE, inName, lookupResultName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 
 const root = path.resolve(__dirname, "..");
 const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
@@ -17,12 +19,13 @@ describe("the committed plain SDK types", () => {
     expect(ts.preProcessFile(committed, true, true).importedFiles).toEqual([]);
   });
 
-  test("each generated type and z.input / z.output of its schema (and the declared computed outputs) are assignable both ways", () => {
+  test("each generated type and z.input / z.output of its schema (and the declared computed outputs, and each look-up's declared outputs) are assignable both ways", () => {
     const targets = schemaTargets(root);
     const source = [
       `import type { z } from "zod";`,
       `import type * as T from "../sdk/schemaTypes.generated";`,
       `import type { OutputValues } from "../provider/schemas/outputs";`,
+      `import type { LookupOutputsOf } from "../provider/resources/lookupFunctions";`,
       ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`),
       `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
       ...targets.flatMap((t) => [
@@ -30,9 +33,33 @@ describe("the committed plain SDK types", () => {
         `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
         ...(t.outputsExport ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`] : []),
       ]),
+      ...LOOKUP_FUNCTIONS.map((fn) => `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
+    expect(() => compileProbe(root, source)).not.toThrow();
+  }, 60_000);
+});
+
+describe("the committed plain environment type", () => {
+  const environmentTypes = fs.readFileSync(path.join(root, ENVIRONMENT_TYPES_FILE), "utf8");
+
+  test(`${ENVIRONMENT_TYPES_FILE} is what the environment schema generates`, () => {
+    expect(environmentTypes).toBe(environmentTypesFile(root));
+  }, 60_000);
+
+  test("imports nothing", () => {
+    expect(ts.preProcessFile(environmentTypes, true, true).importedFiles).toEqual([]);
+  });
+
+  test("and z.output of the environment schema are assignable both ways", () => {
+    const source = [
+      `import type { z } from "zod";`,
+      `import type { Environment } from "../env/environmentTypes.generated";`,
+      `import type { environmentSchema } from "../env/environment-schema";`,
+      `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
+      `export const same: Same<Environment, z.output<typeof environmentSchema>> = true;`,
+    ].join("\n");
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
 });

@@ -1,5 +1,6 @@
 /**
- * sdk/schemaTypes.generated.ts: the input and output types of every resource,
+ * sdk/schemaTypes.generated.ts: the input and output types of every resource
+ * and the look-ups' results, and env/environmentTypes.generated.ts: the validated environment file,
  * written out as plain TypeScript, so the published declarations import no zod
  * (zod's own declarations do not compile under a user's older `commonjs` +
  * `node` TypeScript settings). The zod schemas stay the one source of truth:
@@ -12,8 +13,10 @@ import * as path from "path";
 import * as ts from "typescript";
 import { fieldMeta } from "../provider/schemas/common";
 import { resourceSchemas } from "../provider/schemas";
+import { LOOKUP_FUNCTIONS, type LookupFunction } from "../provider/resources/lookupFunctions";
 
 export const GENERATED_FILE = "sdk/schemaTypes.generated.ts";
+export const ENVIRONMENT_TYPES_FILE = "env/environmentTypes.generated.ts";
 const SCHEMAS_DIR = "provider/schemas";
 
 export interface SchemaTarget {
@@ -53,15 +56,22 @@ export const computedName = (token: string) => `${token}Computed`;
 
 const OUTPUT_TYPES: Record<string, string> = { string: "string", boolean: "boolean", integer: "number" };
 
-/** The declared computed outputs as an interface (the SDK brands machine keys). */
-function computedInterface(t: SchemaTarget): string {
-  const fields = Object.entries(t.outputs).map(([name, o]) => {
+/** Declared outputs as an interface named `name` (the SDK brands machine keys). */
+function outputsInterface(name: string, doc: string, outputs: Record<string, { type: string; description: string }>): string {
+  const fields = Object.entries(outputs).map(([field, o]) => {
     const type = OUTPUT_TYPES[o.type];
-    if (!type) throw new Error(`${t.token}.${name}: output type ${o.type} has no TypeScript type here`);
-    return `    /** ${o.description} */\n    ${name}: ${type};`;
+    if (!type) throw new Error(`${name}.${field}: output type ${o.type} has no TypeScript type here`);
+    return `    /** ${o.description} */\n    ${field}: ${type};`;
   });
-  return [`/** ${t.token} outputs computed by the provider (besides the echoed inputs and \`id\`). */`, `export interface ${computedName(t.token)} {`, ...fields, "}"].join("\n");
+  return [`/** ${doc} */`, `export interface ${name} {`, ...fields, "}"].join("\n");
 }
+
+const computedInterface = (t: SchemaTarget) => outputsInterface(computedName(t.token), `${t.token} outputs computed by the provider (besides the echoed inputs and \`id\`).`, t.outputs);
+
+/** `getVnet` → `GetVnetResult`: the result of a look-up (provider/resources/lookupFunctions). */
+export const lookupResultName = (fn: string) => `${fn[0].toUpperCase()}${fn.slice(1)}Result`;
+
+const lookupResultInterface = (fn: LookupFunction) => outputsInterface(lookupResultName(fn.name), `${fn.name}: ${fn.description}`, fn.outputs);
 
 /** The zod schema inside optional/default/nullable/pipe wrappers, as far as it is an object or an array. */
 function unwrap(schema: unknown): any {
@@ -124,15 +134,23 @@ export function compileProbe(root: string, source: string): { program: ts.Progra
   return { program, file };
 }
 
-/** The compiler's expansion of z.input/z.output of each schema. */
-function expandedTypes(root: string, list: SchemaTarget[]): Map<string, ts.TypeNode> {
+/** A plain type to write: `z.input` or `z.output` of the schema exported as `exportName` by `module` (from the root, no extension). */
+interface PlainType {
+  name: string;
+  of: "input" | "output";
+  schema: unknown;
+  module: string;
+  exportName: string;
+  doc: string;
+}
+
+/** The compiler's expansion of each type. */
+function expandedTypes(root: string, list: PlainType[]): Map<string, ts.TypeNode> {
+  const modules = [...new Set(list.map((t) => t.module))];
   const source = [
     `import type { z } from "zod";`,
-    ...list.map((t) => `import { ${t.exportName} } from "../${SCHEMAS_DIR}/${t.module}";`),
-    ...list.flatMap((t) => [
-      `export type ${inName(t.token)} = z.input<typeof ${t.exportName}>;`,
-      `export type ${outName(t.token)} = z.output<typeof ${t.exportName}>;`,
-    ]),
+    ...modules.map((m) => `import { ${[...new Set(list.filter((t) => t.module === m).map((t) => t.exportName))].join(", ")} } from "../${m}";`),
+    ...list.map((t) => `export type ${t.name} = z.${t.of}<typeof ${t.exportName}>;`),
   ].join("\n");
   const { program, file } = compileProbe(root, source);
   const checker = program.getTypeChecker();
@@ -150,42 +168,68 @@ function expandedTypes(root: string, list: SchemaTarget[]): Map<string, ts.TypeN
   return types;
 }
 
-/** The generated file's text. */
-export function sdkTypesFile(root: string): string {
-  const list = schemaTargets(root);
+/** A generated file: the header, then each type as an interface (or an alias when it is not an object), documented. */
+function plainTypesFile(root: string, target: string, source: string, list: PlainType[], extra: (name: string) => string[] = () => [], trailing: string[] = []): string {
   const types = expandedTypes(root, list);
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
-  const out = ts.createSourceFile(GENERATED_FILE, "", ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
-  const declare = (name: string, schema: unknown, doc: string) => {
-    const node = documented(types.get(name)!, schema);
+  const out = ts.createSourceFile(target, "", ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
+  const body = list.flatMap((t) => {
+    const node = documented(types.get(t.name)!, t.schema);
     const exported = [ts.factory.createModifier(ts.SyntaxKind.ExportKeyword)];
     const declaration = ts.isTypeLiteralNode(node)
-      ? ts.factory.createInterfaceDeclaration(exported, name, undefined, undefined, node.members)
-      : ts.factory.createTypeAliasDeclaration(exported, name, undefined, node);
-    return printer.printNode(ts.EmitHint.Unspecified, docComment(declaration, doc), out);
-  };
-  const body = list.flatMap((t) => [
-    declare(inName(t.token), t.schema, `${t.token} inputs as a program declares them. ${t.description}`),
-    declare(outName(t.token), t.schema, `${t.token} inputs as validated and normalized: what its outputs hold.`),
-    ...(t.outputsExport ? [computedInterface(t)] : []),
-  ]);
+      ? ts.factory.createInterfaceDeclaration(exported, t.name, undefined, undefined, node.members)
+      : ts.factory.createTypeAliasDeclaration(exported, t.name, undefined, node);
+    return [printer.printNode(ts.EmitHint.Unspecified, docComment(declaration, t.doc), out), ...extra(t.name)];
+  });
+  body.push(...trailing);
   const header = [
-    "// Generated by scripts/gen-sdk-types.ts from the zod input schemas (provider/schemas): do not edit.",
+    `// Generated by scripts/gen-sdk-types.ts from ${source}: do not edit.`,
     "// Plain types, so that the published declarations need no zod. Regenerate: npm run build && node dist/scripts/gen-sdk-types.js",
   ];
   return [...header, "", body.join("\n\n"), ""].join("\n");
 }
 
+/** The SDK's file: inputs, validated values and computed outputs of every resource, and the look-ups' results. */
+export function sdkTypesFile(root: string): string {
+  const list = schemaTargets(root);
+  const schemaModule = (t: SchemaTarget) => ({ schema: t.schema, module: `${SCHEMAS_DIR}/${t.module}`, exportName: t.exportName });
+  const types = list.flatMap((t): PlainType[] => [
+    { name: inName(t.token), of: "input", ...schemaModule(t), doc: `${t.token} inputs as a program declares them. ${t.description}` },
+    { name: outName(t.token), of: "output", ...schemaModule(t), doc: `${t.token} inputs as validated and normalized: what its outputs hold.` },
+  ]);
+  const computed = new Map(list.filter((t) => t.outputsExport).map((t) => [outName(t.token), computedInterface(t)]));
+  const source = "the zod input schemas (provider/schemas) and the look-ups (provider/resources/lookupFunctions)";
+  return plainTypesFile(root, GENERATED_FILE, source, types, (name) => (computed.has(name) ? [computed.get(name)!] : []), LOOKUP_FUNCTIONS.map(lookupResultInterface));
+}
+
+/** The environment runner's file: an environment file as validated (what `loadEnvironment` returns and `buildEnvironment` takes). */
+export function environmentTypesFile(root: string): string {
+  const { environmentSchema } = require(path.join(__dirname, "..", "env", "environment-schema")) as { environmentSchema: unknown };
+  return plainTypesFile(root, ENVIRONMENT_TYPES_FILE, "the environment schema (env/environment-schema.ts)", [
+    {
+      name: "Environment",
+      of: "output",
+      schema: environmentSchema,
+      module: "env/environment-schema",
+      exportName: "environmentSchema",
+      doc: "An environment file as validated: defaults applied, sizes in bytes, the stack's overlay merged.",
+    },
+  ]);
+}
+
 if (require.main === module) {
   const root = path.resolve(__dirname, "..", "..");
-  const text = sdkTypesFile(root);
-  const target = path.join(root, GENERATED_FILE);
-  const current = fs.existsSync(target) ? fs.readFileSync(target, "utf8") : undefined;
-  if (current === text) process.exit(0);
-  if (process.argv.includes("--check")) {
-    console.error(`${GENERATED_FILE} is stale: run \`npm run build && node dist/scripts/gen-sdk-types.js\``);
-    process.exit(1);
+  let stale = false;
+  for (const [target, text] of [[GENERATED_FILE, sdkTypesFile(root)], [ENVIRONMENT_TYPES_FILE, environmentTypesFile(root)]]) {
+    const file = path.join(root, target);
+    if (fs.existsSync(file) && fs.readFileSync(file, "utf8") === text) continue;
+    if (process.argv.includes("--check")) {
+      console.error(`${target} is stale: run \`npm run build && node dist/scripts/gen-sdk-types.js\``);
+      stale = true;
+    } else {
+      fs.writeFileSync(file, text);
+      console.log(`wrote ${target}`);
+    }
   }
-  fs.writeFileSync(target, text);
-  console.log(`wrote ${GENERATED_FILE}`);
+  if (stale) process.exit(1);
 }

@@ -1,12 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiClient } from "../provider/client/api-client";
-import { LOOKUPS, NamedLookup, Row, findOne } from "../provider/client/lookups";
-import { fieldMeta, type Shape } from "../provider/schemas/common";
-import { virtualMachineShape } from "../provider/schemas/virtualMachine";
-import { vnetShape } from "../provider/schemas/vnet";
 import { resolveProviderConfig } from "../provider/config/provider-config";
-import { str } from "../provider/reconcile/platform";
-import { DeepInput, MachineKey, machineKey } from "./types";
+import { LOOKUP_FUNCTIONS, LookupName, runLookup } from "../provider/resources/lookupFunctions";
+import type * as T from "./schemaTypes.generated";
+import { Computed, DeepInput } from "./types";
 
 /** A row as the API returns it (the public declarations import nothing of provider/). */
 export type TableRow = { [column: string]: unknown };
@@ -40,42 +37,26 @@ export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<T
   return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 }
 
-/** One result field: the column it is read from and how its value is typed. */
-interface Column<T> {
-  api: string;
-  read(value: unknown): T;
-}
-const text = (api: string): Column<string> => ({ api, read: str });
-const count = (api: string): Column<number> => ({ api, read: Number });
-const machine = (api: string): Column<MachineKey> => ({ api, read: (v) => machineKey(str(v)) });
-/** A column a resource schema maps (its API name comes from the field's metadata). */
-const mapped = (shape: Shape, field: string): Column<string> => text(fieldMeta(shape[field])!.api!);
-
-type ResultOf<C> = { [K in keyof C]: C[K] extends Column<infer T> ? T : never };
-
-/** The look-up of the one row with this name (none or several is an error that says what was searched), read as `columns` declare. */
-function byName<C extends Record<string, Column<unknown>>>(lookup: NamedLookup, columns: C): (args: NameArgs) => Promise<ResultOf<C>> {
-  const fields = Object.values(columns).map((c) => c.api).join(",");
-  return async ({ name }) => {
-    const row: Row = await findOne(apiClient(), lookup, name, fields);
-    return Object.fromEntries(Object.entries(columns).map(([k, c]) => [k, c.read(row[c.api])])) as ResultOf<C>;
-  };
-}
-
 export interface NameArgs {
   name: string;
 }
 
-export const getVnet = byName(LOOKUPS.vnet, { id: text("$key"), name: mapped(vnetShape, "name"), network: mapped(vnetShape, "network"), type: mapped(vnetShape, "type") });
-export const getVirtualMachine = byName(LOOKUPS.vm, { id: text("$key"), name: mapped(virtualMachineShape, "name"), machineKey: machine("machine"), cluster: mapped(virtualMachineShape, "cluster") });
-export const getCluster = byName(LOOKUPS.cluster, { id: text("$key"), name: text("name") });
+/** The look-up `fn` (provider/resources/lookupFunctions declares each and its outputs), typed as generated from that declaration. */
+function byName<R>(fn: LookupName): (args: NameArgs) => Promise<Computed<R>> {
+  const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
+  return async ({ name }) => (await runLookup(declared, apiClient(), name)) as Computed<R>;
+}
+
+export const getVnet = byName<T.GetVnetResult>("getVnet");
+export const getVirtualMachine = byName<T.GetVirtualMachineResult>("getVirtualMachine");
+export const getCluster = byName<T.GetClusterResult>("getCluster");
 /** Storage tiers have a number and a description, no name: "3" or "Tier 3" is tier 3; `name` is the description. */
-export const getStorageTier = byName(LOOKUPS.storageTier, { id: text("$key"), name: text("description"), tier: count("tier") });
+export const getStorageTier = byName<T.GetStorageTierResult>("getStorageTier");
 /** Hardware resource groups (GPUs, PCI, USB): attach one with `new Device({ resourceGroup: g.uuid })`. */
-export const getResourceGroup = byName(LOOKUPS.resourceGroup, { uuid: text("uuid"), name: text("name"), type: text("type"), id: text("$key") });
-export const getVgpuDevice = byName(LOOKUPS.vgpuDevice, { id: text("$key"), name: text("name") });
+export const getResourceGroup = byName<T.GetResourceGroupResult>("getResourceGroup");
+export const getVgpuDevice = byName<T.GetVgpuDeviceResult>("getVgpuDevice");
 /** Media files (ISOs, disk images) by name, for a drive's mediaSource. */
-export const getMediaFile = byName(LOOKUPS.mediaFile, { id: text("$key"), name: text("name"), type: text("type"), filesize: count("filesize") });
+export const getMediaFile = byName<T.GetMediaFileResult>("getMediaFile");
 
 export type VnetResult = Awaited<ReturnType<typeof getVnet>>;
 export type VmResult = Awaited<ReturnType<typeof getVirtualMachine>>;

@@ -1,6 +1,6 @@
-import { createHash } from "crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
+import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import type { OutputDecls } from "../provider/schemas/outputs";
 
@@ -54,5 +54,5 @@ export function withSecretOutputs(schema: z.ZodType, opts: pulumi.CustomResource
  */
 export function withMarker(type: string, name: string, props: Record<string, unknown>): Record<string, unknown> {
   const identity = [pulumi.getProject(), pulumi.getStack(), type, name].join("\u0000");
-  return { ...props, __marker: createHash("sha256").update(identity).digest("hex").slice(0, 16) };
+  return { ...props, [MARKER_INPUT]: stableMarker(identity) };
 }

@@ -53,6 +53,32 @@ describe("each provider instance has its own settings and platform client", () =
   });
 });
 
+describe("the create marker of a program that passes none", () => {
+  const tagOf = (row: Row) => /\[vplatform:([0-9a-f]+)\]/.exec(String(row.description))?.[1];
+
+  test("comes from the URN: the same in every run (a later provider instance), another for another resource, and never recorded", async () => {
+    const { sites, factory } = fakePlatforms();
+    const runs = [provider(factory), provider(factory)];
+    for (const p of runs) p.configure({ endpoint: "https://a.example", apiKey: "k" });
+    const first = await runs[0].create(urnOf("Vnet"), { name: "net" });
+    await runs[1].create(urnOf("Vnet"), { name: "net" });
+    await runs[1].create("urn:pulumi:dev::lab::vplatform:index:Vnet::other", { name: "net2" });
+    const tags = sites.get("https://a.example")!.vnets.map(tagOf);
+    expect(tags[0]).toMatch(/^[0-9a-f]{16}$/);
+    expect(tags).toEqual([tags[0], tags[0], expect.not.stringMatching(tags[0]!)]);
+    expect(first.outs).not.toHaveProperty("__marker");
+  });
+
+  test("a marker the program passes is the one used, and recorded as given", async () => {
+    const { sites, factory } = fakePlatforms();
+    const p = provider(factory);
+    p.configure({ endpoint: "https://a.example", apiKey: "k" });
+    const created = await p.create(urnOf("Vnet"), { name: "net", __marker: "given-marker-1" });
+    expect(sites.get("https://a.example")!.vnets[0].description).toMatch(/\[vplatform:given-marker-1\]/);
+    expect(created.outs).toMatchObject({ __marker: "given-marker-1" });
+  });
+});
+
 describe("checkConfig", () => {
   test("refuses settings the provider cannot use, naming the key", () => {
     const p = provider(fakePlatforms().factory);

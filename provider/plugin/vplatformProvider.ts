@@ -6,7 +6,8 @@ import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
-import type { ResourceOperations } from "../resources/defineProvider";
+import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
+import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, LookupFunction, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
 import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
@@ -15,6 +16,8 @@ import { PackageSchema, loadSchema } from "./schema";
 type Settings = Record<string, unknown>;
 /** A provider instance's platform: what resources use, and the client look-ups query. */
 type InstanceApi = PlatformApi & { client?: ApiClient };
+
+const withoutMarker = ({ [MARKER_INPUT]: _marker, ...outs }: Settings): Settings => outs;
 
 /** The engine's time limit (seconds, 0 = none) of the create/update/delete being served. */
 export type RequestTimeout = () => number;
@@ -79,8 +82,20 @@ export class VplatformProvider implements provider.Provider {
     return this.run(urn, undefined, (ops) => ops.diff(id, olds, news));
   }
 
-  create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
-    return this.run(urn, this.deadline("create"), (ops) => ops.create(inputs));
+  /**
+   * A program that passes no `__marker` (Pulumi YAML, the generated SDK) gets one derived from the URN:
+   * the same in every run, so a later `up` finds the row of a create whose answer was lost. It is not
+   * recorded: schema.json declares no such property.
+   */
+  async create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
+    if (inputs[MARKER_INPUT] !== undefined) return this.run(urn, this.deadline("create"), (ops) => ops.create(inputs));
+    try {
+      const created = await this.run(urn, this.deadline("create"), (ops) => ops.create({ ...inputs, [MARKER_INPUT]: stableMarker(urn) }));
+      return { ...created, outs: withoutMarker(created.outs) };
+    } catch (err) {
+      if (err instanceof PartialCreateError) delete err.properties[MARKER_INPUT];
+      throw err;
+    }
   }
 
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {

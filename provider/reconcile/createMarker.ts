@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Row, quote, str } from "./platform";
 
 /**
@@ -9,11 +9,15 @@ import { Row, quote, str } from "./platform";
  * its `name` when the program declares none.
  *
  * The SDK derives the marker from the resource's identity (project, stack,
- * type, logical name) and passes it as the hidden input `__marker`, so it is
- * the same in every run: a later `up` finds a row an interrupted run made.
+ * type, logical name) and passes it as the hidden input `__marker`; the plugin
+ * derives it from the URN when a program passes none. Either way it is the
+ * same in every run: a later `up` finds a row an interrupted run made.
  * Without one (a direct call), a random marker still recovers within the run.
  */
 export const MARKER_INPUT = "__marker";
+
+/** The marker of a resource identity (stable across runs, different for every resource of a stack). */
+export const stableMarker = (identity: string): string => createHash("sha256").update(identity).digest("hex").slice(0, 16);
 
 const TAG = /\s*\[vplatform:([0-9a-z-]{6,64})\]\s*$/;
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { PartialCreateError, defineProvider } from "./defineProvider";
 import { PREVIEW_UNKNOWN as UNKNOWN } from "../schemas/normalize";
+import { apiField } from "../schemas/common";
 
 const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
 type I = z.output<typeof schema>;
@@ -40,6 +41,21 @@ describe("defineProvider", () => {
 
   test("a row gone on read is reported with an empty id", async () => {
     await expect(fake().read!("1", {})).resolves.toEqual({ id: "", props: {} });
+  });
+
+  test("an import declares the live row as check would, leaving out values the schema refuses and empty secrets", async () => {
+    const importable = z.object({
+      name: z.string().min(1),
+      address: z.string().min(1).optional(),
+      passHash: apiField(z.string().optional(), "pass_hash", "string", "a secret", { secret: true }),
+      note: z.string().optional(),
+    });
+    const live = { name: "a", address: "", passHash: "", note: "" };
+    const p = fake({ schema: importable, read: async () => ({ inputs: live, outs: { ...live, status: "up" } }) as never });
+    await expect(p.operations.read("1", {})).resolves.toEqual({ id: "1", inputs: { name: "a", note: "" }, props: { name: "a", note: "", status: "up" } });
+    const held = { ...live, passHash: "x1" };
+    const q = fake({ schema: importable, read: async () => ({ inputs: held, outs: held }) as never });
+    expect((await q.operations.read("1", {})).inputs).toEqual({ name: "a", passHash: "x1", note: "" });
   });
 
   test("a partially created resource keeps __provider so refresh and destroy can run", async () => {

@@ -9,6 +9,7 @@ import "../reconcile/platformClient";
 import { explained } from "../client/errors";
 import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
+import { fieldMeta } from "../schemas/common";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { withOperationDeadline } from "../client/operationDeadline";
@@ -97,9 +98,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
         return { id, props: plainJson(keep(live.outs)), inputs: plainJson(keep(live.inputs)) };
       }
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
-      // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared.
+      // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared, and so does an
+      // empty secret (unset: the generated SDKs send none for "", which would otherwise be a change).
       const shape = shapeOf(b.schema);
-      const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => shape[k]?.safeParse(v).success !== false));
+      const declarable = (k: string, v: unknown) => shape[k]?.safeParse(v).success !== false && !(v === "" && fieldMeta(shape[k])?.secret);
+      const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => declarable(k, v)));
       const checked = checkInputs(b.schema, valid);
       const inputs = checked.ok ? (checked.inputs as Row) : valid;
       const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));

@@ -1,10 +1,11 @@
 // The package as a user gets it: `npm pack`, the tarball installed into a fresh
 // project outside this repository (its own node_modules, its own @pulumi/pulumi,
 // newer than ours), a TypeScript program run by the engine against the emulator
-// under Node 22 and Node 24, the user's `tsc` under both Pulumi TypeScript
-// templates, and the emulator started from the installed package's bin.
-// One pack and one install serve every check.
-import { execFileSync, spawn } from "child_process";
+// under Node 22 and Node 24, a YAML environment file of the project provisioned
+// by the installed package's CLI (`npx vplatform env ...`), the user's `tsc`
+// under both Pulumi TypeScript templates, and the emulator started from the
+// installed package's bin. One pack and one install serve every check.
+import { execFile, execFileSync, spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -41,6 +42,36 @@ export const status: pulumi.Output<string> = web.status;
 export const nodeVersion = process.version;
 `;
 
+/** The other entry points as a user's code uses them: the environment runner and the emulator (type-checked only). */
+const ENTRY_POINTS = `import * as fs from "fs";
+import { buildEnvironment, EnvironmentError, loadEnvironment, type BuiltEnvironment, type Environment } from "vplatform/env";
+import { startEmulator, type RunningEmulator } from "vplatform/emulator";
+
+export function provision(file: string): BuiltEnvironment {
+  const env: Environment = loadEnvironment(file, fs.readFileSync(file, "utf8"), "dev");
+  const ram: number | undefined = env.vms[0]?.ram;
+  return ram === undefined ? buildEnvironment({ vnets: [], vms: [] }) : buildEnvironment(env);
+}
+export const problems = (e: unknown): string[] => (e instanceof EnvironmentError ? e.problems.map((p) => \`\${p.location.line}:\${p.location.col} \${p.message}\`) : []);
+export async function emulatorUrl(): Promise<string> {
+  const emulator: RunningEmulator = await startEmulator({ port: 0, timeScale: 0.01 });
+  await emulator.close();
+  return emulator.url;
+}
+`;
+
+/** The team's environment file, kept in the user project: a vnet and a running VM on it. */
+const ENVIRONMENT = `vnets:
+  - name: env-net
+    network: 10.31.0.0/24
+vms:
+  - name: env-web
+    ram: 1024
+    powerState: running
+    nics:
+      - vnet: env-net
+`;
+
 /** The `pulumi new typescript` settings (current template) and the older template's module settings. */
 const TEMPLATE_TSCONFIG = {
   strict: true,
@@ -55,7 +86,7 @@ const TEMPLATE_TSCONFIG = {
   noImplicitReturns: true,
   forceConsistentCasingInFileNames: true,
 };
-const tsconfig = (options: object) => JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts"] }, null, 2);
+const tsconfig = (options: object) => JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts", "entry-points.ts"] }, null, 2);
 
 let work: string;
 let project: string;
@@ -79,6 +110,9 @@ beforeAll(() => {
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], project);
   fs.writeFileSync(path.join(project, "index.ts"), PROGRAM);
+  fs.writeFileSync(path.join(project, "entry-points.ts"), ENTRY_POINTS);
+  fs.mkdirSync(path.join(project, "environments"));
+  fs.writeFileSync(path.join(project, "environments", "dev.yaml"), ENVIRONMENT);
   fs.writeFileSync(path.join(project, "tsconfig.json"), tsconfig({}));
   fs.writeFileSync(path.join(project, "tsconfig.commonjs.json"), tsconfig({ module: "commonjs", moduleResolution: "node" }));
 }, 600_000);
@@ -90,7 +124,7 @@ afterAll(() => {
 describe("the tarball", () => {
   test("holds compiled JavaScript and declarations of the SDK, provider, environment runner and emulator, and nothing else", () => {
     const files = run("tar", ["tzf", tarball], work).trim().split("\n").map((f) => f.replace(/^package\//, ""));
-    const allowed = /^(package\.json|README\.md|schema\.json|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator)\/.+\.(js|d\.ts))$/;
+    const allowed = /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator)\/.+\.(js|d\.ts))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(["dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/emulator/cli.js", "dist/env/index.js", "dist/provider/resources/virtualMachine.js"]));
@@ -105,7 +139,7 @@ describe("the tarball", () => {
   });
 });
 
-describe("a user's tsc (no skipLibCheck) compiles a program against the published declarations", () => {
+describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatform/env and vplatform/emulator against the published declarations", () => {
   /** The compiler's errors ("" when it compiles). */
   const tscErrors = (config: string): string => {
     try {
@@ -178,6 +212,104 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
   }, 300_000);
 });
 
+// The CLI's whole path on this Node; on Node 22 a short form (the same code paths, fewer engine runs: CI time).
+describe("a YAML environment file kept in the user project, through the installed CLI (npx vplatform env)", () => {
+  const [[thisNode, thisBin], ...others] = Object.entries(nodeBins());
+
+  test(`under ${thisNode}: preview sends nothing mutating, up, refresh finds nothing, drift exits 0, 2 after a change through the API, 0 after up; destroy`, async () => {
+    await withCli(thisNode, thisBin, async ({ env, vms, emulator }) => {
+      const preview = await env("preview", "--json");
+      expect(preview).toMatchObject({ code: 0 });
+      expect(JSON.parse(preview.stdout).plan.counts).toMatchObject({ create: 4 });
+      const counted = (await adminGet(emulator, "/_emulator/requests")) as { entries: { method: string }[] };
+      expect(counted.entries.filter((e) => e.method !== "GET")).toEqual([]);
+      expect(await vms()).toEqual([]);
+
+      const up = await env("up");
+      expect(up).toMatchObject({ code: 0 });
+      expect(up.stdout).toContain("Applied: 4 to create");
+      expect(await vms()).toEqual([{ $key: expect.anything(), name: "env-web", ram: 1024, status: "running" }]);
+
+      const refresh = await env("refresh");
+      expect(refresh).toMatchObject({ code: 0 });
+      expect(refresh.stdout).toContain("Refreshed: 0 resource(s) changed on the platform outside Pulumi");
+      expect(await env("drift")).toMatchObject({ code: 0 });
+
+      // Someone changes the VM through the API, outside Pulumi: drift says so, and `up` reverts it.
+      const [vm] = await vms();
+      expect((await adminFetch(emulator, `/v4/vms/${vm.$key}`, "PUT", { ram: 2048 })).status).toBe(200);
+      const drift = await env("drift");
+      expect(drift).toMatchObject({ code: 2 });
+      expect(drift.stdout).toContain("ram: 2048 → 1024");
+      expect(await env("up")).toMatchObject({ code: 0 });
+      expect((await vms())[0]).toMatchObject({ ram: 1024, status: "running" });
+      expect(await env("drift")).toMatchObject({ code: 0 });
+
+      expect(await env("destroy")).toMatchObject({ code: 0 });
+      expect(await vms()).toEqual([]);
+      expect(await adminGet(emulator, "/v4/vnets?filter=name%20eq%20'env-net'")).toEqual([]);
+    });
+  }, 300_000);
+
+  test.each(others)("under %s: up, drift exits 0, destroy", async (name, nodeBin) => {
+    await withCli(name, nodeBin, async ({ env, vms }) => {
+      expect(await env("up")).toMatchObject({ code: 0 });
+      expect(await vms()).toEqual([expect.objectContaining({ name: "env-web", status: "running" })]);
+      expect(await env("drift")).toMatchObject({ code: 0 });
+      expect(await env("destroy")).toMatchObject({ code: 0 });
+      expect(await vms()).toEqual([]);
+    });
+  }, 300_000);
+});
+
+interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** A fresh emulator and `vplatform env <command> environments/dev.yaml --stack <node>` on `nodeBin`'s Node. */
+async function withCli(
+  name: string,
+  nodeBin: string,
+  body: (cli: { env: (...args: string[]) => Promise<CliRun>; vms: () => Promise<any[]>; emulator: RunningEmulator }) => Promise<void>,
+): Promise<void> {
+  const emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  try {
+    // The bin runs on the Node first on PATH (`#!/usr/bin/env node`), and so do the engine's Node processes.
+    expect(run("node", ["--version"], project, cliEnv(nodeBin, emulator)).trim()).toMatch(new RegExp(`^v${name.replace("node", "")}\\.`));
+    await body({
+      env: (command, ...args) => npxVplatform(nodeBin, emulator, ["env", command, "environments/dev.yaml", "--stack", name, ...args]),
+      vms: async () => adminGet(emulator, "/v4/vms?fields=$key,name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false"),
+      emulator,
+    });
+  } finally {
+    await emulator.close();
+  }
+}
+
+/** What a CI job gives the CLI: PATH (with `nodeBin`'s Node first), the engine, the platform's settings. */
+function cliEnv(nodeBin: string, emulator: RunningEmulator): NodeJS.ProcessEnv {
+  return {
+    PATH: `${path.dirname(nodeBin)}${path.delimiter}${process.env.PATH}`,
+    HOME: process.env.HOME,
+    PULUMI_HOME: process.env.PULUMI_HOME ?? path.join(repoRoot, ".pulumi", "home"),
+    VPLATFORM_PULUMI_ROOT: pulumiRoot(),
+    VPLATFORM_ENDPOINT: emulator.url,
+    VPLATFORM_API_KEY: emulator.apiKey,
+    VPLATFORM_CA_CERT: emulator.caCert,
+  };
+}
+
+/** `npx vplatform ...` in the user project (its own node_modules/.bin); never throws, returns the exit code. */
+function npxVplatform(nodeBin: string, emulator: RunningEmulator, args: string[]): Promise<CliRun> {
+  return new Promise((resolve) => {
+    execFile("npx", ["--no-install", "vplatform", ...args], { cwd: project, env: cliEnv(nodeBin, emulator), maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    );
+  });
+}
+
 /** A stack of the user project on a file backend, its engine processes (language host, dynamic provider) on `nodeBin`. */
 async function userStack(name: string, nodeBin: string, emulator: RunningEmulator): Promise<Stack> {
   // As `pulumi new typescript` makes it: the language host runs index.ts directly, no build step.
@@ -201,9 +333,12 @@ async function userStack(name: string, nodeBin: string, emulator: RunningEmulato
   return stack;
 }
 
-async function adminFetch(emulator: RunningEmulator, apiPath: string): Promise<{ status: number; body: any }> {
+async function adminFetch(emulator: RunningEmulator, apiPath: string, method = "GET", json?: unknown): Promise<{ status: number; body: any }> {
   const { default: got } = await import("got");
-  const res = await got(`${emulator.url}/api${apiPath}`, {
+  const url = apiPath.startsWith("/_emulator/") ? `${emulator.url}${apiPath}` : `${emulator.url}/api${apiPath}`;
+  const res = await got(url, {
+    method: method as "GET",
+    json,
     headers: { authorization: "Basic " + Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64") },
     https: { certificateAuthority: emulator.caCert },
     throwHttpErrors: false,

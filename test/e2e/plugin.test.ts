@@ -61,6 +61,8 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     const bVms = await siteBVmNames();
     expect(bVms).toEqual(["plug-far"]);
     expect(up.stdout).toMatch(/vplatform:index:VirtualMachine/);
+    // The set-up installs the plugin in the plugin cache, not on PATH, where the engine warns about it.
+    expect(up.stdout + up.stderr).not.toMatch(/using pulumi-resource-vplatform from \$PATH/);
     expect(up.outputs.tier.value).toEqual({ id: "3", name: "Tier 3", tier: 3 });
     expect(up.outputs.cluster.value).toEqual({ id: "1", name: "cluster1" });
     expect(up.outputs.missing.value).toMatch(/getVnet: no vnet named 'no-such-net'/);

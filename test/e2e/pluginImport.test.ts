@@ -1,9 +1,14 @@
 // `pulumi import` of rows made outside Pulumi, by key, through the plugin, in a Pulumi
 // YAML project: the code it generates is pasted into the program, which then previews
 // and refreshes with no changes; `get:` reads a row into the program without managing it.
+// In a TypeScript project the code comes from our Node.js language host (GenerateProgram),
+// and pasted beside the generated SDK it previews with no changes too.
+import { execFileSync } from "child_process";
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
-import { findRepoRoot } from "../../env/local-stack";
+import type { Stack } from "@pulumi/pulumi/automation";
+import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
 
 const GiB = 1024 ** 3;
@@ -70,5 +75,41 @@ describe("pulumi import through the plugin", () => {
     const up = await ctx.stack.up(collect(ctx));
     expect([up.outputs.seenName?.value, up.outputs.seenRam?.value, up.outputs.seenMachine?.value]).toEqual(["imp-web", 2048, keys.machine]);
     expect(changed(up.summary.resourceChanges ?? {})).toEqual([]);
+  }, 300_000);
+});
+
+describe("pulumi import in a TypeScript project", () => {
+  let tsDir: string;
+  let tsStack: Stack;
+  let code = "";
+  beforeAll(async () => {
+    // Outside this repository, where `vplatform` would name the repository's own package (the dynamic SDK).
+    tsDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-import-ts-"));
+    fs.writeFileSync(path.join(tsDir, "Pulumi.yaml"), "name: plugin-import-ts\nruntime: nodejs\n");
+    fs.writeFileSync(path.join(tsDir, "index.ts"), "export {};\n");
+    const { url, apiKey, caCert } = ctx.emulator;
+    tsStack = await createLocalStack({ stackName: "ts", stateDir: path.join(tsDir, "state"), connection: { endpoint: url, apiKey, caCert }, workDir: tsDir });
+  }, 120_000);
+  afterAll(() => tsDir && fs.rmSync(tsDir, { recursive: true, force: true }));
+
+  test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript that declares the VM as it is", async () => {
+    const result = await tsStack.import({ resources: [{ type: "vplatform:index:VirtualMachine", name: "web", id: keys.vm }], protect: false, ...collect(ctx) });
+    expect(result.summary.result).toBe("succeeded");
+    code = result.generatedCode;
+    expect(code).toMatch(/^import \* as vplatform from "vplatform";$/m);
+    expect(code).toMatch(/^const web = new vplatform\.VirtualMachine\("web", \{$/m);
+    for (const property of [/name: "imp-web"/, /cpuCores: 2/, /ram: 2048/]) expect(code).toMatch(property);
+  }, 300_000);
+
+  test("pasted into index.ts beside the generated SDK, it compiles and previews with no changes", async () => {
+    // The SDK of the plugin (scripts/gen-sdk.sh), installed as the program's `vplatform`.
+    const sdk = execFileSync("bash", [path.join(findRepoRoot(), "scripts", "gen-sdk.sh"), path.join(tsDir, "sdk")], { cwd: findRepoRoot(), stdio: "pipe" }).toString().trim().split("\n").pop()!;
+    const modules = path.join(findRepoRoot(), "node_modules");
+    fs.mkdirSync(path.join(tsDir, "node_modules"));
+    for (const name of fs.readdirSync(modules).filter((n) => n !== "vplatform")) fs.symlinkSync(path.join(modules, name), path.join(tsDir, "node_modules", name));
+    fs.symlinkSync(sdk, path.join(tsDir, "node_modules", "vplatform"), "dir");
+    fs.writeFileSync(path.join(tsDir, "index.ts"), code);
+    const preview = await tsStack.preview({ ...collect(ctx), diff: true });
+    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({ changes: [], diff: expect.not.stringMatching(/^\s+[~+-] /m) });
   }, 300_000);
 });

@@ -17,8 +17,9 @@ import (
 const sdkModule = "github.com/pulumi/pulumi/sdk/v3"
 
 // languageHost serves the LanguageRuntime RPCs that `pulumi preview/up/refresh/destroy`, `pulumi about`,
-// `pulumi install` and the Automation API use. Code generation, packing, linking and running plugins
-// written in Node.js are left Unimplemented (the embedded type answers them): this project needs none.
+// `pulumi install` and the Automation API use, plus GeneratePackage (generate.go),
+// GenerateProgram (program.go) and RunPlugin (plugin.go).
+// Project generation, packing, linking and policy packs are left Unimplemented (the embedded type answers them).
 type languageHost struct {
 	pulumirpc.UnimplementedLanguageRuntimeServer
 

@@ -7,7 +7,7 @@ import (
 	"github.com/google/shlex"
 )
 
-// runtimeOptions are Pulumi.yaml's `runtime.options` that change how a program runs, read as the stock
+// runtimeOptions are the `runtime.options` of Pulumi.yaml (or PulumiPlugin.yaml) that change how a program runs, read as the stock
 // host reads them (packagemanager and production only matter to installing, which we leave to npm).
 type runtimeOptions struct {
 	// typescript: the run script compiles .ts files on the fly (ts-node). Defaults to true, so a project made
@@ -42,7 +42,7 @@ func parseRuntimeOptions(options map[string]any) (runtimeOptions, error) {
 		}
 		args, err := shlex.Split(s)
 		if err != nil {
-			return opts, fmt.Errorf("Pulumi.yaml runtime.options.nodeargs %q: %w", s, err)
+			return opts, fmt.Errorf("runtime.options.nodeargs %q: %w", s, err)
 		}
 		opts.nodeargs = args
 	}
@@ -50,7 +50,7 @@ func parseRuntimeOptions(options map[string]any) (runtimeOptions, error) {
 }
 
 func optionError(name, want string, got any) error {
-	return fmt.Errorf("Pulumi.yaml runtime.options.%s must be %s, got %v (%T)", name, want, got, got)
+	return fmt.Errorf("runtime.options.%s must be %s, got %v (%T)", name, want, got, got)
 }
 
 // environment is what the run script reads to compile TypeScript (cmd/run/run.ts of @pulumi/pulumi).

@@ -35,7 +35,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	}
 	opts, err := parseRuntimeOptions(req.GetInfo().GetOptions().AsMap())
 	if err != nil {
-		return &pulumirpc.RunResponse{Error: err.Error()}, nil
+		return &pulumirpc.RunResponse{Error: "Pulumi.yaml " + err.Error()}, nil
 	}
 	env, err := programEnvironment(os.Environ(), req, opts)
 	if err != nil {
