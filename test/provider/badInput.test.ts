@@ -5,7 +5,7 @@
  * `check`, naming the field, and the whole suite sends no mutating request.
  */
 import { loadEnvironment } from "../../env/load-environment";
-import { EnvironmentError } from "../../env/yaml-source";
+import { EnvironmentError } from "../../env/environment-error";
 import { resourceSchemas } from "../../provider/schemas";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
 import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
