@@ -1,4 +1,4 @@
-import { DEFAULT_PARALLEL, DEFAULT_PROJECT, parseCliArgs } from "./cli-args";
+import { DEFAULT_PROJECT, parseCliArgs } from "./cli-args";
 
 const ok = (argv: string[]) => {
   const r = parseCliArgs(argv);
@@ -19,13 +19,12 @@ describe("vplatform env arguments", () => {
       stack: "dev",
       project: DEFAULT_PROJECT,
       json: false,
-      parallel: DEFAULT_PARALLEL,
       refresh: true,
     });
   });
 
-  test("the parallelism lets a lab's power-ons overlap by default and can be set", () => {
-    expect(DEFAULT_PARALLEL).toBeGreaterThanOrEqual(16);
+  test("the parallelism is derived from the file unless given", () => {
+    expect(ok(["up", "f.yaml", "--stack=prod"]).parallel).toBeUndefined();
     expect(ok(["up", "f.yaml", "--stack=prod", "--parallel", "8"]).parallel).toBe(8);
     expect(ok(["up", "f.yaml", "-s", "prod", "-p", "64"]).parallel).toBe(64);
   });
@@ -57,5 +56,6 @@ describe("vplatform env arguments", () => {
     expect(r).toMatchObject({ ok: false, help: true });
     if (r.ok) return;
     for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"]) expect(r.message).toContain(word);
+    expect(r.message).toContain("--parallel <n>     resource operations at once (default: 4 per VM of the file, at least 32,");
   });
 });

@@ -1,10 +1,9 @@
 import { parseArgs } from "node:util";
+import { MIN_PARALLEL, SLOTS_PER_VM } from "./parallelism";
 
 export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift"] as const;
 export type Command = (typeof COMMANDS)[number];
 
-/** Enough for a lab's power-ons to overlap: each VM waits on the platform, not on the CPU. */
-export const DEFAULT_PARALLEL = 32;
 export const DEFAULT_PROJECT = "vplatform-env";
 
 export interface CliArgs {
@@ -14,7 +13,8 @@ export interface CliArgs {
   stack: string;
   project: string;
   json: boolean;
-  parallel: number;
+  /** Engine parallelism; absent: derived from the file (defaultParallelism). */
+  parallel?: number;
   /** `up` reads the platform first so changes made outside Pulumi are reverted (default on). */
   refresh: boolean;
 }
@@ -32,7 +32,8 @@ export const USAGE = `usage: vplatform env <${COMMANDS.join("|")}> <file.yaml> -
 options:
   --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
   --json             print the plan or result as JSON on stdout (engine progress goes to stderr)
-  --parallel <n>     resource operations at once (default ${DEFAULT_PARALLEL})
+  --parallel <n>     resource operations at once (default: ${SLOTS_PER_VM} per VM of the file, at least ${MIN_PARALLEL},
+                     so a lab's VMs are created and powered on together: their waits are shared and cheap)
   --project <name>   Pulumi project of the stack (default ${DEFAULT_PROJECT})
   --no-refresh       up: do not read the platform first
 
@@ -69,7 +70,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   if (!file) return fail(`${command} needs the environment file, e.g. environments/dev.yaml`);
   if (extra.length) return fail(`unexpected argument '${extra[0]}'`);
   if (!values.stack) return fail("--stack <name> is required (e.g. --stack dev)");
-  let parallel = DEFAULT_PARALLEL;
+  let parallel: number | undefined;
   if (values.parallel !== undefined) {
     parallel = Number(values.parallel);
     if (!Number.isInteger(parallel) || parallel < 1) return fail(`--parallel needs a positive whole number, got '${values.parallel}'`);
@@ -83,7 +84,7 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       stack: values.stack,
       project: values.project ?? DEFAULT_PROJECT,
       json: values.json ?? false,
-      parallel,
+      ...(parallel === undefined ? {} : { parallel }),
       refresh: !values["no-refresh"],
     },
   };

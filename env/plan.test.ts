@@ -1,5 +1,5 @@
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-import { planFromEvents, UNKNOWN, UNKNOWN_VALUE } from "./plan";
+import { BOOKKEEPING_INPUTS, planFromEvents, UNKNOWN, UNKNOWN_VALUE } from "./plan";
 import { formatField, renderJson, renderText, type Report } from "./render-plan";
 import { EXIT, outcome } from "./run-command";
 
@@ -60,6 +60,30 @@ describe("a plan is built from the engine's events", () => {
     ]);
     expect(plan.changes).toEqual([expect.objectContaining({ action: "replace", replaceKeys: ["media"], fields: [{ field: "media", before: "disk", after: "import" }] })]);
     expect(plan.counts.replace).toBe(1);
+  });
+
+  test("the provider's bookkeeping inputs (create marker, the VM's key and policy copied into its hardware) are not shown as changes", () => {
+    expect([...BOOKKEEPING_INPUTS].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
+    const owner = { __marker: "0123456789abcdef", vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" };
+    const plan = planFromEvents([
+      pre("create", "Drive", "web-drive-os", undefined, { name: "os", machine: UNKNOWN_VALUE, ...owner }),
+      pre("update", "Nic", "web-nic-0", { vnet: "2", vm: "7", powerCyclePolicy: "restart" }, { vnet: "2", vm: "7", powerCyclePolicy: "refuse" }),
+      pre("refresh", "Drive", "web-drive-data", { name: "data", vm: "7" }, { name: "data", vm: "7" }),
+      step("resOutputsEvent", "update", "Drive", "web-drive-data", { name: "data", vm: "7" }, { name: "data", vm: "8" }),
+    ]);
+    expect(plan.changes).toEqual([
+      {
+        action: "create", type: "Drive", name: "web-drive-os", urn: urn("Drive", "web-drive-os"),
+        fields: [{ field: "machine", after: UNKNOWN }, { field: "name", after: "os" }],
+        bookkeeping: [{ field: "__marker", after: "0123456789abcdef" }, { field: "powerCyclePolicy", after: "restart" }, { field: "vm", after: UNKNOWN }],
+      },
+      // The engine's step stays what it is; the text says it is bookkeeping alone.
+      { action: "update", type: "Nic", name: "web-nic-0", urn: urn("Nic", "web-nic-0"), fields: [], bookkeeping: [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }] },
+    ]);
+    expect(plan.outside).toEqual([]);
+    const text = renderText({ command: "preview", stack: "dev", file: "dev.yaml", result: "changes", exitCode: 0, plan });
+    expect(text).not.toMatch(/__marker|vm:|powerCyclePolicy:/);
+    expect(text).toMatch(/~ +update +Nic 'web-nic-0'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
   });
 
   test("the stack and the default provider are Pulumi's, not the user's", () => {

@@ -1,5 +1,8 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { MARKER_INPUT } from "../provider/reconcile/createMarker";
+import { fieldMeta } from "../provider/schemas/common";
+import { machineOwnerShape } from "../provider/schemas/hardware";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -21,7 +24,10 @@ export interface PlannedChange {
   type: string;
   name: string;
   urn: string;
+  /** The declared inputs that change (the provider's bookkeeping inputs left out). */
   fields: FieldChange[];
+  /** The provider's bookkeeping inputs that change (BOOKKEEPING_INPUTS); absent when none. */
+  bookkeeping?: FieldChange[];
   /** The inputs that force a replacement. */
   replaceKeys?: string[];
 }
@@ -71,6 +77,20 @@ export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 const HIDDEN_FIELDS = new Set(["__provider"]);
 
+/**
+ * Inputs the provider keeps for itself, not what the file declares: the create
+ * marker of every resource, and the owner fields the SDK copies from the VM
+ * into its drives, NICs and devices that never reach the platform (the VM's
+ * key and powerCyclePolicy). Plans do not show them as changes.
+ */
+export const BOOKKEEPING_INPUTS: ReadonlySet<string> = new Set([
+  MARKER_INPUT,
+  ...Object.entries(machineOwnerShape("hardware"))
+    .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
+    .map(([field]) => field),
+]);
+const isBookkeeping = (f: FieldChange) => BOOKKEEPING_INPUTS.has(f.field);
+
 /** How the engine's events carry a secret: its signature key, the ciphertext masked. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET = "[secret]";
@@ -97,7 +117,7 @@ export function changedFields(before: Record<string, unknown> = {}, after: Recor
 }
 
 function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
-  const fields =
+  const changed =
     action === "delete"
       ? []
       : action === "create"
@@ -108,7 +128,8 @@ function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
     type: shortType(m.type),
     name: nameOf(m.urn),
     urn: m.urn,
-    fields,
+    fields: changed.filter((f) => !isBookkeeping(f)),
+    ...(changed.some(isBookkeeping) ? { bookkeeping: changed.filter(isBookkeeping) } : {}),
     ...(action === "replace" && m.keys?.length ? { replaceKeys: m.keys } : {}),
   };
 }
@@ -136,7 +157,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       const where = { type: shortType(read.type), name: nameOf(read.urn), urn: read.urn };
       if (read.op === "delete" || !read.new?.id) outside.set(read.urn, { ...where, deleted: true, fields: [] });
       else {
-        const fields = changedFields(read.old?.inputs, read.new.inputs);
+        const fields = changedFields(read.old?.inputs, read.new.inputs).filter((f) => !isBookkeeping(f));
         if (fields.length) outside.set(read.urn, { ...where, fields });
       }
     }

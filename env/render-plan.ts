@@ -51,6 +51,9 @@ export function renderText(r: Report): string {
     const because = c.replaceKeys?.length ? `  (replaced because of: ${c.replaceKeys.join(", ")})` : "";
     out.push(`  ${MARK[c.action].padEnd(2)} ${c.action.padEnd(7)} ${c.type} '${c.name}'${because}`);
     for (const f of c.fields) out.push(`        ${formatField(f)}`);
+    if (!c.fields.length && c.bookkeeping?.length && c.action === "update") {
+      out.push(`        (only the provider's bookkeeping: ${c.bookkeeping.map((f) => f.field).join(", ")}; nothing is sent to the platform)`);
+    }
   }
   if (plan.outside.length) {
     out.push("", "Changed on the platform outside Pulumi (read by refresh):");

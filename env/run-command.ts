@@ -6,6 +6,7 @@ import type { CliArgs, Command } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
+import { defaultParallelism, vmsListed } from "./parallelism";
 import { hasChanges, planFromEvents, type Plan } from "./plan";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
@@ -45,8 +46,13 @@ function environmentFor(args: CliArgs, cwd: string): Environment | undefined {
   return loadEnvironment(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"), args.stack.split("/").pop());
 }
 
-async function operate(stack: Stack, args: CliArgs, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void): Promise<void> {
-  const common = { onEvent, onOutput, parallel: args.parallel, color: "never" as const };
+/** `--parallel`, else from the VMs of the file (validated when the command loaded it, else as listed). */
+export function parallelismFor(args: CliArgs, environment: Environment | undefined, cwd: string): number {
+  return args.parallel ?? defaultParallelism(environment?.vms.length ?? vmsListed(path.resolve(cwd, args.file)));
+}
+
+async function operate(stack: Stack, args: CliArgs, parallel: number, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void): Promise<void> {
+  const common = { onEvent, onOutput, parallel, color: "never" as const };
   switch (args.command) {
     case "preview":
       await stack.preview(common);
@@ -80,7 +86,8 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
   }
   const backend = chooseBackend(env, cwd, currentLogin(env));
   if (backend.env.PULUMI_BACKEND_URL) fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
-  io.stderr(`vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
+  const parallel = parallelismFor(args, environment, cwd);
+  io.stderr(`vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`);
 
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
@@ -101,7 +108,7 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
   }
   try {
-    await operate(opened.stack, args, (e) => events.push(e), io.stderr);
+    await operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr);
     const plan = planFromEvents(events);
     return report(outcome(args.command, plan), plan);
   } catch (e) {

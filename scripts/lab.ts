@@ -8,7 +8,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { startEmulator } from "../emulator";
-import { COMMANDS, DEFAULT_PARALLEL, type Command } from "../env/cli-args";
+import { COMMANDS, type Command } from "../env/cli-args";
 import { findRepoRoot } from "../env/local-stack";
 import { runEnvironmentCommand } from "../env/run-command";
 import { ApiClient } from "../provider/client/api-client";
@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   try {
     const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
     const code = await runEnvironmentCommand(
-      { command, file: envFile, stack: "lab", project: "vplatform-lab", json: false, parallel: DEFAULT_PARALLEL, refresh: true },
+      { command, file: envFile, stack: "lab", project: "vplatform-lab", json: false, refresh: true },
       undefined,
       {
         ...process.env,

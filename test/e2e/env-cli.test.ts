@@ -91,6 +91,10 @@ describe("vplatform env provisions an environment file from the team's own repos
       "create Vnet team-net",
     ]);
     expect(await vms()).toEqual([]);
+    // The provider's bookkeeping inputs are kept apart from the declared fields.
+    const drive = plan.plan.changes.find((c: { type: string }) => c.type === "Drive");
+    expect(drive.fields.map((f: { field: string }) => f.field)).toEqual(["disksize", "interface", "machine", "media", "name"]);
+    expect(drive.bookkeeping.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(["__marker", "vm"]));
     // Secret inputs are masked in the plan (it is posted on pull requests).
     expect(plan.plan.changes.find((c: { type: string }) => c.type === "VirtualMachine").fields).toContainEqual({ field: "consolePassHash", after: "[secret]" });
     expect(preview.stdout + preview.stderr).not.toContain("console-hash-never-shown");

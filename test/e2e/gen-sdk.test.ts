@@ -1,5 +1,5 @@
 // SDK generation for the resource plugin: `pulumi package gen-sdk` through our Node.js language host's
-// GeneratePackage, compiled by tsc (scripts/gen-sdk.sh), and the host's own Go tests.
+// GeneratePackage, compiled by tsc (scripts/gen-sdk.sh), the Go SDK built with go, and the host's own Go tests.
 import { spawn } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
@@ -25,8 +25,8 @@ describe("scripts/gen-sdk.sh", () => {
   beforeAll(() => void (out = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-sdk-"))));
   afterAll(() => fs.rmSync(out, { recursive: true, force: true }));
 
-  test("generates the Node.js SDK of schema.json and compiles it into a package directory", async () => {
-    const { code, output } = await run("bash", ["scripts/gen-sdk.sh", out], root);
+  test("generates the Node.js SDK of schema.json and compiles it into a package directory (and the Go SDK, built and vetted)", async () => {
+    const { code, output } = await run("bash", ["scripts/gen-sdk.sh", "--go", out], root);
     expect({ code, output }).toMatchObject({ code: 0 });
     const bin = path.join(out, "nodejs", "bin");
     expect(output.trim().split("\n").pop()).toBe(bin);
@@ -47,11 +47,17 @@ describe("scripts/gen-sdk.sh", () => {
     }
     for (const token of Object.keys(schema.functions ?? {})) expect([token, typeof sdk[lastPart(token)]]).toEqual([token, "function"]);
     expect(sdk.Provider.__pulumiType).toBe("vplatform"); // the explicit provider resource (pulumi:providers:vplatform)
+    // The Go SDK (the script fails unless it builds and vets): a file per resource and function.
+    const goFiles = fs.readdirSync(path.join(out, "go", "vplatform"));
+    for (const token of [...Object.keys(schema.resources), ...Object.keys(schema.functions ?? {})]) {
+      const name = lastPart(token);
+      expect([token, goFiles.includes(`${name[0].toLowerCase()}${name.slice(1)}.go`)]).toEqual([token, true]);
+    }
   }, 180_000);
 });
 
 describe("our Node.js language host (tools/pulumi-language-nodejs)", () => {
-  test("passes its Go tests (run options, entry points, GeneratePackage)", async () => {
+  test("passes its Go tests (run options, entry points, GeneratePackage, GenerateProgram, RunPlugin)", async () => {
     // The set-up's compile flags (scripts/build-engine.sh), so Go's build cache serves both.
     const { code, output } = await run("go", ["test", "-trimpath", "-tags", "osusergo,grpcnotrace", "-count=1", "./..."], path.join(root, "tools", "pulumi-language-nodejs"));
     expect({ code, output }).toMatchObject({ code: 0 });
