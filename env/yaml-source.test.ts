@@ -42,6 +42,17 @@ describe("environment files report problems at file:line:col", () => {
     expect(() => parseYamlSource("vms:\n  - name: [web\n", "bad.yaml")).toThrow(/^bad\.yaml:\d+:\d+: /);
   });
 
+  test("a key given twice in one mapping is named with its path, line and column", () => {
+    const problems = (() => {
+      try {
+        parseYamlSource("vms:\n  - name: web\n    ram: 1024\n    ram: 2048\n", "dup.yaml");
+      } catch (e) {
+        return (e as EnvironmentError).problems;
+      }
+    })();
+    expect(problems).toEqual([{ location: { file: "dup.yaml", line: 4, col: 5 }, path: "vms[0].ram", message: expect.stringMatching(/'ram' appears twice in this mapping; keys must be unique/) }]);
+  });
+
   test("the message of the error lists every problem, one per line", () => {
     try {
       validateYamlSource(parseYamlSource("vms:\n  - name: 1\n    ram: 1\n", "x.yaml"), schema);

@@ -1,4 +1,4 @@
-import { isCollection, LineCounter, parseDocument, type Document } from "yaml";
+import { isCollection, isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
 import { EnvironmentError, type EnvironmentProblem, type SourceLocation } from "./environment-error";
 
@@ -28,7 +28,12 @@ export function parseYamlSource(text: string, file: string, transform?: Document
   };
   if (doc.errors.length > 0) {
     throw new EnvironmentError(
-      doc.errors.map((e) => ({ location: at(e.pos[0]), path: "", message: e.message.split("\n")[0] })),
+      doc.errors.map((e) => {
+        const key = e.code === "DUPLICATE_KEY" ? keyPathAt(doc.contents, e.pos[0], []) : undefined;
+        return key
+          ? { location: at(e.pos[0]), path: formatPath(key), message: `'${String(key[key.length - 1])}' appears twice in this mapping; keys must be unique — rename or merge one` }
+          : { location: at(e.pos[0]), path: "", message: e.message.split("\n")[0] };
+      }),
     );
   }
   if (transform) {
@@ -56,6 +61,18 @@ export function parseYamlSource(text: string, file: string, transform?: Document
       return at(range ? range[0] : offset);
     },
   };
+}
+
+/** The path of the mapping key that starts at `offset`, if any. */
+function keyPathAt(node: unknown, offset: number, path: PropertyKey[]): PropertyKey[] | undefined {
+  if (!isCollection(node)) return undefined;
+  for (const [i, item] of node.items.entries()) {
+    const key = isPair(item) && isScalar(item.key) ? (item.key.value as PropertyKey) : i;
+    if (isMap(node) && isPair(item) && isScalar(item.key) && item.key.range?.[0] === offset) return [...path, key];
+    const found = keyPathAt(isPair(item) ? item.value : item, offset, [...path, key]);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Validates a parsed YAML source with a zod schema; issues are reported at their line and column. */

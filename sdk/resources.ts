@@ -9,6 +9,7 @@ import { deletedWithItsVm } from "./deletedWithVm";
 import { seed, shimProvider, withMarker, withSecretOutputs } from "./providerShim";
 import type * as T from "./schemaTypes.generated";
 import { Args, Computed, MachineKey, Outputs } from "./types";
+import { claimName, programScope } from "./uniqueNames";
 
 /** Hardware takes the machine key, never the VM key. */
 type OnMachine<T> = Omit<T, "machine"> & { machine: MachineKey };
@@ -40,14 +41,16 @@ const machineOwners = new WeakMap<object, VirtualMachine>();
 
 const ownerOf = (machine: unknown) => (typeof machine === "object" && machine !== null ? machineOwners.get(machine) : undefined);
 
-function onMachine<A extends { machine: unknown; vm?: unknown; powerCyclePolicy?: unknown }>(args: A): A {
+function onMachine<A extends { machine: unknown; name?: unknown; vm?: unknown; powerCyclePolicy?: unknown }>(type: string, logical: string, args: A): A {
   const owner = ownerOf(args.machine);
+  claimName(owner, type, args.name, logical, "on the same VM");
   return owner ? { ...args, vm: args.vm ?? owner.id, powerCyclePolicy: args.powerCyclePolicy ?? owner.powerCyclePolicy } : args;
 }
 
 /** A VM; `id` is the VM key, `machineKey` what its hardware attaches to. */
 export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
+    claimName(programScope(), "VirtualMachine", args.name, name, "in this program");
     const props = seed(virtualMachineInputsSchema, args, virtualMachineOutputs);
     super(providers.VirtualMachine, name, withMarker("VirtualMachine", name, props), withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
     machineOwners.set(this.machineKey, this);
@@ -57,14 +60,14 @@ export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Compute
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, onMachine(args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Drive");
+    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, onMachine("Drive", name, args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Drive");
   }
 }
 export interface Drive extends Outputs<OnMachine<T.DriveValues>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, onMachine(args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Nic");
+    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, onMachine("Nic", name, args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Nic");
   }
 }
 export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
@@ -72,13 +75,14 @@ export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
 /** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
 export class Device extends pulumi.dynamic.Resource {
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, onMachine(args), deviceOutputs)), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Device");
+    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, onMachine("Device", name, args), deviceOutputs)), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Device");
   }
 }
 export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}
 
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
+    claimName(programScope(), "Vnet", args.name, name, "in this program");
     super(providers.Vnet, name, withMarker("Vnet", name, seed(vnetInputsSchema, args)), opts, "vplatform", "Vnet");
   }
 }

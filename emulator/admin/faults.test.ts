@@ -20,6 +20,18 @@ describe("fault injection", () => {
     expect(faults.match("DELETE", "machine_drives")?.status).toBe(408);
   });
 
+  test("where narrows a fault to requests carrying those body fields or that row key", () => {
+    const faults = new FaultInjector();
+    faults.add({ method: "POST", table: "machine_drives", status: 500, where: { machine: 103 } });
+    faults.add({ method: "DELETE", table: "vms", status: 503, where: { $key: "7" } });
+    expect(faults.match("POST", "machine_drives", { body: { machine: 104 } })).toBeUndefined();
+    expect(faults.match("POST", "machine_drives")).toBeUndefined();
+    expect(faults.match("POST", "machine_drives", { body: { machine: "103", media: "disk" } })?.status).toBe(500);
+    expect(faults.match("DELETE", "vms", { key: "70" })).toBeUndefined();
+    expect(faults.match("DELETE", "vms", { key: "7" })?.status).toBe(503);
+    expect(() => faults.add({ status: 500, where: { machine: { eq: 1 } } })).toThrow(/where/);
+  });
+
   test("invalid faults are refused with the field named", () => {
     const faults = new FaultInjector();
     expect(() => faults.add({ method: "FOO", status: 500 })).toThrow(/method/);

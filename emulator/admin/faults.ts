@@ -8,7 +8,9 @@
  * A 408 (operation timeout, which the emulator never produces by itself) is
  * injected with `{"status": 408}`. `lateMs` is a late answer: the request is
  * processed (committed) at once and answered only after that delay, past a
- * client's timeout.
+ * client's timeout. `where` narrows a fault to requests whose body fields (or
+ * `$key`, the row key of the path) equal the given values, compared as text:
+ * `{"method": "DELETE", "table": "vms", "where": {"$key": "7"}}` hits only VM 7.
  */
 import { validationError } from "../core/errors";
 
@@ -25,7 +27,15 @@ export interface Fault {
   lateMs?: number;
   count?: number;
   probability?: number;
+  /** Body fields (and `$key`, the path's row key) the request must carry, compared as text. */
+  where?: Record<string, string>;
   hits: number;
+}
+
+/** What a fault may look at in a request besides method and table. */
+export interface RequestFacts {
+  key?: string;
+  body?: unknown;
 }
 
 const METHODS = new Set(["*", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]);
@@ -39,7 +49,7 @@ export class FaultInjector {
   add(body: unknown): Fault {
     if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
     const b = body as Record<string, unknown>;
-    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability"]);
+    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability", "where"]);
     for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
     const method = String(b.method ?? "*").toUpperCase();
     if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
@@ -58,12 +68,13 @@ export class FaultInjector {
     if (probability !== undefined && !(probability >= 0 && probability <= 1)) throw validationError("probability", "must be between 0 and 1");
     if (b.drop !== undefined && typeof b.drop !== "boolean") throw validationError("drop", "must be a boolean");
     if (b.dropAfter !== undefined && typeof b.dropAfter !== "boolean") throw validationError("dropAfter", "must be a boolean");
+    const where = b.where === undefined ? undefined : whereOf(b.where);
     if (status === undefined && stallMs === undefined && lateMs === undefined && !b.drop && !b.dropAfter) {
       throw validationError("status", "one of status, stallMs, drop, dropAfter or lateMs is required");
     }
     const fault: Fault = {
       id: this.nextId++, method, table, status, stallMs,
-      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, lateMs, count, probability, hits: 0,
+      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, lateMs, count, probability, where, hits: 0,
     };
     this.faults.push(fault);
     return fault;
@@ -78,10 +89,11 @@ export class FaultInjector {
   }
 
   /** The fault hitting this request, if any (counting it and retiring it when used up). */
-  match(method: string, table: string): Fault | undefined {
+  match(method: string, table: string, request: RequestFacts = {}): Fault | undefined {
     for (const fault of this.faults) {
       if (fault.method !== "*" && fault.method !== method) continue;
       if (fault.table !== "*" && fault.table !== table) continue;
+      if (fault.where && !matchesWhere(fault.where, request)) continue;
       if (fault.probability !== undefined && this.random() >= fault.probability) continue;
       fault.hits++;
       if (fault.count !== undefined && fault.hits >= fault.count) this.faults = this.faults.filter((f) => f !== fault);
@@ -89,4 +101,19 @@ export class FaultInjector {
     }
     return undefined;
   }
+}
+
+function whereOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== "object" || Array.isArray(value)) throw validationError("where", "must be an object of field: value");
+  const entries = Object.entries(value as Record<string, unknown>);
+  if (entries.some(([, v]) => v === null || typeof v === "object")) throw validationError("where", "values must be strings, numbers or booleans");
+  return Object.fromEntries(entries.map(([k, v]) => [k, String(v)]));
+}
+
+function matchesWhere(where: Record<string, string>, request: RequestFacts): boolean {
+  const body = request.body && typeof request.body === "object" ? (request.body as Record<string, unknown>) : {};
+  return Object.entries(where).every(([field, want]) => {
+    const got = field === "$key" ? request.key : body[field];
+    return got !== undefined && got !== null && typeof got !== "object" && String(got) === want;
+  });
 }

@@ -1,4 +1,4 @@
-import { insertRow, isAmbiguousFailure, UnsettledCreateError } from "./insertRow";
+import { insertRow, isAmbiguousFailure, settleDelays, UnsettledCreateError } from "./insertRow";
 import { PlatformApi, Row } from "./platform";
 import { fakeClock } from "./testClock";
 
@@ -67,6 +67,21 @@ describe("insertRow: a create finds what an earlier attempt made instead of maki
     const created = await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock());
     expect(created).toMatchObject({ $key: "11", recovered: true });
     expect(p.api.posts).toBe(1);
+  });
+
+  test("a row landing half a minute after a lost answer is found before any resend (create budget 600 s)", async () => {
+    const p = platform([err()], { lands: true, landsAfterLooks: 8 });
+    const clock = fakeClock();
+    const created = await insertRow(p.api, insertion(p.findOurs), 600_000, clock);
+    expect(created).toMatchObject({ $key: "11", recovered: true });
+    expect(p.api.posts).toBe(1);
+  });
+
+  test("after no answer the looks span a quarter of the create budget, between 7.5 s and 60 s; after an answer one look after a backoff", () => {
+    const span = (budget: number) => settleDelays(err(), 1, budget).reduce((a, b) => a + b, 0);
+    expect([span(20_000), span(120_000), span(600_000), span(3_600_000)]).toEqual([7_500, 30_000, 60_000, 60_000]);
+    expect(settleDelays(err(), 1, 30_000)).toEqual([0, 500, 1_000, 2_000, 4_000]);
+    expect(settleDelays(err(503), 3, 600_000)).toEqual([1_000]);
   });
 
   test("a burst of 503s that did not land: sent again after looking, one row", async () => {

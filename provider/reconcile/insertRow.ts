@@ -64,12 +64,19 @@ export class UnsettledCreateError extends Error {
 }
 
 /**
- * Waits between looks for the row before sending again: after no answer, a
- * few looks spread over seconds (the row of a late commit appears meanwhile);
- * after an answered failure, one look after a backoff that grows per attempt.
+ * Waits between looks for the row before sending again. After no answer the
+ * request reached the platform (the client itself resends one it could not
+ * write) and may still commit: looks spread over a quarter of the create
+ * budget (7.5 s to 60 s), so a row landing that late is found, not made twice.
+ * After an answered failure: one look after a backoff that grows per attempt.
  */
-const settleDelays = (err: unknown, attempt: number): number[] =>
-  unanswered(err) ? [0, 500, 1_000, 2_000, 4_000] : [Math.min(8_000, 250 * 2 ** (attempt - 1))];
+export function settleDelays(err: unknown, attempt: number, budgetMs: number): number[] {
+  if (!unanswered(err)) return [Math.min(8_000, 250 * 2 ** (attempt - 1))];
+  const window = Math.min(60_000, Math.max(7_500, budgetMs / 4));
+  const delays = [0];
+  for (let total = 0, next = 500; total < window; total += next, next = Math.min(8_000, next * 2)) delays.push(Math.min(next, window - total));
+  return delays;
+}
 
 /**
  * Creates a row idempotently. Before the first POST, and again before every
@@ -102,7 +109,7 @@ export async function insertRow(api: PlatformApi, ins: Insertion, budgetMs: numb
       lastError = err;
     }
     // The request may have landed (or may land late): look for it before sending again.
-    for (const delay of settleDelays(lastError, attempt)) {
+    for (const delay of settleDelays(lastError, attempt, budgetMs)) {
       if (clock.now() + delay > deadline) throw new UnsettledCreateError(ins.what, lastError, Math.round(budgetMs / 1000));
       await clock.sleep(delay);
       const found = await ins.findOurs().catch((lookErr: unknown) => {

@@ -38,7 +38,7 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   token: string;
   schema: z.ZodType;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
-  verify?(inputs: I, unknown: Set<string>, olds: Row): Promise<CheckFailure[]>;
+  verify?(inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
   /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
   diff(id: string, olds: O, news: I): ResourceDiff;
   create(inputs: I): Promise<Created<O>>;
@@ -53,7 +53,7 @@ export interface ResourceOperations {
   token: string;
   /** The zod input schema (schema.json's inputProperties are generated from it). */
   schema: z.ZodType;
-  /** `olds`: the inputs of the last run, when there was one (checks of unchanged values are skipped). */
+  /** `olds`: the inputs of the last run ({} for a new resource; undefined when the door does not say): checks of unchanged values are skipped. */
   check(news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
   create(inputs: Row): Promise<{ id: string; outs: Row }>;
@@ -68,7 +68,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
-    async check(news, olds = {}) {
+    async check(news, olds) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;

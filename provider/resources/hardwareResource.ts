@@ -101,7 +101,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     schema: spec.schema,
     // A machine key that did not change since the last run was verified then.
     verify: async (inputs, unknown, olds) => [
-      ...(unknown.has("machine") || (economyOn("verify") && str(olds.machine) === str(inputs.machine)) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
+      ...(unknown.has("machine") || (economyOn("verify") && str(olds?.machine) === str(inputs.machine)) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
       ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [], olds)),
     ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),

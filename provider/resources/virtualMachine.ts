@@ -26,6 +26,7 @@ import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, po
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, defineProvider } from "./defineProvider";
+import { verifyVmNameFree } from "./nameTakenCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type PowerState = "running" | "stopped";
@@ -179,6 +180,7 @@ async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], status: 
 export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
   schema: virtualMachineInputsSchema,
+  verify: (inputs, unknown, olds) => verifyVmNameFree(platformApi(), inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 
   async create(inputs) {

@@ -5,9 +5,12 @@ import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 
+/** What the tests use of an emulator: an in-process one, or one in a process of its own (which a test may kill). */
+export type E2eEmulator = Pick<RunningEmulator, "url" | "apiKey" | "caCert" | "adminUser" | "adminPassword" | "close">;
+
 /** One emulator, one file backend and one stack per test file: files run in parallel. */
 export interface E2eContext {
-  emulator: RunningEmulator;
+  emulator: E2eEmulator;
   stack: Stack;
   /** The file backend's directory (state files as stored, secrets encrypted). */
   stateDir: string;
@@ -21,12 +24,14 @@ export interface E2eContext {
   /** Makes chosen answers of the emulator fail (administrator hook). */
   fault(spec: { method: string; table: string; status?: number; drop?: boolean; dropAfter?: boolean; stallMs?: number; lateMs?: number; count?: number }): Promise<{ id: string }>;
   clearFaults(): Promise<void>;
+  /** The faults still armed (a fault with a count retires when used up), with their hits. */
+  faults(): Promise<{ id: number; hits: number }[]>;
   dispose(): Promise<void>;
 }
 
 /** `program`: an inline program run in this process; `{ projectDir }`: a Pulumi project run by the language host. */
-export async function startE2e(name: string, program: PulumiFn | { projectDir: string }): Promise<E2eContext> {
-  const emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+export async function startE2e(name: string, program: PulumiFn | { projectDir: string }, given?: E2eEmulator): Promise<E2eContext> {
+  const emulator = given ?? (await startEmulator({ port: 0, timeScale: 0.01, quiet: true }));
   const root = findRepoRoot();
   // Inside the repository so that the dynamic-provider host resolves @pulumi/pulumi and vplatform.
   const base = path.join(root, ".e2e-work");
@@ -62,6 +67,7 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
     resetRequestCounts: async () => void (await call("DELETE", `${emulator.url}/_emulator/requests`)),
     fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
     clearFaults: async () => void (await call("DELETE", `${emulator.url}/_emulator/faults`)),
+    faults: async () => (await call("GET", `${emulator.url}/_emulator/faults`)).body,
     async dispose() {
       await emulator.close();
       if (typeof program !== "function") {

@@ -42,13 +42,15 @@ describe("an interrupted up converges on the next up", () => {
 });
 
 describe("an existing VM is adopted, never duplicated", () => {
-  test("a VM of the same name made outside Pulumi fails the create with a hint to adopt it", async () => {
+  test("a VM of the same name made outside Pulumi is refused at preview (nothing sent), with a hint to adopt it", async () => {
     const created = await ctx.api("POST", "/v4/vms", { name: "e2e-legacy", cpu_cores: 2, ram: 2048 });
     expect(created.status).toBe(201);
     legacyKey = created.body.$key;
     withLegacy = true;
-    const failed = await ctx.stack.up(collect(ctx)).catch((e: Error) => e);
-    expect(String((failed as Error).message)).toMatch(/the name is taken by a VM this stack did not create.*set adopt: true/);
+    await ctx.resetRequestCounts();
+    const failed = await ctx.stack.preview(collect(ctx)).catch((e: Error) => e);
+    expect(String((failed as Error).message)).toMatch(/name: a VM named 'e2e-legacy' already exists on the platform.*set adopt: true/);
+    expect((await ctx.requestCounts()).entries.filter((e) => e.method !== "GET")).toEqual([]);
     expect(await count("/v4/vms?filter=name%20eq%20'e2e-legacy'")).toBe(1);
   }, 300_000);
 

@@ -24,9 +24,24 @@ describe("adopt: true takes over the row with the declared name", () => {
     ).rejects.toThrow(/cpuCores \(declared 2, actual 4\)/);
   });
 
-  test("without adopt, an existing name is a clear error with the hint", async () => {
+  test("without adopt, an existing name is a clear error with the hint (also at create, past the check)", async () => {
     await lab.api("POST", "vms", { name: "taken" });
-    await expect(checkedCreate(providers.VirtualMachine(), { name: "taken", powerState: "stopped" })).rejects.toThrow(/adopt: true/);
+    await expect(providers.VirtualMachine().create({ name: "taken", powerState: "stopped" })).rejects.toThrow(/adopt: true/);
+  });
+
+  test("without adopt, an existing name is refused at preview (check), naming the field and saying to adopt or rename", async () => {
+    const made = await lab.api("POST", "vms", { name: "taken-preview" });
+    const checked = await providers.VirtualMachine().check({}, { name: "taken-preview" });
+    expect(checked.failures).toEqual([{ property: "name", reason: expect.stringMatching(new RegExp(`already exists on the platform \\(key ${made.$key}\\).*set adopt: true.*or choose another name`)) }]);
+  });
+
+  test("the check lets through a name the resource already had, adopt, and a row carrying the resource's own create marker", async () => {
+    await lab.api("POST", "vms", { name: "ours-preview", description: "[vplatform:marker-of-ours]" });
+    const p = providers.VirtualMachine();
+    expect((await p.check({ name: "ours-preview" }, { name: "ours-preview" })).failures).toBeUndefined();
+    expect((await p.check({}, { name: "ours-preview", adopt: true })).failures).toBeUndefined();
+    expect((await p.check({}, { name: "ours-preview", __marker: "marker-of-ours" })).failures).toBeUndefined();
+    expect((await p.check({}, { name: "ours-preview", __marker: "marker-of-other" })).failures).toHaveLength(1);
   });
 
   test("nothing by that name is an error, and nothing is created", async () => {

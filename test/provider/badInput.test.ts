@@ -4,6 +4,8 @@
  * reliability review found accepted at preview. Each must be refused by
  * `check`, naming the field, and the whole suite sends no mutating request.
  */
+import { loadEnvironment } from "../../env/load-environment";
+import { EnvironmentError } from "../../env/environment-error";
 import { resourceSchemas } from "../../provider/schemas";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
 import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
@@ -74,8 +76,28 @@ describe("the cases found accepted at preview are refused there now", () => {
   test("a NIC's vnet key of no vnet", () => expectRefused("Nic", { machine: U, vnet: "999999" }, "vnet"));
   test("a device's resource group UUID of nothing", () => expectRefused("Device", { machine: U, resourceGroup: "11111111-2222-4333-8444-555555555555" }, "resourceGroup"));
   test("a CIDR with two prefixes", () => expectRefused("Vnet", { name: "n", network: "10.0.0.0/24/8" }, "network"));
+  test("a VM named like an existing VM, without adopt (one read-only look-up)", () => expectRefused("VirtualMachine", { name: "bad-input-host" }, "name"));
   test("a cross-field rule still holds when another input is unknown (DHCP range ends before it starts)", () =>
     expectRefused("Vnet", { name: U, network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.200", dhcpStop: "10.0.0.100" }, "dhcpStop"));
+});
+
+describe("a YAML environment with a key given twice in one mapping is refused, naming the key with its line and column", () => {
+  test.each([
+    ["a VM's field given twice", "vms:\n  - name: web\n    ram: 1024\n    ram: 2048\n", "vms[0].ram", 4],
+    ["a drive's field given twice", "vms:\n  - name: web\n    drives:\n      - name: os\n        disksize: 1GiB\n        disksize: 2GiB\n", "vms[0].drives[0].disksize", 6],
+    ["a top-level list given twice", "vms: []\nvnets: []\nvms: []\n", "vms", 3],
+  ])("%s", (_case, text, path, line) => {
+    let problems: { path: string; location: { line: number } }[] = [];
+    try {
+      loadEnvironment("env.yaml", text);
+    } catch (e) {
+      if (!(e instanceof EnvironmentError)) throw e;
+      problems = e.problems;
+    }
+    const named = problems.some((p) => p.path === path && p.location.line === line);
+    (named ? refused : notRefused).push(`yaml ${path} twice`);
+    expect(problems).toEqual(expect.arrayContaining([expect.objectContaining({ path, location: expect.objectContaining({ line }) })]));
+  });
 });
 
 describe("a preview changes nothing", () => {

@@ -1,6 +1,6 @@
 /**
  * Authentication and the per-request gate of every /api and /_emulator request, in order:
- * authenticate (Bearer key, session token, Basic) → count → injected fault → rate limit (API keys).
+ * authenticate (Bearer key, session token, Basic) → count → (body parsed) injected fault → rate limit (API keys).
  * Also the session endpoints: `POST /api/sys/tokens {login, password}` → token in `$key`,
  * `DELETE /api/sys/tokens/<token>` logs out. Routes take the caller from `requireCaller`.
  */
@@ -22,6 +22,8 @@ declare module "fastify" {
   interface FastifyRequest {
     caller?: Caller;
     authError?: ApiError;
+    /** The table and row key of an /api request, for the fault and rate-limit gate. */
+    apiTarget?: { table: string; key?: string };
   }
 }
 
@@ -62,13 +64,21 @@ export const authPlugin = shared<AuthOptions>("vplatform-auth", async (app, deps
     }
     if (!isApi) return;
     let table = "";
+    let key: string | undefined;
     try {
-      table = parseApiPath(request.url).table;
+      ({ table, key } = parseApiPath(request.url));
     } catch {
       table = "";
     }
     deps.counter.record(request.caller?.apiKey ?? request.caller?.user ?? "anonymous", request.method, table);
-    const fault = deps.faults.match(request.method, table);
+    request.apiTarget = { table, key };
+  });
+
+  // Faults and the rate limit once the body is parsed (a fault may match body fields).
+  app.addHook("preHandler", async (request, reply) => {
+    if (!request.apiTarget) return;
+    const { table, key } = request.apiTarget;
+    const fault = deps.faults.match(request.method, table, { key, body: request.body });
     if (fault) {
       if (fault.stallMs) await sleep(fault.stallMs);
       if (fault.drop) {

@@ -4,26 +4,15 @@
  * second after it cleared) against the provider in-process. A cell is clean
  * when no row of the cell is left that the state does not hold (no orphan),
  * there is at most one (no duplicate), and a refresh then a preview show no
- * change. The same cells run under the real engine in test/e2e/faultMatrix.
+ * change. The same cells run under the real engine in test/e2e/faultMatrix.test.ts.
  */
 import { Lab, providers } from "../harness";
+import { faultSpecs, formatMatrix, type Op } from "./faults";
 
 export const REQUEST_TIMEOUT_MS = 1_000;
 /** Seconds: how long one create/delete may retry (the resources' `timeouts`). */
 const LIMITS = { create: 30, delete: 30, powerChange: 30, snapshot: 30, restore: 30, hotplug: 30 };
-
-export type Op = "create" | "update" | "delete";
-
-export const FAULTS: Record<string, (n: number) => Record<string, unknown>> = {
-  "500": () => ({ status: 500, count: 1 }),
-  "503×3": () => ({ status: 503, count: 3 }),
-  "reset after send": () => ({ dropAfter: true, count: 1 }),
-  "stall past timeout": () => ({ stallMs: REQUEST_TIMEOUT_MS + 500, count: 1 }),
-  "409 in progress": () => ({ status: 409, count: 1 }),
-  "507": () => ({ status: 507, count: 1 }),
-  "429": () => ({ status: 429, count: 1 }),
-  "late answer": () => ({ lateMs: REQUEST_TIMEOUT_MS + 500, count: 1 }),
-};
+const FAULTS = faultSpecs(REQUEST_TIMEOUT_MS);
 
 type Row = Record<string, any>;
 
@@ -187,7 +176,7 @@ export async function runCell(lab: Lab, kind: Kind, op: Op, fault: string, tag: 
   }
   const wanted = op === "update" ? kind.changed(declared) : declared;
   const run = () => (op === "delete" ? destroy(p, state) : up(p, wanted, state));
-  await lab.hook("POST", "/_emulator/faults", { ...kind.target[op], ...FAULTS[fault](0) });
+  await lab.hook("POST", "/_emulator/faults", { ...kind.target[op], ...FAULTS[fault]() });
   let first: { state: State; error?: Error };
   try {
     first = await run();
@@ -208,16 +197,6 @@ export async function runCell(lab: Lab, kind: Kind, op: Op, fault: string, tag: 
   return { firstError: first.error?.message, rows, state, refreshClean };
 }
 
-/** The matrix as text: one line per kind, one column per fault, ✓ when clean. */
-export function formatMatrix(op: Op, results: Map<string, boolean>): string {
-  const faults = Object.keys(FAULTS);
-  const head = `| ${op} | ${faults.join(" | ")} |`;
-  const rule = `|${"---|".repeat(faults.length + 1)}`;
-  const lines = KINDS.map((k) => `| ${k.name} | ${faults.map((f) => (results.get(`${k.name}/${f}`) ? "✓" : results.has(`${k.name}/${f}`) ? "✗" : "·")).join(" | ")} |`);
-  const passed = [...results.values()].filter(Boolean).length;
-  return [head, rule, ...lines, `${op}: ${passed}/${results.size} cells clean`].join("\n");
-}
-
 /** The jest suite of one op: a test per cell, and the matrix printed at the end. */
 export function defineMatrixSuite(op: Op, startLab: (config: Record<string, string>) => Promise<Lab>): void {
   let lab: Lab;
@@ -226,7 +205,7 @@ export function defineMatrixSuite(op: Op, startLab: (config: Record<string, stri
     lab = await startLab({ "vplatform:requestTimeoutMs": String(REQUEST_TIMEOUT_MS) });
   });
   afterAll(async () => {
-    process.stdout.write(`\nfault matrix, in-process:\n${formatMatrix(op, results)}\n`);
+    process.stdout.write(`\nfault matrix, in-process:\n${formatMatrix(op, KINDS.map((k) => k.name), results)}\n`);
     await lab.close();
   });
   describe.each(KINDS.map((k, i) => [k.name, k, i] as const))(`${op} of a %s under a fault, then a second up`, (kindName, kind, kindIndex) => {

@@ -1,0 +1,31 @@
+import { MARKER_INPUT, hasTag } from "../reconcile/createMarker";
+import { PlatformApi, Row, rowsWhere, str } from "../reconcile/platform";
+import { toBoolean } from "../schemas/normalize";
+import { CheckFailure } from "./checkInputs";
+
+/**
+ * A new VM named like a VM already on the platform would fail the `up` with a
+ * name conflict half-way through; the preview refuses it instead, with one
+ * read-only look-up (batched with the other VMs' of the run). Not refused: a
+ * name this resource already had (it manages that row), `adopt`, and a row
+ * tagged with this resource's own create marker (an interrupted earlier run
+ * made it; the create takes it over). A door that does not pass the last
+ * run's inputs (`olds` undefined) cannot tell a new VM from one it manages:
+ * then the create's own name-conflict error remains the guard.
+ */
+export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
+  const name = inputs.name;
+  if (olds === undefined || typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
+  const rows = (await rowsWhere(api, "vms", "name", name, "$key,name,description,is_snapshot")).filter((r) => toBoolean(r.is_snapshot) !== true);
+  const marker = inputs[MARKER_INPUT];
+  const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
+  if (!taken) return [];
+  return [
+    {
+      property: "name",
+      reason:
+        `name: a VM named '${name}' already exists on the platform (key ${str(taken.$key)}) and this stack did not create it; ` +
+        `set adopt: true (or adopt: '${str(taken.$key)}') to manage it, or choose another name`,
+    },
+  ];
+}
