@@ -14,7 +14,7 @@ interface Pending {
 }
 
 /** A batch waits at most this long for more reads (a refresh hands them over for as long as it lasts). */
-const MAX_WAIT_MS = 10_000;
+const MAX_WAIT_MS = 3000;
 
 /**
  * Batched reads (the DataLoader pattern): reads of one table by one column
@@ -31,7 +31,7 @@ export class BatchReader {
 
   constructor(
     private readonly list: ListFn,
-    private readonly windowMs = 1000,
+    private readonly windowMs = 250,
   ) {}
 
   /** The rows of `table` whose `column` equals `value` (a plain column: `$key`, `machine`, ...). */
