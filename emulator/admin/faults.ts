@@ -89,11 +89,12 @@ export class FaultInjector {
   }
 
   /** The fault hitting this request, if any (counting it and retiring it when used up). */
-  match(method: string, table: string, request: RequestFacts = {}): Fault | undefined {
+  /** Without `request`: the faults without `where` (checked before the body is read); with it: those with `where`. */
+  match(method: string, table: string, request?: RequestFacts): Fault | undefined {
     for (const fault of this.faults) {
       if (fault.method !== "*" && fault.method !== method) continue;
       if (fault.table !== "*" && fault.table !== table) continue;
-      if (fault.where && !matchesWhere(fault.where, request)) continue;
+      if (!fault.where !== !request || (fault.where && !matchesWhere(fault.where, request!))) continue;
       if (fault.probability !== undefined && this.random() >= fault.probability) continue;
       fault.hits++;
       if (fault.count !== undefined && fault.hits >= fault.count) this.faults = this.faults.filter((f) => f !== fault);

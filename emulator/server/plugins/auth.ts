@@ -4,8 +4,8 @@
  * Also the session endpoints: `POST /api/sys/tokens {login, password}` → token in `$key`,
  * `DELETE /api/sys/tokens/<token>` logs out. Routes take the caller from `requireCaller`.
  */
-import type { FastifyRequest } from "fastify";
-import type { FaultInjector } from "../../admin/faults";
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { Fault, FaultInjector } from "../../admin/faults";
 import type { RequestCounter } from "../../admin/requestCounter";
 import { authenticate, checkPassword, SESSION_HEADER } from "../../auth/authenticate";
 import type { RateLimiter } from "../../auth/rateLimit";
@@ -72,22 +72,10 @@ export const authPlugin = shared<AuthOptions>("vplatform-auth", async (app, deps
     }
     deps.counter.record(request.caller?.apiKey ?? request.caller?.user ?? "anonymous", request.method, table);
     request.apiTarget = { table, key };
-  });
-
-  // Faults and the rate limit once the body is parsed (a fault may match body fields).
-  app.addHook("preHandler", async (request, reply) => {
-    if (!request.apiTarget) return;
-    const { table, key } = request.apiTarget;
-    const fault = deps.faults.match(request.method, table, { key, body: request.body });
+    const fault = deps.faults.match(request.method, table);
     if (fault) {
-      if (fault.stallMs) await sleep(fault.stallMs);
-      if (fault.drop) {
-        request.raw.socket.destroy();
-        return reply.hijack();
-      }
-      if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
-      if (fault.dropAfter) request.dropAfterProcessing = true;
-      if (fault.lateMs) request.answerLateMs = fault.lateMs;
+      const done = await applyFault(fault, request, reply);
+      if (done) return done;
     }
     if (request.caller?.apiKey !== undefined) {
       const wait = deps.rateLimiter.take(`${request.caller.user}/${request.caller.apiKey}`);
@@ -96,6 +84,14 @@ export const authPlugin = shared<AuthOptions>("vplatform-auth", async (app, deps
         return sendJson(request, reply, 429, { error: `rate limit exceeded: ${deps.rateLimiter.perHour} requests per hour per API key` });
       }
     }
+  });
+
+  // Faults narrowed by `where` look at the body: they act once it is parsed.
+  app.addHook("preHandler", async (request, reply) => {
+    if (!request.apiTarget) return;
+    const { table, key } = request.apiTarget;
+    const fault = deps.faults.match(request.method, table, { key, body: request.body });
+    if (fault) return applyFault(fault, request, reply);
   });
 
   app.route({
@@ -122,3 +118,16 @@ export const authPlugin = shared<AuthOptions>("vplatform-auth", async (app, deps
     },
   });
 });
+
+/** Stall, drop, answer the fault's status, or mark the request to be answered late or dropped after processing. */
+async function applyFault(fault: Fault, request: FastifyRequest, reply: FastifyReply) {
+  if (fault.stallMs) await sleep(fault.stallMs);
+  if (fault.drop) {
+    request.raw.socket.destroy();
+    return reply.hijack();
+  }
+  if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
+  if (fault.dropAfter) request.dropAfterProcessing = true;
+  if (fault.lateMs) request.answerLateMs = fault.lateMs;
+  return undefined;
+}
