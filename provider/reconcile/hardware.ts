@@ -19,7 +19,7 @@ export type { MachineOwner };
  * (`live` reads it anyway: a removal acts on the power state of the moment).
  */
 export async function findMachineOwner(api: PlatformApi, machineKey: string, opts: { live?: boolean } = {}): Promise<MachineOwner | undefined> {
-  const known = opts.live ? undefined : knownOwner(machineKey);
+  const known = opts.live ? undefined : knownOwner(api, machineKey);
   if (known) return known;
   const rows = await rowsWhere(api, "vms", "machine", machineKey, OWNER_FIELDS);
   const row = rows[0];
@@ -29,7 +29,7 @@ export async function findMachineOwner(api: PlatformApi, machineKey: string, opt
     allowHotplug: row.allow_hotplug === true || row.allow_hotplug === "true",
     status: toMachineStatus({ running: row.live_running, status: row.live_status }),
   };
-  rememberOwner(owner);
+  rememberOwner(api, owner);
   return owner;
 }
 

@@ -1,4 +1,5 @@
 import type { MachineStatus } from "./machineStatus";
+import { perPlatform, type PlatformApi } from "./platform";
 import { economyOn } from "./requestEconomy";
 
 /** The VM owning a machine, with what hardware changes depend on. */
@@ -15,45 +16,48 @@ export interface MachineOwner {
  * is served from here instead of looking the VM up again. Any power action on
  * the machine, and its deletion, forget the entry, so a later change reads
  * the live state again.
+ * Kept per platform (see perPlatform).
  */
-const byMachine = new Map<string, MachineOwner>();
-const machineOfVm = new Map<string, string>();
+interface Known {
+  byMachine: Map<string, MachineOwner>;
+  machineOfVm: Map<string, string>;
+  /** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
+  madeHere: Set<string>;
+}
+const known = perPlatform<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), madeHere: new Set() }));
 
-export function rememberOwner(owner: MachineOwner): void {
+export function rememberOwner(api: PlatformApi, owner: MachineOwner): void {
   if (!owner.ref.machineKey || !owner.ref.vmKey) return;
-  byMachine.set(owner.ref.machineKey, owner);
-  machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
+  known(api).byMachine.set(owner.ref.machineKey, owner);
+  known(api).machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
 }
 
 /** The VM owning `machineKey`, if this process knows it (VPLATFORM_BASELINE=reads: never). */
-export function knownOwner(machineKey: string): MachineOwner | undefined {
-  return economyOn("reads") ? byMachine.get(machineKey) : undefined;
+export function knownOwner(api: PlatformApi, machineKey: string): MachineOwner | undefined {
+  return economyOn("reads") ? known(api).byMachine.get(machineKey) : undefined;
 }
 
-export function knownOwnerOfVm(vmKey: string): MachineOwner | undefined {
-  const machine = machineOfVm.get(vmKey);
-  return machine === undefined ? undefined : knownOwner(machine);
+export function knownOwnerOfVm(api: PlatformApi, vmKey: string): MachineOwner | undefined {
+  const machine = known(api).machineOfVm.get(vmKey);
+  return machine === undefined ? undefined : knownOwner(api, machine);
 }
 
 /** The machine's power is changing (or it is going away): its status must be read again. */
-export function forgetOwner(machineKey: string): void {
-  byMachine.delete(machineKey);
+export function forgetOwner(api: PlatformApi, machineKey: string): void {
+  known(api).byMachine.delete(machineKey);
 }
 
 /** A VM this process just created, changed or read; an unknown allow_hotplug only matters (and is only left out) when it runs. */
-export function rememberVm(ref: MachineOwner["ref"], status: MachineOwner["status"], allowHotplug: boolean | undefined): void {
+export function rememberVm(api: PlatformApi, ref: MachineOwner["ref"], status: MachineOwner["status"], allowHotplug: boolean | undefined): void {
   if (allowHotplug === undefined && status.running) return;
-  rememberOwner({ ref, status, allowHotplug: allowHotplug === true });
+  rememberOwner(api, { ref, status, allowHotplug: allowHotplug === true });
 }
 
-/** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
-const madeHere = new Set<string>();
-
-export function rememberMadeHere(machineKey: string): void {
-  if (machineKey) madeHere.add(machineKey);
+export function rememberMadeHere(api: PlatformApi, machineKey: string): void {
+  if (machineKey) known(api).madeHere.add(machineKey);
 }
 
 /** Whether this process created the machine (VPLATFORM_BASELINE=reads: never assumed). */
-export function madeByThisProcess(machineKey: string): boolean {
-  return economyOn("reads") && madeHere.has(machineKey);
+export function madeByThisProcess(api: PlatformApi, machineKey: string): boolean {
+  return economyOn("reads") && known(api).madeHere.has(machineKey);
 }

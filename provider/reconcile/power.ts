@@ -21,7 +21,7 @@ export interface PowerTimeouts {
 
 /** Resolves to the action's answer (clone: `response.vmkey`/`machinekey`; restore: `response.machine`). */
 export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
-  forgetOwner(vm.machineKey); // what this process knew of the machine's power no longer holds
+  forgetOwner(api, vm.machineKey); // what this process knew of the machine's power no longer holds
   return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 

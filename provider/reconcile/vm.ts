@@ -119,7 +119,7 @@ export async function enforcePower(
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
 export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
   forgetOwedStart(vm.machineKey);
-  forgetOwner(vm.machineKey);
+  forgetOwner(api, vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove("vms", vm.vmKey);
 }

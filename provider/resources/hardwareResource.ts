@@ -89,7 +89,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
    */
   const findOurs = (api: PlatformApi, inputs: I, marker: string) => {
     // A machine this process made holds no row of an earlier run: only a resend (after a failed POST) must look.
-    let mustLook = !madeByThisProcess(String(inputs.machine));
+    let mustLook = !madeByThisProcess(api, String(inputs.machine));
     return async () => {
       if (!mustLook) return void (mustLook = true);
       const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);

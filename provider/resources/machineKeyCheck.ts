@@ -1,9 +1,9 @@
-import { PlatformApi, rowsWhere, str } from "../reconcile/platform";
+import { PlatformApi, perPlatform, rowsWhere, str } from "../reconcile/platform";
 import { knownOwner } from "../reconcile/machineOwners";
 import { CheckFailure } from "./checkInputs";
 
-/** Machine keys confirmed in this process (a preview checks many drives of one VM). */
-const knownMachines = new Set<string>();
+/** Machine keys confirmed in this process, per platform (a preview checks many drives of one VM). */
+const knownMachines = perPlatform(() => new Set<string>());
 const CHECK_FIELDS = "$key,name,machine";
 
 /**
@@ -12,10 +12,11 @@ const CHECK_FIELDS = "$key,name,machine";
  * read-only request tells the two apart and names the right value.
  */
 export async function verifyMachineKey(api: PlatformApi, machine: string): Promise<CheckFailure[]> {
-  if (knownMachines.has(machine) || knownOwner(machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
+  const confirmed = knownMachines(api);
+  if (confirmed.has(machine) || knownOwner(api, machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
   // The usual case (a right key) joins the other checks of the run in one request; a wrong one costs a second.
   if ((await rowsWhere(api, "vms", "machine", machine, CHECK_FIELDS)).length > 0) {
-    knownMachines.add(machine);
+    confirmed.add(machine);
     return [];
   }
   const [vm] = await rowsWhere(api, "vms", "$key", machine, CHECK_FIELDS);

@@ -1,4 +1,4 @@
-import { PlatformApi, rowsWhere } from "../reconcile/platform";
+import { PlatformApi, perPlatform, rowsWhere } from "../reconcile/platform";
 import { economyOn } from "../reconcile/requestEconomy";
 import { CheckFailure } from "./checkInputs";
 
@@ -12,8 +12,8 @@ export interface Reference {
   column?: string;
 }
 
-/** References confirmed in this process (a lab's NICs share one vnet). */
-const confirmed = new Set<string>();
+/** References confirmed in this process, per platform (a lab's NICs share one vnet). */
+const confirmedReferences = perPlatform(() => new Set<string>());
 
 /**
  * Read-only look-ups at preview: a key of nothing (a mediaSource of no file,
@@ -30,6 +30,7 @@ export async function verifyReferences(
   olds: Record<string, unknown> = {},
 ): Promise<CheckFailure[]> {
   const failures: CheckFailure[] = [];
+  const confirmed = confirmedReferences(api);
   for (const ref of refs) {
     const value = inputs[ref.field];
     if (value === undefined || value === null || unknown.has(ref.field)) continue;

@@ -201,7 +201,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         const inserted = source ? await withMachineLock(source.machineKey, insert) : await insert();
         vm = inserted;
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
-        else if (!source) rememberMadeHere(vm.machineKey);
+        else if (!source) rememberMadeHere(api, vm.machineKey);
       } catch (err) {
         if (!isNameConflict(err)) throw err;
         throw new Error(
@@ -217,7 +217,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         const desired = inputs.powerState as PowerState | undefined;
         await enforcePower(api, vm, status, desired, t);
         const after = desired ? statusOf(desired === "running") : status;
-        rememberVm(vm, after, inputs.allowHotplug as boolean | undefined); // its hardware needs no look-up of it
+        rememberVm(api, vm, after, inputs.allowHotplug as boolean | undefined); // its hardware needs no look-up of it
         return { id: vm.vmKey, outs: outputs(inputs, vm, after) };
       } catch (err) {
         if (adopt) throw err;
@@ -230,7 +230,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     const api = platformApi();
     const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
     if (!live) return undefined;
-    rememberVm(live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
+    rememberVm(api, live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
     const inputs = await liveInputs(api, live, olds);
     return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
   },
@@ -238,7 +238,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
   async update(id, olds, news) {
     const api = platformApi();
     const t = resolveTimeouts(news.timeouts);
-    forgetOwner(olds.machineKey); // its settings (allow_hotplug) may change
+    forgetOwner(api, olds.machineKey); // its settings (allow_hotplug) may change
     return withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");

@@ -16,7 +16,7 @@ const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): O
 async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
   const api = platformApi();
   // Keys and name never change: a VM this process knows needs no look-up (its power is read below, live).
-  const vm = knownOwnerOfVm(inputs.vm) ?? (await readVm(api, inputs.vm, "name"));
+  const vm = knownOwnerOfVm(api, inputs.vm) ?? (await readVm(api, inputs.vm, "name"));
   if (!vm) throw new Error(`vplatform: vm: no VM with key '${inputs.vm}'`);
   return withMachineLock(vm.ref.machineKey, async () => {
     const live = await readMachineStatus(api, vm.ref.machineKey);

@@ -1,0 +1,41 @@
+import { forgetOwner, knownOwner, knownOwnerOfVm, madeByThisProcess, rememberMadeHere, rememberVm } from "./machineOwners";
+import { PlatformApi } from "./platform";
+
+/** A platform that is never asked anything: what is learned of it is only remembered. */
+const platform = (): PlatformApi => {
+  const never = async (): Promise<never> => {
+    throw new Error("no request expected");
+  };
+  return { get: never, list: never, create: never, update: never, remove: never, action: never };
+};
+const stopped = { running: false, status: "stopped" };
+
+describe("what the process knows of a machine is kept per platform", () => {
+  test("a VM remembered on one platform is known there, by machine key and by VM key", () => {
+    const site = platform();
+    rememberVm(site, { vmKey: "7", machineKey: "12", name: "web" }, stopped, true);
+    expect(knownOwner(site, "12")?.ref.name).toBe("web");
+    expect(knownOwnerOfVm(site, "7")?.ref.machineKey).toBe("12");
+  });
+
+  test("another platform with the same machine key knows nothing of it (two sites number machines independently)", () => {
+    const siteA = platform();
+    const siteB = platform();
+    rememberVm(siteA, { vmKey: "7", machineKey: "12", name: "web" }, stopped, true);
+    rememberMadeHere(siteA, "12");
+    expect(knownOwner(siteB, "12")).toBeUndefined();
+    expect(knownOwnerOfVm(siteB, "7")).toBeUndefined();
+    expect(madeByThisProcess(siteB, "12")).toBe(false);
+    expect(madeByThisProcess(siteA, "12")).toBe(true);
+  });
+
+  test("a power action forgets the machine's status on its own platform only", () => {
+    const siteA = platform();
+    const siteB = platform();
+    rememberVm(siteA, { vmKey: "7", machineKey: "12", name: "a" }, stopped, true);
+    rememberVm(siteB, { vmKey: "7", machineKey: "12", name: "b" }, stopped, true);
+    forgetOwner(siteA, "12");
+    expect(knownOwner(siteA, "12")).toBeUndefined();
+    expect(knownOwner(siteB, "12")?.ref.name).toBe("b");
+  });
+});
