@@ -85,6 +85,21 @@ describe("a plan is built from the engine's events", () => {
     expect(text).toMatch(/~ +update +Nic 'web-nic-0'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
   });
 
+  test("hardware of a VM updated in place keeps its machine: an unknown machine with the same, known vm is no change", () => {
+    const plan = planFromEvents([
+      pre("update", "Drive", "web-drive-os", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: "7", powerCyclePolicy: "restart" }),
+      pre("update", "Nic", "web-nic-0", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" }),
+      pre("update", "VmPower", "web-power", { machine: "102", vm: "7" }, { machine: UNKNOWN_VALUE, vm: "7" }),
+    ]);
+    expect(plan.changes.map((c) => [c.name, c.fields.map((f) => f.field), c.bookkeeping?.map((f) => f.field)])).toEqual([
+      ["web-drive-os", [], ["powerCyclePolicy"]],
+      // A VM being replaced: its key is unknown too, the machine may change.
+      ["web-nic-0", ["machine"], ["powerCyclePolicy", "vm"]],
+      // Not hardware: the rule does not apply.
+      ["web-power", ["machine"], undefined],
+    ]);
+  });
+
   test("which inputs are bookkeeping depends on the type: hardware's vm and powerCyclePolicy, every resource's marker", () => {
     for (const type of ["Drive", "Nic", "Device"]) expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
     for (const type of ["VirtualMachine", "VmPower", "VmSnapshot", "Vnet"]) expect([...bookkeepingInputsOf(TYPE + type)]).toEqual(["__marker"]);

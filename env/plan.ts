@@ -4,6 +4,7 @@ import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape } from "../provider/schemas/hardware";
 import { resourceSchemas } from "../provider/schemas/index";
+import { withKnownMachine } from "../provider/resources/hardwareResource";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -125,13 +126,19 @@ export function changedFields(before: Record<string, unknown> = {}, after: Recor
   });
 }
 
+/** The new inputs as the provider diffs them: hardware of a VM updated in place keeps its machine, though the preview shows it unknown. */
+function diffedInputs(m: StepEventMetadata): Record<string, unknown> | undefined {
+  const [olds, news] = [m.old?.inputs, m.new?.inputs];
+  return olds && news && HARDWARE_TYPES.has(shortType(m.type)) ? withKnownMachine(olds, news) : news;
+}
+
 function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
   const changed =
     action === "delete"
       ? []
       : action === "create"
         ? changedFields({}, m.new?.inputs)
-        : changedFields(m.old?.inputs, m.new?.inputs);
+        : changedFields(m.old?.inputs, diffedInputs(m));
   const isBookkeeping = bookkeepingOf(m.type);
   return {
     action,
