@@ -1,5 +1,5 @@
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-import { BOOKKEEPING_INPUTS, planFromEvents, UNKNOWN, UNKNOWN_VALUE } from "./plan";
+import { bookkeepingInputsOf, isBookkeepingOnly, planFromEvents, UNKNOWN, UNKNOWN_VALUE, visibleChanges, type Action, type PlannedChange } from "./plan";
 import { formatField, renderJson, renderText, type Report } from "./render-plan";
 import { EXIT, outcome } from "./run-command";
 
@@ -63,7 +63,6 @@ describe("a plan is built from the engine's events", () => {
   });
 
   test("the provider's bookkeeping inputs (create marker, the VM's key and policy copied into its hardware) are not shown as changes", () => {
-    expect([...BOOKKEEPING_INPUTS].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
     const owner = { __marker: "0123456789abcdef", vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" };
     const plan = planFromEvents([
       pre("create", "Drive", "web-drive-os", undefined, { name: "os", machine: UNKNOWN_VALUE, ...owner }),
@@ -84,6 +83,37 @@ describe("a plan is built from the engine's events", () => {
     const text = renderText({ command: "preview", stack: "dev", file: "dev.yaml", result: "changes", exitCode: 0, plan });
     expect(text).not.toMatch(/__marker|vm:|powerCyclePolicy:/);
     expect(text).toMatch(/~ +update +Nic 'web-nic-0'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
+  });
+
+  test("hardware of a VM updated in place keeps its machine: an unknown machine with the same, known vm is no change", () => {
+    const plan = planFromEvents([
+      pre("update", "Drive", "web-drive-os", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: "7", powerCyclePolicy: "restart" }),
+      pre("update", "Nic", "web-nic-0", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" }),
+      pre("update", "VmPower", "web-power", { machine: "102", vm: "7" }, { machine: UNKNOWN_VALUE, vm: "7" }),
+    ]);
+    expect(plan.changes.map((c) => [c.name, c.fields.map((f) => f.field), c.bookkeeping?.map((f) => f.field)])).toEqual([
+      ["web-drive-os", [], ["powerCyclePolicy"]],
+      // A VM being replaced: its key is unknown too, the machine may change.
+      ["web-nic-0", ["machine"], ["powerCyclePolicy", "vm"]],
+      // Not hardware: the rule does not apply.
+      ["web-power", ["machine"], undefined],
+    ]);
+  });
+
+  test("which inputs are bookkeeping depends on the type: hardware's vm and powerCyclePolicy, every resource's marker", () => {
+    for (const type of ["Drive", "Nic", "Device"]) expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
+    for (const type of ["VirtualMachine", "VmPower", "VmSnapshot", "Vnet"]) expect([...bookkeepingInputsOf(TYPE + type)]).toEqual(["__marker"]);
+  });
+
+  test("a VM's own powerCyclePolicy and a VmPower's vm are declared inputs: they show as changes", () => {
+    const plan = planFromEvents([
+      pre("update", "VirtualMachine", "web", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
+      pre("replace", "VmPower", "web-power", { vm: "7" }, { vm: "8" }, { keys: ["vm"] }),
+    ]);
+    expect(plan.changes.map((c) => [c.name, c.fields, c.bookkeeping])).toEqual([
+      ["web", [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }], undefined],
+      ["web-power", [{ field: "vm", before: "7", after: "8" }], undefined],
+    ]);
   });
 
   test("the stack and the default provider are Pulumi's, not the user's", () => {
@@ -126,6 +156,34 @@ describe("a plan is built from the engine's events", () => {
   });
 });
 
+describe("a plan's changes as its reader sees them", () => {
+  const change = (action: Action, fields: boolean, bookkeeping: boolean): PlannedChange => ({
+    action, type: "Drive", name: "d", urn: urn("Drive", "d"),
+    fields: fields ? [{ field: "disksize", before: 1, after: 2 }] : [],
+    ...(bookkeeping ? { bookkeeping: [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }] } : {}),
+  });
+  const cases = (["create", "update", "replace", "delete"] as const).flatMap((action) =>
+    [false, true].flatMap((fields) => [false, true].map((bookkeeping) => ({ action, fields, bookkeeping }))),
+  );
+
+  test.each(cases)("$action with declared fields: $fields, bookkeeping: $bookkeeping", ({ action, fields, bookkeeping }) => {
+    // Only an update of bookkeeping inputs alone is bookkeeping-only; an update that shows nothing stays a change.
+    expect(isBookkeepingOnly(change(action, fields, bookkeeping))).toBe(action === "update" && !fields && bookkeeping);
+  });
+
+  test("no step is no change; bookkeeping-only steps alone are bookkeeping-only; any other step makes it a change", () => {
+    const bookkeepingOnly = change("update", false, true);
+    expect(visibleChanges([])).toBe("none");
+    expect(visibleChanges([bookkeepingOnly])).toBe("bookkeeping-only");
+    expect(visibleChanges([bookkeepingOnly, { ...bookkeepingOnly, name: "e" }])).toBe("bookkeeping-only");
+    for (const other of cases.map((c) => change(c.action, c.fields, c.bookkeeping)).filter((c) => !isBookkeepingOnly(c))) {
+      expect(visibleChanges([other])).toBe("changes");
+      expect(visibleChanges([bookkeepingOnly, other])).toBe("changes");
+      expect(visibleChanges([other, bookkeepingOnly])).toBe("changes");
+    }
+  });
+});
+
 describe("exit codes CI can use", () => {
   const withChange = planFromEvents([pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 })]);
   const none = planFromEvents([pre("same", "VirtualMachine", "web", { ram: 1 }, { ram: 1 })]);
@@ -136,9 +194,22 @@ describe("exit codes CI can use", () => {
     expect(EXIT.drift).toBe(2);
   });
 
-  test("a preview succeeds whether or not it has changes, and says which", () => {
+  // A VM's policy changed by an `up --target` of the VM alone: its NIC still records the old one.
+  const bookkeepingOnly = planFromEvents([pre("update", "Nic", "web-nic-0", { vnet: "2", powerCyclePolicy: "restart" }, { vnet: "2", powerCyclePolicy: "refuse" })]);
+  const bookkeepingAndChange = planFromEvents([
+    pre("update", "Nic", "web-nic-0", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
+    pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 }),
+  ]);
+
+  test("drift follows what the plan shows: bookkeeping inputs alone are no drift, with them any other change still is", () => {
+    expect(outcome("drift", bookkeepingOnly)).toEqual({ result: "no-drift", exitCode: EXIT.ok });
+    expect(outcome("drift", bookkeepingAndChange)).toEqual({ result: "drift", exitCode: EXIT.drift });
+  });
+
+  test("a preview succeeds whether or not it has changes, and says which (bookkeeping alone is none)", () => {
     expect(outcome("preview", withChange)).toEqual({ result: "changes", exitCode: 0 });
     expect(outcome("preview", none)).toEqual({ result: "no-changes", exitCode: 0 });
+    expect(outcome("preview", bookkeepingOnly)).toEqual({ result: "no-changes", exitCode: 0 });
   });
 
   test("up, refresh and destroy exit 0 when they succeeded; errors are 1 and invalid input 3", () => {
@@ -173,6 +244,25 @@ describe("the plan is rendered for people and for machines", () => {
     expect(renderText({ ...report, plan: empty, result: "no-changes" })).toContain("Plan: no changes");
     expect(renderText({ ...report, command: "drift", result: "drift", exitCode: 2 })).toContain("DRIFT: the platform differs from the file (exit 2).");
     expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain("No drift: the platform matches the file.");
+  });
+
+  test("text: bookkeeping-only updates are counted as such, and a drift check says the next up only rewrites them", () => {
+    const plan = planFromEvents([
+      pre("update", "Nic", "web-nic-0", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
+      pre("update", "Drive", "web-drive-os", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
+      pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 }),
+    ]);
+    expect(renderText({ ...report, plan })).toContain("Plan: 0 to create, 3 to update (2 of them bookkeeping only), 0 to replace, 0 to delete, 0 unchanged");
+    const onlyBookkeeping = { ...plan, changes: plan.changes.slice(0, 2), counts: { ...plan.counts, update: 2 } };
+    const drift = renderText({ ...report, command: "drift", plan: onlyBookkeeping, ...outcome("drift", onlyBookkeeping) });
+    expect(drift).toContain("Drift (platform vs file): 0 to create, 2 to update (2 of them bookkeeping only)");
+    expect(drift.trimEnd().split("\n").pop()).toBe("No drift: the platform matches the file; the next `up` would only rewrite the provider's bookkeeping inputs in the state.");
+  });
+
+  test("text: a drift check that failed gives no verdict", () => {
+    const text = renderText({ ...report, command: "drift", result: "failed", exitCode: EXIT.error, plan: planFromEvents([diag("error", "boom")]) });
+    expect(text).not.toMatch(/No drift|DRIFT/);
+    expect(text).toContain("FAILED (exit 1)");
   });
 
   test("JSON: the whole report, parseable, with every changed field and the warnings", () => {

@@ -3,6 +3,8 @@ import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape } from "../provider/schemas/hardware";
+import { resourceSchemas } from "../provider/schemas/index";
+import { withKnownMachine } from "../provider/resources/hardwareResource";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -26,7 +28,7 @@ export interface PlannedChange {
   urn: string;
   /** The declared inputs that change (the provider's bookkeeping inputs left out). */
   fields: FieldChange[];
-  /** The provider's bookkeeping inputs that change (BOOKKEEPING_INPUTS); absent when none. */
+  /** The provider's bookkeeping inputs that change (bookkeepingInputsOf); absent when none. */
   bookkeeping?: FieldChange[];
   /** The inputs that force a replacement. */
   replaceKeys?: string[];
@@ -77,19 +79,27 @@ export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 const HIDDEN_FIELDS = new Set(["__provider"]);
 
+/** The inputs that tie a drive, NIC or device to its VM, and the subset the SDK fills and the provider never sends. */
+const OWNER_SHAPE = machineOwnerShape("hardware");
+const OWNER_BOOKKEEPING = Object.entries(OWNER_SHAPE)
+  .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
+  .map(([field]) => field);
+/** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
+const HARDWARE_TYPES = new Set(resourceSchemas.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
+
 /**
  * Inputs the provider keeps for itself, not what the file declares: the create
  * marker of every resource, and the owner fields the SDK copies from the VM
  * into its drives, NICs and devices that never reach the platform (the VM's
  * key and powerCyclePolicy). Plans do not show them as changes.
  */
-export const BOOKKEEPING_INPUTS: ReadonlySet<string> = new Set([
-  MARKER_INPUT,
-  ...Object.entries(machineOwnerShape("hardware"))
-    .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
-    .map(([field]) => field),
-]);
-const isBookkeeping = (f: FieldChange) => BOOKKEEPING_INPUTS.has(f.field);
+export function bookkeepingInputsOf(type: string): ReadonlySet<string> {
+  return new Set([MARKER_INPUT, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_BOOKKEEPING : [])]);
+}
+const bookkeepingOf = (type: string) => {
+  const inputs = bookkeepingInputsOf(type);
+  return (f: FieldChange) => inputs.has(f.field);
+};
 
 /** How the engine's events carry a secret: its signature key, the ciphertext masked. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
@@ -116,13 +126,20 @@ export function changedFields(before: Record<string, unknown> = {}, after: Recor
   });
 }
 
+/** The new inputs as the provider diffs them: hardware of a VM updated in place keeps its machine, though the preview shows it unknown. */
+function diffedInputs(m: StepEventMetadata): Record<string, unknown> | undefined {
+  const [olds, news] = [m.old?.inputs, m.new?.inputs];
+  return olds && news && HARDWARE_TYPES.has(shortType(m.type)) ? withKnownMachine(olds, news) : news;
+}
+
 function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
   const changed =
     action === "delete"
       ? []
       : action === "create"
         ? changedFields({}, m.new?.inputs)
-        : changedFields(m.old?.inputs, m.new?.inputs);
+        : changedFields(m.old?.inputs, diffedInputs(m));
+  const isBookkeeping = bookkeepingOf(m.type);
   return {
     action,
     type: shortType(m.type),
@@ -157,6 +174,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       const where = { type: shortType(read.type), name: nameOf(read.urn), urn: read.urn };
       if (read.op === "delete" || !read.new?.id) outside.set(read.urn, { ...where, deleted: true, fields: [] });
       else {
+        const isBookkeeping = bookkeepingOf(read.type);
         const fields = changedFields(read.old?.inputs, read.new.inputs).filter((f) => !isBookkeeping(f));
         if (fields.length) outside.set(read.urn, { ...where, fields });
       }
@@ -188,4 +206,18 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
   };
 }
 
-export const hasChanges = (plan: Plan) => plan.changes.length > 0;
+/**
+ * An update whose changed inputs are all the provider's bookkeeping: the engine
+ * plans a step (the next `up` rewrites them in the state) but nothing declared
+ * changes and nothing is sent to the platform. An update that shows no input
+ * at all is not one: unexplained, it counts as a change.
+ */
+export const isBookkeepingOnly = (c: PlannedChange): boolean => c.action === "update" && c.fields.length === 0 && (c.bookkeeping?.length ?? 0) > 0;
+
+/** What a plan changes as its reader sees it: nothing, only bookkeeping inputs, or declared fields or resources. */
+export type Visible = "none" | "bookkeeping-only" | "changes";
+
+export function visibleChanges(changes: readonly PlannedChange[]): Visible {
+  if (changes.length === 0) return "none";
+  return changes.every(isBookkeepingOnly) ? "bookkeeping-only" : "changes";
+}

@@ -1,5 +1,5 @@
 import type { Command } from "./cli-args";
-import { UNKNOWN, type Action, type FieldChange, type Plan } from "./plan";
+import { isBookkeepingOnly, UNKNOWN, visibleChanges, type Action, type FieldChange, type Plan } from "./plan";
 
 /** What a run of the CLI reports: the same object printed as text or as JSON. */
 export interface Report {
@@ -37,7 +37,17 @@ const TITLE: Record<Command, string> = {
 
 function summaryLine(plan: Plan): string {
   const c = plan.counts;
-  return `${c.create} to create, ${c.update} to update, ${c.replace} to replace, ${c.delete} to delete, ${c.same} unchanged`;
+  const bookkeeping = plan.changes.filter(isBookkeepingOnly).length;
+  const update = `${c.update} to update${bookkeeping ? ` (${bookkeeping} of them bookkeeping only)` : ""}`;
+  return `${c.create} to create, ${update}, ${c.replace} to replace, ${c.delete} to delete, ${c.same} unchanged`;
+}
+
+/** A failed check has no verdict. */
+function driftVerdict(r: Report): string[] {
+  if (r.result === "failed") return [];
+  if (r.result === "drift") return ["", "DRIFT: the platform differs from the file (exit 2)."];
+  const bookkeeping = visibleChanges(r.plan.changes) === "bookkeeping-only";
+  return ["", `No drift: the platform matches the file${bookkeeping ? "; the next `up` would only rewrite the provider's bookkeeping inputs in the state" : ""}.`];
 }
 
 /** Readable by default: what a reviewer needs on a pull request. */
@@ -63,7 +73,7 @@ export function renderText(r: Report): string {
   }
   if (plan.warnings.length) out.push("", "Warnings:", ...plan.warnings.map((w) => `  ! ${w}`));
   if (plan.errors.length) out.push("", "Errors:", ...plan.errors.map((e) => `  x ${e}`));
-  if (r.command === "drift") out.push("", r.result === "drift" ? "DRIFT: the platform differs from the file (exit 2)." : "No drift: the platform matches the file.");
+  if (r.command === "drift") out.push(...driftVerdict(r));
   if (r.result === "failed") out.push("", `FAILED (exit ${r.exitCode})`);
   return out.join("\n") + "\n";
 }

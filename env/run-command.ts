@@ -7,7 +7,7 @@ import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
 import { defaultParallelism, vmsListed } from "./parallelism";
-import { hasChanges, planFromEvents, type Plan } from "./plan";
+import { planFromEvents, visibleChanges, type Plan } from "./plan";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 
@@ -30,10 +30,14 @@ export interface Io {
 
 const processIo: Io = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
 
-/** The report's result and exit code from what the engine did. */
+/**
+ * The report's result and exit code from what the engine did: they follow the
+ * plan as its reader sees it, so updates of bookkeeping inputs alone are no drift.
+ */
 export function outcome(command: Command, plan: Plan): Pick<Report, "result" | "exitCode"> {
-  if (command === "drift") return hasChanges(plan) ? { result: "drift", exitCode: EXIT.drift } : { result: "no-drift", exitCode: EXIT.ok };
-  if (command === "preview") return { result: hasChanges(plan) ? "changes" : "no-changes", exitCode: EXIT.ok };
+  const changes = visibleChanges(plan.changes) === "changes";
+  if (command === "drift") return changes ? { result: "drift", exitCode: EXIT.drift } : { result: "no-drift", exitCode: EXIT.ok };
+  if (command === "preview") return { result: changes ? "changes" : "no-changes", exitCode: EXIT.ok };
   return { result: "succeeded", exitCode: EXIT.ok };
 }
 

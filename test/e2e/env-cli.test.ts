@@ -62,6 +62,20 @@ async function api(method: string, apiPath: string, body?: unknown): Promise<any
     json: body,
   }).json();
 }
+/**
+ * Sets a bookkeeping input of the recorded drive, as a run that stopped between
+ * a VM and its hardware, or an `up --target` of the VM alone, leaves it: the
+ * state is the local file backend's JSON.
+ */
+function recordDrivePolicy(policy: string): void {
+  const file = path.join(repo, ".vplatform", "state", ".pulumi", "stacks", "vplatform-env", "dev.json");
+  const state = JSON.parse(fs.readFileSync(file, "utf8"));
+  const drives = state.checkpoint.latest.resources.filter((r: { type: string }) => r.type.endsWith(":Drive"));
+  expect(drives).toHaveLength(1);
+  for (const bag of [drives[0].inputs, drives[0].outputs]) bag.powerCyclePolicy = policy;
+  fs.writeFileSync(file, JSON.stringify(state));
+}
+
 const vms = () => api("GET", "/v4/vms?fields=$key,name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
 
 beforeAll(async () => {
@@ -108,7 +122,12 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(up.stdout + up.stderr).not.toContain("console-hash-never-shown");
     expect(await vms()).toEqual([{ $key: expect.anything(), name: "team-web", ram: 2048, status: "running" }]);
 
-    expect((await vplatform("drift", file, "--stack", "dev")).code).toBe(0);
+    // Only a bookkeeping input differs: the next up would rewrite it in the state, yet nothing declared differs.
+    recordDrivePolicy("refuse");
+    const bookkeeping = await vplatform("drift", file, "--stack", "dev");
+    expect(bookkeeping.code).toBe(0);
+    expect(bookkeeping.stdout).toMatch(/~ +update +Drive 'team-web-drive-os'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
+    expect(bookkeeping.stdout).toContain("No drift: the platform matches the file; the next `up` would only rewrite the provider's bookkeeping inputs in the state.");
 
     // Someone changes the VM on the platform, outside Pulumi.
     const [vm] = await vms();
@@ -117,19 +136,28 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout);
     expect(report).toMatchObject({ result: "drift", exitCode: 2 });
-    expect(report.plan.changes).toEqual([expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] })]);
+    // A real change is drift, bookkeeping beside it or not.
+    expect(report.plan.changes).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] }),
+        expect.objectContaining({ action: "update", name: "team-web-drive-os", fields: [], bookkeeping: [{ field: "powerCyclePolicy", before: "refuse", after: "restart" }] }),
+      ]),
+    );
+    expect(report.plan.changes).toHaveLength(2);
     expect(report.plan.outside).toEqual([expect.objectContaining({ name: "team-web", fields: [{ field: "ram", before: 2048, after: 4096 }] })]);
     expect(report.plan.warnings.join("\n")).toMatch(/needs a power cycle of VM 'team-web'/);
     // The drift check changed nothing.
     expect((await vms())[0].ram).toBe(4096);
 
-    // up reads the platform first, so it reverts the change.
+    // up reads the platform first, so it reverts the change, and records the drive's policy: it converges.
     const again = await vplatform("up", file, "--stack", "dev");
     expect(again.code).toBe(0);
+    expect(again.stdout).toContain("Applied: 0 to create, 2 to update (1 of them bookkeeping only)");
     expect((await vms())[0]).toMatchObject({ ram: 2048, status: "running" });
     const clean = await vplatform("drift", file, "--stack", "dev");
     expect(clean.code).toBe(0);
-    expect(clean.stdout).toContain("No drift: the platform matches the file.");
+    expect(clean.stdout).toContain("Drift (platform vs file): no changes");
+    expect(clean.stdout).toContain("No drift: the platform matches the file.\n");
 
     const refresh = await vplatform("refresh", file, "--stack", "dev");
     expect(refresh.code).toBe(0);
