@@ -8,6 +8,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { buildContext, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { serialize, writeAtomically } from "../emulator/persistence/store";
 import { environmentSchema } from "../env/environment-schema";
+import { findRepoRoot } from "../env/local-stack";
 
 export interface LabShape {
   vms: number;
@@ -35,10 +36,17 @@ export function labEnvironment(shape: LabShape) {
   });
 }
 
-/** An inline Pulumi program declaring the lab through the YAML environments' builder (the shape reads at run time). */
+/**
+ * An inline Pulumi program declaring the lab through the YAML environments'
+ * builder (the shape reads at run time), loaded as a user's install loads it:
+ * from node_modules/vplatform (the build makes it). Inside the repository,
+ * `require("vplatform/env")` would name the repository's own files, and the
+ * resources' providers would be serialized as closures, not as the installed
+ * package's modules (see sdk/providerShim.ts).
+ */
 export function labProgram(shape: () => LabShape): PulumiFn {
   return async () => {
-    const { buildEnvironment } = require("vplatform/env");
+    const { buildEnvironment } = require(path.join(findRepoRoot(), "node_modules", "vplatform", "dist", "env"));
     buildEnvironment(labEnvironment(shape()));
   };
 }

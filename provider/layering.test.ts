@@ -1,5 +1,5 @@
 // The provider's layers point one way: schemas (and config) at the bottom, then
-// client, plan, reconcile, resources, plugin, and the SDK on top. Only
+// client, plan, reconcile, resources, the doors (plugin, dynamic), and the SDK on top. Only
 // provider/client talks HTTP. No module of the provider, the SDK or the
 // emulator imports itself back through others. These tests read every import
 // of the source (tests excluded) and fail on one that goes the wrong way.
@@ -17,6 +17,7 @@ const RANKS: Record<string, number> = {
   "provider/reconcile": 3,
   "provider/resources": 4,
   "provider/plugin": 5,
+  "provider/dynamic": 5,
   sdk: 6,
 };
 

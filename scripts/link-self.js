@@ -1,9 +1,13 @@
 // Dynamic-provider shims require("vplatform/provider/...") at call time from the
 // program directory, and programs import "vplatform". A user's install has
 // node_modules/vplatform; inside this repository (examples, tests) the build
-// makes one: a directory with the package.json and a link to dist/. Not a link
+// makes one: a directory with the package.json and a copy of dist/. Not a link
 // to the repository itself: TypeScript (ts-node) would then see the examples as
-// files of the package whose exports it resolves, and fail (TS2209).
+// files of the package whose exports it resolves, and fail (TS2209). Not a link
+// to dist/ either: Node would load the files by their real path, outside
+// node_modules, and Pulumi would serialize each resource's provider by value
+// instead of as a require of the installed package (see sdk/providerShim.ts),
+// so the engine would not run what users run.
 // Not an install step of the package: only the repository's own build runs it.
 const fs = require("fs");
 const path = require("path");
@@ -13,4 +17,5 @@ if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSyn
 fs.mkdirSync(dir, { recursive: true });
 fs.copyFileSync(path.join(root, "package.json"), path.join(dir, "package.json"));
 const dist = path.join(dir, "dist");
-if (!fs.lstatSync(dist, { throwIfNoEntry: false })?.isSymbolicLink()) fs.symlinkSync(path.join("..", "..", "dist"), dist, "dir");
+fs.rmSync(dist, { recursive: true, force: true });
+fs.cpSync(path.join(root, "dist"), dist, { recursive: true, filter: (src) => !/\.(test|typecheck)\.(js|d\.ts|js\.map)$/.test(src) });

@@ -6,7 +6,7 @@ import { virtualMachineInputsSchema, virtualMachineOutputs } from "../provider/s
 import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "../provider/schemas/vmSnapshot";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
 import { deletedWithItsVm } from "./deletedWithVm";
-import { seed, shimProvider, withMarker, withSecretOutputs } from "./providerShim";
+import { seed, dynamicProvider, withMarker, withSecretOutputs } from "./providerShim";
 import type * as T from "./schemaTypes.generated";
 import { Args, Computed, MachineKey, Outputs } from "./types";
 import { claimName, programScope } from "./uniqueNames";
@@ -24,12 +24,12 @@ export type * from "./schemaTypes.generated";
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers = {
-  VirtualMachine: shimProvider("virtualMachine"),
-  Drive: shimProvider("drive"),
-  Nic: shimProvider("nic"),
-  Device: shimProvider("device"),
-  Vnet: shimProvider("vnet"),
-  VmSnapshot: shimProvider("vmSnapshot"),
+  VirtualMachine: dynamicProvider("virtualMachine"),
+  Drive: dynamicProvider("drive"),
+  Nic: dynamicProvider("nic"),
+  Device: dynamicProvider("device"),
+  Vnet: dynamicProvider("vnet"),
+  VmSnapshot: dynamicProvider("vmSnapshot"),
 };
 
 /**

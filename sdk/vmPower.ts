@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { vmPowerInputsSchema, vmPowerOutputs } from "../provider/schemas/vmPower";
-import { seed, shimProvider } from "./providerShim";
+import { seed, dynamicProvider } from "./providerShim";
 import type { VmPowerComputed, VmPowerInputs, VmPowerValues } from "./schemaTypes.generated";
 import { Args, Computed, Outputs } from "./types";
 
 export type VmPowerArgs = Args<VmPowerInputs>;
 
-const provider = shimProvider("vmPower");
+const provider = dynamicProvider("vmPower");
 
 /**
  * A VM's power state as its own resource, so it can come after others:

@@ -55,6 +55,16 @@ describe("insertRow: a create finds what an earlier attempt made instead of maki
     expect(p.api.posts).toBe(0);
   });
 
+  test("where names are unique (lookFirst false), the first POST goes without a look; the row of an interrupted run shows as the name conflict and is taken over", async () => {
+    const p = platform([]);
+    expect(await insertRow(p.api, { ...insertion(p.findOurs), lookFirst: false }, 60_000, fakeClock())).toMatchObject({ recovered: false });
+    expect(p.looks()).toBe(0);
+    const q = platform([err(409, "VM with that name exists")]);
+    q.rows.push({ $key: "7" });
+    expect(await insertRow(q.api, { ...insertion(q.findOurs), lookFirst: false }, 60_000, fakeClock())).toMatchObject({ $key: "7", recovered: true });
+    expect(q.looks()).toBe(1);
+  });
+
   test("a lost answer whose row landed: found, never POSTed twice", async () => {
     const p = platform([err()], { lands: true });
     const created = await insertRow(p.api, insertion(p.findOurs), 60_000, fakeClock());

@@ -39,6 +39,12 @@ export interface Insertion {
   findOurs(): Promise<Row | undefined>;
   /** Sends the create; default POST `table` with `body` (clones and snapshots send an action). */
   send?(): Promise<CreatedRow>;
+  /**
+   * False when the platform refuses a second row of the declared name (409):
+   * a row an earlier attempt made then shows itself as that conflict, so the
+   * first send needs no look before it. Default true.
+   */
+  lookFirst?: boolean;
 }
 
 export interface Inserted extends CreatedRow {
@@ -79,9 +85,10 @@ export function settleDelays(err: unknown, attempt: number, budgetMs: number): n
 }
 
 /**
- * Creates a row idempotently. Before the first POST, and again before every
- * resend, it looks for a row an earlier attempt made (`findOurs`): a row of
- * ours is taken over, never made twice. An ambiguous failure (no answer, a
+ * Creates a row idempotently. Before the first POST (unless the name's
+ * uniqueness makes the conflict tell), and again before every resend, it looks
+ * for a row an earlier attempt made (`findOurs`): a row of ours is taken over,
+ * never made twice. An ambiguous failure (no answer, a
  * timeout, a reset after sending, a 5xx) and a refusal-for-now (409 in
  * progress, 429) are retried until `budgetMs` (the resource's create timeout)
  * runs out; a name conflict with a row that is not ours fails at once.
@@ -93,7 +100,7 @@ export async function insertRow(api: PlatformApi, ins: Insertion, budgetMs: numb
     clock.log(`vplatform: ${ins.what}: ${why}; taking over the row it made (key ${String(row.$key)}) instead of creating another`);
     return { $key: String(row.$key), response: row, recovered: true };
   };
-  const earlier = await ins.findOurs();
+  const earlier = ins.lookFirst === false ? undefined : await ins.findOurs();
   if (earlier) return recovered(earlier, "an earlier, interrupted create made it");
   let lastError: unknown;
   for (let attempt = 1; ; attempt++) {

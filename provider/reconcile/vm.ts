@@ -6,6 +6,7 @@ import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
 import { forgetOwedStart } from "./runtime";
+import { economyOn } from "./requestEconomy";
 import { Clock, realClock } from "./waitFor";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
@@ -65,7 +66,6 @@ export async function insertVm(
   const name = str(body.name);
   // A clone's own description param, if given, is what the clone is described by.
   const description = taggedDescription(source?.params.description ?? body.description, marker);
-  // Read with the other creates' look-ups (a lab's VMs: a few GETs), told apart here.
   const findOurs = async () =>
     (await rowsWhere(api, "vms", "name", name, `$key,machine,name,created,description,is_snapshot,${LIVE_STATUS_FIELDS}`)).find(
       (row) => row.is_snapshot !== true && hasTag(row, marker),
@@ -78,7 +78,8 @@ export async function insertVm(
       }
     : () => api.create("vms", { ...body, description });
   const what = source ? `VM '${name}' (clone of '${source.name}')` : `VM '${name}'`;
-  const created = await insertRow(api, { table: "vms", body, what, findOurs, send }, timeouts.create * 1000, clock);
+  // VM names are unique: a VM an interrupted run made answers the send with a name conflict, so no look goes first.
+  const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: !economyOn("reads") }, timeouts.create * 1000, clock);
   if (source) await waitForCloneToFinish(api, source, timeouts, clock);
   const machineKey = str(created.response?.machine);
   return { vmKey: str(created.$key), machineKey, name, recovered: created.recovered, row: created.recovered ? created.response : undefined };

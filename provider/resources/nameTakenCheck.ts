@@ -2,20 +2,24 @@ import { MARKER_INPUT, hasTag } from "../reconcile/createMarker";
 import { PlatformApi, Row, rowsWhere, str } from "../reconcile/platform";
 import { toBoolean } from "../schemas/normalize";
 import { CheckFailure } from "./checkInputs";
+import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";
 
 /**
  * A new VM named like a VM already on the platform would fail the `up` with a
  * name conflict half-way through; the preview refuses it instead, with one
- * read-only look-up (batched with the other VMs' of the run). Not refused: a
+ * read-only look-up. Not refused: a
  * name this resource already had (it manages that row), `adopt`, and a row
  * tagged with this resource's own create marker (an interrupted earlier run
- * made it; the create takes it over). A door that does not pass the last
+ * made it; the create takes it over). A name the run's copy of the VM names
+ * does not hold is free without a request of its own (see checkCopy). A door that does not pass the last
  * run's inputs (`olds` undefined) cannot tell a new VM from one it manages:
  * then the create's own name-conflict error remains the guard.
  */
 export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
   const name = inputs.name;
   if (olds === undefined || typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
+  const copy = await checkCopy(api, "vms", VM_CHECK_FIELDS);
+  if (copy && !copy.some((r) => r.name === name && toBoolean(r.is_snapshot) !== true)) return [];
   const rows = (await rowsWhere(api, "vms", "name", name, "$key,name,description,is_snapshot")).filter((r) => toBoolean(r.is_snapshot) !== true);
   const marker = inputs[MARKER_INPUT];
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));

@@ -1,7 +1,7 @@
 import { diffVmPower } from "../plan/diff";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
-import { knownOwnerOfVm } from "../reconcile/machineOwners";
+import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs } from "../schemas/vmPower";
@@ -19,7 +19,10 @@ async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
   const vm = knownOwnerOfVm(api, inputs.vm) ?? (await readVm(api, inputs.vm, "name"));
   if (!vm) throw new Error(`vplatform: vm: no VM with key '${inputs.vm}'`);
   return withMachineLock(vm.ref.machineKey, async () => {
-    const live = await readMachineStatus(api, vm.ref.machineKey);
+    // A status this process knows that calls for the action is not read again: the action's own 409 says if the
+    // machine got there meanwhile. One that says nothing is to do is read live, so nothing is skipped on its word.
+    const known = knownOwner(api, vm.ref.machineKey)?.status;
+    const live = known && known.running !== (inputs.state === "running") ? known : await readMachineStatus(api, vm.ref.machineKey);
     await enforcePower(api, vm.ref, live, inputs.state, resolveTimeouts(inputs.timeouts));
     const after: MachineStatus = inputs.state === "running" ? { running: true, status: "running" } : { running: false, status: "stopped" };
     return outputs(inputs, vm.ref.machineKey, after);

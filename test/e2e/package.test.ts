@@ -199,6 +199,11 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
       const vmKey = up.outputs.vmKey.value as string;
       const vm = await adminGet(emulator, `/v4/vms/${vmKey}?fields=name`);
       expect(vm.name).toBe("pkg-web");
+      // Each resource's provider is recorded as a require of the installed package, not as serialized closures.
+      const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/"));
+      expect(dynamic.length).toBe(4);
+      for (const r of dynamic) expect(r.inputs.__provider).toMatch(/require\("vplatform\/dynamic\/[a-zA-Z]+"\)/);
+      for (const r of dynamic) expect(r.inputs.__provider.length).toBeLessThan(400);
 
       const refresh = await stack.refresh();
       expect(Object.entries(refresh.summary.resourceChanges ?? {}).filter(([op]) => op !== "same")).toEqual([]);

@@ -31,12 +31,14 @@ describe("adopt: true takes over the row with the declared name", () => {
 
   test("without adopt, an existing name is refused at preview (check), naming the field and saying to adopt or rename", async () => {
     const made = await lab.api("POST", "vms", { name: "taken-preview" });
+    await lab.newRun();
     const checked = await providers.VirtualMachine().check({}, { name: "taken-preview" });
     expect(checked.failures).toEqual([{ property: "name", reason: expect.stringMatching(new RegExp(`already exists on the platform \\(key ${made.$key}\\).*set adopt: true.*or choose another name`)) }]);
   });
 
   test("the check lets through a name the resource already had, adopt, and a row carrying the resource's own create marker", async () => {
     await lab.api("POST", "vms", { name: "ours-preview", description: "[vplatform:marker-of-ours]" });
+    await lab.newRun();
     const p = providers.VirtualMachine();
     expect((await p.check({ name: "ours-preview" }, { name: "ours-preview" })).failures).toBeUndefined();
     expect((await p.check({}, { name: "ours-preview", adopt: true })).failures).toBeUndefined();

@@ -31,6 +31,7 @@ beforeAll(async () => {
     VmSnapshot: { vm: vm.id, name: "snap" },
     VmPower: { vm: vm.id, state: "running" },
   };
+  await lab.newRun(); // the preview checked below is a later run than the one that made the host
   await lab.resetRequests();
 }, 60_000);
 afterAll(async () => {

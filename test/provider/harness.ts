@@ -20,6 +20,12 @@ export interface Lab {
   api(method: string, path: string, body?: unknown): Promise<any>;
   requests(): Promise<{ total: number; entries: { method: string; table: string; count: number }[] }>;
   resetRequests(): Promise<void>;
+  /**
+   * What the next engine run sees: a new provider process, which has learned
+   * nothing yet (the checks' copies of tables, machines it made). Rows arranged
+   * with `api` after a check are seen by the checks of the next run only.
+   */
+  newRun(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -32,7 +38,8 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     "vplatform:caCert": emu.caCert,
     ...config,
   };
-  await providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+  const configure = () => providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+  await configure();
   const agent = new https.Agent({ ca: emu.caCert });
   const call = async (method: string, path: string, body?: unknown) => {
     const reply = await jsonRequest({ method, url: `${emu.url}${path}`, agent, body, headers: { authorization: `Bearer ${emu.apiKey}` } });
@@ -45,6 +52,11 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     api: (method, path, body) => call(method, `/api/v4/${path}`, body),
     requests: () => call("GET", "/_emulator/requests"),
     resetRequests: () => call("DELETE", "/_emulator/requests"),
+    async newRun() {
+      // A new client: what the provider learns is kept per client (perPlatform), so this one starts knowing nothing.
+      require("../../provider/reconcile/runtime").setPlatformApiFactory(require("../../provider/reconcile/platformClient").platformApiFromConfig);
+      await configure();
+    },
     close: () => emu.close(),
   };
 }

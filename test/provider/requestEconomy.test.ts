@@ -78,6 +78,28 @@ describe("coalesced waits: one poller per table reads every waited-on row in one
   });
 });
 
+describe("nothing read that this process knows: a VmPower starts a VM this process made without reading its status first", () => {
+  test("10 VMs made here and powered on by their VmPower: 10 power-ons, and every machine_status GET is a tick of the wait", async () => {
+    const vms = await makeVms(10);
+    const poller = pollerFor(platformApi(), "machine_status", "running,status");
+    const ticksBefore = poller.reads;
+    await lab.resetRequests();
+    await Promise.all(vms.map(({ vm }) => checkedCreate(providers.VmPower(), { vm: vm.id, state: "running" })));
+    const c = await lab.requests();
+    expect(count(c, "POST", "vm_actions")).toBe(10);
+    expect(count(c, "GET", "machine_status")).toBe(poller.reads - ticksBefore);
+    expect(count(c, "GET", "vms")).toBe(0);
+  });
+
+  test("a VM started outside this process meanwhile: the power-on's 409 is read as 'there already', nothing fails", async () => {
+    const [{ vm }] = await makeVms(1);
+    await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron" });
+    await waitForMachineStatus(platformApi(), vm.outs.machineKey, isRunning, { timeoutSec: 30, label: "the VM to run" });
+    const made = await checkedCreate(providers.VmPower(), { vm: vm.id, state: "running" });
+    expect(made.outs).toMatchObject({ running: true, status: "running" });
+  });
+});
+
 describe("batched reads: concurrent reads of one table are one filtered GET", () => {
   test("a refresh of 8 VMs, 16 drives and 8 NICs costs one GET per table", async () => {
     const vms = await makeVms(8);
@@ -104,13 +126,29 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
   });
 });
 
-describe("nothing verified twice: the machine-key guard", () => {
-  test("checks of 6 drives on VMs made outside this process cost one GET together; an unchanged key costs none", async () => {
+/** The engine's way: it calls `check` for one resource after another, each once the last one answered. */
+async function oneAtATime<T>(items: T[], check: (item: T) => Promise<any>): Promise<any[]> {
+  const results = [];
+  for (const item of items) results.push(await check(item));
+  return results;
+}
+
+describe("nothing verified twice: checks answer from one copy of a table per run", () => {
+  test("the name checks of 10 new VMs, made one at a time as the engine does, cost one vms GET together", async () => {
+    await lab.newRun();
+    await lab.resetRequests();
+    const results = await oneAtATime(range(10), (i) => providers.VirtualMachine().check({}, { name: `named-${i}`, cpuCores: 1, ram: 1024 }));
+    expect(results.map((r) => r.failures ?? [])).toEqual(range(10).map(() => []));
+    expect((await lab.requests()).total).toBe(1);
+  });
+
+  test("checks of 6 drives on VMs made before this run cost one GET together; an unchanged key costs none", async () => {
     const machines = await Promise.all(range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
     const drive = (machine: string) => ({ machine, name: "extra", disksize: GiB, preferredTier: 3 });
+    await lab.newRun();
     await lab.resetRequests();
-    const results = await Promise.all(machines.map((machine) => providers.Drive().check({}, drive(machine))));
-    expect(results.map((r: any) => r.failures ?? [])).toEqual(machines.map(() => []));
+    const results = await oneAtATime(machines, (machine) => providers.Drive().check({}, drive(machine)));
+    expect(results.map((r) => r.failures ?? [])).toEqual(machines.map(() => []));
     expect((await lab.requests()).total).toBe(1);
 
     const [{ drives }] = await makeVms(1);
@@ -123,19 +161,30 @@ describe("nothing verified twice: the machine-key guard", () => {
     const net = await lab.api("POST", "vnets", { name: "ref-net", network: "10.99.0.0/24" });
     const machines = await Promise.all(range(8).map(async (i) => String((await lab.api("POST", "vms", { name: `ref-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
     const nics = machines.map((machine) => ({ machine, vnet: String(net.$key) }));
+    await lab.newRun();
     await lab.resetRequests();
-    const results = await Promise.all(nics.map((nic) => providers.Nic().check({}, nic)));
-    expect(results.map((r: any) => r.failures ?? [])).toEqual(machines.map(() => []));
+    const results = await oneAtATime(nics, (nic) => providers.Nic().check({}, nic));
+    expect(results.map((r) => r.failures ?? [])).toEqual(machines.map(() => []));
     expect(count(await lab.requests(), "GET", "vnets")).toBe(1);
 
     await lab.resetRequests();
-    await Promise.all(nics.map((nic) => providers.Nic().check(nic, { ...nic, name: "eth1" })));
+    await oneAtATime(nics, (nic) => providers.Nic().check(nic, { ...nic, name: "eth1" }));
     expect((await lab.requests()).total).toBe(0);
 
     const another = String((await lab.api("POST", "vms", { name: "ref-late", cpu_cores: 1, ram: 1024 })).response.machine);
     await lab.resetRequests();
     await providers.Nic().check({}, { machine: another, vnet: String(net.$key) }); // a NIC handed over later: the vnet is known by now
     expect(count(await lab.requests(), "GET", "vnets")).toBe(0);
+  });
+
+  test("what the copy lacks is looked up afresh before anything is refused: a vnet made after the copy passes, a missing one is refused", async () => {
+    const early = await lab.api("POST", "vnets", { name: "copy-early", network: "10.98.0.0/24" });
+    const machine = String((await lab.api("POST", "vms", { name: "copy-host", cpu_cores: 1, ram: 1024 })).response.machine);
+    await lab.newRun();
+    expect((await providers.Nic().check({}, { machine, vnet: String(early.$key) })).failures).toBeUndefined();
+    const late = await lab.api("POST", "vnets", { name: "copy-late", network: "10.97.0.0/24" });
+    expect((await providers.Nic().check({}, { machine, vnet: String(late.$key) })).failures).toBeUndefined();
+    expect((await providers.Nic().check({}, { machine, vnet: "999999" })).failures).toEqual([{ property: "vnet", reason: expect.stringContaining("no vnet '999999'") }]);
   });
 
   test("the plugin's check gets the old inputs too: an unchanged machine key costs no request, a new one is verified", async () => {
@@ -167,13 +216,14 @@ describe("nothing verified twice: the machine-key guard", () => {
   });
 });
 
-describe("batched look-ups before a create: the row an interrupted earlier attempt made is looked for with the other creates", () => {
-  test("6 VMs created together look for an earlier attempt's row in one or two vms GETs; drives of VMs this process made need no look", async () => {
+describe("look-ups before a create: the row an interrupted earlier attempt made is looked for only where it can hide", () => {
+  test("VMs send no look before their POST (a VM an earlier attempt made shows as the name conflict); drives of VMs this process made need no look", async () => {
+    await lab.newRun();
     await lab.resetRequests();
     const vms = await Promise.all(range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `pre-${i}`, cpuCores: 1, ram: 1024 })));
     const afterVms = await lab.requests();
     expect(count(afterVms, "POST", "vms")).toBe(6);
-    expect(count(afterVms, "GET", "vms")).toBeLessThanOrEqual(2); // one batch, or two as the creates come in
+    expect(count(afterVms, "GET", "vms")).toBe(1); // the checks' copy of the VM names
     await lab.resetRequests();
     await Promise.all(vms.map(({ outs }) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 })));
     expect(count(await lab.requests(), "GET", "machine_drives")).toBe(0);

@@ -1,0 +1,3 @@
+// The dynamic-provider entry of this resource: the module IS the provider (see sdk/providerShim.ts).
+import { provider } from "../resources/device";
+export = provider;
