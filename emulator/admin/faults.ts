@@ -6,7 +6,8 @@
  * many requests it hits (default unlimited), `probability` (0–1, default 1)
  * makes it random. A stall without status or drop only delays the real answer.
  * A 408 (operation timeout, which the emulator never produces by itself) is
- * injected with `{"status": 408}`. `lateMs` is a late answer: the request is
+ * injected with `{"status": 408}`; `retryAfter` (seconds) adds a Retry-After
+ * header to the injected status (a 429 of a rate limit). `lateMs` is a late answer: the request is
  * processed (committed) at once and answered only after that delay, past a
  * client's timeout. `where` narrows a fault to requests whose body fields (or
  * `$key`, the row key of the path) equal the given values, compared as text:
@@ -19,6 +20,8 @@ export interface Fault {
   method: string;
   table: string;
   status?: number;
+  /** Seconds for the Retry-After header of the injected status. */
+  retryAfter?: number;
   stallMs?: number;
   drop?: boolean;
   /** Process the request, then drop the connection instead of answering: the change lands, the client never learns it. */
@@ -49,7 +52,7 @@ export class FaultInjector {
   add(body: unknown): Fault {
     if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
     const b = body as Record<string, unknown>;
-    const known = new Set(["method", "table", "status", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability", "where"]);
+    const known = new Set(["method", "table", "status", "retryAfter", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability", "where"]);
     for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
     const method = String(b.method ?? "*").toUpperCase();
     if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
@@ -61,6 +64,8 @@ export class FaultInjector {
       return v;
     };
     const status = int("status", 100, 599);
+    const retryAfter = int("retryAfter", 0, 86_400);
+    if (retryAfter !== undefined && status === undefined) throw validationError("retryAfter", "needs a status to go with");
     const stallMs = int("stallMs", 0, 600_000);
     const lateMs = int("lateMs", 1, 600_000);
     const count = int("count", 1, 1_000_000);
@@ -73,7 +78,7 @@ export class FaultInjector {
       throw validationError("status", "one of status, stallMs, drop, dropAfter or lateMs is required");
     }
     const fault: Fault = {
-      id: this.nextId++, method, table, status, stallMs,
+      id: this.nextId++, method, table, status, retryAfter, stallMs,
       drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, lateMs, count, probability, where, hits: 0,
     };
     this.faults.push(fault);

@@ -79,6 +79,14 @@ describe("fault injection and request counter", () => {
     expect((await c.post("/api/v4/vm_actions", { vm: vm.vm, action: "poweron" })).status).toBe(201);
   });
 
+  test("retryAfter gives the injected status a Retry-After header (a rate limit's 429); it needs a status", async () => {
+    await c.post("/_emulator/faults", { method: "GET", table: "nodes", status: 429, retryAfter: 2, count: 1 });
+    const refused = await c.get("/api/v4/nodes");
+    expect([refused.status, refused.headers["retry-after"]]).toEqual([429, "2"]);
+    expect((await c.get("/api/v4/nodes")).status).toBe(200);
+    expect((await c.post("/_emulator/faults", { method: "GET", table: "nodes", stallMs: 1, retryAfter: 2 })).status).toBe(400);
+  });
+
   test("a dropped connection is an error on the client", async () => {
     await c.post("/_emulator/faults", { method: "GET", table: "nodes", drop: true, count: 1 });
     await expect(c.get("/api/v4/nodes")).rejects.toThrow();

@@ -3,7 +3,9 @@
 // (update, or replace when the diff says so), and the next diff shows no change;
 // a refresh reads no drift either. The platform then holds what the input's
 // `whenRemoved` metadata promises (docs/resources.md shows it): the default, or
-// the value last set (no longer managed).
+// the value last set (no longer managed). Cases run concurrently (jest's
+// maxConcurrency at a time), as the engine runs independent resources: each
+// makes its own rows, and most of a case's time is the provider waiting.
 import { z } from "zod";
 import { fieldMeta, normalizeFieldValue, type Shape } from "../../provider/schemas/common";
 import { resourceSchemas } from "../../provider/schemas";
@@ -111,7 +113,7 @@ const createdKey = async (token: Token, news: Row) => (await create(token, news)
 const tableOf = (token: Token) => resourceSchemas.find((r) => r.token === token)!.table;
 
 describe("removing an optional input leaves no diff (generated: every optional input of every resource)", () => {
-  test.each(optionalInputs)("%s", async (_id, token, field, schema) => {
+  test.concurrent.each(optionalInputs)("%s", async (_id, token, field, schema) => {
     const p = providers[token]();
     const sample = samples[`${token}.${field}`]?.() ?? { value: generated(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Row) };
     const { [field]: _declaredByBase, ...base } = { ...bases[token](), ...sample.with };

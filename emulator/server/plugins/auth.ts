@@ -126,7 +126,10 @@ async function applyFault(fault: Fault, request: FastifyRequest, reply: FastifyR
     request.raw.socket.destroy();
     return reply.hijack();
   }
-  if (fault.status) return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
+  if (fault.status) {
+    if (fault.retryAfter !== undefined) reply.header("retry-after", String(fault.retryAfter));
+    return sendJson(request, reply, fault.status, { error: `injected fault (status ${fault.status})` });
+  }
   if (fault.dropAfter) request.dropAfterProcessing = true;
   if (fault.lateMs) request.answerLateMs = fault.lateMs;
   return undefined;

@@ -1,6 +1,7 @@
 import { ApiError } from "../../../provider/client/errors";
 import { BudgetWaitTooLong, RequestPacer } from "../../../provider/client/pacer";
 import { withOperationDeadline } from "../../../provider/client/operationDeadline";
+import { DEFAULT_RETRY } from "../../../provider/client/retry-policy";
 import { Reply, SeenRequest, TestServer, startTestServer } from "./https-test-server";
 import { API_KEY, clientFor, rejectionOf } from "./client-setup";
 
@@ -278,6 +279,16 @@ describe("429 inside a resource operation", () => {
     expect(server.seen).toHaveLength(6);
     expect(clock.sleeps).toEqual(Array(5).fill(120_000));
     expect(clock.lines[0]).toBe("vplatform: the platform answered 429 (rate limit); waiting 120s before the next request (1 sent so far)");
+    client.close();
+  });
+
+  test("without a Retry-After it pauses the longest backoff, then sends again", async () => {
+    const clock = pacerClock();
+    const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
+    answer({ status: 429, body: { error: "rate limit exceeded" } }, { status: 200, body: [] });
+    await expect(withOperationDeadline(900, "timeouts.create", () => client.list("vms"))).resolves.toEqual([]);
+    expect(server.seen).toHaveLength(2);
+    expect(clock.sleeps).toEqual([DEFAULT_RETRY.maxDelayMs]);
     client.close();
   });
 

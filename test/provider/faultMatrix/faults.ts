@@ -10,7 +10,8 @@ export function faultSpecs(timeoutMs: number): Record<string, () => Record<strin
     "stall past timeout": () => ({ stallMs: timeoutMs + 500, count: 1 }),
     "409 in progress": () => ({ status: 409, count: 1 }),
     "507": () => ({ status: 507, count: 1 }),
-    "429": () => ({ status: 429, count: 1 }),
+    // A rate limit's 429 names its wait; without one the provider pauses its longest backoff (8 s: api-client.test.ts).
+    "429": () => ({ status: 429, retryAfter: 1, count: 1 }),
     "late answer": () => ({ lateMs: timeoutMs + 500, count: 1 }),
   };
 }
