@@ -6,14 +6,14 @@ import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";
 
 /**
  * A new VM named like a VM already on the platform would fail the `up` with a
- * name conflict half-way through; the preview refuses it instead, with one
- * read-only look-up. Not refused: a
- * name this resource already had (it manages that row), `adopt`, and a row
- * tagged with this resource's own create marker (an interrupted earlier run
- * made it; the create takes it over). A name the run's copy of the VM names
- * does not hold is free without a request of its own (see checkCopy). A door that does not pass the last
- * run's inputs (`olds` undefined) cannot tell a new VM from one it manages:
- * then the create's own name-conflict error remains the guard.
+ * name conflict half-way through; the preview refuses it instead. A name the
+ * run's copy of the VM names (see checkCopy) does not hold is free without a
+ * request of its own; one it holds is looked up afresh. Not refused: a name
+ * this resource already had (it manages that row), `adopt`, and a row tagged
+ * with this resource's own create marker (an interrupted earlier run made it;
+ * the create takes it over). A door that does not pass the last run's inputs
+ * (`olds` undefined) cannot tell a new VM from one it manages: then the
+ * create's own name-conflict error remains the guard.
  */
 export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
   const name = inputs.name;
