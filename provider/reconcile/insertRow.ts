@@ -40,9 +40,10 @@ export interface Insertion {
   /** Sends the create; default POST `table` with `body` (clones and snapshots send an action). */
   send?(): Promise<CreatedRow>;
   /**
-   * False when the platform refuses a second row of the declared name (409):
-   * a row an earlier attempt made then shows itself as that conflict, so the
-   * first send needs no look before it. Default true.
+   * False when the first send needs no look before it: no earlier attempt can
+   * have made a row yet (the machine was created by this process), or the
+   * platform refuses a second row of the declared name (409), so such a row
+   * shows itself as that conflict. Resends always look. Default true.
    */
   lookFirst?: boolean;
 }
@@ -85,8 +86,8 @@ export function settleDelays(err: unknown, attempt: number, budgetMs: number): n
 }
 
 /**
- * Creates a row idempotently. Before the first POST (unless the name's
- * uniqueness makes the conflict tell), and again before every resend, it looks
+ * Creates a row idempotently. Before the first POST (unless `lookFirst` says
+ * no earlier row can hide), and again before every resend, it looks
  * for a row an earlier attempt made (`findOurs`): a row of ours is taken over,
  * never made twice. An ambiguous failure (no answer, a
  * timeout, a reset after sending, a 5xx) and a refusal-for-now (409 in

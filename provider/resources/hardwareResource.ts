@@ -87,14 +87,9 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
    * A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field).
    * The machine's rows are read with the other creates' look-ups of the table (a lab's: a few GETs), and told apart here.
    */
-  const findOurs = (api: PlatformApi, inputs: I, marker: string) => {
-    // A machine this process made holds no row of an earlier run: only a resend (after a failed POST) must look.
-    let mustLook = !madeByThisProcess(api, String(inputs.machine));
-    return async () => {
-      if (!mustLook) return void (mustLook = true);
-      const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
-      return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
-    };
+  const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
+    const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
+    return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
   };
   return {
     token: spec.token,
@@ -129,7 +124,9 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
         try {
           await changeHardware(api, hotplugView(owner, spec), `adding ${what(inputs)}`, policyOf(inputs), t, async () => {
             const body = marking.mark(spec.toApiBody(inputs), marker, inputs);
-            created = inserted = await insertRow(api, { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker) }, t.create * 1000);
+            // A machine this process made holds no row of an earlier run: only a resend (after a failed POST) must look.
+            const lookFirst = !madeByThisProcess(api, machine);
+            created = inserted = await insertRow(api, { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker), lookFirst }, t.create * 1000);
           });
           if (owner.status.running && hotplugView(owner, spec).allowHotplug) await waitUntilPluggedIn(api, spec.table, created!.$key, what(inputs), t);
         } catch (err) {
