@@ -1,4 +1,4 @@
-import { COPY_FRESH_MS, checkCopy } from "./checkCopy";
+import { COPY_FRESH_MS, checkCopy, rowExists } from "./checkCopy";
 import { PlatformApi, Row } from "../reconcile/platform";
 
 /** A platform whose list answers from `answers` in turn (an Error is thrown), counting the reads. */
@@ -9,7 +9,7 @@ function platform(...answers: (Row[] | Error)[]) {
   const reads: string[] = [];
   const api: PlatformApi = {
     async list(table, query) {
-      reads.push(`${table}?fields=${query?.fields}`);
+      reads.push(`${table}?fields=${query?.fields}${query?.filter ? `&filter=${query.filter}` : ""}`);
       const answer = answers.shift() ?? [];
       if (answer instanceof Error) throw answer;
       return answer;
@@ -69,5 +69,20 @@ describe("checkCopy: one read of a table's checked columns serves the checks of 
       delete process.env.VPLATFORM_BASELINE;
     }
     expect(reads).toEqual([]);
+  });
+});
+
+describe("rowExists: the copy vouches, what it lacks is looked up afresh", () => {
+  test("a value the copy holds costs no request of its own", async () => {
+    const { api, reads } = platform([{ $key: 3, machine: 12 }]);
+    expect(await rowExists(api, "vms", "machine", "12", "$key,machine")).toBe(true);
+    expect(reads).toEqual(["vms?fields=$key,machine"]);
+  });
+
+  test("a value the copy lacks is looked up by itself: found (made after the copy) or not", async () => {
+    const { api, reads } = platform([{ $key: 3 }], [{ $key: 4 }], []);
+    expect(await rowExists(api, "vnets", "$key", "4")).toBe(true);
+    expect(await rowExists(api, "vnets", "$key", "5")).toBe(false);
+    expect(reads).toEqual(["vnets?fields=$key", "vnets?fields=$key&filter=$key eq 4", "vnets?fields=$key&filter=$key eq 5"]);
   });
 });

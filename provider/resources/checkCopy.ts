@@ -1,4 +1,4 @@
-import { PlatformApi, Row, perPlatform } from "../reconcile/platform";
+import { PlatformApi, Row, perPlatform, rowsWhere, str } from "../reconcile/platform";
 import { economyOn } from "../reconcile/requestEconomy";
 
 /** How long a copy vouches for later checks: the checks of one engine run follow each other within seconds. */
@@ -42,3 +42,13 @@ export async function checkCopy(api: PlatformApi, table: string, fields: string,
 
 /** The VM columns the name and machine-key checks use: one copy serves both. */
 export const VM_CHECK_FIELDS = "$key,name,machine,is_snapshot";
+
+/**
+ * Whether a row of `table` has `column` = `value`: vouched for by the run's
+ * copy of the table (`copyFields`, which hold `column`), else looked up afresh.
+ */
+export async function rowExists(api: PlatformApi, table: string, column: string, value: string, copyFields = column): Promise<boolean> {
+  const copy = await checkCopy(api, table, copyFields);
+  if (copy?.some((row) => str(row[column]) === value)) return true;
+  return (await rowsWhere(api, table, column, value, "$key")).length > 0;
+}

@@ -1,7 +1,7 @@
 import { PlatformApi, perPlatform, rowsWhere, str } from "../reconcile/platform";
 import { knownOwner } from "../reconcile/machineOwners";
 import { CheckFailure } from "./checkInputs";
-import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";
+import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
 
 /** Machine keys confirmed in this process, per platform (a preview checks many drives of one VM). */
 const knownMachines = perPlatform(() => new Set<string>());
@@ -15,9 +15,8 @@ const CHECK_FIELDS = "$key,name,machine";
 export async function verifyMachineKey(api: PlatformApi, machine: string): Promise<CheckFailure[]> {
   const confirmed = knownMachines(api);
   if (confirmed.has(machine) || knownOwner(api, machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
-  // The usual case (a right key) is vouched for by the run's copy of the VMs; a key it lacks is looked up afresh.
-  const copy = await checkCopy(api, "vms", VM_CHECK_FIELDS);
-  if (copy?.some((vm) => str(vm.machine) === machine) || (await rowsWhere(api, "vms", "machine", machine, CHECK_FIELDS)).length > 0) {
+  // The usual case (a right key) is vouched for by the run's copy of the VMs; a wrong one costs a look-up of what it is.
+  if (await rowExists(api, "vms", "machine", machine, VM_CHECK_FIELDS)) {
     confirmed.add(machine);
     return [];
   }

@@ -1,7 +1,7 @@
-import { PlatformApi, perPlatform, rowsWhere } from "../reconcile/platform";
+import { PlatformApi, perPlatform } from "../reconcile/platform";
 import { economyOn } from "../reconcile/requestEconomy";
 import { CheckFailure } from "./checkInputs";
-import { checkCopy } from "./checkCopy";
+import { rowExists } from "./checkCopy";
 
 /** An input holding the key of another row, which must exist when the preview runs. */
 export interface Reference {
@@ -36,12 +36,11 @@ export async function verifyReferences(
     const value = inputs[ref.field];
     if (value === undefined || value === null || unknown.has(ref.field)) continue;
     if (economyOn("verify") && olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
-    const id = JSON.stringify([ref.table, ref.column ?? "$key", String(value)]);
+    const column = ref.column ?? "$key";
+    const id = JSON.stringify([ref.table, column, String(value)]);
     if (economyOn("verify") && confirmed.has(id)) continue;
     // Vouched for by the run's copy of the table (200 drives from 200 files: one GET); a value it lacks is looked up afresh.
-    const column = ref.column ?? "$key";
-    const copy = await checkCopy(api, ref.table, column);
-    if (copy?.some((row) => String(row[column]) === String(value)) || (await rowsWhere(api, ref.table, column, String(value), "$key")).length > 0) {
+    if (await rowExists(api, ref.table, column, String(value))) {
       confirmed.add(id);
       continue;
     }
