@@ -147,6 +147,10 @@ func TestPowerOnAndOff(t *testing.T) {
 	if online := must(c.VMDrives.Get(ctx(t), int(hot.ID))); online.PowerState != "online" && online.PowerState != "hotplugging" {
 		t.Fatalf("drive added to a running VM is %q", online.PowerState)
 	}
+	// The platform refuses an unplug while the hot-plug runs (422 "already hotplugging this device"): wait for online.
+	eventually(t, func() bool { return must(c.VMDrives.Get(ctx(t), int(hot.ID))).PowerState == "online" }, func() string {
+		return fmt.Sprintf("drive added to a running VM still %q", must(c.VMDrives.Get(ctx(t), int(hot.ID))).PowerState)
+	})
 	if err := c.VMDrives.HotUnplugDrive(ctx(t), int(vm.ID), int(hot.ID)); err != nil {
 		t.Fatal(err)
 	}
@@ -183,17 +187,11 @@ func TestSnapshotAndRestore(t *testing.T) {
 	if status := raw(t, "POST", "/vm_actions", map[string]any{"vm": int(vm.ID), "action": "restore", "params": map[string]any{"snapshot": int(snap.Key)}}); status != 201 {
 		t.Fatalf("restore with the VM key answered %d", status)
 	}
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		drives := must(c.VMDrives.List(ctx(t), vm.Machine))
-		if len(drives) == 1 && drives[0].Name == "os" {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("drives after restore: %+v", drives)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	var drives []vergeos.VMDrive
+	eventually(t, func() bool {
+		drives = must(c.VMDrives.List(ctx(t), vm.Machine))
+		return len(drives) == 1 && drives[0].Name == "os"
+	}, func() string { return fmt.Sprintf("drives after restore: %+v", drives) })
 }
 
 func TestNetworkCreatedPoweredOnRulesApplied(t *testing.T) {
@@ -275,10 +273,18 @@ func TestNodesClustersAndMigration(t *testing.T) {
 	if err := c.VMs.Migrate(ctx(t), int(vm.ID), &vergeos.VMMigrateOptions{TargetNode: target}); err != nil {
 		t.Fatal(err)
 	}
+	eventually(t, func() bool { return machineNode(t, c, vm.Machine) == target }, func() string {
+		return fmt.Sprintf("VM still on node %d, want %d", machineNode(t, c, vm.Machine), target)
+	})
+}
+
+// eventually polls `holds` every 50 ms until it does, and fails the test with `state` after 30 s.
+func eventually(t *testing.T, holds func() bool, state func() string) {
+	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
-	for machineNode(t, c, vm.Machine) != target {
+	for !holds() {
 		if time.Now().After(deadline) {
-			t.Fatalf("VM still on node %d, want %d", machineNode(t, c, vm.Machine), target)
+			t.Fatal(state())
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
