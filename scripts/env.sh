@@ -60,12 +60,23 @@ build_cached() { # name srcdir -> prints the cached binary path
   hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
   dir="$VPLATFORM_CACHE/$name-$hash"
   if [ ! -x "$dir/$name" ]; then
-    log "building $name from Go modules (first time only; a few minutes)"
-    rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-    local started=$SECONDS
-    bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
-    log "built $name in $((SECONDS - started)) s"
-    rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    # Several set-ups at once (worktrees, parallel CI jobs) build each binary once: the others wait here.
+    mkdir -p "$VPLATFORM_CACHE"
+    local lock
+    exec {lock}>"$dir.lock"
+    if ! flock -n "$lock"; then
+      log "waiting for another set-up that is building $name"
+      flock "$lock"
+    fi
+    if [ ! -x "$dir/$name" ]; then
+      log "building $name from Go modules (first time only; a few minutes)"
+      rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
+      local started=$SECONDS
+      bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
+      log "built $name in $((SECONDS - started)) s"
+      rm -rf "$dir" && mv "$dir.tmp" "$dir"
+    fi
+    exec {lock}>&-
   fi
   echo "$dir/$name"
 }
