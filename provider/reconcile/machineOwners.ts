@@ -1,6 +1,5 @@
 import type { MachineStatus } from "./machineStatus";
 import { perPlatform, type PlatformApi } from "./platform";
-import { economyOn } from "./requestEconomy";
 
 /** The VM owning a machine, with what hardware changes depend on. */
 export interface MachineOwner {
@@ -32,9 +31,9 @@ export function rememberOwner(api: PlatformApi, owner: MachineOwner): void {
   known(api).machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
 }
 
-/** The VM owning `machineKey`, if this process knows it (VPLATFORM_BASELINE=reads: never). */
+/** The VM owning `machineKey`, if this process knows it. */
 export function knownOwner(api: PlatformApi, machineKey: string): MachineOwner | undefined {
-  return economyOn("reads") ? known(api).byMachine.get(machineKey) : undefined;
+  return known(api).byMachine.get(machineKey);
 }
 
 export function knownOwnerOfVm(api: PlatformApi, vmKey: string): MachineOwner | undefined {
@@ -57,7 +56,7 @@ export function rememberMadeHere(api: PlatformApi, machineKey: string): void {
   if (machineKey) known(api).madeHere.add(machineKey);
 }
 
-/** Whether this process created the machine (VPLATFORM_BASELINE=reads: never assumed). */
+/** Whether this process created the machine. */
 export function madeByThisProcess(api: PlatformApi, machineKey: string): boolean {
-  return economyOn("reads") && known(api).madeHere.has(machineKey);
+  return known(api).madeHere.has(machineKey);
 }

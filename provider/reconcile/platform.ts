@@ -4,7 +4,6 @@
  * reconcile logic can be unit-tested with small fakes.
  */
 import type { CreatedRow, ListQuery } from "../client/api-client";
-import { economyOn } from "./requestEconomy";
 
 export type { CreatedRow, ListQuery };
 export type Row = Record<string, unknown>;
@@ -27,7 +26,7 @@ export interface PlatformApi {
 
 /** Rows of `table` whose `column` equals `value`: batched with concurrent look-ups when the API can. */
 export function rowsWhere(api: PlatformApi, table: string, column: string, value: string, fields: string): Promise<Row[]> {
-  if (api.listWhere && economyOn("reads")) return api.listWhere(table, column, value, fields);
+  if (api.listWhere) return api.listWhere(table, column, value, fields);
   return api.list(table, { filter: `${column} eq ${/^\d+$/.test(value) ? value : quote(value)}`, fields });
 }
 

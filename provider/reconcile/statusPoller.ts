@@ -1,7 +1,6 @@
 import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
 import { PlatformApi, Row, str } from "./platform";
-import { economyOn } from "./requestEconomy";
-import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock, waitLimit } from "./waitFor";
+import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -207,12 +206,8 @@ export function pollerFor(api: PlatformApi, table: string, fields: string, clock
 
 /**
  * Waits until `done(row)` holds for the row `key` of `table`: coalesced with
- * every other wait on the table, or (VPLATFORM_BASELINE=waits) polling this
- * row alone with the old fast backoff.
+ * every other wait on the table.
  */
 export function waitForRow(api: PlatformApi, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
-  if (!economyOn("waits")) {
-    return pollUntil(() => api.get(table, wait.key, fields), wait.done, wait.describe, opts);
-  }
   return pollerFor(api, table, fields, opts.clock).wait(wait, opts);
 }

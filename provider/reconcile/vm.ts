@@ -6,7 +6,6 @@ import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
 import { forgetOwedStart } from "./runtime";
-import { economyOn } from "./requestEconomy";
 import { Clock, realClock } from "./waitFor";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
@@ -79,7 +78,7 @@ export async function insertVm(
     : () => api.create("vms", { ...body, description });
   const what = source ? `VM '${name}' (clone of '${source.name}')` : `VM '${name}'`;
   // VM names are unique: a VM an interrupted run made answers the send with a name conflict, so no look goes first.
-  const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: !economyOn("reads") }, timeouts.create * 1000, clock);
+  const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: false }, timeouts.create * 1000, clock);
   if (source) await waitForCloneToFinish(api, source, timeouts, clock);
   const machineKey = str(created.response?.machine);
   return { vmKey: str(created.$key), machineKey, name, recovered: created.recovered, row: created.recovered ? created.response : undefined };

@@ -1,5 +1,4 @@
 import { PlatformApi, Row, perPlatform, rowsWhere, str } from "../reconcile/platform";
-import { economyOn } from "../reconcile/requestEconomy";
 
 /** How long a copy vouches for later checks: the checks of one engine run follow each other within seconds. */
 export const COPY_FRESH_MS = 60_000;
@@ -21,11 +20,10 @@ const copies = perPlatform(() => new Map<string, Copy>());
  * exists): what it does not vouch for is looked up afresh before anything is
  * refused, so a stale copy never refuses wrongly.
  *
- * Resolves to undefined when the copy cannot be had (the old per-check
- * behaviour is asked for, or the read failed): the caller looks up afresh.
+ * Resolves to undefined when the copy cannot be had (the read failed): the
+ * caller looks up afresh.
  */
 export async function checkCopy(api: PlatformApi, table: string, fields: string, now = Date.now()): Promise<Row[] | undefined> {
-  if (!economyOn("reads")) return undefined;
   const id = JSON.stringify([table, fields]);
   const known = copies(api);
   let copy = known.get(id);

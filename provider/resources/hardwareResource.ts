@@ -3,7 +3,6 @@ import { ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
-import { economyOn } from "../reconcile/requestEconomy";
 import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
@@ -96,7 +95,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     schema: spec.schema,
     // A machine key that did not change since the last run was verified then.
     verify: async (inputs, unknown, olds) => [
-      ...(unknown.has("machine") || (economyOn("verify") && str(olds?.machine) === str(inputs.machine)) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
+      ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
       ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [], olds)),
     ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),

@@ -1,5 +1,4 @@
 import { PlatformApi, perPlatform } from "../reconcile/platform";
-import { economyOn } from "../reconcile/requestEconomy";
 import { CheckFailure } from "./checkInputs";
 import { rowExists } from "./checkCopy";
 
@@ -35,10 +34,10 @@ export async function verifyReferences(
   for (const ref of refs) {
     const value = inputs[ref.field];
     if (value === undefined || value === null || unknown.has(ref.field)) continue;
-    if (economyOn("verify") && olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
+    if (olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
     const column = ref.column ?? "$key";
     const id = JSON.stringify([ref.table, column, String(value)]);
-    if (economyOn("verify") && confirmed.has(id)) continue;
+    if (confirmed.has(id)) continue;
     // Vouched for by the run's copy of the table (200 drives from 200 files: one GET); a value it lacks is looked up afresh.
     if (await rowExists(api, ref.table, column, String(value))) {
       confirmed.add(id);
