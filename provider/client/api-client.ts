@@ -6,7 +6,7 @@ import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./cre
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
 import { operationDeadline } from "./operationDeadline";
-import { BudgetWaitTooLong, processPacer, type RequestBudget, type RequestPacer } from "./pacer";
+import { BudgetWaitTooLong, RequestPacer, type RequestBudget } from "./pacer";
 import { DEFAULT_RETRY, currentRetryDeadline, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
@@ -33,7 +33,7 @@ export interface ApiClientOptions {
   /** Called after every attempt (retries included): for logging and request accounting. */
   onRequest?: (e: RequestEvent) => void;
   retry?: Partial<RetryPolicy>;
-  /** Where the request budget is kept; defaults to the process-wide pacer. */
+  /** Where the request budget is kept; defaults to a pacer of this client alone (its session's: two sites never share a budget). */
   pacer?: RequestPacer;
   /** Waits between attempts (tests record delays instead of sleeping). */
   sleep?: (ms: number) => Promise<void>;
@@ -79,7 +79,7 @@ export class ApiClient {
     this.#redact = redactorFor(secretValuesOf(config));
     this.#budget = { requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR, windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000 };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#pacer = options.pacer ?? processPacer;
+    this.#pacer = options.pacer ?? new RequestPacer();
     this.#onRequest = options.onRequest;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;

@@ -43,11 +43,11 @@ export type AttemptOutcome =
       requestWritten: boolean;
     };
 
-const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "HEAD"]);
+const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "HEAD"]);
 /** Transient server states. 501, 505 and 507 (out of storage or cluster resources) do not heal by retrying. */
-const RETRIED_STATUS = new Set([500, 502, 503, 504]);
+const RETRIED_STATUS: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** Failures of the connection, not of the request (TLS verification errors are not among them). */
-const CONNECTION_ERRORS = new Set([
+const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
   "ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_STREAM_PREMATURE_CLOSE",
 ]);
 

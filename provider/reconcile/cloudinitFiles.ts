@@ -1,3 +1,4 @@
+import type { Session } from "./session";
 import { PlatformApi, quote, str } from "./platform";
 
 export interface CloudinitFile {
@@ -5,7 +6,7 @@ export interface CloudinitFile {
   contents: string;
 }
 
-const listFileRows = (api: PlatformApi, vmKey: string) =>
+const listFileRows = (api: Session, vmKey: string) =>
   api.list("cloudinit_files", { filter: `owner eq ${quote(`vms/${vmKey}`)}`, fields: "$key,name,contents" });
 
 /**
@@ -13,7 +14,7 @@ const listFileRows = (api: PlatformApi, vmKey: string) =>
  * them; afterwards the table is where they change). Declared order first, so
  * a refresh of an unchanged set compares equal.
  */
-export async function readCloudinitFiles(api: PlatformApi, vmKey: string, declaredOrder: string[] = []): Promise<CloudinitFile[]> {
+export async function readCloudinitFiles(api: Session, vmKey: string, declaredOrder: string[] = []): Promise<CloudinitFile[]> {
   const rows = await listFileRows(api, vmKey);
   const rank = (name: string) => (declaredOrder.includes(name) ? declaredOrder.indexOf(name) : declaredOrder.length);
   return rows
@@ -22,7 +23,7 @@ export async function readCloudinitFiles(api: PlatformApi, vmKey: string, declar
 }
 
 /** Makes the VM's files exactly `files`: changed contents are PUT, new files POSTed, undeclared ones deleted. */
-export async function syncCloudinitFiles(api: PlatformApi, vmKey: string, files: CloudinitFile[]): Promise<void> {
+export async function syncCloudinitFiles(api: Session, vmKey: string, files: CloudinitFile[]): Promise<void> {
   const owner = `vms/${vmKey}`;
   const live = await listFileRows(api, vmKey);
   for (const file of files) {

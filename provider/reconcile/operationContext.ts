@@ -1,5 +1,4 @@
 import { AsyncLocalStorage } from "async_hooks";
-import type { PlatformApi } from "./platform";
 
 /**
  * What one engine call (check, create, ...) runs with, carried along its async
@@ -8,7 +7,6 @@ import type { PlatformApi } from "./platform";
  * and the engine's time limit for the whole operation (customTimeouts).
  */
 export interface OperationContext {
-  api?: PlatformApi;
   deadline?: OperationDeadline;
 }
 

@@ -30,19 +30,6 @@ export function rowsWhere(api: PlatformApi, table: string, column: string, value
   return api.list(table, { filter: `${column} eq ${/^\d+$/.test(value) ? value : quote(value)}`, fields });
 }
 
-/**
- * What this process learned of one platform (the API of one provider configuration), kept as long as
- * that API: two sites served by one plugin process number their rows independently and never share it.
- */
-export function perPlatform<T>(make: () => T): (api: PlatformApi) => T {
-  const memory = new WeakMap<PlatformApi, T>();
-  return (api) => {
-    let known = memory.get(api);
-    if (known === undefined) memory.set(api, (known = make()));
-    return known;
-  };
-}
-
 /** HTTP status of an error thrown by the client, if it carries one. */
 export function errorStatus(err: unknown): number | undefined {
   if (typeof err !== "object" || err === null) return undefined;

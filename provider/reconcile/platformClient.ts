@@ -3,7 +3,6 @@ import { BatchReader } from "../client/batchReader";
 import { ApiError } from "../client/errors";
 import { resolveProviderConfig } from "../config/provider-config";
 import type { PlatformApi } from "./platform";
-import { setPlatformApiFactory } from "./runtime";
 
 /** The reconciler's view of the platform, on the real API client. */
 export function platformApiFromConfig(
@@ -34,4 +33,3 @@ export function platformApiFromConfig(
   };
 }
 
-setPlatformApiFactory(platformApiFromConfig);

@@ -1,5 +1,6 @@
 import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
 import { PlatformApi, Row, str } from "./platform";
+import { perSession, type Session } from "./session";
 import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
 
 /**
@@ -190,12 +191,11 @@ export function nextDelay(waitedMs: number, timeoutSec: number): number {
   return Math.min(cap, Math.max(MIN_DELAY_MS, waitedMs / 4));
 }
 
-const pollers = new WeakMap<PlatformApi, WeakMap<Clock, Map<string, StatusPoller>>>();
+const pollers = perSession(() => new WeakMap<Clock, Map<string, StatusPoller>>());
 
-/** The process's poller of `table` for `fields` on this API (one per client and clock). */
-export function pollerFor(api: PlatformApi, table: string, fields: string, clock: Clock = realClock): StatusPoller {
-  let byClock = pollers.get(api);
-  if (!byClock) pollers.set(api, (byClock = new WeakMap()));
+/** The session's poller of `table` for `fields` (one per clock). */
+export function pollerFor(api: Session, table: string, fields: string, clock: Clock = realClock): StatusPoller {
+  const byClock = pollers(api);
   let byTable = byClock.get(clock);
   if (!byTable) byClock.set(clock, (byTable = new Map()));
   const id = `${table}?${fields}`;
@@ -208,6 +208,6 @@ export function pollerFor(api: PlatformApi, table: string, fields: string, clock
  * Waits until `done(row)` holds for the row `key` of `table`: coalesced with
  * every other wait on the table.
  */
-export function waitForRow(api: PlatformApi, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
+export function waitForRow(api: Session, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
   return pollerFor(api, table, fields, opts.clock).wait(wait, opts);
 }

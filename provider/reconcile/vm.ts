@@ -1,3 +1,4 @@
+import type { Session } from "./session";
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
@@ -5,7 +6,6 @@ import { PlatformApi, Row, quote, rowsWhere, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
-import { forgetOwedStart } from "./runtime";
 import { Clock, realClock } from "./waitFor";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
@@ -26,12 +26,12 @@ function toLiveVm(row: Row): LiveVm {
 }
 
 /** `fields` = the VM columns the caller maps back to inputs. Undefined when the VM is gone. */
-export async function readVm(api: PlatformApi, vmKey: string, fields: string): Promise<LiveVm | undefined> {
+export async function readVm(api: Session, vmKey: string, fields: string): Promise<LiveVm | undefined> {
   const row = await api.get("vms", vmKey, `$key,machine,name,${fields},${LIVE_STATUS_FIELDS}`);
   return row && toLiveVm(row);
 }
 
-export async function findVmByName(api: PlatformApi, name: string, fields: string): Promise<LiveVm | undefined> {
+export async function findVmByName(api: Session, name: string, fields: string): Promise<LiveVm | undefined> {
   const rows = await api.list("vms", {
     filter: `name eq ${quote(name)} and is_snapshot eq false`,
     fields: `$key,machine,name,created,${fields},${LIVE_STATUS_FIELDS}`,
@@ -55,7 +55,7 @@ export interface CloneSource {
  * `recovered` when an earlier, interrupted attempt had made it.
  */
 export async function insertVm(
-  api: PlatformApi,
+  api: Session,
   body: Row,
   source: CloneSource | undefined,
   timeouts: OperationTimeouts,
@@ -85,7 +85,7 @@ export async function insertVm(
 }
 
 /** The clone finishes when the SOURCE machine leaves `cloning`. */
-function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: OperationTimeouts, clock: Clock) {
+function waitForCloneToFinish(api: Session, source: CloneSource, t: OperationTimeouts, clock: Clock) {
   return waitForMachineStatus(api, source.machineKey, isIdle, {
     timeoutSec: t.clone,
     label: `VM '${source.name}' to finish cloning`,
@@ -94,7 +94,7 @@ function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: Operatio
   });
 }
 
-export function setVmNote(api: PlatformApi, vm: VmRef, text: string) {
+export function setVmNote(api: Session, vm: VmRef, text: string) {
   return api.action("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
 }
 
@@ -104,21 +104,21 @@ export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
 
 /** Brings live power to `desired`; graceful shutdown first. */
 export async function enforcePower(
-  api: PlatformApi,
+  api: Session,
   vm: VmRef,
   live: MachineStatus,
   desired: "running" | "stopped" | undefined,
   t: OperationTimeouts,
   clock: Clock = realClock,
 ): Promise<void> {
-  if (desired) forgetOwedStart(vm.machineKey); // the declared state wins over restoring the earlier one
+  if (desired) api.forgetOwedStart(vm.machineKey); // the declared state wins over restoring the earlier one
   if (desired === "running" && !live.running) await powerOn(api, vm, powerTimeouts(t), clock);
   if (desired === "stopped" && live.running) await powerOff(api, vm, powerTimeouts(t), clock);
 }
 
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
-export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
-  forgetOwedStart(vm.machineKey);
+export async function deleteVm(api: Session, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
+  api.forgetOwedStart(vm.machineKey);
   forgetOwner(api, vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove("vms", vm.vmKey);

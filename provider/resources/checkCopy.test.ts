@@ -1,3 +1,4 @@
+import { Session } from "../reconcile/session";
 import { COPY_FRESH_MS, checkCopy, rowExists } from "./checkCopy";
 import { PlatformApi, Row } from "../reconcile/platform";
 
@@ -20,7 +21,7 @@ function platform(...answers: (Row[] | Error)[]) {
     remove: never,
     action: never,
   };
-  return { api, reads };
+  return { api: new Session(api), reads };
 }
 
 describe("checkCopy: one read of a table's checked columns serves the checks of a run", () => {

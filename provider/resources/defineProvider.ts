@@ -3,9 +3,8 @@ import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
 import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
-import { configureRuntime } from "../reconcile/runtime";
-// The real API client is the default; unit tests install fakes with setPlatformApiFactory.
-import "../reconcile/platformClient";
+import type { Session } from "../reconcile/session";
+import { SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
@@ -31,21 +30,22 @@ export interface ReadBack<I, O> {
 }
 
 /**
- * One resource's behaviour: every method gets validated, normalized inputs and
- * the previous outputs (which echo the inputs plus computed fields).
+ * One resource's behaviour: every method gets the session of the provider
+ * configuration it runs for, validated, normalized inputs and the previous
+ * outputs (which echo the inputs plus computed fields).
  */
 export interface ResourceBehaviour<I extends Row, O extends Row> {
   token: string;
   schema: z.ZodType;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
-  verify?(inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
+  verify?(session: Session, inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
   /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
   diff(id: string, olds: O, news: I): ResourceDiff;
-  create(inputs: I): Promise<Created<O>>;
+  create(session: Session, inputs: I): Promise<Created<O>>;
   /** Undefined when the object no longer exists. */
-  read(id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
-  update(id: string, olds: O, news: I): Promise<O>;
-  delete(id: string, olds: O): Promise<void>;
+  read(session: Session, id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
+  update(session: Session, id: string, olds: O, news: I): Promise<O>;
+  delete(session: Session, id: string, olds: O): Promise<void>;
 }
 
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
@@ -54,13 +54,13 @@ export interface ResourceOperations {
   /** The zod input schema (schema.json's inputProperties are generated from it). */
   schema: z.ZodType;
   /** `olds`: the inputs of the last run ({} for a new resource; undefined when the door does not say): checks of unchanged values are skipped. */
-  check(news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
+  check(session: Session, news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
-  create(inputs: Row): Promise<{ id: string; outs: Row }>;
+  create(session: Session, inputs: Row): Promise<{ id: string; outs: Row }>;
   /** `id` "" when the object no longer exists. Empty `props` (import, `.get()`): the whole live object. */
-  read(id: string, props: Row): Promise<{ id: string; props: Row; inputs?: Row }>;
-  update(id: string, olds: Row, news: Row): Promise<Row>;
-  delete(id: string, props: Row): Promise<void>;
+  read(session: Session, id: string, props: Row): Promise<{ id: string; props: Row; inputs?: Row }>;
+  update(session: Session, id: string, olds: Row, news: Row): Promise<Row>;
+  delete(session: Session, id: string, props: Row): Promise<void>;
 }
 
 /** One implementation of a resource for both doors: no behaviour lives in a door only. */
@@ -68,11 +68,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
-    async check(news, olds) {
+    async check(session, news, olds) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;
-      const failures = verify ? await within(news, "create", () => verify(checked.inputs as I, checked.unknown, olds)) : [];
+      const failures = verify ? await within(news, "create", () => verify(session, checked.inputs as I, checked.unknown, olds)) : [];
       return failures.length ? { failures } : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
@@ -81,17 +81,17 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       for (const warning of d.warnings) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
-    async create(inputs) {
+    async create(session, inputs) {
       try {
-        const created = await withinTimeout(inputs, "create", () => b.create(inputs as I));
+        const created = await withinTimeout(inputs, "create", () => b.create(session, inputs as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         if (err instanceof PartialCreateError) throw err;
         throw explained(err, "create", describe(b.token, inputs));
       }
     },
-    async read(id, props) {
-      const live = await within(props, "create", () => b.read(id, props as O));
+    async read(session, id, props) {
+      const live = await within(props, "create", () => b.read(session, id, props as O));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
@@ -109,16 +109,16 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));
       return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },
-    async update(id, olds, news) {
+    async update(session, id, olds, news) {
       try {
-        return plainJson(await withinTimeout(news, "create", () => b.update(id, olds as O, news as I)));
+        return plainJson(await withinTimeout(news, "create", () => b.update(session, id, olds as O, news as I)));
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
-    async delete(id, props) {
+    async delete(session, id, props) {
       try {
-        await withinTimeout(props, "delete", () => b.delete(id, props as O));
+        await withinTimeout(props, "delete", () => b.delete(session, id, props as O));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }
@@ -126,23 +126,28 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   };
 }
 
-/** The dynamic door: the runtime's `__provider` property stays out of the behaviour. */
+/** The dynamic door of a resource, serving it with the dynamic sessions. */
 export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider & { operations: ResourceOperations } {
-  const ops = resourceOperations(b);
+  return dynamicDoor(resourceOperations(b), dynamicSessions);
+}
+
+/** The dynamic door: the runtime's `__provider` property stays out of the behaviour; each call runs in its type's session. */
+export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): DynamicProvider & { operations: ResourceOperations } {
+  const session = () => sessions.sessionOf(ops.token);
   return {
     operations: ops,
     async configure(req) {
       watchEngineOnce();
       keepYoungGenerationSmall();
-      configureRuntime((key) => req.config.get(key));
+      sessions.configure(ops.token, (key) => req.config.get(key));
     },
     async check(olds, news) {
-      return ops.check(withoutProvider(news), withoutProvider(olds ?? {}));
+      return ops.check(session(), withoutProvider(news), withoutProvider(olds ?? {}));
     },
     diff: (id, olds, news) => ops.diff(id, withoutProvider(olds), withoutProvider(news)),
     async create(inputs) {
       try {
-        return await ops.create(withoutProvider(inputs));
+        return await ops.create(session(), withoutProvider(inputs));
       } catch (err) {
         // The error path skips the runtime's copy of __provider into the state;
         // without it refresh and destroy of the recorded resource could not run.
@@ -150,11 +155,11 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
         throw err;
       }
     },
-    read: (id, props) => ops.read(id, withoutProvider(props ?? {})),
+    read: (id, props) => ops.read(session(), id, withoutProvider(props ?? {})),
     async update(id, olds, news) {
-      return { outs: await ops.update(id, withoutProvider(olds), withoutProvider(news)) };
+      return { outs: await ops.update(session(), id, withoutProvider(olds), withoutProvider(news)) };
     },
-    delete: (id, props) => ops.delete(id, withoutProvider(props)),
+    delete: (id, props) => ops.delete(session(), id, withoutProvider(props)),
   };
 }
 

@@ -1,3 +1,4 @@
+import type { Session } from "../reconcile/session";
 import type { z } from "zod";
 import { ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
@@ -7,7 +8,6 @@ import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
-import { platformApi, withMachineLock } from "../reconcile/runtime";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
@@ -47,7 +47,7 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   /** Inputs naming other rows, looked up (read-only) at preview. */
   references?: Reference[];
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
-  removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
+  removeLive?(api: Session, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
 
 /** The owner as the change sees it: rows that cannot be hot-plugged need a stopped machine. */
@@ -77,7 +77,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
   const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
-  const findByName = (api: PlatformApi, inputs: I) => async () =>
+  const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
       ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
       : undefined;
@@ -86,7 +86,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
    * A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field).
    * The machine's rows are read with the other creates' look-ups of the table (a lab's: a few GETs), and told apart here.
    */
-  const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
+  const findOurs = (api: Session, inputs: I, marker: string) => async () => {
     const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
     return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
   };
@@ -94,16 +94,15 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
     token: spec.token,
     schema: spec.schema,
     // A machine key that did not change since the last run was verified then.
-    verify: async (inputs, unknown, olds) => [
-      ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
-      ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [], olds)),
+    verify: async (api, inputs, unknown, olds) => [
+      ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
+      ...(await verifyReferences(api, inputs, unknown, spec.references ?? [], olds)),
     ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
-    async create(inputs) {
-      const api = platformApi();
+    async create(api, inputs) {
       const machine = String(inputs.machine);
-      return withMachineLock(machine, async () => {
+      return api.withMachineLock(machine, async () => {
         if (inputs.adopt) {
           const row = await findAdoptable(what(inputs), inputs.adopt, {
             byKey: (key) => api.get(spec.table, key, spec.readFields),
@@ -143,24 +142,23 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
       });
     },
 
-    async read(id, olds) {
-      const row = await platformApi().get(spec.table, id, spec.readFields);
+    async read(api, id, olds) {
+      const row = await api.get(spec.table, id, spec.readFields);
       if (!row) return undefined;
       const inputs = { ...declaredOf(olds), ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
       return { outs: { ...computedOf(olds), ...inputs, ...spec.computed?.(row, inputs) } as O, inputs };
     },
 
-    async update(id, olds, news) {
+    async update(api, id, olds, news) {
       const body = apiUpdateBody(spec.shape, spec.diff(olds, news), news);
-      if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
+      if (Object.keys(body).length > 0) await api.withMachineLock(String(news.machine), () => api.update(spec.table, id, body));
       return { ...computedOf(olds), ...news } as O;
     },
 
-    async delete(id, olds) {
-      const api = platformApi();
+    async delete(api, id, olds) {
       const machine = String(olds.machine);
       const t = resolveTimeouts(olds.timeouts);
-      await withMachineLock(machine, async () => {
+      await api.withMachineLock(machine, async () => {
         const owner = await findMachineOwner(api, machine, { live: true });
         if (!owner) return api.remove(spec.table, id); // the VM went first
         const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;

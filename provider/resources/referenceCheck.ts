@@ -1,4 +1,4 @@
-import { PlatformApi, perPlatform } from "../reconcile/platform";
+import { perSession, type Session } from "../reconcile/session";
 import { CheckFailure } from "./checkInputs";
 import { rowExists } from "./checkCopy";
 
@@ -13,7 +13,7 @@ export interface Reference {
 }
 
 /** References confirmed in this process, per platform (a lab's NICs share one vnet). */
-const confirmedReferences = perPlatform(() => new Set<string>());
+const confirmedReferences = perSession(() => new Set<string>());
 
 /**
  * Read-only look-ups at preview: a key of nothing (a mediaSource of no file,
@@ -23,7 +23,7 @@ const confirmedReferences = perPlatform(() => new Set<string>());
  * run (`olds`) and rows this process already found are not looked up.
  */
 export async function verifyReferences(
-  api: PlatformApi,
+  api: Session,
   inputs: Record<string, unknown>,
   unknown: Set<string>,
   refs: Reference[],

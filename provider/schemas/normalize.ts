@@ -14,8 +14,8 @@ export function containsPreviewUnknown(value: unknown): boolean {
   return false;
 }
 
-const TRUE_VALUES = new Set<unknown>([true, "true", "TRUE", "True", 1, "1", "yes", "on"]);
-const FALSE_VALUES = new Set<unknown>([false, "false", "FALSE", "False", 0, "0", "no", "off", ""]);
+const TRUE_VALUES: ReadonlySet<unknown> = new Set<unknown>([true, "true", "TRUE", "True", 1, "1", "yes", "on"]);
+const FALSE_VALUES: ReadonlySet<unknown> = new Set<unknown>([false, "false", "FALSE", "False", 0, "0", "no", "off", ""]);
 
 /** The API writes booleans as true, "true" or 1; anything unrecognized is returned unchanged. */
 export function toBoolean(value: unknown): unknown {

@@ -38,7 +38,9 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     "vplatform:caCert": emu.caCert,
     ...config,
   };
-  const configure = () => providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+  // As the engine does: each resource type is configured, with the same stack config.
+  const configure = () =>
+    Promise.all(Object.values(providers).map((p) => p().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } })));
   await configure();
   const agent = new https.Agent({ ca: emu.caCert });
   const call = async (method: string, path: string, body?: unknown) => {
@@ -53,8 +55,8 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     requests: () => call("GET", "/_emulator/requests"),
     resetRequests: () => call("DELETE", "/_emulator/requests"),
     async newRun() {
-      // A new client: what the provider learns is kept per client (perPlatform), so this one starts knowing nothing.
-      require("../../provider/reconcile/runtime").setPlatformApiFactory(require("../../provider/reconcile/platformClient").platformApiFromConfig);
+      // A new session: what the provider learns is kept per session, so this one starts knowing nothing.
+      require("../../provider/resources/sessionRegistry").dynamicSessions.closeAll();
       await configure();
     },
     close: () => emu.close(),
