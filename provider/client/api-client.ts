@@ -5,9 +5,9 @@ import type { ProviderConfig } from "../config/provider-config";
 import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./credentials";
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
-import { operationDeadline } from "./operationDeadline";
+import { currentDeadline } from "./operationDeadline";
 import { BudgetWaitTooLong, RequestPacer, type RequestBudget } from "./pacer";
-import { DEFAULT_RETRY, currentRetryDeadline, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { DEFAULT_RETRY, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
@@ -154,7 +154,7 @@ export class ApiClient {
   /** Sends with retries (see retryDelay for which failures are retried); resolves to the parsed JSON body. */
   async #call(method: Method, path: string, body?: object, headers: Headers = this.#authHeaders): Promise<unknown> {
     // The resource operation's deadline when there is one, else the client's own budget.
-    const deadline = currentRetryDeadline() ?? Date.now() + this.#retry.budgetMs;
+    const deadline = currentDeadline()?.at ?? Date.now() + this.#retry.budgetMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(method, path, body, headers);
       if ("value" in outcome) return outcome.value;
@@ -174,14 +174,14 @@ export class ApiClient {
    * pacer refuses a wait past it); outside one the retry policy decides.
    */
   #pausedFor429(failure: AttemptOutcome): boolean {
-    if (failure.kind !== "response" || failure.status !== 429 || !operationDeadline()) return false;
+    if (failure.kind !== "response" || failure.status !== 429 || !currentDeadline()) return false;
     this.#pacer.pauseFor(retryAfterMs(failure.retryAfter) ?? this.#retry.maxDelayMs);
     return true;
   }
 
   /** One request on the wire: its parsed body, or the failure and the error it means. */
   async #attempt(method: Method, path: string, body: object | undefined, headers: Headers): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
-    const deadline = operationDeadline();
+    const deadline = currentDeadline();
     try {
       await this.#pacer.admit(this.#budget, `${method} ${this.#redact(path)}`, deadline && deadline.at - Date.now());
     } catch (err) {

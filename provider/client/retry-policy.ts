@@ -1,11 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   attempts: number;
   /**
-   * Time for all attempts of one request, when no resource operation set a
-   * deadline (see withRetryDeadline): long enough to ride out a platform restart.
+   * Time for all attempts of one request, when it runs in no resource
+   * operation (see operationDeadline.ts): long enough to ride out a platform restart.
    */
   budgetMs: number;
   baseDelayMs: number;
@@ -15,23 +13,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 40, budgetMs: 60_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
-
-const deadlines = new AsyncLocalStorage<number>();
-
-/**
- * Runs one resource operation with its time limit (the resource's `timeouts`):
- * every request made inside it retries until that deadline instead of the
- * client's default budget, so an `up` rides out a platform restart of tens of
- * seconds when the resource allows it.
- */
-export function withRetryDeadline<T>(deadlineMs: number, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(deadlineMs, work);
-}
-
-/** The deadline (epoch ms) of the resource operation this code runs in, if any. */
-export function currentRetryDeadline(): number | undefined {
-  return deadlines.getStore();
-}
 
 /** What one attempt came to: an HTTP answer, or a connection failure before any answer. */
 export type AttemptOutcome =

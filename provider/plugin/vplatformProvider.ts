@@ -1,7 +1,7 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveProviderConfig } from "../config/provider-config";
-import { OperationDeadline, engineDeadline, runInOperation } from "../reconcile/operationContext";
+import { OperationDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
 import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
 import { Session } from "../reconcile/session";
@@ -140,7 +140,7 @@ export class VplatformProvider implements provider.Provider {
     if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
     const session = this.session;
     if (!session) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
-    return runForResource(urn, () => runInOperation({ deadline }, () => work(ops, session)));
+    return runForResource(urn, () => withDeadline(deadline, () => work(ops, session)));
   }
 
   /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */

@@ -1,4 +1,4 @@
-import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
+import { deadlineIn, withDeadline } from "../client/operationDeadline";
 import { PlatformApi, Row, str } from "./platform";
 import { perSession, type Session } from "./session";
 import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
@@ -161,12 +161,12 @@ export class StatusPoller {
   /** One GET per KEYS_PER_READ keys; under the latest deadline of the waits it serves (budget waits may last that long). */
   async #read(keys: string[], batch: Waiter[]): Promise<Map<string, Row>> {
     const latest = Math.max(...batch.map((w) => w.deadline));
-    const deadline: OperationDeadline = { at: Date.now() + Math.max(0, latest - this.clock.now()), limit: `timeouts.${batch[0].opts.timeoutInput ?? "create"}` };
+    const deadline = deadlineIn(Math.max(0, latest - this.clock.now()) / 1000, `timeouts.${batch[0].opts.timeoutInput ?? "create"}`);
     const rows = new Map<string, Row>();
     for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
       const chunk = keys.slice(i, i + KEYS_PER_READ);
       this.reads++;
-      const found = await withDeadlineAt(deadline, () =>
+      const found = await withDeadline(deadline, () =>
         this.api.list(this.table, { filter: keyFilter(chunk), fields: `$key,${this.fields}`, limit: chunk.length }),
       );
       for (const row of found) rows.set(str(row.$key), row);

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { PartialCreateError, ResourceBehaviour, dynamicDoor, resourceOperations } from "./defineProvider";
 import { SessionRegistry } from "./sessionRegistry";
 import type { PlatformApi } from "../reconcile/platform";
+import { currentDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
 import { PREVIEW_UNKNOWN as UNKNOWN } from "../schemas/normalize";
 import { apiField } from "../schemas/common";
 
@@ -80,5 +81,49 @@ describe("defineProvider", () => {
     expect(log).toHaveBeenCalledWith("vplatform: Thing 1: size forces a replacement");
     log.mockRestore();
     expect(d).toEqual({ changes: true, replaces: ["size"], deleteBeforeReplace: true });
+  });
+});
+
+describe("each operation runs under its own deadline, named as the user sets it", () => {
+  const limitSeen = () => {
+    const seen: { limit?: string; seconds?: number }[] = [];
+    const note = () => void seen.push({ limit: currentDeadline()?.limit, seconds: currentDeadline()?.seconds });
+    const p = fake({
+      verify: async () => (note(), []),
+      create: async (_s, inputs) => (note(), { id: "1", outs: inputs }),
+      read: async (_s, _id, olds) => (note(), { inputs: olds, outs: olds }),
+      update: async (_s, _id, _o, news) => (note(), news),
+      delete: async () => void note(),
+    });
+    return { p, seen };
+  };
+
+  test("create, update and delete under timeouts.<operation>; check and read under vplatform's named limits", async () => {
+    const { p, seen } = limitSeen();
+    const timeouts = { create: 11, update: 22, delete: 33 };
+    await p.check!({}, { name: "a" });
+    await p.create({ name: "a", timeouts });
+    await p.read!("1", { name: "a" });
+    await p.update!("1", { name: "a" }, { name: "b", timeouts });
+    await p.delete!("1", { name: "b", timeouts });
+    expect(seen).toEqual([
+      { limit: "vplatform's check limit", seconds: 600 },
+      { limit: "timeouts.create", seconds: 11 },
+      { limit: "vplatform's read limit", seconds: 600 },
+      { limit: "timeouts.update", seconds: 22 },
+      { limit: "timeouts.delete", seconds: 33 },
+    ]);
+  });
+
+  test("an update without timeouts runs under the default of timeouts.update, not timeouts.create", async () => {
+    const { p, seen } = limitSeen();
+    await p.update!("1", { name: "a" }, { name: "b" });
+    expect(seen).toEqual([{ limit: "timeouts.update", seconds: 600 }]);
+  });
+
+  test("the engine's customTimeouts, set by the plugin's door, beat the timeouts input", async () => {
+    const { p, seen } = limitSeen();
+    await withDeadline(engineDeadline("update", 5), () => p.update!("1", { name: "a" }, { name: "b", timeouts: { update: 22 } }));
+    expect(seen).toEqual([{ limit: "customTimeouts.update", seconds: 5 }]);
   });
 });

@@ -6,15 +6,13 @@ import { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
 import { SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
-import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { fieldMeta } from "../schemas/common";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
-import { withOperationDeadline } from "../client/operationDeadline";
-import { currentOperation } from "../reconcile/operationContext";
-import { resolveTimeouts } from "./operationTimeouts";
+import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
+import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -72,7 +70,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;
-      const failures = verify ? await within(news, "create", () => verify(session, checked.inputs as I, checked.unknown, olds)) : [];
+      const failures = verify ? await within(CHECK_LIMIT, () => verify(session, checked.inputs as I, checked.unknown, olds)) : [];
       return failures.length ? { failures } : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
@@ -83,7 +81,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async create(session, inputs) {
       try {
-        const created = await withinTimeout(inputs, "create", () => b.create(session, inputs as I));
+        const created = await within(ownLimit(inputs, "create"), () => b.create(session, inputs as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         if (err instanceof PartialCreateError) throw err;
@@ -91,7 +89,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       }
     },
     async read(session, id, props) {
-      const live = await within(props, "create", () => b.read(session, id, props as O));
+      const live = await within(READ_LIMIT, () => b.read(session, id, props as O));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
@@ -111,14 +109,14 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async update(session, id, olds, news) {
       try {
-        return plainJson(await withinTimeout(news, "create", () => b.update(session, id, olds as O, news as I)));
+        return plainJson(await within(ownLimit(news, "update"), () => b.update(session, id, olds as O, news as I)));
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
     async delete(session, id, props) {
       try {
-        await withinTimeout(props, "delete", () => b.delete(session, id, props as O));
+        await within(ownLimit(props, "delete"), () => b.delete(session, id, props as O));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }
@@ -169,23 +167,30 @@ function describe(token: string, inputs: Record<string, unknown>, id?: string): 
   return `${token}${name}${id ? ` (key ${id})` : ""}`;
 }
 
-/** Requests inside retry until the resource's own time limit (its `timeouts`), not the client's default budget. */
-function withinTimeout<T>(inputs: Record<string, unknown>, limit: "create" | "delete", work: () => Promise<T>): Promise<T> {
-  const seconds = resolveTimeouts(inputs.timeouts as Partial<OperationTimeouts> | undefined)[limit];
-  return withRetryDeadline(Date.now() + seconds * 1000, () => within(inputs, limit, work));
+/** The time limit of an operation: its seconds, and its name as the user sets it (for messages). */
+interface Limit {
+  seconds: number;
+  name: string;
+}
+
+/** Check and read take no `timeouts` entry: they run under these (as long as a create may take by default). */
+export const CHECK_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's check limit" };
+export const READ_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's read limit" };
+
+/** A create, update or delete runs under its resource's `timeouts.<operation>`. */
+function ownLimit(bag: Row, operation: "create" | "update" | "delete"): Limit {
+  const given = Number(resolveTimeouts(bag.timeouts as Partial<OperationTimeouts> | undefined)[operation]);
+  return { seconds: Number.isFinite(given) && given > 0 ? given : DEFAULT_TIMEOUTS[operation], name: `timeouts.${operation}` };
 }
 
 /**
- * Runs one operation with the deadline its resource's `timeouts` give (the
- * engine's customTimeouts when sooner), so waits on the request budget or a
- * 429 last as long as the operation may and no longer.
+ * Runs one operation under its deadline: the engine's customTimeouts when the
+ * door set them (they beat the `timeouts` input), else its own limit. The
+ * client retries and waits on the request budget or a 429 within it.
  */
-function within<T>(bag: Row, kind: "create" | "delete", work: () => Promise<T>): Promise<T> {
-  const given = Number(resolveTimeouts(bag.timeouts as Parameters<typeof resolveTimeouts>[0])[kind]);
-  const seconds = Number.isFinite(given) && given > 0 ? given : resolveTimeouts(undefined)[kind];
-  const engine = currentOperation()?.deadline;
-  if (engine && engine.atMs < Date.now() + seconds * 1000) return withOperationDeadline((engine.atMs - Date.now()) / 1000, engine.name, work);
-  return withOperationDeadline(seconds, `timeouts.${kind}`, work);
+function within<T>(limit: Limit, work: () => Promise<T>): Promise<T> {
+  const engine = currentDeadline();
+  return withDeadline(engine?.bindsWaits ? engine : deadlineIn(limit.seconds, limit.name), work);
 }
 
 const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
