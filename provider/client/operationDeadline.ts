@@ -3,8 +3,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 /**
  * The one deadline of a resource operation (check, create, read, update,
  * delete), carried with it through its async calls: the client retries and
- * paces within it, the waits end at it (see `bindsWaits`), and its
- * `signal` aborts when it passes. Concurrent operations each see their own.
+ * paces within it, batched reads and pollers take the latest of the
+ * operations they serve, and waits end at it (see `bindsWaits`). Every wait
+ * takes its bound from `at`, so no timer or signal is needed to enforce it.
+ * Concurrent operations each see their own.
  */
 export interface OperationDeadline {
   /** Epoch milliseconds. */
@@ -17,14 +19,11 @@ export interface OperationDeadline {
    * a resource's `timeouts.<operation>` bounds its retries and budget waits, while each wait keeps its own limit.
    */
   bindsWaits: boolean;
-  /** Aborts when the deadline passes. */
-  signal: AbortSignal;
 }
 
 /** A deadline `seconds` from `now`. */
 export function deadlineIn(seconds: number, limit: string, bindsWaits = false, now = Date.now()): OperationDeadline {
-  const ms = Math.max(0, seconds * 1000);
-  return { at: now + ms, limit, seconds, bindsWaits, signal: AbortSignal.timeout(Math.max(1, Math.ceil(ms))) };
+  return { at: now + Math.max(0, seconds * 1000), limit, seconds, bindsWaits };
 }
 
 /** The engine's customTimeouts of `operation` (seconds, 0 = none) as a deadline from now. */
