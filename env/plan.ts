@@ -3,7 +3,7 @@ import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape } from "../provider/schemas/hardware";
-import { resourceSchemas } from "../provider/schemas/index";
+import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/hardwareResource";
 
 /**
@@ -85,7 +85,7 @@ const OWNER_BOOKKEEPING = Object.entries(OWNER_SHAPE)
   .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
   .map(([field]) => field);
 /** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
-const HARDWARE_TYPES = new Set(resourceSchemas.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
+const HARDWARE_TYPES = new Set<string>(RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
 
 /**
  * Inputs the provider keeps for itself, not what the file declares: the create

@@ -11,7 +11,8 @@ import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, LookupFunction, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
-import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
+import { RESOURCE_LIST, type Resource } from "../resources";
+import { resourceName, typeOfUrn } from "./resources";
 import { PackageSchema, loadSchema } from "./schema";
 
 type Settings = Record<string, unknown>;
@@ -42,11 +43,13 @@ export class VplatformProvider implements provider.Provider {
     private readonly requestTimeout: RequestTimeout = () => 0,
     loaded: { text: string; schema: PackageSchema } = loadSchema(),
     private readonly apiFromSettings: (get: (key: string) => string | undefined) => InstanceApi = platformApiFromConfig,
+    /** The resources served: the declared ones (the dynamic resources' operations, through a second door). */
+    served: readonly Resource[] = RESOURCE_LIST,
   ) {
     this.schema = loaded.text;
     this.version = loaded.schema.version;
     this.pkg = loaded.schema.name;
-    this.resources = new Map(RESOURCE_OPERATIONS.map((ops) => [ops.token, ops]));
+    this.resources = new Map(served.map((r) => [r.token, r.operations]));
     this.functions = new Map(LOOKUP_FUNCTIONS.map((fn) => [fn.name, fn]));
   }
 

@@ -125,12 +125,12 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
 }
 
 /** The dynamic door of a resource, serving it with the dynamic sessions. */
-export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider & { operations: ResourceOperations } {
+export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): Required<DynamicProvider> & { operations: ResourceOperations } {
   return dynamicDoor(resourceOperations(b), dynamicSessions);
 }
 
 /** The dynamic door: the runtime's `__provider` property stays out of the behaviour; each call runs in its type's session. */
-export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): DynamicProvider & { operations: ResourceOperations } {
+export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): Required<DynamicProvider> & { operations: ResourceOperations } {
   const session = () => sessions.sessionOf(ops.token);
   return {
     operations: ops,

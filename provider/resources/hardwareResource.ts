@@ -13,6 +13,7 @@ import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
+import type { ResourceToken } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -28,8 +29,13 @@ export interface HardwareInputs extends Row {
 }
 
 export interface HardwareSpec<I extends HardwareInputs, O extends I> {
-  token: string;
+  token: ResourceToken;
   table: "machine_drives" | "machine_nics" | "machine_devices";
+  /**
+   * Where a row carries the create marker: in its `description` (drives, NICs), or, for rows that have
+   * none (devices), in the name of an unnamed row (a named one is found by its machine and name).
+   */
+  markedIn: "description" | "name";
   /** "drive", "NIC", "device" for messages. */
   noun: string;
   schema: z.ZodType;
@@ -72,7 +78,9 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
  * that machine's lock, and a running VM that cannot take the change live
  * follows its VM's power-cycle policy.
  */
-export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: HardwareSpec<I, O>): ResourceBehaviour<I, O> {
+export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
+  spec: HardwareSpec<I, O>,
+): ResourceBehaviour<I, O> & { token: ResourceToken; table: string } {
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
@@ -92,6 +100,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
   };
   return {
     token: spec.token,
+    table: spec.table,
     schema: spec.schema,
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
@@ -174,13 +183,9 @@ function liveAsInputs<I extends HardwareInputs, O extends I>(spec: HardwareSpec<
   return { ...inputs, ...spec.fromApiRow(withoutTag(row), inputs) };
 }
 
-/**
- * Where a hardware row carries its marker: drives and NICs in `description`;
- * devices have none, so an unnamed device is named after the marker (a named
- * device is found by its machine and name, unique per VM).
- */
-function markingOf(spec: { table: string }) {
-  if (spec.table !== "machine_devices") {
+/** How a hardware row carries its marker (see HardwareSpec.markedIn). */
+function markingOf(spec: { markedIn: "description" | "name" }) {
+  if (spec.markedIn === "description") {
     return {
       mark: (body: Row, marker: string) => ({ ...body, description: taggedDescription(body.description, marker) }),
       marks: (row: Row, marker: string) => hasTag(row, marker),

@@ -25,7 +25,8 @@ import { OperationTimeouts } from "../schemas/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
-import { PartialCreateError, defineProvider } from "./defineProvider";
+import { PartialCreateError } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { verifyVmNameFree } from "./nameTakenCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -177,8 +178,17 @@ async function runVmSteps(api: Session, vm: VmRef, steps: VmStep[], status: Mach
   return status;
 }
 
-export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VirtualMachine: true;
+  }
+}
+
+export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
+  table: "vms",
+  description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
+  outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
   verify: (api, inputs, unknown, olds) => verifyVmNameFree(api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),

@@ -5,7 +5,7 @@ import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs } from "../schemas/vmPower";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
@@ -28,8 +28,18 @@ async function enforceDeclared(api: Session, inputs: VmPowerInputs): Promise<Out
   });
 }
 
-export const provider = defineProvider<VmPowerInputs, Outputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VmPower: true;
+  }
+}
+
+export const vmPower = defineResource<VmPowerInputs, Outputs>({
   token: "VmPower",
+  table: "vms",
+  description:
+  "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
+  outputs: vmPowerOutputs,
   schema: vmPowerInputsSchema,
   diff: (_id, olds, news) => diffVmPower(olds, news),
 

@@ -8,7 +8,8 @@ import { insertRow } from "../reconcile/insertRow";
 import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { declaredFields } from "./declaredFields";
-import { PartialCreateError, defineProvider } from "./defineProvider";
+import { PartialCreateError } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
@@ -46,8 +47,17 @@ async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec:
   return machineKey;
 }
 
-export const provider = defineProvider<Inputs, Outputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VmSnapshot: true;
+  }
+}
+
+export const vmSnapshot = defineResource<Inputs, Outputs>({
   token: "VmSnapshot",
+  table: "machine_snapshots",
+  description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
+  outputs: vmSnapshotOutputs,
   schema: vmSnapshotInputsSchema,
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 

@@ -8,7 +8,7 @@ import { pollUntil } from "../reconcile/waitFor";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { resolveTimeouts } from "./operationTimeouts";
 import { declaredFields } from "./declaredFields";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 
 type Inputs = VnetInputs & { name: string };
 
@@ -30,8 +30,16 @@ async function removeUnlessInUse(api: Session, id: string): Promise<string | und
   }
 }
 
-export const provider = defineProvider<Inputs, Inputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    Vnet: true;
+  }
+}
+
+export const vnet = defineResource<Inputs, Inputs>({
   token: "Vnet",
+  table: "vnets",
+  description: "A virtual network.",
   schema: vnetInputsSchema,
   diff: (_id, olds, news) => diffVnet(olds, news),
 

@@ -1,17 +1,12 @@
 import * as https from "node:https";
 import { RunningEmulator, startEmulator } from "../../emulator/index";
 import { jsonRequest } from "../../emulator/client/jsonRequest";
+import { RESOURCE_LIST, type Resource, type ResourceToken } from "../../provider/resources";
 
-/** Every provider under test, configured against one emulator like the engine would. */
-export const providers = {
-  VirtualMachine: () => require("../../provider/resources/virtualMachine").provider,
-  Drive: () => require("../../provider/resources/drive").provider,
-  Nic: () => require("../../provider/resources/nic").provider,
-  Device: () => require("../../provider/resources/device").provider,
-  Vnet: () => require("../../provider/resources/vnet").provider,
-  VmSnapshot: () => require("../../provider/resources/vmSnapshot").provider,
-  VmPower: () => require("../../provider/resources/vmPower").provider,
-};
+/** Every provider under test (each declared resource's dynamic door), configured against one emulator like the engine would. */
+export const providers = Object.fromEntries(
+  RESOURCE_LIST.map((r) => [r.token, () => r.dynamic] as const),
+) as { [T in ResourceToken]: () => Resource["dynamic"] };
 
 export interface Lab {
   emu: RunningEmulator;
