@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape } from "../provider/schemas/hardware";
@@ -56,8 +57,8 @@ export interface Plan {
   errors: string[];
 }
 
-/** How the engine shows a value known only after the update. */
-export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** How the engine shows a value known only after the update (Pulumi's own sentinel). */
+export const UNKNOWN_VALUE: string = unknownValue;
 export const UNKNOWN = "(known after update)";
 
 const ACTION_OF: Record<string, Action | "same" | undefined> = {

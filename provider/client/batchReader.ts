@@ -1,6 +1,7 @@
 import { currentDeadline, latest, withDeadline, type OperationDeadline } from "./operationDeadline";
+import { filterLiteral } from "./query-string";
+import type { Row } from "./row";
 
-type Row = Record<string, unknown>;
 type ListFn = (table: string, query: { filter: string; fields: string; limit?: number }) => Promise<Row[]>;
 
 /** Values per GET: keeps the query string short. */
@@ -64,7 +65,7 @@ export class BatchReader {
       const chunk = values.slice(i, i + VALUES_PER_READ);
       try {
         this.reads++;
-        const query = { filter: chunk.map((v) => `${column} eq ${literal(v)}`).join(" or "), fields: selected };
+        const query = { filter: chunk.map((v) => `${column} eq ${filterLiteral(v)}`).join(" or "), fields: selected };
         const rows = await withDeadline(shared, () => this.list(table, query));
         const byValue = new Map<string, Row[]>();
         for (const row of rows) {
@@ -77,9 +78,4 @@ export class BatchReader {
       }
     }
   }
-}
-
-/** Numbers bare (the platform compares them numerically), text quoted. */
-function literal(value: string): string {
-  return /^\d+$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`;
 }

@@ -1,5 +1,6 @@
 import type { Session } from "./session";
-import { PlatformApi, quote, str } from "./platform";
+import { PlatformApi, str } from "./platform";
+import { quoteLiteral } from "../client/query-string";
 
 export interface CloudinitFile {
   name: string;
@@ -7,7 +8,7 @@ export interface CloudinitFile {
 }
 
 const listFileRows = (api: Session, vmKey: string) =>
-  api.list("cloudinit_files", { filter: `owner eq ${quote(`vms/${vmKey}`)}`, fields: "$key,name,contents" });
+  api.list("cloudinit_files", { filter: `owner eq ${quoteLiteral(`vms/${vmKey}`)}`, fields: "$key,name,contents" });
 
 /**
  * The VM's files in the `cloudinit_files` table (POST vms and clones create

@@ -65,10 +65,6 @@ export async function changeHardware<T>(
 const HOTPLUG_STATUS_FIELDS = "status#status as hotplug_status";
 const hotplugStatus = (row: Row | undefined) => (row ? str(row.hotplug_status) : undefined);
 
-export async function readDriveStatus(api: Session, driveKey: string): Promise<string | undefined> {
-  return hotplugStatus(await api.get("machine_drives", driveKey, HOTPLUG_STATUS_FIELDS));
-}
-
 /**
  * Removes a drive from a running hotplug VM: ONE unplug (a repeat answers 422
  * "already hotplug"), then wait until the drive is offline, then DELETE.

@@ -4,9 +4,11 @@
  * reconcile logic can be unit-tested with small fakes.
  */
 import type { CreatedRow, ListQuery } from "../client/api-client";
+import type { Row } from "../client/row";
+import { filterLiteral } from "../client/query-string";
 
 export type { CreatedRow, ListQuery };
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export interface PlatformApi {
   list(table: string, query?: ListQuery): Promise<Row[]>;
@@ -27,7 +29,7 @@ export interface PlatformApi {
 /** Rows of `table` whose `column` equals `value`: batched with concurrent look-ups when the API can. */
 export function rowsWhere(api: PlatformApi, table: string, column: string, value: string, fields: string): Promise<Row[]> {
   if (api.listWhere) return api.listWhere(table, column, value, fields);
-  return api.list(table, { filter: `${column} eq ${/^\d+$/.test(value) ? value : quote(value)}`, fields });
+  return api.list(table, { filter: `${column} eq ${filterLiteral(value)}`, fields });
 }
 
 /** HTTP status of an error thrown by the client, if it carries one. */
@@ -40,11 +42,6 @@ export function errorStatus(err: unknown): number | undefined {
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** A filter literal: single-quoted, quotes doubled. */
-export function quote(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
 }
 
 export const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));

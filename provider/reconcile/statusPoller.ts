@@ -1,4 +1,5 @@
 import { deadlineIn, withDeadline } from "../client/operationDeadline";
+import { filterLiteral } from "../client/query-string";
 import { PlatformApi, Row, str } from "./platform";
 import { perSession, type Session } from "./session";
 import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
@@ -177,7 +178,7 @@ export class StatusPoller {
 
 /** `$key eq 1 or $key eq 2`: numeric keys bare, others quoted. */
 export function keyFilter(keys: string[]): string {
-  return keys.map((k) => `$key eq ${/^\d+$/.test(k) ? k : `'${k.replace(/'/g, "''")}'`}`).join(" or ");
+  return keys.map((k) => `$key eq ${filterLiteral(k)}`).join(" or ");
 }
 
 /** The poller's least gap between ticks: a quarter of the time it has been busy, between 250 ms and 2 s. */

@@ -2,11 +2,12 @@ import type { Session } from "./session";
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
-import { PlatformApi, Row, quote, rowsWhere, str } from "./platform";
+import { PlatformApi, Row, rowsWhere, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
 import { Clock, realClock } from "./waitFor";
+import { quoteLiteral } from "../client/query-string";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
 const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
@@ -33,7 +34,7 @@ export async function readVm(api: Session, vmKey: string, fields: string): Promi
 
 export async function findVmByName(api: Session, name: string, fields: string): Promise<LiveVm | undefined> {
   const rows = await api.list("vms", {
-    filter: `name eq ${quote(name)} and is_snapshot eq false`,
+    filter: `name eq ${quoteLiteral(name)} and is_snapshot eq false`,
     fields: `$key,machine,name,created,${fields},${LIVE_STATUS_FIELDS}`,
     limit: 1,
   });

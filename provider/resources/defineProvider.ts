@@ -7,7 +7,7 @@ import type { Session } from "../reconcile/session";
 import { SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
-import { fieldMeta } from "../schemas/common";
+import { fieldMeta, shapeOf } from "../schemas/common";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
@@ -193,7 +193,6 @@ function within<T>(limit: Limit, work: () => Promise<T>): Promise<T> {
   return withDeadline(engine?.bindsWaits ? engine : deadlineIn(limit.seconds, limit.name), work);
 }
 
-const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _ignored, ...rest } = bag;

@@ -7,7 +7,7 @@ import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } fr
 import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
-import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
+import { CreatedRow, PlatformApi, Row, errorText, rowsWhere, str } from "../reconcile/platform";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
@@ -17,6 +17,7 @@ import type { ResourceToken } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
+import { quoteLiteral } from "../client/query-string";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
@@ -87,7 +88,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
   const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
-      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
+      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quoteLiteral(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
       : undefined;
   const marking = markingOf(spec);
   /**

@@ -5,12 +5,13 @@ import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnap
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
+import { PlatformApi, errorText, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError } from "./defineProvider";
 import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
+import { quoteLiteral } from "../client/query-string";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
@@ -24,7 +25,7 @@ async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
 /** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
 async function findSnapshot(api: Session, vmKey: string, name: string, marker: string) {
   const rows = await api.list("vms", {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)} and ${taggedFilter(marker)}`,
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quoteLiteral(name)} and ${taggedFilter(marker)}`,
     fields: "$key,name,description,created,machine",
     sort: "-created",
     limit: 1,

@@ -3,17 +3,18 @@ import { apiUpdateBody, diffVnet } from "../plan/diff";
 import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorStatus, errorText, quote, str } from "../reconcile/platform";
+import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { pollUntil } from "../reconcile/waitFor";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { resolveTimeouts } from "./operationTimeouts";
 import { declaredFields } from "./declaredFields";
 import { defineResource } from "./defineResource";
+import { quoteLiteral } from "../client/query-string";
 
 type Inputs = VnetInputs & { name: string };
 
 const findByName = (api: Session, name: string) => async () =>
-  (await api.list("vnets", { filter: `name eq ${quote(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
+  (await api.list("vnets", { filter: `name eq ${quoteLiteral(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
 
 /**
  * DELETE of the vnet; undefined once it is gone, else the platform's "in use"

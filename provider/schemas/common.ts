@@ -245,3 +245,6 @@ export function cidrContains(cidr: { base: number; bits: number }, ip: number): 
   const mask = cidr.bits === 0 ? 0 : (~0 << (32 - cidr.bits)) >>> 0;
   return ((ip & mask) >>> 0) === ((cidr.base & mask) >>> 0);
 }
+
+/** The fields of an object schema (none for another schema). */
+export const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};

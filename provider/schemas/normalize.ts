@@ -4,8 +4,10 @@
  * equal to what a program declares. Pure; used by the schema mapping and diffs.
  */
 
-/** What an unknown value (an output not yet computed) looks like during preview. */
-export const PREVIEW_UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+
+/** What an unknown value (an output not yet computed) looks like during preview: Pulumi's own sentinel. */
+export const PREVIEW_UNKNOWN: string = unknownValue;
 
 export function containsPreviewUnknown(value: unknown): boolean {
   if (value === PREVIEW_UNKNOWN) return true;
