@@ -170,7 +170,8 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
   return out;
 }
 
-const variantLabel = (r: Measured) => (r.checkpoints ? r.variant : `${r.variant} (no checkpoints)`) + (r.variant === "baseline" ? " (recorded)" : "");
+const variantLabel = (r: Measured) =>
+  (r.checkpoints ? r.variant : `${r.variant} (no checkpoints)`) + (r.variant === "baseline" ? " (recorded)" : "");
 
 /** Aligned columns, or a Markdown table with --markdown. */
 function printRows(rows: string[][]): void {

@@ -19,7 +19,8 @@ const ALLOWED: Record<string, string> = {
 };
 
 /** Collections and classes whose instances change as they are used (lookup tables are declared Readonly*). */
-const STATEFUL = /^(?:export\s+)?const\s+(\w+)(\s*:\s*[^=]+)?\s*=\s*new\s+(Map|WeakMap|Set|WeakSet|KeyedMutex|RequestPacer|SessionRegistry|Session)\b/;
+const STATEFUL_CLASSES = "Map|WeakMap|Set|WeakSet|KeyedMutex|RequestPacer|SessionRegistry|Session";
+const STATEFUL = new RegExp(`^(?:export\\s+)?const\\s+(\\w+)(\\s*:\\s*[^=]+)?\\s*=\\s*new\\s+(${STATEFUL_CLASSES})\\b`);
 const LET = /^(?:export\s+)?(?:let|var)\s+(\w+)/;
 
 function sourceFiles(dir: string): string[] {

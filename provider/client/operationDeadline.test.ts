@@ -14,7 +14,8 @@ describe("the deadline carried with an operation", () => {
 
   test("concurrent operations each see their own", async () => {
     const [a, b] = [deadlineIn(10, "timeouts.create"), deadlineIn(20, "timeouts.delete")];
-    const seen = await Promise.all([a, b].map((d) => withDeadline(d, async () => (await new Promise((r) => setTimeout(r, 1)), currentDeadline()))));
+    const seenBy = (d: typeof a) => withDeadline(d, async () => (await new Promise((r) => setTimeout(r, 1)), currentDeadline()));
+    const seen = await Promise.all([a, b].map(seenBy));
     expect(seen).toEqual([a, b]);
   });
 

@@ -27,7 +27,11 @@ export function deadlineIn(seconds: number, limit: string, bindsWaits = false, n
 }
 
 /** The engine's customTimeouts of `operation` (seconds, 0 = none) as a deadline from now. */
-export function engineDeadline(operation: "create" | "update" | "delete", seconds: number, now = Date.now()): OperationDeadline | undefined {
+export function engineDeadline(
+  operation: "create" | "update" | "delete",
+  seconds: number,
+  now = Date.now(),
+): OperationDeadline | undefined {
   return seconds > 0 ? deadlineIn(seconds, `customTimeouts.${operation}`, true, now) : undefined;
 }
 

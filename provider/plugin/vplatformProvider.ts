@@ -137,7 +137,11 @@ export class VplatformProvider implements provider.Provider {
     return engineDeadline(operation, this.requestTimeout());
   }
 
-  private run<T>(urn: string, deadline: OperationDeadline | undefined, work: (ops: ResourceOperations, session: Session) => Promise<T>): Promise<T> {
+  private run<T>(
+    urn: string,
+    deadline: OperationDeadline | undefined,
+    work: (ops: ResourceOperations, session: Session) => Promise<T>,
+  ): Promise<T> {
     const type = typeOfUrn(urn);
     const ops = this.resources.get(resourceName(this.pkg, type) ?? "");
     if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));

@@ -124,13 +124,16 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   };
 }
 
+/** A resource's provider object for the dynamic-provider host, with the operations it runs. */
+export type DynamicDoor = Required<DynamicProvider> & { operations: ResourceOperations };
+
 /** The dynamic door of a resource, serving it with the dynamic sessions. */
-export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): Required<DynamicProvider> & { operations: ResourceOperations } {
+export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicDoor {
   return dynamicDoor(resourceOperations(b), dynamicSessions);
 }
 
 /** The dynamic door: the runtime's `__provider` property stays out of the behaviour; each call runs in its type's session. */
-export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): Required<DynamicProvider> & { operations: ResourceOperations } {
+export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): DynamicDoor {
   const session = () => sessions.sessionOf(ops.token);
   return {
     operations: ops,

@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import type { OutputDecls } from "../schemas/outputs";
-import { type ResourceBehaviour, type ResourceOperations, defineProvider } from "./defineProvider";
+import { type DynamicDoor, type ResourceBehaviour, type ResourceOperations, defineProvider } from "./defineProvider";
 import type { Row } from "../reconcile/platform";
 
 /**
@@ -30,7 +30,7 @@ export interface Resource extends ResourceSchema {
   dynamicFile: string;
   operations: ResourceOperations;
   /** The dynamic door's provider object: what the dynamic entry module exports. */
-  dynamic: ReturnType<typeof defineProvider>;
+  dynamic: DynamicDoor;
 }
 
 export interface ResourceDeclaration<I extends Row, O extends Row> extends ResourceBehaviour<I, O> {
