@@ -177,8 +177,8 @@ interface Limit {
 }
 
 /** Check and read take no `timeouts` entry: they run under these (as long as a create may take by default). */
-export const CHECK_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's check limit" };
-export const READ_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's read limit" };
+const CHECK_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's check limit" };
+const READ_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's read limit" };
 
 /** A create, update or delete runs under its resource's `timeouts.<operation>`. */
 function ownLimit(bag: Row, operation: "create" | "update" | "delete"): Limit {
