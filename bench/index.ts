@@ -5,11 +5,12 @@
 //
 // Each lab (N VMs with two drives and one NIC, powered on) runs up, preview,
 // refresh, a grow of one drive per VM, and destroy, once per variant:
-//   baseline  the old per-resource behaviour (VPLATFORM_BASELINE=all: a poll per
-//             waiting resource, a GET per read, the machine-key guard on every
-//             check, hardware deleted one by one), engine default parallelism;
-//   new       every mechanism on, engine default parallelism;
-//   new+par   every mechanism on, parallelism 4 × VMs (waits are cheap now).
+//   new       the working tree, engine default parallelism;
+//   new+par   the working tree, parallelism 4 × VMs (waits are cheap now).
+// They are printed before/after against the recorded baseline (bench/baseline.jsonl):
+// the old per-resource behaviour (a poll per waiting resource, a GET per read, the
+// machine-key guard on every check, hardware deleted one by one), measured with the
+// engine's default parallelism before those paths left the provider.
 //
 // The floor, per operation (the requests no client can avoid):
 //   up       6 per VM (POST VM, 2 POST drives, POST NIC, power-on, 1 status read) + 1 (POST vnet)
@@ -20,7 +21,7 @@
 //
 // Options: --quick (10 VMs at lab speed only), --sizes=10,50,200 (lab speed),
 // --realistic=10,50 (time scale --scale=10: power-on 20 s, power-off 30 s),
-// --variants=baseline,new,new+par, --detail (requests by method and table),
+// --variants=new,new+par, --detail (requests by method and table),
 // --skip-checkpoints (PULUMI_SKIP_CHECKPOINTS=true: the rows say so),
 // --out=results.jsonl (appends each measured operation), --from=a.jsonl,b.jsonl
 // (prints the tables and targets of earlier runs without running anything),
@@ -37,15 +38,13 @@ import { ProviderMemory } from "./providerMemory";
 type Op = "up" | "preview" | "refresh" | "grow" | "destroy";
 interface Variant {
   name: string;
-  baseline: string;
   parallel?: (vms: number) => number;
 }
 
-const VARIANTS: Variant[] = [
-  { name: "baseline", baseline: "all" },
-  { name: "new", baseline: "" },
-  { name: "new+par", baseline: "", parallel: (vms) => Math.max(32, 4 * vms) },
-];
+const VARIANTS: Variant[] = [{ name: "new" }, { name: "new+par", parallel: (vms) => Math.max(32, 4 * vms) }];
+
+/** The figures of the old per-resource behaviour, measured once and committed with the bench. */
+const RECORDED_BASELINE = "bench/baseline.jsonl";
 
 const floor = (op: Op, n: number): number => ({ up: 6 * n + 1, preview: 0, refresh: 4, grow: n, destroy: 3 * n + 1 })[op];
 /** The emulator's own transition time an operation waits for (all VMs in parallel), ms. */
@@ -93,7 +92,15 @@ async function main(): Promise<void> {
       console.log("");
     }
   }
-  report(results);
+  report([...recordedBaseline(runs), ...results]);
+}
+
+/** The recorded baseline rows of the labs this run measured (the "before" of each table). */
+function recordedBaseline(runs: { n: number; speed: string }[]): Measured[] {
+  const recorded = readResults(path.join(findRepoRoot(), RECORDED_BASELINE));
+  const wanted = runs.filter((run) => recorded.some((r) => r.vms === run.n && r.speed === run.speed));
+  for (const run of runs.filter((r) => !wanted.includes(r))) console.log(`(no recorded baseline for ${run.n} VMs at ${run.speed} speed)`);
+  return recorded.filter((r) => wanted.some((run) => r.vms === run.n && r.speed === run.speed));
 }
 
 function readResults(file: string): Measured[] {
@@ -110,7 +117,6 @@ function report(results: Measured[]): void {
 async function runLab(n: number, timeScale: number, speed: string, variant: Variant, measured: (m: Measured) => void): Promise<Measured[]> {
   const checkpoints = option("skip-checkpoints") === undefined;
   if (!checkpoints) process.env.PULUMI_SKIP_CHECKPOINTS = "true"; // passed on to the engine with the rest of the environment
-  process.env.VPLATFORM_BASELINE = variant.baseline; // read by the SDK (this process) and the provider (the engine's child)
   const emuOpts = { port: 0, timeScale, quiet: true, rateLimitPerHour: 1_000_000_000 };
   const emu: RunningEmulator = n > 60 ? await startLabEmulator(n, emuOpts) : await startEmulator(emuOpts);
   const root = findRepoRoot();
@@ -160,12 +166,12 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
     await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
     await emu.close();
     fs.rmSync(work, { recursive: true, force: true });
-    delete process.env.VPLATFORM_BASELINE;
   }
   return out;
 }
 
-const variantLabel = (r: Measured) => (r.checkpoints ? r.variant : `${r.variant} (no checkpoints)`);
+const variantLabel = (r: Measured) =>
+  (r.checkpoints ? r.variant : `${r.variant} (no checkpoints)`) + (r.variant === "baseline" ? " (recorded)" : "");
 
 /** Aligned columns, or a Markdown table with --markdown. */
 function printRows(rows: string[][]): void {

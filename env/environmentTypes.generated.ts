@@ -43,6 +43,8 @@ export interface Environment {
         timeouts?: {
             /** Creating the row and waiting for it (default 600) (seconds) */
             create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
             /** Waiting for a clone (default 1800) (seconds) */
             clone?: number | undefined;
             /** Waiting for a snapshot (default 300) (seconds) */
@@ -83,6 +85,8 @@ export interface Environment {
             timeouts?: {
                 /** Creating the row and waiting for it (default 600) (seconds) */
                 create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
                 /** Waiting for a clone (default 1800) (seconds) */
                 clone?: number | undefined;
                 /** Waiting for a snapshot (default 300) (seconds) */
@@ -128,6 +132,8 @@ export interface Environment {
             timeouts?: {
                 /** Creating the row and waiting for it (default 600) (seconds) */
                 create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
                 /** Waiting for a clone (default 1800) (seconds) */
                 clone?: number | undefined;
                 /** Waiting for a snapshot (default 300) (seconds) */
@@ -169,6 +175,8 @@ export interface Environment {
             timeouts?: {
                 /** Creating the row and waiting for it (default 600) (seconds) */
                 create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
                 /** Waiting for a clone (default 1800) (seconds) */
                 clone?: number | undefined;
                 /** Waiting for a snapshot (default 300) (seconds) */
@@ -288,6 +296,8 @@ export interface Environment {
         timeouts?: {
             /** Creating the row and waiting for it (default 600) (seconds) */
             create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
             /** Waiting for a clone (default 1800) (seconds) */
             clone?: number | undefined;
             /** Waiting for a snapshot (default 300) (seconds) */

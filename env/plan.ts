@@ -1,9 +1,10 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape } from "../provider/schemas/hardware";
-import { resourceSchemas } from "../provider/schemas/index";
+import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/hardwareResource";
 
 /**
@@ -56,8 +57,8 @@ export interface Plan {
   errors: string[];
 }
 
-/** How the engine shows a value known only after the update. */
-export const UNKNOWN_VALUE = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+/** How the engine shows a value known only after the update (Pulumi's own sentinel). */
+export const UNKNOWN_VALUE: string = unknownValue;
 export const UNKNOWN = "(known after update)";
 
 const ACTION_OF: Record<string, Action | "same" | undefined> = {
@@ -85,7 +86,7 @@ const OWNER_BOOKKEEPING = Object.entries(OWNER_SHAPE)
   .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
   .map(([field]) => field);
 /** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
-const HARDWARE_TYPES = new Set(resourceSchemas.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
+const HARDWARE_TYPES = new Set<string>(RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
 
 /**
  * Inputs the provider keeps for itself, not what the file declares: the create

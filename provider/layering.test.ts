@@ -5,8 +5,7 @@
 // of the source (tests excluded) and fail on one that goes the wrong way.
 import * as fs from "fs";
 import * as path from "path";
-
-const root = path.resolve(__dirname, "..");
+import { type Edge, edges, importsOf, root, sourceFiles } from "../test/importGraph";
 
 /** Rank of each layer: a module may import its own directory or a strictly lower rank. */
 const RANKS: Record<string, number> = {
@@ -24,40 +23,9 @@ const RANKS: Record<string, number> = {
 /** Modules that open network connections: only provider/client may load them. */
 const NETWORK_MODULES = new Set(["got", "http", "https", "http2", "net", "tls", "undici", "node:http", "node:https", "node:http2", "node:net", "node:tls"]);
 
-function sourceFiles(dir: string): string[] {
-  const abs = path.join(root, dir);
-  if (!fs.existsSync(abs)) return [];
-  return fs.readdirSync(abs, { recursive: true, encoding: "utf8" })
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".d.ts"))
-    .map((f) => path.join(dir, f));
-}
-
-/** Every module specifier of static imports, re-exports, require() and import(). */
-export function importsOf(text: string): string[] {
-  const found: string[] = [];
-  for (const re of [/\b(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/g, /\bimport\s+["']([^"']+)["']/g, /\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g]) {
-    for (const m of text.matchAll(re)) found.push(m[1]);
-  }
-  return found;
-}
-
 /** The layer directory of a repository-relative file, if it is in one. */
 function layerOf(file: string): string | undefined {
   return Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
-}
-
-interface Edge {
-  from: string;
-  to: string;
-}
-
-function edges(dirs: string[]): Edge[] {
-  return dirs.flatMap(sourceFiles).flatMap((file) =>
-    importsOf(fs.readFileSync(path.join(root, file), "utf8")).map((spec) => ({
-      from: file,
-      to: spec.startsWith(".") ? path.join(path.dirname(file), spec) : spec,
-    })),
-  );
 }
 
 const providerAndSdk = edges(["provider", "sdk"]);

@@ -1,11 +1,12 @@
-// Generates schema.json (the Pulumi package schema) and docs/resources.md from
-// the zod input schemas, the provider's single source of truth.
+// Generates schema.json (the Pulumi package schema), docs/resources.md and the
+// dynamic entry modules (provider/dynamic/<file>.ts) from the resource list
+// (provider/resources/index.ts) and its zod input schemas.
 //   node dist/scripts/gen-schema.js          write both files
 //   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is stale
 import * as fs from "fs";
 import * as path from "path";
 import { z } from "zod";
-import { resourceSchemas, type ResourceSchema } from "../provider/schemas";
+import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/resources";
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
@@ -130,9 +131,9 @@ const withProviderResource = (schema: Json): Json => ({
   provider: { description: "The vplatform provider: one platform site (endpoint, credentials, TLS, timeouts, request budget).", inputProperties: schema.config.variables },
 });
 
-export function buildSchema(version: string): Json {
+export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
   const types: Json = {};
-  const resources = Object.fromEntries(resourceSchemas.map((r) => [token(r.token), resourceEntry(r, types)]));
+  const resources = Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)]));
   return withProviderResource({
     name: PKG,
     displayName: "vplatform",
@@ -161,7 +162,7 @@ const typeText = (p: Json): string => {
   return p.type === "array" ? `${typeText(p.items)}[]` : (p.type ?? "any");
 };
 
-export function buildDocs(schema: Json): string {
+export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): string {
   const lines = [
     "# Resources",
     "",
@@ -177,7 +178,7 @@ export function buildDocs(schema: Json): string {
   ];
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
     const token = tok.split(":").pop() as string;
-    const shape = resourceSchemas.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
+    const shape = resourceList.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
     lines.push(`## ${token}`, "", r.description, "", "| input | type | required | default | on change | when removed | description |", "|---|---|---|---|---|---|---|");
     for (const [name, p] of Object.entries(r.inputProperties as Json)) {
       const doc = String(p.description ?? "").replace(/\|/g, "\\|");
@@ -217,6 +218,24 @@ export function replaceBlock(text: string, name: string, contents: string): stri
   return `${text.slice(0, start + open.length)}\n${contents}\n${text.slice(end)}`;
 }
 
+/**
+ * A resource's dynamic entry module: what `require("vplatform/dynamic/<file>")`, recorded as each
+ * dynamic resource's `__provider`, loads. Existing state names these files, so they stay.
+ */
+export function dynamicEntry(r: Pick<Resource, "token">): string {
+  return [
+    "// Generated from the resource list (provider/resources/index.ts) by scripts/gen-schema.ts: do not edit.",
+    "// The dynamic-provider entry of this resource: the module IS the provider (see sdk/providerShim.ts).",
+    'import { RESOURCES } from "../resources";',
+    `export = RESOURCES.${r.token}.dynamic;`,
+    "",
+  ].join("\n");
+}
+
+export function dynamicEntryFiles(resourceList: readonly Pick<Resource, "token" | "dynamicFile">[]): Record<string, string> {
+  return Object.fromEntries(resourceList.map((r) => [`provider/dynamic/${r.dynamicFile}.ts`, dynamicEntry(r)]));
+}
+
 export function generatedFiles(root: string): Record<string, string> {
   const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version as string;
   const schema = buildSchema(version);
@@ -225,6 +244,7 @@ export function generatedFiles(root: string): Record<string, string> {
     "schema.json": JSON.stringify(schema, null, 2) + "\n",
     "docs/resources.md": buildDocs(schema),
     "README.md": replaceBlock(readme, "configuration", buildConfigTable()),
+    ...dynamicEntryFiles(RESOURCE_LIST),
   };
 }
 

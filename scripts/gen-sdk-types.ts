@@ -12,7 +12,7 @@ import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
 import { fieldMeta } from "../provider/schemas/common";
-import { resourceSchemas } from "../provider/schemas";
+import { RESOURCE_LIST, type ResourceSchema } from "../provider/resources";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "../provider/resources/lookupFunctions";
 
 export const GENERATED_FILE = "sdk/schemaTypes.generated.ts";
@@ -32,13 +32,13 @@ export interface SchemaTarget {
 }
 
 /** Finds, for each resource of the registry, the module exports that are its input schema and its output declarations. */
-export function schemaTargets(root: string): SchemaTarget[] {
+export function schemaTargets(root: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): SchemaTarget[] {
   const modules = fs
     .readdirSync(path.join(root, SCHEMAS_DIR))
     .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "index.ts")
     .map((f) => f.replace(/\.ts$/, ""));
   const exportsOf = new Map(modules.map((m) => [m, require(path.join(__dirname, "..", SCHEMAS_DIR, m)) as Record<string, unknown>]));
-  return resourceSchemas.map((r) => {
+  return resourceList.map((r) => {
     for (const [module, exported] of exportsOf) {
       const exportName = Object.keys(exported).find((k) => exported[k] === r.inputs);
       if (!exportName) continue;

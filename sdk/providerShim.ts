@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
-import { fieldMeta } from "../provider/schemas/common";
+import { fieldMeta, shapeOf } from "../provider/schemas/common";
 import type { OutputDecls } from "../provider/schemas/outputs";
 
 /**
@@ -28,7 +28,8 @@ export function dynamicProvider(file: string): pulumi.dynamic.ResourceProvider {
  * refuses paths it does not list).
  */
 function closureShim(file: string): pulumi.dynamic.ResourceProvider {
-  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`).provider;
+  // The resource's module exports its declaration under the file's name (provider/resources/<file>.ts).
+  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`)[file].dynamic;
   return {
     configure: (req) => impl().configure!(req),
     check: (olds, news) => impl().check!(olds, news),
@@ -40,7 +41,6 @@ function closureShim(file: string): pulumi.dynamic.ResourceProvider {
   };
 }
 
-const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 
 /** Inputs marked secret in the schema (console password hash): never stored in plain text. */
 const secretFields = (schema: z.ZodType) => Object.entries(shapeOf(schema)).flatMap(([name, field]) => (fieldMeta(field)?.secret ? [name] : []));

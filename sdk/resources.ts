@@ -1,12 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
-import { deviceInputsSchema, deviceOutputs } from "../provider/schemas/device";
-import { driveInputsSchema } from "../provider/schemas/drive";
-import { nicInputsSchema } from "../provider/schemas/nic";
-import { virtualMachineInputsSchema, virtualMachineOutputs } from "../provider/schemas/virtualMachine";
-import { vmSnapshotInputsSchema, vmSnapshotOutputs } from "../provider/schemas/vmSnapshot";
-import { vnetInputsSchema } from "../provider/schemas/vnet";
+import { declaredResource } from "./declaredResource";
 import { deletedWithItsVm } from "./deletedWithVm";
-import { seed, dynamicProvider, withMarker, withSecretOutputs } from "./providerShim";
 import type * as T from "./schemaTypes.generated";
 import { Args, Computed, MachineKey, Outputs } from "./types";
 import { claimName, programScope } from "./uniqueNames";
@@ -21,16 +15,6 @@ export type DeviceArgs = Args<OnMachine<T.DeviceInputs>>;
 export type VnetArgs = Args<T.VnetInputs>;
 export type VmSnapshotArgs = Args<T.VmSnapshotInputs>;
 export type * from "./schemaTypes.generated";
-
-// One provider object per type: Pulumi caches its serialization per object.
-const providers = {
-  VirtualMachine: dynamicProvider("virtualMachine"),
-  Drive: dynamicProvider("drive"),
-  Nic: dynamicProvider("nic"),
-  Device: dynamicProvider("device"),
-  Vnet: dynamicProvider("vnet"),
-  VmSnapshot: dynamicProvider("vmSnapshot"),
-};
 
 /**
  * The VM whose `machineKey` output each is: hardware given that output copies
@@ -51,8 +35,7 @@ function onMachine<A extends { machine: unknown; name?: unknown; vm?: unknown; p
 export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     claimName(programScope(), "VirtualMachine", args.name, name, "in this program");
-    const props = seed(virtualMachineInputsSchema, args, virtualMachineOutputs);
-    super(providers.VirtualMachine, name, withMarker("VirtualMachine", name, props), withSecretOutputs(virtualMachineInputsSchema, opts), "vplatform", "VirtualMachine");
+    super(...declaredResource("VirtualMachine", name, args, opts));
     machineOwners.set(this.machineKey, this);
   }
 }
@@ -60,14 +43,14 @@ export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Compute
 
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Drive, name, withMarker("Drive", name, seed(driveInputsSchema, onMachine("Drive", name, args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Drive");
+    super(...declaredResource("Drive", name, onMachine("Drive", name, args), deletedWithItsVm(ownerOf(args.machine), opts)));
   }
 }
 export interface Drive extends Outputs<OnMachine<T.DriveValues>> {}
 
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Nic, name, withMarker("Nic", name, seed(nicInputsSchema, onMachine("Nic", name, args))), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Nic");
+    super(...declaredResource("Nic", name, onMachine("Nic", name, args), deletedWithItsVm(ownerOf(args.machine), opts)));
   }
 }
 export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
@@ -75,7 +58,7 @@ export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
 /** A passthrough device (GPU, PCI, USB, TPM); `uuid` comes from the platform. */
 export class Device extends pulumi.dynamic.Resource {
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.Device, name, withMarker("Device", name, seed(deviceInputsSchema, onMachine("Device", name, args), deviceOutputs)), deletedWithItsVm(ownerOf(args.machine), opts), "vplatform", "Device");
+    super(...declaredResource("Device", name, onMachine("Device", name, args), deletedWithItsVm(ownerOf(args.machine), opts)));
   }
 }
 export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}
@@ -83,7 +66,7 @@ export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.D
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
     claimName(programScope(), "Vnet", args.name, name, "in this program");
-    super(providers.Vnet, name, withMarker("Vnet", name, seed(vnetInputsSchema, args)), opts, "vplatform", "Vnet");
+    super(...declaredResource("Vnet", name, args, opts));
   }
 }
 export interface Vnet extends Outputs<T.VnetValues> {}
@@ -91,7 +74,7 @@ export interface Vnet extends Outputs<T.VnetValues> {}
 /** A snapshot of a VM; changing `restoreTrigger` rolls the VM back to it. */
 export class VmSnapshot extends pulumi.dynamic.Resource {
   constructor(name: string, args: VmSnapshotArgs, opts?: pulumi.CustomResourceOptions) {
-    super(providers.VmSnapshot, name, withMarker("VmSnapshot", name, seed(vmSnapshotInputsSchema, args, vmSnapshotOutputs)), opts, "vplatform", "VmSnapshot");
+    super(...declaredResource("VmSnapshot", name, args, opts));
   }
 }
 export interface VmSnapshot extends Outputs<T.VmSnapshotValues & Computed<T.VmSnapshotComputed>> {}

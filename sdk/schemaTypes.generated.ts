@@ -101,6 +101,8 @@ export interface VirtualMachineInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -222,6 +224,8 @@ export interface VirtualMachineValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -285,6 +289,8 @@ export interface DriveInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -340,6 +346,8 @@ export interface DriveValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -389,6 +397,8 @@ export interface NicInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -438,6 +448,8 @@ export interface NicValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -485,6 +497,8 @@ export interface DeviceInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -532,6 +546,8 @@ export interface DeviceValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -604,6 +620,8 @@ export interface VnetInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -666,6 +684,8 @@ export interface VnetValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -703,6 +723,8 @@ export interface VmSnapshotInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -740,6 +762,8 @@ export interface VmSnapshotValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -777,6 +801,8 @@ export interface VmPowerInputs {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */
@@ -808,6 +834,8 @@ export interface VmPowerValues {
     timeouts?: {
         /** Creating the row and waiting for it (default 600) (seconds) */
         create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
         /** Waiting for a clone (default 1800) (seconds) */
         clone?: number | undefined;
         /** Waiting for a snapshot (default 300) (seconds) */

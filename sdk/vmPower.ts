@@ -1,12 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { vmPowerInputsSchema, vmPowerOutputs } from "../provider/schemas/vmPower";
-import { seed, dynamicProvider } from "./providerShim";
+import { declaredResource } from "./declaredResource";
 import type { VmPowerComputed, VmPowerInputs, VmPowerValues } from "./schemaTypes.generated";
 import { Args, Computed, Outputs } from "./types";
 
 export type VmPowerArgs = Args<VmPowerInputs>;
-
-const provider = dynamicProvider("vmPower");
 
 /**
  * A VM's power state as its own resource, so it can come after others:
@@ -16,7 +13,8 @@ const provider = dynamicProvider("vmPower");
  */
 export class VmPower extends pulumi.dynamic.Resource {
   constructor(name: string, args: VmPowerArgs, opts?: pulumi.CustomResourceOptions) {
-    super(provider, name, seed(vmPowerInputsSchema, args, vmPowerOutputs), opts, "vplatform", "VmPower");
+    // No create marker: a VmPower makes no row.
+    super(...declaredResource("VmPower", name, args, opts, false));
   }
 }
 export interface VmPower extends Outputs<VmPowerValues & Computed<VmPowerComputed>> {}

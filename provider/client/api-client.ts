@@ -5,9 +5,9 @@ import type { ProviderConfig } from "../config/provider-config";
 import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./credentials";
 import { ApiError, apiMessageOf } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
-import { operationDeadline } from "./operationDeadline";
-import { BudgetWaitTooLong, processPacer, type RequestBudget, type RequestPacer } from "./pacer";
-import { DEFAULT_RETRY, currentRetryDeadline, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
+import { currentDeadline } from "./operationDeadline";
+import { BudgetWaitTooLong, RequestPacer, type RequestBudget } from "./pacer";
+import { DEFAULT_RETRY, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 export type { ListQuery } from "./query-string";
@@ -33,7 +33,7 @@ export interface ApiClientOptions {
   /** Called after every attempt (retries included): for logging and request accounting. */
   onRequest?: (e: RequestEvent) => void;
   retry?: Partial<RetryPolicy>;
-  /** Where the request budget is kept; defaults to the process-wide pacer. */
+  /** Where the request budget is kept; defaults to a pacer of this client alone (its session's: two sites never share a budget). */
   pacer?: RequestPacer;
   /** Waits between attempts (tests record delays instead of sleeping). */
   sleep?: (ms: number) => Promise<void>;
@@ -79,7 +79,7 @@ export class ApiClient {
     this.#redact = redactorFor(secretValuesOf(config));
     this.#budget = { requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR, windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000 };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
-    this.#pacer = options.pacer ?? processPacer;
+    this.#pacer = options.pacer ?? new RequestPacer();
     this.#onRequest = options.onRequest;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
@@ -154,7 +154,7 @@ export class ApiClient {
   /** Sends with retries (see retryDelay for which failures are retried); resolves to the parsed JSON body. */
   async #call(method: Method, path: string, body?: object, headers: Headers = this.#authHeaders): Promise<unknown> {
     // The resource operation's deadline when there is one, else the client's own budget.
-    const deadline = currentRetryDeadline() ?? Date.now() + this.#retry.budgetMs;
+    const deadline = currentDeadline()?.at ?? Date.now() + this.#retry.budgetMs;
     for (let attempt = 1; ; attempt++) {
       const outcome = await this.#attempt(method, path, body, headers);
       if ("value" in outcome) return outcome.value;
@@ -174,14 +174,14 @@ export class ApiClient {
    * pacer refuses a wait past it); outside one the retry policy decides.
    */
   #pausedFor429(failure: AttemptOutcome): boolean {
-    if (failure.kind !== "response" || failure.status !== 429 || !operationDeadline()) return false;
+    if (failure.kind !== "response" || failure.status !== 429 || !currentDeadline()) return false;
     this.#pacer.pauseFor(retryAfterMs(failure.retryAfter) ?? this.#retry.maxDelayMs);
     return true;
   }
 
   /** One request on the wire: its parsed body, or the failure and the error it means. */
   async #attempt(method: Method, path: string, body: object | undefined, headers: Headers): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
-    const deadline = operationDeadline();
+    const deadline = currentDeadline();
     try {
       await this.#pacer.admit(this.#budget, `${method} ${this.#redact(path)}`, deadline && deadline.at - Date.now());
     } catch (err) {

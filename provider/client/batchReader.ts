@@ -1,6 +1,7 @@
-import { operationDeadline, withDeadlineAt, type OperationDeadline } from "./operationDeadline";
+import { currentDeadline, latest, withDeadline, type OperationDeadline } from "./operationDeadline";
+import { filterLiteral } from "./query-string";
+import type { Row } from "./row";
 
-type Row = Record<string, unknown>;
 type ListFn = (table: string, query: { filter: string; fields: string; limit?: number }) => Promise<Row[]>;
 
 /** Values per GET: keeps the query string short. */
@@ -46,7 +47,7 @@ export class BatchReader {
       this.#pending.delete(id);
       void this.#flush(table, column, fields, open);
     };
-    const deadline = operationDeadline();
+    const deadline = currentDeadline();
     if (deadline) batch.deadlines.push(deadline);
     const waiting = batch.values.get(value) ?? [];
     batch.values.set(value, waiting);
@@ -59,13 +60,13 @@ export class BatchReader {
   async #flush(table: string, column: string, fields: string, batch: Pending): Promise<void> {
     const values = [...batch.values.keys()];
     const selected = fields.split(",").some((f) => f.trim() === column) ? fields : `${column},${fields}`;
-    const latest = batch.deadlines.reduce<OperationDeadline | undefined>((a, d) => (!a || d.at > a.at ? d : a), undefined);
+    const shared = latest(batch.deadlines);
     for (let i = 0; i < values.length; i += VALUES_PER_READ) {
       const chunk = values.slice(i, i + VALUES_PER_READ);
       try {
         this.reads++;
-        const query = { filter: chunk.map((v) => `${column} eq ${literal(v)}`).join(" or "), fields: selected };
-        const rows = await (latest ? withDeadlineAt(latest, () => this.list(table, query)) : this.list(table, query));
+        const query = { filter: chunk.map((v) => `${column} eq ${filterLiteral(v)}`).join(" or "), fields: selected };
+        const rows = await withDeadline(shared, () => this.list(table, query));
         const byValue = new Map<string, Row[]>();
         for (const row of rows) {
           const v = String(row[column] ?? "");
@@ -77,9 +78,4 @@ export class BatchReader {
       }
     }
   }
-}
-
-/** Numbers bare (the platform compares them numerically), text quoted. */
-function literal(value: string): string {
-  return /^\d+$/.test(value) ? value : `'${value.replace(/'/g, "''")}'`;
 }

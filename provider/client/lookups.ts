@@ -1,9 +1,10 @@
 import type { ApiClient } from "./api-client";
 import { quoteLiteral } from "./query-string";
+import type { Row } from "./row";
 
 export { quoteLiteral } from "./query-string";
 
-export type Row = Record<string, unknown>;
+export type { Row };
 
 /** A look-up by name that found no row, or more than one. */
 export class LookupError extends Error {

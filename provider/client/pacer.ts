@@ -7,8 +7,8 @@
  * tokens come back one window after they were spent: a plain refilling bucket
  * of the same size would let twice the budget through in the first hour.
  *
- * Every client of the process shares one pacer (the provider may build a new
- * client on every configure()); a 429 pauses all of them until its Retry-After.
+ * Each session (provider configuration) has its own pacer in its client: the
+ * budget is per API key; a 429 pauses every request of that session until its Retry-After.
  */
 export interface RequestBudget {
   requests: number;
@@ -114,6 +114,3 @@ function describe(budget: RequestBudget | undefined): string {
 }
 
 const seconds = (ms: number) => Math.ceil(ms / 1000);
-
-/** The pacer of this process: every client and every resource share it. */
-export const processPacer = new RequestPacer();

@@ -26,3 +26,6 @@ export function buildQueryString(query: ListQuery | undefined): string {
 
 /** A filter string literal: single-quoted, quotes inside doubled (`O'Brien` → `'O''Brien'`). */
 export const quoteLiteral = (value: string) => `'${value.replace(/'/g, "''")}'`;
+
+/** A filter literal for a key or value: numbers bare (the platform compares them numerically), text quoted. */
+export const filterLiteral = (value: string) => (/^\d+$/.test(value) ? value : quoteLiteral(value));

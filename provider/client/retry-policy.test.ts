@@ -1,4 +1,4 @@
-import { currentRetryDeadline, withRetryDeadline, AttemptOutcome, RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
+import { AttemptOutcome, RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
 
 const policy: RetryPolicy = { attempts: 4, budgetMs: 60_000, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
 const status = (s: number, retryAfter?: string): AttemptOutcome => ({ kind: "response", status: s, retryAfter });
@@ -104,17 +104,5 @@ describe("which failures are retried", () => {
     const now = 1_000_000;
     expect(retryDelay("GET", status(503), 1, policy, half, now, now + 75)).toBe(75);
     expect(retryDelay("GET", status(503), 1, policy, half, now, now + 74)).toBeUndefined();
-  });
-});
-
-describe("withRetryDeadline", () => {
-  test("the deadline is seen by code running inside, and only there", async () => {
-    expect(currentRetryDeadline()).toBeUndefined();
-    const seen = await withRetryDeadline(42, async () => {
-      await new Promise((r) => setTimeout(r, 1));
-      return currentRetryDeadline();
-    });
-    expect(seen).toBe(42);
-    expect(currentRetryDeadline()).toBeUndefined();
   });
 });

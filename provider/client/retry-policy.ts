@@ -1,11 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
-
 export interface RetryPolicy {
   /** Attempts in all, the first included. */
   attempts: number;
   /**
-   * Time for all attempts of one request, when no resource operation set a
-   * deadline (see withRetryDeadline): long enough to ride out a platform restart.
+   * Time for all attempts of one request, when it runs in no resource
+   * operation (see operationDeadline.ts): long enough to ride out a platform restart.
    */
   budgetMs: number;
   baseDelayMs: number;
@@ -15,23 +13,6 @@ export interface RetryPolicy {
 }
 
 export const DEFAULT_RETRY: RetryPolicy = { attempts: 40, budgetMs: 60_000, baseDelayMs: 250, maxDelayMs: 8_000, maxRetryAfterMs: 60_000 };
-
-const deadlines = new AsyncLocalStorage<number>();
-
-/**
- * Runs one resource operation with its time limit (the resource's `timeouts`):
- * every request made inside it retries until that deadline instead of the
- * client's default budget, so an `up` rides out a platform restart of tens of
- * seconds when the resource allows it.
- */
-export function withRetryDeadline<T>(deadlineMs: number, work: () => Promise<T>): Promise<T> {
-  return deadlines.run(deadlineMs, work);
-}
-
-/** The deadline (epoch ms) of the resource operation this code runs in, if any. */
-export function currentRetryDeadline(): number | undefined {
-  return deadlines.getStore();
-}
 
 /** What one attempt came to: an HTTP answer, or a connection failure before any answer. */
 export type AttemptOutcome =
@@ -43,11 +24,11 @@ export type AttemptOutcome =
       requestWritten: boolean;
     };
 
-const IDEMPOTENT = new Set(["GET", "PUT", "DELETE", "HEAD"]);
+const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "HEAD"]);
 /** Transient server states. 501, 505 and 507 (out of storage or cluster resources) do not heal by retrying. */
-const RETRIED_STATUS = new Set([500, 502, 503, 504]);
+const RETRIED_STATUS: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** Failures of the connection, not of the request (TLS verification errors are not among them). */
-const CONNECTION_ERRORS = new Set([
+const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
   "ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_STREAM_PREMATURE_CLOSE",
 ]);
 

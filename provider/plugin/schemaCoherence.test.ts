@@ -1,6 +1,6 @@
 // The plugin serves exactly what schema.json (generated from the zod schemas) declares.
 import type { z } from "zod";
-import { RESOURCE_OPERATIONS } from "./resources";
+import { RESOURCE_LIST } from "../resources";
 import { loadSchema } from "./schema";
 import { VplatformProvider } from "./vplatformProvider";
 
@@ -18,7 +18,7 @@ describe("the plugin and schema.json agree", () => {
     expect(served.functionNames.map(token).sort()).toEqual(Object.keys(schema.functions ?? {}).sort());
   });
 
-  test.each(RESOURCE_OPERATIONS.map((ops) => [ops.token, ops] as const))("%s: the inputs the plugin checks are schema.json's inputProperties, and the reverse", (name, ops) => {
+  test.each(RESOURCE_LIST.map((r) => [r.token, r.operations] as const))("%s: the inputs the plugin checks are schema.json's inputProperties, and the reverse", (name, ops) => {
     const declared = schema.resources[token(name)] as { inputProperties: Record<string, unknown> };
     expect(inputNames(ops.schema)).toEqual(Object.keys(declared.inputProperties).sort());
   });

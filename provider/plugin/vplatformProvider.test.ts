@@ -1,5 +1,5 @@
 import type { PlatformApi, Row } from "../reconcile/platform";
-import { engineDeadline, runInOperation } from "../reconcile/operationContext";
+import { engineDeadline, withDeadline } from "../client/operationDeadline";
 import { pollUntil, realClock } from "../reconcile/waitFor";
 import { resolveTimeouts } from "../resources/operationTimeouts";
 import { VplatformProvider } from "./vplatformProvider";
@@ -110,9 +110,9 @@ describe("resource types", () => {
 
 describe("customTimeouts", () => {
   test("the engine's time limit bounds every wait of the operation, beats the timeouts input and is named in the error", async () => {
-    const limits = await runInOperation({ deadline: engineDeadline("create", 0.2) }, async () => resolveTimeouts({ powerChange: 600 }));
+    const limits = await withDeadline(engineDeadline("create", 0.2), async () => resolveTimeouts({ powerChange: 600 }));
     expect(limits.powerChange).toBeLessThanOrEqual(1);
-    const wait = runInOperation({ deadline: engineDeadline("create", 0.2) }, () =>
+    const wait = withDeadline(engineDeadline("create", 0.2), () =>
       pollUntil(async () => "starting", () => false, (s) => `status ${s}`, { timeoutSec: 600, label: "VM 'web' to reach running", timeoutInput: "powerChange", initialDelayMs: 20, clock: quietClock }),
     );
     await expect(wait).rejects.toThrow(/^vplatform: customTimeouts\.create \(0\.2s\) ran out after \d+s waiting for VM 'web' to reach running \(last status starting\); raise customTimeouts\.create/);
@@ -123,7 +123,7 @@ describe("customTimeouts", () => {
   });
 
   test("the plugin turns the request's timeout into the deadline of that operation", () => {
-    expect(engineDeadline("delete", 30, 1_000)).toEqual({ atMs: 31_000, name: "customTimeouts.delete", seconds: 30 });
+    expect(engineDeadline("delete", 30, 1_000)).toMatchObject({ at: 31_000, limit: "customTimeouts.delete", seconds: 30, bindsWaits: true });
     expect(engineDeadline("update", 0)).toBeUndefined();
   });
 });

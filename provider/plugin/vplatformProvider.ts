@@ -1,16 +1,18 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveProviderConfig } from "../config/provider-config";
-import { OperationDeadline, engineDeadline, runInOperation } from "../reconcile/operationContext";
+import { OperationDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
 import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
+import { Session } from "../reconcile/session";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, LookupFunction, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
-import { RESOURCE_OPERATIONS, resourceName, typeOfUrn } from "./resources";
+import { RESOURCE_LIST, type Resource } from "../resources";
+import { resourceName, typeOfUrn } from "./resources";
 import { PackageSchema, loadSchema } from "./schema";
 
 type Settings = Record<string, unknown>;
@@ -34,16 +36,20 @@ export class VplatformProvider implements provider.Provider {
   private readonly resources: Map<string, ResourceOperations>;
   private readonly functions: Map<string, LookupFunction>;
   private api?: InstanceApi;
+  /** This instance's session: its resources never share locks, caches or budget with another instance's. */
+  private session?: Session;
 
   constructor(
     private readonly requestTimeout: RequestTimeout = () => 0,
     loaded: { text: string; schema: PackageSchema } = loadSchema(),
     private readonly apiFromSettings: (get: (key: string) => string | undefined) => InstanceApi = platformApiFromConfig,
+    /** The resources served: the declared ones (the dynamic resources' operations, through a second door). */
+    served: readonly Resource[] = RESOURCE_LIST,
   ) {
     this.schema = loaded.text;
     this.version = loaded.schema.version;
     this.pkg = loaded.schema.name;
-    this.resources = new Map(RESOURCE_OPERATIONS.map((ops) => [ops.token, ops]));
+    this.resources = new Map(served.map((r) => [r.token, r.operations]));
     this.functions = new Map(LOOKUP_FUNCTIONS.map((fn) => [fn.name, fn]));
   }
 
@@ -59,7 +65,9 @@ export class VplatformProvider implements provider.Provider {
 
   /** The provider's inputs (schema.json's config keys; secrets arrive wrapped): a client for this instance only. */
   configure(settings: Settings): void {
+    this.session?.close();
     this.api = this.apiFromSettings(this.getter(settings));
+    this.session = new Session(this.api);
   }
 
   /** Bad settings refused at preview, each naming its key. */
@@ -76,7 +84,7 @@ export class VplatformProvider implements provider.Provider {
 
   /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
   check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
-    return this.run(urn, undefined, (ops) => ops.check(news, olds ?? {}));
+    return this.run(urn, undefined, (ops, session) => ops.check(session, news, olds ?? {}));
   }
 
   diff(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.DiffResult> {
@@ -89,9 +97,9 @@ export class VplatformProvider implements provider.Provider {
    * recorded: schema.json declares no such property.
    */
   async create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
-    if (inputs[MARKER_INPUT] !== undefined) return this.run(urn, this.deadline("create"), (ops) => ops.create(inputs));
+    if (inputs[MARKER_INPUT] !== undefined) return this.run(urn, this.deadline("create"), (ops, session) => ops.create(session, inputs));
     try {
-      const created = await this.run(urn, this.deadline("create"), (ops) => ops.create({ ...inputs, [MARKER_INPUT]: stableMarker(urn) }));
+      const created = await this.run(urn, this.deadline("create"), (ops, session) => ops.create(session, { ...inputs, [MARKER_INPUT]: stableMarker(urn) }));
       return { ...created, outs: withoutMarker(created.outs) };
     } catch (err) {
       if (err instanceof PartialCreateError) delete err.properties[MARKER_INPUT];
@@ -100,15 +108,15 @@ export class VplatformProvider implements provider.Provider {
   }
 
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
-    return this.run(urn, undefined, (ops) => ops.read(id, props ?? {}));
+    return this.run(urn, undefined, (ops, session) => ops.read(session, id, props ?? {}));
   }
 
   async update(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.UpdateResult> {
-    return { outs: await this.run(urn, this.deadline("update"), (ops) => ops.update(id, olds, news)) };
+    return { outs: await this.run(urn, this.deadline("update"), (ops, session) => ops.update(session, id, olds, news)) };
   }
 
   delete(id: string, urn: string, props: Settings): Promise<void> {
-    return this.run(urn, this.deadline("delete"), (ops) => ops.delete(id, props));
+    return this.run(urn, this.deadline("delete"), (ops, session) => ops.delete(session, id, props));
   }
 
   /** The look-ups (`vplatform:index:getVnet`, ...): the SDK's functions, run by this instance's client. */
@@ -129,13 +137,17 @@ export class VplatformProvider implements provider.Provider {
     return engineDeadline(operation, this.requestTimeout());
   }
 
-  private run<T>(urn: string, deadline: OperationDeadline | undefined, work: (ops: ResourceOperations) => Promise<T>): Promise<T> {
+  private run<T>(
+    urn: string,
+    deadline: OperationDeadline | undefined,
+    work: (ops: ResourceOperations, session: Session) => Promise<T>,
+  ): Promise<T> {
     const type = typeOfUrn(urn);
     const ops = this.resources.get(resourceName(this.pkg, type) ?? "");
     if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
-    const api = this.api;
-    if (!api) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
-    return runForResource(urn, () => runInOperation({ api, deadline }, () => work(ops)));
+    const session = this.session;
+    if (!session) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
+    return runForResource(urn, () => withDeadline(deadline, () => work(ops, session)));
   }
 
   /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */

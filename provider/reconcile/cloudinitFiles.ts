@@ -1,19 +1,21 @@
-import { PlatformApi, quote, str } from "./platform";
+import type { Session } from "./session";
+import { PlatformApi, str } from "./platform";
+import { quoteLiteral } from "../client/query-string";
 
 export interface CloudinitFile {
   name: string;
   contents: string;
 }
 
-const listFileRows = (api: PlatformApi, vmKey: string) =>
-  api.list("cloudinit_files", { filter: `owner eq ${quote(`vms/${vmKey}`)}`, fields: "$key,name,contents" });
+const listFileRows = (api: Session, vmKey: string) =>
+  api.list("cloudinit_files", { filter: `owner eq ${quoteLiteral(`vms/${vmKey}`)}`, fields: "$key,name,contents" });
 
 /**
  * The VM's files in the `cloudinit_files` table (POST vms and clones create
  * them; afterwards the table is where they change). Declared order first, so
  * a refresh of an unchanged set compares equal.
  */
-export async function readCloudinitFiles(api: PlatformApi, vmKey: string, declaredOrder: string[] = []): Promise<CloudinitFile[]> {
+export async function readCloudinitFiles(api: Session, vmKey: string, declaredOrder: string[] = []): Promise<CloudinitFile[]> {
   const rows = await listFileRows(api, vmKey);
   const rank = (name: string) => (declaredOrder.includes(name) ? declaredOrder.indexOf(name) : declaredOrder.length);
   return rows
@@ -22,7 +24,7 @@ export async function readCloudinitFiles(api: PlatformApi, vmKey: string, declar
 }
 
 /** Makes the VM's files exactly `files`: changed contents are PUT, new files POSTed, undeclared ones deleted. */
-export async function syncCloudinitFiles(api: PlatformApi, vmKey: string, files: CloudinitFile[]): Promise<void> {
+export async function syncCloudinitFiles(api: Session, vmKey: string, files: CloudinitFile[]): Promise<void> {
   const owner = `vms/${vmKey}`;
   const live = await listFileRows(api, vmKey);
   for (const file of files) {

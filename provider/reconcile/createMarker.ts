@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
-import { Row, quote, str } from "./platform";
+import { Row, str } from "./platform";
+import { quoteLiteral } from "../client/query-string";
 
 /**
  * A create marks the row it makes so that it can find it again without
@@ -47,4 +48,4 @@ export function withoutTag<R extends Row>(row: R): R {
 export const hasTag = (row: Row, marker: string): boolean => str(row.description).includes(markerTag(marker));
 
 /** The filter term finding rows tagged with `marker`. */
-export const taggedFilter = (marker: string): string => `description ct ${quote(markerTag(marker))}`;
+export const taggedFilter = (marker: string): string => `description ct ${quoteLiteral(markerTag(marker))}`;

@@ -1,3 +1,4 @@
+import { Session } from "./session";
 import { MachineOwner, changeHardware, unplugAndDeleteDrive } from "./hardware";
 import { PlatformApi, Row } from "./platform";
 import { DEFAULT_TEST_TIMEOUTS, fakeClock } from "./testClock";
@@ -23,7 +24,7 @@ function drivePlatform(statusSequence: string[]) {
     },
     update: async () => undefined,
   };
-  return { api, calls };
+  return { api: new Session(api), calls };
 }
 
 const owner = (running: boolean, allowHotplug: boolean): MachineOwner => ({

@@ -1,3 +1,4 @@
+import type { Session } from "./session";
 import { toMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, rowsWhere, str } from "./platform";
 import { applyWithPowerCycle, vmAction } from "./power";
@@ -6,7 +7,6 @@ import { OperationTimeouts } from "../schemas/timeouts";
 import { MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { Clock, realClock } from "./waitFor";
-import { oweStart, settleOwedStart } from "./runtime";
 import { powerTimeouts } from "./vm";
 
 const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
@@ -18,7 +18,7 @@ export type { MachineOwner };
  * shared with concurrent look-ups; none when this process knows the VM
  * (`live` reads it anyway: a removal acts on the power state of the moment).
  */
-export async function findMachineOwner(api: PlatformApi, machineKey: string, opts: { live?: boolean } = {}): Promise<MachineOwner | undefined> {
+export async function findMachineOwner(api: Session, machineKey: string, opts: { live?: boolean } = {}): Promise<MachineOwner | undefined> {
   const known = opts.live ? undefined : knownOwner(api, machineKey);
   if (known) return known;
   const rows = await rowsWhere(api, "vms", "machine", machineKey, OWNER_FIELDS);
@@ -40,7 +40,7 @@ export async function findMachineOwner(api: PlatformApi, machineKey: string, opt
  * stopped and the last of them starts it again (one restart for all of them).
  */
 export async function changeHardware<T>(
-  api: PlatformApi,
+  api: Session,
   owner: MachineOwner,
   what: string,
   policy: PowerCyclePolicy,
@@ -53,11 +53,11 @@ export async function changeHardware<T>(
   const result = await applyWithPowerCycle(
     api,
     owner.ref,
-    { policy, reasons, running: owner.status.running, timeouts: powerTimeouts(t), clock, startAgain: (start) => oweStart(machineKey, start) },
+    { policy, reasons, running: owner.status.running, timeouts: powerTimeouts(t), clock, startAgain: (start) => api.oweStart(machineKey, start) },
     change,
   );
   // Here rather than when the lock is released: a failed start is then this change's failure (a partial create).
-  await settleOwedStart(machineKey);
+  await api.settleOwedStart(machineKey);
   return result;
 }
 
@@ -65,16 +65,12 @@ export async function changeHardware<T>(
 const HOTPLUG_STATUS_FIELDS = "status#status as hotplug_status";
 const hotplugStatus = (row: Row | undefined) => (row ? str(row.hotplug_status) : undefined);
 
-export async function readDriveStatus(api: PlatformApi, driveKey: string): Promise<string | undefined> {
-  return hotplugStatus(await api.get("machine_drives", driveKey, HOTPLUG_STATUS_FIELDS));
-}
-
 /**
  * Removes a drive from a running hotplug VM: ONE unplug (a repeat answers 422
  * "already hotplug"), then wait until the drive is offline, then DELETE.
  */
 export async function unplugAndDeleteDrive(
-  api: PlatformApi,
+  api: Session,
   owner: MachineOwner,
   driveKey: string,
   driveName: string,
@@ -101,7 +97,7 @@ const PLUGGED_IN: Record<string, string> = { machine_drives: "online", machine_n
  * not meet "already hotplugging this device".
  */
 export async function waitUntilPluggedIn(
-  api: PlatformApi,
+  api: Session,
   table: string,
   key: string,
   what: string,

@@ -2,7 +2,7 @@ import { CreatedRow, PlatformApi, Row, errorStatus, errorText } from "./platform
 import { Clock, realClock } from "./waitFor";
 
 /** Answers that refuse for good: not implemented, version not supported, out of storage or cluster resources. */
-const DEFINITE_5XX = new Set([501, 505, 507]);
+const DEFINITE_5XX: ReadonlySet<number> = new Set([501, 505, 507]);
 
 /** No HTTP answer (drop, timeout: no status, or 0 from the client) or a 5xx/408: the request may or may not have taken effect. */
 export function isAmbiguousFailure(err: unknown): boolean {

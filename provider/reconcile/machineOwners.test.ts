@@ -1,12 +1,13 @@
+import { Session } from "./session";
 import { forgetOwner, knownOwner, knownOwnerOfVm, madeByThisProcess, rememberMadeHere, rememberVm } from "./machineOwners";
 import { PlatformApi } from "./platform";
 
 /** A platform that is never asked anything: what is learned of it is only remembered. */
-const platform = (): PlatformApi => {
+const platform = (): Session => {
   const never = async (): Promise<never> => {
     throw new Error("no request expected");
   };
-  return { get: never, list: never, create: never, update: never, remove: never, action: never };
+  return new Session({ get: never, list: never, create: never, update: never, remove: never, action: never });
 };
 const stopped = { running: false, status: "stopped" };
 

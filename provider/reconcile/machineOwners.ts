@@ -1,6 +1,5 @@
 import type { MachineStatus } from "./machineStatus";
-import { perPlatform, type PlatformApi } from "./platform";
-import { economyOn } from "./requestEconomy";
+import { perSession, type Session } from "./session";
 
 /** The VM owning a machine, with what hardware changes depend on. */
 export interface MachineOwner {
@@ -16,7 +15,7 @@ export interface MachineOwner {
  * is served from here instead of looking the VM up again. Any power action on
  * the machine, and its deletion, forget the entry, so a later change reads
  * the live state again.
- * Kept per platform (see perPlatform).
+ * Kept per session (see perSession): two sites never share it.
  */
 interface Known {
   byMachine: Map<string, MachineOwner>;
@@ -24,40 +23,40 @@ interface Known {
   /** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
   madeHere: Set<string>;
 }
-const known = perPlatform<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), madeHere: new Set() }));
+const known = perSession<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), madeHere: new Set() }));
 
-export function rememberOwner(api: PlatformApi, owner: MachineOwner): void {
+export function rememberOwner(session: Session, owner: MachineOwner): void {
   if (!owner.ref.machineKey || !owner.ref.vmKey) return;
-  known(api).byMachine.set(owner.ref.machineKey, owner);
-  known(api).machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
+  known(session).byMachine.set(owner.ref.machineKey, owner);
+  known(session).machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
 }
 
-/** The VM owning `machineKey`, if this process knows it (VPLATFORM_BASELINE=reads: never). */
-export function knownOwner(api: PlatformApi, machineKey: string): MachineOwner | undefined {
-  return economyOn("reads") ? known(api).byMachine.get(machineKey) : undefined;
+/** The VM owning `machineKey`, if this process knows it. */
+export function knownOwner(session: Session, machineKey: string): MachineOwner | undefined {
+  return known(session).byMachine.get(machineKey);
 }
 
-export function knownOwnerOfVm(api: PlatformApi, vmKey: string): MachineOwner | undefined {
-  const machine = known(api).machineOfVm.get(vmKey);
-  return machine === undefined ? undefined : knownOwner(api, machine);
+export function knownOwnerOfVm(session: Session, vmKey: string): MachineOwner | undefined {
+  const machine = known(session).machineOfVm.get(vmKey);
+  return machine === undefined ? undefined : knownOwner(session, machine);
 }
 
 /** The machine's power is changing (or it is going away): its status must be read again. */
-export function forgetOwner(api: PlatformApi, machineKey: string): void {
-  known(api).byMachine.delete(machineKey);
+export function forgetOwner(session: Session, machineKey: string): void {
+  known(session).byMachine.delete(machineKey);
 }
 
 /** A VM this process just created, changed or read; an unknown allow_hotplug only matters (and is only left out) when it runs. */
-export function rememberVm(api: PlatformApi, ref: MachineOwner["ref"], status: MachineOwner["status"], allowHotplug: boolean | undefined): void {
+export function rememberVm(session: Session, ref: MachineOwner["ref"], status: MachineOwner["status"], allowHotplug: boolean | undefined): void {
   if (allowHotplug === undefined && status.running) return;
-  rememberOwner(api, { ref, status, allowHotplug: allowHotplug === true });
+  rememberOwner(session, { ref, status, allowHotplug: allowHotplug === true });
 }
 
-export function rememberMadeHere(api: PlatformApi, machineKey: string): void {
-  if (machineKey) known(api).madeHere.add(machineKey);
+export function rememberMadeHere(session: Session, machineKey: string): void {
+  if (machineKey) known(session).madeHere.add(machineKey);
 }
 
-/** Whether this process created the machine (VPLATFORM_BASELINE=reads: never assumed). */
-export function madeByThisProcess(api: PlatformApi, machineKey: string): boolean {
-  return economyOn("reads") && known(api).madeHere.has(machineKey);
+/** Whether this process created the machine. */
+export function madeByThisProcess(session: Session, machineKey: string): boolean {
+  return known(session).madeHere.has(machineKey);
 }

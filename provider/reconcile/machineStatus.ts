@@ -1,3 +1,4 @@
+import type { Session } from "./session";
 import { PlatformApi, Row, str } from "./platform";
 import { waitForRow } from "./statusPoller";
 import { Clock } from "./waitFor";
@@ -27,7 +28,7 @@ function statusOfRow(machineKey: string, row: Row | undefined): MachineStatus {
   return toMachineStatus(row);
 }
 
-export async function readMachineStatus(api: PlatformApi, machineKey: string): Promise<MachineStatus> {
+export async function readMachineStatus(api: Session, machineKey: string): Promise<MachineStatus> {
   return statusOfRow(machineKey, await api.get("machine_status", machineKey, STATUS_FIELDS));
 }
 
@@ -41,7 +42,7 @@ export interface MachineWait {
 
 /** Coalesced with every other machine-status wait of the process (see statusPoller). */
 export async function waitForMachineStatus(
-  api: PlatformApi,
+  api: Session,
   machineKey: string,
   predicate: (s: MachineStatus) => boolean,
   opts: MachineWait,

@@ -4,10 +4,11 @@
  * reconcile logic can be unit-tested with small fakes.
  */
 import type { CreatedRow, ListQuery } from "../client/api-client";
-import { economyOn } from "./requestEconomy";
+import type { Row } from "../client/row";
+import { filterLiteral } from "../client/query-string";
 
 export type { CreatedRow, ListQuery };
-export type Row = Record<string, unknown>;
+export type { Row };
 
 export interface PlatformApi {
   list(table: string, query?: ListQuery): Promise<Row[]>;
@@ -27,21 +28,8 @@ export interface PlatformApi {
 
 /** Rows of `table` whose `column` equals `value`: batched with concurrent look-ups when the API can. */
 export function rowsWhere(api: PlatformApi, table: string, column: string, value: string, fields: string): Promise<Row[]> {
-  if (api.listWhere && economyOn("reads")) return api.listWhere(table, column, value, fields);
-  return api.list(table, { filter: `${column} eq ${/^\d+$/.test(value) ? value : quote(value)}`, fields });
-}
-
-/**
- * What this process learned of one platform (the API of one provider configuration), kept as long as
- * that API: two sites served by one plugin process number their rows independently and never share it.
- */
-export function perPlatform<T>(make: () => T): (api: PlatformApi) => T {
-  const memory = new WeakMap<PlatformApi, T>();
-  return (api) => {
-    let known = memory.get(api);
-    if (known === undefined) memory.set(api, (known = make()));
-    return known;
-  };
+  if (api.listWhere) return api.listWhere(table, column, value, fields);
+  return api.list(table, { filter: `${column} eq ${filterLiteral(value)}`, fields });
 }
 
 /** HTTP status of an error thrown by the client, if it carries one. */
@@ -54,11 +42,6 @@ export function errorStatus(err: unknown): number | undefined {
 
 export function errorText(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
-}
-
-/** A filter literal: single-quoted, quotes doubled. */
-export function quote(value: string): string {
-  return `'${value.replace(/'/g, "''")}'`;
 }
 
 export const str = (v: unknown): string => (v === null || v === undefined ? "" : String(v));

@@ -3,8 +3,6 @@ import { BatchReader } from "../client/batchReader";
 import { ApiError } from "../client/errors";
 import { resolveProviderConfig } from "../config/provider-config";
 import type { PlatformApi } from "./platform";
-import { economyOn } from "./requestEconomy";
-import { setPlatformApiFactory } from "./runtime";
 
 /** The reconciler's view of the platform, on the real API client. */
 export function platformApiFromConfig(
@@ -13,7 +11,6 @@ export function platformApiFromConfig(
 ): PlatformApi & { client: ApiClient; reader: BatchReader } {
   const client = new ApiClient(resolveProviderConfig(get, process.env), options);
   const reader = new BatchReader((table, query) => client.list(table, query));
-  const batched = () => economyOn("reads");
   return {
     client,
     reader,
@@ -21,7 +18,7 @@ export function platformApiFromConfig(
     list: (table, query) => client.list(table, query),
     // A read of one row with known fields joins the other reads of its table (a refresh: one GET per table, not per resource).
     get: async (table, key, fields) =>
-      fields && batched() && /^\d+$/.test(key) ? (await reader.load(table, "$key", key, fields))[0] : client.get(table, key, fields ? { fields } : undefined),
+      fields && /^\d+$/.test(key) ? (await reader.load(table, "$key", key, fields))[0] : client.get(table, key, fields ? { fields } : undefined),
     listWhere: (table, column, value, fields) => reader.load(table, column, value, fields),
     create: (table, body) => client.create(table, body),
     action: (table, body) => client.action(table, body),
@@ -36,4 +33,3 @@ export function platformApiFromConfig(
   };
 }
 
-setPlatformApiFactory(platformApiFromConfig);

@@ -1,3 +1,4 @@
+import { Session } from "./session";
 import { MachineStatus } from "./machineStatus";
 import { PlatformApi, Row } from "./platform";
 import { PowerCycleRefusedError, applyWithPowerCycle, powerOff, powerOn } from "./power";
@@ -51,7 +52,7 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
     update: async () => undefined,
     remove: async () => undefined,
   };
-  return { api, actions, current: () => status };
+  return { api: new Session(api), actions, current: () => status };
 }
 
 const stopped = { running: false, status: "stopped" };

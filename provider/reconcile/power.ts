@@ -1,3 +1,4 @@
+import type { Session } from "./session";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { PlatformApi, Row, errorStatus } from "./platform";
@@ -20,7 +21,7 @@ export interface PowerTimeouts {
 }
 
 /** Resolves to the action's answer (clone: `response.vmkey`/`machinekey`; restore: `response.machine`). */
-export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
+export function vmAction(api: Session, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
   forgetOwner(api, vm.machineKey); // what this process knew of the machine's power no longer holds
   return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
@@ -31,7 +32,7 @@ export function vmAction(api: PlatformApi, vm: VmRef, action: string, params?: R
  * poweroff while stopped). Any other 409 (operation in progress) is rethrown.
  */
 async function sendPowerAction(
-  api: PlatformApi,
+  api: Session,
   vm: VmRef,
   action: string,
   params: Row | undefined,
@@ -46,7 +47,7 @@ async function sendPowerAction(
   }
 }
 
-export async function powerOn(api: PlatformApi, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(api, vm, "poweron", {}, isRunning))) return;
   await waitForMachineStatus(api, vm.machineKey, isRunning, {
     timeoutSec: t.powerChange,
@@ -57,7 +58,7 @@ export async function powerOn(api: PlatformApi, vm: VmRef, t: PowerTimeouts, clo
 }
 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
-export async function powerOff(api: PlatformApi, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(api, vm, "poweroff", undefined, isStopped))) return;
   try {
     await waitForMachineStatus(api, vm.machineKey, isStopped, {
@@ -105,7 +106,7 @@ export interface PowerCycle {
  * cycle; otherwise stops the machine, applies and starts it again ("restart",
  * the start as `startAgain` says) or fails before touching anything ("refuse").
  */
-export async function applyWithPowerCycle<T>(api: PlatformApi, vm: VmRef, cycle: PowerCycle, apply: () => Promise<T>): Promise<T> {
+export async function applyWithPowerCycle<T>(api: Session, vm: VmRef, cycle: PowerCycle, apply: () => Promise<T>): Promise<T> {
   if (!cycle.running || cycle.reasons.length === 0) return apply();
   if (cycle.policy === "refuse") throw new PowerCycleRefusedError(vm, cycle.reasons);
   const clock = cycle.clock ?? realClock;

@@ -1,7 +1,8 @@
-import { OperationDeadline, withDeadlineAt } from "../client/operationDeadline";
+import { deadlineIn, withDeadline } from "../client/operationDeadline";
+import { filterLiteral } from "../client/query-string";
 import { PlatformApi, Row, str } from "./platform";
-import { economyOn } from "./requestEconomy";
-import { Clock, PollOptions, WaitTimeoutError, pollUntil, realClock, waitLimit } from "./waitFor";
+import { perSession, type Session } from "./session";
+import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -161,12 +162,12 @@ export class StatusPoller {
   /** One GET per KEYS_PER_READ keys; under the latest deadline of the waits it serves (budget waits may last that long). */
   async #read(keys: string[], batch: Waiter[]): Promise<Map<string, Row>> {
     const latest = Math.max(...batch.map((w) => w.deadline));
-    const deadline: OperationDeadline = { at: Date.now() + Math.max(0, latest - this.clock.now()), limit: `timeouts.${batch[0].opts.timeoutInput ?? "create"}` };
+    const deadline = deadlineIn(Math.max(0, latest - this.clock.now()) / 1000, `timeouts.${batch[0].opts.timeoutInput ?? "create"}`);
     const rows = new Map<string, Row>();
     for (let i = 0; i < keys.length; i += KEYS_PER_READ) {
       const chunk = keys.slice(i, i + KEYS_PER_READ);
       this.reads++;
-      const found = await withDeadlineAt(deadline, () =>
+      const found = await withDeadline(deadline, () =>
         this.api.list(this.table, { filter: keyFilter(chunk), fields: `$key,${this.fields}`, limit: chunk.length }),
       );
       for (const row of found) rows.set(str(row.$key), row);
@@ -177,7 +178,7 @@ export class StatusPoller {
 
 /** `$key eq 1 or $key eq 2`: numeric keys bare, others quoted. */
 export function keyFilter(keys: string[]): string {
-  return keys.map((k) => `$key eq ${/^\d+$/.test(k) ? k : `'${k.replace(/'/g, "''")}'`}`).join(" or ");
+  return keys.map((k) => `$key eq ${filterLiteral(k)}`).join(" or ");
 }
 
 /** The poller's least gap between ticks: a quarter of the time it has been busy, between 250 ms and 2 s. */
@@ -191,12 +192,11 @@ export function nextDelay(waitedMs: number, timeoutSec: number): number {
   return Math.min(cap, Math.max(MIN_DELAY_MS, waitedMs / 4));
 }
 
-const pollers = new WeakMap<PlatformApi, WeakMap<Clock, Map<string, StatusPoller>>>();
+const pollers = perSession(() => new WeakMap<Clock, Map<string, StatusPoller>>());
 
-/** The process's poller of `table` for `fields` on this API (one per client and clock). */
-export function pollerFor(api: PlatformApi, table: string, fields: string, clock: Clock = realClock): StatusPoller {
-  let byClock = pollers.get(api);
-  if (!byClock) pollers.set(api, (byClock = new WeakMap()));
+/** The session's poller of `table` for `fields` (one per clock). */
+export function pollerFor(api: Session, table: string, fields: string, clock: Clock = realClock): StatusPoller {
+  const byClock = pollers(api);
   let byTable = byClock.get(clock);
   if (!byTable) byClock.set(clock, (byTable = new Map()));
   const id = `${table}?${fields}`;
@@ -207,12 +207,8 @@ export function pollerFor(api: PlatformApi, table: string, fields: string, clock
 
 /**
  * Waits until `done(row)` holds for the row `key` of `table`: coalesced with
- * every other wait on the table, or (VPLATFORM_BASELINE=waits) polling this
- * row alone with the old fast backoff.
+ * every other wait on the table.
  */
-export function waitForRow(api: PlatformApi, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
-  if (!economyOn("waits")) {
-    return pollUntil(() => api.get(table, wait.key, fields), wait.done, wait.describe, opts);
-  }
+export function waitForRow(api: Session, table: string, fields: string, wait: RowWait, opts: PollOptions): Promise<Row | undefined> {
   return pollerFor(api, table, fields, opts.clock).wait(wait, opts);
 }

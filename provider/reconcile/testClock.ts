@@ -20,5 +20,5 @@ export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
 
 /** Short limits for unit tests (virtual time, so nothing actually waits). */
 export const DEFAULT_TEST_TIMEOUTS: OperationTimeouts = {
-  create: 60, clone: 60, snapshot: 60, restore: 60, powerChange: 60, delete: 60, gracefulShutdown: 30, forcedShutdown: 10, reboot: 60, hotplug: 60,
+  create: 60, update: 60, clone: 60, snapshot: 60, restore: 60, powerChange: 60, delete: 60, gracefulShutdown: 30, forcedShutdown: 10, reboot: 60, hotplug: 60,
 };

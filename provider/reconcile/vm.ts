@@ -1,13 +1,13 @@
+import type { Session } from "./session";
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
-import { PlatformApi, Row, quote, rowsWhere, str } from "./platform";
+import { PlatformApi, Row, rowsWhere, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
-import { forgetOwedStart } from "./runtime";
-import { economyOn } from "./requestEconomy";
 import { Clock, realClock } from "./waitFor";
+import { quoteLiteral } from "../client/query-string";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
 const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
@@ -27,14 +27,14 @@ function toLiveVm(row: Row): LiveVm {
 }
 
 /** `fields` = the VM columns the caller maps back to inputs. Undefined when the VM is gone. */
-export async function readVm(api: PlatformApi, vmKey: string, fields: string): Promise<LiveVm | undefined> {
+export async function readVm(api: Session, vmKey: string, fields: string): Promise<LiveVm | undefined> {
   const row = await api.get("vms", vmKey, `$key,machine,name,${fields},${LIVE_STATUS_FIELDS}`);
   return row && toLiveVm(row);
 }
 
-export async function findVmByName(api: PlatformApi, name: string, fields: string): Promise<LiveVm | undefined> {
+export async function findVmByName(api: Session, name: string, fields: string): Promise<LiveVm | undefined> {
   const rows = await api.list("vms", {
-    filter: `name eq ${quote(name)} and is_snapshot eq false`,
+    filter: `name eq ${quoteLiteral(name)} and is_snapshot eq false`,
     fields: `$key,machine,name,created,${fields},${LIVE_STATUS_FIELDS}`,
     limit: 1,
   });
@@ -56,7 +56,7 @@ export interface CloneSource {
  * `recovered` when an earlier, interrupted attempt had made it.
  */
 export async function insertVm(
-  api: PlatformApi,
+  api: Session,
   body: Row,
   source: CloneSource | undefined,
   timeouts: OperationTimeouts,
@@ -79,14 +79,14 @@ export async function insertVm(
     : () => api.create("vms", { ...body, description });
   const what = source ? `VM '${name}' (clone of '${source.name}')` : `VM '${name}'`;
   // VM names are unique: a VM an interrupted run made answers the send with a name conflict, so no look goes first.
-  const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: !economyOn("reads") }, timeouts.create * 1000, clock);
+  const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: false }, timeouts.create * 1000, clock);
   if (source) await waitForCloneToFinish(api, source, timeouts, clock);
   const machineKey = str(created.response?.machine);
   return { vmKey: str(created.$key), machineKey, name, recovered: created.recovered, row: created.recovered ? created.response : undefined };
 }
 
 /** The clone finishes when the SOURCE machine leaves `cloning`. */
-function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: OperationTimeouts, clock: Clock) {
+function waitForCloneToFinish(api: Session, source: CloneSource, t: OperationTimeouts, clock: Clock) {
   return waitForMachineStatus(api, source.machineKey, isIdle, {
     timeoutSec: t.clone,
     label: `VM '${source.name}' to finish cloning`,
@@ -95,7 +95,7 @@ function waitForCloneToFinish(api: PlatformApi, source: CloneSource, t: Operatio
   });
 }
 
-export function setVmNote(api: PlatformApi, vm: VmRef, text: string) {
+export function setVmNote(api: Session, vm: VmRef, text: string) {
   return api.action("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
 }
 
@@ -105,21 +105,21 @@ export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
 
 /** Brings live power to `desired`; graceful shutdown first. */
 export async function enforcePower(
-  api: PlatformApi,
+  api: Session,
   vm: VmRef,
   live: MachineStatus,
   desired: "running" | "stopped" | undefined,
   t: OperationTimeouts,
   clock: Clock = realClock,
 ): Promise<void> {
-  if (desired) forgetOwedStart(vm.machineKey); // the declared state wins over restoring the earlier one
+  if (desired) api.forgetOwedStart(vm.machineKey); // the declared state wins over restoring the earlier one
   if (desired === "running" && !live.running) await powerOn(api, vm, powerTimeouts(t), clock);
   if (desired === "stopped" && live.running) await powerOff(api, vm, powerTimeouts(t), clock);
 }
 
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
-export async function deleteVm(api: PlatformApi, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
-  forgetOwedStart(vm.machineKey);
+export async function deleteVm(api: Session, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
+  api.forgetOwedStart(vm.machineKey);
   forgetOwner(api, vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove("vms", vm.vmKey);

@@ -1,5 +1,5 @@
 /** Polling with capped exponential backoff and progress lines the engine shows. */
-import { currentOperation } from "./operationContext";
+import { currentDeadline } from "../client/operationDeadline";
 
 export interface PollOptions {
   timeoutSec: number;
@@ -54,14 +54,14 @@ export function* backoffDelays(initialMs = 200, maxMs = 3000, factor = 1.5): Gen
 /** When a wait that started at `started` must end, and the error it then ends with. */
 export function waitLimit(opts: PollOptions, started: number): { deadline: number; timedOut(state: string, elapsedSec: number): WaitTimeoutError } {
   // The engine's customTimeouts bound the whole operation, so every wait in it.
-  const engine = currentOperation()?.deadline;
-  const engineBound = engine !== undefined && engine.atMs <= started + opts.timeoutSec * 1000;
+  const engine = currentDeadline();
+  const engineBound = engine !== undefined && engine.bindsWaits && engine.at <= started + opts.timeoutSec * 1000;
   return {
-    deadline: engineBound ? engine.atMs : started + opts.timeoutSec * 1000,
+    deadline: engineBound ? engine.at : started + opts.timeoutSec * 1000,
     timedOut(state, elapsed) {
       if (engineBound) {
         return new WaitTimeoutError(
-          `vplatform: ${engine.name} (${engine.seconds}s) ran out after ${elapsed}s waiting for ${opts.label} (last ${state}); raise ${engine.name} if the platform is just slow`,
+          `vplatform: ${engine.limit} (${engine.seconds}s) ran out after ${elapsed}s waiting for ${opts.label} (last ${state}); raise ${engine.limit} if the platform is just slow`,
           state,
         );
       }

@@ -1,5 +1,5 @@
-import { PlatformApi, Row, perPlatform, rowsWhere, str } from "../reconcile/platform";
-import { economyOn } from "../reconcile/requestEconomy";
+import { Row, rowsWhere, str } from "../reconcile/platform";
+import { perSession, type Session } from "../reconcile/session";
 
 /** How long a copy vouches for later checks: the checks of one engine run follow each other within seconds. */
 export const COPY_FRESH_MS = 60_000;
@@ -9,7 +9,7 @@ interface Copy {
   rows: Promise<Row[]>;
 }
 
-const copies = perPlatform(() => new Map<string, Copy>());
+const copies = perSession(() => new Map<string, Copy>());
 
 /**
  * The engine calls `check` one resource at a time and waits for each answer,
@@ -21,11 +21,10 @@ const copies = perPlatform(() => new Map<string, Copy>());
  * exists): what it does not vouch for is looked up afresh before anything is
  * refused, so a stale copy never refuses wrongly.
  *
- * Resolves to undefined when the copy cannot be had (the old per-check
- * behaviour is asked for, or the read failed): the caller looks up afresh.
+ * Resolves to undefined when the copy cannot be had (the read failed): the
+ * caller looks up afresh.
  */
-export async function checkCopy(api: PlatformApi, table: string, fields: string, now = Date.now()): Promise<Row[] | undefined> {
-  if (!economyOn("reads")) return undefined;
+export async function checkCopy(api: Session, table: string, fields: string, now = Date.now()): Promise<Row[] | undefined> {
   const id = JSON.stringify([table, fields]);
   const known = copies(api);
   let copy = known.get(id);
@@ -47,7 +46,7 @@ export const VM_CHECK_FIELDS = "$key,name,machine,is_snapshot";
  * Whether a row of `table` has `column` = `value`: vouched for by the run's
  * copy of the table (`copyFields`, which hold `column`), else looked up afresh.
  */
-export async function rowExists(api: PlatformApi, table: string, column: string, value: string, copyFields = column): Promise<boolean> {
+export async function rowExists(api: Session, table: string, column: string, value: string, copyFields = column): Promise<boolean> {
   const copy = await checkCopy(api, table, copyFields);
   if (copy?.some((row) => str(row[column]) === value)) return true;
   return (await rowsWhere(api, table, column, value, "$key")).length > 0;

@@ -9,7 +9,7 @@ export interface CheckFailure {
 export type Checked<T> = { ok: true; inputs: T; unknown: Set<string> } | { ok: false; failures: CheckFailure[] };
 
 /** Inputs that travel beside the declared ones (engine and SDK plumbing), never validated. */
-const PASSED_THROUGH = new Set(["__provider", "__marker"]);
+const PASSED_THROUGH: ReadonlySet<string> = new Set(["__provider", "__marker"]);
 
 /**
  * Validates and normalizes with the resource's zod schema. Fields whose value

@@ -3,19 +3,16 @@ import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
 import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
-import { configureRuntime } from "../reconcile/runtime";
-// The real API client is the default; unit tests install fakes with setPlatformApiFactory.
-import "../reconcile/platformClient";
+import type { Session } from "../reconcile/session";
+import { SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
-import { withRetryDeadline } from "../client/retry-policy";
 import type { OperationTimeouts } from "../schemas/timeouts";
-import { fieldMeta } from "../schemas/common";
+import { fieldMeta, shapeOf } from "../schemas/common";
 import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
-import { withOperationDeadline } from "../client/operationDeadline";
-import { currentOperation } from "../reconcile/operationContext";
-import { resolveTimeouts } from "./operationTimeouts";
+import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
+import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -31,21 +28,22 @@ export interface ReadBack<I, O> {
 }
 
 /**
- * One resource's behaviour: every method gets validated, normalized inputs and
- * the previous outputs (which echo the inputs plus computed fields).
+ * One resource's behaviour: every method gets the session of the provider
+ * configuration it runs for, validated, normalized inputs and the previous
+ * outputs (which echo the inputs plus computed fields).
  */
 export interface ResourceBehaviour<I extends Row, O extends Row> {
   token: string;
   schema: z.ZodType;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
-  verify?(inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
+  verify?(session: Session, inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
   /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
   diff(id: string, olds: O, news: I): ResourceDiff;
-  create(inputs: I): Promise<Created<O>>;
+  create(session: Session, inputs: I): Promise<Created<O>>;
   /** Undefined when the object no longer exists. */
-  read(id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
-  update(id: string, olds: O, news: I): Promise<O>;
-  delete(id: string, olds: O): Promise<void>;
+  read(session: Session, id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
+  update(session: Session, id: string, olds: O, news: I): Promise<O>;
+  delete(session: Session, id: string, olds: O): Promise<void>;
 }
 
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
@@ -54,13 +52,13 @@ export interface ResourceOperations {
   /** The zod input schema (schema.json's inputProperties are generated from it). */
   schema: z.ZodType;
   /** `olds`: the inputs of the last run ({} for a new resource; undefined when the door does not say): checks of unchanged values are skipped. */
-  check(news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
+  check(session: Session, news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
-  create(inputs: Row): Promise<{ id: string; outs: Row }>;
+  create(session: Session, inputs: Row): Promise<{ id: string; outs: Row }>;
   /** `id` "" when the object no longer exists. Empty `props` (import, `.get()`): the whole live object. */
-  read(id: string, props: Row): Promise<{ id: string; props: Row; inputs?: Row }>;
-  update(id: string, olds: Row, news: Row): Promise<Row>;
-  delete(id: string, props: Row): Promise<void>;
+  read(session: Session, id: string, props: Row): Promise<{ id: string; props: Row; inputs?: Row }>;
+  update(session: Session, id: string, olds: Row, news: Row): Promise<Row>;
+  delete(session: Session, id: string, props: Row): Promise<void>;
 }
 
 /** One implementation of a resource for both doors: no behaviour lives in a door only. */
@@ -68,11 +66,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
-    async check(news, olds) {
+    async check(session, news, olds) {
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;
-      const failures = verify ? await within(news, "create", () => verify(checked.inputs as I, checked.unknown, olds)) : [];
+      const failures = verify ? await within(CHECK_LIMIT, () => verify(session, checked.inputs as I, checked.unknown, olds)) : [];
       return failures.length ? { failures } : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
@@ -81,17 +79,17 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       for (const warning of d.warnings) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
-    async create(inputs) {
+    async create(session, inputs) {
       try {
-        const created = await withinTimeout(inputs, "create", () => b.create(inputs as I));
+        const created = await within(ownLimit(inputs, "create"), () => b.create(session, inputs as I));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         if (err instanceof PartialCreateError) throw err;
         throw explained(err, "create", describe(b.token, inputs));
       }
     },
-    async read(id, props) {
-      const live = await within(props, "create", () => b.read(id, props as O));
+    async read(session, id, props) {
+      const live = await within(READ_LIMIT, () => b.read(session, id, props as O));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
@@ -109,16 +107,16 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));
       return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },
-    async update(id, olds, news) {
+    async update(session, id, olds, news) {
       try {
-        return plainJson(await withinTimeout(news, "create", () => b.update(id, olds as O, news as I)));
+        return plainJson(await within(ownLimit(news, "update"), () => b.update(session, id, olds as O, news as I)));
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
-    async delete(id, props) {
+    async delete(session, id, props) {
       try {
-        await withinTimeout(props, "delete", () => b.delete(id, props as O));
+        await within(ownLimit(props, "delete"), () => b.delete(session, id, props as O));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }
@@ -126,23 +124,31 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   };
 }
 
-/** The dynamic door: the runtime's `__provider` property stays out of the behaviour. */
-export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicProvider & { operations: ResourceOperations } {
-  const ops = resourceOperations(b);
+/** A resource's provider object for the dynamic-provider host, with the operations it runs. */
+export type DynamicDoor = Required<DynamicProvider> & { operations: ResourceOperations };
+
+/** The dynamic door of a resource, serving it with the dynamic sessions. */
+export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicDoor {
+  return dynamicDoor(resourceOperations(b), dynamicSessions);
+}
+
+/** The dynamic door: the runtime's `__provider` property stays out of the behaviour; each call runs in its type's session. */
+export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry): DynamicDoor {
+  const session = () => sessions.sessionOf(ops.token);
   return {
     operations: ops,
     async configure(req) {
       watchEngineOnce();
       keepYoungGenerationSmall();
-      configureRuntime((key) => req.config.get(key));
+      sessions.configure(ops.token, (key) => req.config.get(key));
     },
     async check(olds, news) {
-      return ops.check(withoutProvider(news), withoutProvider(olds ?? {}));
+      return ops.check(session(), withoutProvider(news), withoutProvider(olds ?? {}));
     },
     diff: (id, olds, news) => ops.diff(id, withoutProvider(olds), withoutProvider(news)),
     async create(inputs) {
       try {
-        return await ops.create(withoutProvider(inputs));
+        return await ops.create(session(), withoutProvider(inputs));
       } catch (err) {
         // The error path skips the runtime's copy of __provider into the state;
         // without it refresh and destroy of the recorded resource could not run.
@@ -150,11 +156,11 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
         throw err;
       }
     },
-    read: (id, props) => ops.read(id, withoutProvider(props ?? {})),
+    read: (id, props) => ops.read(session(), id, withoutProvider(props ?? {})),
     async update(id, olds, news) {
-      return { outs: await ops.update(id, withoutProvider(olds), withoutProvider(news)) };
+      return { outs: await ops.update(session(), id, withoutProvider(olds), withoutProvider(news)) };
     },
-    delete: (id, props) => ops.delete(id, withoutProvider(props)),
+    delete: (id, props) => ops.delete(session(), id, withoutProvider(props)),
   };
 }
 
@@ -164,26 +170,32 @@ function describe(token: string, inputs: Record<string, unknown>, id?: string): 
   return `${token}${name}${id ? ` (key ${id})` : ""}`;
 }
 
-/** Requests inside retry until the resource's own time limit (its `timeouts`), not the client's default budget. */
-function withinTimeout<T>(inputs: Record<string, unknown>, limit: "create" | "delete", work: () => Promise<T>): Promise<T> {
-  const seconds = resolveTimeouts(inputs.timeouts as Partial<OperationTimeouts> | undefined)[limit];
-  return withRetryDeadline(Date.now() + seconds * 1000, () => within(inputs, limit, work));
+/** The time limit of an operation: its seconds, and its name as the user sets it (for messages). */
+interface Limit {
+  seconds: number;
+  name: string;
+}
+
+/** Check and read take no `timeouts` entry: they run under these (as long as a create may take by default). */
+const CHECK_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's check limit" };
+const READ_LIMIT: Limit = { seconds: DEFAULT_TIMEOUTS.create, name: "vplatform's read limit" };
+
+/** A create, update or delete runs under its resource's `timeouts.<operation>`. */
+function ownLimit(bag: Row, operation: "create" | "update" | "delete"): Limit {
+  const given = Number(resolveTimeouts(bag.timeouts as Partial<OperationTimeouts> | undefined)[operation]);
+  return { seconds: Number.isFinite(given) && given > 0 ? given : DEFAULT_TIMEOUTS[operation], name: `timeouts.${operation}` };
 }
 
 /**
- * Runs one operation with the deadline its resource's `timeouts` give (the
- * engine's customTimeouts when sooner), so waits on the request budget or a
- * 429 last as long as the operation may and no longer.
+ * Runs one operation under its deadline: the engine's customTimeouts when the
+ * door set them (they beat the `timeouts` input), else its own limit. The
+ * client retries and waits on the request budget or a 429 within it.
  */
-function within<T>(bag: Row, kind: "create" | "delete", work: () => Promise<T>): Promise<T> {
-  const given = Number(resolveTimeouts(bag.timeouts as Parameters<typeof resolveTimeouts>[0])[kind]);
-  const seconds = Number.isFinite(given) && given > 0 ? given : resolveTimeouts(undefined)[kind];
-  const engine = currentOperation()?.deadline;
-  if (engine && engine.atMs < Date.now() + seconds * 1000) return withOperationDeadline((engine.atMs - Date.now()) / 1000, engine.name, work);
-  return withOperationDeadline(seconds, `timeouts.${kind}`, work);
+function within<T>(limit: Limit, work: () => Promise<T>): Promise<T> {
+  const engine = currentDeadline();
+  return withDeadline(engine?.bindsWaits ? engine : deadlineIn(limit.seconds, limit.name), work);
 }
 
-const shapeOf = (schema: z.ZodType) => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _ignored, ...rest } = bag;

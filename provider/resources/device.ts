@@ -2,16 +2,25 @@ import { diffDevice } from "../plan/diff";
 import type { OutputValues } from "../schemas/outputs";
 import { DEVICE_READ_FIELDS, DeviceInputs, deviceOutputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
 import { str } from "../reconcile/platform";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DeviceInputs & HardwareInputs;
 type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
 
-export const provider = defineProvider<Inputs, Outputs>(
-  hardwareBehaviour<Inputs, Outputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    Device: true;
+  }
+}
+
+export const device = defineResource<Inputs, Outputs>({
+  description: "A passthrough device (GPU, PCI, USB, TPM) of a VM's machine.",
+  outputs: deviceOutputs,
+  ...hardwareBehaviour<Inputs, Outputs>({
     token: "Device",
     table: "machine_devices",
+    markedIn: "name",
     noun: "device",
     schema: deviceInputsSchema,
     shape: deviceShape,
@@ -24,4 +33,4 @@ export const provider = defineProvider<Inputs, Outputs>(
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
   }),
-);
+});

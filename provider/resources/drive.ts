@@ -1,15 +1,23 @@
 import { diffDrive } from "../plan/diff";
 import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
 import { unplugAndDeleteDrive } from "../reconcile/hardware";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DriveInputs & HardwareInputs;
 
-export const provider = defineProvider<Inputs, Inputs>(
-  hardwareBehaviour<Inputs, Inputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    Drive: true;
+  }
+}
+
+export const drive = defineResource<Inputs, Inputs>({
+  description: "A drive of a VM's machine.",
+  ...hardwareBehaviour<Inputs, Inputs>({
     token: "Drive",
     table: "machine_drives",
+    markedIn: "description",
     noun: "drive",
     schema: driveInputsSchema,
     shape: driveShape,
@@ -21,4 +29,4 @@ export const provider = defineProvider<Inputs, Inputs>(
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
     removeLive: (api, owner, id, olds, t) => (owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined),
   }),
-);
+});

@@ -1,22 +1,23 @@
+import type { Session } from "../reconcile/session";
 import type { z } from "zod";
 import { ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
 import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
-import { economyOn } from "../reconcile/requestEconomy";
 import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
-import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
-import { platformApi, withMachineLock } from "../reconcile/runtime";
+import { CreatedRow, PlatformApi, Row, errorText, rowsWhere, str } from "../reconcile/platform";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
+import type { ResourceToken } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
+import { quoteLiteral } from "../client/query-string";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
@@ -29,8 +30,13 @@ export interface HardwareInputs extends Row {
 }
 
 export interface HardwareSpec<I extends HardwareInputs, O extends I> {
-  token: string;
+  token: ResourceToken;
   table: "machine_drives" | "machine_nics" | "machine_devices";
+  /**
+   * Where a row carries the create marker: in its `description` (drives, NICs), or, for rows that have
+   * none (devices), in the name of an unnamed row (a named one is found by its machine and name).
+   */
+  markedIn: "description" | "name";
   /** "drive", "NIC", "device" for messages. */
   noun: string;
   schema: z.ZodType;
@@ -48,7 +54,7 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   /** Inputs naming other rows, looked up (read-only) at preview. */
   references?: Reference[];
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
-  removeLive?(api: PlatformApi, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
+  removeLive?(api: Session, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
 
 /** The owner as the change sees it: rows that cannot be hot-plugged need a stopped machine. */
@@ -73,38 +79,40 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
  * that machine's lock, and a running VM that cannot take the change live
  * follows its VM's power-cycle policy.
  */
-export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: HardwareSpec<I, O>): ResourceBehaviour<I, O> {
+export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
+  spec: HardwareSpec<I, O>,
+): ResourceBehaviour<I, O> & { token: ResourceToken; table: string } {
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
   const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
-  const findByName = (api: PlatformApi, inputs: I) => async () =>
+  const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
-      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quote(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
+      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quoteLiteral(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
       : undefined;
   const marking = markingOf(spec);
   /**
    * A row of this machine carrying our marker, of this generation (a replaced predecessor differs in a replacing field).
    * The machine's rows are read with the other creates' look-ups of the table (a lab's: a few GETs), and told apart here.
    */
-  const findOurs = (api: PlatformApi, inputs: I, marker: string) => async () => {
+  const findOurs = (api: Session, inputs: I, marker: string) => async () => {
     const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
     return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
   };
   return {
     token: spec.token,
+    table: spec.table,
     schema: spec.schema,
     // A machine key that did not change since the last run was verified then.
-    verify: async (inputs, unknown, olds) => [
-      ...(unknown.has("machine") || (economyOn("verify") && str(olds?.machine) === str(inputs.machine)) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
-      ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [], olds)),
+    verify: async (api, inputs, unknown, olds) => [
+      ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
+      ...(await verifyReferences(api, inputs, unknown, spec.references ?? [], olds)),
     ],
     diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
 
-    async create(inputs) {
-      const api = platformApi();
+    async create(api, inputs) {
       const machine = String(inputs.machine);
-      return withMachineLock(machine, async () => {
+      return api.withMachineLock(machine, async () => {
         if (inputs.adopt) {
           const row = await findAdoptable(what(inputs), inputs.adopt, {
             byKey: (key) => api.get(spec.table, key, spec.readFields),
@@ -144,24 +152,23 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
       });
     },
 
-    async read(id, olds) {
-      const row = await platformApi().get(spec.table, id, spec.readFields);
+    async read(api, id, olds) {
+      const row = await api.get(spec.table, id, spec.readFields);
       if (!row) return undefined;
       const inputs = { ...declaredOf(olds), ...spec.fromApiRow(withoutTag(row), declaredFields(olds)) } as I;
       return { outs: { ...computedOf(olds), ...inputs, ...spec.computed?.(row, inputs) } as O, inputs };
     },
 
-    async update(id, olds, news) {
+    async update(api, id, olds, news) {
       const body = apiUpdateBody(spec.shape, spec.diff(olds, news), news);
-      if (Object.keys(body).length > 0) await withMachineLock(String(news.machine), () => platformApi().update(spec.table, id, body));
+      if (Object.keys(body).length > 0) await api.withMachineLock(String(news.machine), () => api.update(spec.table, id, body));
       return { ...computedOf(olds), ...news } as O;
     },
 
-    async delete(id, olds) {
-      const api = platformApi();
+    async delete(api, id, olds) {
       const machine = String(olds.machine);
       const t = resolveTimeouts(olds.timeouts);
-      await withMachineLock(machine, async () => {
+      await api.withMachineLock(machine, async () => {
         const owner = await findMachineOwner(api, machine, { live: true });
         if (!owner) return api.remove(spec.table, id); // the VM went first
         const live = owner.status.running ? spec.removeLive?.(api, owner, id, olds, t) : undefined;
@@ -177,13 +184,9 @@ function liveAsInputs<I extends HardwareInputs, O extends I>(spec: HardwareSpec<
   return { ...inputs, ...spec.fromApiRow(withoutTag(row), inputs) };
 }
 
-/**
- * Where a hardware row carries its marker: drives and NICs in `description`;
- * devices have none, so an unnamed device is named after the marker (a named
- * device is found by its machine and name, unique per VM).
- */
-function markingOf(spec: { table: string }) {
-  if (spec.table !== "machine_devices") {
+/** How a hardware row carries its marker (see HardwareSpec.markedIn). */
+function markingOf(spec: { markedIn: "description" | "name" }) {
+  if (spec.markedIn === "description") {
     return {
       mark: (body: Row, marker: string) => ({ ...body, description: taggedDescription(body.description, marker) }),
       marks: (row: Row, marker: string) => hasTag(row, marker),

@@ -1,10 +1,11 @@
-import { PlatformApi, perPlatform, rowsWhere, str } from "../reconcile/platform";
+import { rowsWhere, str } from "../reconcile/platform";
+import { perSession, type Session } from "../reconcile/session";
 import { knownOwner } from "../reconcile/machineOwners";
 import { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
 
-/** Machine keys confirmed in this process, per platform (a preview checks many drives of one VM). */
-const knownMachines = perPlatform(() => new Set<string>());
+/** Machine keys confirmed in this session (a preview checks many drives of one VM). */
+const knownMachines = perSession(() => new Set<string>());
 const CHECK_FIELDS = "$key,name,machine";
 
 /**
@@ -12,7 +13,7 @@ const CHECK_FIELDS = "$key,name,machine";
  * mixing them up attaches hardware to the wrong VM or fails late. One
  * read-only request tells the two apart and names the right value.
  */
-export async function verifyMachineKey(api: PlatformApi, machine: string): Promise<CheckFailure[]> {
+export async function verifyMachineKey(api: Session, machine: string): Promise<CheckFailure[]> {
   const confirmed = knownMachines(api);
   if (confirmed.has(machine) || knownOwner(api, machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
   // The usual case (a right key) is vouched for by the run's copy of the VMs; a wrong one costs a look-up of what it is.

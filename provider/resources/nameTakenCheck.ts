@@ -1,3 +1,4 @@
+import type { Session } from "../reconcile/session";
 import { MARKER_INPUT, hasTag } from "../reconcile/createMarker";
 import { PlatformApi, Row, rowsWhere, str } from "../reconcile/platform";
 import { toBoolean } from "../schemas/normalize";
@@ -15,7 +16,7 @@ import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";
  * (`olds` undefined) cannot tell a new VM from one it manages: then the
  * create's own name-conflict error remains the guard.
  */
-export async function verifyVmNameFree(api: PlatformApi, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
+export async function verifyVmNameFree(api: Session, inputs: Row, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]> {
   const name = inputs.name;
   if (olds === undefined || typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
   const copy = await checkCopy(api, "vms", VM_CHECK_FIELDS);

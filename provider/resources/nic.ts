@@ -1,14 +1,22 @@
 import { diffNic } from "../plan/diff";
 import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "../schemas/nic";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = NicInputs & HardwareInputs;
 
-export const provider = defineProvider<Inputs, Inputs>(
-  hardwareBehaviour<Inputs, Inputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    Nic: true;
+  }
+}
+
+export const nic = defineResource<Inputs, Inputs>({
+  description: "A network interface of a VM's machine.",
+  ...hardwareBehaviour<Inputs, Inputs>({
     token: "Nic",
     table: "machine_nics",
+    markedIn: "description",
     noun: "NIC",
     schema: nicInputsSchema,
     shape: nicShape,
@@ -18,4 +26,4 @@ export const provider = defineProvider<Inputs, Inputs>(
     readFields: NIC_READ_FIELDS,
     references: [{ field: "vnet", table: "vnets", noun: "vnet" }],
   }),
-);
+});

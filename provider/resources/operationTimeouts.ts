@@ -1,4 +1,4 @@
-import { currentOperation } from "../reconcile/operationContext";
+import { currentDeadline } from "../client/operationDeadline";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { DEFAULT_TIMEOUTS } from "../schemas/common";
 
@@ -12,11 +12,11 @@ export { DEFAULT_TIMEOUTS };
 
 export function resolveTimeouts(input: Partial<OperationTimeouts> | undefined): OperationTimeouts {
   const declared = { ...DEFAULT_TIMEOUTS, ...(input ?? {}) };
-  const engine = currentOperation()?.deadline;
-  if (!engine) return declared;
+  const engine = currentDeadline();
+  if (!engine?.bindsWaits) return declared;
   // customTimeouts (plugin only) beat the input: any wait may take what is left of the
   // operation's time; a graceful shutdown still gives way to the kill after its own limit.
-  const left = Math.max(1, (engine.atMs - Date.now()) / 1000);
+  const left = Math.max(1, (engine.at - Date.now()) / 1000);
   const limits = Object.fromEntries(Object.keys(declared).map((k) => [k, left])) as unknown as OperationTimeouts;
   return { ...limits, gracefulShutdown: Math.min(declared.gracefulShutdown, left) };
 }

@@ -1,5 +1,4 @@
-import { PlatformApi, perPlatform } from "../reconcile/platform";
-import { economyOn } from "../reconcile/requestEconomy";
+import { perSession, type Session } from "../reconcile/session";
 import { CheckFailure } from "./checkInputs";
 import { rowExists } from "./checkCopy";
 
@@ -14,7 +13,7 @@ export interface Reference {
 }
 
 /** References confirmed in this process, per platform (a lab's NICs share one vnet). */
-const confirmedReferences = perPlatform(() => new Set<string>());
+const confirmedReferences = perSession(() => new Set<string>());
 
 /**
  * Read-only look-ups at preview: a key of nothing (a mediaSource of no file,
@@ -24,7 +23,7 @@ const confirmedReferences = perPlatform(() => new Set<string>());
  * run (`olds`) and rows this process already found are not looked up.
  */
 export async function verifyReferences(
-  api: PlatformApi,
+  api: Session,
   inputs: Record<string, unknown>,
   unknown: Set<string>,
   refs: Reference[],
@@ -35,10 +34,10 @@ export async function verifyReferences(
   for (const ref of refs) {
     const value = inputs[ref.field];
     if (value === undefined || value === null || unknown.has(ref.field)) continue;
-    if (economyOn("verify") && olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
+    if (olds[ref.field] !== undefined && String(olds[ref.field]) === String(value)) continue; // verified by the last run
     const column = ref.column ?? "$key";
     const id = JSON.stringify([ref.table, column, String(value)]);
-    if (economyOn("verify") && confirmed.has(id)) continue;
+    if (confirmed.has(id)) continue;
     // Vouched for by the run's copy of the table (200 drives from 200 files: one GET); a value it lacks is looked up afresh.
     if (await rowExists(api, ref.table, column, String(value))) {
       confirmed.add(id);

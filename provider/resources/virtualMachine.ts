@@ -1,3 +1,4 @@
+import type { Session } from "../reconcile/session";
 import {
   VIRTUAL_MACHINE_READ_FIELDS,
   VirtualMachineInputs,
@@ -19,13 +20,13 @@ import { isNameConflict } from "../reconcile/insertRow";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { VmRef, powerOff, powerOn } from "../reconcile/power";
-import { forgetOwedStart, platformApi, withMachineLock } from "../reconcile/runtime";
 import { forgetOwner, rememberMadeHere, rememberVm } from "../reconcile/machineOwners";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
-import { PartialCreateError, defineProvider } from "./defineProvider";
+import { PartialCreateError } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { verifyVmNameFree } from "./nameTakenCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -42,7 +43,7 @@ const statusOf = (running: boolean): MachineStatus => (running ? { running: true
 const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.cloudinitFiles?.map((f) => f.name) ?? [];
 
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
-async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
+async function liveInputs(api: Session, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
   const declared = withoutOutputs(olds, virtualMachineOutputs);
   const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
@@ -52,7 +53,7 @@ async function liveInputs(api: PlatformApi, live: LiveVm, olds: VirtualMachineOu
   return inputs;
 }
 
-async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
+async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
   const clone = inputs.cloneFrom;
   if (!clone) return undefined;
   const src = await api.get("vms", clone.vm, "$key,machine,name");
@@ -65,7 +66,7 @@ async function resolveCloneSource(api: PlatformApi, inputs: VirtualMachineInputs
  * are applied afterwards, so one `up` converges (a clone declaring more RAM
  * than its template gets it now, not at the next run).
  */
-async function applyDeclaredToClone(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
+async function applyDeclaredToClone(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
   const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
   if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
   const asCloned = { ...inputs, ...fromVirtualMachineApiRow(withoutTag(live.row), inputs) };
@@ -75,7 +76,7 @@ async function applyDeclaredToClone(api: PlatformApi, vm: VmRef, inputs: Virtual
 }
 
 /** Undo a create that failed after the row existed; if even that fails, let Pulumi record the VM. */
-async function rollback(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs, t: OperationTimeouts, cause: unknown): Promise<never> {
+async function rollback(api: Session, vm: VmRef, inputs: VirtualMachineInputs, t: OperationTimeouts, cause: unknown): Promise<never> {
   console.log(`vplatform: creating VM '${vm.name}' failed after the VM existed (${errorText(cause)}); deleting it again`);
   try {
     await deleteVm(api, vm, await readMachineStatus(api, vm.machineKey), t);
@@ -97,7 +98,7 @@ async function rollback(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInput
  * partially created (the next update converges it); a clone gets the declared
  * settings applied next anyway.
  */
-async function recoveredVmStatus(api: PlatformApi, vm: VmRef, inputs: VirtualMachineInputs): Promise<MachineStatus> {
+async function recoveredVmStatus(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<MachineStatus> {
   const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
   if (!live) throw new Error(`vplatform: VM '${vm.name}' (key ${vm.vmKey}) disappeared right after it was found; re-run \`pulumi up\``);
   if (!inputs.cloneFrom) {
@@ -109,7 +110,7 @@ async function recoveredVmStatus(api: PlatformApi, vm: VmRef, inputs: VirtualMac
 }
 
 /** Finds the VM `adopt` names: by key (never a snapshot) or by the declared name. */
-function findVmToAdopt(api: PlatformApi, inputs: VirtualMachineInputs & { adopt: true | string }): Promise<LiveVm> {
+function findVmToAdopt(api: Session, inputs: VirtualMachineInputs & { adopt: true | string }): Promise<LiveVm> {
   return findAdoptable(`VM '${inputs.name}'`, inputs.adopt, {
     byKey: async (key) => {
       const live = await readVm(api, key, `${VIRTUAL_MACHINE_READ_FIELDS},is_snapshot`);
@@ -143,7 +144,7 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
 }
 
 /** Runs the planned steps in order; resolves to the machine status afterwards. */
-async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], status: MachineStatus, t: OperationTimeouts): Promise<MachineStatus> {
+async function runVmSteps(api: Session, vm: VmRef, steps: VmStep[], status: MachineStatus, t: OperationTimeouts): Promise<MachineStatus> {
   const power = powerTimeouts(t);
   for (const step of steps) {
     switch (step.kind) {
@@ -177,14 +178,22 @@ async function runVmSteps(api: PlatformApi, vm: VmRef, steps: VmStep[], status: 
   return status;
 }
 
-export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VirtualMachine: true;
+  }
+}
+
+export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
+  table: "vms",
+  description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
+  outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
-  verify: (inputs, unknown, olds) => verifyVmNameFree(platformApi(), inputs, unknown, olds),
+  verify: (api, inputs, unknown, olds) => verifyVmNameFree(api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 
-  async create(inputs) {
-    const api = platformApi();
+  async create(api, inputs) {
     const t = resolveTimeouts(inputs.timeouts);
     let vm: VmRef;
     let status: MachineStatus = statusOf(false); // a new VM starts stopped
@@ -198,7 +207,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         const source = await resolveCloneSource(api, inputs);
         const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t, markerOf(inputs));
         // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
-        const inserted = source ? await withMachineLock(source.machineKey, insert) : await insert();
+        const inserted = source ? await api.withMachineLock(source.machineKey, insert) : await insert();
         vm = inserted;
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
         else if (!source) rememberMadeHere(api, vm.machineKey);
@@ -210,7 +219,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
         );
       }
     }
-    return withMachineLock(vm.machineKey, async () => {
+    return api.withMachineLock(vm.machineKey, async () => {
       try {
         if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
         if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
@@ -226,8 +235,7 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     });
   },
 
-  async read(id, olds) {
-    const api = platformApi();
+  async read(api, id, olds) {
     const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
     if (!live) return undefined;
     rememberVm(api, live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
@@ -235,16 +243,15 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
   },
 
-  async update(id, olds, news) {
-    const api = platformApi();
+  async update(api, id, olds, news) {
     const t = resolveTimeouts(news.timeouts);
     forgetOwner(api, olds.machineKey); // its settings (allow_hotplug) may change
-    return withMachineLock(olds.machineKey, async () => {
+    return api.withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");
       if (!live) throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
       const vm: VmRef = { ...live.ref, name: news.name };
-      if (news.powerState) forgetOwedStart(vm.machineKey); // the plan brings about the declared state
+      if (news.powerState) api.forgetOwedStart(vm.machineKey); // the plan brings about the declared state
       const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
       if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
       for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
@@ -252,10 +259,9 @@ export const provider = defineProvider<VirtualMachineInputs, VirtualMachineOutpu
     });
   },
 
-  async delete(id, olds) {
-    const api = platformApi();
+  async delete(api, id, olds) {
     const t = resolveTimeouts(olds.timeouts);
-    await withMachineLock(olds.machineKey, async () => {
+    await api.withMachineLock(olds.machineKey, async () => {
       const live = await readVm(api, id, "name");
       if (!live) return; // already gone
       await deleteVm(api, live.ref, live.status, t);

@@ -1,11 +1,11 @@
+import type { Session } from "../reconcile/session";
 import { diffVmPower } from "../plan/diff";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
-import { platformApi, withMachineLock } from "../reconcile/runtime";
 import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs } from "../schemas/vmPower";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
@@ -13,12 +13,11 @@ type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
 const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): Outputs => ({ ...inputs, machineKey, status: s.status, running: s.running });
 
 /** Brings the VM to the declared state; the status is read under the machine's lock, after every other change to it. */
-async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
-  const api = platformApi();
+async function enforceDeclared(api: Session, inputs: VmPowerInputs): Promise<Outputs> {
   // Keys and name never change: a VM this process knows needs no look-up (its power is read below, live).
   const vm = knownOwnerOfVm(api, inputs.vm) ?? (await readVm(api, inputs.vm, "name"));
   if (!vm) throw new Error(`vplatform: vm: no VM with key '${inputs.vm}'`);
-  return withMachineLock(vm.ref.machineKey, async () => {
+  return api.withMachineLock(vm.ref.machineKey, async () => {
     // A status this process knows that calls for the action is not read again: the action's own 409 says if the
     // machine got there meanwhile. One that says nothing is to do is read live, so nothing is skipped on its word.
     const known = knownOwner(api, vm.ref.machineKey)?.status;
@@ -29,18 +28,28 @@ async function enforceDeclared(inputs: VmPowerInputs): Promise<Outputs> {
   });
 }
 
-export const provider = defineProvider<VmPowerInputs, Outputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VmPower: true;
+  }
+}
+
+export const vmPower = defineResource<VmPowerInputs, Outputs>({
   token: "VmPower",
+  table: "vms",
+  description:
+  "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
+  outputs: vmPowerOutputs,
   schema: vmPowerInputsSchema,
   diff: (_id, olds, news) => diffVmPower(olds, news),
 
-  async create(inputs) {
-    const outs = await enforceDeclared(inputs);
+  async create(api, inputs) {
+    const outs = await enforceDeclared(api, inputs);
     return { id: inputs.vm, outs };
   },
 
-  async read(id, olds) {
-    const live = await readVm(platformApi(), olds.vm ?? id, "name");
+  async read(api, id, olds) {
+    const live = await readVm(api, olds.vm ?? id, "name");
     if (!live) return undefined;
     const declared = withoutOutputs(olds, vmPowerOutputs);
     // Imported (nothing declared yet): the id is the VM key.
@@ -48,7 +57,7 @@ export const provider = defineProvider<VmPowerInputs, Outputs>({
     return { outs: outputs(inputs, live.ref.machineKey, live.status), inputs };
   },
 
-  update: (_id, _olds, news) => enforceDeclared(news),
+  update: (api, _id, _olds, news) => enforceDeclared(api, news),
 
   // No longer declaring a power state leaves the VM as it is, like dropping a VM's powerState.
   async delete() {},

@@ -1,29 +1,31 @@
+import type { Session } from "../reconcile/session";
 import { diffVmSnapshot } from "../plan/diff";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorText, quote, str } from "../reconcile/platform";
+import { PlatformApi, errorText, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
-import { platformApi, withMachineLock } from "../reconcile/runtime";
 import { declaredFields } from "./declaredFields";
-import { PartialCreateError, defineProvider } from "./defineProvider";
+import { PartialCreateError } from "./defineProvider";
+import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
+import { quoteLiteral } from "../client/query-string";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
 
-async function vmRef(api: PlatformApi, vmKey: string): Promise<VmRef> {
+async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
   const row = await api.get("vms", vmKey, "$key,machine,name");
   if (!row) throw new Error(`vplatform: vm: no VM with key '${vmKey}'`);
   return { vmKey, machineKey: str(row.machine), name: str(row.name) };
 }
 
 /** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
-async function findSnapshot(api: PlatformApi, vmKey: string, name: string, marker: string) {
+async function findSnapshot(api: Session, vmKey: string, name: string, marker: string) {
   const rows = await api.list("vms", {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quote(name)} and ${taggedFilter(marker)}`,
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quoteLiteral(name)} and ${taggedFilter(marker)}`,
     fields: "$key,name,description,created,machine",
     sort: "-created",
     limit: 1,
@@ -36,7 +38,7 @@ async function findSnapshot(api: PlatformApi, vmKey: string, name: string, marke
  * The wait watches the machine the answer names, if any (the spec does not say whether a restore
  * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
  */
-async function restore(api: PlatformApi, vm: VmRef, snapshotKey: string, timeoutSec: number) {
+async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec: number) {
   const wait = (machineKey: string, label: string) => waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
   await wait(vm.machineKey, `VM '${vm.name}' to finish its running operation`);
@@ -46,16 +48,24 @@ async function restore(api: PlatformApi, vm: VmRef, snapshotKey: string, timeout
   return machineKey;
 }
 
-export const provider = defineProvider<Inputs, Outputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    VmSnapshot: true;
+  }
+}
+
+export const vmSnapshot = defineResource<Inputs, Outputs>({
   token: "VmSnapshot",
+  table: "machine_snapshots",
+  description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
+  outputs: vmSnapshotOutputs,
   schema: vmSnapshotInputsSchema,
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
-  async create(inputs) {
-    const api = platformApi();
+  async create(api, inputs) {
     const vm = await vmRef(api, inputs.vm);
     const outs = { ...inputs, machineKey: vm.machineKey };
-    return withMachineLock(vm.machineKey, async () => {
+    return api.withMachineLock(vm.machineKey, async () => {
       // Names need not be unique: the snapshot carrying this create's marker is ours.
       const marker = markerOf(inputs);
       const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
@@ -85,8 +95,7 @@ export const provider = defineProvider<Inputs, Outputs>({
     });
   },
 
-  async read(id, olds) {
-    const api = platformApi();
+  async read(api, id, olds) {
     const row = await api.get("vms", id, "$key,name,is_snapshot,parent_vm");
     if (!row || row.is_snapshot !== true) return undefined;
     const declared = withoutOutputs(olds, vmSnapshotOutputs);
@@ -97,13 +106,12 @@ export const provider = defineProvider<Inputs, Outputs>({
   },
 
   /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */
-  async update(id, olds, news) {
+  async update(api, id, olds, news) {
     const d = diffVmSnapshot(olds, news);
     if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger")) {
-      const api = platformApi();
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
-      const machineKey = await withMachineLock(vm.machineKey, () =>
+      const machineKey = await api.withMachineLock(vm.machineKey, () =>
         restore(api, vm, id, resolveTimeouts(news.timeouts).restore),
       );
       return { ...news, machineKey };
@@ -111,7 +119,7 @@ export const provider = defineProvider<Inputs, Outputs>({
     return { ...news, machineKey: olds.machineKey };
   },
 
-  async delete(id) {
-    await platformApi().remove("vms", id);
+  async delete(api, id) {
+    await api.remove("vms", id);
   },
 });

@@ -1,26 +1,27 @@
+import type { Session } from "../reconcile/session";
 import { apiUpdateBody, diffVnet } from "../plan/diff";
 import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorStatus, errorText, quote, str } from "../reconcile/platform";
+import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
 import { pollUntil } from "../reconcile/waitFor";
-import { platformApi } from "../reconcile/runtime";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { resolveTimeouts } from "./operationTimeouts";
 import { declaredFields } from "./declaredFields";
-import { defineProvider } from "./defineProvider";
+import { defineResource } from "./defineResource";
+import { quoteLiteral } from "../client/query-string";
 
 type Inputs = VnetInputs & { name: string };
 
-const findByName = (name: string) => async () =>
-  (await platformApi().list("vnets", { filter: `name eq ${quote(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
+const findByName = (api: Session, name: string) => async () =>
+  (await api.list("vnets", { filter: `name eq ${quoteLiteral(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
 
 /**
  * DELETE of the vnet; undefined once it is gone, else the platform's "in use"
  * answer. NICs deleted with their VM (deletedWith) leave when the VM does,
  * which may come after this deletion starts: it waits for them.
  */
-async function removeUnlessInUse(api: PlatformApi, id: string): Promise<string | undefined> {
+async function removeUnlessInUse(api: Session, id: string): Promise<string | undefined> {
   try {
     await api.remove("vnets", id);
     return undefined;
@@ -30,16 +31,24 @@ async function removeUnlessInUse(api: PlatformApi, id: string): Promise<string |
   }
 }
 
-export const provider = defineProvider<Inputs, Inputs>({
+declare module "./defineResource" {
+  interface ResourceTokens {
+    Vnet: true;
+  }
+}
+
+export const vnet = defineResource<Inputs, Inputs>({
   token: "Vnet",
+  table: "vnets",
+  description: "A virtual network.",
   schema: vnetInputsSchema,
   diff: (_id, olds, news) => diffVnet(olds, news),
 
-  async create(inputs) {
+  async create(api, inputs) {
     if (inputs.adopt) {
       const row = await findAdoptable(`vnet '${inputs.name}'`, inputs.adopt, {
-        byKey: (key) => platformApi().get("vnets", key, VNET_READ_FIELDS),
-        byName: findByName(inputs.name),
+        byKey: (key) => api.get("vnets", key, VNET_READ_FIELDS),
+        byName: findByName(api, inputs.name),
       });
       assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(withoutTag(row), inputs));
       return { id: str(row.$key), outs: inputs };
@@ -48,32 +57,32 @@ export const provider = defineProvider<Inputs, Inputs>({
     const marker = markerOf(inputs);
     const what = `vnet '${inputs.name}'`;
     const findOurs = async () => {
-      const row = await findByName(inputs.name)();
+      const row = await findByName(api, inputs.name)();
       return row && hasTag(row, marker) ? row : undefined;
     };
     const body = { ...toVnetApiBody(inputs), description: taggedDescription(inputs.description, marker) };
-    const created = await insertRow(platformApi(), { table: "vnets", body, what, findOurs }, resolveTimeouts(inputs.timeouts).create * 1000);
+    const created = await insertRow(api, { table: "vnets", body, what, findOurs }, resolveTimeouts(inputs.timeouts).create * 1000);
     if (created.recovered) assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, inputs);
     return { id: str(created.$key), outs: inputs };
   },
 
-  async read(id, olds) {
-    const row = await platformApi().get("vnets", id, VNET_READ_FIELDS);
+  async read(api, id, olds) {
+    const row = await api.get("vnets", id, VNET_READ_FIELDS);
     if (!row) return undefined;
     const inputs = { ...olds, ...fromVnetApiRow(withoutTag(row), declaredFields(olds)) } as Inputs;
     return { outs: inputs, inputs };
   },
 
-  async update(id, olds, news) {
+  async update(api, id, olds, news) {
     const body = apiUpdateBody(vnetShape, diffVnet(olds, news), news);
-    if (Object.keys(body).length > 0) await platformApi().update("vnets", id, body);
+    if (Object.keys(body).length > 0) await api.update("vnets", id, body);
     return news;
   },
 
-  async delete(id, olds) {
+  async delete(api, id, olds) {
     const t = resolveTimeouts(olds.timeouts);
     await pollUntil(
-      () => removeUnlessInUse(platformApi(), id),
+      () => removeUnlessInUse(api, id),
       (inUse) => inUse === undefined,
       (inUse) => inUse ?? "deleted",
       { timeoutSec: t.delete, label: `vnet '${olds.name}' to be free of NICs (their VMs are being deleted)`, timeoutInput: "delete", initialDelayMs: 1000, maxDelayMs: (t.delete * 1000) / 30 },

@@ -97,6 +97,7 @@ export function whenValid(...fields: string[]) {
 /** Spec "suggested client timeouts", upper end of each range, in seconds. */
 export const DEFAULT_TIMEOUTS: OperationTimeouts = {
   create: 600,
+  update: 600,
   clone: 1800,
   snapshot: 300,
   restore: 900,
@@ -114,6 +115,7 @@ const seconds = (what: string) =>
 export const timeoutsSchema = z
   .strictObject({
     create: seconds(`Creating the row and waiting for it (default ${DEFAULT_TIMEOUTS.create})`),
+    update: seconds(`Changing it in place, waits included (default ${DEFAULT_TIMEOUTS.update})`),
     clone: seconds(`Waiting for a clone (default ${DEFAULT_TIMEOUTS.clone})`),
     snapshot: seconds(`Waiting for a snapshot (default ${DEFAULT_TIMEOUTS.snapshot})`),
     restore: seconds(`Waiting for a restore (default ${DEFAULT_TIMEOUTS.restore})`),
@@ -243,3 +245,6 @@ export function cidrContains(cidr: { base: number; bits: number }, ip: number): 
   const mask = cidr.bits === 0 ? 0 : (~0 << (32 - cidr.bits)) >>> 0;
   return ((ip & mask) >>> 0) === ((cidr.base & mask) >>> 0);
 }
+
+/** The fields of an object schema (none for another schema). */
+export const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};

@@ -3,10 +3,10 @@
 // it coherent. Generated from the registry, so a new resource or field is covered at once.
 import { z } from "zod";
 import { fieldMeta, type ApiKind, type ChangeEffect, type FieldMeta, type Shape } from "./common";
-import { resourceSchemas } from "./index";
+import { RESOURCE_LIST } from "../resources";
 import { cloneFromShape } from "./virtualMachine";
 
-const shapes: [string, Shape][] = [...resourceSchemas.map((r) => [r.token, r.inputs.shape as Shape] as [string, Shape]), ["VirtualMachine.cloneFrom", cloneFromShape]];
+const shapes: [string, Shape][] = [...RESOURCE_LIST.map((r) => [r.token, r.inputs.shape as Shape] as [string, Shape]), ["VirtualMachine.cloneFrom", cloneFromShape]];
 const fields = shapes.flatMap(([resource, shape]) => Object.entries(shape).map(([field, schema]) => [`${resource}.${field}`, fieldMeta(schema) ?? ({} as FieldMeta)] as const));
 const mapped = fields.filter(([, m]) => m.api !== undefined);
 const withMeta = (pick: (m: FieldMeta) => boolean) => {

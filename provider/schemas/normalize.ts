@@ -4,8 +4,10 @@
  * equal to what a program declares. Pure; used by the schema mapping and diffs.
  */
 
-/** What an unknown value (an output not yet computed) looks like during preview. */
-export const PREVIEW_UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
+
+/** What an unknown value (an output not yet computed) looks like during preview: Pulumi's own sentinel. */
+export const PREVIEW_UNKNOWN: string = unknownValue;
 
 export function containsPreviewUnknown(value: unknown): boolean {
   if (value === PREVIEW_UNKNOWN) return true;
@@ -14,8 +16,8 @@ export function containsPreviewUnknown(value: unknown): boolean {
   return false;
 }
 
-const TRUE_VALUES = new Set<unknown>([true, "true", "TRUE", "True", 1, "1", "yes", "on"]);
-const FALSE_VALUES = new Set<unknown>([false, "false", "FALSE", "False", 0, "0", "no", "off", ""]);
+const TRUE_VALUES: ReadonlySet<unknown> = new Set<unknown>([true, "true", "TRUE", "True", 1, "1", "yes", "on"]);
+const FALSE_VALUES: ReadonlySet<unknown> = new Set<unknown>([false, "false", "FALSE", "False", 0, "0", "no", "off", ""]);
 
 /** The API writes booleans as true, "true" or 1; anything unrecognized is returned unchanged. */
 export function toBoolean(value: unknown): unknown {

@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { DEFAULT_TIMEOUTS, fieldMeta, timeoutsSchema } from "./common";
 import { deviceInputsSchema, toDeviceApiBody } from "./device";
 import { driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./drive";
-import { resourceSchemas } from "./index";
+import { RESOURCE_LIST } from "../resources";
 import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "./nic";
 import { fromVirtualMachineApiRow, toCloneParams, toVirtualMachineApiBody, virtualMachineInputsSchema } from "./virtualMachine";
 import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "./vmSnapshot";
@@ -17,7 +17,7 @@ const fieldsOf = (input: unknown, schema: z.ZodType) => problems(schema, input).
 
 describe("the registry", () => {
   test("holds the seven resources with their tables", () => {
-    expect(resourceSchemas.map((r) => [r.token, r.table])).toEqual([
+    expect(RESOURCE_LIST.map((r) => [r.token, r.table])).toEqual([
       ["VirtualMachine", "vms"],
       ["Drive", "machine_drives"],
       ["Nic", "machine_nics"],
@@ -27,11 +27,11 @@ describe("the registry", () => {
       ["VmPower", "vms"],
     ]);
   });
-  test.each(resourceSchemas.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {
+  test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {
     const undocumented = Object.entries(r.inputs.shape).filter(([, s]) => !fieldMeta(s)?.description);
     expect(undocumented.map(([k]) => k)).toEqual([]);
   });
-  test.each(resourceSchemas.map((r) => [r.token, r] as const))("%s API names are snake_case and unique", (_t, r) => {
+  test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("%s API names are snake_case and unique", (_t, r) => {
     const apis = Object.values(r.inputs.shape).flatMap((s) => fieldMeta(s)?.api ?? []);
     for (const a of apis) expect(a).toMatch(/^[a-z][a-z0-9_]*$/);
     expect(new Set(apis).size).toBe(apis.length);

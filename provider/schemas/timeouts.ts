@@ -1,6 +1,7 @@
 /** Per-operation time limits in seconds, as the reconciler uses them. */
 export interface OperationTimeouts {
   create: number;
+  update: number;
   clone: number;
   snapshot: number;
   restore: number;

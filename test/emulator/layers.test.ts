@@ -5,28 +5,14 @@
  * provider or the SDK. Each rule reads the import statements of the source files, so a new import
  * the wrong way fails here.
  */
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { edges, sourceFiles } from "../importGraph";
 
-const ROOT = resolve(__dirname, "../..");
-const EMULATOR = join(ROOT, "emulator");
-
-function sources(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    const path = join(dir, entry.name);
-    if (entry.isDirectory()) return sources(path);
-    return entry.name.endsWith(".ts") && !entry.name.endsWith(".test.ts") ? [path] : [];
-  });
-}
-
-/** Repository-relative targets of a file's relative imports (`emulator/core/context`). */
-function importsOf(file: string): string[] {
-  const text = readFileSync(file, "utf8");
-  const specifiers = [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+"(\.[^"]+)"/gms)].map((m) => m[1]);
-  return [...new Set(specifiers.map((s) => relative(ROOT, resolve(dirname(file), s)).replace(/\.ts$/, "")))];
-}
-
-const files = sources(EMULATOR).map((file) => ({ file: relative(ROOT, file).replace(/\.ts$/, ""), imports: importsOf(file) }));
+/** Each emulator module (`emulator/core/context`) with the modules of ours it imports, read as the provider's layering test reads them. */
+const graph = edges(["emulator"]);
+const files = sourceFiles("emulator").map((file) => ({
+  file: file.replace(/\.ts$/, ""),
+  imports: [...new Set(graph.filter((e) => e.from === file && /^(emulator|provider|sdk|env)\//.test(e.to)).map((e) => e.to.replace(/\.ts$/, "")))],
+}));
 const importsOfFile = (name: string) => files.find((f) => f.file === name)!.imports;
 
 describe("the emulator's imports point one way", () => {

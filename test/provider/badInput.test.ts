@@ -6,7 +6,7 @@
  */
 import { loadEnvironment } from "../../env/load-environment";
 import { EnvironmentError } from "../../env/environment-error";
-import { resourceSchemas } from "../../provider/schemas";
+import { RESOURCE_LIST } from "../../provider/resources";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
 import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
@@ -43,7 +43,7 @@ afterAll(async () => {
 const CANDIDATES: unknown[] = [{ bogus: 1 }, 123456789, "∅ not valid", true, [1, 2], -1, "a".repeat(5000)];
 
 /** Every (resource, field, wrong value) the schemas allow us to generate: the first candidate the field's own schema refuses. */
-const generated = resourceSchemas.flatMap((r) =>
+const generated = RESOURCE_LIST.flatMap((r) =>
   Object.entries(r.inputs.shape as Record<string, { safeParse(v: unknown): { success: boolean } }>).flatMap(([field, schema]) => {
     const wrong = CANDIDATES.find((v) => !schema.safeParse(v).success);
     return wrong === undefined ? [] : [[r.token, field, wrong] as const];
@@ -63,7 +63,7 @@ describe("every input's wrong value is refused in check, naming the field (gener
     await expectRefused(token, { ...valid[token], [field]: wrong }, field);
   });
 
-  test.each(resourceSchemas.map((r) => r.token))("%s: an input it does not have is refused by name", async (token) => {
+  test.each(RESOURCE_LIST.map((r) => r.token))("%s: an input it does not have is refused by name", async (token) => {
     await expectRefused(token, { ...valid[token], colour: "red" }, "colour");
   });
 });

@@ -1,17 +1,12 @@
 import * as https from "node:https";
 import { RunningEmulator, startEmulator } from "../../emulator/index";
 import { jsonRequest } from "../../emulator/client/jsonRequest";
+import { RESOURCE_LIST, type Resource, type ResourceToken } from "../../provider/resources";
 
-/** Every provider under test, configured against one emulator like the engine would. */
-export const providers = {
-  VirtualMachine: () => require("../../provider/resources/virtualMachine").provider,
-  Drive: () => require("../../provider/resources/drive").provider,
-  Nic: () => require("../../provider/resources/nic").provider,
-  Device: () => require("../../provider/resources/device").provider,
-  Vnet: () => require("../../provider/resources/vnet").provider,
-  VmSnapshot: () => require("../../provider/resources/vmSnapshot").provider,
-  VmPower: () => require("../../provider/resources/vmPower").provider,
-};
+/** Every provider under test (each declared resource's dynamic door), configured against one emulator like the engine would. */
+export const providers = Object.fromEntries(
+  RESOURCE_LIST.map((r) => [r.token, () => r.dynamic] as const),
+) as { [T in ResourceToken]: () => Resource["dynamic"] };
 
 export interface Lab {
   emu: RunningEmulator;
@@ -38,7 +33,9 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     "vplatform:caCert": emu.caCert,
     ...config,
   };
-  const configure = () => providers.VirtualMachine().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } });
+  // As the engine does: each resource type is configured, with the same stack config.
+  const configure = () =>
+    Promise.all(Object.values(providers).map((p) => p().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } })));
   await configure();
   const agent = new https.Agent({ ca: emu.caCert });
   const call = async (method: string, path: string, body?: unknown) => {
@@ -53,8 +50,8 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     requests: () => call("GET", "/_emulator/requests"),
     resetRequests: () => call("DELETE", "/_emulator/requests"),
     async newRun() {
-      // A new client: what the provider learns is kept per client (perPlatform), so this one starts knowing nothing.
-      require("../../provider/reconcile/runtime").setPlatformApiFactory(require("../../provider/reconcile/platformClient").platformApiFromConfig);
+      // A new session: what the provider learns is kept per session, so this one starts knowing nothing.
+      require("../../provider/resources/sessionRegistry").dynamicSessions.closeAll();
       await configure();
     },
     close: () => emu.close(),

@@ -8,7 +8,7 @@
 // makes its own rows, and most of a case's time is the provider waiting.
 import { z } from "zod";
 import { fieldMeta, normalizeFieldValue, type Shape } from "../../provider/schemas/common";
-import { resourceSchemas } from "../../provider/schemas";
+import { RESOURCE_LIST } from "../../provider/resources";
 import { withoutTag } from "../../provider/reconcile/createMarker";
 import { Lab, providers, startLab } from "./harness";
 
@@ -93,7 +93,7 @@ function generated(js: Row): unknown {
   throw new Error(`no sample for ${JSON.stringify(js)}: add one to samples`);
 }
 
-const optionalInputs = resourceSchemas.flatMap((r) =>
+const optionalInputs = RESOURCE_LIST.flatMap((r) =>
   Object.entries(r.inputs.shape as Shape)
     .filter(([, schema]) => schema.safeParse(undefined).success)
     .map(([field, schema]) => [`${r.token}.${field}`, r.token as Token, field, schema] as const),
@@ -110,7 +110,7 @@ async function create(token: Token, news: Row) {
   return { id: created.id as string, outs: created.outs as Row, inputs };
 }
 const createdKey = async (token: Token, news: Row) => (await create(token, news)).id;
-const tableOf = (token: Token) => resourceSchemas.find((r) => r.token === token)!.table;
+const tableOf = (token: Token) => RESOURCE_LIST.find((r) => r.token === token)!.table;
 
 describe("removing an optional input leaves no diff (generated: every optional input of every resource)", () => {
   test.concurrent.each(optionalInputs)("%s", async (_id, token, field, schema) => {

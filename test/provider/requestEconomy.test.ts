@@ -4,9 +4,10 @@ import { ApiClientOptions } from "../../provider/client/api-client";
 import { VplatformProvider } from "../../provider/plugin/vplatformProvider";
 import { RequestPacer } from "../../provider/client/pacer";
 import { isRunning, waitForMachineStatus } from "../../provider/reconcile/machineStatus";
-import { PlatformApi } from "../../provider/reconcile/platform";
 import { platformApiFromConfig } from "../../provider/reconcile/platformClient";
-import { configureRuntime, platformApi, setPlatformApiFactory } from "../../provider/reconcile/runtime";
+import { Session } from "../../provider/reconcile/session";
+import { dynamicDoor } from "../../provider/resources/defineProvider";
+import { SessionRegistry, dynamicSessions } from "../../provider/resources/sessionRegistry";
 import { pollerFor } from "../../provider/reconcile/statusPoller";
 import { Lab, checkedCreate, providers, startLab } from "./harness";
 
@@ -43,15 +44,19 @@ async function makeVms(n: number, opts: { hotplug?: boolean } = {}) {
 describe("coalesced waits: one poller per table reads every waited-on row in one GET per tick", () => {
   test("12 VMs waiting to start together cost one machine_status GET, which reads all 12", async () => {
     const vms = await makeVms(12);
-    const api = platformApi();
+    const api = dynamicSessions.sessionOf("VirtualMachine");
     const keysPerGet: number[] = [];
-    const watched: PlatformApi = {
-      ...api,
+    const watched = new Session({
+      get: (table, key, fields) => api.get(table, key, fields),
+      create: (table, body) => api.create(table, body),
+      action: (table, body) => api.action(table, body),
+      update: (table, key, body) => api.update(table, key, body),
+      remove: (table, key) => api.remove(table, key),
       list: (table, query) => {
         if (table === "machine_status") keysPerGet.push(String(query?.filter).split(" or ").length);
         return api.list(table, query);
       },
-    };
+    });
     await Promise.all(vms.map(({ vm }) => api.action("vm_actions", { vm: vm.id, action: "poweron" })));
     await lab.resetRequests();
     await Promise.all(
@@ -63,7 +68,7 @@ describe("coalesced waits: one poller per table reads every waited-on row in one
 
   test("VMs powered on by their provider wait together: every machine_status GET is a tick of the shared poller", async () => {
     const vms = await makeVms(10);
-    const poller = pollerFor(platformApi(), "machine_status", "running,status");
+    const poller = pollerFor(dynamicSessions.sessionOf("VirtualMachine"), "machine_status", "running,status");
     const ticksBefore = poller.reads;
     await lab.resetRequests();
     await Promise.all(
@@ -81,7 +86,7 @@ describe("coalesced waits: one poller per table reads every waited-on row in one
 describe("nothing read that this process knows: a VmPower starts a VM this process made without reading its status first", () => {
   test("10 VMs made here and powered on by their VmPower: 10 power-ons, and every machine_status GET is a tick of the wait", async () => {
     const vms = await makeVms(10);
-    const poller = pollerFor(platformApi(), "machine_status", "running,status");
+    const poller = pollerFor(dynamicSessions.sessionOf("VirtualMachine"), "machine_status", "running,status");
     const ticksBefore = poller.reads;
     await lab.resetRequests();
     await Promise.all(vms.map(({ vm }) => checkedCreate(providers.VmPower(), { vm: vm.id, state: "running" })));
@@ -94,7 +99,7 @@ describe("nothing read that this process knows: a VmPower starts a VM this proce
   test("a VM started outside this process meanwhile: the power-on's 409 is read as 'there already', nothing fails", async () => {
     const [{ vm }] = await makeVms(1);
     await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron" });
-    await waitForMachineStatus(platformApi(), vm.outs.machineKey, isRunning, { timeoutSec: 30, label: "the VM to run" });
+    await waitForMachineStatus(dynamicSessions.sessionOf("VirtualMachine"), vm.outs.machineKey, isRunning, { timeoutSec: 30, label: "the VM to run" });
     const made = await checkedCreate(providers.VmPower(), { vm: vm.id, state: "running" });
     expect(made.outs).toMatchObject({ running: true, status: "running" });
   });
@@ -255,22 +260,18 @@ describe("a drive or NIC added to a running VM is created once it is plugged in"
 });
 
 describe("pacing: a budget of B requests per window is never exceeded, the run waits instead and says so", () => {
-  afterEach(() => {
-    setPlatformApiFactory(platformApiFromConfig);
-    configureRuntime((k) => config[k]);
-  });
-
   test("a VM and 20 drives under a budget of 15 requests per 2 s: no 2 s window holds more than 15, and it says it waits", async () => {
     const sentAt: number[] = [];
     const options: ApiClientOptions = { pacer: new RequestPacer(), onRequest: (e) => sentAt.push(Date.now() - e.ms) };
-    setPlatformApiFactory((get) => platformApiFromConfig(get, options));
+    const sessions = new SessionRegistry((get) => platformApiFromConfig(get, options));
     const budgeted: Record<string, string> = { ...config, "vplatform:requestBudget": "15", "vplatform:requestBudgetWindowSec": "2" };
-    configureRuntime((k) => budgeted[k]);
+    const [vmDoor, driveDoor] = [providers.VirtualMachine(), providers.Drive()].map((p) => dynamicDoor(p.operations, sessions));
+    for (const door of [vmDoor, driveDoor]) await door.configure!({ config: { get: (k: string) => budgeted[k] } } as never);
     const lines: string[] = [];
     const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
     try {
-      const vm = await checkedCreate(providers.VirtualMachine(), { name: "paced", cpuCores: 1, ram: 1024 });
-      for (const i of range(20)) await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: `d${i}`, disksize: GiB, preferredTier: 3 });
+      const vm = await checkedCreate(vmDoor, { name: "paced", cpuCores: 1, ram: 1024 });
+      for (const i of range(20)) await checkedCreate(driveDoor, { machine: vm.outs.machineKey, name: `d${i}`, disksize: GiB, preferredTier: 3 });
     } finally {
       log.mockRestore();
     }

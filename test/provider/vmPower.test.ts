@@ -53,7 +53,7 @@ describe("VmPower: a VM's power state as a resource ordered after its hardware",
 
   test("check names a bad state; another VM replaces the resource", async () => {
     const bad = await providers.VmPower().check({}, { vm: "1", state: "on" });
-    expect(bad.failures[0].property).toBe("state");
+    expect(bad.failures![0].property).toBe("state");
     const d = await providers.VmPower().diff("1", { vm: "1", state: "running" }, { vm: "2", state: "running" });
     expect(d).toMatchObject({ changes: true, replaces: ["vm"] });
   });

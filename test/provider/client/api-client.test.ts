@@ -1,6 +1,6 @@
 import { ApiError } from "../../../provider/client/errors";
 import { BudgetWaitTooLong, RequestPacer } from "../../../provider/client/pacer";
-import { withOperationDeadline } from "../../../provider/client/operationDeadline";
+import { deadlineIn, withDeadline } from "../../../provider/client/operationDeadline";
 import { DEFAULT_RETRY } from "../../../provider/client/retry-policy";
 import { Reply, SeenRequest, TestServer, startTestServer } from "./https-test-server";
 import { API_KEY, clientFor, rejectionOf } from "./client-setup";
@@ -259,7 +259,7 @@ describe("request accounting", () => {
     const clock = pacerClock();
     const { client } = clientFor(server, { requestBudget: 1, requestBudgetWindowSec: 3600 }, { pacer: new RequestPacer(clock) });
     await client.list("vms");
-    const err = await rejectionOf(withOperationDeadline(600, "timeouts.create", () => client.list("vnets")));
+    const err = await rejectionOf(withDeadline(deadlineIn(600, "timeouts.create"), () => client.list("vnets")));
     expect(err).toBeInstanceOf(BudgetWaitTooLong);
     expect(err.message).toBe(
       "GET /v4/vnets: not sent, the request budget (1 requests per 3600s) lets the next request go in 3600s, after this operation's timeout; " +
@@ -275,7 +275,7 @@ describe("429 inside a resource operation", () => {
     const clock = pacerClock();
     const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
     answer(...Array.from({ length: 5 }, () => ({ status: 429, headers: { "retry-after": "120" }, body: { error: "rate limit exceeded" } })), { status: 200, body: [] });
-    await expect(withOperationDeadline(900, "timeouts.create", () => client.list("vms"))).resolves.toEqual([]);
+    await expect(withDeadline(deadlineIn(900, "timeouts.create"), () => client.list("vms"))).resolves.toEqual([]);
     expect(server.seen).toHaveLength(6);
     expect(clock.sleeps).toEqual(Array(5).fill(120_000));
     expect(clock.lines[0]).toBe("vplatform: the platform answered 429 (rate limit); waiting 120s before the next request (1 sent so far)");
@@ -286,7 +286,7 @@ describe("429 inside a resource operation", () => {
     const clock = pacerClock();
     const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
     answer({ status: 429, body: { error: "rate limit exceeded" } }, { status: 200, body: [] });
-    await expect(withOperationDeadline(900, "timeouts.create", () => client.list("vms"))).resolves.toEqual([]);
+    await expect(withDeadline(deadlineIn(900, "timeouts.create"), () => client.list("vms"))).resolves.toEqual([]);
     expect(server.seen).toHaveLength(2);
     expect(clock.sleeps).toEqual([DEFAULT_RETRY.maxDelayMs]);
     client.close();
@@ -296,7 +296,7 @@ describe("429 inside a resource operation", () => {
     const clock = pacerClock();
     const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
     answer({ status: 429, headers: { "retry-after": "3000" }, body: { error: "rate limit exceeded" } });
-    const err = await rejectionOf(withOperationDeadline(300, "timeouts.delete", () => client.list("vms")));
+    const err = await rejectionOf(withDeadline(deadlineIn(300, "timeouts.delete"), () => client.list("vms")));
     expect(err).toBeInstanceOf(BudgetWaitTooLong);
     expect(err.message).toMatch(/^GET \/v4\/vms: not sent, the platform's rate limit \(429 Retry-After\) lets the next request go in 3000s, after this operation's timeout; raise the resource's timeouts.*\(timeouts\.delete\)$/);
     client.close();

@@ -1,0 +1,101 @@
+import { KeyedMutex } from "./keyedMutex";
+import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
+
+/** A piece of what a session learns (a cache, the pollers): declared once at module scope, kept per session. */
+export interface Memo<T> {
+  readonly make: () => T;
+}
+
+/** Declares a memo: `const known = perSession(() => new Set<string>())`, then `known(session)`. */
+export function perSession<T>(make: () => T): (session: Session) => T {
+  const memo: Memo<T> = { make };
+  return (session) => session.recall(memo);
+}
+
+/**
+ * Everything the operations of one provider configuration (one site) share,
+ * and nothing another configuration sees: its platform client (with its pacer:
+ * the request budget is per API key), what it learned of the platform (caches,
+ * pollers), the per-machine locks and the restarts owed to machines. Each
+ * door builds one per configuration and hands it to every operation (the
+ * plugin per provider instance, the dynamic door through its registry), as
+ * bpg's proxmox provider hands each resource the client Configure built.
+ * Two sites with the same machine keys never wait on each other's locks.
+ */
+export class Session implements PlatformApi {
+  readonly #api: PlatformApi;
+  readonly #locks = new KeyedMutex();
+  /** Machine key → the start owed to a machine stopped for hardware changes it could not take running. */
+  readonly #owedStarts = new Map<string, () => Promise<void>>();
+  readonly #memory = new Map<Memo<unknown>, unknown>();
+  readonly listWhere?: PlatformApi["listWhere"];
+
+  constructor(api: PlatformApi) {
+    this.#api = api;
+    if (api.listWhere) this.listWhere = (table, column, value, fields) => api.listWhere!(table, column, value, fields);
+  }
+
+  list(table: string, query?: ListQuery): Promise<Row[]> {
+    return this.#api.list(table, query);
+  }
+  get(table: string, key: string, fields?: string): Promise<Row | undefined> {
+    return this.#api.get(table, key, fields);
+  }
+  create(table: string, body: Row): Promise<CreatedRow> {
+    return this.#api.create(table, body);
+  }
+  action(table: string, body: Row): Promise<Row> {
+    return this.#api.action(table, body);
+  }
+  update(table: string, key: string, body: Row): Promise<void> {
+    return this.#api.update(table, key, body);
+  }
+  remove(table: string, key: string): Promise<void> {
+    return this.#api.remove(table, key);
+  }
+  /** Ends the client's keep-alive connections: a replaced session must not hold its sockets. */
+  close(): void {
+    this.#api.close?.();
+  }
+
+  /** This session's value of `memo`, made on first use. */
+  recall<T>(memo: Memo<T>): T {
+    if (!this.#memory.has(memo)) this.#memory.set(memo, memo.make());
+    return this.#memory.get(memo) as T;
+  }
+
+  /** Runs a change to one machine after every earlier change to it finished; the last one pays a start owed to it. */
+  withMachineLock<T>(machineKey: string, work: () => Promise<T>): Promise<T> {
+    return this.#locks.run(machineKey, async () => {
+      let result: T;
+      try {
+        result = await work();
+      } catch (err) {
+        await this.settleOwedStart(machineKey).catch((startErr) =>
+          console.log(`vplatform: starting machine ${machineKey} again failed too: ${String(startErr)}`),
+        );
+        throw err;
+      }
+      await this.settleOwedStart(machineKey);
+      return result;
+    });
+  }
+
+  /** Several changes queued on one stopped machine share one restart, which the last of them runs. */
+  oweStart(machineKey: string, start: () => Promise<void>): void {
+    this.#owedStarts.set(machineKey, start);
+  }
+
+  /** The machine's power is decided otherwise now (a declared power state, a deletion). */
+  forgetOwedStart(machineKey: string): void {
+    this.#owedStarts.delete(machineKey);
+  }
+
+  /** For the holder of the machine's lock: runs the owed start unless more changes wait to run on the stopped machine. */
+  async settleOwedStart(machineKey: string): Promise<void> {
+    const start = this.#owedStarts.get(machineKey);
+    if (!start || this.#locks.queuedBehind(machineKey)) return;
+    this.#owedStarts.delete(machineKey);
+    await start();
+  }
+}

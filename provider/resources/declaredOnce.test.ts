@@ -1,0 +1,83 @@
+// A resource is declared once (defineResource) and put in the list: the plugin,
+// the dynamic door and its entry module, schema.json and the docs derive from
+// that, with nothing else written. (Leaving a declaration out of the list fails
+// tsc: see registry.typecheck.ts.)
+import { z } from "zod";
+import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
+import { VplatformProvider } from "../plugin/vplatformProvider";
+import type { PlatformApi, Row } from "../reconcile/platform";
+import { type ResourceToken, defineResource } from "./defineResource";
+import { RESOURCES, RESOURCE_LIST } from "./index";
+import { dynamicDoor } from "./defineProvider";
+import { SessionRegistry } from "./sessionRegistry";
+
+const noChange = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
+
+/** A resource the provider does not have: its rows live in `gadgets`, made by the platform it is given. */
+const gadget = defineResource<Row, Row>({
+  token: "Gadget" as ResourceToken,
+  table: "gadgets",
+  description: "A gadget of the test.",
+  schema: z.object({ name: z.string().min(1).meta({ description: "The gadget's name" }) }),
+  outputs: { serial: { type: "string", description: "Given by the platform" } },
+  diff: () => noChange,
+  async create(session, inputs) {
+    const row = await session.create("gadgets", inputs);
+    return { id: row.$key, outs: { ...inputs, serial: `g-${row.$key}` } };
+  },
+  read: async () => undefined,
+  update: async (_session, _id, _olds, news) => news,
+  delete: async (session, id) => session.remove("gadgets", id),
+});
+const withGadget = [...RESOURCE_LIST, gadget];
+
+/** A platform that keeps the rows created on it. */
+function platform() {
+  const rows: Row[] = [];
+  const api = {
+    create: async (table: string, body: Row) => (rows.push({ table, ...body }), { $key: String(rows.length) }),
+    remove: async () => undefined,
+  } as unknown as PlatformApi;
+  return { rows, api };
+}
+
+describe("a resource declared once appears everywhere the list reaches", () => {
+  test("the plugin serves it, on the session of its provider instance", async () => {
+    const site = platform();
+    const schema = { name: "vplatform", version: "1.2.3", resources: {} };
+    const plugin = new VplatformProvider(() => 0, { text: JSON.stringify(schema), schema }, () => site.api, withGadget);
+    plugin.configure({ endpoint: "https://a.example", apiKey: "k" });
+    expect(plugin.resourceNames).toContain("Gadget");
+    const created = await plugin.create("urn:pulumi:dev::lab::vplatform:index:Gadget::g", { name: "g1" });
+    expect(created).toMatchObject({ id: "1", outs: { name: "g1", serial: "g-1" } });
+    expect(site.rows).toEqual([expect.objectContaining({ table: "gadgets", name: "g1" })]);
+  });
+
+  test("the dynamic door serves it, and its entry module is generated under the file the state will require", async () => {
+    const site = platform();
+    const door = dynamicDoor(gadget.operations, new SessionRegistry(() => site.api));
+    await door.configure({ config: { get: () => undefined } } as never);
+    expect(await door.check({}, { name: "g2", __provider: "p" })).toEqual({ inputs: { name: "g2" } });
+    expect(await door.create({ name: "g2", __provider: "p" })).toMatchObject({ id: "1", outs: { serial: "g-1" } });
+    expect(gadget.dynamicFile).toBe("gadget");
+    expect(dynamicEntryFiles(withGadget)["provider/dynamic/gadget.ts"]).toContain("export = RESOURCES.Gadget.dynamic;");
+  });
+
+  test("schema.json declares it, with its inputs and computed outputs, and the docs describe it", () => {
+    const schema = buildSchema("0.0.0", withGadget);
+    const declared = schema.resources["vplatform:index:Gadget"];
+    expect(declared.description).toBe("A gadget of the test.");
+    expect(Object.keys(declared.inputProperties)).toEqual(["name"]);
+    expect(declared.properties.serial).toMatchObject({ type: "string", description: "Given by the platform" });
+    const docs = buildDocs(schema, withGadget);
+    expect(docs).toContain("## Gadget\n\nA gadget of the test.");
+    expect(docs).toContain("| name | string | yes |");
+  });
+});
+
+describe("the list", () => {
+  test("keys each declaration by its own token, in the order the plugin reports them", () => {
+    expect(Object.entries(RESOURCES).map(([key, r]) => [key, r.token])).toEqual(RESOURCE_LIST.map((r) => [r.token, r.token]));
+    expect(RESOURCE_LIST.map((r) => r.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+  });
+});

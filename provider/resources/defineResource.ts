@@ -1,0 +1,58 @@
+import type { z } from "zod";
+import type { OutputDecls } from "../schemas/outputs";
+import { type DynamicDoor, type ResourceBehaviour, type ResourceOperations, defineProvider } from "./defineProvider";
+import type { Row } from "../reconcile/platform";
+
+/**
+ * The resource tokens, one entry per declaration: each declaration adds its own
+ * (`declare module "./defineResource" { interface ResourceTokens { Drive: true } }`),
+ * and the list in provider/resources/index.ts is typed by them, so a
+ * declaration left out of the list does not compile.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-interface
+export interface ResourceTokens {}
+export type ResourceToken = keyof ResourceTokens;
+
+/** What schema.json, the docs, the SDK types and the environment loader need of a resource. */
+export interface ResourceSchema {
+  token: string;
+  table: string;
+  description: string;
+  inputs: z.ZodObject;
+  /** Computed outputs besides the echoed inputs and `id`. */
+  outputs: OutputDecls;
+}
+
+/** A declared resource: everything the doors, the SDK, schema.json and the docs derive from. */
+export interface Resource extends ResourceSchema {
+  token: ResourceToken;
+  /** `vplatform/dynamic/<dynamicFile>`: the module each dynamic resource's `__provider` requires (kept for existing state). */
+  dynamicFile: string;
+  operations: ResourceOperations;
+  /** The dynamic door's provider object: what the dynamic entry module exports. */
+  dynamic: DynamicDoor;
+}
+
+export interface ResourceDeclaration<I extends Row, O extends Row> extends ResourceBehaviour<I, O> {
+  token: ResourceToken;
+  /** The platform table its rows live in. */
+  table: string;
+  /** For schema.json and the docs. */
+  description: string;
+  outputs?: OutputDecls;
+}
+
+/** One resource, declared once: token, table, inputs, outputs, diff rules and behaviour. */
+export function defineResource<I extends Row, O extends Row>(declaration: ResourceDeclaration<I, O>): Resource {
+  const dynamic = defineProvider(declaration);
+  return {
+    token: declaration.token,
+    table: declaration.table,
+    description: declaration.description,
+    inputs: declaration.schema as z.ZodObject,
+    outputs: declaration.outputs ?? {},
+    dynamicFile: declaration.token[0].toLowerCase() + declaration.token.slice(1),
+    operations: dynamic.operations,
+    dynamic,
+  };
+}
