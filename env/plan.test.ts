@@ -246,6 +246,13 @@ describe("the plan is rendered for people and for machines", () => {
     expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain("No drift: the platform matches the file.");
   });
 
+  test("text: a run that failed before planning anything says so, never 'no changes'", () => {
+    const failed = renderText({ ...report, plan: { ...planFromEvents([]), errors: ["boom"] }, result: "failed", exitCode: 1 });
+    expect(failed).toContain("Plan: none, the run failed (see Errors)");
+    expect(failed).not.toContain("no changes");
+    expect(failed).toMatch(/Errors:\n +x boom\n\nFAILED \(exit 1\)/);
+  });
+
   test("text: bookkeeping-only updates are counted as such, and a drift check says the next up only rewrites them", () => {
     const plan = planFromEvents([
       pre("update", "Nic", "web-nic-0", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
