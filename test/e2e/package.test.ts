@@ -172,11 +172,13 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
   test("under the older template (commonjs, moduleResolution node)", () => {
     expect(tscErrors("tsconfig.commonjs.json")).toBe("");
   });
-  test("and refuses a VM key where a machine key belongs (the check is real)", () => {
+  test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
     fs.writeFileSync(path.join(project, "wrong.ts"), `import * as vp from "vplatform";\nconst vm = new vp.VirtualMachine("v", { name: "v" });\nnew vp.Drive("d", { machine: vm.id, disksize: 1 });\n`);
     fs.writeFileSync(path.join(project, "tsconfig.wrong.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["wrong.ts"] }));
     try {
-      expect(tscErrors("tsconfig.wrong.json")).toMatch(/wrong\.ts\(3,.*MachineKey/);
+      const errors = tscErrors("tsconfig.wrong.json");
+      expect(errors).toMatch(/wrong\.ts\(3,.*MachineKey/);
+      expect(errors).toContain("pass vm.machineKey (not vm.id)");
     } finally {
       fs.rmSync(path.join(project, "wrong.ts"));
       fs.rmSync(path.join(project, "tsconfig.wrong.json"));
