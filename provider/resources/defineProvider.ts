@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
+import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
 import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
@@ -68,7 +69,8 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
-    async check(news, olds) {
+    async check(proposed, olds) {
+      const news = machineOfUpdatedVm(olds, proposed);
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;

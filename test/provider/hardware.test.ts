@@ -31,6 +31,19 @@ describe("check of hardware", () => {
   });
 });
 
+describe("a preview of a drive's grow while its VM is updated in place (its machineKey unknown to the engine)", () => {
+  test("keeps the recorded machine: only disksize changes, no re-attach", async () => {
+    const d = await checkedCreate(providers.Drive(), { ...driveArgs("grow-with-vm"), vm: vm.id });
+    const news = (await providers.Drive().check(d.inputs, { ...d.inputs, machine: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", disksize: 30 * GiB })).inputs;
+    expect(news).toMatchObject({ machine: vm.outs.machineKey, disksize: 30 * GiB });
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+    const diff = await providers.Drive().diff(d.id, d.outs, news);
+    log.mockRestore();
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    await providers.Drive().delete(d.id, d.outs);
+  });
+});
+
 describe("Drive", () => {
   test("create, read without drift, grow in place, delete", async () => {
     const d = await checkedCreate(providers.Drive(), driveArgs("grow"));
