@@ -248,9 +248,14 @@ describe("the plan is rendered for people and for machines", () => {
 
   test("text: a run that failed before planning anything says so, never 'no changes'", () => {
     const failed = renderText({ ...report, plan: { ...planFromEvents([]), errors: ["boom"] }, result: "failed", exitCode: 1 });
-    expect(failed).toContain("Plan: none, the run failed (see Errors)");
+    expect(failed).toContain("Plan: FAILED (see Errors)\n");
     expect(failed).not.toContain("no changes");
     expect(failed).toMatch(/Errors:\n +x boom\n\nFAILED \(exit 1\)/);
+  });
+
+  test("text: an up that failed does not open with what it applied, but with the failure and what it planned", () => {
+    const failed = renderText({ ...report, command: "up", plan: { ...plan, errors: ["refused"] }, result: "failed", exitCode: 1 });
+    expect(failed).toContain("Applied: FAILED (see Errors); planned: 1 to create, 1 to update, 1 to replace, 0 to delete, 0 unchanged");
   });
 
   test("text: bookkeeping-only updates are counted as such, and a drift check says the next up only rewrites them", () => {

@@ -64,10 +64,11 @@ function driftVerdict(r: Report): string[] {
   return ["", `No drift: the platform matches the file${bookkeeping ? "; the next `up` would only rewrite the provider's bookkeeping inputs in the state" : ""}.`];
 }
 
-/** The summary of a plan without changes: a failed run planned nothing, it did not find "no changes". */
-function emptyPlan(r: Report): string {
-  if (r.result === "failed") return "none, the run failed (see Errors)";
-  return r.command === "up" || r.command === "destroy" ? summaryLine(r.plan) : "no changes";
+/** The summary line: a failed run says so first (an `up` that failed applied nothing it can vouch for, and found no "no changes"). */
+function summaryOf(r: Report): string {
+  const { plan } = r;
+  if (r.result === "failed") return `FAILED (see Errors)${plan.changes.length ? `; planned: ${summaryLine(plan)}` : ""}`;
+  return plan.changes.length || r.command === "up" || r.command === "destroy" ? summaryLine(plan) : "no changes";
 }
 
 /** Readable by default: what a reviewer needs on a pull request. */
@@ -75,7 +76,7 @@ export function renderText(r: Report): string {
   const out: string[] = [`vplatform env ${r.command}: stack '${r.stack}', ${r.file}`];
   const { plan } = r;
   if (r.command === "refresh") out.push(`${TITLE.refresh}: ${plan.outside.length} resource(s) changed on the platform outside Pulumi`);
-  else out.push(`${TITLE[r.command]}: ${plan.changes.length ? summaryLine(plan) : emptyPlan(r)}`);
+  else out.push(`${TITLE[r.command]}: ${summaryOf(r)}`);
   if (plan.changes.length) out.push("");
   for (const c of plan.changes) {
     const because = c.replaceKeys?.length ? `  (replaced because of: ${c.replaceKeys.join(", ")})` : "";

@@ -55,7 +55,7 @@ describe("without the Pulumi CLI the CLI says so, on stdout as well (what a pull
     const r = await run(["preview", "environments/dev.yaml", "--stack", "dev"], { "environments/dev.yaml": "vms:\n  - name: web\n" });
     expect(r.code).toBe(EXIT.error);
     expect(r.stderr).toContain(`the Pulumi CLI was not found: VPLATFORM_PULUMI_ROOT has no bin/pulumi (${noEngine})`);
-    expect(r.stdout).toContain("Plan: none, the run failed (see Errors)");
+    expect(r.stdout).toContain("Plan: FAILED (see Errors)\n");
     expect(r.stdout).toMatch(/Errors:\n +x the Pulumi CLI was not found: .*install it/);
     expect(r.stdout).not.toContain("no changes");
     expect(r.stdout).not.toContain("ENOENT");
