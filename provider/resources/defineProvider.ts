@@ -2,6 +2,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
 import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
+import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
 import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
 import { configureRuntime } from "../reconcile/runtime";
@@ -136,6 +137,7 @@ export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviou
     async configure(req) {
       watchEngineOnce();
       keepYoungGenerationSmall();
+      dropHostErrorEchoesOnce();
       configureRuntime((key) => req.config.get(key));
     },
     async check(olds, news) {

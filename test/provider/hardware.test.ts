@@ -14,10 +14,15 @@ const GiB = 1024 ** 3;
 const driveArgs = (name: string, size = 20) => ({ machine: vm.outs.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: size * GiB, preferredTier: 3 });
 
 describe("check of hardware", () => {
-  test("rejects a VM key where the machine key belongs, naming the right value", async () => {
+  test("rejects a VM key where the machine key belongs, naming the right value and the output to use in TypeScript and Pulumi YAML", async () => {
     const r = await providers.Drive().check({}, { ...driveArgs("os"), machine: vm.id });
     expect(r.failures).toEqual([
-      { property: "machine", reason: `machine: '${vm.id}' is the VM key of VM 'hw-web'; hardware takes the machine key — use hw-web.machineKey ('${vm.outs.machineKey}')` },
+      {
+        property: "machine",
+        reason:
+          `machine: '${vm.id}' is the VM key of VM 'hw-web'; hardware takes the machine key ('${vm.outs.machineKey}'): give the VM resource's ` +
+          "machineKey output, not its id (TypeScript: `web.machineKey`; Pulumi YAML: `${web.machineKey}`)",
+      },
     ]);
   });
 
