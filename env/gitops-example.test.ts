@@ -10,7 +10,7 @@ const workflow = parse(fs.readFileSync(path.join(example, ".github", "workflows"
 interface Job {
   if: string;
   strategy: { matrix: { stack: string[] } };
-  steps: { run?: string; uses?: string }[];
+  steps: { run?: string; uses?: string; with?: Record<string, string> }[];
 }
 
 /** The `vplatform env ...` commands a job runs, once per stack of its matrix. */
@@ -81,7 +81,7 @@ describe("the GitOps example installs on a fresh runner", () => {
   test("every job installs the Pulumi CLI with the official action, pinned to the locked @pulumi/pulumi, never by curl | sh", () => {
     const pinned = lock.packages["node_modules/@pulumi/pulumi"].version;
     for (const name of ["plan", "up", "drift"]) {
-      const steps = (workflow.jobs[name] as Job & { steps: { with?: Record<string, string> }[] }).steps;
+      const steps = (workflow.jobs[name] as Job).steps;
       const setup = steps.filter((s) => s.uses?.startsWith("pulumi/actions@"));
       expect(setup).toHaveLength(1);
       expect(setup[0].with).toEqual({ "pulumi-version": pinned });

@@ -379,6 +379,41 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     await ok("pulumi destroy --yes");
   }, 300_000);
 
+  describe("a mistake in the settings fails the preview once, on the resource, naming the setting (no stack trace)", () => {
+    /** `pulumi preview` of the README's program on the dev stack with `settings` set, then the README's settings back. */
+    const previewWith = async (settings: string): Promise<CliRun & { seconds: number }> => {
+      await ok("pulumi stack select dev");
+      await ok(settings);
+      const started = Date.now();
+      try {
+        return { ...(await shell("pulumi preview --diff")), seconds: (Date.now() - started) / 1000 };
+      } finally {
+        await ok(readme.configure.replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey));
+      }
+    };
+    const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+    test("a wrong API key: 401 names vplatform:apiKey / VPLATFORM_API_KEY, once", async () => {
+      const r = await previewWith("pulumi config set --secret vplatform:apiKey wrong-key");
+      expect(r.code).not.toBe(0);
+      const output = r.stdout + r.stderr;
+      expect(occurrences(output, "check vplatform:apiKey / VPLATFORM_API_KEY")).toBe(1);
+      expect(output).not.toMatch(/\n\s+at .*\.js:\d+/);
+      expect(output).not.toContain("wrong-key");
+    }, 120_000);
+
+    test("an endpoint where nothing listens: fails in seconds, says nothing was sent, names vplatform:endpoint, once", async () => {
+      const closed = `https://127.0.0.1:${await freePort()}`;
+      const r = await previewWith(`pulumi config set vplatform:endpoint ${closed}`);
+      expect(r.code).not.toBe(0);
+      const output = r.stdout + r.stderr;
+      expect(occurrences(output, `nothing was sent, nothing answers at ${closed}: check vplatform:endpoint / VPLATFORM_ENDPOINT`)).toBe(1);
+      expect(output).toContain("--run-program");
+      expect(output).not.toMatch(/may have been (applied|created)|\n\s+at .*\.js:\d+/);
+      expect(r.seconds).toBeLessThan(60);
+    }, 120_000);
+  });
+
   test("offline: the emulator from the package, configured as the README says; kill %1 stops it and frees its port", async () => {
     const port = await freePort();
     await ok("pulumi stack init offline");
