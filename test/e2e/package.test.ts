@@ -275,6 +275,20 @@ describe("a YAML environment file kept in the user project, through the installe
     });
   }, 300_000);
 
+  test("without the Pulumi CLI on PATH: exit 1, and the report (stdout, what a PR comment shows) and stderr say so and how to install it", async () => {
+    const env = { PATH: `${path.dirname(thisBin)}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: process.env.HOME };
+    const r = await new Promise<CliRun>((resolve) =>
+      execFile("npx", ["--no-install", "vplatform", "env", "preview", "environments/dev.yaml", "--stack", "dev"], { cwd: project, env }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("the Pulumi CLI was not found: no `pulumi` on PATH");
+    expect(r.stdout).toContain("Plan: FAILED (see Errors)\n");
+    expect(r.stdout).toMatch(/x the Pulumi CLI was not found: .*install it/);
+    expect(r.stdout).not.toMatch(/no changes|ENOENT/);
+  }, 60_000);
+
   test.each(others)("under %s: up, drift exits 0, destroy", async (name, nodeBin) => {
     await withCli(name, nodeBin, async ({ env, vms }) => {
       expect(await env("up")).toMatchObject({ code: 0 });
