@@ -390,6 +390,12 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     expect(applied).toMatch(/5 created/);
     const vms = await adminGet(emulator, "/v4/vms?fields=name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
     expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
+
+    // The drive grows while the VM's RAM changes: the VM is updated in place, so the drive only grows (no re-attach).
+    fs.writeFileSync(path.join(fresh, "index.ts"), readme.program.replace("ram: 2048", "ram: 4096").replace("20 * 1024 ** 3", "30 * 1024 ** 3"));
+    const grow = await ok("pulumi preview --diff");
+    expect(grow).toMatch(/~ disksize\s*: 21474836480 => 32212254720/);
+    expect(grow).not.toMatch(/machine\s*:.*=>|\[diff: [^\]]*machine/);
     await ok("pulumi destroy --yes");
   }, 300_000);
 
