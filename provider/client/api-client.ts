@@ -183,7 +183,8 @@ export class ApiClient {
    * the operation's whole timeout. Once it answered, a refusal is a restart, ridden out to the deadline.
    */
   #givesUp(failure: AttemptOutcome): boolean {
-    return failure.kind === "connection" && isUnreachable(failure.code) && !this.#answered && Date.now() - (this.#firstAttemptAt ?? 0) >= this.#firstContactMs;
+    if (failure.kind !== "connection" || !isUnreachable(failure.code) || this.#answered) return false;
+    return Date.now() - (this.#firstAttemptAt ?? 0) >= this.#firstContactMs;
   }
 
   /**
@@ -252,8 +253,8 @@ export class ApiClient {
 
   /** Every text that leaves the client passes the redactor (an API that echoes a credential must not leak it). */
   #apiError(status: number, method: Method, path: string, message?: string, code?: string): ApiError {
-    const hint = settingsHint(status, code, this.#settings);
-    return new ApiError(status, method, this.#redact(path), message === undefined ? undefined : this.#redact(message), code, hint && this.#redact(hint));
+    const redacted = (text: string | undefined) => (text === undefined ? undefined : this.#redact(text));
+    return new ApiError(status, method, this.#redact(path), redacted(message), code, redacted(settingsHint(status, code, this.#settings)));
   }
 }
 

@@ -25,13 +25,19 @@ describe("credentialSettingsOf: the settings an auth failure names are those of 
     expect(credentialSettingsOf({ ...base, apiKey: "k", username: "u", password: "p" })).toBe("vplatform:apiKey / VPLATFORM_API_KEY");
   });
   test("a session token and its header", () => {
-    expect(credentialSettingsOf({ ...base, sessionToken: "t" })).toBe("vplatform:sessionToken / VPLATFORM_SESSION_TOKEN, vplatform:tokenHeader / VPLATFORM_TOKEN_HEADER");
+    expect(credentialSettingsOf({ ...base, sessionToken: "t" })).toBe(
+      "vplatform:sessionToken / VPLATFORM_SESSION_TOKEN, vplatform:tokenHeader / VPLATFORM_TOKEN_HEADER",
+    );
   });
   test("user name and password", () => {
-    expect(credentialSettingsOf({ ...base, username: "admin", password: "x" })).toBe("vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD");
+    expect(credentialSettingsOf({ ...base, username: "admin", password: "x" })).toBe(
+      "vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD",
+    );
   });
   test("none at all: every way to give one", () => {
-    expect(credentialSettingsOf(base)).toBe("vplatform:apiKey / VPLATFORM_API_KEY, vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD");
+    expect(credentialSettingsOf(base)).toBe(
+      "vplatform:apiKey / VPLATFORM_API_KEY, vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD",
+    );
   });
 });
 

@@ -96,7 +96,8 @@ describe("settingsHint: a failure that is the configuration's names the setting 
 
   test("a create refused at the connection says nothing was sent, not that it may have been created", () => {
     const hint = settingsHint(0, "ECONNREFUSED", settings);
-    const e = explained(new ApiError(0, "POST", "/v4/vms", "ECONNREFUSED: connect ECONNREFUSED", "ECONNREFUSED", hint), "create", "VirtualMachine 'web'");
+    const refused = new ApiError(0, "POST", "/v4/vms", "ECONNREFUSED: connect ECONNREFUSED", "ECONNREFUSED", hint);
+    const e = explained(refused, "create", "VirtualMachine 'web'");
     expect(e.message).toContain("nothing was sent");
     expect(e.message).not.toMatch(/may have been|may still appear/);
   });

@@ -36,7 +36,8 @@ export interface RequestSettings {
  * settings stored by the last update: the hint says how to give them the corrected ones.
  */
 export function settingsHint(status: number, code: string | undefined, settings: RequestSettings): string | undefined {
-  const storedSettings = "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program";
+  const storedSettings =
+    "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program";
   if (status === 401) return `the platform refused the credentials: check ${settings.credentials}. ${storedSettings}`;
   if (status === 0 && isUnreachable(code)) {
     return `nothing was sent, nothing answers at ${settings.endpoint}: check vplatform:endpoint / VPLATFORM_ENDPOINT. ${storedSettings}`;

@@ -5,7 +5,8 @@ const recorded = { machine: "101", vm: "42", disksize: 10 };
 
 describe("hardware of a VM updated in place keeps its machine in a preview (no re-attach shown)", () => {
   test("machine unknown, the same VM key: the recorded machine stands", () => {
-    expect(machineOfUpdatedVm(recorded, { machine: PREVIEW_UNKNOWN, vm: "42", disksize: 20 })).toEqual({ machine: "101", vm: "42", disksize: 20 });
+    const news = { machine: PREVIEW_UNKNOWN, vm: "42", disksize: 20 };
+    expect(machineOfUpdatedVm(recorded, news)).toEqual({ machine: "101", vm: "42", disksize: 20 });
   });
 
   test("the VM is replaced (its key is unknown): the machine stays unknown", () => {

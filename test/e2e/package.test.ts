@@ -275,11 +275,14 @@ describe("a YAML environment file kept in the user project, through the installe
     });
   }, 300_000);
 
-  test("without the Pulumi CLI on PATH: exit 1, and the report (stdout, what a PR comment shows) and stderr say so and how to install it", async () => {
+  test("without the Pulumi CLI on PATH: exit 1; the report (what a PR comment shows) and stderr say so and how to install it", async () => {
     const env = { PATH: `${path.dirname(thisBin)}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: process.env.HOME };
     const r = await new Promise<CliRun>((resolve) =>
-      execFile("npx", ["--no-install", "vplatform", "env", "preview", "environments/dev.yaml", "--stack", "dev"], { cwd: project, env }, (err, stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      execFile(
+        "npx",
+        ["--no-install", "vplatform", "env", "preview", "environments/dev.yaml", "--stack", "dev"],
+        { cwd: project, env },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
       ),
     );
     expect(r.code).toBe(1);
@@ -365,7 +368,12 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     fs.writeFileSync(path.join(fresh, "Pulumi.yaml"), "name: readme-project\nruntime: nodejs\n");
     fs.writeFileSync(
       path.join(fresh, "package.json"),
-      JSON.stringify({ name: "readme-project", main: "index.ts", dependencies: { "@pulumi/pulumi": USER_PULUMI }, devDependencies: { "@types/node": "^22.19.0", typescript: "~5.9.3" } }),
+      JSON.stringify({
+        name: "readme-project",
+        main: "index.ts",
+        dependencies: { "@pulumi/pulumi": USER_PULUMI },
+        devDependencies: { "@types/node": "^22.19.0", typescript: "~5.9.3" },
+      }),
     );
     fs.writeFileSync(path.join(fresh, "tsconfig.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["index.ts"] }));
     fs.copyFileSync(tarball, path.join(fresh, path.basename(tarball)));
@@ -377,7 +385,8 @@ describe("the README's user path, verbatim, in a fresh project", () => {
   test("1. install: the README's npm install of the tarball", async () => {
     expect(readme.install).toContain(`./${path.basename(tarball)}`);
     await ok(readme.install);
-    expect(JSON.parse(fs.readFileSync(path.join(fresh, "package.json"), "utf8")).dependencies.vplatform).toBe(`file:${path.basename(tarball)}`);
+    const manifest = JSON.parse(fs.readFileSync(path.join(fresh, "package.json"), "utf8"));
+    expect(manifest.dependencies.vplatform).toBe(`file:${path.basename(tarball)}`);
   }, 300_000);
 
   test("2-4. configure (endpoint, API key, the CA's PEM text with --), the README's program, preview and up", async () => {
@@ -392,7 +401,8 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
 
     // The drive grows while the VM's RAM changes: the VM is updated in place, so the drive only grows (no re-attach).
-    fs.writeFileSync(path.join(fresh, "index.ts"), readme.program.replace("ram: 2048", "ram: 4096").replace("20 * 1024 ** 3", "30 * 1024 ** 3"));
+    const grown = readme.program.replace("ram: 2048", "ram: 4096").replace("20 * 1024 ** 3", "30 * 1024 ** 3");
+    fs.writeFileSync(path.join(fresh, "index.ts"), grown);
     const grow = await ok("pulumi preview --diff");
     expect(grow).toMatch(/~ disksize\s*: 21474836480 => 32212254720/);
     expect(grow).not.toMatch(/machine\s*:.*=>|\[diff: [^\]]*machine/);

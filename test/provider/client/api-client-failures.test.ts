@@ -105,7 +105,11 @@ describe("401", () => {
 describe("refused credentials name the settings to fix", () => {
   test.each([
     ["an API key", { apiKey: "wrong" }, "check vplatform:apiKey / VPLATFORM_API_KEY"],
-    ["a user name and password", { apiKey: undefined, username: "admin", password: "wrong" }, "check vplatform:username / VPLATFORM_USERNAME, vplatform:password"],
+    [
+      "a user name and password",
+      { apiKey: undefined, username: "admin", password: "wrong" },
+      "check vplatform:username / VPLATFORM_USERNAME, vplatform:password",
+    ],
   ])("%s: the 401 says which settings, and never the value", async (_, credentials, named) => {
     const { client } = clientFor(server, credentials);
     fallback = () => ({ status: 401, body: { err: "invalid login or password" } });
