@@ -1,16 +1,19 @@
 #!/usr/bin/env node
-/**
- * Command line of the emulator (see README.md):
- *   npm run emulator -- --port 8443 --admin-password s3cret [--host 127.0.0.1] [--data-dir ./state]
- *                       [--time-scale 1] [--cert cert.pem --key key.pem] [--rate-limit 1000] [--volume name=dir]... [--fsync]
- *     prints one line, the base URL, and serves until SIGINT/SIGTERM (state is flushed first).
- *   npm run emulator -- --data-dir ./state --create-api-key <name> [--user admin] [--expires-days 30]
- *     adds an API key to the saved state (emulator stopped) and prints its secret.
- */
+/** Command line of the emulator (the package's `vplatform-emulator`; see README.md and USAGE below). */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildContext, createApiKeyIn, startEmulator } from "./index";
 import { Persister } from "./persistence/store";
+
+/** What --help prints: a string of the program, since the compiled file's comments sit behind compiled JavaScript. */
+const USAGE = `Usage:
+  vplatform-emulator --port 8443 --admin-password s3cret [--host 127.0.0.1] [--data-dir ./state]
+                     [--time-scale 1] [--cert cert.pem --key key.pem] [--rate-limit 1000] [--volume name=dir]... [--fsync]
+    prints one line, the base URL, and serves until SIGINT/SIGTERM or until the process that started it exits
+    (state is flushed first).
+  vplatform-emulator --data-dir ./state --create-api-key <name> [--user admin] [--expires-days 30]
+    adds an API key to the saved state (emulator stopped) and prints its secret.
+`;
 
 function fail(message: string): never {
   process.stderr.write(`emulator: ${message}\n`);
@@ -35,7 +38,7 @@ async function main(): Promise<void> {
     strict: true,
   });
   if (values.help) {
-    process.stdout.write(readFileSync(__filename, "utf8").split("*/")[0].replace(/^#!.*\n|^\/\*\*?|^ \* ?/gm, ""));
+    process.stdout.write(USAGE);
     return;
   }
   if (values["create-api-key"] !== undefined) {
@@ -77,6 +80,21 @@ async function main(): Promise<void> {
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  stopWhenOrphaned(stop);
+}
+
+/**
+ * `npx vplatform-emulator &` runs this process under npm: killing npm does not reach it, so it would keep its port.
+ * Re-parented (its starter gone), it stops as on SIGTERM.
+ */
+function stopWhenOrphaned(stop: () => void): void {
+  const starter = process.ppid;
+  const watch = setInterval(() => {
+    if (process.ppid === starter) return;
+    clearInterval(watch);
+    stop();
+  }, 500);
+  watch.unref();
 }
 
 main().catch((e: Error) => fail(e.message));

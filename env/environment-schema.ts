@@ -15,6 +15,9 @@ import { vnetInputsSchema } from "../provider/schemas/vnet";
 
 const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
 
+/** The fields written with sizeSchema: the plan shows their bytes with units too (`20GB` is not `20GiB`). */
+export const SIZE_FIELDS: ReadonlySet<string> = new Set(["disksize"]);
+
 /** Drive sizes in bytes, or with a unit for people: `20GiB`, `512 MiB`, `1.5TB`. */
 export const sizeSchema = z.union([
   z.number().int().positive(),

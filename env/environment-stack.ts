@@ -65,5 +65,15 @@ function linkPackages(workDir: string): void {
 async function pulumiCommand(): Promise<PulumiCommand> {
   const built = path.join(findRepoRoot(), ".tools", "pulumi");
   const root = process.env.VPLATFORM_PULUMI_ROOT ?? (fs.existsSync(path.join(built, "bin", "pulumi")) ? built : undefined);
-  return PulumiCommand.get(root ? { root } : {});
+  try {
+    return await PulumiCommand.get(root ? { root } : {});
+  } catch (e) {
+    // The Automation API's own text is a bare `spawn pulumi ENOENT`.
+    if (!/\bENOENT\b/.test((e as Error).message)) throw e;
+    const where = root ? `VPLATFORM_PULUMI_ROOT has no bin/pulumi (${root})` : "no `pulumi` on PATH";
+    throw new Error(
+      `the Pulumi CLI was not found: ${where}. vplatform env runs the stock Pulumi CLI as its engine: install it ` +
+        "(https://www.pulumi.com/docs/install/; in GitHub Actions, the pulumi/actions step) and run again. Nothing was run.",
+    );
+  }
 }

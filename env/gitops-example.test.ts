@@ -10,7 +10,7 @@ const workflow = parse(fs.readFileSync(path.join(example, ".github", "workflows"
 interface Job {
   if: string;
   strategy: { matrix: { stack: string[] } };
-  steps: { run?: string; uses?: string }[];
+  steps: { run?: string; uses?: string; with?: Record<string, string> }[];
 }
 
 /** The `vplatform env ...` commands a job runs, once per stack of its matrix. */
@@ -52,12 +52,49 @@ describe("the GitOps example", () => {
   test("the workflow installs the stock Pulumi CLI and the package from the lock file, and takes credentials from secrets", () => {
     for (const name of ["plan", "up", "drift"]) {
       const runs = (workflow.jobs[name] as Job).steps.map((s) => s.run ?? "").join("\n");
-      expect(runs).toContain("get.pulumi.com");
       expect(runs).toMatch(/^npm ci$/m);
     }
     expect(workflow.on).toHaveProperty("pull_request");
     expect(workflow.on.push.branches).toEqual(["main"]);
     expect(workflow.env.VPLATFORM_API_KEY).toBe("${{ secrets.VPLATFORM_API_KEY }}");
-    expect(JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8")).dependencies).toHaveProperty("vplatform");
+  });
+});
+
+describe("the GitOps example installs on a fresh runner", () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(example, "package.json"), "utf8"));
+  const lock = JSON.parse(fs.readFileSync(path.join(example, "package-lock.json"), "utf8"));
+
+  test("vplatform comes from the vendored release tarball, not from the registry where it is not published", () => {
+    expect(manifest.dependencies.vplatform).toMatch(/^file:vendor\/vplatform-\d+\.\d+\.\d+\.tgz$/);
+  });
+
+  test("the lock file is committed and agrees with package.json (npm ci refuses otherwise)", () => {
+    expect(lock.packages[""].dependencies).toEqual(manifest.dependencies);
+    for (const [name, spec] of Object.entries(manifest.dependencies as Record<string, string>)) {
+      const locked = lock.packages[`node_modules/${name}`];
+      expect(locked).toBeDefined();
+      if (spec.startsWith("file:")) expect(locked.resolved).toBe(spec);
+      else expect(locked.version).toBe(spec);
+    }
+  });
+
+  test("every job installs the Pulumi CLI with the official action, pinned to the locked @pulumi/pulumi, never by curl | sh", () => {
+    const pinned = lock.packages["node_modules/@pulumi/pulumi"].version;
+    for (const name of ["plan", "up", "drift"]) {
+      const steps = (workflow.jobs[name] as Job).steps;
+      const setup = steps.filter((s) => s.uses?.startsWith("pulumi/actions@"));
+      expect(setup).toHaveLength(1);
+      expect(setup[0].with).toEqual({ "pulumi-version": pinned });
+      expect(steps.map((s) => s.run ?? "").join("\n")).not.toMatch(/curl[^\n]*\|\s*(ba)?sh/);
+    }
+  });
+
+  test("every run step is under bash with pipefail (a failing command in a pipe fails the step)", () => {
+    expect(workflow.defaults.run.shell).toBe("bash");
+  });
+
+  test(".gitignore leaves out node_modules and the local state of trying it out", () => {
+    const ignored = fs.readFileSync(path.join(example, ".gitignore"), "utf8").split("\n");
+    expect(ignored).toEqual(expect.arrayContaining(["node_modules/", ".vplatform/"]));
   });
 });

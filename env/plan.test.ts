@@ -1,6 +1,6 @@
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
 import { bookkeepingInputsOf, isBookkeepingOnly, planFromEvents, UNKNOWN, UNKNOWN_VALUE, visibleChanges, type Action, type PlannedChange } from "./plan";
-import { formatField, renderJson, renderText, type Report } from "./render-plan";
+import { formatField, renderJson, renderText, withUnits, type Report } from "./render-plan";
 import { EXIT, outcome } from "./run-command";
 
 const TYPE = "pulumi-nodejs:dynamic/vplatform:";
@@ -246,6 +246,18 @@ describe("the plan is rendered for people and for machines", () => {
     expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain("No drift: the platform matches the file.");
   });
 
+  test("text: a run that failed before planning anything says so, never 'no changes'", () => {
+    const failed = renderText({ ...report, plan: { ...planFromEvents([]), errors: ["boom"] }, result: "failed", exitCode: 1 });
+    expect(failed).toContain("Plan: FAILED (see Errors)\n");
+    expect(failed).not.toContain("no changes");
+    expect(failed).toMatch(/Errors:\n +x boom\n\nFAILED \(exit 1\)/);
+  });
+
+  test("text: an up that failed does not open with what it applied, but with the failure and what it planned", () => {
+    const failed = renderText({ ...report, command: "up", plan: { ...plan, errors: ["refused"] }, result: "failed", exitCode: 1 });
+    expect(failed).toContain("Applied: FAILED (see Errors); planned: 1 to create, 1 to update, 1 to replace, 0 to delete, 0 unchanged");
+  });
+
   test("text: bookkeeping-only updates are counted as such, and a drift check says the next up only rewrites them", () => {
     const plan = planFromEvents([
       pre("update", "Nic", "web-nic-0", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
@@ -271,5 +283,21 @@ describe("the plan is rendered for people and for machines", () => {
     expect(parsed.plan.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual(["update web", "replace web-drive-os", "create lab"]);
     expect(parsed.plan.changes[0].fields).toEqual([{ field: "note", before: "a" }, { field: "ram", before: 2048, after: 4096 }]);
     expect(parsed.plan.warnings).toHaveLength(1);
+  });
+});
+
+describe("sizes in the plan carry units, so 20GB (decimal) is told apart from 20GiB", () => {
+  test("bytes are followed by the decimal and the binary size", () => {
+    expect(withUnits(20_000_000_000)).toBe("20000000000 (20 GB = 18.63 GiB)");
+    expect(withUnits(20 * 2 ** 30)).toBe("21474836480 (21.47 GB = 20 GiB)");
+    expect(withUnits(512)).toBe("512");
+  });
+
+  test("a disksize change shows both sides with units; other numbers stay plain", () => {
+    expect(formatField({ field: "disksize", before: 10 * 2 ** 30, after: 20_000_000_000 })).toBe(
+      "disksize: 10737418240 (10.74 GB = 10 GiB) → 20000000000 (20 GB = 18.63 GiB)",
+    );
+    expect(formatField({ field: "disksize", after: 20 * 2 ** 30 })).toBe("disksize: 21474836480 (21.47 GB = 20 GiB)");
+    expect(formatField({ field: "ram", before: 2048, after: 4096 })).toBe("ram: 2048 → 4096");
   });
 });

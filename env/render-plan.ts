@@ -1,4 +1,5 @@
 import type { Command } from "./cli-args";
+import { SIZE_FIELDS } from "./environment-schema";
 import { isBookkeepingOnly, UNKNOWN, visibleChanges, type Action, type FieldChange, type Plan } from "./plan";
 
 /** What a run of the CLI reports: the same object printed as text or as JSON. */
@@ -22,9 +23,22 @@ export function formatValue(v: unknown): string {
 }
 
 export function formatField(f: FieldChange): string {
-  if (!("before" in f)) return `${f.field}: ${formatValue(f.after)}`;
-  if (!("after" in f)) return `${f.field}: ${formatValue(f.before)} → (unset)`;
-  return `${f.field}: ${formatValue(f.before)} → ${formatValue(f.after)}`;
+  const show = (v: unknown) => (SIZE_FIELDS.has(f.field) && typeof v === "number" ? withUnits(v) : formatValue(v));
+  if (!("before" in f)) return `${f.field}: ${show(f.after)}`;
+  if (!("after" in f)) return `${f.field}: ${show(f.before)} → (unset)`;
+  return `${f.field}: ${show(f.before)} → ${show(f.after)}`;
+}
+
+const DECIMAL = ["B", "KB", "MB", "GB", "TB"];
+const BINARY = ["B", "KiB", "MiB", "GiB", "TiB"];
+const scaled = (bytes: number, base: number, units: string[]): string => {
+  const power = Math.min(units.length - 1, Math.max(0, Math.floor(Math.log(bytes) / Math.log(base))));
+  return `${Number((bytes / base ** power).toFixed(2))} ${units[power]}`;
+};
+
+/** Bytes as the plan shows them: `20000000000 (20 GB = 18.63 GiB)`, so a `20GB` meant as `20GiB` is noticed. */
+export function withUnits(bytes: number): string {
+  return bytes < 1000 ? String(bytes) : `${bytes} (${scaled(bytes, 1000, DECIMAL)} = ${scaled(bytes, 1024, BINARY)})`;
 }
 
 const TITLE: Record<Command, string> = {
@@ -50,12 +64,19 @@ function driftVerdict(r: Report): string[] {
   return ["", `No drift: the platform matches the file${bookkeeping ? "; the next `up` would only rewrite the provider's bookkeeping inputs in the state" : ""}.`];
 }
 
+/** The summary line: a failed run says so first (an `up` that failed applied nothing it can vouch for, and found no "no changes"). */
+function summaryOf(r: Report): string {
+  const { plan } = r;
+  if (r.result === "failed") return `FAILED (see Errors)${plan.changes.length ? `; planned: ${summaryLine(plan)}` : ""}`;
+  return plan.changes.length || r.command === "up" || r.command === "destroy" ? summaryLine(plan) : "no changes";
+}
+
 /** Readable by default: what a reviewer needs on a pull request. */
 export function renderText(r: Report): string {
   const out: string[] = [`vplatform env ${r.command}: stack '${r.stack}', ${r.file}`];
   const { plan } = r;
   if (r.command === "refresh") out.push(`${TITLE.refresh}: ${plan.outside.length} resource(s) changed on the platform outside Pulumi`);
-  else out.push(`${TITLE[r.command]}: ${plan.changes.length === 0 && r.command !== "up" && r.command !== "destroy" ? "no changes" : summaryLine(plan)}`);
+  else out.push(`${TITLE[r.command]}: ${summaryOf(r)}`);
   if (plan.changes.length) out.push("");
   for (const c of plan.changes) {
     const because = c.replaceKeys?.length ? `  (replaced because of: ${c.replaceKeys.join(", ")})` : "";

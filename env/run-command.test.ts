@@ -37,3 +37,27 @@ describe("an invalid environment file stops the CLI before anything is sent", ()
     expect(r).toMatchObject({ code: EXIT.invalid, stderr: "environments/nope.yaml: no such file\n" });
   });
 });
+
+describe("without the Pulumi CLI the CLI says so, on stdout as well (what a pull request comment shows)", () => {
+  const saved = process.env.VPLATFORM_PULUMI_ROOT;
+  let noEngine: string;
+  beforeAll(() => {
+    noEngine = fs.mkdtempSync(path.join(os.tmpdir(), "no-engine-"));
+    process.env.VPLATFORM_PULUMI_ROOT = noEngine;
+  });
+  afterAll(() => {
+    if (saved === undefined) delete process.env.VPLATFORM_PULUMI_ROOT;
+    else process.env.VPLATFORM_PULUMI_ROOT = saved;
+    fs.rmSync(noEngine, { recursive: true, force: true });
+  });
+
+  test("preview exits 1 with 'the Pulumi CLI was not found' and how to install it, and no 'Plan: no changes'", async () => {
+    const r = await run(["preview", "environments/dev.yaml", "--stack", "dev"], { "environments/dev.yaml": "vms:\n  - name: web\n" });
+    expect(r.code).toBe(EXIT.error);
+    expect(r.stderr).toContain(`the Pulumi CLI was not found: VPLATFORM_PULUMI_ROOT has no bin/pulumi (${noEngine})`);
+    expect(r.stdout).toContain("Plan: FAILED (see Errors)\n");
+    expect(r.stdout).toMatch(/Errors:\n +x the Pulumi CLI was not found: .*install it/);
+    expect(r.stdout).not.toContain("no changes");
+    expect(r.stdout).not.toContain("ENOENT");
+  });
+});

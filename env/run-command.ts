@@ -108,8 +108,11 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
       env: { ...platformSettings(env), ...backend.env },
     });
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n`);
-    return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
+    // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
+    const message = (e as Error).message;
+    io.stderr(`error: ${message}\n`);
+    const plan = planFromEvents(events);
+    return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
   }
   try {
     await operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr);

@@ -1,6 +1,11 @@
 # Sourced by ./dev: makes this machine ready to build, test and run the project.
 # Installs nothing system-wide; everything is cached under $VPLATFORM_CACHE so a
 # second set-up is instant.
+# Strict while it runs; sourced into an interactive shell (`source scripts/env.sh`), the shell's own options
+# come back at the end, so a later failing command does not close the terminal.
+# (errexit is read from $-: a command substitution runs without it.)
+VPLATFORM_CALLER_SHELL_OPTIONS="$(shopt -po nounset pipefail || true)"
+[[ $- == *e* ]] || VPLATFORM_CALLER_SHELL_OPTIONS+=$'\nset +e'
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -145,3 +150,5 @@ ensure_npm_packages
 ensure_engine
 engine_env
 install_plugin
+eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
+unset VPLATFORM_CALLER_SHELL_OPTIONS

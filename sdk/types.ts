@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 
-declare const machineKeyBrand: unique symbol;
 /**
  * The key of a VM's MACHINE (what drives, NICs and devices attach to). It is a
  * different number from the VM key (`vm.id`); the brand makes passing `vm.id`
- * where a machine key belongs a compile error.
+ * where a machine key belongs a compile error, and its name is the fix, since the
+ * compiler's message ends with it.
  */
-export type MachineKey = string & { readonly [machineKeyBrand]: true };
+export type MachineKey = string & { readonly "MachineKey: pass vm.machineKey (not vm.id), or vp.machineKey(key) for a known key": true };
 
 /** For a machine key known only as text (e.g. from a look-up or another stack). */
 export const machineKey = (key: string | number): MachineKey => String(key) as MachineKey;

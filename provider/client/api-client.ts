@@ -2,8 +2,8 @@ import * as https from "https";
 import { inspect } from "util";
 import got, { type Got, RequestError } from "got";
 import type { ProviderConfig } from "../config/provider-config";
-import { authHeadersFor, redactorFor, secretValuesOf, type Headers } from "./credentials";
-import { ApiError, apiMessageOf } from "./errors";
+import { authHeadersFor, credentialSettingsOf, redactorFor, secretValuesOf, type Headers } from "./credentials";
+import { ApiError, apiMessageOf, isUnreachable, settingsHint, type RequestSettings } from "./errors";
 import { buildQueryString, type ListQuery } from "./query-string";
 import { currentDeadline } from "./operationDeadline";
 import { BudgetWaitTooLong, RequestPacer, type RequestBudget } from "./pacer";
@@ -38,6 +38,8 @@ export interface ApiClientOptions {
   /** Waits between attempts (tests record delays instead of sleeping). */
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** How long an endpoint that never answered may refuse connections before requests stop retrying (default 10 s). */
+  firstContactMs?: number;
 }
 
 type Method = "GET" | "POST" | "PUT" | "DELETE";
@@ -64,6 +66,7 @@ export class ApiClient {
   readonly #http: Got;
   readonly #agent: https.Agent;
   readonly #authHeaders: Headers;
+  readonly #settings: RequestSettings;
   readonly #redact: (text: string) => string;
   readonly #budget: RequestBudget;
   readonly #retry: RetryPolicy;
@@ -71,11 +74,16 @@ export class ApiClient {
   readonly #onRequest?: (e: RequestEvent) => void;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
+  readonly #firstContactMs: number;
   #sent = 0;
+  /** When the first attempt went out, and whether any attempt got an answer: see #givesUp. */
+  #firstAttemptAt?: number;
+  #answered = false;
 
   constructor(config: ProviderConfig, options: ApiClientOptions = {}) {
     this.#endpoint = config.endpoint.replace(/\/+$/, "");
     this.#authHeaders = authHeadersFor(config);
+    this.#settings = { endpoint: this.#endpoint, credentials: credentialSettingsOf(config) };
     this.#redact = redactorFor(secretValuesOf(config));
     this.#budget = { requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR, windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000 };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
@@ -83,6 +91,7 @@ export class ApiClient {
     this.#onRequest = options.onRequest;
     this.#sleep = options.sleep ?? realSleep;
     this.#random = options.random ?? Math.random;
+    this.#firstContactMs = options.firstContactMs ?? 10_000;
     this.#agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
     this.#http = got.extend({
       agent: { https: this.#agent },
@@ -163,9 +172,19 @@ export class ApiClient {
         continue;
       }
       const delay = retryDelay(method, outcome.failure, attempt, this.#retry, this.#random, Date.now(), deadline);
-      if (delay === undefined) throw outcome.error;
+      if (delay === undefined || this.#givesUp(outcome.failure)) throw outcome.error;
       await this.#sleep(delay);
     }
+  }
+
+  /**
+   * An endpoint that has never answered this client and still refuses after firstContactMs is taken for a
+   * wrong vplatform:endpoint, not a restarting platform: the error names the setting in seconds, not after
+   * the operation's whole timeout. Once it answered, a refusal is a restart, ridden out to the deadline.
+   */
+  #givesUp(failure: AttemptOutcome): boolean {
+    if (failure.kind !== "connection" || !isUnreachable(failure.code) || this.#answered) return false;
+    return Date.now() - (this.#firstAttemptAt ?? 0) >= this.#firstContactMs;
   }
 
   /**
@@ -189,6 +208,7 @@ export class ApiClient {
       throw new BudgetWaitTooLong(`${err.message} (${deadline.limit})`);
     }
     this.#sent++;
+    this.#firstAttemptAt ??= Date.now();
     const started = performance.now();
     const report = (status: number) => {
       try {
@@ -204,6 +224,7 @@ export class ApiClient {
         ...(body === undefined ? {} : { json: body }),
       });
       report(res.statusCode);
+      this.#answered = true;
       if (res.statusCode >= 200 && res.statusCode < 300) return { value: this.#parseBody(method, path, res.statusCode, res.body) };
       const retryAfter = res.headers["retry-after"];
       return {
@@ -232,7 +253,8 @@ export class ApiClient {
 
   /** Every text that leaves the client passes the redactor (an API that echoes a credential must not leak it). */
   #apiError(status: number, method: Method, path: string, message?: string, code?: string): ApiError {
-    return new ApiError(status, method, this.#redact(path), message === undefined ? undefined : this.#redact(message), code);
+    const redacted = (text: string | undefined) => (text === undefined ? undefined : this.#redact(text));
+    return new ApiError(status, method, this.#redact(path), redacted(message), code, redacted(settingsHint(status, code, this.#settings)));
   }
 }
 

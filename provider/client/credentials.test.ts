@@ -1,5 +1,5 @@
 import type { ProviderConfig } from "../config/provider-config";
-import { authHeadersFor, redactorFor, secretValuesOf } from "./credentials";
+import { authHeadersFor, credentialSettingsOf, redactorFor, secretValuesOf } from "./credentials";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
 const base: ProviderConfig = { endpoint: "https://h", insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 1000 };
@@ -17,6 +17,27 @@ describe("authHeadersFor", () => {
   });
   test("the API key wins over the others", () => {
     expect(authHeadersFor({ ...base, apiKey: "k", sessionToken: "t", username: "u", password: "p" })).toEqual({ authorization: "Bearer k" });
+  });
+});
+
+describe("credentialSettingsOf: the settings an auth failure names are those of the credential sent", () => {
+  test("an API key (it wins over the others)", () => {
+    expect(credentialSettingsOf({ ...base, apiKey: "k", username: "u", password: "p" })).toBe("vplatform:apiKey / VPLATFORM_API_KEY");
+  });
+  test("a session token and its header", () => {
+    expect(credentialSettingsOf({ ...base, sessionToken: "t" })).toBe(
+      "vplatform:sessionToken / VPLATFORM_SESSION_TOKEN, vplatform:tokenHeader / VPLATFORM_TOKEN_HEADER",
+    );
+  });
+  test("user name and password", () => {
+    expect(credentialSettingsOf({ ...base, username: "admin", password: "x" })).toBe(
+      "vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD",
+    );
+  });
+  test("none at all: every way to give one", () => {
+    expect(credentialSettingsOf(base)).toBe(
+      "vplatform:apiKey / VPLATFORM_API_KEY, vplatform:username / VPLATFORM_USERNAME, vplatform:password / VPLATFORM_PASSWORD",
+    );
   });
 });
 

@@ -1,4 +1,4 @@
-import type { ProviderConfig } from "../config/provider-config";
+import { SETTINGS, settingKey, type ProviderConfig, type Setting } from "../config/provider-config";
 
 export type Headers = Record<string, string>;
 
@@ -12,6 +12,19 @@ export function authHeadersFor(config: ProviderConfig): Headers {
   if (sessionToken) return { [tokenHeader.toLowerCase()]: sessionToken };
   if (username !== undefined && password !== undefined) return { authorization: basicAuthorization(username, password) };
   return {};
+}
+
+/** The settings of the credential authHeadersFor sends (same order), as an error names them: `vplatform:apiKey / VPLATFORM_API_KEY`. */
+export function credentialSettingsOf(config: ProviderConfig): string {
+  const { apiKey, sessionToken, username, password } = config;
+  const settings: Setting[] = apiKey
+    ? ["apiKey"]
+    : sessionToken
+      ? ["sessionToken", "tokenHeader"]
+      : username !== undefined && password !== undefined
+        ? ["username", "password"]
+        : ["apiKey", "username", "password"];
+  return settings.map((s) => `${settingKey(s)} / ${SETTINGS[s].env}`).join(", ");
 }
 
 const basicAuthorization = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;

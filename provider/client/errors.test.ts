@@ -1,4 +1,4 @@
-import { ApiError, RequestBudgetExceeded, apiMessageOf, explained, formatApiError } from "./errors";
+import { ApiError, RequestBudgetExceeded, apiMessageOf, explained, formatApiError, settingsHint } from "./errors";
 
 describe("formatApiError", () => {
   test("method, path, status and the API's text", () => {
@@ -57,7 +57,7 @@ describe("explained: failures name the operation, the platform's answer and the 
     [409, "VM with that name exists", "free the name"],
     [409, "operation in progress", "wait for it to finish"],
     [422, "ram: out of range", "fix the field"],
-    [401, "unauthorized", "check vplatform:apiKey"],
+    [401, "unauthorized", "fix the credentials"],
     [507, "insufficient storage", "free space"],
     [503, "unavailable", "re-running `pulumi up` is safe"],
   ])("%i %s → %s", (status, text, step) => {
@@ -67,5 +67,38 @@ describe("explained: failures name the operation, the platform's answer and the 
   test("our own errors that already say what to do pass unchanged", () => {
     const own = new Error("vplatform: timed out after 60s waiting for VM 'web' to reach running; raise timeouts.powerChange");
     expect(explained(own, "update", "VirtualMachine 'web'")).toBe(own);
+  });
+});
+
+describe("settingsHint: a failure that is the configuration's names the setting to fix", () => {
+  const settings = { endpoint: "https://10.0.0.5:8443", credentials: "vplatform:apiKey / VPLATFORM_API_KEY" };
+
+  test("401 names the credential settings in use, and --run-program for refresh and destroy", () => {
+    const hint = settingsHint(401, undefined, settings);
+    expect(hint).toContain("check vplatform:apiKey / VPLATFORM_API_KEY");
+    expect(hint).toContain("--run-program");
+  });
+
+  test.each(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH"])("%s: nothing was sent; names the endpoint and vplatform:endpoint", (code) => {
+    const hint = settingsHint(0, code, settings);
+    expect(hint).toContain("nothing was sent, nothing answers at https://10.0.0.5:8443: check vplatform:endpoint / VPLATFORM_ENDPOINT");
+    expect(hint).toContain("--run-program");
+  });
+
+  test.each([
+    [0, "ECONNRESET"],
+    [0, "ETIMEDOUT"],
+    [500, undefined],
+    [403, undefined],
+  ])("%i %s is the platform's, not a setting's: no hint", (status, code) => {
+    expect(settingsHint(status, code, settings)).toBeUndefined();
+  });
+
+  test("a create refused at the connection says nothing was sent, not that it may have been created", () => {
+    const hint = settingsHint(0, "ECONNREFUSED", settings);
+    const refused = new ApiError(0, "POST", "/v4/vms", "ECONNREFUSED: connect ECONNREFUSED", "ECONNREFUSED", hint);
+    const e = explained(refused, "create", "VirtualMachine 'web'");
+    expect(e.message).toContain("nothing was sent");
+    expect(e.message).not.toMatch(/may have been|may still appear/);
   });
 });

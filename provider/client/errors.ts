@@ -12,9 +12,37 @@ export class ApiError extends Error {
     readonly apiMessage?: string,
     /** For status 0: the connection error (ECONNRESET, ETIMEDOUT, a TLS verification code, ...). */
     readonly code?: string,
+    /** The settings to fix when the failure is the configuration's (see settingsHint). */
+    readonly hint?: string,
   ) {
-    super(formatApiError(status, method, path, apiMessage));
+    super(formatApiError(status, method, path, apiMessage) + (hint ? `: ${hint}` : ""));
   }
+}
+
+/** Connection failures where nothing reached a server: the request was not sent, so nothing can have been applied. */
+const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+export const isUnreachable = (code: string | undefined): boolean => code !== undefined && UNREACHABLE.has(code);
+
+/** Where a request went and with which credential settings, for the errors that are the configuration's. */
+export interface RequestSettings {
+  endpoint: string;
+  /** e.g. `vplatform:apiKey / VPLATFORM_API_KEY` (credentialSettingsOf). */
+  credentials: string;
+}
+
+/**
+ * The setting to fix behind a failure that is the configuration's, not the platform's: refused credentials
+ * (401) or an endpoint where nothing answers. Refresh and destroy do not run the program, so they use the
+ * settings stored by the last update: the hint says how to give them the corrected ones.
+ */
+export function settingsHint(status: number, code: string | undefined, settings: RequestSettings): string | undefined {
+  const storedSettings =
+    "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program";
+  if (status === 401) return `the platform refused the credentials: check ${settings.credentials}. ${storedSettings}`;
+  if (status === 0 && isUnreachable(code)) {
+    return `nothing was sent, nothing answers at ${settings.endpoint}: check vplatform:endpoint / VPLATFORM_ENDPOINT. ${storedSettings}`;
+  }
+  return undefined;
 }
 
 /** `POST /v4/vms: 409 VM with that name exists`; status 0 reads as "no response". */
@@ -61,8 +89,9 @@ export function nextStep(err: unknown, op: Operation): string | undefined {
   if (!(err instanceof ApiError)) return undefined;
   const s = err.status;
   const may = op === "create" ? "it may have been created; the next `pulumi up` finds it by its marker and takes it over" : "it may have been applied; re-running `pulumi up` is safe";
+  if (s === 0 && isUnreachable(err.code)) return undefined; // nothing was sent: the message names the setting
   if (s === 0) return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, re-run \`pulumi up\` once it is back`;
-  if (s === 401) return "the credentials were refused: check vplatform:apiKey / VPLATFORM_API_KEY (or the user name and password); repeated failures lock the account";
+  if (s === 401) return "fix the credentials before re-running: repeated failures lock the account";
   if (s === 403) return "the credentials lack the permission: use an API key of a user allowed to change this table";
   if (s === 404) return op === "create" ? "a referenced row does not exist: check the keys in the declaration" : "the row no longer exists: run `pulumi refresh` to drop it from the state";
   if (s === 409 && /in progress|busy|locked/i.test(err.apiMessage ?? "")) return "another operation on it is running: wait for it to finish and re-run `pulumi up`";

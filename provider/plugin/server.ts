@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from "async_hooks";
 import * as path from "path";
 import * as provider from "@pulumi/pulumi/provider";
 import type { CheckFailure } from "../resources/checkInputs";
+import { dropHostErrorEchoesOnce } from "../resources/hostErrorEcho";
 import { sendConsoleToEngine } from "./engineLog";
 import { VplatformProvider } from "./vplatformProvider";
 
@@ -22,6 +23,7 @@ const structproto = sdkDependency("google-protobuf/google/protobuf/struct_pb");
  * to the service it registers; every other method is the SDK's own.
  */
 export async function serve(args: string[]): Promise<void> {
+  dropHostErrorEchoesOnce();
   const timeouts = new AsyncLocalStorage<number>();
   const plugin = new VplatformProvider(() => timeouts.getStore() ?? 0);
   const grpc = sdkDependency("@grpc/grpc-js");

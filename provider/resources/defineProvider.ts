@@ -1,6 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
+import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
+import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
 import { MARKER_INPUT } from "../reconcile/createMarker";
 import { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
@@ -66,7 +68,8 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
-    async check(session, news, olds) {
+    async check(session, proposed, olds) {
+      const news = machineOfUpdatedVm(olds, proposed);
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;
@@ -140,6 +143,7 @@ export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry):
     async configure(req) {
       watchEngineOnce();
       keepYoungGenerationSmall();
+      dropHostErrorEchoesOnce();
       sessions.configure(ops.token, (key) => req.config.get(key));
     },
     async check(olds, news) {

@@ -23,7 +23,8 @@ export async function verifyMachineKey(api: Session, machine: string): Promise<C
   }
   const [vm] = await rowsWhere(api, "vms", "$key", machine, CHECK_FIELDS);
   const reason = vm
-    ? `'${machine}' is the VM key of VM '${str(vm.name)}'; hardware takes the machine key — use ${str(vm.name)}.machineKey ('${str(vm.machine)}')`
+    ? `'${machine}' is the VM key of VM '${str(vm.name)}'; hardware takes the machine key ('${str(vm.machine)}'): ` +
+      "give the VM resource's machineKey output, not its id (TypeScript: `web.machineKey`; Pulumi YAML: `${web.machineKey}`)"
     : `no VM has machine key '${machine}'`;
   return [{ property: "machine", reason: `machine: ${reason}` }];
 }

@@ -125,15 +125,18 @@ function findVmToAdopt(api: Session, inputs: VirtualMachineInputs & { adopt: tru
  * What the preview says beyond the field list: which changes restart the VM
  * and which wait for its next start. A VM whose power this resource manages is
  * judged from the state recorded at the last update or refresh; otherwise
- * (power left alone, or managed by a VmPower) it may be running, and the
- * preview says what happens if it is. The update re-reads the live state.
+ * (power left alone, or managed by a VmPower as in YAML environments) it may be
+ * running, and the preview says what happens if it is. Under powerCyclePolicy
+ * "refuse" the preview fails unless the last read found it stopped, as with a
+ * declared powerState: a refused restart belongs in the plan, not in the `up`
+ * after the merge. The update re-reads the live state.
  */
 function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs): ResourceDiff {
   const recorded = olds.powerState !== undefined;
   const live: LiveVmState = { running: recorded ? olds.running === true : true, allowHotplug: olds.allowHotplug !== false };
   const plan = planVmUpdate(olds, news, live);
   if (plan.diff.replaces.length > 0) return plan.diff;
-  if (!plan.ok && recorded) {
+  if (!plan.ok && (recorded || olds.running !== false)) {
     throw new Error(`vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`);
   }
   if (!plan.ok) return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };

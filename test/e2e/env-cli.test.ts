@@ -163,6 +163,15 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(refresh.code).toBe(0);
     expect(refresh.stdout).toContain("Refreshed: 0 resource(s) changed on the platform outside Pulumi");
 
+    // A team that refuses restarts: a RAM change of the running VM fails the plan, not the `up` after the merge.
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT.replace("    ram: 2048\n", "    ram: 4096\n    powerCyclePolicy: refuse\n"));
+    const refused = await vplatform("preview", file, "--stack", "dev");
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain("Plan: FAILED (see Errors)");
+    expect(refused.stdout).toMatch(/x .*ram 2048 → 4096 needs a power cycle of VM 'team-web' and powerCyclePolicy is 'refuse'/);
+    expect((await vms())[0]).toMatchObject({ ram: 2048, status: "running" });
+
     const destroy = await vplatform("destroy", file, "--stack", "dev");
     expect(destroy.code).toBe(0);
     expect(destroy.stdout).toContain("0 to create, 0 to update, 0 to replace, 5 to delete");

@@ -7,6 +7,7 @@
 // installed package's bin. One pack and one install serve every check.
 import { execFile, execFileSync, spawn } from "child_process";
 import * as fs from "fs";
+import * as net from "net";
 import * as os from "os";
 import * as path from "path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
@@ -94,7 +95,7 @@ let tarball: string;
 
 beforeAll(() => {
   work = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-package-"));
-  // dist/ was just built by ./dev test; the package's own prepare (the build) runs in the set-up's npm ci.
+  // dist/ was just built by ./dev test (npm pack alone builds it too: prepack).
   const packed = JSON.parse(npm(["pack", "--json", "--ignore-scripts", "--pack-destination", work], repoRoot));
   tarball = path.join(work, packed[0].filename);
   project = path.join(work, "user-project");
@@ -132,10 +133,26 @@ describe("the tarball", () => {
 
   test("installs with no install scripts of its own and @pulumi/pulumi as the user's one copy", () => {
     const installed = JSON.parse(fs.readFileSync(path.join(project, "node_modules/vplatform/package.json"), "utf8"));
-    expect(Object.keys(installed.scripts ?? {}).filter((s) => /install/.test(s))).toEqual([]);
+    expect(Object.keys(installed.scripts ?? {}).filter((s) => /install|prepare/.test(s))).toEqual([]);
     expect(installed.peerDependencies["@pulumi/pulumi"]).toBeDefined();
     expect(JSON.parse(fs.readFileSync(path.join(project, "node_modules/@pulumi/pulumi/package.json"), "utf8")).version).toBe(USER_PULUMI);
     expect(fs.existsSync(path.join(project, "node_modules/vplatform/node_modules/@pulumi/pulumi"))).toBe(false);
+  });
+});
+
+describe("npm in the user's project", () => {
+  test("has no script of vplatform to allow: the build runs on prepack, so npm 11 warns about no prepare of ours", () => {
+    const scripts = npm(["install-scripts", "ls"], project);
+    expect(scripts).not.toContain("vplatform");
+  });
+});
+
+describe("the installed vplatform-emulator --help", () => {
+  test("prints its usage with the package's command, not compiled JavaScript or this repository's npm scripts", () => {
+    const help = run("npx", ["--no-install", "vplatform-emulator", "--help"], project);
+    expect(help.split("\n")[0]).toBe("Usage:");
+    expect(help).toContain("vplatform-emulator --port 8443 --admin-password s3cret");
+    expect(help).not.toMatch(/use strict|defineProperty|require\(|npm run/);
   });
 });
 
@@ -155,11 +172,13 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
   test("under the older template (commonjs, moduleResolution node)", () => {
     expect(tscErrors("tsconfig.commonjs.json")).toBe("");
   });
-  test("and refuses a VM key where a machine key belongs (the check is real)", () => {
+  test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
     fs.writeFileSync(path.join(project, "wrong.ts"), `import * as vp from "vplatform";\nconst vm = new vp.VirtualMachine("v", { name: "v" });\nnew vp.Drive("d", { machine: vm.id, disksize: 1 });\n`);
     fs.writeFileSync(path.join(project, "tsconfig.wrong.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["wrong.ts"] }));
     try {
-      expect(tscErrors("tsconfig.wrong.json")).toMatch(/wrong\.ts\(3,.*MachineKey/);
+      const errors = tscErrors("tsconfig.wrong.json");
+      expect(errors).toMatch(/wrong\.ts\(3,.*MachineKey/);
+      expect(errors).toContain("pass vm.machineKey (not vm.id)");
     } finally {
       fs.rmSync(path.join(project, "wrong.ts"));
       fs.rmSync(path.join(project, "tsconfig.wrong.json"));
@@ -256,6 +275,23 @@ describe("a YAML environment file kept in the user project, through the installe
     });
   }, 300_000);
 
+  test("without the Pulumi CLI on PATH: exit 1; the report (what a PR comment shows) and stderr say so and how to install it", async () => {
+    const env = { PATH: `${path.dirname(thisBin)}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: process.env.HOME };
+    const r = await new Promise<CliRun>((resolve) =>
+      execFile(
+        "npx",
+        ["--no-install", "vplatform", "env", "preview", "environments/dev.yaml", "--stack", "dev"],
+        { cwd: project, env },
+        (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      ),
+    );
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("the Pulumi CLI was not found: no `pulumi` on PATH");
+    expect(r.stdout).toContain("Plan: FAILED (see Errors)\n");
+    expect(r.stdout).toMatch(/x the Pulumi CLI was not found: .*install it/);
+    expect(r.stdout).not.toMatch(/no changes|ENOENT/);
+  }, 60_000);
+
   test.each(others)("under %s: up, drift exits 0, destroy", async (name, nodeBin) => {
     await withCli(name, nodeBin, async ({ env, vms }) => {
       expect(await env("up")).toMatchObject({ code: 0 });
@@ -264,6 +300,160 @@ describe("a YAML environment file kept in the user project, through the installe
       expect(await env("destroy")).toMatchObject({ code: 0 });
       expect(await vms()).toEqual([]);
     });
+  }, 300_000);
+});
+
+/**
+ * The README's "Install and first run" section as a user copies it: its fenced blocks in order (install, configure,
+ * program, apply, offline), de-indented.
+ */
+function readmeUserPath(): { install: string; configure: string; program: string; apply: string; offline: string } {
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("## Install and first run (users)"), readme.indexOf("### What the package is"));
+  const blocks = [...section.matchAll(/^( *)```(bash|ts)\n([\s\S]*?)^ *```$/gm)].map(([, indent, lang, body]) => ({
+    lang,
+    body: body.replace(new RegExp(`^${indent}`, "gm"), ""),
+  }));
+  expect(blocks.map((b) => b.lang)).toEqual(["bash", "bash", "ts", "bash", "bash"]);
+  const [install, configure, program, apply, offline] = blocks.map((b) => b.body);
+  return { install, configure, program, apply, offline };
+}
+
+/** A free port on 127.0.0.1 (the README's 8443 may be taken: other tests run beside this one). */
+async function freePort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const portAccepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(() => resolve(true)));
+    socket.on("error", () => resolve(false));
+  });
+
+describe("the README's user path, verbatim, in a fresh project", () => {
+  const readme = readmeUserPath();
+  let fresh: string;
+  let emulator: RunningEmulator;
+  /** A shell in the fresh project with the engine on PATH and a local backend: what a user's terminal has. */
+  const shell = (script: string): Promise<CliRun> =>
+    new Promise((resolve) => {
+      const env = {
+        PATH: `${path.join(pulumiRoot(), "bin")}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
+        HOME: process.env.HOME,
+        PULUMI_HOME: process.env.PULUMI_HOME ?? path.join(repoRoot, ".pulumi", "home"),
+        ...engineEnv(path.join(work, "readme-state")),
+        PULUMI_SKIP_CONFIRMATIONS: "true", // `pulumi up` asks "Do you want to perform this update?" in a terminal
+        npm_config_prefer_offline: "true",
+      };
+      execFile("bash", ["-c", script], { cwd: fresh, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
+        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+      );
+    });
+  const ok = async (script: string): Promise<string> => {
+    const result = await shell(script);
+    if (result.code !== 0) throw new Error(`exit ${result.code} of:\n${script}\n${result.stdout}\n${result.stderr}`);
+    return result.stdout;
+  };
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+    // What `pulumi new typescript` leaves, and the release's tarball saved in the project.
+    fresh = path.join(work, "readme-project");
+    fs.mkdirSync(fresh);
+    fs.mkdirSync(path.join(work, "readme-state"));
+    fs.writeFileSync(path.join(fresh, "Pulumi.yaml"), "name: readme-project\nruntime: nodejs\n");
+    fs.writeFileSync(
+      path.join(fresh, "package.json"),
+      JSON.stringify({
+        name: "readme-project",
+        main: "index.ts",
+        dependencies: { "@pulumi/pulumi": USER_PULUMI },
+        devDependencies: { "@types/node": "^22.19.0", typescript: "~5.9.3" },
+      }),
+    );
+    fs.writeFileSync(path.join(fresh, "tsconfig.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["index.ts"] }));
+    fs.copyFileSync(tarball, path.join(fresh, path.basename(tarball)));
+  }, 60_000);
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  test("1. install: the README's npm install of the tarball", async () => {
+    expect(readme.install).toContain(`./${path.basename(tarball)}`);
+    await ok(readme.install);
+    const manifest = JSON.parse(fs.readFileSync(path.join(fresh, "package.json"), "utf8"));
+    expect(manifest.dependencies.vplatform).toBe(`file:${path.basename(tarball)}`);
+  }, 300_000);
+
+  test("2-4. configure (endpoint, API key, the CA's PEM text with --), the README's program, preview and up", async () => {
+    await ok("pulumi stack init dev");
+    fs.writeFileSync(path.join(fresh, "ca.pem"), emulator.caCert);
+    await ok(readme.configure.replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey));
+    expect(await ok("pulumi config get vplatform:caCert")).toBe(emulator.caCert.trimEnd() + "\n");
+    fs.writeFileSync(path.join(fresh, "index.ts"), readme.program);
+    const applied = await ok(readme.apply);
+    expect(applied).toMatch(/5 created/);
+    const vms = await adminGet(emulator, "/v4/vms?fields=name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
+    expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
+
+    // The drive grows while the VM's RAM changes: the VM is updated in place, so the drive only grows (no re-attach).
+    const grown = readme.program.replace("ram: 2048", "ram: 4096").replace("20 * 1024 ** 3", "30 * 1024 ** 3");
+    fs.writeFileSync(path.join(fresh, "index.ts"), grown);
+    const grow = await ok("pulumi preview --diff");
+    expect(grow).toMatch(/~ disksize\s*: 21474836480 => 32212254720/);
+    expect(grow).not.toMatch(/machine\s*:.*=>|\[diff: [^\]]*machine/);
+    await ok("pulumi destroy --yes");
+  }, 300_000);
+
+  describe("a mistake in the settings fails the preview once, on the resource, naming the setting (no stack trace)", () => {
+    /** `pulumi preview` of the README's program on the dev stack with `settings` set, then the README's settings back. */
+    const previewWith = async (settings: string): Promise<CliRun & { seconds: number }> => {
+      await ok("pulumi stack select dev");
+      await ok(settings);
+      const started = Date.now();
+      try {
+        return { ...(await shell("pulumi preview --diff")), seconds: (Date.now() - started) / 1000 };
+      } finally {
+        await ok(readme.configure.replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey));
+      }
+    };
+    const occurrences = (text: string, part: string) => text.split(part).length - 1;
+
+    test("a wrong API key: 401 names vplatform:apiKey / VPLATFORM_API_KEY, once", async () => {
+      const r = await previewWith("pulumi config set --secret vplatform:apiKey wrong-key");
+      expect(r.code).not.toBe(0);
+      const output = r.stdout + r.stderr;
+      expect(occurrences(output, "check vplatform:apiKey / VPLATFORM_API_KEY")).toBe(1);
+      expect(output).not.toMatch(/\n\s+at .*\.js:\d+/);
+      expect(output).not.toContain("wrong-key");
+    }, 120_000);
+
+    test("an endpoint where nothing listens: fails in seconds, says nothing was sent, names vplatform:endpoint, once", async () => {
+      const closed = `https://127.0.0.1:${await freePort()}`;
+      const r = await previewWith(`pulumi config set vplatform:endpoint ${closed}`);
+      expect(r.code).not.toBe(0);
+      const output = r.stdout + r.stderr;
+      expect(occurrences(output, `nothing was sent, nothing answers at ${closed}: check vplatform:endpoint / VPLATFORM_ENDPOINT`)).toBe(1);
+      expect(output).toContain("--run-program");
+      expect(output).not.toMatch(/may have been (applied|created)|\n\s+at .*\.js:\d+/);
+      expect(r.seconds).toBeLessThan(60);
+    }, 120_000);
+  });
+
+  test("offline: the emulator from the package, configured as the README says; kill %1 stops it and frees its port", async () => {
+    const port = await freePort();
+    await ok("pulumi stack init offline");
+    const result = await ok(readme.offline.replaceAll("8443", String(port)));
+    expect(result).toMatch(/5 created/);
+    // `kill %1` reached npx; the emulator it started stops too (re-parented, it stops as on SIGTERM).
+    const deadline = Date.now() + 10_000;
+    while ((await portAccepts(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
+    expect(await portAccepts(port)).toBe(false);
+    expect(fs.existsSync(path.join(fresh, "emulator-state"))).toBe(true);
   }, 300_000);
 });
 

@@ -14,10 +14,15 @@ const GiB = 1024 ** 3;
 const driveArgs = (name: string, size = 20) => ({ machine: vm.outs.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: size * GiB, preferredTier: 3 });
 
 describe("check of hardware", () => {
-  test("rejects a VM key where the machine key belongs, naming the right value", async () => {
+  test("rejects a VM key where the machine key belongs, naming the right value and the output in TypeScript and Pulumi YAML", async () => {
     const r = await providers.Drive().check({}, { ...driveArgs("os"), machine: vm.id });
     expect(r.failures).toEqual([
-      { property: "machine", reason: `machine: '${vm.id}' is the VM key of VM 'hw-web'; hardware takes the machine key — use hw-web.machineKey ('${vm.outs.machineKey}')` },
+      {
+        property: "machine",
+        reason:
+          `machine: '${vm.id}' is the VM key of VM 'hw-web'; hardware takes the machine key ('${vm.outs.machineKey}'): ` +
+          "give the VM resource's machineKey output, not its id (TypeScript: `web.machineKey`; Pulumi YAML: `${web.machineKey}`)",
+      },
     ]);
   });
 
@@ -28,6 +33,20 @@ describe("check of hardware", () => {
     const r2 = await providers.Drive().check({}, driveArgs("os"));
     expect(r2.failures ?? []).toEqual([]);
     expect(mutating((await lab.requests()).entries)).toEqual([]);
+  });
+});
+
+describe("a preview of a drive's grow while its VM is updated in place (its machineKey unknown to the engine)", () => {
+  test("keeps the recorded machine: only disksize changes, no re-attach", async () => {
+    const d = await checkedCreate(providers.Drive(), { ...driveArgs("grow-with-vm"), vm: vm.id });
+    const proposed = { ...d.inputs, machine: "04da6b54-80e4-46f7-96ec-b56ff0331ba9", disksize: 30 * GiB };
+    const news = (await providers.Drive().check(d.inputs, proposed)).inputs;
+    expect(news).toMatchObject({ machine: vm.outs.machineKey, disksize: 30 * GiB });
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
+    const diff = await providers.Drive().diff(d.id, d.outs, news);
+    log.mockRestore();
+    expect(diff).toMatchObject({ changes: true, replaces: [] });
+    await providers.Drive().delete(d.id, d.outs);
   });
 });
 

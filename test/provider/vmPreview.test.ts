@@ -68,6 +68,18 @@ describe("preview of a VM change says what the update will do to the VM", () => 
     expect(refused.printed).toMatch(/if the VM is running at update time, the update fails: cpuCores 1 → 2 needs a power cycle/);
   });
 
+  test("a VM whose power a VmPower manages (YAML environments), read running: under refuse the preview itself fails", async () => {
+    const { id, inputs } = await checkedCreate(vmProvider(), { name: "pv-9", ram: 1024, powerCyclePolicy: "refuse" });
+    await lab.api("POST", "vm_actions", { vm: id, action: "poweron" });
+    let read = await vmProvider().read(id, inputs);
+    for (let i = 0; i < 100 && read.props.running !== true; i++) read = await vmProvider().read(id, read.props);
+    expect(read.props.running).toBe(true);
+    const p = await preview(id, read.props, inputs, { ram: 2048 });
+    expect(p.diff).toBeInstanceOf(Error);
+    expect((p.diff as Error).message).toMatch(/ram 1024 → 2048 needs a power cycle of VM 'pv-9' and powerCyclePolicy is 'refuse'/);
+    expect(p.mutating).toEqual([]);
+  });
+
   test("a versioned machine type reported by the platform is no change from the declared family", async () => {
     const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-6", machineType: "q35", powerState: "stopped" });
     const read = await vmProvider().read(id, outs);

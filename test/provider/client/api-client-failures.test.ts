@@ -102,6 +102,47 @@ describe("401", () => {
   });
 });
 
+describe("refused credentials name the settings to fix", () => {
+  test.each([
+    ["an API key", { apiKey: "wrong" }, "check vplatform:apiKey / VPLATFORM_API_KEY"],
+    [
+      "a user name and password",
+      { apiKey: undefined, username: "admin", password: "wrong" },
+      "check vplatform:username / VPLATFORM_USERNAME, vplatform:password",
+    ],
+  ])("%s: the 401 says which settings, and never the value", async (_, credentials, named) => {
+    const { client } = clientFor(server, credentials);
+    fallback = () => ({ status: 401, body: { err: "invalid login or password" } });
+    const err = await rejectionOf(client.list("vms"));
+    expect(err.message).toContain(named);
+    expect(err.message).not.toContain("wrong");
+    client.close();
+  });
+});
+
+describe("an endpoint where nothing listens", () => {
+  test("that never answered: retrying stops after the first-contact window, and the error names vplatform:endpoint", async () => {
+    const url = await closedPortUrl();
+    const { client } = clientFor({ url, caCert: server.caCert }, {}, { firstContactMs: 0, retry: { attempts: 40 } });
+    const err = await rejectionOf(client.list("vms"));
+    expect(client.requestCount).toBe(1);
+    expect(err.message).toContain(`nothing was sent, nothing answers at ${url}: check vplatform:endpoint / VPLATFORM_ENDPOINT`);
+    expect(err.message).toContain("--run-program");
+    client.close();
+  });
+
+  test("that answered before: a refusal is a platform restart, retried as long as the policy allows", async () => {
+    const restarting = await startTestServer(() => ({ status: 200, body: [] }));
+    const { client, delays } = clientFor(restarting, {}, { firstContactMs: 0, retry: { attempts: 3 } });
+    await client.list("vms");
+    await restarting.close();
+    const err = await rejectionOf(client.list("vms"));
+    expect(err).toMatchObject({ status: 0, code: "ECONNREFUSED" });
+    expect(delays).toHaveLength(2);
+    client.close();
+  });
+});
+
 describe("dropped connections", () => {
   test("a GET whose connection dropped after the request was read is retried", async () => {
     const { client } = clientFor(server);
