@@ -6,12 +6,18 @@
  * that need the platform take what a look-up answered, so check() can run
  * them at preview with reads only.
  */
+import type { z } from "zod";
 import { isAddressOrCidr } from "./ipAddress";
 
 export interface Problem {
   /** Input path, e.g. ["ipAllowList", 2, "address"]. */
   path: (string | number)[];
   message: string;
+}
+
+/** Raises each problem as an issue of a schema's refinement. */
+export function raise(ctx: z.RefinementCtx, problems: readonly Problem[]): void {
+  for (const p of problems) ctx.addIssue({ code: "custom", path: p.path, message: p.message });
 }
 
 const problem = (path: (string | number)[], message: string): Problem[] => [{ path, message }];
