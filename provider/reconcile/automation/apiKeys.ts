@@ -1,0 +1,47 @@
+/**
+ * API keys on the platform. The secret is answered once, by the POST: it is
+ * handed back as a SecretText and goes nowhere else (the client's request
+ * events carry method, path and status only; bodies are never logged). An
+ * expired key is gone as far as a program is concerned: it authenticates no
+ * more, and the platform deletes it when it is next used.
+ */
+import type { ApiKeyInputs } from "../../schemas/apiKey";
+import type { PlatformApi, Row } from "../platform";
+import { apiKeyRows } from "./mappings";
+import { createRow, deleteRow, readRow } from "./rows";
+import { SecretText } from "./secretText";
+
+export interface ApiKeyState {
+  inputs: Partial<ApiKeyInputs>;
+  created: number;
+  lastLoginStamp: number;
+  lastLoginIp: string;
+}
+
+/** Creates the key; a key answered without its secret is deleted again (nobody could use it) and the create fails. */
+export async function createApiKey(api: PlatformApi, inputs: ApiKeyInputs): Promise<{ key: string; secret: SecretText }> {
+  const { key, response } = await createRow(api, apiKeyRows, inputs);
+  const secret = response?.token ?? response?.private_key;
+  if (typeof secret !== "string" || secret === "") {
+    await deleteRow(api, apiKeyRows.table, key);
+    throw new Error(`vplatform: the platform created the API key '${inputs.name}' but answered no secret; the key was deleted again, run the update again`);
+  }
+  return { key, secret: new SecretText(secret) };
+}
+
+/** The key as the platform holds it, or undefined when it is gone or expired (at `nowMs`). */
+export async function readApiKey(api: PlatformApi, key: string, nowMs: number, declared?: Partial<ApiKeyInputs>): Promise<ApiKeyState | undefined> {
+  const found = await readRow(api, apiKeyRows, key, declared);
+  if (!found || hasExpired(found.row, nowMs)) return undefined;
+  return {
+    inputs: found.inputs,
+    created: Number(found.row.created ?? 0),
+    lastLoginStamp: Number(found.row.lastlogin_stamp ?? 0),
+    lastLoginIp: String(found.row.lastlogin_ip ?? ""),
+  };
+}
+
+export function hasExpired(row: Row, nowMs: number): boolean {
+  const expires = Number(row.expires ?? 0);
+  return expires > 0 && expires * 1000 <= nowMs;
+}

@@ -1,0 +1,27 @@
+/**
+ * The tasks a schedule runs are rows of `task_schedule_triggers` (task,
+ * schedule): reconciled by adding the missing links and deleting the extra
+ * ones, never by touching the schedule row.
+ */
+import { SCHEDULE_TRIGGER_TABLE } from "../../schemas/schedule";
+import { rowsWhere, str, type PlatformApi } from "../platform";
+
+/** The task keys the schedule's links name, in the platform's order. */
+export async function scheduleTasks(api: PlatformApi, schedule: string): Promise<string[]> {
+  return (await linksOf(api, schedule)).map((l) => l.task);
+}
+
+/** Makes the schedule run exactly `tasks`: creates what is missing, deletes what is extra. */
+export async function setScheduleTasks(api: PlatformApi, schedule: string, tasks: readonly string[]): Promise<void> {
+  const links = await linksOf(api, schedule);
+  const wanted = new Set(tasks);
+  for (const extra of links.filter((l) => !wanted.has(l.task))) await api.remove(SCHEDULE_TRIGGER_TABLE, extra.key);
+  const present = new Set(links.map((l) => l.task));
+  for (const task of tasks.filter((t) => !present.has(t))) await api.create(SCHEDULE_TRIGGER_TABLE, { task, schedule });
+}
+
+/** Joins the other schedules' reads of the run: one GET of the links for a whole refresh. */
+async function linksOf(api: PlatformApi, schedule: string): Promise<{ key: string; task: string }[]> {
+  const rows = await rowsWhere(api, SCHEDULE_TRIGGER_TABLE, "schedule", schedule, "$key,task");
+  return rows.map((r) => ({ key: str(r.$key), task: str(r.task) }));
+}
