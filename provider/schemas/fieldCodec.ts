@@ -142,7 +142,7 @@ export function ownerKeyCodec(column: string, table: string): FieldCodec<string>
   };
 }
 
-/** A value inside a JSON column (a task's message in `settings_args.message`), the column's other keys kept as they are. */
+/** A value inside a JSON column (a task's message in `settings_args.message`); the column is sent holding that member alone. */
 export function jsonMemberCodec(column: string, member: string): FieldCodec<string> {
   return {
     columns: [column],
