@@ -26,19 +26,32 @@ const dateOrNever = z.union([z.literal("never"), z.iso.datetime({ offset: true }
 
 export const apiKeyShape = {
   user: apiField(
-    keySchema.optional(), "user", "key",
+    keySchema.optional(),
+    "user",
+    "key",
     "Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key",
     { createOnly: true, onChange: "replace" },
   ),
   name: apiField(z.string().min(1).max(128), "name", "string", "Key name"),
   description: apiField(z.string().default(""), "description", "string", "Description"),
-  expires: apiField(dateOrNever.default("never"), "expires", "json", 'Expiry: an ISO date, or "never" (the spec\'s Set Date / Never Expire)', {
-    codec: dateCodec("expires", "expires_type"),
-  }),
-  ipAllowList: ipList("ip_allow_list", "Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed"),
+  expires: apiField(
+    dateOrNever.default("never"),
+    "expires",
+    "json",
+    'Expiry: an ISO date, or "never" (the spec\'s Set Date / Never Expire)',
+    {
+      codec: dateCodec("expires", "expires_type"),
+    },
+  ),
+  ipAllowList: ipList(
+    "ip_allow_list",
+    "Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed",
+  ),
   ipDenyList: ipList("ip_deny_list", "These addresses cannot authenticate with the key, unless the allow list has them"),
   rotation: providerField(
-    z.union([z.string(), z.number()], { error: () => "must be a string or a number (e.g. a date): changing it replaces the key" }).optional(),
+    z
+      .union([z.string(), z.number()], { error: () => "must be a string or a number (e.g. a date): changing it replaces the key" })
+      .optional(),
     "Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted",
     { onChange: "replace" },
   ),
@@ -46,7 +59,10 @@ export const apiKeyShape = {
 
 export const apiKeyInputsSchema = z
   .strictObject(apiKeyShape)
-  .superRefine((k, ctx) => raise(ctx, [...ipListProblems("ipAllowList", k.ipAllowList), ...ipListProblems("ipDenyList", k.ipDenyList)]), whenValid("ipAllowList", "ipDenyList"));
+  .superRefine(
+    (k, ctx) => raise(ctx, [...ipListProblems("ipAllowList", k.ipAllowList), ...ipListProblems("ipDenyList", k.ipDenyList)]),
+    whenValid("ipAllowList", "ipDenyList"),
+  );
 export type ApiKeyInputs = z.output<typeof apiKeyInputsSchema>;
 
 /**
@@ -59,7 +75,10 @@ export function apiKeyExpiryProblems(expires: string, recorded: string | undefin
 }
 
 export const apiKeyOutputs = {
-  secret: { ...output("string", "The key's secret, answered once by the platform: a Pulumi secret (encrypted in state). Unknown after an import"), secret: true },
+  secret: {
+    ...output("string", "The key's secret, answered once by the platform: a Pulumi secret (encrypted in state). Unknown after an import"),
+    secret: true,
+  },
   created: output("integer", "When the key was created (Unix seconds)"),
   lastLoginStamp: output("integer", "When the key last authenticated (Unix seconds; 0 = never)"),
   lastLoginIp: output("string", "The address the key last authenticated from"),
@@ -68,4 +87,8 @@ export const apiKeyOutputs = {
 /** The columns of the read-only outputs, beside the inputs' columns. */
 export const API_KEY_OUTPUT_COLUMNS = { created: "created", lastLoginStamp: "lastlogin_stamp", lastLoginIp: "lastlogin_ip" } as const;
 
-export const { readFields: API_KEY_READ_FIELDS, toApiBody: toApiKeyApiBody, fromApiRow: fromApiKeyApiRow } = codecMappingOf<ApiKeyInputs>(apiKeyShape);
+export const {
+  readFields: API_KEY_READ_FIELDS,
+  toApiBody: toApiKeyApiBody,
+  fromApiRow: fromApiKeyApiRow,
+} = codecMappingOf<ApiKeyInputs>(apiKeyShape);

@@ -12,7 +12,10 @@ const name = (what: string) => described(z.string().min(1), `Name of the ${what}
 /** A path inside a volume: relative, `/` separated, no `..` (the volume browser refuses the rest). */
 const volumePath = z
   .string()
-  .refine((p) => !p.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(p), 'is relative to the volume\'s root: write "images", not "/images" ("" is the root)')
+  .refine(
+    (p) => !p.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(p),
+    'is relative to the volume\'s root: write "images", not "/images" ("" is the root)',
+  )
   .refine((p) => !p.split(/[\\/]/).includes(".."), "stays inside the volume: remove the '..' segments")
   .refine((p) => !p.includes("\0"), "holds a NUL byte");
 
@@ -36,7 +39,10 @@ export const getVolumeFilesArgsSchema = z.strictObject({
 
 export const getMediaFileByPathArgsSchema = z.strictObject({
   volume: name("NAS volume"),
-  path: described(volumePath.refine((p) => p.replace(/[\\/]+$/, "") !== "", "names a file: e.g. images/ubuntu.iso"), "Path of the file, relative to the volume's root (e.g. images/ubuntu.iso)"),
+  path: described(
+    volumePath.refine((p) => p.replace(/[\\/]+$/, "") !== "", "names a file: e.g. images/ubuntu.iso"),
+    "Path of the file, relative to the volume's root (e.g. images/ubuntu.iso)",
+  ),
 });
 
 export const getEventTypesArgsSchema = z.strictObject({
@@ -48,13 +54,24 @@ const isActionTable = (table: string) => table.endsWith("_actions");
 
 export const getTableRowsArgsSchema = z.strictObject({
   table: described(
-    z.string().regex(/^[a-z][a-z0-9_]*$/, "a table name is lower case letters, digits and _ (e.g. clusters)")
+    z
+      .string()
+      .regex(/^[a-z][a-z0-9_]*$/, "a table name is lower case letters, digits and _ (e.g. clusters)")
       .refine((t) => !isActionTable(t), "is an action table, which is only posted to: read the table it acts on"),
     "Table of the platform (e.g. clusters, certificates, licenses, logs)",
   ),
-  fields: described(z.array(z.string().min(1)).default([]), "Fields of each row (e.g. [\"name\", \"status\"]); [] = the table's default fields"),
+  fields: described(
+    z.array(z.string().min(1)).default([]),
+    'Fields of each row (e.g. ["name", "status"]); [] = the table\'s default fields',
+  ),
   filter: described(z.string().optional(), "Filter expression, e.g. \"enabled eq true and name bw 'prod'\""),
-  sort: described(z.string().regex(/^[+-]?[A-Za-z0-9_$#]+$/, 'a field with + or - in front, e.g. "-created"').optional(), "Sort field, + ascending or - descending"),
+  sort: described(
+    z
+      .string()
+      .regex(/^[+-]?[A-Za-z0-9_$#]+$/, 'a field with + or - in front, e.g. "-created"')
+      .optional(),
+    "Sort field, + ascending or - descending",
+  ),
   limit: described(z.number().int().min(0).default(100), "At most this many rows (0 = all; default 100)"),
 });
 

@@ -1,8 +1,19 @@
 // The bad-input rules of the automation resources, one describe per rule: each problem sits at
 // the field's path, and its message names the field and says what to do.
 import {
-  apiKeyValueProblems, bearerTokenProblems, eventChoiceProblems, expiryProblems, headerProblems, ipListProblems, mediaPathProblems,
-  messageVariableProblems, scheduleWindowProblems, taskWebhookProblems, webhookTimeoutProblems, type EventCatalog, type Problem,
+  apiKeyValueProblems,
+  bearerTokenProblems,
+  eventChoiceProblems,
+  expiryProblems,
+  headerProblems,
+  ipListProblems,
+  mediaPathProblems,
+  messageVariableProblems,
+  scheduleWindowProblems,
+  taskWebhookProblems,
+  webhookTimeoutProblems,
+  type EventCatalog,
+  type Problem,
 } from "./automationRules";
 import { isAddressOrCidr, isIpv6 } from "./ipAddress";
 
@@ -10,14 +21,45 @@ const paths = (problems: Problem[]) => problems.map((p) => p.path.join("."));
 
 describe("an IP list entry is an address or a CIDR block, IPv4 or IPv6", () => {
   test.each([
-    "10.0.0.5", "0.0.0.0", "255.255.255.255", "10.0.0.0/24", "10.0.0.0/0", "10.0.0.5/32",
-    "::", "::1", "2001:db8::5", "2001:db8::/32", "fe80::1:2:3:4", "1:2:3:4:5:6:7:8", "1:2:3:4:5:6:7:8/128", "::ffff:10.0.0.1", "64:ff9b::192.0.2.1/96",
+    "10.0.0.5",
+    "0.0.0.0",
+    "255.255.255.255",
+    "10.0.0.0/24",
+    "10.0.0.0/0",
+    "10.0.0.5/32",
+    "::",
+    "::1",
+    "2001:db8::5",
+    "2001:db8::/32",
+    "fe80::1:2:3:4",
+    "1:2:3:4:5:6:7:8",
+    "1:2:3:4:5:6:7:8/128",
+    "::ffff:10.0.0.1",
+    "64:ff9b::192.0.2.1/96",
     "2001:DB8::A",
   ])("%s is accepted", (entry) => expect(ipListProblems("ipAllowList", [{ address: entry }])).toEqual([]));
 
   test.each([
-    "", "10.0.0", "10.0.0.256", "10.0.0.0/33", "10.0.0.0/", "10.0.0.0/24/8", "10.0.0.0/-1", "10.0.0.0/x", "host.example", "10.0.0.5 ",
-    ":::", "1::2::3", "1:2:3:4:5:6:7:8:9", "1:2:3:4:5:6:7", "2001:db8::/129", "12345::", "g::1", "fe80::1%eth0", "::ffff:10.0.0.256", "1:2:3:4:5:6:7:1.2.3.4",
+    "",
+    "10.0.0",
+    "10.0.0.256",
+    "10.0.0.0/33",
+    "10.0.0.0/",
+    "10.0.0.0/24/8",
+    "10.0.0.0/-1",
+    "10.0.0.0/x",
+    "host.example",
+    "10.0.0.5 ",
+    ":::",
+    "1::2::3",
+    "1:2:3:4:5:6:7:8:9",
+    "1:2:3:4:5:6:7",
+    "2001:db8::/129",
+    "12345::",
+    "g::1",
+    "fe80::1%eth0",
+    "::ffff:10.0.0.256",
+    "1:2:3:4:5:6:7:1.2.3.4",
   ])("%j is refused, at its index, saying what to write", (entry) => {
     const found = ipListProblems("ipDenyList", [{ address: "10.0.0.1" }, { address: entry, enabled: false }]);
     expect(paths(found)).toEqual(["ipDenyList.1.address"]);
@@ -26,18 +68,28 @@ describe("an IP list entry is an address or a CIDR block, IPv4 or IPv6", () => {
   });
 
   test("every wrong entry is reported, not only the first", () => {
-    expect(paths(ipListProblems("ipAllowList", [{ address: "x" }, { address: "10.0.0.1" }, { address: "y" }]))).toEqual(["ipAllowList.0.address", "ipAllowList.2.address"]);
+    expect(paths(ipListProblems("ipAllowList", [{ address: "x" }, { address: "10.0.0.1" }, { address: "y" }]))).toEqual([
+      "ipAllowList.0.address",
+      "ipAllowList.2.address",
+    ]);
   });
 
   test("the IPv6 parser counts groups with and without ::", () => {
-    expect([isIpv6("1:2:3:4:5:6::"), isIpv6("::2:3:4:5:6:7:8"), isIpv6("1:2:3:4:5:6:7::8"), isIpv6("1:2:3:4:5:6:1.2.3.4")]).toEqual([true, true, false, true]);
+    expect([isIpv6("1:2:3:4:5:6::"), isIpv6("::2:3:4:5:6:7:8"), isIpv6("1:2:3:4:5:6:7::8"), isIpv6("1:2:3:4:5:6:1.2.3.4")]).toEqual([
+      true,
+      true,
+      false,
+      true,
+    ]);
     expect([isAddressOrCidr("::/0"), isAddressOrCidr("::/1000")]).toEqual([true, false]);
   });
 });
 
 describe("an expiry lies in the future (the time is injected)", () => {
   const now = Date.parse("2030-06-01T12:00:00Z");
-  test.each([undefined, "never", "2030-06-01T12:00:01Z", "2031-01-01"])("%s is accepted", (expires) => expect(expiryProblems(expires, now)).toEqual([]));
+  test.each([undefined, "never", "2030-06-01T12:00:01Z", "2031-01-01"])("%s is accepted", (expires) =>
+    expect(expiryProblems(expires, now)).toEqual([]),
+  );
   test.each(["2030-06-01T12:00:00Z", "2030-06-01T11:59:59Z", "2020-01-01"])("%s (not after now) is refused", (expires) => {
     const found = expiryProblems(expires, now);
     expect(paths(found)).toEqual(["expires"]);
@@ -70,7 +122,12 @@ describe("a bearer token is given without the word Bearer (the spec)", () => {
 describe("an API key value is the raw key, without a prefix (the spec)", () => {
   const at = ["authorization", "key"];
   test.each(["vpk_1_abcdef", "k-e-y", "abc=="])("%j is accepted", (key) => expect(apiKeyValueProblems(at, key)).toEqual([]));
-  test.each([["ApiKey abc", "ApiKey"], ["Bearer vpk_1", "Bearer"], ["Token: xyz", "Token:"], ["X-API-Key  abc", "X-API-Key"]])("%j is refused naming %j", (key, prefix) => {
+  test.each([
+    ["ApiKey abc", "ApiKey"],
+    ["Bearer vpk_1", "Bearer"],
+    ["Token: xyz", "Token:"],
+    ["X-API-Key  abc", "X-API-Key"],
+  ])("%j is refused naming %j", (key, prefix) => {
     const found = apiKeyValueProblems(at, key);
     expect(paths(found)).toEqual(["authorization.key"]);
     expect(found[0].message).toBe(`authorization.key has the prefix '${prefix}': give the raw key alone, without a prefix`);
@@ -79,28 +136,53 @@ describe("an API key value is the raw key, without a prefix (the spec)", () => {
 
 describe("every header has a name that is an HTTP token, and a one-line value", () => {
   test("named headers, empty values and repeated names are accepted", () => {
-    expect(headerProblems([{ name: "Content-Type", value: "application/json" }, { name: "X-Empty", value: "" }, { name: "X-Empty", value: "again" }])).toEqual([]);
+    expect(
+      headerProblems([
+        { name: "Content-Type", value: "application/json" },
+        { name: "X-Empty", value: "" },
+        { name: "X-Empty", value: "again" },
+      ]),
+    ).toEqual([]);
   });
   test.each([
     [{ name: "", value: "v" }, "headers.1.name", "headers[1] has no name: give the header's name (e.g. X-Source), or remove the entry"],
     [{ name: "   ", value: "v" }, "headers.1.name", "headers[1] has no name: give the header's name (e.g. X-Source), or remove the entry"],
-    [{ name: "X Source", value: "v" }, "headers.1.name", "headers[1] name 'X Source' is not a valid header name: use letters, digits and - (no spaces or colons)"],
-    [{ name: "X-A:", value: "v" }, "headers.1.name", "headers[1] name 'X-A:' is not a valid header name: use letters, digits and - (no spaces or colons)"],
-    [{ name: "X-A", value: "one\r\nX-Injected: two" }, "headers.1.value", "headers[1] (X-A) value holds a line break: write it on one line"],
+    [
+      { name: "X Source", value: "v" },
+      "headers.1.name",
+      "headers[1] name 'X Source' is not a valid header name: use letters, digits and - (no spaces or colons)",
+    ],
+    [
+      { name: "X-A:", value: "v" },
+      "headers.1.name",
+      "headers[1] name 'X-A:' is not a valid header name: use letters, digits and - (no spaces or colons)",
+    ],
+    [
+      { name: "X-A", value: "one\r\nX-Injected: two" },
+      "headers.1.value",
+      "headers[1] (X-A) value holds a line break: write it on one line",
+    ],
   ])("%j is refused", (header, path, message) => {
-    expect(headerProblems([{ name: "Accept", value: "*/*" }, header])).toEqual([{ path: path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message }]);
+    expect(headerProblems([{ name: "Accept", value: "*/*" }, header])).toEqual([
+      { path: path.split(".").map((p) => (/^\d+$/.test(p) ? Number(p) : p)), message },
+    ]);
   });
 });
 
 describe("a task message uses only ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME}", () => {
-  test.each(['{"message": "Webhook"}', '{"vm": "${NAME}", "at": ${TIMESTAMP}, "date": "${DATE}", "n": ${RANDOM}}', "no variables", "$NAME and $ {NAME} are text"])(
-    "%j is accepted",
-    (message) => expect(messageVariableProblems(message)).toEqual([]),
-  );
+  test.each([
+    '{"message": "Webhook"}',
+    '{"vm": "${NAME}", "at": ${TIMESTAMP}, "date": "${DATE}", "n": ${RANDOM}}',
+    "no variables",
+    "$NAME and $ {NAME} are text",
+  ])("%j is accepted", (message) => expect(messageVariableProblems(message)).toEqual([]));
   test.each([
     ["${HOST}", "message uses ${HOST}: only ${DATE}, ${TIMESTAMP}, ${RANDOM}, ${NAME} are expanded, so remove or correct it"],
     ["${name}", "message uses ${name}: only ${DATE}, ${TIMESTAMP}, ${RANDOM}, ${NAME} are expanded, so remove or correct it"],
-    ["${NAME} ${X} ${Y} ${X}", "message uses ${X}, ${Y}: only ${DATE}, ${TIMESTAMP}, ${RANDOM}, ${NAME} are expanded, so remove or correct them"],
+    [
+      "${NAME} ${X} ${Y} ${X}",
+      "message uses ${X}, ${Y}: only ${DATE}, ${TIMESTAMP}, ${RANDOM}, ${NAME} are expanded, so remove or correct them",
+    ],
     ["${}", "message uses ${}: only ${DATE}, ${TIMESTAMP}, ${RANDOM}, ${NAME} are expanded, so remove or correct it"],
   ])("%j is refused", (message, expected) => expect(messageVariableProblems(message)).toEqual([{ path: ["message"], message: expected }]));
 });
@@ -136,7 +218,10 @@ describe("an event trigger's type, event, object and tag fit the platform's cata
   });
   test("a tag and an object both given are refused at tag", () => {
     expect(eventChoiceProblems({ type: "vms", event: "poweroff", object: "1", tag: "2" }, catalog)).toEqual([
-      { path: ["tag"], message: "object and tag are both given: an event applies to one object or to the objects carrying a tag, so give one" },
+      {
+        path: ["tag"],
+        message: "object and tag are both given: an event applies to one object or to the objects carrying a tag, so give one",
+      },
     ]);
   });
   test("problems add up: a wrong event of a generic type with both narrowings", () => {
@@ -149,9 +234,16 @@ describe("an event trigger's type, event, object and tag fit the platform's cata
 
 describe("a schedule does not end before it starts", () => {
   test.each([
-    [undefined, undefined], ["2030-01-01", undefined], [undefined, "2030-01-01"], ["2030-01-01", "2030-01-01"], ["2030-01-01T10:00:00Z", "2030-01-01T10:00:01Z"],
+    [undefined, undefined],
+    ["2030-01-01", undefined],
+    [undefined, "2030-01-01"],
+    ["2030-01-01", "2030-01-01"],
+    ["2030-01-01T10:00:00Z", "2030-01-01T10:00:01Z"],
   ])("start %s, end %s is accepted", (start, end) => expect(scheduleWindowProblems(start, end)).toEqual([]));
-  test.each([["2030-01-02", "2030-01-01"], ["2030-01-01T10:00:01Z", "2030-01-01T10:00:00Z"]])("start %s, end %s is refused at end", (start, end) => {
+  test.each([
+    ["2030-01-02", "2030-01-01"],
+    ["2030-01-01T10:00:01Z", "2030-01-01T10:00:00Z"],
+  ])("start %s, end %s is refused at end", (start, end) => {
     expect(scheduleWindowProblems(start, end)).toEqual([
       { path: ["end"], message: `end ${end} is before start ${start}: give an end after the start, or leave end out for no end` },
     ]);
@@ -162,13 +254,19 @@ describe("a task's webhook exists (given what the look-up found)", () => {
   test("found: no problem", () => expect(taskWebhookProblems("7", true)).toEqual([]));
   test("not found: refused at webhook, naming it", () => {
     expect(taskWebhookProblems("7", false)).toEqual([
-      { path: ["webhook"], message: "webhook '7' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)" },
+      {
+        path: ["webhook"],
+        message: "webhook '7' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)",
+      },
     ]);
   });
 });
 
 describe("a media path is a file on the volume (given the listing of its directory)", () => {
-  const listing = [{ name: "ubuntu.iso", type: "file" }, { name: "old", type: "directory" }];
+  const listing = [
+    { name: "ubuntu.iso", type: "file" },
+    { name: "old", type: "directory" },
+  ];
   test("a file listed in its directory is accepted", () => expect(mediaPathProblems("images/ubuntu.iso", "nas", listing)).toEqual([]));
   test.each([
     ["images/debian.iso", listing, "path 'images/debian.iso' is not on the volume 'nas'"],

@@ -44,7 +44,11 @@ export function ipListProblems(field: string, entries: readonly IpEntry[]): Prob
 export function expiryProblems(expires: string | undefined, nowMs: number): Problem[] {
   if (expires === undefined || expires === "never") return [];
   const at = Date.parse(expires);
-  if (Number.isNaN(at)) return problem(["expires"], `expires '${expires}' is no date: write an ISO date such as 2030-01-31 or 2030-01-31T12:00:00Z, or "never"`);
+  if (Number.isNaN(at))
+    return problem(
+      ["expires"],
+      `expires '${expires}' is no date: write an ISO date such as 2030-01-31 or 2030-01-31T12:00:00Z, or "never"`,
+    );
   if (at <= nowMs) {
     return problem(["expires"], `expires ${expires} is in the past: give a later date, or "never" for a key that does not expire`);
   }
@@ -56,7 +60,10 @@ export const MIN_WEBHOOK_TIMEOUT = 3;
 
 export function webhookTimeoutProblems(timeout: number | undefined): Problem[] {
   if (timeout === undefined || timeout >= MIN_WEBHOOK_TIMEOUT) return [];
-  return problem(["timeout"], `timeout ${timeout} is below ${MIN_WEBHOOK_TIMEOUT}: the platform waits at least ${MIN_WEBHOOK_TIMEOUT} seconds, so give 3 or more`);
+  return problem(
+    ["timeout"],
+    `timeout ${timeout} is below ${MIN_WEBHOOK_TIMEOUT}: the platform waits at least ${MIN_WEBHOOK_TIMEOUT} seconds, so give 3 or more`,
+  );
 }
 
 /** The spec: a bearer token is the token only, without the word Bearer. */
@@ -83,11 +90,16 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A header without a name, with a name that is no HTTP token, or with a line break in its value. */
 export function headerProblems(headers: readonly Header[]): Problem[] {
   return headers.flatMap((header, i) => {
-    if (header.name.trim() === "") return problem(["headers", i, "name"], `headers[${i}] has no name: give the header's name (e.g. X-Source), or remove the entry`);
+    if (header.name.trim() === "")
+      return problem(["headers", i, "name"], `headers[${i}] has no name: give the header's name (e.g. X-Source), or remove the entry`);
     if (!HEADER_NAME.test(header.name)) {
-      return problem(["headers", i, "name"], `headers[${i}] name '${header.name}' is not a valid header name: use letters, digits and - (no spaces or colons)`);
+      return problem(
+        ["headers", i, "name"],
+        `headers[${i}] name '${header.name}' is not a valid header name: use letters, digits and - (no spaces or colons)`,
+      );
     }
-    if (/[\r\n\0]/.test(header.value)) return problem(["headers", i, "value"], `headers[${i}] (${header.name}) value holds a line break: write it on one line`);
+    if (/[\r\n\0]/.test(header.value))
+      return problem(["headers", i, "value"], `headers[${i}] (${header.name}) value holds a line break: write it on one line`);
     return [];
   });
 }
@@ -97,11 +109,16 @@ export const MESSAGE_VARIABLES = ["DATE", "TIMESTAMP", "RANDOM", "NAME"] as cons
 
 /** Every `${X}` in a task message that is not one of the four variables. */
 export function messageVariableProblems(message: string): Problem[] {
-  const unknown = [...message.matchAll(/\$\{([^}]*)\}/g)].map((m) => m[1]).filter((v) => !(MESSAGE_VARIABLES as readonly string[]).includes(v));
+  const unknown = [...message.matchAll(/\$\{([^}]*)\}/g)]
+    .map((m) => m[1])
+    .filter((v) => !(MESSAGE_VARIABLES as readonly string[]).includes(v));
   if (unknown.length === 0) return [];
   const list = [...new Set(unknown)].map((v) => `\${${v}}`).join(", ");
   const allowed = MESSAGE_VARIABLES.map((v) => `\${${v}}`).join(", ");
-  return problem(["message"], `message uses ${list}: only ${allowed} are expanded, so remove or correct ${unknown.length > 1 ? "them" : "it"}`);
+  return problem(
+    ["message"],
+    `message uses ${list}: only ${allowed} are expanded, so remove or correct ${unknown.length > 1 ? "them" : "it"}`,
+  );
 }
 
 /** The events one event type offers; generic types (alarms) take no object and no tag. */
@@ -125,15 +142,27 @@ export interface EventChoice {
  */
 export function eventChoiceProblems(choice: EventChoice, catalog: EventCatalog): Problem[] {
   const both = choice.object !== undefined && choice.tag !== undefined;
-  const eitherNotBoth = both ? problem(["tag"], "object and tag are both given: an event applies to one object or to the objects carrying a tag, so give one") : [];
+  const eitherNotBoth = both
+    ? problem(["tag"], "object and tag are both given: an event applies to one object or to the objects carrying a tag, so give one")
+    : [];
   const info = Object.hasOwn(catalog, choice.type) ? catalog[choice.type] : undefined;
-  if (!info) return [...problem(["type"], `type '${choice.type}' is not an event type of the platform: use one of ${Object.keys(catalog).sort().join(", ")}`), ...eitherNotBoth];
+  if (!info)
+    return [
+      ...problem(
+        ["type"],
+        `type '${choice.type}' is not an event type of the platform: use one of ${Object.keys(catalog).sort().join(", ")}`,
+      ),
+      ...eitherNotBoth,
+    ];
   const events = info.events.includes(choice.event)
     ? []
     : problem(["event"], `event '${choice.event}' is not an event of type ${choice.type}: use one of ${info.events.join(", ")}`);
   if (!info.generic) return [...events, ...eitherNotBoth];
   const given = (["object", "tag"] as const).filter((f) => choice[f] !== undefined);
-  return [...events, ...given.flatMap((f) => problem([f], `${f} is given, but ${choice.type} is a generic type that applies to no ${f}: remove ${f}`))];
+  return [
+    ...events,
+    ...given.flatMap((f) => problem([f], `${f} is given, but ${choice.type} is a generic type that applies to no ${f}: remove ${f}`)),
+  ];
 }
 
 /** A schedule that ends before it starts (both ISO dates; an absent end never ends). */
@@ -147,7 +176,10 @@ export function scheduleWindowProblems(start: string | undefined, end: string | 
 /** A task whose webhook the look-up did not find (`found` is what reading the webhook's row answered). */
 export function taskWebhookProblems(webhook: string, found: boolean): Problem[] {
   if (found) return [];
-  return problem(["webhook"], `webhook '${webhook}' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)`);
+  return problem(
+    ["webhook"],
+    `webhook '${webhook}' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)`,
+  );
 }
 
 export interface VolumeEntry {
@@ -161,5 +193,8 @@ export function mediaPathProblems(path: string, volume: string, entries: readonl
   const entry = entries?.find((e) => e.name === name);
   if (entry?.type === "file") return [];
   const why = entry ? "is a directory on" : "is not on";
-  return problem(["path"], `path '${path}' ${why} the volume '${volume}': give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)`);
+  return problem(
+    ["path"],
+    `path '${path}' ${why} the volume '${volume}': give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)`,
+  );
 }

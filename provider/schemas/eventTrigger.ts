@@ -22,13 +22,32 @@ const objectCodec: FieldCodec<string> = {
 };
 
 export const eventTriggerShape = {
-  task: apiField(keySchema, "task", "key", "Key of the task to run (a Task's id). Changing it replaces the trigger", { onChange: "replace" }),
-  type: apiField(z.string().min(1), "table", "string", "Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger", {
+  task: apiField(keySchema, "task", "key", "Key of the task to run (a Task's id). Changing it replaces the trigger", {
     onChange: "replace",
   }),
+  type: apiField(
+    z.string().min(1),
+    "table",
+    "string",
+    "Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger",
+    {
+      onChange: "replace",
+    },
+  ),
   event: apiField(z.string().min(1), "event", "string", "The event, one the type offers, e.g. poweroff for vms"),
-  object: apiField(keySchema.optional(), "owner", "json", "Key of one object of the type (e.g. a VM's id): the trigger applies to it only", { codec: objectCodec }),
-  tag: apiField(keySchema.optional(), "tag", "key", "Key of a tag: the trigger applies to every object of the type carrying it (not with object)"),
+  object: apiField(
+    keySchema.optional(),
+    "owner",
+    "json",
+    "Key of one object of the type (e.g. a VM's id): the trigger applies to it only",
+    { codec: objectCodec },
+  ),
+  tag: apiField(
+    keySchema.optional(),
+    "tag",
+    "key",
+    "Key of a tag: the trigger applies to every object of the type carrying it (not with object)",
+  ),
 };
 
 export const eventTriggerInputsSchema = z.strictObject(eventTriggerShape);

@@ -36,7 +36,9 @@ export function codecMappingOf<I>(shape: Shape) {
   const plainShape = Object.fromEntries(Object.entries(shape).filter(([name]) => !codecs.some(([n]) => n === name)));
   const plain = mappingOf<I>(plainShape);
   // A write-only field (a password) is sent, never asked for: the platform does not answer it.
-  const readable = mappingOf<I>(Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => fieldMeta(schema)?.writeOnly !== true)));
+  const readable = mappingOf<I>(
+    Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => fieldMeta(schema)?.writeOnly !== true)),
+  );
   return {
     readFields: [readable.readFields, ...codecs.flatMap(([, c]) => c.columns)].join(","),
     toApiBody(inputs: Partial<I>, mode: "create" | "update" = "create"): Row {
@@ -95,14 +97,19 @@ export interface ListedAddress {
 export function ipListCodec(column: string): FieldCodec<ListedAddress[]> {
   return {
     columns: [column],
-    toApi: (entries) => ({ [column]: entries.filter((e) => e.enabled).map((e) => e.address).join(",") }),
+    toApi: (entries) => ({
+      [column]: entries
+        .filter((e) => e.enabled)
+        .map((e) => e.address)
+        .join(","),
+    }),
     fromApi(row, declared) {
       if (!(column in row)) return undefined;
       const live = text(row[column]).split(/[,\s]+/).filter(Boolean);
-      const disabled = (declared ?? []).filter((e) => !e.enabled);
       const enabledDeclared = (declared ?? []).filter((e) => e.enabled).map((e) => e.address);
-      if (JSON.stringify(live) !== JSON.stringify(enabledDeclared)) return [...live.map((address) => ({ address, enabled: true })), ...disabled];
-      return declared;
+      if (declared !== undefined && JSON.stringify(live) === JSON.stringify(enabledDeclared)) return declared;
+      const disabled = (declared ?? []).filter((e) => !e.enabled);
+      return [...live.map((address) => ({ address, enabled: true })), ...disabled];
     },
   };
 }

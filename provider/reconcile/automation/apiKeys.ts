@@ -24,13 +24,19 @@ export async function createApiKey(api: PlatformApi, inputs: ApiKeyInputs): Prom
   const secret = response?.token ?? response?.private_key;
   if (typeof secret !== "string" || secret === "") {
     await deleteRow(api, apiKeyRows.table, key);
-    throw new Error(`vplatform: the platform created the API key '${inputs.name}' but answered no secret; the key was deleted again, run the update again`);
+    const what = `the platform created the API key '${inputs.name}' but answered no secret`;
+    throw new Error(`vplatform: ${what}; the key was deleted again: run the update again`);
   }
   return { key, secret: new SecretText(secret) };
 }
 
 /** The key as the platform holds it, or undefined when it is gone or expired (at `nowMs`). */
-export async function readApiKey(api: PlatformApi, key: string, nowMs: number, declared?: Partial<ApiKeyInputs>): Promise<ApiKeyState | undefined> {
+export async function readApiKey(
+  api: PlatformApi,
+  key: string,
+  nowMs: number,
+  declared?: Partial<ApiKeyInputs>,
+): Promise<ApiKeyState | undefined> {
   const found = await readRow(api, apiKeyRows, key, declared);
   if (!found || hasExpired(found.row, nowMs)) return undefined;
   return {

@@ -11,6 +11,9 @@ export const EVENT_CATALOG_TABLE = "task_event_types";
 export async function readEventCatalog(api: PlatformApi): Promise<EventCatalog> {
   const rows = await api.list(EVENT_CATALOG_TABLE, { fields: "$key,events,generic", limit: 0 });
   return Object.fromEntries(
-    rows.map((r) => [str(r.$key), { events: Array.isArray(r.events) ? r.events.map(str) : [], generic: r.generic === true || r.generic === "true" }]),
+    rows.map((r) => [
+      str(r.$key),
+      { events: Array.isArray(r.events) ? r.events.map(str) : [], generic: r.generic === true || r.generic === "true" },
+    ]),
   );
 }

@@ -1,7 +1,11 @@
 /** The row mapping of each automation resource: its table and its schema's conversion, declared once. */
 import { API_KEY_READ_FIELDS, API_KEY_TABLE, fromApiKeyApiRow, toApiKeyApiBody, type ApiKeyInputs } from "../../schemas/apiKey";
 import {
-  EVENT_TRIGGER_READ_FIELDS, EVENT_TRIGGER_TABLE, fromEventTriggerApiRow, toEventTriggerApiBody, type EventTriggerInputs,
+  EVENT_TRIGGER_READ_FIELDS,
+  EVENT_TRIGGER_TABLE,
+  fromEventTriggerApiRow,
+  toEventTriggerApiBody,
+  type EventTriggerInputs,
 } from "../../schemas/eventTrigger";
 import { fromScheduleApiRow, SCHEDULE_READ_FIELDS, SCHEDULE_TABLE, toScheduleApiBody, type ScheduleInputs } from "../../schemas/schedule";
 import { fromTaskApiRow, TASK_READ_FIELDS, TASK_TABLE, toTaskApiBody, type TaskInputs } from "../../schemas/task";
@@ -10,27 +14,50 @@ import { fromWebhookApiRow, toWebhookApiBody, WEBHOOK_READ_FIELDS, WEBHOOK_TABLE
 import type { RowMapping } from "./rows";
 
 export const userRows: RowMapping<UserInputs> = {
-  table: USER_TABLE, what: "user", readFields: USER_READ_FIELDS, toApiBody: toUserApiBody, fromApiRow: fromUserApiRow,
+  table: USER_TABLE,
+  what: "user",
+  readFields: USER_READ_FIELDS,
+  toApiBody: toUserApiBody,
+  fromApiRow: fromUserApiRow,
 };
 
 /** The key's read-only columns (created, last login) are read with its inputs: the outputs come from the same GET. */
 export const apiKeyRows: RowMapping<ApiKeyInputs> = {
-  table: API_KEY_TABLE, what: "API key", readFields: `${API_KEY_READ_FIELDS},created,lastlogin_stamp,lastlogin_ip`,
-  toApiBody: toApiKeyApiBody, fromApiRow: fromApiKeyApiRow,
+  table: API_KEY_TABLE,
+  what: "API key",
+  readFields: `${API_KEY_READ_FIELDS},created,lastlogin_stamp,lastlogin_ip`,
+  toApiBody: toApiKeyApiBody,
+  fromApiRow: fromApiKeyApiRow,
 };
 
 export const webhookRows: RowMapping<WebhookInputs> = {
-  table: WEBHOOK_TABLE, what: "webhook", readFields: WEBHOOK_READ_FIELDS, toApiBody: toWebhookApiBody, fromApiRow: fromWebhookApiRow,
+  table: WEBHOOK_TABLE,
+  what: "webhook",
+  readFields: WEBHOOK_READ_FIELDS,
+  toApiBody: toWebhookApiBody,
+  fromApiRow: fromWebhookApiRow,
 };
 
 export const taskRows: RowMapping<TaskInputs> = {
-  table: TASK_TABLE, what: "task", readFields: TASK_READ_FIELDS, toApiBody: toTaskApiBody, fromApiRow: fromTaskApiRow,
+  table: TASK_TABLE,
+  what: "task",
+  readFields: TASK_READ_FIELDS,
+  toApiBody: toTaskApiBody,
+  fromApiRow: fromTaskApiRow,
 };
 
 export const eventTriggerRows: RowMapping<EventTriggerInputs> = {
-  table: EVENT_TRIGGER_TABLE, what: "event trigger", readFields: EVENT_TRIGGER_READ_FIELDS, toApiBody: toEventTriggerApiBody, fromApiRow: fromEventTriggerApiRow,
+  table: EVENT_TRIGGER_TABLE,
+  what: "event trigger",
+  readFields: EVENT_TRIGGER_READ_FIELDS,
+  toApiBody: toEventTriggerApiBody,
+  fromApiRow: fromEventTriggerApiRow,
 };
 
 export const scheduleRows: RowMapping<ScheduleInputs> = {
-  table: SCHEDULE_TABLE, what: "schedule", readFields: SCHEDULE_READ_FIELDS, toApiBody: toScheduleApiBody, fromApiRow: fromScheduleApiRow,
+  table: SCHEDULE_TABLE,
+  what: "schedule",
+  readFields: SCHEDULE_READ_FIELDS,
+  toApiBody: toScheduleApiBody,
+  fromApiRow: fromScheduleApiRow,
 };

@@ -23,7 +23,12 @@ export async function createRow<I>(api: PlatformApi, m: RowMapping<I>, inputs: I
 }
 
 /** The inputs the live row holds (only the declared ones when `declared` is given), or undefined when the row is gone. */
-export async function readRow<I>(api: PlatformApi, m: RowMapping<I>, key: string, declared?: Partial<I>): Promise<{ inputs: Partial<I>; row: Row } | undefined> {
+export async function readRow<I>(
+  api: PlatformApi,
+  m: RowMapping<I>,
+  key: string,
+  declared?: Partial<I>,
+): Promise<{ inputs: Partial<I>; row: Row } | undefined> {
   const row = await api.get(m.table, key, m.readFields);
   if (!row) return undefined;
   return { inputs: m.fromApiRow(row, declared as Row | undefined), row };

@@ -75,7 +75,9 @@ export async function listDirectory(api: PlatformApi, volume: Volume, q: Directo
   const job = await api.create(JOBS, { volume: volume.key, query: "get-dir", params: getDirParams(volume.key, q) });
   const label = `the listing of '${q.directory}' on the NAS volume '${volume.name}'`;
   const row = await waitForRow(
-    api, JOBS, "status,result",
+    api,
+    JOBS,
+    "status,result",
     {
       key: job.$key,
       done(r) {
@@ -99,7 +101,10 @@ export async function listDirectory(api: PlatformApi, volume: Volume, q: Directo
 
 /** A media file by its path on a volume, or the problem that refuses the path (named at `path`). */
 export async function findMediaFile(
-  api: PlatformApi, volumeName: string, path: string, clock?: Clock,
+  api: PlatformApi,
+  volumeName: string,
+  path: string,
+  clock?: Clock,
 ): Promise<{ file: VolumeEntry & { volume: string } } | { problems: Problem[] }> {
   const volume = await findVolume(api, volumeName);
   const parts = path.split("/").filter(Boolean);

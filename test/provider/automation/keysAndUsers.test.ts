@@ -19,10 +19,22 @@ const status = async (secret: string) => (await site.call("GET", "/api/v4/system
 
 describe("a user is created, read back as declared, changed in place and deleted", () => {
   test("round trip; the password is sent (it logs in) and never read back", async () => {
-    const declared = userInputsSchema.parse({ name: "pipeline", displayName: "CI pipeline", email: "ci@example.org", role: "vmoperator", password: "s3cret-pw" });
+    const declared = userInputsSchema.parse({
+      name: "pipeline",
+      displayName: "CI pipeline",
+      email: "ci@example.org",
+      role: "vmoperator",
+      password: "s3cret-pw",
+    });
     const { key: user } = await createRow(site.api, userRows, declared);
     const read = await readRow(site.api, userRows, user, declared);
-    expect(read?.inputs).toEqual({ name: "pipeline", displayName: "CI pipeline", email: "ci@example.org", role: "vmoperator", enabled: true });
+    expect(read?.inputs).toEqual({
+      name: "pipeline",
+      displayName: "CI pipeline",
+      email: "ci@example.org",
+      role: "vmoperator",
+      enabled: true,
+    });
     expect(JSON.stringify(read?.row)).not.toContain("s3cret-pw");
     expect((await site.call("POST", "/api/sys/tokens", { login: "pipeline", password: "s3cret-pw" })).status).toBe(201);
     expect((await site.call("POST", "/api/sys/tokens", { login: "pipeline", password: "wrong" })).status).toBe(401);
@@ -37,7 +49,12 @@ describe("a user is created, read back as declared, changed in place and deleted
 describe("an API key's secret is answered once, authenticates, and is revoked by deletion", () => {
   test("the secret works with the user's rights; the read never holds it; deleting revokes it", async () => {
     const { key: user } = await createRow(site.api, userRows, userInputsSchema.parse({ name: "reader", role: "readonly" }));
-    const declared = key({ name: "ci", user, ipAllowList: [{ address: "127.0.0.0/8" }, { address: "10.9.9.9", enabled: false }], expires: inAnHour() });
+    const declared = key({
+      name: "ci",
+      user,
+      ipAllowList: [{ address: "127.0.0.0/8" }, { address: "10.9.9.9", enabled: false }],
+      expires: inAnHour(),
+    });
     const created = await createApiKey(site.api, declared);
     const secret = created.secret.reveal();
     expect(await status(secret)).toBe(200);
@@ -54,7 +71,12 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
   test("name, description, expiry and IP lists change in place; the secret stays valid", async () => {
     const declared = key({ name: "edit-me" });
     const created = await createApiKey(site.api, declared);
-    const changed = { name: "edited", description: "for CI", expires: inAnHour(), ipDenyList: [{ address: "192.0.2.0/24" }, { address: "2001:db8::/32" }] };
+    const changed = {
+      name: "edited",
+      description: "for CI",
+      expires: inAnHour(),
+      ipDenyList: [{ address: "192.0.2.0/24" }, { address: "2001:db8::/32" }],
+    };
     await updateRow(site.api, apiKeyRows, created.key, changed);
     const read = await readApiKey(site.api, created.key, Date.now(), { ...declared, ...changed });
     expect(read?.inputs).toMatchObject(changed);

@@ -16,8 +16,11 @@ let task: string;
 beforeAll(async () => {
   site = await startSite();
   receiver = await Receiver.startSelfSigned();
-  const hook = (await createRow(site.api, webhookRows, webhookInputsSchema.parse({ name: "sched", url: receiver.url, allowInsecure: true, retries: 0 }))).key;
-  task = (await createRow(site.api, taskRows, taskInputsSchema.parse({ name: "tick", webhook: hook, message: "${NAME} at ${TIMESTAMP}" }))).key;
+  const hook = (
+    await createRow(site.api, webhookRows, webhookInputsSchema.parse({ name: "sched", url: receiver.url, allowInsecure: true, retries: 0 }))
+  ).key;
+  task = (await createRow(site.api, taskRows, taskInputsSchema.parse({ name: "tick", webhook: hook, message: "${NAME} at ${TIMESTAMP}" })))
+    .key;
 });
 afterAll(async () => {
   await receiver.close();
@@ -46,11 +49,21 @@ describe("a schedule runs the tasks it links, on time", () => {
 
   test("the schedule reads back as declared; setting the same tasks again sends nothing", async () => {
     const declared = scheduleInputsSchema.parse({
-      name: "nightly", repeatEvery: "day", start: "2031-01-01", end: "2031-12-31", startTimeOfDay: "02:30", days: ["monday", "thursday"], tasks: [task],
+      name: "nightly",
+      repeatEvery: "day",
+      start: "2031-01-01",
+      end: "2031-12-31",
+      startTimeOfDay: "02:30",
+      days: ["monday", "thursday"],
+      tasks: [task],
     });
     const schedule = (await createRow(site.api, scheduleRows, declared)).key;
     await setScheduleTasks(site.api, schedule, declared.tasks);
-    expect((await readRow(site.api, scheduleRows, schedule, declared))?.inputs).toEqual({ ...declared, tasks: undefined, adopt: undefined });
+    expect((await readRow(site.api, scheduleRows, schedule, declared))?.inputs).toEqual({
+      ...declared,
+      tasks: undefined,
+      adopt: undefined,
+    });
     await site.resetRequests();
     await setScheduleTasks(site.api, schedule, declared.tasks);
     const counts = await site.requests();

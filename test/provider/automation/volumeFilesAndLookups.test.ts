@@ -29,10 +29,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-const query = (q: Partial<Parameters<typeof listDirectory>[2]> = {}) => ({ directory: "images", extensions: [], limit: 0, offset: 0, ...q });
+const query = (q: Partial<Parameters<typeof listDirectory>[2]> = {}) => ({
+  directory: "images",
+  extensions: [],
+  limit: 0,
+  offset: 0,
+  ...q,
+});
 
 describe("a NAS volume is found by name", () => {
-  test("its key, name and status", () => expect(nas).toEqual({ key: expect.stringMatching(/^[0-9a-f]{40}$/), name: "nas", status: "online" }));
+  test("its key, name and status", () =>
+    expect(nas).toEqual({ key: expect.stringMatching(/^[0-9a-f]{40}$/), name: "nas", status: "online" }));
   test("an unknown name says what was looked for", async () => {
     await expect(findVolume(site.api, "tape")).rejects.toThrow("vplatform: no NAS volume named 'tape'");
   });
@@ -42,13 +49,21 @@ describe("the files of a directory come from a volume-browser job", () => {
   test("entries with name, path, size, date and type; directories first", async () => {
     const entries = await listDirectory(site.api, nas, query());
     expect(entries.map((e) => [e.name, e.path, e.type])).toEqual([
-      ["old", "images/old", "directory"], ["debian.ISO", "images/debian.ISO", "file"], ["disk.qcow2", "images/disk.qcow2", "file"],
-      ["notes.txt", "images/notes.txt", "file"], ["ubuntu.iso", "images/ubuntu.iso", "file"],
+      ["old", "images/old", "directory"],
+      ["debian.ISO", "images/debian.ISO", "file"],
+      ["disk.qcow2", "images/disk.qcow2", "file"],
+      ["notes.txt", "images/notes.txt", "file"],
+      ["ubuntu.iso", "images/ubuntu.iso", "file"],
     ]);
     expect(entries.find((e) => e.name === "ubuntu.iso")).toMatchObject({ size: 4096, date: expect.any(Number) });
   });
   test("the extension filter keeps matching files (any case) and the directories", async () => {
-    expect((await listDirectory(site.api, nas, query({ extensions: ["iso", ".qcow2"] }))).map((e) => e.name)).toEqual(["old", "debian.ISO", "disk.qcow2", "ubuntu.iso"]);
+    expect((await listDirectory(site.api, nas, query({ extensions: ["iso", ".qcow2"] }))).map((e) => e.name)).toEqual([
+      "old",
+      "debian.ISO",
+      "disk.qcow2",
+      "ubuntu.iso",
+    ]);
   });
   test("pages of limit and offset", async () => {
     const page = async (offset: number) => (await listDirectory(site.api, nas, query({ limit: 2, offset }))).map((e) => e.name);
@@ -60,7 +75,9 @@ describe("the files of a directory come from a volume-browser job", () => {
   test("a job that ends in error fails with the platform's message", async () => {
     const failure = await listDirectory(site.api, nas, query({ directory: "missing" })).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(VolumeJobError);
-    expect((failure as Error).message).toBe("vplatform: the listing of 'missing' on the NAS volume 'nas' failed: no such file or directory: 'missing'");
+    expect((failure as Error).message).toBe(
+      "vplatform: the listing of 'missing' on the NAS volume 'nas' failed: no such file or directory: 'missing'",
+    );
   });
   test("a stopped NAS service fails the job with the spec's message", async () => {
     const [service] = await site.api.list("vm_services", { fields: "$key" });
@@ -85,7 +102,11 @@ describe("a media file is found by its path on the volume", () => {
     ["images/old", "path 'images/old' is a directory on the volume 'nas'"],
   ])("%s is refused at path, naming it", async (path, start) => {
     const found = await findMediaFile(site.api, "nas", path);
-    expect(found).toEqual({ problems: [{ path: ["path"], message: `${start}: give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)` }] });
+    expect(found).toEqual({
+      problems: [
+        { path: ["path"], message: `${start}: give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)` },
+      ],
+    });
   });
 });
 
@@ -102,7 +123,10 @@ describe("the event catalog is the platform's", () => {
 
 describe("rows of a table without a resource of its own, read-only", () => {
   test("clusters with chosen fields, sorted and limited", async () => {
-    const rows = await tableRows(site.api, getTableRowsArgsSchema.parse({ table: "clusters", fields: ["$key", "name"], sort: "-name", limit: 5 }));
+    const rows = await tableRows(
+      site.api,
+      getTableRowsArgsSchema.parse({ table: "clusters", fields: ["$key", "name"], sort: "-name", limit: 5 }),
+    );
     expect(rows.length).toBeGreaterThan(0);
     expect(Object.keys(rows[0]).sort()).toEqual(["$key", "name"]);
     const names = rows.map((r) => String(r.name));
@@ -110,7 +134,10 @@ describe("rows of a table without a resource of its own, read-only", () => {
   });
   test("a filter narrows the rows", async () => {
     const [first] = await tableRows(site.api, getTableRowsArgsSchema.parse({ table: "files", fields: ["name"], limit: 1 }));
-    const filtered = await tableRows(site.api, getTableRowsArgsSchema.parse({ table: "files", fields: ["name"], filter: `name eq '${String(first.name)}'` }));
+    const filtered = await tableRows(
+      site.api,
+      getTableRowsArgsSchema.parse({ table: "files", fields: ["name"], filter: `name eq '${String(first.name)}'` }),
+    );
     expect(filtered).toEqual([{ name: first.name }]);
   });
   test("an action table is refused by the arguments' schema", () => {

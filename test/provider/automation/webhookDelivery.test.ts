@@ -46,15 +46,27 @@ let setNo = 0;
 async function alertOn(vm: string, authorization: WebhookInputs["authorization"], message = '{"vm": "${NAME}", "at": ${TIMESTAMP}}') {
   const n = ++setNo;
   const webhook = webhookInputsSchema.parse({
-    name: `receiver-${n}`, url: receiver.url, allowInsecure: true, retries: 0, authorization,
-    headers: [{ name: "X-First", value: "1" }, { name: "Content-Type", value: "application/json" }, { name: "X-Last", value: "z" }],
+    name: `receiver-${n}`,
+    url: receiver.url,
+    allowInsecure: true,
+    retries: 0,
+    authorization,
+    headers: [
+      { name: "X-First", value: "1" },
+      { name: "Content-Type", value: "application/json" },
+      { name: "X-Last", value: "z" },
+    ],
   });
   const hook = (await createRow(site.api, webhookRows, webhook)).key;
   const task = taskInputsSchema.parse({ name: `vm-stopped-${n}`, webhook: hook, message });
   const taskKey = (await createRow(site.api, taskRows, task)).key;
   const trigger = eventTriggerInputsSchema.parse({ task: taskKey, type: "vms", event: "poweroff", object: vm });
   const triggerKey = (await createRow(site.api, eventTriggerRows, trigger)).key;
-  return { webhook: { key: hook, declared: webhook }, task: { key: taskKey, declared: task }, trigger: { key: triggerKey, declared: trigger } };
+  return {
+    webhook: { key: hook, declared: webhook },
+    task: { key: taskKey, declared: task },
+    trigger: { key: triggerKey, declared: trigger },
+  };
 }
 
 const names = (r: ReceivedRequest) => r.headers.map(([name]) => name);
@@ -89,8 +101,14 @@ describe("every row reads back as declared, and changes apply in place", () => {
   test("webhook, task and trigger read back as declared; a new message is sent on the next power-off", async () => {
     const vm = await runningVm();
     const rows = await alertOn(vm.vm, { type: "bearer", token: "t" }, "first ${NAME}");
-    expect((await readRow(site.api, webhookRows, rows.webhook.key, rows.webhook.declared))?.inputs).toEqual({ ...rows.webhook.declared, adopt: undefined });
-    expect((await readRow(site.api, taskRows, rows.task.key, rows.task.declared))?.inputs).toEqual({ ...rows.task.declared, adopt: undefined });
+    expect((await readRow(site.api, webhookRows, rows.webhook.key, rows.webhook.declared))?.inputs).toEqual({
+      ...rows.webhook.declared,
+      adopt: undefined,
+    });
+    expect((await readRow(site.api, taskRows, rows.task.key, rows.task.declared))?.inputs).toEqual({
+      ...rows.task.declared,
+      adopt: undefined,
+    });
     expect((await readRow(site.api, eventTriggerRows, rows.trigger.key, rows.trigger.declared))?.inputs).toEqual(rows.trigger.declared);
     await updateRow(site.api, taskRows, rows.task.key, { message: "changed ${NAME}" });
     expect((await readRow(site.api, taskRows, rows.task.key, rows.task.declared))?.inputs.message).toBe("changed ${NAME}");
@@ -104,7 +122,10 @@ describe("every row reads back as declared, and changes apply in place", () => {
     const rows = await alertOn(vm.vm, { type: "none" });
     await site.call("PUT", `/api/v4/webhook_urls/${rows.webhook.key}`, { headers: "X-Last: z\nX-First: 1" });
     const read = await readRow(site.api, webhookRows, rows.webhook.key, rows.webhook.declared);
-    expect(read?.inputs.headers).toEqual([{ name: "X-Last", value: "z" }, { name: "X-First", value: "1" }]);
+    expect(read?.inputs.headers).toEqual([
+      { name: "X-Last", value: "z" },
+      { name: "X-First", value: "1" },
+    ]);
   });
 });
 
@@ -115,7 +136,11 @@ describe("deleting the trigger, the task and the webhook removes every row, and 
     await deleteRow(site.api, eventTriggerRows.table, rows.trigger.key);
     await deleteRow(site.api, taskRows.table, rows.task.key);
     await deleteRow(site.api, webhookRows.table, rows.webhook.key);
-    for (const [m, key] of [[webhookRows, rows.webhook.key], [taskRows, rows.task.key], [eventTriggerRows, rows.trigger.key]] as const) {
+    for (const [m, key] of [
+      [webhookRows, rows.webhook.key],
+      [taskRows, rows.task.key],
+      [eventTriggerRows, rows.trigger.key],
+    ] as const) {
       expect(await readRow(site.api, m as typeof webhookRows, key)).toBeUndefined();
     }
     await powerCycleOff(vm);
@@ -136,6 +161,8 @@ describe("refresh reads each table once per run", () => {
       ]),
     );
     const counts = await site.requests();
-    expect([countOf(counts, "GET", "webhook_urls"), countOf(counts, "GET", "tasks"), countOf(counts, "GET", "task_events")]).toEqual([1, 1, 1]);
+    expect([countOf(counts, "GET", "webhook_urls"), countOf(counts, "GET", "tasks"), countOf(counts, "GET", "task_events")]).toEqual([
+      1, 1, 1,
+    ]);
   });
 });
