@@ -9,6 +9,7 @@ import { apiField, keySchema, providerField, whenValid } from "./common";
 import { expiryProblems, ipListProblems, raise, type Problem } from "./automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "./fieldCodec";
 import { output } from "./outputs";
+import type { OnceOutput } from "./unreadable";
 
 export const API_KEY_TABLE = "user_api_keys";
 
@@ -78,11 +79,12 @@ export const apiKeyOutputs = {
   secret: {
     ...output("string", "The key's secret, answered once by the platform: a Pulumi secret (encrypted in state). Unknown after an import"),
     secret: true,
+    onlyAtCreation: { regain: "change rotation to replace the key and get a new secret" },
   },
   created: output("integer", "When the key was created (Unix seconds)"),
   lastLoginStamp: output("integer", "When the key last authenticated (Unix seconds; 0 = never)"),
   lastLoginIp: output("string", "The address the key last authenticated from"),
-};
+} satisfies Record<string, OnceOutput>;
 
 /** The columns of the read-only outputs, beside the inputs' columns. */
 export const API_KEY_OUTPUT_COLUMNS = { created: "created", lastLoginStamp: "lastlogin_stamp", lastLoginIp: "lastlogin_ip" } as const;

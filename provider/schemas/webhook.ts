@@ -100,6 +100,7 @@ export const webhookShape = {
     "How the request authenticates (secret; the platform never answers it)",
     {
       secret: true,
+      writeOnly: true,
       codec: authorizationCodec,
     },
   ),

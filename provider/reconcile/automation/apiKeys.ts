@@ -5,7 +5,7 @@
  * expired key is gone as far as a program is concerned: it authenticates no
  * more, and the platform deletes it when it is next used.
  */
-import type { ApiKeyInputs } from "../../schemas/apiKey";
+import { API_KEY_OUTPUT_COLUMNS, type ApiKeyInputs } from "../../schemas/apiKey";
 import type { PlatformApi, Row } from "../platform";
 import { apiKeyRows } from "./mappings";
 import { createRow, deleteRow, readRow } from "./rows";
@@ -41,9 +41,9 @@ export async function readApiKey(
   if (!found || hasExpired(found.row, nowMs)) return undefined;
   return {
     inputs: found.inputs,
-    created: Number(found.row.created ?? 0),
-    lastLoginStamp: Number(found.row.lastlogin_stamp ?? 0),
-    lastLoginIp: String(found.row.lastlogin_ip ?? ""),
+    created: Number(found.row[API_KEY_OUTPUT_COLUMNS.created] ?? 0),
+    lastLoginStamp: Number(found.row[API_KEY_OUTPUT_COLUMNS.lastLoginStamp] ?? 0),
+    lastLoginIp: String(found.row[API_KEY_OUTPUT_COLUMNS.lastLoginIp] ?? ""),
   };
 }
 

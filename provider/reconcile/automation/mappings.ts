@@ -1,5 +1,12 @@
 /** The row mapping of each automation resource: its table and its schema's conversion, declared once. */
-import { API_KEY_READ_FIELDS, API_KEY_TABLE, fromApiKeyApiRow, toApiKeyApiBody, type ApiKeyInputs } from "../../schemas/apiKey";
+import {
+  API_KEY_OUTPUT_COLUMNS,
+  API_KEY_READ_FIELDS,
+  API_KEY_TABLE,
+  fromApiKeyApiRow,
+  toApiKeyApiBody,
+  type ApiKeyInputs,
+} from "../../schemas/apiKey";
 import {
   EVENT_TRIGGER_READ_FIELDS,
   EVENT_TRIGGER_TABLE,
@@ -25,7 +32,7 @@ export const userRows: RowMapping<UserInputs> = {
 export const apiKeyRows: RowMapping<ApiKeyInputs> = {
   table: API_KEY_TABLE,
   what: "API key",
-  readFields: `${API_KEY_READ_FIELDS},created,lastlogin_stamp,lastlogin_ip`,
+  readFields: [API_KEY_READ_FIELDS, ...Object.values(API_KEY_OUTPUT_COLUMNS)].join(","),
   toApiBody: toApiKeyApiBody,
   fromApiRow: fromApiKeyApiRow,
 };
