@@ -1,9 +1,7 @@
 // The look-ups against the emulator: files of a NAS volume through volume-browser jobs
 // (directory, extension filter, pages), a media file by path, the event catalog and the rows
 // of a table that has no resource of its own.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
 import { readEventCatalog } from "../../../provider/reconcile/automation/eventCatalog";
 import { tableRows } from "../../../provider/reconcile/automation/tableRows";
 import { findMediaFile, findVolume, listDirectory, VolumeJobError, type Volume } from "../../../provider/reconcile/automation/volumeFiles";
@@ -12,21 +10,22 @@ import { getTableRowsArgsSchema } from "../../../provider/schemas/automationLook
 import { startSite, type Site } from "./site";
 
 let site: Site;
-let dir: string;
+let volume: TestVolume;
 let nas: Volume;
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), "nas-"));
-  mkdirSync(join(dir, "images", "old"), { recursive: true });
-  writeFileSync(join(dir, "images", "ubuntu.iso"), Buffer.alloc(4096));
-  writeFileSync(join(dir, "images", "debian.ISO"), Buffer.alloc(10));
-  writeFileSync(join(dir, "images", "disk.qcow2"), Buffer.alloc(20));
-  writeFileSync(join(dir, "images", "notes.txt"), "n");
-  site = await startSite({ volumes: { nas: dir } });
+  volume = volumeWith({
+    "images/old/": 0,
+    "images/ubuntu.iso": 4096,
+    "images/debian.ISO": 10,
+    "images/disk.qcow2": 20,
+    "images/notes.txt": "n",
+  });
+  site = await startSite({ volumes: { nas: volume.dir } });
   nas = await findVolume(site.api, "nas");
 });
 afterAll(async () => {
   await site.close();
-  rmSync(dir, { recursive: true, force: true });
+  volume.remove();
 });
 
 const query = (q: Partial<Parameters<typeof listDirectory>[2]> = {}) => ({
