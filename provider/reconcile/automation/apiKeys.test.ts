@@ -18,17 +18,18 @@ function fakePlatform(answer: { response?: Row }, row?: Row) {
 }
 
 const inputs = apiKeyInputsSchema.parse({ name: "ci" });
+const opts = { marker: "m-0001", budgetMs: 1000 };
 
 describe("the secret answered at creation is handed back, or the key is deleted again", () => {
   test("token (or private_key) is the secret", async () => {
-    expect((await createApiKey(fakePlatform({ response: { token: "vpk_a" } }).api, inputs)).secret.reveal()).toBe("vpk_a");
-    expect((await createApiKey(fakePlatform({ response: { private_key: "vpk_b" } }).api, inputs)).secret.reveal()).toBe("vpk_b");
+    expect((await createApiKey(fakePlatform({ response: { token: "vpk_a" } }).api, inputs, opts)).secret.reveal()).toBe("vpk_a");
+    expect((await createApiKey(fakePlatform({ response: { private_key: "vpk_b" } }).api, inputs, opts)).secret.reveal()).toBe("vpk_b");
   });
   test.each([{}, { response: {} }, { response: { token: "" } }])(
     "answered %j: deleted again, and the create fails saying so",
     async (answer) => {
       const { api, calls } = fakePlatform(answer);
-      await expect(createApiKey(api, inputs)).rejects.toThrow(
+      await expect(createApiKey(api, inputs, opts)).rejects.toThrow(
         "vplatform: the platform created the API key 'ci' but answered no secret; the key was deleted again: run the update again",
       );
       expect(calls).toEqual(["POST user_api_keys", "DELETE user_api_keys/9"]);

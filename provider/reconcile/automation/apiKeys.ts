@@ -8,7 +8,7 @@
 import { API_KEY_OUTPUT_COLUMNS, type ApiKeyInputs } from "../../schemas/apiKey";
 import type { PlatformApi, Row } from "../platform";
 import { apiKeyRows } from "./mappings";
-import { createRow, deleteRow, readRow } from "./rows";
+import { createRow, deleteRow, readRow, type CreateOptions } from "./rows";
 import { SecretText } from "./secretText";
 
 export interface ApiKeyState {
@@ -18,16 +18,28 @@ export interface ApiKeyState {
   lastLoginIp: string;
 }
 
-/** Creates the key; a key answered without its secret is deleted again (nobody could use it) and the create fails. */
-export async function createApiKey(api: PlatformApi, inputs: ApiKeyInputs): Promise<{ key: string; secret: SecretText }> {
-  const { key, response } = await createRow(api, apiKeyRows, inputs);
-  const secret = response?.token ?? response?.private_key;
+/**
+ * Creates the key. A key an interrupted attempt made (its answer, and with it
+ * the secret, lost) is useless: it is deleted and the key created again. A key
+ * answered without its secret is deleted too, and the create fails.
+ */
+export async function createApiKey(
+  api: PlatformApi,
+  inputs: ApiKeyInputs,
+  opts: CreateOptions,
+): Promise<{ key: string; secret: SecretText }> {
+  let created = await createRow(api, apiKeyRows, inputs, opts);
+  if (created.recovered) {
+    await deleteRow(api, apiKeyRows.table, created.key);
+    created = await createRow(api, apiKeyRows, inputs, opts);
+  }
+  const secret = created.response?.token ?? created.response?.private_key;
   if (typeof secret !== "string" || secret === "") {
-    await deleteRow(api, apiKeyRows.table, key);
+    await deleteRow(api, apiKeyRows.table, created.key);
     const what = `the platform created the API key '${inputs.name}' but answered no secret`;
     throw new Error(`vplatform: ${what}; the key was deleted again: run the update again`);
   }
-  return { key, secret: new SecretText(secret) };
+  return { key: created.key, secret: new SecretText(secret) };
 }
 
 /** The key as the platform holds it, or undefined when it is gone or expired (at `nowMs`). */

@@ -26,6 +26,8 @@ export const userRows: RowMapping<UserInputs> = {
   readFields: USER_READ_FIELDS,
   toApiBody: toUserApiBody,
   fromApiRow: fromUserApiRow,
+  identity: "name",
+  uniqueName: true,
 };
 
 /** The key's read-only columns (created, last login) are read with its inputs: the outputs come from the same GET. */
@@ -35,6 +37,8 @@ export const apiKeyRows: RowMapping<ApiKeyInputs> = {
   readFields: [API_KEY_READ_FIELDS, ...Object.values(API_KEY_OUTPUT_COLUMNS)].join(","),
   toApiBody: toApiKeyApiBody,
   fromApiRow: fromApiKeyApiRow,
+  identity: "marker",
+  uniqueName: false,
 };
 
 export const webhookRows: RowMapping<WebhookInputs> = {
@@ -43,6 +47,8 @@ export const webhookRows: RowMapping<WebhookInputs> = {
   readFields: WEBHOOK_READ_FIELDS,
   toApiBody: toWebhookApiBody,
   fromApiRow: fromWebhookApiRow,
+  identity: "marker",
+  uniqueName: true,
 };
 
 export const taskRows: RowMapping<TaskInputs> = {
@@ -51,6 +57,8 @@ export const taskRows: RowMapping<TaskInputs> = {
   readFields: TASK_READ_FIELDS,
   toApiBody: toTaskApiBody,
   fromApiRow: fromTaskApiRow,
+  identity: "marker",
+  uniqueName: true,
 };
 
 export const eventTriggerRows: RowMapping<EventTriggerInputs> = {
@@ -59,6 +67,8 @@ export const eventTriggerRows: RowMapping<EventTriggerInputs> = {
   readFields: EVENT_TRIGGER_READ_FIELDS,
   toApiBody: toEventTriggerApiBody,
   fromApiRow: fromEventTriggerApiRow,
+  identity: "content",
+  uniqueName: false,
 };
 
 export const scheduleRows: RowMapping<ScheduleInputs> = {
@@ -67,4 +77,6 @@ export const scheduleRows: RowMapping<ScheduleInputs> = {
   readFields: SCHEDULE_READ_FIELDS,
   toApiBody: toScheduleApiBody,
   fromApiRow: fromScheduleApiRow,
+  identity: "marker",
+  uniqueName: true,
 };

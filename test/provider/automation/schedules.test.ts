@@ -8,7 +8,7 @@ import { scheduleTasks, setScheduleTasks } from "../../../provider/reconcile/aut
 import { scheduleInputsSchema } from "../../../provider/schemas/schedule";
 import { taskInputsSchema } from "../../../provider/schemas/task";
 import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { countOf, startSite, type Site } from "./site";
+import { countOf, once, startSite, type Site } from "./site";
 
 let site: Site;
 let receiver: Receiver & { cert: string };
@@ -17,10 +17,16 @@ beforeAll(async () => {
   site = await startSite();
   receiver = await Receiver.startSelfSigned();
   const hook = (
-    await createRow(site.api, webhookRows, webhookInputsSchema.parse({ name: "sched", url: receiver.url, allowInsecure: true, retries: 0 }))
+    await createRow(
+      site.api,
+      webhookRows,
+      webhookInputsSchema.parse({ name: "sched", url: receiver.url, allowInsecure: true, retries: 0 }),
+      once(),
+    )
   ).key;
-  task = (await createRow(site.api, taskRows, taskInputsSchema.parse({ name: "tick", webhook: hook, message: "${NAME} at ${TIMESTAMP}" })))
-    .key;
+  task = (
+    await createRow(site.api, taskRows, taskInputsSchema.parse({ name: "tick", webhook: hook, message: "${NAME} at ${TIMESTAMP}" }), once())
+  ).key;
 });
 afterAll(async () => {
   await receiver.close();
@@ -30,16 +36,16 @@ afterAll(async () => {
 describe("a schedule runs the tasks it links, on time", () => {
   test("every minute (0.6 s at time scale 0.01): the task's message arrives at that pace; unlinking stops it", async () => {
     const declared = scheduleInputsSchema.parse({ name: "every-minute", repeatEvery: "minute", tasks: [task] });
-    const schedule = (await createRow(site.api, scheduleRows, declared)).key;
+    const schedule = (await createRow(site.api, scheduleRows, declared, once())).key;
     const linkedAt = Date.now();
-    await setScheduleTasks(site.api, schedule, declared.tasks);
+    await setScheduleTasks(site.api, schedule, declared.tasks, 30_000);
     const [first, second] = await receiver.requests(2, 10_000);
     const elapsed = Date.now() - linkedAt;
     expect(first.body).toMatch(/^tick at \d+$/);
     expect(second.body).toMatch(/^tick at \d+$/);
     expect(elapsed).toBeLessThan(5_000); // two runs of a 0.6 s schedule, with room for a busy machine
     expect(await scheduleTasks(site.api, schedule)).toEqual([task]);
-    await setScheduleTasks(site.api, schedule, []);
+    await setScheduleTasks(site.api, schedule, [], 30_000);
     expect(await scheduleTasks(site.api, schedule)).toEqual([]);
     await new Promise((r) => setTimeout(r, 700)); // a delivery already under way may still land
     const settled = receiver.received.length;
@@ -57,15 +63,15 @@ describe("a schedule runs the tasks it links, on time", () => {
       days: ["monday", "thursday"],
       tasks: [task],
     });
-    const schedule = (await createRow(site.api, scheduleRows, declared)).key;
-    await setScheduleTasks(site.api, schedule, declared.tasks);
+    const schedule = (await createRow(site.api, scheduleRows, declared, once())).key;
+    await setScheduleTasks(site.api, schedule, declared.tasks, 30_000);
     expect((await readRow(site.api, scheduleRows, schedule, declared))?.inputs).toEqual({
       ...declared,
       tasks: undefined,
       adopt: undefined,
     });
     await site.resetRequests();
-    await setScheduleTasks(site.api, schedule, declared.tasks);
+    await setScheduleTasks(site.api, schedule, declared.tasks, 30_000);
     const counts = await site.requests();
     expect(counts.entries.filter((e) => e.method !== "GET")).toEqual([]);
     expect(countOf(counts, "GET", "task_schedule_triggers")).toBe(1);

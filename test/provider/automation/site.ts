@@ -4,6 +4,7 @@
  * raw HTTPS calls with any credential, to see what the platform does with a
  * key, and the request counter.
  */
+import { randomBytes } from "node:crypto";
 import * as https from "node:https";
 import { jsonRequest, type JsonReply } from "../../../emulator/client/jsonRequest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
@@ -23,9 +24,15 @@ export interface Site {
   close(): Promise<void>;
 }
 
-export async function startSite(opts: { volumes?: Record<string, string> } = {}): Promise<Site> {
+/** `config`: more provider settings (e.g. a short `vplatform:requestTimeoutMs` for fault tests). */
+export async function startSite(opts: { volumes?: Record<string, string>; config?: Record<string, string> } = {}): Promise<Site> {
   const emu = await startEmulator({ port: 0, timeScale: 0.01, quiet: true, volumes: opts.volumes });
-  const config: Record<string, string> = { "vplatform:endpoint": emu.url, "vplatform:apiKey": emu.apiKey, "vplatform:caCert": emu.caCert };
+  const config: Record<string, string> = {
+    "vplatform:endpoint": emu.url,
+    "vplatform:apiKey": emu.apiKey,
+    "vplatform:caCert": emu.caCert,
+    ...opts.config,
+  };
   const events: RequestEvent[] = [];
   const api = platformApiFromConfig((k) => config[k], { onRequest: (e) => events.push(e) });
   const agent = new https.Agent({ ca: emu.caCert });
@@ -49,3 +56,6 @@ export async function startSite(opts: { volumes?: Record<string, string> } = {})
 /** GETs (or other requests) of `table` the counter saw. */
 export const countOf = (c: { entries: { method: string; table: string; count: number }[] }, method: string, table: string) =>
   c.entries.filter((e) => e.method === method && e.table === table).reduce((sum, e) => sum + e.count, 0);
+
+/** Options of one create: a marker of its own (as each resource has), and a create budget. */
+export const once = () => ({ marker: randomBytes(6).toString("hex"), budgetMs: 30_000 });

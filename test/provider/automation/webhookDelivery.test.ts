@@ -9,7 +9,7 @@ import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reco
 import { eventTriggerInputsSchema } from "../../../provider/schemas/eventTrigger";
 import { taskInputsSchema } from "../../../provider/schemas/task";
 import { webhookInputsSchema, type WebhookInputs } from "../../../provider/schemas/webhook";
-import { countOf, startSite, type Site } from "./site";
+import { countOf, once, startSite, type Site } from "./site";
 
 let site: Site;
 let receiver: Receiver & { cert: string };
@@ -57,11 +57,11 @@ async function alertOn(vm: string, authorization: WebhookInputs["authorization"]
       { name: "X-Last", value: "z" },
     ],
   });
-  const hook = (await createRow(site.api, webhookRows, webhook)).key;
+  const hook = (await createRow(site.api, webhookRows, webhook, once())).key;
   const task = taskInputsSchema.parse({ name: `vm-stopped-${n}`, webhook: hook, message });
-  const taskKey = (await createRow(site.api, taskRows, task)).key;
+  const taskKey = (await createRow(site.api, taskRows, task, once())).key;
   const trigger = eventTriggerInputsSchema.parse({ task: taskKey, type: "vms", event: "poweroff", object: vm });
-  const triggerKey = (await createRow(site.api, eventTriggerRows, trigger)).key;
+  const triggerKey = (await createRow(site.api, eventTriggerRows, trigger, once())).key;
   return {
     webhook: { key: hook, declared: webhook },
     task: { key: taskKey, declared: task },
