@@ -241,6 +241,18 @@ describe("EventTrigger: the object as <type>/<key> in owner", () => {
     expect(on({ tag: 3 })).toEqual({ task: "2", table: "vms", event: "poweroff", owner: null, tag: "3" });
     expect(on({})).toEqual({ task: "2", table: "vms", event: "poweroff", owner: null, tag: null });
   });
+  test("an update sends the narrowing whole when the object or the tag changed, and nothing of it otherwise", () => {
+    const whole = parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", tag: 3 });
+    expect(toEventTriggerApiBody({ object: undefined, tag: undefined }, "update", { ...whole, tag: undefined })).toEqual({
+      owner: null,
+      tag: null,
+    });
+    expect(toEventTriggerApiBody({ object: "12" }, "update", { ...whole, object: "12", tag: undefined })).toEqual({
+      owner: "vms/12",
+      tag: null,
+    });
+    expect(toEventTriggerApiBody({ event: "poweron" }, "update", { ...whole, event: "poweron" })).toEqual({ event: "poweron" });
+  });
   test("the row reads back as declared", () => {
     const declared = parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", object: 12 });
     expect(fromEventTriggerApiRow({ $key: 1, task: 2, table: "vms", event: "poweroff", owner: "vms/12", tag: null }, declared)).toEqual(

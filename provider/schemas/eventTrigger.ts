@@ -58,10 +58,21 @@ const mapping = codecMappingOf<EventTriggerInputs>(eventTriggerShape);
 export const EVENT_TRIGGER_READ_FIELDS = mapping.readFields;
 export const fromEventTriggerApiRow = mapping.fromApiRow;
 
-/** The body: `owner` is `<type>/<object>`, and null when the object is removed (the trigger then applies to any object). */
-export function toEventTriggerApiBody(inputs: Partial<EventTriggerInputs>, mode: "create" | "update" = "create"): Record<string, unknown> {
+/**
+ * The body. The narrowing (`owner` = `<type>/<object>`, `tag`) is sent whole
+ * whenever the object or the tag is among `inputs` (an update lists what
+ * changed, `whole` holds the rest): a removed object or tag is sent as null,
+ * and the trigger then applies to any object of its type.
+ */
+export function toEventTriggerApiBody(
+  inputs: Partial<EventTriggerInputs>,
+  mode: "create" | "update" = "create",
+  whole: Partial<EventTriggerInputs> = inputs,
+): Record<string, unknown> {
   const body = mapping.toApiBody(inputs, mode);
-  if (inputs.type !== undefined) body.owner = inputs.object === undefined ? null : `${inputs.type}/${inputs.object}`;
-  if (inputs.type !== undefined && inputs.tag === undefined) body.tag = null;
+  if (mode === "create" || "object" in inputs || "tag" in inputs) {
+    body.owner = whole.object === undefined ? null : `${whole.type}/${whole.object}`;
+    body.tag = whole.tag ?? null;
+  }
   return body;
 }

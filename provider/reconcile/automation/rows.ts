@@ -18,7 +18,8 @@ export interface RowMapping<I> {
   /** What the row is, in messages: "webhook". */
   what: string;
   readFields: string;
-  toApiBody(inputs: Partial<I>, mode?: "create" | "update"): Row;
+  /** `whole`: every input, for a field whose form needs another (an event trigger's object needs its type). */
+  toApiBody(inputs: Partial<I>, mode?: "create" | "update", whole?: Partial<I>): Row;
   fromApiRow(row: Row, declared?: Row): Partial<I>;
   /**
    * How a create recognizes the row an earlier attempt made:
@@ -101,9 +102,16 @@ export async function readRow<I>(
   return { inputs: m.fromApiRow(row, declared as Row | undefined), row };
 }
 
-/** PUTs the changed inputs (create-only fields left out); nothing is sent when nothing changed. */
-export async function updateRow<I>(api: PlatformApi, m: RowMapping<I>, key: string, changed: Partial<I>): Promise<void> {
-  const body = m.toApiBody(changed, "update");
+/** PUTs the `changed` inputs of `news` (create-only fields left out); nothing is sent when nothing changed. */
+export async function updateRow<I>(
+  api: PlatformApi,
+  m: RowMapping<I>,
+  key: string,
+  news: I,
+  changed: readonly (keyof I & string)[],
+): Promise<void> {
+  const picked = Object.fromEntries(changed.map((field) => [field, news[field]])) as Partial<I>;
+  const body = m.toApiBody(picked, "update", news);
   if (Object.keys(body).length > 0) await api.update(m.table, key, body);
 }
 

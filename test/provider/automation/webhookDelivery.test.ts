@@ -110,11 +110,29 @@ describe("every row reads back as declared, and changes apply in place", () => {
       adopt: undefined,
     });
     expect((await readRow(site.api, eventTriggerRows, rows.trigger.key, rows.trigger.declared))?.inputs).toEqual(rows.trigger.declared);
-    await updateRow(site.api, taskRows, rows.task.key, { message: "changed ${NAME}" });
+    await updateRow(site.api, taskRows, rows.task.key, { ...rows.task.declared, message: "changed ${NAME}" }, ["message"]);
     expect((await readRow(site.api, taskRows, rows.task.key, rows.task.declared))?.inputs.message).toBe("changed ${NAME}");
     expect((await readRow(site.api, taskRows, rows.task.key))?.inputs.webhook).toBe(rows.webhook.key); // the owner survived the PUT
     await powerCycleOff(vm);
     expect((await receiver.requests(1))[0].body).toBe(`changed ${vm.name}`);
+  });
+
+  test("a trigger's object changes in place, and removing it makes the trigger apply to any VM", async () => {
+    const [first, second] = [await runningVm(), await runningVm()];
+    const rows = await alertOn(first.vm, { type: "none" }, "${NAME}");
+    const moved = { ...rows.trigger.declared, object: second.vm };
+    await updateRow(site.api, eventTriggerRows, rows.trigger.key, moved, ["object"]);
+    expect((await readRow(site.api, eventTriggerRows, rows.trigger.key, moved))?.inputs).toEqual(moved);
+    await powerCycleOff(first);
+    await powerCycleOff(second);
+    expect((await receiver.requests(1)).map((r) => r.body)).toEqual([second.name]);
+    const anyVm = { ...moved, object: undefined };
+    await updateRow(site.api, eventTriggerRows, rows.trigger.key, anyVm, ["object"]);
+    expect((await readRow(site.api, eventTriggerRows, rows.trigger.key))?.inputs.object).toBeUndefined();
+    const third = await runningVm();
+    await powerCycleOff(third);
+    expect((await receiver.requests(2)).map((r) => r.body)).toEqual([second.name, third.name]);
+    await deleteRow(site.api, eventTriggerRows.table, rows.trigger.key); // it would fire on every later power-off
   });
 
   test("a header order changed on the platform reads as the platform's order (drift shows)", async () => {
