@@ -5,7 +5,7 @@
  * replaces the key (created before the old one is deleted).
  */
 import { z } from "zod";
-import { apiField, keySchema, providerField, whenValid } from "./common";
+import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
 import { expiryProblems, ipListProblems, raise, type Problem } from "./automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "./fieldCodec";
 import { output } from "./outputs";
@@ -56,6 +56,7 @@ export const apiKeyShape = {
     "Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted",
     { onChange: "replace" },
   ),
+  timeouts: timeoutsSchema,
 };
 
 export const apiKeyInputsSchema = z

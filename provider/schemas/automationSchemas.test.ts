@@ -116,6 +116,7 @@ describe("ApiKey: expiry, IP lists and rotation", () => {
       ipAllowList: "update",
       ipDenyList: "update",
       rotation: "replace",
+      timeouts: "control",
     });
   });
   test("a wrong IP entry is refused by the schema; the expiry rule judges a new date only", () => {

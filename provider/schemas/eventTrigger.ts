@@ -6,7 +6,7 @@
  * `eventChoiceProblems` with the catalog a look-up read.
  */
 import { z } from "zod";
-import { apiField, keySchema } from "./common";
+import { apiField, keySchema, timeoutsSchema } from "./common";
 import { codecMappingOf, type FieldCodec } from "./fieldCodec";
 
 export const EVENT_TRIGGER_TABLE = "task_events";
@@ -48,6 +48,7 @@ export const eventTriggerShape = {
     "key",
     "Key of a tag: the trigger applies to every object of the type carrying it (not with object)",
   ),
+  timeouts: timeoutsSchema,
 };
 
 export const eventTriggerInputsSchema = z.strictObject(eventTriggerShape);

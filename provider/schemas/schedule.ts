@@ -5,7 +5,7 @@
  * `tasks` changes by adding and deleting links, never the schedule row.
  */
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, providerField, whenValid } from "./common";
+import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
 import { raise, scheduleWindowProblems } from "./automationRules";
 import { codecMappingOf, dateCodec, timeOfDayCodec, WEEKDAYS, weekdaysCodec } from "./fieldCodec";
 
@@ -66,6 +66,7 @@ export const scheduleShape = {
     { onChange: "action" },
   ),
   adopt: adoptSchema,
+  timeouts: timeoutsSchema,
 };
 
 export const scheduleInputsSchema = z.strictObject(scheduleShape).superRefine(

@@ -4,7 +4,7 @@
  * use ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME}, and nothing else.
  */
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, whenValid } from "./common";
+import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "./common";
 import { messageVariableProblems, raise } from "./automationRules";
 import { codecMappingOf, jsonMemberCodec, ownerKeyCodec } from "./fieldCodec";
 import { WEBHOOK_TABLE } from "./webhook";
@@ -36,6 +36,7 @@ export const taskShape = {
     { onChange: "replace" },
   ),
   adopt: adoptSchema,
+  timeouts: timeoutsSchema,
 };
 
 export const taskInputsSchema = z

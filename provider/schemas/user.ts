@@ -1,6 +1,6 @@
 /** User: an account of the platform; an API key has exactly its user's rights, so a pipeline gets a user of its own. */
 import { z } from "zod";
-import { adoptSchema, apiField } from "./common";
+import { adoptSchema, apiField, timeoutsSchema } from "./common";
 import { codecMappingOf } from "./fieldCodec";
 
 export const USER_TABLE = "users";
@@ -29,6 +29,7 @@ export const userShape = {
     { secret: true, writeOnly: true },
   ),
   adopt: adoptSchema,
+  timeouts: timeoutsSchema,
 };
 
 export const userInputsSchema = z.strictObject(userShape);

@@ -4,7 +4,7 @@
  * platform keeps it and never answers it, so only its type is read back.
  */
 import { z } from "zod";
-import { adoptSchema, apiField, whenValid } from "./common";
+import { adoptSchema, apiField, timeoutsSchema, whenValid } from "./common";
 import {
   apiKeyValueProblems,
   bearerTokenProblems,
@@ -125,6 +125,7 @@ export const webhookShape = {
     "Reattempts when there is no answer or an error (default 3)",
   ),
   adopt: adoptSchema,
+  timeouts: timeoutsSchema,
 };
 
 export const webhookInputsSchema = z
