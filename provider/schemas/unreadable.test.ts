@@ -19,7 +19,8 @@ describe("an import warns about every value the platform never answers", () => {
   });
   test("ApiKey: the secret, answered only at creation", () => {
     expect(importWarnings(apiKeyShape, apiKeyOutputs)).toEqual([
-      "secret is answered only when the row is created, so the import leaves it unknown; change rotation to replace the key and get a new secret",
+      "secret is answered only when the row is created, so the import leaves it unknown; " +
+        "change rotation to replace the key and get a new secret",
     ]);
   });
   test("Task: nothing (every field reads back)", () => expect(importWarnings(taskShape)).toEqual([]));
