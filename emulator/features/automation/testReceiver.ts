@@ -16,6 +16,8 @@ export interface ReceivedRequest {
   /** Name/value pairs in the order they arrived. */
   headers: [string, string][];
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export type PlannedAnswer = number | "stall";
@@ -64,7 +66,8 @@ export class Receiver {
     req.on("end", () => {
       const headers: [string, string][] = [];
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
-      this.received.push({ method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString("utf8") });
+      const body = Buffer.concat(chunks).toString("utf8");
+      this.received.push({ method: req.method ?? "", path: req.url ?? "", headers, body, at: Date.now() });
       const answer = this.plan.shift() ?? 200;
       if (answer === "stall") {
         res.on("close", () => this.abandoned++);

@@ -44,6 +44,7 @@ describe("a schedule runs the tasks it links, on time", () => {
     expect(first.body).toMatch(/^tick at \d+$/);
     expect(second.body).toMatch(/^tick at \d+$/);
     expect(elapsed).toBeLessThan(5_000); // two runs of a 0.6 s schedule, with room for a busy machine
+    expect(second.at - first.at).toBeGreaterThanOrEqual(400); // a minute apart on the emulator's clock (0.6 s), not at once
     expect(await scheduleTasks(site.api, schedule)).toEqual([task]);
     await setScheduleTasks(site.api, schedule, [], 30_000);
     expect(await scheduleTasks(site.api, schedule)).toEqual([]);
