@@ -53,20 +53,24 @@ const API_TYPES = { none: "none", bearer: "bearer", apiKey: "apikey", basic: "ba
   string
 >;
 
+/** What the platform keeps for each type: the token, the raw key, or username:password. */
+function authorizationValue(auth: WebhookAuthorization): string {
+  switch (auth.type) {
+    case "bearer":
+      return auth.token;
+    case "apiKey":
+      return auth.key;
+    case "basic":
+      return `${auth.username}:${auth.password}`;
+    case "none":
+      return "";
+  }
+}
+
 /** `authorization_type` and the write-only `authorization_value`; read back, only the type can differ from the declaration. */
 export const authorizationCodec: FieldCodec<WebhookAuthorization> = {
   columns: ["authorization_type"],
-  toApi(auth) {
-    const value =
-      auth.type === "bearer"
-        ? auth.token
-        : auth.type === "apiKey"
-          ? auth.key
-          : auth.type === "basic"
-            ? `${auth.username}:${auth.password}`
-            : "";
-    return { authorization_type: API_TYPES[auth.type], authorization_value: value };
-  },
+  toApi: (auth) => ({ authorization_type: API_TYPES[auth.type], authorization_value: authorizationValue(auth) }),
   fromApi(row: Row, declared) {
     if (!("authorization_type" in row)) return undefined;
     const type = (Object.keys(API_TYPES) as WebhookAuthorization["type"][]).find((t) => API_TYPES[t] === row.authorization_type);
@@ -134,14 +138,14 @@ export const webhookInputsSchema = z
 export type WebhookInputs = z.output<typeof webhookInputsSchema>;
 
 function webhookProblems(w: Pick<WebhookInputs, "timeout" | "headers" | "authorization">) {
-  const auth = w.authorization;
-  const value =
-    auth.type === "bearer"
-      ? bearerTokenProblems(["authorization", "token"], auth.token)
-      : auth.type === "apiKey"
-        ? apiKeyValueProblems(["authorization", "key"], auth.key)
-        : [];
-  return [...webhookTimeoutProblems(w.timeout), ...headerProblems(w.headers), ...value];
+  return [...webhookTimeoutProblems(w.timeout), ...headerProblems(w.headers), ...credentialProblems(w.authorization)];
+}
+
+/** The spec's raw values: a token without the word Bearer, a key without a prefix. */
+function credentialProblems(auth: WebhookAuthorization) {
+  if (auth.type === "bearer") return bearerTokenProblems(["authorization", "token"], auth.token);
+  if (auth.type === "apiKey") return apiKeyValueProblems(["authorization", "key"], auth.key);
+  return [];
 }
 
 export const {
