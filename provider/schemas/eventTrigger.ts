@@ -13,7 +13,7 @@ export const EVENT_TRIGGER_TABLE = "task_events";
 
 /** `owner` is `<type>/<key>`: the key of the object, of the trigger's own type. */
 const objectCodec: FieldCodec<string> = {
-  columns: ["owner", "table"],
+  columns: ["owner"],
   toApi: () => ({}), // sent with the type: see toEventTriggerApiBody
   fromApi(row) {
     const match = /^[^/]+\/(.+)$/.exec(typeof row.owner === "string" ? row.owner : "");
