@@ -4,12 +4,13 @@
 // row of the cell, the one answered (no duplicate), or fails leaving none when the platform
 // refused (no orphan); the second then converges to one row. An API key whose answer was lost
 // is made again, so its secret is always known.
-// By default each kind runs under 3 of the 8 faults, every fault on 2 or 3 kinds;
-// VPLATFORM_FAULT_MATRIX=full runs all 56 cells.
+// Updates and deletes (PUT and DELETE, sent again as they are) converge the same way.
+// By default each kind and op runs under 3 of the 8 faults, every fault at least twice;
+// VPLATFORM_FAULT_MATRIX=full runs all 72 cells.
 import { faultSpecs, FAULT_NAMES } from "../faultMatrix/faults";
 import { createApiKey } from "../../../provider/reconcile/automation/apiKeys";
 import { eventTriggerRows, scheduleRows, taskRows, userRows, webhookRows } from "../../../provider/reconcile/automation/mappings";
-import { createRow, type RowMapping } from "../../../provider/reconcile/automation/rows";
+import { createRow, deleteRow, readRow, updateRow, type RowMapping } from "../../../provider/reconcile/automation/rows";
 import { setScheduleTasks } from "../../../provider/reconcile/automation/scheduleLinks";
 import { apiKeyInputsSchema } from "../../../provider/schemas/apiKey";
 import { eventTriggerInputsSchema } from "../../../provider/schemas/eventTrigger";
@@ -153,6 +154,42 @@ describe("a create under a fault leaves exactly the row it answers, or none when
       }
       expect(REFUSALS.has(fault)).toBe(false);
       expect(await kind.rows(tag, made)).toEqual([first.key]);
+    },
+    60_000,
+  );
+});
+
+describe("an update or a delete under a fault converges: the PUT and the DELETE are sent again as they are", () => {
+  const opCells = (["update", "delete"] as const).flatMap((op, o) =>
+    FAULT_NAMES.filter((_f, f) => FULL || (f + o * 4) % FAULT_NAMES.length < 3).map((fault) => [op, fault] as const),
+  );
+  let cellNo = 0;
+  test.each(opCells)(
+    "webhook %s under %s",
+    async (op, fault) => {
+      const declared = webhookInputsSchema.parse({ name: `op${++cellNo}-${op}`, url: "https://127.0.0.1:9/h" });
+      const { key } = await createRow(site.api, webhookRows, declared, once());
+      const changed = { ...declared, timeout: 30, headers: [{ name: "X-Run", value: String(cellNo) }] };
+      const run = () =>
+        op === "update"
+          ? updateRow(site.api, webhookRows, key, changed, ["timeout", "headers"])
+          : deleteRow(site.api, webhookRows.table, key);
+      await site.call("POST", "/_emulator/faults", {
+        method: op === "update" ? "PUT" : "DELETE",
+        table: "webhook_urls",
+        ...FAULTS[fault](),
+      });
+      const first = await run().then(
+        () => "done",
+        () => "failed",
+      );
+      await site.call("DELETE", "/_emulator/faults");
+      await new Promise((r) => setTimeout(r, fault === "late answer" || fault === "stall past timeout" ? 700 : 0));
+      expect([fault, first === "failed" ? REFUSALS.has(fault) : true]).toEqual([fault, true]);
+      if (first === "failed") await run(); // the next `up`
+      const read = await readRow(site.api, webhookRows, key, changed);
+      if (op === "update") expect(read?.inputs).toMatchObject({ timeout: 30, headers: changed.headers });
+      else expect(read).toBeUndefined();
     },
     60_000,
   );
