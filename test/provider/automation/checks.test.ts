@@ -6,14 +6,14 @@ import { eventChoiceCheck, mediaPathCheck, taskWebhookCheck } from "../../../pro
 import { webhookRows } from "../../../provider/reconcile/automation/mappings";
 import { createRow } from "../../../provider/reconcile/automation/rows";
 import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { once, startSite, type Site } from "./site";
+import { once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let volume: TestVolume;
 beforeAll(async () => {
   volume = volumeWith({ "images/ubuntu.iso": 100 });
   site = await startSite({ volumes: { nas: volume.dir } });
-});
+}, STARTUP_MS);
 afterAll(async () => {
   await site.close();
   volume.remove();

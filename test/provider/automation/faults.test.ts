@@ -18,7 +18,7 @@ import { scheduleInputsSchema } from "../../../provider/schemas/schedule";
 import { taskInputsSchema } from "../../../provider/schemas/task";
 import { userInputsSchema } from "../../../provider/schemas/user";
 import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { once, startSite, type Site } from "./site";
+import { once, type Site, startSite, STARTUP_MS } from "./site";
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const FAULTS = faultSpecs(REQUEST_TIMEOUT_MS);
@@ -31,7 +31,7 @@ let vm: string;
 beforeAll(async () => {
   site = await startSite({ config: { "vplatform:requestTimeoutMs": String(REQUEST_TIMEOUT_MS) } });
   vm = (await site.api.create("vms", { name: "watched" })).$key;
-});
+}, STARTUP_MS);
 afterEach(() => site.call("DELETE", "/_emulator/faults"));
 afterAll(() => site.close());
 

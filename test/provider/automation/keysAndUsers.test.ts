@@ -7,10 +7,10 @@ import { userInputsSchema } from "../../../provider/schemas/user";
 import { createApiKey, readApiKey } from "../../../provider/reconcile/automation/apiKeys";
 import { apiKeyRows, userRows } from "../../../provider/reconcile/automation/mappings";
 import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reconcile/automation/rows";
-import { countOf, once, startSite, type Site } from "./site";
+import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
-beforeAll(async () => (site = await startSite()));
+beforeAll(async () => (site = await startSite()), STARTUP_MS);
 afterAll(() => site.close());
 
 const key = (input: Record<string, unknown>): ApiKeyInputs => apiKeyInputsSchema.parse(input);

@@ -8,7 +8,7 @@ import { scheduleTasks, setScheduleTasks } from "../../../provider/reconcile/aut
 import { scheduleInputsSchema } from "../../../provider/schemas/schedule";
 import { taskInputsSchema } from "../../../provider/schemas/task";
 import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { countOf, once, startSite, type Site } from "./site";
+import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let receiver: Receiver & { cert: string };
@@ -27,7 +27,7 @@ beforeAll(async () => {
   task = (
     await createRow(site.api, taskRows, taskInputsSchema.parse({ name: "tick", webhook: hook, message: "${NAME} at ${TIMESTAMP}" }), once())
   ).key;
-});
+}, STARTUP_MS);
 afterAll(async () => {
   await receiver.close();
   await site.close();

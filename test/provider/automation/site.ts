@@ -12,6 +12,9 @@ import type { RequestEvent } from "../../../provider/client/api-client";
 import type { PlatformApi } from "../../../provider/reconcile/platform";
 import { platformApiFromConfig } from "../../../provider/reconcile/platformClient";
 
+/** Starting an emulator (a certificate, the tables) takes a few seconds on a busy machine: the set-up hooks wait this long. */
+export const STARTUP_MS = 30_000;
+
 export interface Site {
   emu: RunningEmulator;
   api: PlatformApi;

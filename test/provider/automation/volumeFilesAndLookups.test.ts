@@ -7,7 +7,7 @@ import { tableRows } from "../../../provider/reconcile/automation/tableRows";
 import { findMediaFile, findVolume, listDirectory, VolumeJobError, type Volume } from "../../../provider/reconcile/automation/volumeFiles";
 import { eventChoiceProblems } from "../../../provider/schemas/automationRules";
 import { getTableRowsArgsSchema } from "../../../provider/schemas/automationLookups";
-import { startSite, type Site } from "./site";
+import { type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let volume: TestVolume;
@@ -22,7 +22,7 @@ beforeAll(async () => {
   });
   site = await startSite({ volumes: { nas: volume.dir } });
   nas = await findVolume(site.api, "nas");
-});
+}, STARTUP_MS);
 afterAll(async () => {
   await site.close();
   volume.remove();

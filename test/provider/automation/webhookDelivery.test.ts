@@ -9,14 +9,14 @@ import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reco
 import { eventTriggerInputsSchema } from "../../../provider/schemas/eventTrigger";
 import { taskInputsSchema } from "../../../provider/schemas/task";
 import { webhookInputsSchema, type WebhookInputs } from "../../../provider/schemas/webhook";
-import { countOf, once, startSite, type Site } from "./site";
+import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let receiver: Receiver & { cert: string };
 beforeAll(async () => {
   site = await startSite();
   receiver = await Receiver.startSelfSigned();
-});
+}, STARTUP_MS);
 afterAll(async () => {
   await receiver.close();
   await site.close();
