@@ -1,4 +1,3 @@
-import { generate } from "selfsigned";
 import type { EmulatorContext } from "../../core/context";
 import type { Row } from "../../tables/types";
 import { admin, contextWith, del, eventually, get, post, put, refusal } from "../testSupport";
@@ -168,8 +167,7 @@ describe("TLS verification", () => {
   let tlsReceiver: Receiver;
 
   beforeEach(async () => {
-    const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], { keyType: "ec", curve: "P-256", days: 1 } as never);
-    tlsReceiver = await Receiver.start({ cert: pems.cert, key: pems.private });
+    tlsReceiver = await Receiver.startSelfSigned();
   });
 
   afterEach(async () => {

@@ -12,6 +12,7 @@ import { runTask } from "./tasks";
 /** Tables of this feature: their own row events never trigger tasks (a delivery would trigger itself). */
 export const AUTOMATION_TABLES = new Set([
   "webhook_urls", "webhooks", "webhook_url_actions", "tasks", "task_actions", "task_events", "task_schedules", "task_schedule_triggers",
+  "task_event_types",
 ]);
 
 /** Row events every table emits. */
@@ -37,6 +38,11 @@ export function eventsOfType(ctx: EmulatorContext, table: string): string[] | un
 
 export function eventTypes(ctx: EmulatorContext): string[] {
   return [...ctx.tables.keys(), ...Object.keys(GENERIC_TYPES)].filter((t) => eventsOfType(ctx, t) !== undefined).sort();
+}
+
+/** The catalog as rows of `task_event_types`: what a client reads to offer (and check) a type and its events. */
+export function catalogRows(ctx: EmulatorContext): Row[] {
+  return eventTypes(ctx).map((type) => ({ $key: type, events: eventsOfType(ctx, type), generic: Object.hasOwn(GENERIC_TYPES, type) }));
 }
 
 function carriesTag(ctx: EmulatorContext, tag: unknown, member: string): boolean {

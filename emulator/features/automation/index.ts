@@ -6,7 +6,7 @@
  */
 import type { EmulatorContext, EmulatorEvent } from "../../core/context";
 import type { FeatureModule } from "../../tables/types";
-import { dispatchEvent } from "./events";
+import { catalogRows, dispatchEvent } from "./events";
 import { runtimeOf } from "./runtime";
 import { armSchedule } from "./schedules";
 import { automationTables } from "./tables";
@@ -18,6 +18,7 @@ export function automationFeature(): FeatureModule {
     name: "automation",
     tables: automationTables,
     setup: (ctx) => {
+      for (const row of catalogRows(ctx)) ctx.insert("task_event_types", row);
       const onEvent = (event: EmulatorEvent) => dispatchEvent(ctx, event);
       ctx.events.on("*", onEvent);
       for (const change of ["created", "updated", "deleted"]) {

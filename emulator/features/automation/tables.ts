@@ -283,6 +283,19 @@ export const taskScheduleTriggersTable: TableDef = {
   },
 };
 
+export const taskEventTypesTable: TableDef = {
+  name: "task_event_types",
+  description: "the event catalog: each event type (a table, or a generic type such as alarms) with the events it offers",
+  keyType: "string",
+  transient: true,
+  operations: ["list", "get"],
+  fields: {
+    events: { type: "json", readOnly: true, summary: true, description: "event names the type offers" },
+    generic: { type: "bool", readOnly: true, description: "a generic type: no object instance and no tag" },
+  },
+};
+
 export const automationTables: TableDef[] = [
+  taskEventTypesTable,
   webhookUrlsTable, webhooksTable, webhookUrlActionsTable, tasksTable, taskActionsTable, taskEventsTable, taskSchedulesTable, taskScheduleTriggersTable,
 ];

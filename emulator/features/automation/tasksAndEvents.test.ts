@@ -238,6 +238,23 @@ describe("task event settings", () => {
   });
 });
 
+describe("the event catalog (task_event_types)", () => {
+  it("serves every type a task event accepts, with its events, and exactly those", () => {
+    const rows = ctx.all("task_event_types");
+    expect(rows.find((r) => r.$key === "vms")).toMatchObject({ events: expect.arrayContaining(["poweron", "poweroff"]), generic: false });
+    expect(rows.find((r) => r.$key === "alarms")).toMatchObject({ events: ["raised", "lowered", "resolved"], generic: true });
+    for (const row of rows) {
+      for (const event of row.events as string[]) expect(() => onEvent(createTask(), String(row.$key), event)).not.toThrow();
+    }
+    expect(rows.map((r) => r.$key)).not.toContain("webhooks");
+    expect(rows.map((r) => r.$key)).not.toContain("task_event_types");
+  });
+
+  it("is read-only", () => {
+    expect(refusal(() => post(ctx, "task_event_types", { $key: "x", events: [] })).status).toBe(405);
+  });
+});
+
 describe("task schedules", () => {
   it("stores schedules linked to tasks and removes the links with the task", () => {
     const task = createTask();

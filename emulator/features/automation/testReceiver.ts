@@ -1,11 +1,14 @@
 /**
  * A local HTTP(S) endpoint for the delivery tests (127.0.0.1, ephemeral
  * port): it records every request (raw headers keep their order) and answers
- * each with the next planned status, or never answers ("stall").
+ * each with the next planned status, or never answers ("stall"). The
+ * provider's and the end-to-end tests start it with a self-signed
+ * certificate (`startSelfSigned`), which a webhook reaches with allow-insecure.
  */
 import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { createServer as createHttpsServer } from "node:https";
 import type { AddressInfo } from "node:net";
+import { generate } from "selfsigned";
 
 export interface ReceivedRequest {
   method: string;
@@ -13,6 +16,8 @@ export interface ReceivedRequest {
   /** Name/value pairs in the order they arrived. */
   headers: [string, string][];
   body: string;
+  /** When it arrived (ms since the epoch). */
+  at: number;
 }
 
 export type PlannedAnswer = number | "stall";
@@ -36,13 +41,33 @@ export class Receiver {
     return receiver;
   }
 
+  /** HTTPS with a certificate made now for 127.0.0.1 (self-signed: senders must accept it or trust `cert`). */
+  static async startSelfSigned(): Promise<Receiver & { cert: string }> {
+    const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
+      keyType: "ec", curve: "P-256", days: 1,
+      extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+    } as never);
+    return Object.assign(await Receiver.start({ cert: pems.cert, key: pems.private }), { cert: pems.cert });
+  }
+
+  /** Resolves with the requests once `count` have arrived; fails after `timeoutMs`. */
+  async requests(count: number, timeoutMs = 10_000): Promise<ReceivedRequest[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.received.length < count) {
+      if (Date.now() > deadline) throw new Error(`the receiver got ${this.received.length} of ${count} requests in ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    return this.received.slice(0, count);
+  }
+
   private handle(req: IncomingMessage, res: ServerResponse): void {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const headers: [string, string][] = [];
       for (let i = 0; i < req.rawHeaders.length; i += 2) headers.push([req.rawHeaders[i], req.rawHeaders[i + 1]]);
-      this.received.push({ method: req.method ?? "", path: req.url ?? "", headers, body: Buffer.concat(chunks).toString("utf8") });
+      const body = Buffer.concat(chunks).toString("utf8");
+      this.received.push({ method: req.method ?? "", path: req.url ?? "", headers, body, at: Date.now() });
       const answer = this.plan.shift() ?? 200;
       if (answer === "stall") {
         res.on("close", () => this.abandoned++);

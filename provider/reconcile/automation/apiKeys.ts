@@ -1,0 +1,65 @@
+/**
+ * API keys on the platform. The secret is answered once, by the POST: it is
+ * handed back as a SecretText and goes nowhere else (the client's request
+ * events carry method, path and status only; bodies are never logged). An
+ * expired key is gone as far as a program is concerned: it authenticates no
+ * more, and the platform deletes it when it is next used.
+ */
+import { API_KEY_OUTPUT_COLUMNS, type ApiKeyInputs } from "../../schemas/apiKey";
+import type { PlatformApi, Row } from "../platform";
+import { apiKeyRows } from "./mappings";
+import { createRow, deleteRow, readRow, type CreateOptions } from "./rows";
+import { SecretText } from "./secretText";
+
+export interface ApiKeyState {
+  inputs: Partial<ApiKeyInputs>;
+  created: number;
+  lastLoginStamp: number;
+  lastLoginIp: string;
+}
+
+/**
+ * Creates the key. A key an interrupted attempt made (its answer, and with it
+ * the secret, lost) is useless: it is deleted and the key created again. A key
+ * answered without its secret is deleted too, and the create fails.
+ */
+export async function createApiKey(
+  api: PlatformApi,
+  inputs: ApiKeyInputs,
+  opts: CreateOptions,
+): Promise<{ key: string; secret: SecretText }> {
+  let created = await createRow(api, apiKeyRows, inputs, opts);
+  if (created.recovered) {
+    await deleteRow(api, apiKeyRows.table, created.key);
+    created = await createRow(api, apiKeyRows, inputs, opts);
+  }
+  const secret = created.response?.token ?? created.response?.private_key;
+  if (typeof secret !== "string" || secret === "") {
+    await deleteRow(api, apiKeyRows.table, created.key);
+    const what = `the platform created the API key '${inputs.name}' but answered no secret`;
+    throw new Error(`vplatform: ${what}; the key was deleted again: run the update again`);
+  }
+  return { key: created.key, secret: new SecretText(secret) };
+}
+
+/** The key as the platform holds it, or undefined when it is gone or expired (at `nowMs`). */
+export async function readApiKey(
+  api: PlatformApi,
+  key: string,
+  nowMs: number,
+  declared?: Partial<ApiKeyInputs>,
+): Promise<ApiKeyState | undefined> {
+  const found = await readRow(api, apiKeyRows, key, declared);
+  if (!found || hasExpired(found.row, nowMs)) return undefined;
+  return {
+    inputs: found.inputs,
+    created: Number(found.row[API_KEY_OUTPUT_COLUMNS.created] ?? 0),
+    lastLoginStamp: Number(found.row[API_KEY_OUTPUT_COLUMNS.lastLoginStamp] ?? 0),
+    lastLoginIp: String(found.row[API_KEY_OUTPUT_COLUMNS.lastLoginIp] ?? ""),
+  };
+}
+
+export function hasExpired(row: Row, nowMs: number): boolean {
+  const expires = Number(row.expires ?? 0);
+  return expires > 0 && expires * 1000 <= nowMs;
+}

@@ -1,0 +1,29 @@
+/**
+ * The bad-input rules that need the platform, as check() runs them at
+ * preview: reads only, never a mutating request. Each answers the problems
+ * (field path and message) the pure rule finds in what the reads answered.
+ */
+import { eventChoiceProblems, taskWebhookProblems, type EventChoice, type Problem } from "../../schemas/automationRules";
+import { WEBHOOK_TABLE } from "../../schemas/webhook";
+import type { PlatformApi } from "../platform";
+import { readEventCatalog } from "./eventCatalog";
+import { findMediaFile } from "./volumeFiles";
+
+/** A task whose webhook does not exist (the read joins the batch of webhook reads of the run). */
+export async function taskWebhookCheck(api: PlatformApi, webhook: string): Promise<Problem[]> {
+  return taskWebhookProblems(webhook, (await api.get(WEBHOOK_TABLE, webhook, "$key")) !== undefined);
+}
+
+/** An event trigger's type, event, object and tag against the platform's catalog. */
+export async function eventChoiceCheck(api: PlatformApi, choice: EventChoice): Promise<Problem[]> {
+  return eventChoiceProblems(choice, await readEventCatalog(api));
+}
+
+/**
+ * A media path that is not a file on the volume. The listing is a volume-browser
+ * job: a POST to a job table, which reads and changes nothing on the platform.
+ */
+export async function mediaPathCheck(api: PlatformApi, volume: string, path: string): Promise<Problem[]> {
+  const found = await findMediaFile(api, volume, path);
+  return "problems" in found ? found.problems : [];
+}

@@ -1,0 +1,73 @@
+// The rules that need the platform, as check() runs them at preview: each refuses naming the
+// field, and sends no mutating request (the volume listing's job is the spec's only way to read
+// a volume: a POST to volume_browser, which changes nothing).
+import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
+import { eventChoiceCheck, mediaPathCheck, taskWebhookCheck } from "../../../provider/reconcile/automation/checks";
+import { webhookRows } from "../../../provider/reconcile/automation/mappings";
+import { createRow } from "../../../provider/reconcile/automation/rows";
+import { webhookInputsSchema } from "../../../provider/schemas/webhook";
+import { once, type Site, startSite, STARTUP_MS } from "./site";
+
+let site: Site;
+let volume: TestVolume;
+beforeAll(async () => {
+  volume = volumeWith({ "images/ubuntu.iso": 100 });
+  site = await startSite({ volumes: { nas: volume.dir } });
+}, STARTUP_MS);
+afterAll(async () => {
+  await site.close();
+  volume.remove();
+});
+
+/** Runs `check` and answers its problems and the requests it sent other than GETs. */
+async function preview<T>(check: () => Promise<T>): Promise<{ problems: T; sent: string[] }> {
+  await site.resetRequests();
+  const problems = await check();
+  const { entries } = await site.requests();
+  return { problems, sent: entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.table}`) };
+}
+
+describe("a task's webhook must exist", () => {
+  test("a missing webhook is refused at webhook; an existing one passes; only reads", async () => {
+    const hook = (await createRow(site.api, webhookRows, webhookInputsSchema.parse({ name: "h", url: "https://127.0.0.1:9/" }), once()))
+      .key;
+    expect(await preview(() => taskWebhookCheck(site.api, "999"))).toEqual({
+      problems: [
+        {
+          path: ["webhook"],
+          message: expect.stringMatching(/^webhook '999' does not exist on the platform: give the key of an existing webhook/),
+        },
+      ],
+      sent: [],
+    });
+    expect(await preview(() => taskWebhookCheck(site.api, hook))).toEqual({ problems: [], sent: [] });
+  });
+});
+
+describe("an event trigger's choice must be in the platform's catalog", () => {
+  test.each([
+    [{ type: "vms", event: "poweroff" }, []],
+    [{ type: "vms", event: "exploded" }, ["event"]],
+    [{ type: "alarms", event: "raised", object: "1" }, ["object"]],
+    [{ type: "vms", event: "poweroff", object: "1", tag: "2" }, ["tag"]],
+    [{ type: "spaceships", event: "created" }, ["type"]],
+  ])("%j → problems at %j, only reads", async (choice, fields) => {
+    const { problems, sent } = await preview(() => eventChoiceCheck(site.api, choice));
+    expect(problems.map((p) => p.path.join("."))).toEqual(fields);
+    expect(sent).toEqual([]);
+  });
+});
+
+describe("a media path must be a file on the volume", () => {
+  test("images/ubuntu.iso passes; a missing path is refused naming it; only the listing job is posted", async () => {
+    expect(await preview(() => mediaPathCheck(site.api, "nas", "images/ubuntu.iso"))).toEqual({
+      problems: [],
+      sent: ["POST volume_browser"],
+    });
+    const missing = await preview(() => mediaPathCheck(site.api, "nas", "images/missing.iso"));
+    expect(missing.problems.map((p) => p.message)).toEqual([
+      expect.stringMatching(/^path 'images\/missing.iso' is not on the volume 'nas'/),
+    ]);
+    expect(missing.sent).toEqual(["POST volume_browser"]);
+  });
+});

@@ -1,0 +1,147 @@
+// The look-ups against the emulator: files of a NAS volume through volume-browser jobs
+// (directory, extension filter, pages), a media file by path, the event catalog and the rows
+// of a table that has no resource of its own.
+import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
+import { readEventCatalog } from "../../../provider/reconcile/automation/eventCatalog";
+import { tableRows } from "../../../provider/reconcile/automation/tableRows";
+import { findMediaFile, findVolume, listDirectory, VolumeJobError, type Volume } from "../../../provider/reconcile/automation/volumeFiles";
+import { eventChoiceProblems } from "../../../provider/schemas/automationRules";
+import { getTableRowsArgsSchema } from "../../../provider/schemas/automationLookups";
+import { type Site, startSite, STARTUP_MS } from "./site";
+
+let site: Site;
+let volume: TestVolume;
+let nas: Volume;
+beforeAll(async () => {
+  volume = volumeWith({
+    "images/old/": 0,
+    "images/ubuntu.iso": 4096,
+    "images/debian.ISO": 10,
+    "images/disk.qcow2": 20,
+    "images/notes.txt": "n",
+  });
+  site = await startSite({ volumes: { nas: volume.dir } });
+  nas = await findVolume(site.api, "nas");
+}, STARTUP_MS);
+afterAll(async () => {
+  await site.close();
+  volume.remove();
+});
+
+const query = (q: Partial<Parameters<typeof listDirectory>[2]> = {}) => ({
+  directory: "images",
+  extensions: [],
+  limit: 0,
+  offset: 0,
+  ...q,
+});
+
+describe("a NAS volume is found by name", () => {
+  test("its key, name and status", () =>
+    expect(nas).toEqual({ key: expect.stringMatching(/^[0-9a-f]{40}$/), name: "nas", status: "online" }));
+  test("an unknown name says what was looked for", async () => {
+    await expect(findVolume(site.api, "tape")).rejects.toThrow("vplatform: no NAS volume named 'tape'");
+  });
+});
+
+describe("the files of a directory come from a volume-browser job", () => {
+  test("entries with name, path, size, date and type; directories first", async () => {
+    const entries = await listDirectory(site.api, nas, query());
+    expect(entries.map((e) => [e.name, e.path, e.type])).toEqual([
+      ["old", "images/old", "directory"],
+      ["debian.ISO", "images/debian.ISO", "file"],
+      ["disk.qcow2", "images/disk.qcow2", "file"],
+      ["notes.txt", "images/notes.txt", "file"],
+      ["ubuntu.iso", "images/ubuntu.iso", "file"],
+    ]);
+    expect(entries.find((e) => e.name === "ubuntu.iso")).toMatchObject({ size: 4096, date: expect.any(Number) });
+  });
+  test("the extension filter keeps matching files (any case) and the directories", async () => {
+    expect((await listDirectory(site.api, nas, query({ extensions: ["iso", ".qcow2"] }))).map((e) => e.name)).toEqual([
+      "old",
+      "debian.ISO",
+      "disk.qcow2",
+      "ubuntu.iso",
+    ]);
+  });
+  test("pages of limit and offset", async () => {
+    const page = async (offset: number) => (await listDirectory(site.api, nas, query({ limit: 2, offset }))).map((e) => e.name);
+    expect([await page(0), await page(2), await page(4)]).toEqual([["old", "debian.ISO"], ["disk.qcow2", "notes.txt"], ["ubuntu.iso"]]);
+  });
+  test("the root is the empty directory", async () => {
+    expect((await listDirectory(site.api, nas, query({ directory: "" }))).map((e) => e.path)).toEqual(["images"]);
+  });
+  test("a job that ends in error fails with the platform's message", async () => {
+    const failure = await listDirectory(site.api, nas, query({ directory: "missing" })).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(VolumeJobError);
+    expect((failure as Error).message).toBe(
+      "vplatform: the listing of 'missing' on the NAS volume 'nas' failed: no such file or directory: 'missing'",
+    );
+  });
+  test("a stopped NAS service fails the job with the spec's message", async () => {
+    const [service] = await site.api.list("vm_services", { fields: "$key" });
+    await site.api.update("vm_services", String(service.$key), { status: "stopped" });
+    try {
+      await expect(listDirectory(site.api, nas, query())).rejects.toThrow(/failed: VM must be in running state to issue a query$/);
+    } finally {
+      await site.api.update("vm_services", String(service.$key), { status: "running" });
+    }
+  });
+});
+
+describe("a media file is found by its path on the volume", () => {
+  test("images/ubuntu.iso: the file with its volume", async () => {
+    expect(await findMediaFile(site.api, "nas", "images/ubuntu.iso")).toEqual({
+      file: { name: "ubuntu.iso", path: "images/ubuntu.iso", size: 4096, date: expect.any(Number), type: "file", volume: nas.key },
+    });
+  });
+  test.each([
+    ["images/missing.iso", "path 'images/missing.iso' is not on the volume 'nas'"],
+    ["nowhere/ubuntu.iso", "path 'nowhere/ubuntu.iso' is not on the volume 'nas'"],
+    ["images/old", "path 'images/old' is a directory on the volume 'nas'"],
+  ])("%s is refused at path, naming it", async (path, start) => {
+    const found = await findMediaFile(site.api, "nas", path);
+    expect(found).toEqual({
+      problems: [
+        { path: ["path"], message: `${start}: give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)` },
+      ],
+    });
+  });
+});
+
+describe("the event catalog is the platform's", () => {
+  test("vms offers poweroff, alarms is generic, and the rule checks a choice against it", async () => {
+    const catalog = await readEventCatalog(site.api);
+    expect(catalog.vms).toEqual({ events: expect.arrayContaining(["created", "poweron", "poweroff"]), generic: false });
+    expect(catalog.alarms).toEqual({ events: ["raised", "lowered", "resolved"], generic: true });
+    expect(catalog.tasks).toBeUndefined(); // the automation tables are no event types
+    expect(eventChoiceProblems({ type: "vms", event: "poweroff", object: "1" }, catalog)).toEqual([]);
+    expect(eventChoiceProblems({ type: "alarms", event: "raised", object: "1" }, catalog).map((p) => p.path)).toEqual([["object"]]);
+  });
+});
+
+describe("rows of a table without a resource of its own, read-only", () => {
+  test("clusters with chosen fields, sorted and limited", async () => {
+    const rows = await tableRows(
+      site.api,
+      getTableRowsArgsSchema.parse({ table: "clusters", fields: ["$key", "name"], sort: "-name", limit: 5 }),
+    );
+    expect(rows.length).toBeGreaterThan(0);
+    expect(Object.keys(rows[0]).sort()).toEqual(["$key", "name"]);
+    const names = rows.map((r) => String(r.name));
+    expect(names).toEqual([...names].sort().reverse());
+  });
+  test("a filter narrows the rows", async () => {
+    const [first] = await tableRows(site.api, getTableRowsArgsSchema.parse({ table: "files", fields: ["name"], limit: 1 }));
+    const filtered = await tableRows(
+      site.api,
+      getTableRowsArgsSchema.parse({ table: "files", fields: ["name"], filter: `name eq '${String(first.name)}'` }),
+    );
+    expect(filtered).toEqual([{ name: first.name }]);
+  });
+  test("an action table is refused by the arguments' schema", () => {
+    expect(getTableRowsArgsSchema.safeParse({ table: "cluster_actions" }).error?.issues[0].message).toBe(
+      "is an action table, which is only posted to: read the table it acts on",
+    );
+  });
+});
