@@ -10,6 +10,7 @@ import type { RequestCounter } from "../admin/requestCounter";
 import type { RateLimiter } from "../auth/rateLimit";
 import type { SessionStore } from "../auth/sessions";
 import type { EmulatorContext } from "../core/context";
+import { consolePlugin } from "../console/plugin";
 import { VERSION_ANSWER } from "../tables/version";
 import { actionRoutesPlugin } from "./plugins/actionRoutes";
 import { adminPlugin } from "./plugins/admin";
@@ -42,6 +43,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(actionRoutesPlugin, { ctx: deps.ctx });
   await app.register(tableRoutesPlugin, { ctx: deps.ctx });
   await app.register(adminPlugin, deps);
+  await app.register(consolePlugin, deps);
   app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, VERSION_ANSWER));
   return app;
 }

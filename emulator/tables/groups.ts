@@ -50,7 +50,8 @@ export const groupsTable: TableDef = {
     },
     afterDelete: (ctx, row) => {
       const member = `groups/${String(row.$key)}`;
-      for (const m of ctx.find("members", (x) => x.parent_group === row.$key || memberKey(x.member) === member)) ctx.remove("members", m.$key);
+      const memberships = ctx.find("members", (x) => x.parent_group === row.$key || memberKey(x.member) === member);
+      for (const m of memberships) ctx.remove("members", m.$key);
       for (const entry of ctx.find("group_logs", (x) => x.group === row.$key)) ctx.remove("group_logs", entry.$key);
     },
   },
@@ -84,7 +85,9 @@ export const membersTable: TableDef = {
       const member = parseMember(row.member);
       if (!member) throw validationError("member", "must be /v4/users/<key> or /v4/groups/<key>");
       if (!ctx.get(member.table, member.key)) throw new ApiError(404, `member '${String(row.member)}' not found`);
-      if (member.table === "groups" && Number(member.key) === row.parent_group) throw validationError("member", "a group cannot contain itself");
+      if (member.table === "groups" && Number(member.key) === row.parent_group) {
+        throw validationError("member", "a group cannot contain itself");
+      }
     },
     beforeCreate: (ctx, row, caller) => {
       const key = memberKey(row.member);

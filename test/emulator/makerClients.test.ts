@@ -53,7 +53,8 @@ describe("groups, members and group logs", () => {
     expect((await c.post("/api/v4/members", { parent_group: Number(group), member: `/v4/users/${user}` })).status).toBe(201);
     const again = await c.post("/api/v4/members", { parent_group: Number(group), member: `/v4/users/${user}` });
     expect(again.status).toBe(409);
-    expect((await c.get(`/api/v4/groups/${group}?fields=name,count(members)+as+n,system_group`)).body).toEqual({ name: "devs", n: 1, system_group: false });
+    expect((await c.get(`/api/v4/groups/${group}?fields=name,count(members)+as+n,system_group`)).body)
+      .toEqual({ name: "devs", n: 1, system_group: false });
     const logs = (await c.get(`/api/v4/group_logs?filter=group+eq+${group}&fields=text`)).body.map((l: { text: string }) => l.text);
     expect(logs).toEqual(["group 'devs' created", `/v4/users/${user} added`]);
   });
@@ -69,7 +70,9 @@ describe("groups, members and group logs", () => {
 describe("/version.json shows the name, the version and the build hash", () => {
   test("the three fields the Terraform provider's version data source reads", async () => {
     const body = (await c.get("/version.json", "none")).body;
-    expect(body).toEqual({ name: "vplatform-emulator", version: expect.stringMatching(/^\d+\.\d+\.\d+$/), hash: expect.stringMatching(/^[0-9a-f]{40}$/) });
+    expect(body).toEqual({
+      name: "vplatform-emulator", version: expect.stringMatching(/^\d+\.\d+\.\d+$/), hash: expect.stringMatching(/^[0-9a-f]{40}$/),
+    });
   });
 });
 
@@ -99,8 +102,11 @@ describe("the user fields of the user and API-key flows", () => {
   test("a user made with email and type lists under a filter on type", async () => {
     const r = await c.post("/api/v4/users", { name: "api-bot", email: "bot@example.test", type: "api", change_password: false });
     expect(r.status).toBe(201);
-    const rows = (await c.get("/api/v4/users?filter=type+eq+'api'+and+type+ne+'site_sync'&fields=name,email,auth_source,two_factor_authentication,last_login")).body;
-    expect(rows).toEqual([{ name: "api-bot", email: "bot@example.test", auth_source: null, two_factor_authentication: false, last_login: 0 }]);
+    const fields = "name,email,auth_source,two_factor_authentication,last_login";
+    const rows = (await c.get(`/api/v4/users?filter=type+eq+'api'+and+type+ne+'site_sync'&fields=${fields}`)).body;
+    expect(rows).toEqual([
+      { name: "api-bot", email: "bot@example.test", auth_source: null, two_factor_authentication: false, last_login: 0 },
+    ]);
   });
 
   test("a user type outside the list is refused, naming the options", async () => {
