@@ -14,7 +14,6 @@ import type { SessionStore } from "../auth/sessions";
 import type { EmulatorContext } from "../core/context";
 import { hasRole } from "../core/engine";
 import { ApiError } from "../core/errors";
-import { shared } from "../server/plugins/shared";
 import { consoleState } from "./consoleState";
 import { CONSOLE_PAGE } from "./page";
 import { RequestLog } from "./requestLog";
@@ -51,9 +50,9 @@ function callerName(request: FastifyRequest): string {
   return request.caller?.apiKey ?? request.caller?.user ?? "anonymous";
 }
 
-export const consolePlugin = shared<ConsoleDeps>("vplatform-console", async (app: FastifyInstance, deps: ConsoleDeps) => {
+export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Promise<void> {
   const log = new RequestLog();
-  // Shared with the application, so the hook sees every /api answer, not only the console's own.
+  // The server registers this plugin shared with the application, so the hook sees every /api answer.
   app.addHook("onResponse", async (request, reply) => {
     if (!request.url.startsWith("/api/")) return;
     log.add({
@@ -69,4 +68,4 @@ export const consolePlugin = shared<ConsoleDeps>("vplatform-console", async (app
     if (!admitAdmin(deps, request, reply)) return reply;
     return reply.header("cache-control", "no-store").send(consoleState(deps.ctx, { ...deps, log }));
   });
-});
+}

@@ -16,6 +16,7 @@ import { actionRoutesPlugin } from "./plugins/actionRoutes";
 import { adminPlugin } from "./plugins/admin";
 import { authPlugin } from "./plugins/auth";
 import { protocolPlugin } from "./plugins/protocol";
+import { shared } from "./plugins/shared";
 import { tableRoutesPlugin } from "./plugins/tableRoutes";
 import { BODY_LIMIT, sendJson } from "./reply";
 
@@ -43,7 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(actionRoutesPlugin, { ctx: deps.ctx });
   await app.register(tableRoutesPlugin, { ctx: deps.ctx });
   await app.register(adminPlugin, deps);
-  await app.register(consolePlugin, deps);
+  await app.register(shared("vplatform-console", consolePlugin), deps);
   app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, VERSION_ANSWER));
   return app;
 }

@@ -5,6 +5,7 @@ import { devicesTable, deviceStatusTable, drivesTable, driveStatusTable, nicsTab
 import {
   clusterActionsTable, clustersTable, clusterStatusTable, dashboardTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
 } from "./infrastructure";
+import { authSourcesTable } from "./authSources";
 import { groupLogsTable, groupsTable, membersTable } from "./groups";
 import { machinesTable, machineStatsTable, machineStatusTable } from "./machines";
 import {
@@ -18,7 +19,7 @@ import { vmsTable } from "./vms";
 import { vnetActionsTable, vnetsTable } from "./vnets";
 
 export const builtInTables: TableDef[] = [
-  systemTable, usersTable, apiKeysTable, groupsTable, membersTable, groupLogsTable,
+  systemTable, usersTable, apiKeysTable, authSourcesTable, groupsTable, membersTable, groupLogsTable,
   clustersTable, clusterStatusTable, nodesTable, clusterActionsTable, dashboardTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
   filesTable, fileActionsTable, vnetsTable, vnetActionsTable,
   vmsTable, machinesTable, machineStatusTable, machineStatsTable, vmActionsTable,

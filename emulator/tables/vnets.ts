@@ -95,6 +95,7 @@ export const vnetsTable: TableDef = {
     // The runtime: the vnet's own machine and its status (see domain/vnetRuntime.ts).
     machine: { type: "row", ref: "machines", readOnly: true, description: "machine running the vnet (its router)" },
     powerstate: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "true while the vnet's machine is powered on" },
+    ip: { type: "string", compute: (_ctx, row) => row.ipaddress, description: "the vnet's own address (ipaddress), as inventories read it" },
     running: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "same as powerstate (the name clients filter on)" },
     nic: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's NIC (the emulated router has none)" },
     nic_dmz: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's DMZ NIC (none here)" },

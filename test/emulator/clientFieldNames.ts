@@ -14,6 +14,15 @@ export type MakerClient = "pyVergeOS" | "govergeos" | "terraformProvider";
 export type ClientFieldNames = Record<string, Partial<Record<MakerClient, Partial<Record<NameUse, string[]>>>>>;
 
 export const CLIENT_FIELD_NAMES: ClientFieldNames = {
+  auth_sources: {
+    // pyvergeos/resources/auth_sources.py
+    pyVergeOS: {
+      fields: ["$key", "button_background_color", "button_color", "button_fa_icon", "debug", "debug_ts", "driver", "icon_color",
+        "menu", "name"],
+      filter: ["driver", "name"],
+      body: ["button_background_color", "button_color", "button_fa_icon", "debug", "icon_color", "menu", "name", "settings"],
+    },
+  },
   billing: {
     // pyvergeos/resources/billing.py
     pyVergeOS: {
@@ -56,14 +65,14 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   clusters: {
-    // pyvergeos/resources/clusters.py
+    // pyvergeos/resources/clusters.py, pyvergeos/resources/system.py
     pyVergeOS: {
       fields: ["$key", "compute", "cores_per_unit", "created", "default_cpu", "description", "enabled", "kvm_nested",
         "max_cores_per_vm", "max_ram_per_vm", "name", "ram_overcommit_pct", "ram_per_unit", "recommended_cpu_type",
-        "status#online_cores as online_cores", "status#online_nodes as online_nodes", "status#online_ram as online_ram",
-        "status#running_machines as running_machines", "status#status as status_state", "status#total_cores as total_cores",
-        "status#total_nodes as total_nodes", "status#total_ram as total_ram", "status#used_cores as used_cores",
-        "status#used_ram as used_ram", "storage", "target_ram_pct"],
+        "status#display(status) as status_display", "status#online_cores as online_cores", "status#online_nodes as online_nodes",
+        "status#online_ram as online_ram", "status#running_machines as running_machines", "status#status as status_state",
+        "status#total_cores as total_cores", "status#total_nodes as total_nodes", "status#total_ram as total_ram",
+        "status#used_cores as used_cores", "status#used_ram as used_ram", "storage", "target_ram_pct"],
       filter: ["compute", "enabled", "name", "storage"],
       body: ["allow_nested_virt_migration", "allow_vgpu_migration", "compute", "cores_per_unit", "cost_per_unit",
         "critical_core_temp", "default_cpu", "description", "disable_cpu_security_mitigations", "disable_sleep", "disable_smt",
@@ -241,15 +250,15 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   nodes: {
-    // pyvergeos/resources/nodes.py
+    // pyvergeos/resources/nodes.py, pyvergeos/resources/system.py
     pyVergeOS: {
       fields: ["$key", "appserver_version", "asset_tag", "cluster", "cluster#name as cluster_name", "cores", "cpu", "cpu_speed",
         "description", "failover_ram", "iommu", "ipmi_address", "ipmi_status", "kernel_version", "machine",
         "machine#stats#core_temp as core_temp", "machine#stats#ram_used as ram_used", "machine#stats#total_cpu as cpu_usage",
-        "machine#stats#vram_used as vram_used", "machine#status#running as running", "machine#status#started as started",
-        "machine#status#status as status", "maintenance", "model", "name", "need_restart", "os_version", "overcommit",
-        "physical", "qemu_version", "ram", "restart_reason", "vm_ram", "vsan_connected", "vsan_nodeid", "vsan_version",
-        "yb_version"],
+        "machine#stats#vram_used as vram_used", "machine#status#display(status) as status_display",
+        "machine#status#running as running", "machine#status#started as started", "machine#status#status as status",
+        "maintenance", "model", "name", "need_restart", "os_version", "overcommit", "physical", "qemu_version", "ram",
+        "restart_reason", "vm_ram", "vsan_connected", "vsan_nodeid", "vsan_version", "yb_version"],
       filter: ["cluster#name", "maintenance", "name"],
     },
     // node.go
@@ -280,9 +289,9 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   storage_tiers: {
-    // pyvergeos/resources/storage_tiers.py, pyvergeos/resources/tenant_storage.py
+    // pyvergeos/resources/storage_tiers.py, pyvergeos/resources/system.py, pyvergeos/resources/tenant_storage.py
     pyVergeOS: {
-      fields: ["$key", "tier"],
+      fields: ["$key", "capacity", "description", "tier", "used"],
       filter: ["tier"],
     },
     // vsan.go
@@ -310,8 +319,10 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   tag_members: {
-    // pyvergeos/resources/tags.py
+    // pyvergeos/resources/tags.py, pyvergeos/resources/vms.py
     pyVergeOS: {
+      fields: ["$key", "tag", "tag#category#name as category_name", "tag#name as tag_name"],
+      filter: ["member"],
       body: ["member", "tag"],
     },
     // tagmember.go
@@ -393,7 +404,7 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   users: {
-    // pyvergeos/resources/users.py
+    // pyvergeos/resources/users.py, pyvergeos/resources/vms.py
     pyVergeOS: {
       fields: ["$key", "account_locked", "auth_source", "auth_source#name as auth_source_name", "change_password", "created",
         "creator", "displayname", "email", "enabled", "failed_attempts", "identity", "last_login", "name", "physical_access",
@@ -414,7 +425,7 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   vm_actions: {
-    // pyvergeos/resources/nas_services.py, pyvergeos/resources/snapshots.py
+    // pyvergeos/resources/nas_services.py, pyvergeos/resources/snapshots.py, pyvergeos/resources/vms.py
     pyVergeOS: {
       body: ["action", "params", "vm"],
     },
@@ -437,14 +448,16 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
   vms: {
-    // pyvergeos/resources/nas_services.py, pyvergeos/resources/snapshots.py, pyvergeos/resources/vms.py
+    // pyvergeos/resources/nas_services.py, pyvergeos/resources/snapshots.py, pyvergeos/resources/system.py
+    // pyvergeos/resources/vms.py
     pyVergeOS: {
       fields: ["$key", "cloudinit_datasource", "cpu_cores", "created", "description", "enabled", "guest_agent", "is_snapshot",
         "machine", "machine#cluster as cluster_key", "machine#cluster#name as cluster_name", "machine#ha_group as ha_group",
         "machine#status#node as node_key", "machine#status#node#name as node_name", "machine#status#running as running",
-        "machine#status#status as status", "machine_type", "modified", "name", "os_family", "ram", "secure_boot", "uefi"],
-      filter: ["machine"],
-      body: ["cpu_cores", "description", "ram"],
+        "machine#status#status as power_state", "machine#status#status as status", "machine_type", "modified", "name",
+        "os_family", "ram", "secure_boot", "uefi"],
+      filter: ["is_snapshot", "machine"],
+      body: ["cloudinit_datasource", "cpu_cores", "description", "ram"],
     },
     // vm.go
     govergeos: {
@@ -469,22 +482,23 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
   vnet_actions: {
     // pyvergeos/resources/networks.py
     pyVergeOS: {
-      body: ["params"],
+      body: ["action", "params", "vnet"],
     },
   },
   vnets: {
     // pyvergeos/resources/nas_services.py, pyvergeos/resources/networks.py, pyvergeos/resources/nics.py
-    // pyvergeos/resources/tenant_external_ips.py, pyvergeos/resources/tenant_layer2.py
+    // pyvergeos/resources/system.py, pyvergeos/resources/tenant_external_ips.py, pyvergeos/resources/tenant_layer2.py
     // pyvergeos/resources/tenant_network_blocks.py, pyvergeos/resources/vm_recipes.py
     pyVergeOS: {
       fields: ["$key", "description", "dhcp_enabled", "dhcp_start", "dhcp_stop", "dns", "domain", "enabled", "gateway",
-        "interface_vnet", "ipaddress", "layer2_id", "layer2_type", "machine#status#running as running",
-        "machine#status#status as status", "mtu", "name", "need_dns_apply", "need_fw_apply", "need_proxy_apply", "need_restart",
-        "network", "nic#stats#rx_bytes as rx_bytes", "nic#stats#rx_pckts as rx_packets", "nic#stats#rxbps as rx_bps",
-        "nic#stats#tx_bytes as tx_bytes", "nic#stats#tx_pckts as tx_packets", "nic#stats#txbps as tx_bps",
-        "nic_dmz#stats#rx_bytes as dmz_rx_bytes", "nic_dmz#stats#rx_pckts as dmz_rx_packets",
-        "nic_dmz#stats#rxbps as dmz_rx_bps", "nic_dmz#stats#tx_bytes as dmz_tx_bytes",
-        "nic_dmz#stats#tx_pckts as dmz_tx_packets", "nic_dmz#stats#txbps as dmz_tx_bps", "on_power_loss", "proxy_enabled", "type"],
+        "interface_vnet", "ip", "ipaddress", "layer2_id", "layer2_type", "machine#status#running as running",
+        "machine#status#status as power_state", "machine#status#status as status", "mtu", "name", "need_dns_apply",
+        "need_fw_apply", "need_proxy_apply", "need_restart", "network", "nic#stats#rx_bytes as rx_bytes",
+        "nic#stats#rx_pckts as rx_packets", "nic#stats#rxbps as rx_bps", "nic#stats#tx_bytes as tx_bytes",
+        "nic#stats#tx_pckts as tx_packets", "nic#stats#txbps as tx_bps", "nic_dmz#stats#rx_bytes as dmz_rx_bytes",
+        "nic_dmz#stats#rx_pckts as dmz_rx_packets", "nic_dmz#stats#rxbps as dmz_rx_bps",
+        "nic_dmz#stats#tx_bytes as dmz_tx_bytes", "nic_dmz#stats#tx_pckts as dmz_tx_packets",
+        "nic_dmz#stats#txbps as dmz_tx_bps", "on_power_loss", "proxy_enabled", "type"],
       filter: ["name", "running", "type"],
       body: ["dhcp_start", "dhcp_stop", "dnslist", "domain", "gateway", "interface_vnet", "ipaddress", "layer2_id", "mtu",
         "network"],
