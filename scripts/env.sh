@@ -144,9 +144,23 @@ install_plugin() {
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
+# The web console's browser test (test/emulator/console.test.ts) drives Debian's Chromium. The one system
+# package the project needs: installed when missing and we are root (CI runs as root on a fresh machine);
+# otherwise the test's failure names it.
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] && return
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
+    log "no /usr/bin/chromium: the console browser test needs it (apt-get install -y chromium, as root)"
+    return
+  fi
+  log "installing Debian's chromium (the console browser test drives it)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || log "chromium install failed"
+}
+
 ensure_node
 ensure_node22
 ensure_npm_packages
+ensure_chromium
 ensure_engine
 engine_env
 install_plugin

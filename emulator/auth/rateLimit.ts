@@ -25,4 +25,14 @@ export class RateLimiter {
     if (window.count <= this.perHour) return 0;
     return Math.max(1, Math.ceil((window.start + this.windowMs - now) / 1000));
   }
+
+  /** The budget of each caller whose hour is running (read-only: for the web console). */
+  usage(): { id: string; used: number; left: number; resetsInS: number }[] {
+    const now = this.now();
+    return [...this.windows]
+      .filter(([, window]) => now - window.start < this.windowMs)
+      .map(([id, window]) => ({
+        id, used: window.count, left: Math.max(0, this.perHour - window.count), resetsInS: Math.ceil((window.start + this.windowMs - now) / 1000),
+      }));
+  }
 }

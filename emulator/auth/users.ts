@@ -8,8 +8,10 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext } from "../core/context";
+import { createRow } from "../core/engine";
 import { ApiError } from "../core/errors";
-import type { Row, TableDef } from "../tables/types";
+import { removeMemberships } from "../tables/groups";
+import type { Caller, Row, TableDef } from "../tables/types";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
 export function hashPassword(password: string, salt = randomBytes(8).toString("hex")): string {
@@ -27,6 +29,8 @@ export function passwordMatches(stored: unknown, password: string): boolean {
 const hashOnWrite = (row: Record<string, unknown>) => {
   if (typeof row.password === "string" && row.password !== "") row.password = hashPassword(row.password);
 };
+
+const USER_TYPES = { normal: "Normal", api: "API", vdi: "VDI", site_sync: "Site Sync", site_user: "Site User" };
 
 export const usersTable: TableDef = {
   name: "users",
@@ -46,23 +50,47 @@ export const usersTable: TableDef = {
     password: { type: "string", hidden: true, maxLength: 1024 },
     enabled: { type: "bool", default: true },
     created: { type: "created", readOnly: true },
+    // The account fields the maker's clients read and send (test/emulator/clientFieldNames.ts); this emulator keeps
+    // them as data: it has no e-mail, no second factor and no external authentication source.
+    id: { type: "uint32", compute: (_ctx, row) => row.$key, description: "the user's id (same as the key)" },
+    type: { type: "string", default: "normal", enum: USER_TYPES, description: "api: made for API access; site_*: made by site syncs" },
+    email: { type: "string", default: "", maxLength: 256 },
+    auth_source: { type: "row", ref: "auth_sources", default: null, description: "external authentication source (null: local)" },
+    remote_name: { type: "string", default: "", description: "the user's name at the authentication source" },
+    change_password: { type: "bool", default: false, description: "must change the password at the next login" },
+    physical_access: { type: "bool", default: false, description: "may log in at a node's console" },
+    two_factor_authentication: { type: "bool", default: false },
+    two_factor_type: { type: "string", default: "email", enum: { email: "E-mail", authenticator: "Authenticator" } },
+    two_factor_setup_next_login: { type: "bool", default: false },
+    ssh_keys: { type: "text", default: "", description: "public keys, one a line" },
+    theme: { type: "string", default: "" },
+    identity: { type: "uint32", readOnly: true, default: 0 },
+    account_locked: { type: "bool", readOnly: true, default: false },
+    failed_attempts: { type: "uint32", readOnly: true, default: 0 },
+    last_login: { type: "uint64", readOnly: true, default: 0 },
+    creator: { type: "string", readOnly: true, default: "" },
   },
   hooks: {
-    beforeCreate: (_ctx, row) => hashOnWrite(row),
+    beforeCreate: (_ctx, row, caller) => {
+      hashOnWrite(row);
+      row.creator = caller.user;
+    },
     beforeUpdate: (_ctx, _row, changes) => hashOnWrite(changes),
     beforeDelete: (_ctx, row) => {
       if (row.name === "admin") throw new ApiError(409, "the admin user cannot be deleted");
     },
     afterDelete: (ctx, row) => {
       for (const key of ctx.find("user_api_keys", (k) => k.user === row.$key)) ctx.remove("user_api_keys", key.$key);
+      removeMemberships(ctx, row);
     },
   },
 };
 
 export function seedUsers(ctx: EmulatorContext, adminPassword: string): void {
-  ctx.insert("users", { name: "admin", displayname: "Administrator", role: "admin", password: hashPassword(adminPassword), enabled: true, created: ctx.nowSeconds() });
-  ctx.insert("users", { name: "operator", displayname: "VM operator", role: "vmoperator", password: null, enabled: true, created: ctx.nowSeconds() });
-  ctx.insert("users", { name: "viewer", displayname: "Read-only user", role: "readonly", password: null, enabled: true, created: ctx.nowSeconds() });
+  const system: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };
+  createRow(ctx, usersTable, { name: "admin", displayname: "Administrator", role: "admin", password: adminPassword }, system);
+  createRow(ctx, usersTable, { name: "operator", displayname: "VM operator", role: "vmoperator" }, system);
+  createRow(ctx, usersTable, { name: "viewer", displayname: "Read-only user", role: "readonly" }, system);
 }
 
 export function userByName(ctx: EmulatorContext, name: string): Row | undefined {

@@ -38,7 +38,8 @@ export function requireRow(ctx: EmulatorContext, table: string, key: unknown, du
 
 const refExists = (ctx: EmulatorContext) => (table: string, key: unknown) => ctx.get(table, key) !== undefined;
 
-function applyDefaults(ctx: EmulatorContext, def: TableDef, row: Record<string, unknown>): void {
+/** Fills every absent stored field of a row being made with its default (null when it has none); returns the row. */
+export function applyDefaults(ctx: EmulatorContext, def: TableDef, row: Record<string, unknown>): Record<string, unknown> {
   for (const [name, field] of Object.entries(def.fields)) {
     if (row[name] !== undefined || field.compute) continue;
     if (field.type === "created" || field.type === "modified") row[name] = ctx.nowSeconds();
@@ -46,6 +47,7 @@ function applyDefaults(ctx: EmulatorContext, def: TableDef, row: Record<string, 
     else if (field.default !== undefined) row[name] = structuredClone(field.default);
     else if (field.type !== "rows") row[name] = null;
   }
+  return row;
 }
 
 function checkUnique(ctx: EmulatorContext, def: TableDef, row: Row): void {

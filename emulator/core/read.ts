@@ -42,14 +42,15 @@ export function resolvePath(ctx: EmulatorContext, def: TableDef, row: Row, path:
     if (!field || field.hidden) return null;
     const value = field.compute ? field.compute(ctx, current) : field.type === "rows" ? relatedRows(ctx, field, current) : current[name];
     if (i === path.length - 1) return value ?? null;
+    // A reference to a table this emulator does not have reads as null past it (knownFields accepts such paths).
+    const target = field.ref ? ctx.tables.get(field.ref)?.def : undefined;
     if (field.type === "rows") {
       const rest = path.slice(i + 1);
-      const target = ctx.store(field.ref!).def;
-      return (value as Row[]).map((r) => resolvePath(ctx, target, r, rest));
+      return target ? (value as Row[]).map((r) => resolvePath(ctx, target, r, rest)) : [];
     }
-    if (field.type !== "row" || !field.ref || value === null || value === undefined) return null;
-    table = ctx.store(field.ref).def;
-    current = ctx.get(field.ref, value);
+    if (field.type !== "row" || !target || value === null || value === undefined) return null;
+    table = target;
+    current = ctx.get(target.name, value);
   }
   return null;
 }
@@ -66,8 +67,9 @@ function fieldAt(ctx: EmulatorContext, def: TableDef, path: readonly string[]): 
     const field = Object.hasOwn(table.fields, path[i]) ? table.fields[path[i]] : undefined;
     if (!field) return undefined;
     if (i === path.length - 1) return field;
-    if (!field.ref) return undefined;
-    table = ctx.store(field.ref).def;
+    const target = field.ref ? ctx.tables.get(field.ref)?.def : undefined;
+    if (!target) return undefined;
+    table = target;
   }
   return undefined;
 }

@@ -10,11 +10,13 @@ import type { RequestCounter } from "../admin/requestCounter";
 import type { RateLimiter } from "../auth/rateLimit";
 import type { SessionStore } from "../auth/sessions";
 import type { EmulatorContext } from "../core/context";
-import { API_VERSION_TEXT } from "../tables/version";
+import { consolePlugin } from "../console/plugin";
+import { VERSION_ANSWER } from "../tables/version";
 import { actionRoutesPlugin } from "./plugins/actionRoutes";
 import { adminPlugin } from "./plugins/admin";
 import { authPlugin } from "./plugins/auth";
 import { protocolPlugin } from "./plugins/protocol";
+import { shared } from "./plugins/shared";
 import { tableRoutesPlugin } from "./plugins/tableRoutes";
 import { BODY_LIMIT, sendJson } from "./reply";
 
@@ -42,6 +44,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(actionRoutesPlugin, { ctx: deps.ctx });
   await app.register(tableRoutesPlugin, { ctx: deps.ctx });
   await app.register(adminPlugin, deps);
-  app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, { version: API_VERSION_TEXT }));
+  await app.register(shared("vplatform-console", consolePlugin), deps);
+  app.get("/version.json", async (request, reply) => sendJson(request, reply, 200, VERSION_ANSWER));
   return app;
 }

@@ -56,7 +56,7 @@ export function hotplugTransition(ctx: EmulatorContext, table: "machine_drive_st
 }
 
 /** Runtime status rows of drives and NICs (same key as the drive / NIC). */
-function deviceStatusTable(name: string, parent: string, parentTable: string, statuses: string, extra: Record<string, FieldDef> = {}): TableDef {
+function runtimeStatusTable(name: string, parent: string, parentTable: string, statuses: string, extra: Record<string, FieldDef> = {}): TableDef {
   return {
     name,
     description: `runtime status of a ${parent} (same key): ${statuses}`,
@@ -71,9 +71,18 @@ function deviceStatusTable(name: string, parent: string, parentTable: string, st
   };
 }
 
-export const driveStatusTable = deviceStatusTable("machine_drive_status", "drive", "machine_drives", "online, offline, importing, hotplugging");
-export const nicStatusTable = deviceStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging", {
+export const driveStatusTable = runtimeStatusTable("machine_drive_status", "drive", "machine_drives", "online, offline, importing, hotplugging");
+export const nicStatusTable = runtimeStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging", {
   speed: { type: "uint32", compute: (_ctx, row) => (row.status === "up" ? 10000 : 0), description: "link speed, Mbps" },
+});
+
+/** A passthrough device is online while its machine runs (the emulator has no device that can fail). */
+export const deviceStatusTable = runtimeStatusTable("machine_device_status", "device", "machine_devices", "online, offline", {
+  status: {
+    type: "string", summary: true, enum: { online: "Online", offline: "Offline" },
+    compute: (ctx, row) => (machineIsOn(ctx, ctx.get("machine_devices", row.$key)?.machine) ? "online" : "offline"),
+  },
+  status_info: { type: "string", compute: () => "" },
 });
 
 export const drivesTable: TableDef = {
@@ -241,6 +250,7 @@ export const devicesTable: TableDef = {
     count: { type: "uint8", default: 1, min: 1, max: 16 },
     settings_args: { type: "json", default: {} },
     uuid: { type: "string", readOnly: true, default: () => randomUUID() },
+    status: { type: "row", ref: "machine_device_status", compute: (_ctx, row) => row.$key, description: "runtime status (same key)" },
   },
   hooks: {
     validate: (ctx, row) => {
@@ -253,9 +263,15 @@ export const devicesTable: TableDef = {
     beforeCreate: (ctx, row) => {
       if (machineIsOn(ctx, row.machine)) throw conflict("VM must be stopped to add a passthrough device");
     },
-    afterCreate: (_ctx, row) => ({ uuid: String(row.uuid) }),
+    afterCreate: (ctx, row) => {
+      ctx.insert("machine_device_status", { $key: row.$key, device: row.$key });
+      return { uuid: String(row.uuid) };
+    },
     beforeDelete: (ctx, row) => {
       if (machineIsOn(ctx, row.machine)) throw conflict("VM must be stopped to remove a passthrough device");
+    },
+    afterDelete: (ctx, row) => {
+      ctx.remove("machine_device_status", row.$key);
     },
   },
 };
@@ -281,7 +297,8 @@ export function copyHardware(
   }
   for (const device of ctx.find("machine_devices", (d) => d.machine === from)) {
     const { $key: _k, ...fields } = device;
-    ctx.insert("machine_devices", { ...fields, machine: to, uuid: opts.preserveDeviceUuids ? device.uuid : randomUUID() });
+    const copy = ctx.insert("machine_devices", { ...fields, machine: to, uuid: opts.preserveDeviceUuids ? device.uuid : randomUUID() });
+    ctx.insert("machine_device_status", { $key: copy.$key, device: copy.$key });
   }
 }
 

@@ -1,11 +1,13 @@
 /** Every built-in table, in registration order (feature modules add theirs through registerFeature). */
 import { apiKeysTable } from "../auth/apiKeys";
 import { usersTable } from "../auth/users";
-import { devicesTable, drivesTable, driveStatusTable, nicsTable, nicStatusTable } from "./hardware";
+import { devicesTable, deviceStatusTable, drivesTable, driveStatusTable, nicsTable, nicStatusTable } from "./hardware";
 import {
   clusterActionsTable, clustersTable, clusterStatusTable, dashboardTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
 } from "./infrastructure";
-import { machinesTable, machineStatusTable } from "./machines";
+import { authSourcesTable } from "./authSources";
+import { groupLogsTable, groupsTable, membersTable } from "./groups";
+import { machinesTable, machineStatsTable, machineStatusTable } from "./machines";
 import {
   billingActionsTable, billingTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoActionsTable, cloneIsoTable,
 } from "./operations";
@@ -17,11 +19,11 @@ import { vmsTable } from "./vms";
 import { vnetActionsTable, vnetsTable } from "./vnets";
 
 export const builtInTables: TableDef[] = [
-  systemTable, usersTable, apiKeysTable,
+  systemTable, usersTable, apiKeysTable, authSourcesTable, groupsTable, membersTable, groupLogsTable,
   clustersTable, clusterStatusTable, nodesTable, clusterActionsTable, dashboardTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
   filesTable, fileActionsTable, vnetsTable, vnetActionsTable,
-  vmsTable, machinesTable, machineStatusTable, vmActionsTable,
-  drivesTable, driveStatusTable, nicsTable, nicStatusTable, devicesTable, snapshotsTable,
+  vmsTable, machinesTable, machineStatusTable, machineStatsTable, vmActionsTable,
+  drivesTable, driveStatusTable, nicsTable, nicStatusTable, devicesTable, deviceStatusTable, snapshotsTable,
   cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagsTable, tagMembersTable,
   billingTable, billingActionsTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoTable, cloneIsoActionsTable,
 ];

@@ -13,25 +13,34 @@ import type { Caller, FieldDef, Row, TableDef } from "./types";
 
 const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 
+type Count = (ctx: EmulatorContext) => number;
 const count = (table: string, where: (ctx: EmulatorContext, row: Row) => boolean = () => true) =>
   (ctx: EmulatorContext) => ctx.all(table).filter((row) => where(ctx, row)).length;
 const running = (ctx: EmulatorContext, row: Row) => ctx.get("machine_status", row.machine)?.running === true;
 
-/** The dashboard's counts (names as the maker's clients read them: vms_total, vms_online, nodes_online...). */
-const DASHBOARD_COUNTS: Record<string, (ctx: EmulatorContext) => number> = {
-  vms_total: count("vms", (_c, vm) => vm.is_snapshot !== true),
-  vms_online: count("vms", (c, vm) => vm.is_snapshot !== true && running(c, vm)),
-  vnets_total: count("vnets"),
-  vnets_online: count("vnets", running),
-  nodes_total: count("nodes"),
-  nodes_online: count("nodes", (_c, node) => node.status === "running"),
-  clusters_total: count("clusters"),
-  clusters_online: count("cluster_status", (_c, status) => status.status === "online"),
-  storage_tiers_total: count("storage_tiers"),
-  users_total: count("users"),
-  tenants_total: () => 0,
-  tenants_online: () => 0,
-  alarms_total: () => 0,
+/** What the dashboard counts, each as `<name>_count`, `_online`, `_warn` and `_error` (the names the maker's clients read). */
+const DASHBOARD_SUBJECTS: Record<string, { all: Count; online: Count }> = {
+  machines: {
+    all: count("vms", (_c, vm) => vm.is_snapshot !== true),
+    online: count("vms", (c, vm) => vm.is_snapshot !== true && running(c, vm)),
+  },
+  vnets: { all: count("vnets"), online: count("vnets", running) },
+  nodes: { all: count("nodes"), online: count("nodes", (_c, node) => node.status === "running") },
+  clusters: { all: count("clusters"), online: count("cluster_status", (_c, status) => status.status === "online") },
+  users: { all: count("users"), online: count("users", (_c, user) => user.enabled === true) },
+  groups: { all: count("groups"), online: count("groups", (_c, group) => group.enabled === true) },
+  repos: { all: count("catalog_repositories"), online: count("catalog_repositories", (_c, repo) => repo.status === "online") },
+  cluster_tiers: { all: count("storage_tiers"), online: count("storage_tiers") },
+  tenants: { all: () => 0, online: () => 0 },
+  sites: { all: () => 0, online: () => 0 },
+};
+
+const DASHBOARD_COUNTS: Record<string, Count> = {
+  ...Object.fromEntries(Object.entries(DASHBOARD_SUBJECTS).flatMap(([name, { all, online }]) => [
+    [`${name}_count`, all], [`${name}_online`, online], [`${name}_warn`, () => 0], [`${name}_error`, () => 0],
+  ])),
+  storage_tiers_count: count("storage_tiers"),
+  alarms_count: () => 0,
 };
 
 const GiB = 1024 ** 3;
@@ -245,10 +254,21 @@ export const resourceGroupsTable: TableDef = {
   fields: {
     uuid: { type: "string", readOnly: true, summary: true },
     name: { type: "string", readOnly: true, summary: true },
-    type: { type: "string", readOnly: true },
-    class: { type: "string", readOnly: true },
+    type: {
+      type: "string", readOnly: true,
+      enum: {
+        node_host_gpu_devices: "Host GPU", node_nvidia_vgpu_devices: "NVIDIA vGPU", node_usb_devices: "USB",
+        node_pci_devices: "PCI", node_sriov_nic_devices: "SR-IOV NIC",
+      },
+    },
+    class: { type: "string", readOnly: true, enum: { gpu: "GPU", vgpu: "vGPU", usb: "USB", pci: "PCI", nic: "NIC" } },
     description: { type: "text", readOnly: true },
     enabled: { type: "bool", readOnly: true },
+    settings_args: { type: "json", readOnly: true, default: {}, description: "settings every device of the group gets" },
+    key_args: { type: "json", readOnly: true, default: {} },
+    resources: { type: "rows", ref: "resource_rules", compute: () => [], description: "rules selecting the group's devices (none here)" },
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
   },
   seed: (ctx) => {
     const groups = [
@@ -257,8 +277,17 @@ export const resourceGroupsTable: TableDef = {
       { uuid: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11", name: "nvidia-a100-vgpu", type: "node_nvidia_vgpu_devices", class: "vgpu", description: "NVIDIA GRID A100-4C vGPU profile" },
       { uuid: "9a8b7c6d-5e4f-4321-8fed-cba987654321", name: "usb-yubikey", type: "node_usb_devices", class: "usb", description: "Yubico YubiKey 5 (USB)" },
     ];
-    for (const g of groups) ctx.insert("resource_groups", { $key: g.uuid, ...g, enabled: true });
+    for (const g of groups) {
+      const now = ctx.nowSeconds();
+      ctx.insert("resource_groups", { $key: g.uuid, ...g, enabled: true, settings_args: {}, key_args: {}, created: now, modified: now });
+    }
   },
+};
+
+const VGPU_PCI = {
+  pci_device: "0000:41:00.0", slot: "41:00.0", vendor: "NVIDIA Corporation", device: "GA100 [A100 PCIe 80GB]",
+  vendor_device_hex: "10de:20b5", driver: "nvidia", module: "nvidia", iommu_group: 41, numa: 0, physical_function: "", virtfn: 0,
+  type_id: "nvidia-592", fingerprint: "10de:20b5:41:00.0",
 };
 
 export const vgpuDevicesTable: TableDef = {
@@ -273,10 +302,18 @@ export const vgpuDevicesTable: TableDef = {
     profile: { type: "string", readOnly: true },
     framebuffer_mb: { type: "uint32", readOnly: true },
     available: { type: "uint8", readOnly: true },
+    // The PCI identity of the physical GPU the vGPUs are cut from, as the maker's clients list it.
+    ...Object.fromEntries(Object.entries(VGPU_PCI).map(([name, value]) => [name, { type: typeof value === "number" ? "uint32" : "string", readOnly: true } as FieldDef])),
+    max_instances: { type: "uint8", readOnly: true },
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
   },
   seed: (ctx) => {
     for (const node of [1, 2]) {
-      ctx.insert("node_nvidia_vgpu_devices", { name: `GRID A100-4C (node${node})`, node, resource_group: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11", profile: "A100-4C", framebuffer_mb: 4096, available: 10 });
+      ctx.insert("node_nvidia_vgpu_devices", {
+        name: `GRID A100-4C (node${node})`, node, resource_group: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11", profile: "A100-4C", framebuffer_mb: 4096,
+        available: 10, max_instances: 10, ...VGPU_PCI, created: ctx.nowSeconds(), modified: ctx.nowSeconds(),
+      });
     }
   },
 };
@@ -299,6 +336,7 @@ export const filesTable: TableDef = {
     url: { type: "string", readOnly: true, default: "", description: "download URL of an uploaded-from-URL file" },
     modified: { type: "modified", readOnly: true },
     creator: { type: "string", readOnly: true, default: "system" },
+    path: { type: "string", compute: (_ctx, row) => `/files/${String(row.name)}`, description: "where the file is stored" },
   },
   seed: (ctx) => {
     const files = [

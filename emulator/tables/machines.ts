@@ -1,12 +1,12 @@
 /**
  * `machines` (the hardware side of a VM, created with it) and
  * `machine_status` (read-only runtime data, one row per machine, keyed by the
- * machine key). Both are maintained by the emulator only.
+ * machine key) and `machine_stats` (its usage, same key). All are maintained by the emulator only.
  */
 import type { EmulatorContext } from "../core/context";
 import { stoppedFields } from "../domain/machines";
 import { options } from "./options";
-import type { Row, TableDef } from "./types";
+import type { FieldDef, Row, TableDef } from "./types";
 
 const STATUSES = [
   "initializing", "starting", "running", "stopping", "unresponsive", "stopped", "hibernated", "hibernating",
@@ -29,6 +29,9 @@ export const machinesTable: TableDef = {
     vnet: { type: "row", ref: "vnets", readOnly: true, description: "vnet this machine runs (its router), else null" },
     cluster: { type: "row", ref: "clusters", readOnly: true },
     status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
+    cores: { type: "uint16", compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.cpu_cores ?? null), description: "the VM's cores" },
+    ram: { type: "uint32", compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.ram ?? null), description: "the VM's RAM (MB)" },
+    stats: { type: "row", ref: "machine_stats", compute: (_ctx, row) => row.$key, description: "live usage figures (same key)" },
     created: { type: "created", readOnly: true },
     ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : ctx.get("vms", row.vm)?.ha_group ?? "") },
     snapshot_profile: { type: "row", readOnly: true, compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.snapshot_profile ?? null) },
@@ -69,6 +72,36 @@ export const machineStatusTable: TableDef = {
   },
 };
 
+/** The figures of a running machine; a stopped one has zeros (the emulator runs no guest, so the load is nominal). */
+function runningFigure(figure: (status: Row) => number): FieldDef {
+  return {
+    type: "uint32",
+    compute: (ctx, row) => {
+      const status = ctx.get("machine_status", row.$key);
+      return status?.running === true ? figure(status) : 0;
+    },
+  };
+}
+
+export const machineStatsTable: TableDef = {
+  name: "machine_stats",
+  description: "live usage of a machine, keyed by the machine key (nominal figures while running; zeros when stopped)",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    machine: { type: "row", ref: "machines", readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
+    total_cpu: { ...runningFigure(() => 5), description: "percent of the running cores" },
+    user_cpu: runningFigure(() => 4),
+    system_cpu: runningFigure(() => 1),
+    iowait_cpu: runningFigure(() => 0),
+    ram_used: { ...runningFigure((status) => Math.round(Number(status.running_ram ?? 0) / 4)), description: "MB" },
+    ram_pct: runningFigure(() => 25),
+    vram_used: { ...runningFigure(() => 0), description: "MB of GPU memory" },
+    core_temp: { ...runningFigure(() => 45), description: "°C" },
+    timestamp: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
+  },
+};
+
 /** Creates the machine of a VM (or of a vnet) with its stopped status row; returns the machine key. */
 export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" = "vm"): number {
   const machine = ctx.insert("machines", {
@@ -79,6 +112,7 @@ export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | 
     $key: machine.$key, machine: machine.$key, ...stoppedFields(), migrated_node: null, migration_destination: null,
     started: 0, last_update: ctx.nowSeconds(), config: {},
   });
+  ctx.insert("machine_stats", { $key: machine.$key });
   return machine.$key as number;
 }
 
@@ -92,8 +126,12 @@ export function deleteMachine(ctx: EmulatorContext, machine: unknown): void {
     ctx.remove("machine_nics", nic.$key);
     ctx.remove("machine_nic_status", nic.$key);
   }
-  for (const device of ctx.find("machine_devices", (d) => d.machine === machine)) ctx.remove("machine_devices", device.$key);
+  for (const device of ctx.find("machine_devices", (d) => d.machine === machine)) {
+    ctx.remove("machine_devices", device.$key);
+    ctx.remove("machine_device_status", device.$key);
+  }
   for (const snap of ctx.find("machine_snapshots", (s) => s.machine === machine)) ctx.remove("machine_snapshots", snap.$key);
   ctx.remove("machine_status", machine as number);
+  ctx.remove("machine_stats", machine as number);
   ctx.remove("machines", machine as number);
 }

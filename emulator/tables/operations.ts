@@ -3,8 +3,17 @@
  * catalog repositories and the clone-ISO builder. Their behaviour is the
  * emulator's (plausible) choice, documented in README.md.
  */
+import { createRow } from "../core/engine";
 import { ApiError } from "../core/errors";
-import type { TableDef } from "./types";
+import type { Caller, FieldDef, TableDef } from "./types";
+
+const SYSTEM: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };
+
+const BILLED_FIGURES = [
+  "total_nodes", "online_nodes", "running_machines", "total_cores", "online_cores", "used_cores", "total_ram", "online_ram", "used_ram",
+  "phys_ram_used", "phys_vram_used", "phys_total_cpu", "gpus", "gpus_total", "gpus_idle", "vgpus", "vgpus_total", "vgpus_idle",
+  "storage_datapoints", "workload_datapoints", ...[0, 1, 2, 3, 4, 5].flatMap((tier) => [`tier_${tier}_total`, `tier_${tier}_used`]),
+];
 
 export const billingTable: TableDef = {
   name: "billing",
@@ -17,6 +26,10 @@ export const billingTable: TableDef = {
     created: { type: "created", readOnly: true },
     vms: { type: "uint32", readOnly: true, description: "VMs at generation time" },
     running_vms: { type: "uint32", readOnly: true },
+    description: { type: "text", readOnly: true, default: "" },
+    sent: { type: "bool", readOnly: true, default: false },
+    // Usage figures of the billed period, as the maker's clients read them (this emulator bills no usage: zeros).
+    ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, { type: "uint64", readOnly: true, default: 0 } satisfies FieldDef])),
   },
 };
 
@@ -38,6 +51,7 @@ export const billingActionsTable: TableDef = {
             from: previous || now - 86400, to: now, created: now,
             vms: ctx.find("vms", (v) => v.is_snapshot !== true).length,
             running_vms: ctx.find("machine_status", (s) => s.running === true).length,
+            description: "", sent: false, ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, 0])),
           });
           return { body: { $key: String(bill.$key) } };
         },
@@ -54,11 +68,19 @@ export const catalogRepositoriesTable: TableDef = {
     name: { type: "string", required: true, maxLength: 128, summary: true },
     description: { type: "text", default: "" },
     url: { type: "string", default: "" },
+    type: { type: "string", default: "remote", enum: { local: "Local", remote: "Remote", provider: "Provider", yottabyte: "Marketplace" } },
+    user: { type: "string", default: "" },
+    password: { type: "string", hidden: true, default: "", maxLength: 1024 },
+    allow_insecure: { type: "bool", default: false },
+    auto_refresh: { type: "bool", default: true },
+    enabled: { type: "bool", default: true },
+    max_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
+    override_default_scope: { type: "string", default: "none", enum: { none: "None", private: "Private", global: "Global", tenant: "Tenant" } },
     status: { type: "string", readOnly: true, default: "online" },
     last_refreshed: { type: "uint64", readOnly: true, default: 0 },
   },
   seed: (ctx) => {
-    ctx.insert("catalog_repositories", { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", status: "online", last_refreshed: 0 });
+    createRow(ctx, catalogRepositoriesTable, { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", type: "yottabyte" }, SYSTEM);
   },
 };
 

@@ -73,6 +73,11 @@ export const noteActionsTable: TableDef = {
   },
 };
 
+/** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
+const TAGGABLE_ALSO = [
+  "vnets", "clusters", "nodes", "volumes", "vnet_rules", "vmware_containers", "users", "tenant_nodes", "sites", "groups", "tenants",
+];
+
 export const tagCategoriesTable: TableDef = {
   name: "tag_categories",
   description: "tag categories and what they can tag",
@@ -83,9 +88,9 @@ export const tagCategoriesTable: TableDef = {
     description: { type: "text", default: "" },
     single_tag_selection: { type: "bool", default: false },
     taggable_vms: { type: "bool", default: true },
-    taggable_vnets: { type: "bool", default: false },
-    taggable_clusters: { type: "bool", default: false },
-    taggable_nodes: { type: "bool", default: false },
+    ...Object.fromEntries(TAGGABLE_ALSO.map((kind) => [`taggable_${kind}`, { type: "bool" as const, default: false }])),
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
   },
 };
 
@@ -101,6 +106,7 @@ export const tagsTable: TableDef = {
     description: { type: "text", default: "" },
     members: { type: "rows", ref: "tag_members", via: "tag" },
     created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
   },
   hooks: {
     afterDelete: (ctx, row) => {

@@ -9,7 +9,7 @@ import { ApiError, validationError } from "../core/errors";
 import { applyDns, applyRules, killVnet, powerOffVnet, powerOnVnet, resetVnet, vnetRunning } from "../domain/vnetRuntime";
 import { newMac } from "./hardware";
 import { createMachineFor, deleteMachine } from "./machines";
-import type { Caller, Row, TableDef } from "./types";
+import type { ActionDef, Caller, EmulatorContext, Row, TableDef } from "./types";
 
 const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
@@ -95,6 +95,10 @@ export const vnetsTable: TableDef = {
     // The runtime: the vnet's own machine and its status (see domain/vnetRuntime.ts).
     machine: { type: "row", ref: "machines", readOnly: true, description: "machine running the vnet (its router)" },
     powerstate: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "true while the vnet's machine is powered on" },
+    ip: { type: "string", compute: (_ctx, row) => row.ipaddress, description: "the vnet's own address (ipaddress), as inventories read it" },
+    running: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "same as powerstate (the name clients filter on)" },
+    nic: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's NIC (the emulated router has none)" },
+    nic_dmz: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's DMZ NIC (none here)" },
     macaddress: { type: "string", readOnly: true, default: () => newMac() },
     dmz_ipaddress: { type: "string", default: "" },
     ipaddress_type: { type: "string", default: "static", enum: list("static", "dhcp") },
@@ -171,6 +175,18 @@ export const vnetsTable: TableDef = {
 };
 
 /** `vnet_actions`: power and apply actions of a vnet (body `{vnet, action, params}`). */
+/** An action that, with `params.apply` true, first applies the vnet's pending rules (clients send it with poweron and reset). */
+function applyingFirst(what: string, run: (ctx: EmulatorContext, vnet: Row) => void): ActionDef {
+  return {
+    description: `${what}; params.apply also applies pending rules`,
+    params: { apply: { type: "bool" } },
+    handler: (ctx, { target, params }) => {
+      if (params.apply === true) applyRules(ctx, target!);
+      run(ctx, target!);
+    },
+  };
+}
+
 export const vnetActionsTable: TableDef = {
   name: "vnet_actions",
   description: "vnet actions: poweron, poweroff, killpower, reset, apply (refresh), applydns",
@@ -182,17 +198,10 @@ export const vnetActionsTable: TableDef = {
     targetTable: "vnets",
     aliases: { refresh: "apply", apply_rules: "apply", kill: "killpower" },
     actions: {
-      poweron: { description: "power the vnet on", params: {}, handler: (ctx, { target }) => powerOnVnet(ctx, target!) },
+      poweron: applyingFirst("power the vnet on", powerOnVnet),
       poweroff: { description: "power the vnet off", params: {}, handler: (ctx, { target }) => powerOffVnet(ctx, target!) },
       killpower: { description: "power the vnet off at once", params: {}, handler: (ctx, { target }) => killVnet(ctx, target!) },
-      reset: {
-        description: "restart the vnet; params.apply also applies pending rules",
-        params: { apply: { type: "bool" } },
-        handler: (ctx, { target, params }) => {
-          if (params.apply === true) applyRules(ctx, target!);
-          resetVnet(ctx, target!);
-        },
-      },
+      reset: applyingFirst("restart the vnet", resetVnet),
       apply: {
         description: "apply the vnet's rules (refresh); params.apply accepted",
         params: { apply: { type: "bool" } },

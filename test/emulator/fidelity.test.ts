@@ -113,7 +113,7 @@ describe("the dashboard table", () => {
   test("answers system-wide counts as one object", async () => {
     const dash = (await c.get("/api/v4/dashboard")).body;
     const vms = (await c.get("/api/v4/vms?filter=is_snapshot+eq+false&fields=$key")).body.length;
-    expect(dash).toMatchObject({ vms_total: vms, nodes_total: 2, nodes_online: 2, clusters_total: expect.any(Number), vnets_online: 1 });
+    expect(dash).toMatchObject({ machines_count: vms, nodes_count: 2, nodes_online: 2, clusters_count: expect.any(Number), vnets_online: 1 });
   });
 });
 

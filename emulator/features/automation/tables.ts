@@ -141,6 +141,7 @@ export const tasksTable: TableDef = {
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
     events: { type: "rows", ref: "task_events", via: "task" },
+    triggers: { type: "rows", ref: "task_schedule_triggers", via: "task" },
     events_count: { type: "uint32", compute: (ctx, row) => ctx.find("task_events", (e) => e.task === row.$key).length },
     triggers_count: { type: "uint32", compute: (ctx, row) => ctx.find("task_schedule_triggers", (t) => t.task === row.$key).length },
   },
@@ -223,6 +224,7 @@ export const taskEventsTable: TableDef = {
     tag: { type: "row", ref: "tags", refMustExist: 404, description: "applies to every object carrying the tag" },
     table_event_filters: { type: "json", default: {}, description: "{field: value} the object must match" },
     context: { type: "json", default: {} },
+    trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
     created: { type: "created", readOnly: true },
   },
   hooks: {
@@ -247,12 +249,17 @@ export const taskSchedulesTable: TableDef = {
     },
     repeat_iteration: { type: "uint32", default: 1, min: 1 },
     start_date: { type: "uint64", default: 0, description: "Unix seconds: its UTC day is the first day; 0 = the creation time" },
+    start_date_epoch: { type: "uint64", compute: (_ctx, row) => row.start_date, description: "start_date (the name some clients read)" },
     end_date: { type: "uint64", default: 0, description: "Unix seconds: no run after it; 0 = no end" },
     start_time_of_day: { type: "uint32", default: 0, max: 86400, description: "seconds after midnight (UTC): the run time, or the window's opening for minute/hour repeats" },
     end_time_of_day: { type: "uint32", default: 86400, max: 86400, description: "the window's end for minute/hour repeats" },
     all_day: { type: "bool", default: true, description: "minute/hour repeats run the whole day (the window is ignored)" },
     day_of_month: { type: "uint8", default: 0, max: 31, description: "month repeats: the date (past the month's end = its last day); 0 = the start date's" },
     ...Object.fromEntries(DAYS.map((day) => [day, { type: "bool" as const, default: true, description: "runs on this weekday (not for month/year repeats)" }])),
+    task: { type: "row", ref: "tasks", default: null, refMustExist: 404,
+      description: "a task the schedule was made for (runs go by triggers)" },
+    system_created: { type: "bool", readOnly: true, default: false },
+    creator: { type: "string", readOnly: true, default: "" },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
   },
@@ -260,6 +267,9 @@ export const taskSchedulesTable: TableDef = {
     validate: (_ctx, row) => {
       if (Number(row.end_date) !== 0 && Number(row.end_date) < Number(row.start_date)) throw validationError("end_date", "is before start_date");
       if (Number(row.end_time_of_day) < Number(row.start_time_of_day)) throw validationError("end_time_of_day", "is before start_time_of_day");
+    },
+    beforeCreate: (_ctx, row, caller) => {
+      row.creator = caller.user;
     },
     afterDelete: (ctx, row) => removeWhere(ctx, "task_schedule_triggers", (t) => t.schedule === row.$key),
   },
@@ -273,6 +283,7 @@ export const taskScheduleTriggersTable: TableDef = {
   fields: {
     task: { type: "row", ref: "tasks", required: true, refMustExist: 404 },
     schedule: { type: "row", ref: "task_schedules", required: true, refMustExist: 404 },
+    trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
   },
   hooks: {
     beforeCreate: (ctx, row) => {

@@ -6,6 +6,7 @@
  * entries) or `error` (result: the message).
  */
 import type { EmulatorContext } from "../../core/context";
+import { applyDefaults } from "../../core/engine";
 import type { FeatureModule, Row } from "../../tables/types";
 import { deleteEntries, pasteEntries, renameEntry } from "./fileOperations";
 import { getDir, type DirEntry } from "./listing";
@@ -82,11 +83,10 @@ export function volumeBrowserFeature(volumes: Record<string, string>): FeatureMo
       }),
     ],
     setup: (ctx) => {
-      const service = ctx.insert("vm_services", { name: NAS_SERVICE_NAME, type: "nas", status: "running" });
+      const nas = { name: NAS_SERVICE_NAME, type: "nas", status: "running" };
+      const service = ctx.insert("vm_services", applyDefaults(ctx, vmServicesTable, nas));
       for (const name of Object.keys(volumes)) {
-        ctx.insert("volumes", {
-          $key: volumeKey(name), name, description: "", status: "online", service: service.$key, created: ctx.nowSeconds(),
-        });
+        ctx.insert("volumes", applyDefaults(ctx, volumesTable, { $key: volumeKey(name), name, service: service.$key }));
       }
     },
   };
