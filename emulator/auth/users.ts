@@ -42,7 +42,6 @@ export const usersTable: TableDef = {
   fields: {
     name: { type: "string", required: true, maxLength: 128, pattern: /^[A-Za-z0-9_.@-]+$/, summary: true },
     displayname: { type: "string", default: "" },
-    email: { type: "string", default: "", maxLength: 256 },
     role: {
       type: "string", default: "readonly", summary: true,
       enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only" },

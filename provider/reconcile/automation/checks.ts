@@ -6,6 +6,7 @@
 import { eventChoiceProblems, taskWebhookProblems, type EventChoice, type Problem } from "../../schemas/automationRules";
 import { WEBHOOK_TABLE } from "../../schemas/webhook";
 import type { PlatformApi } from "../platform";
+import type { Session } from "../session";
 import { readEventCatalog } from "./eventCatalog";
 import { findMediaFile } from "./volumeFiles";
 
@@ -23,7 +24,7 @@ export async function eventChoiceCheck(api: PlatformApi, choice: EventChoice): P
  * A media path that is not a file on the volume. The listing is a volume-browser
  * job: a POST to a job table, which reads and changes nothing on the platform.
  */
-export async function mediaPathCheck(api: PlatformApi, volume: string, path: string): Promise<Problem[]> {
+export async function mediaPathCheck(api: Session, volume: string, path: string): Promise<Problem[]> {
   const found = await findMediaFile(api, volume, path);
   return "problems" in found ? found.problems : [];
 }

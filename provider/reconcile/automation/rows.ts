@@ -10,7 +10,8 @@
  */
 import { hasTag, taggedDescription, taggedFilter, withoutTag } from "../createMarker";
 import { insertRow } from "../insertRow";
-import { quote, type PlatformApi, type Row } from "../platform";
+import { quoteLiteral } from "../../client/query-string";
+import type { PlatformApi, Row } from "../platform";
 import type { Clock } from "../waitFor";
 
 export interface RowMapping<I> {
@@ -77,7 +78,7 @@ async function findOurs<I>(api: PlatformApi, m: RowMapping<I>, body: Row, marker
     const rows = await api.list(m.table, { filter: taggedFilter(marker), fields: "$key,description", limit: 2 });
     return rows.find((r) => hasTag(r, marker));
   }
-  const filter = m.identity === "name" ? `name eq ${quote(String(body.name))}` : contentFilter(body);
+  const filter = m.identity === "name" ? `name eq ${quoteLiteral(String(body.name))}` : contentFilter(body);
   return (await api.list(m.table, { filter, fields: "$key", limit: 1 }))[0];
 }
 
@@ -85,7 +86,7 @@ async function findOurs<I>(api: PlatformApi, m: RowMapping<I>, body: Row, marker
 export function contentFilter(body: Row): string {
   return Object.entries(body)
     .filter(([, v]) => v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean")
-    .map(([k, v]) => `${k} eq ${typeof v === "string" && !/^\d+$/.test(v) ? quote(v) : String(v)}`)
+    .map(([k, v]) => `${k} eq ${typeof v === "string" && !/^\d+$/.test(v) ? quoteLiteral(v) : String(v)}`)
     .join(" and ");
 }
 
@@ -122,7 +123,7 @@ export function deleteRow(api: PlatformApi, table: string, key: string): Promise
 
 /** The one row of `table` named `name`, or a message naming what was looked for. */
 export async function rowByName(api: PlatformApi, table: string, what: string, name: string, fields: string): Promise<Row> {
-  const rows = await api.list(table, { filter: `name eq ${quote(name)}`, fields, limit: 2 });
+  const rows = await api.list(table, { filter: `name eq ${quoteLiteral(name)}`, fields, limit: 2 });
   if (rows.length === 0) throw new Error(`vplatform: no ${what} named '${name}'`);
   if (rows.length > 1) throw new Error(`vplatform: more than one ${what} named '${name}'`);
   return rows[0];

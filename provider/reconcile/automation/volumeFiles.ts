@@ -7,6 +7,7 @@
  */
 import { mediaPathProblems, type Problem } from "../../schemas/automationRules";
 import { str, type PlatformApi, type Row } from "../platform";
+import type { Session } from "../session";
 import { waitForRow } from "../statusPoller";
 import type { Clock } from "../waitFor";
 import { rowByName } from "./rows";
@@ -71,7 +72,7 @@ export function getDirParams(volumeKey: string, q: DirectoryQuery): Row {
 }
 
 /** One page of a directory's entries (directories first, then by name, as the platform sorts). */
-export async function listDirectory(api: PlatformApi, volume: Volume, q: DirectoryQuery, clock?: Clock): Promise<VolumeEntry[]> {
+export async function listDirectory(api: Session, volume: Volume, q: DirectoryQuery, clock?: Clock): Promise<VolumeEntry[]> {
   const job = await api.create(JOBS, { volume: volume.key, query: "get-dir", params: getDirParams(volume.key, q) });
   const label = `the listing of '${q.directory}' on the NAS volume '${volume.name}'`;
   const row = await waitForRow(
@@ -101,7 +102,7 @@ export async function listDirectory(api: PlatformApi, volume: Volume, q: Directo
 
 /** A media file by its path on a volume, or the problem that refuses the path (named at `path`). */
 export async function findMediaFile(
-  api: PlatformApi,
+  api: Session,
   volumeName: string,
   path: string,
   clock?: Clock,

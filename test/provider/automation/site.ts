@@ -9,15 +9,15 @@ import * as https from "node:https";
 import { jsonRequest, type JsonReply } from "../../../emulator/client/jsonRequest";
 import { startEmulator, type RunningEmulator } from "../../../emulator/index";
 import type { RequestEvent } from "../../../provider/client/api-client";
-import type { PlatformApi } from "../../../provider/reconcile/platform";
 import { platformApiFromConfig } from "../../../provider/reconcile/platformClient";
+import { Session } from "../../../provider/reconcile/session";
 
 /** Starting an emulator (a certificate, the tables) takes a few seconds on a busy machine: the set-up hooks wait this long. */
 export const STARTUP_MS = 30_000;
 
 export interface Site {
   emu: RunningEmulator;
-  api: PlatformApi;
+  api: Session;
   /** Every request event the provider's client reported. */
   events: RequestEvent[];
   /** A raw request; `bearer` replaces the administrator's key. */
@@ -37,7 +37,7 @@ export async function startSite(opts: { volumes?: Record<string, string>; config
     ...opts.config,
   };
   const events: RequestEvent[] = [];
-  const api = platformApiFromConfig((k) => config[k], { onRequest: (e) => events.push(e) });
+  const api = new Session(platformApiFromConfig((k) => config[k], { onRequest: (e) => events.push(e) }));
   const agent = new https.Agent({ ca: emu.caCert });
   const call = (method: string, path: string, body?: unknown, bearer = emu.apiKey) =>
     jsonRequest({ method, url: `${emu.url}${path}`, agent, body, headers: { authorization: `Bearer ${bearer}` } });
