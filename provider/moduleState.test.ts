@@ -16,6 +16,8 @@ const ALLOWED: Record<string, string> = {
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
   // A V8 flag is the process's: set once.
   "provider/client/youngGeneration.ts applied": "the process's V8 flag is set once",
+  // The hosts' console.error is the process's: it is wrapped once, whichever door configures first.
+  "provider/resources/hostErrorEcho.ts dropping": "the process's console.error is wrapped once",
 };
 
 /** Collections and classes whose instances change as they are used (lookup tables are declared Readonly*). */

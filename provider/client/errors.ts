@@ -20,7 +20,7 @@ export class ApiError extends Error {
 }
 
 /** Connection failures where nothing reached a server: the request was not sent, so nothing can have been applied. */
-const UNREACHABLE = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
+const UNREACHABLE: ReadonlySet<string> = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN"]);
 export const isUnreachable = (code: string | undefined): boolean => code !== undefined && UNREACHABLE.has(code);
 
 /** Where a request went and with which credential settings, for the errors that are the configuration's. */
