@@ -128,8 +128,18 @@ install_plugin() {
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
+# Debian's PostgreSQL server binaries, for the tests whose Pulumi state is shared (test/e2e/postgres.ts starts a
+# throwaway cluster in a temporary directory; no system service is used). CI runs as root on a fresh machine.
+ensure_postgres() {
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null && return 0
+  if [ "$(id -u)" != 0 ]; then log "PostgreSQL is missing: install Debian's postgresql package (the shared-state tests need it)"; return 0; fi
+  log "installing Debian's postgresql (shared-state tests)"
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
+}
+
 ensure_node
 ensure_node22
+ensure_postgres
 ensure_npm_packages
 ensure_engine
 engine_env

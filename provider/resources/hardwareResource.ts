@@ -9,7 +9,7 @@ import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/cr
 import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, quote, rowsWhere, str } from "../reconcile/platform";
 import { platformApi, withMachineLock } from "../reconcile/runtime";
-import type { PowerCyclePolicy } from "../schemas/hardware";
+import { OWNER_COPIES, type PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
@@ -69,6 +69,16 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
 }
 
 /**
+ * A change of the owner copies alone is no change for the engine, so the stock
+ * `pulumi preview --expect-no-changes` passes after a `--target` run of the VM
+ * (or a VM policy change): the engine still records the new inputs, and the
+ * next real update or create of the row takes them.
+ */
+export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
+  return d.replaces.length === 0 && d.updates.every((f) => OWNER_COPIES.has(f)) ? { ...d, changes: false } : d;
+}
+
+/**
  * Drives, NICs and devices: rows keyed to a MACHINE; every change runs under
  * that machine's lock, and a running VM that cannot take the change live
  * follows its VM's power-cycle policy.
@@ -99,7 +109,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(spec: H
       ...(unknown.has("machine") || (economyOn("verify") && str(olds?.machine) === str(inputs.machine)) ? [] : await verifyMachineKey(platformApi(), String(inputs.machine))),
       ...(await verifyReferences(platformApi(), inputs, unknown, spec.references ?? [], olds)),
     ],
-    diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
+    diff: (_id, olds, news) => ownerCopiesAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
 
     async create(inputs) {
       const api = platformApi();
