@@ -17,6 +17,10 @@ export interface CliArgs {
   parallel?: number;
   /** `up` reads the platform first so changes made outside Pulumi are reverted (default on). */
   refresh: boolean;
+  /** Seconds to wait while another update holds the stack's lock (0: fail at once). */
+  waitForLock: number;
+  /** `preview`/`drift`: the plan as a pull-request comment (Markdown with a Mermaid diagram). */
+  markdown: boolean;
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; help: boolean; message: string };
@@ -32,6 +36,10 @@ export const USAGE = `usage: vplatform env <${COMMANDS.join("|")}> <file.yaml> -
 options:
   --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
   --json             print the plan or result as JSON on stdout (engine progress goes to stderr)
+  --markdown         preview, drift: print the plan as a pull-request comment (Markdown, with a Mermaid diagram)
+  --wait-for-lock <seconds>
+                     when another update holds the stack (another pipeline), wait for it up to this long
+                     (default: fail at once, exit 1)
   --parallel <n>     resource operations at once (default: ${SLOTS_PER_VM} per VM of the file, at least ${MIN_PARALLEL},
                      so a lab's VMs are created and powered on together: their waits are shared and cheap)
   --project <name>   Pulumi project of the stack (default ${DEFAULT_PROJECT})
@@ -53,6 +61,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         stack: { type: "string", short: "s" },
         project: { type: "string" },
         json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        "wait-for-lock": { type: "string" },
         parallel: { type: "string", short: "p" },
         "no-refresh": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -76,6 +86,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (!Number.isInteger(parallel) || parallel < 1) return fail(`--parallel needs a positive whole number, got '${values.parallel}'`);
   }
   if (values["no-refresh"] && command !== "up") return fail("--no-refresh applies to up only");
+  const waitForLock = Number(values["wait-for-lock"] ?? 0);
+  if (!Number.isInteger(waitForLock) || waitForLock < 0) return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
+  if (values.markdown && command !== "preview" && command !== "drift") return fail("--markdown applies to preview and drift");
+  if (values.markdown && values.json) return fail("give --json or --markdown, not both");
   return {
     ok: true,
     args: {
@@ -86,6 +100,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       json: values.json ?? false,
       ...(parallel === undefined ? {} : { parallel }),
       refresh: !values["no-refresh"],
+      waitForLock,
+      markdown: values.markdown ?? false,
     },
   };
 }

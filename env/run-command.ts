@@ -8,8 +8,10 @@ import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
 import { defaultParallelism, vmsListed } from "./parallelism";
 import { planFromEvents, visibleChanges, type Plan } from "./plan";
+import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
+import { waitingForLock } from "./lock-wait";
 
 /** Exit codes CI can branch on. */
 export const EXIT = {
@@ -96,7 +98,7 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
     const r: Report = { command: args.command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
-    io.stdout(args.json ? renderJson(r) : renderText(r));
+    io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment) : renderText(r));
     return r.exitCode;
   };
   let opened;
@@ -112,7 +114,12 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
   }
   try {
-    await operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr);
+    // A retry after the lock was refused starts a new run: only its events count.
+    const attempt = () => {
+      events.length = 0;
+      return operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr);
+    };
+    await waitingForLock(attempt, { stack: args.stack, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     const plan = planFromEvents(events);
     return report(outcome(args.command, plan), plan);
   } catch (e) {

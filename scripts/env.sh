@@ -137,9 +137,19 @@ ensure_postgres() {
   apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
 }
 
+# Debian's chromium, the headless browser the Markdown plan's test renders its Mermaid diagram in (driven by
+# the npm package playwright-core).
+ensure_chromium() {
+  [ -x /usr/bin/chromium ] && return 0
+  if [ "$(id -u)" != 0 ]; then log "Chromium is missing: install Debian's chromium package (the Markdown plan's test needs it)"; return 0; fi
+  log "installing Debian's chromium (Markdown plan test)"
+  apt-get update -qq >&2 && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium >&2
+}
+
 ensure_node
 ensure_node22
 ensure_postgres
+ensure_chromium
 ensure_npm_packages
 ensure_engine
 engine_env
