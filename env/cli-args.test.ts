@@ -51,6 +51,15 @@ describe("vplatform env arguments", () => {
     expect(refused(["preview", "f.yaml", "--stack", "s", "--markdown", "--json"])).toMatch(/not both/);
   });
 
+  test("--policy-pack (and its config) for the commands that run the program", () => {
+    expect(ok(["preview", "f.yaml", "--stack", "s", "--policy-pack", "node_modules/vplatform/policy", "--policy-pack-config", "p.json"])).toMatchObject({
+      policyPack: "node_modules/vplatform/policy",
+      policyPackConfig: "p.json",
+    });
+    expect(refused(["destroy", "f.yaml", "--stack", "s", "--policy-pack", "p"])).toMatch(/--policy-pack applies to preview, drift and up/);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--policy-pack-config", "p.json"])).toMatch(/--policy-pack-config needs --policy-pack/);
+  });
+
   test.each([
     [[], /missing command/],
     [["apply", "f.yaml", "--stack", "s"], /unknown command 'apply'/],

@@ -21,6 +21,9 @@ export interface CliArgs {
   waitForLock: number;
   /** `preview`/`drift`: the plan as a pull-request comment (Markdown with a Mermaid diagram). */
   markdown: boolean;
+  /** preview, drift, up: a policy pack directory (e.g. node_modules/vplatform/policy) and its config file. */
+  policyPack?: string;
+  policyPackConfig?: string;
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; help: boolean; message: string };
@@ -37,6 +40,9 @@ options:
   --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
   --json             print the plan or result as JSON on stdout (engine progress goes to stderr)
   --markdown         preview, drift: print the plan as a pull-request comment (Markdown, with a Mermaid diagram)
+  --policy-pack <dir>
+                     preview, drift, up: run a policy pack (node_modules/vplatform/policy); a mandatory
+                     violation stops the run (exit 1). --policy-pack-config <file.json> configures its rules
   --wait-for-lock <seconds>
                      when another update holds the stack (another pipeline), wait for it up to this long
                      (default: fail at once, exit 1)
@@ -63,6 +69,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         json: { type: "boolean" },
         markdown: { type: "boolean" },
         "wait-for-lock": { type: "string" },
+        "policy-pack": { type: "string" },
+        "policy-pack-config": { type: "string" },
         parallel: { type: "string", short: "p" },
         "no-refresh": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -90,6 +98,9 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   if (!Number.isInteger(waitForLock) || waitForLock < 0) return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
   if (values.markdown && command !== "preview" && command !== "drift") return fail("--markdown applies to preview and drift");
   if (values.markdown && values.json) return fail("give --json or --markdown, not both");
+  const policyPack = values["policy-pack"];
+  if (policyPack !== undefined && !["preview", "drift", "up"].includes(command)) return fail("--policy-pack applies to preview, drift and up");
+  if (values["policy-pack-config"] !== undefined && policyPack === undefined) return fail("--policy-pack-config needs --policy-pack");
   return {
     ok: true,
     args: {
@@ -102,6 +113,8 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       refresh: !values["no-refresh"],
       waitForLock,
       markdown: values.markdown ?? false,
+      ...(policyPack === undefined ? {} : { policyPack }),
+      ...(values["policy-pack-config"] === undefined ? {} : { policyPackConfig: values["policy-pack-config"] }),
     },
   };
 }
