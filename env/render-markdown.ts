@@ -8,7 +8,8 @@ import { hardwareName, powerName } from "./logical-names";
 import type { Action, PlannedChange } from "./plan";
 import { formatValue, summaryLine, type Report } from "./render-plan";
 
-const SIGN: Record<Action, string> = { create: "➕ create", update: "✏️ update", replace: "♻️ replace", delete: "🗑️ delete" };
+const MARK: Record<Action, string> = { create: "➕", update: "✏️", replace: "♻️", delete: "🗑️" };
+const SIGN = (action: Action) => `${MARK[action]} ${action}`;
 
 /** A table cell: pipes and line breaks would end the cell or the row. */
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\r?\n/g, " ");
@@ -26,8 +27,8 @@ function attentionItems(r: Report): string[] {
   return [
     ...plan.errors.map((e) => `❌ ${e}`),
     ...dataLoss.map((w) => `🚨 ${w}`),
-    ...replaced.map((t) => `♻️ ${t}`),
-    ...deleted.map((t) => `🗑️ ${t}`),
+    ...replaced.map((t) => `${MARK.replace} ${t}`),
+    ...deleted.map((t) => `${MARK.delete} ${t}`),
     ...others.map((w) => `⚠️ ${w}`),
     ...outside.map((t) => `↔️ ${t}`),
   ];
@@ -36,7 +37,7 @@ function attentionItems(r: Report): string[] {
 function changeRows(changes: PlannedChange[]): string[] {
   const rows: string[] = [];
   for (const c of changes) {
-    const what = `${SIGN[c.action]} | ${c.type} \`${cell(c.name)}\``;
+    const what = `${SIGN(c.action)} | ${c.type} \`${cell(c.name)}\``;
     if (c.fields.length === 0) rows.push(`| ${what} | | | |`);
     for (const f of c.fields) {
       const before = "before" in f ? `\`${cell(formatValue(f.before))}\`` : "";
@@ -68,7 +69,7 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
     const id = `n${next++}`;
     const action = actionOf.get(name);
     used.add(name);
-    lines.push(`    ${id}${shape[0]}${label(`${action ? `${SIGN[action].split(" ")[0]} ` : ""}${text}`)}${shape[1]}${action ? `:::${action}` : ""}`);
+    lines.push(`    ${id}${shape[0]}${label(`${action ? `${MARK[action]} ` : ""}${text}`)}${shape[1]}${action ? `:::${action}` : ""}`);
     return id;
   };
   const vnetIds = new Map(environment.vnets.map((v) => [v.name, node(v.name, `vnet ${v.name}${v.network ? `<br/>${v.network}` : ""}`, ["[(", ")]"])]));
@@ -125,7 +126,7 @@ export function renderMarkdown(r: Report, environment: Environment | undefined):
   }
   if (environment) {
     out.push("", "#### Environment", "", "```mermaid", environmentDiagram(environment, r.plan.changes), "```");
-    out.push("", "➕ created, ✏️ changed, ♻️ replaced, 🗑️ deleted; unmarked: unchanged.");
+    out.push("", `${MARK.create} created, ${MARK.update} changed, ${MARK.replace} replaced, ${MARK.delete} deleted; unmarked: unchanged.`);
   }
   return out.join("\n") + "\n";
 }
