@@ -58,6 +58,11 @@ npx vplatform env up "$FILE" --stack "$STACK" --wait-for-lock 600 > "$WORK/up.tx
 step "drift (nightly): the platform matches the file"
 expect_exit 0 npx vplatform env drift "$FILE" --stack "$STACK" > "$WORK/drift-clean.txt"
 
+step "the stock CLI on the same stack: the drift check teams already have passes, and runs the installed policy pack"
+printf 'name: vplatform-env\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n' > Pulumi.yaml
+pulumi preview --stack "$STACK" --non-interactive --expect-no-changes --policy-pack node_modules/vplatform/policy > "$WORK/stock-preview.txt"
+rm Pulumi.yaml
+
 step "someone changes the VM outside the repository"
 vm_key="$(curl -fsSk -u "admin:$PASSWORD" "$ENDPOINT/api/v4/vms?fields=\$key&filter=name%20eq%20'shop-dev-web'" | node -e 'process.stdout.write(String(JSON.parse(require("fs").readFileSync(0, "utf8"))[0].$key))')"
 curl -fsSk -u "admin:$PASSWORD" -X PUT "$ENDPOINT/api/v4/vms/$vm_key" -H 'content-type: application/json' -d '{"ram":4096}' >&2

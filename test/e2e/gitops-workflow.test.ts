@@ -41,6 +41,8 @@ describe("the GitOps example's workflow, step by step against the emulator and P
     // The policy pack ran from the installed package: passed on dev, stopped the prod-like stack with the rule's message.
     expect(read("plan-engine.txt")).toMatch(/Policies:\s+✅ vplatform@v/);
     expect(read("policy-stopped.txt")).toContain("stack 'prod-try' is production (prod*): set powerCyclePolicy: refuse on VM 'shop-dev-web'");
+    // The stock CLI, the installed package as its program: no changes after up, the pack run from node_modules.
+    expect(read("stock-preview.txt")).toMatch(/Policies:\s+✅ vplatform@v[\s\S]*6 unchanged/);
     expect(read("drift-found.txt")).toMatch(/ram: 4096 → 2048/);
     expect(read("up-again.txt")).toMatch(/Applied: 0 to create, 1 to update/);
     expect(read("destroy.txt")).toMatch(/0 to create, 0 to update, 0 to replace, 5 to delete/);
