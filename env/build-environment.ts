@@ -2,6 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
 import { cloneOrder } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
+import { hardwareName, powerName } from "./logical-names";
 
 type VmEntry = Environment["vms"][number];
 
@@ -64,14 +65,14 @@ function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomReso
   );
   const opts = { parent: vm };
   const hardware: pulumi.Resource[] = [
-    ...drives.map((d, i) => new vp.Drive(`${entry.name}-drive-${d.name ?? i}`, { ...d, machine: vm.machineKey }, opts)),
-    ...nics.map((n, i) => new vp.Nic(`${entry.name}-nic-${n.name ?? i}`, { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts)),
+    ...drives.map((d, i) => new vp.Drive(hardwareName(entry.name, "drive", d, i), { ...d, machine: vm.machineKey }, opts)),
+    ...nics.map((n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts)),
     ...devices.map(
       (d, i) =>
-        new vp.Device(`${entry.name}-device-${d.name ?? i}`, { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
+        new vp.Device(hardwareName(entry.name, "device", d, i), { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
     ),
   ];
   if (!powerState) return { vm, status: vm.status };
-  const power = new vp.VmPower(`${entry.name}-power`, { vm: vm.id, state: powerState, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
+  const power = new vp.VmPower(powerName(entry.name), { vm: vm.id, state: powerState, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
   return { vm, status: power.status };
 }

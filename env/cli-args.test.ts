@@ -20,6 +20,8 @@ describe("vplatform env arguments", () => {
       project: DEFAULT_PROJECT,
       json: false,
       refresh: true,
+      waitForLock: 0,
+      markdown: false,
     });
   });
 
@@ -36,6 +38,26 @@ describe("vplatform env arguments", () => {
   test("--no-refresh turns off up's refresh and belongs to up alone", () => {
     expect(ok(["up", "f.yaml", "--stack", "s", "--no-refresh"]).refresh).toBe(false);
     expect(refused(["preview", "f.yaml", "--stack", "s", "--no-refresh"])).toMatch(/--no-refresh applies to up only/);
+  });
+
+  test("--wait-for-lock takes whole seconds", () => {
+    expect(ok(["up", "f.yaml", "--stack", "s", "--wait-for-lock", "300"]).waitForLock).toBe(300);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--wait-for-lock", "soon"])).toMatch(/--wait-for-lock needs whole seconds \(0 or more\), got 'soon'/);
+  });
+
+  test("--markdown belongs to the commands that print a plan, and excludes --json", () => {
+    expect(ok(["preview", "f.yaml", "--stack", "s", "--markdown"]).markdown).toBe(true);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--markdown"])).toMatch(/--markdown applies to preview and drift/);
+    expect(refused(["preview", "f.yaml", "--stack", "s", "--markdown", "--json"])).toMatch(/not both/);
+  });
+
+  test("--policy-pack (and its config) for the commands that run the program", () => {
+    expect(ok(["preview", "f.yaml", "--stack", "s", "--policy-pack", "node_modules/vplatform/policy", "--policy-pack-config", "p.json"])).toMatchObject({
+      policyPack: "node_modules/vplatform/policy",
+      policyPackConfig: "p.json",
+    });
+    expect(refused(["destroy", "f.yaml", "--stack", "s", "--policy-pack", "p"])).toMatch(/--policy-pack applies to preview, drift and up/);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--policy-pack-config", "p.json"])).toMatch(/--policy-pack-config needs --policy-pack/);
   });
 
   test.each([

@@ -17,6 +17,13 @@ export interface CliArgs {
   parallel?: number;
   /** `up` reads the platform first so changes made outside Pulumi are reverted (default on). */
   refresh: boolean;
+  /** Seconds to wait while another update holds the stack's lock (0: fail at once). */
+  waitForLock: number;
+  /** `preview`/`drift`: the plan as a pull-request comment (Markdown with a Mermaid diagram). */
+  markdown: boolean;
+  /** preview, drift, up: a policy pack directory (e.g. node_modules/vplatform/policy) and its config file. */
+  policyPack?: string;
+  policyPackConfig?: string;
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; help: boolean; message: string };
@@ -32,6 +39,13 @@ export const USAGE = `usage: vplatform env <${COMMANDS.join("|")}> <file.yaml> -
 options:
   --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
   --json             print the plan or result as JSON on stdout (engine progress goes to stderr)
+  --markdown         preview, drift: print the plan as a pull-request comment (Markdown, with a Mermaid diagram)
+  --policy-pack <dir>
+                     preview, drift, up: run a policy pack (node_modules/vplatform/policy); a mandatory
+                     violation stops the run (exit 1). --policy-pack-config <file.json> configures its rules
+  --wait-for-lock <seconds>
+                     when another update holds the stack (another pipeline), wait for it up to this long
+                     (default: fail at once, exit 1)
   --parallel <n>     resource operations at once (default: ${SLOTS_PER_VM} per VM of the file, at least ${MIN_PARALLEL},
                      so a lab's VMs are created and powered on together: their waits are shared and cheap)
   --project <name>   Pulumi project of the stack (default ${DEFAULT_PROJECT})
@@ -53,6 +67,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         stack: { type: "string", short: "s" },
         project: { type: "string" },
         json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        "wait-for-lock": { type: "string" },
+        "policy-pack": { type: "string" },
+        "policy-pack-config": { type: "string" },
         parallel: { type: "string", short: "p" },
         "no-refresh": { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -76,6 +94,13 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
     if (!Number.isInteger(parallel) || parallel < 1) return fail(`--parallel needs a positive whole number, got '${values.parallel}'`);
   }
   if (values["no-refresh"] && command !== "up") return fail("--no-refresh applies to up only");
+  const waitForLock = Number(values["wait-for-lock"] ?? 0);
+  if (!Number.isInteger(waitForLock) || waitForLock < 0) return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
+  if (values.markdown && command !== "preview" && command !== "drift") return fail("--markdown applies to preview and drift");
+  if (values.markdown && values.json) return fail("give --json or --markdown, not both");
+  const policyPack = values["policy-pack"];
+  if (policyPack !== undefined && !["preview", "drift", "up"].includes(command)) return fail("--policy-pack applies to preview, drift and up");
+  if (values["policy-pack-config"] !== undefined && policyPack === undefined) return fail("--policy-pack-config needs --policy-pack");
   return {
     ok: true,
     args: {
@@ -86,6 +111,10 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       json: values.json ?? false,
       ...(parallel === undefined ? {} : { parallel }),
       refresh: !values["no-refresh"],
+      waitForLock,
+      markdown: values.markdown ?? false,
+      ...(policyPack === undefined ? {} : { policyPack }),
+      ...(values["policy-pack-config"] === undefined ? {} : { policyPackConfig: values["policy-pack-config"] }),
     },
   };
 }

@@ -9,10 +9,11 @@ export interface PlatformConnection {
   caCert?: string;
 }
 
-export interface LocalStackOptions {
+/** Where the stack's state lives: a file backend's directory (created if missing), or a backend URL (`postgres://...`). */
+export type StateLocation = { stateDir: string } | { backendUrl: string };
+
+export type LocalStackOptions = StateLocation & {
   stackName: string;
-  /** Directory holding the file backend's state (created if missing). */
-  stateDir: string;
   connection: PlatformConnection;
   /** A program directory with Pulumi.yaml (run by the Node.js language host)... */
   workDir?: string;
@@ -20,7 +21,7 @@ export interface LocalStackOptions {
   program?: { projectName: string; fn: PulumiFn; workDir: string };
   /** Extra stack config, namespaced keys. */
   config?: Record<string, string>;
-}
+};
 
 /** The engine's bin/ directory (./dev builds it into .tools/pulumi). */
 export function pulumiRoot(): string {
@@ -36,23 +37,28 @@ export function findRepoRoot(): string {
   }
 }
 
-/** Offline engine settings: file backend, passphrase secrets, no update checks or plugin downloads. */
-export function engineEnv(stateDir: string): Record<string, string> {
+/** The backend URL of a state location. */
+export function backendUrlOf(state: StateLocation): string {
+  return "backendUrl" in state ? state.backendUrl : `file://${state.stateDir}`;
+}
+
+/** Offline engine settings: the given backend (a directory: a file backend), passphrase secrets, no update checks or plugin downloads. */
+export function engineEnv(state: string | StateLocation): Record<string, string> {
   return {
     PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "vplatform-local",
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
-    PULUMI_BACKEND_URL: `file://${stateDir}`,
+    PULUMI_BACKEND_URL: backendUrlOf(typeof state === "string" ? { stateDir: state } : state),
   };
 }
 
-/** Creates (or selects) a stack on a local file backend, configured to reach the platform. */
+/** Creates (or selects) a stack on a local file backend or the given one, configured to reach the platform. */
 export async function createLocalStack(opts: LocalStackOptions): Promise<Stack> {
-  fs.mkdirSync(opts.stateDir, { recursive: true });
+  if ("stateDir" in opts) fs.mkdirSync(opts.stateDir, { recursive: true });
   const pulumiCommand = await PulumiCommand.get({ root: pulumiRoot() });
   const pulumiHome = process.env.PULUMI_HOME ?? path.join(findRepoRoot(), ".pulumi", "home");
   fs.mkdirSync(pulumiHome, { recursive: true });
-  const wsOpts = { pulumiCommand, pulumiHome, envVars: engineEnv(opts.stateDir) };
+  const wsOpts = { pulumiCommand, pulumiHome, envVars: engineEnv(opts) };
   let stack: Stack;
   if (opts.program) {
     stack = await LocalWorkspace.createOrSelectStack(
@@ -60,7 +66,7 @@ export async function createLocalStack(opts: LocalStackOptions): Promise<Stack> 
       {
         ...wsOpts,
         workDir: opts.program.workDir,
-        projectSettings: { name: opts.program.projectName, runtime: "nodejs", backend: { url: `file://${opts.stateDir}` } },
+        projectSettings: { name: opts.program.projectName, runtime: "nodejs", backend: { url: backendUrlOf(opts) } },
       },
     );
   } else if (opts.workDir) {

@@ -3,7 +3,7 @@ import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
 import { fieldMeta } from "../provider/schemas/common";
-import { machineOwnerShape } from "../provider/schemas/hardware";
+import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/hardwareResource";
 
@@ -80,11 +80,8 @@ export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
 const HIDDEN_FIELDS = new Set(["__provider"]);
 
-/** The inputs that tie a drive, NIC or device to its VM, and the subset the SDK fills and the provider never sends. */
+/** The inputs that tie a drive, NIC or device to its VM. */
 const OWNER_SHAPE = machineOwnerShape("hardware");
-const OWNER_BOOKKEEPING = Object.entries(OWNER_SHAPE)
-  .filter(([, schema]) => fieldMeta(schema)?.api === undefined)
-  .map(([field]) => field);
 /** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
 const HARDWARE_TYPES = new Set<string>(RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
 
@@ -95,7 +92,7 @@ const HARDWARE_TYPES = new Set<string>(RESOURCE_LIST.filter((r) => Object.keys(O
  * key and powerCyclePolicy). Plans do not show them as changes.
  */
 export function bookkeepingInputsOf(type: string): ReadonlySet<string> {
-  return new Set([MARKER_INPUT, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_BOOKKEEPING : [])]);
+  return new Set([MARKER_INPUT, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_COPIES : [])]);
 }
 const bookkeepingOf = (type: string) => {
   const inputs = bookkeepingInputsOf(type);

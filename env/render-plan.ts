@@ -49,7 +49,7 @@ const TITLE: Record<Command, string> = {
   destroy: "Destroyed",
 };
 
-function summaryLine(plan: Plan): string {
+export function summaryLine(plan: Plan): string {
   const c = plan.counts;
   const bookkeeping = plan.changes.filter(isBookkeepingOnly).length;
   const update = `${c.update} to update${bookkeeping ? ` (${bookkeeping} of them bookkeeping only)` : ""}`;

@@ -8,8 +8,10 @@ import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
 import { defaultParallelism, vmsListed } from "./parallelism";
 import { planFromEvents, visibleChanges, type Plan } from "./plan";
+import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
+import { waitingForLock } from "./lock-wait";
 
 /** Exit codes CI can branch on. */
 export const EXIT = {
@@ -55,18 +57,27 @@ export function parallelismFor(args: CliArgs, environment: Environment | undefin
   return args.parallel ?? defaultParallelism(environment?.vms.length ?? vmsListed(path.resolve(cwd, args.file)));
 }
 
-async function operate(stack: Stack, args: CliArgs, parallel: number, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void): Promise<void> {
+/** The policy pack options of the engine, paths resolved against the working directory. */
+export function policyOptions(args: Pick<CliArgs, "policyPack" | "policyPackConfig">, cwd: string): { policyPacks?: string[]; policyPackConfigs?: string[] } {
+  return {
+    ...(args.policyPack ? { policyPacks: [path.resolve(cwd, args.policyPack)] } : {}),
+    ...(args.policyPackConfig ? { policyPackConfigs: [path.resolve(cwd, args.policyPackConfig)] } : {}),
+  };
+}
+
+async function operate(stack: Stack, args: CliArgs, parallel: number, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void, cwd: string): Promise<void> {
   const common = { onEvent, onOutput, parallel, color: "never" as const };
+  const policy = policyOptions(args, cwd);
   switch (args.command) {
     case "preview":
-      await stack.preview(common);
+      await stack.preview({ ...common, ...policy });
       return;
     case "drift":
       // A refresh-preview: reads the platform, then compares it with the file; writes nothing.
-      await stack.preview({ ...common, refresh: true });
+      await stack.preview({ ...common, ...policy, refresh: true });
       return;
     case "up":
-      await stack.up({ ...common, refresh: args.refresh });
+      await stack.up({ ...common, ...policy, refresh: args.refresh });
       return;
     case "refresh":
       await stack.refresh(common);
@@ -96,7 +107,7 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
     const r: Report = { command: args.command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
-    io.stdout(args.json ? renderJson(r) : renderText(r));
+    io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment) : renderText(r));
     return r.exitCode;
   };
   let opened;
@@ -115,7 +126,12 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
   }
   try {
-    await operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr);
+    // A retry after the lock was refused starts a new run: only its events count.
+    const attempt = () => {
+      events.length = 0;
+      return operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr, cwd);
+    };
+    await waitingForLock(attempt, { stack: args.stack, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     const plan = planFromEvents(events);
     return report(outcome(args.command, plan), plan);
   } catch (e) {

@@ -144,23 +144,29 @@ install_plugin() {
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
-# The web console's browser test (test/emulator/console.test.ts) drives Debian's Chromium. The one system
-# package the project needs: installed when missing and we are root (CI runs as root on a fresh machine);
-# otherwise the test's failure names it.
-ensure_chromium() {
-  [ -x /usr/bin/chromium ] && return
+# The two system packages the tests need, from Debian, installed when missing and we are root (CI runs as root
+# on a fresh machine; one apt-get for both): PostgreSQL's server binaries, for the tests whose Pulumi state is
+# shared (test/e2e/postgres.ts starts a throwaway cluster in a temporary directory, no system service), and
+# Chromium, the headless browser of the web console's test and the Markdown plan's Mermaid test (driven by the
+# npm package playwright-core). Without root, the tests that need them fail naming the package.
+ensure_system_packages() {
+  local missing=()
+  compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+  [ -x /usr/bin/chromium ] || missing+=(chromium)
+  [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    log "no /usr/bin/chromium: the console browser test needs it (apt-get install -y chromium, as root)"
-    return
+    log "missing Debian packages the tests need: ${missing[*]} (apt-get install -y ${missing[*]}, as root)"
+    return 0
   fi
-  log "installing Debian's chromium (the console browser test drives it)"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >&2 || log "chromium install failed"
+  log "installing Debian's ${missing[*]} (shared-state and browser tests)"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}") >&2 ||
+    log "installing ${missing[*]} failed"
 }
 
 ensure_node
 ensure_node22
+ensure_system_packages
 ensure_npm_packages
-ensure_chromium
 ensure_engine
 engine_env
 install_plugin

@@ -50,7 +50,7 @@ async function main(): Promise<number> {
   try {
     const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
     const code = await runEnvironmentCommand(
-      { command, file: envFile, stack: "lab", project: "vplatform-lab", json: false, refresh: true },
+      { command, file: envFile, stack: "lab", project: "vplatform-lab", json: false, refresh: true, waitForLock: 0, markdown: false },
       undefined,
       {
         ...process.env,

@@ -1,3 +1,4 @@
+import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
@@ -18,7 +19,9 @@ import type { OutputDecls } from "../provider/schemas/outputs";
  */
 export function dynamicProvider(file: string): pulumi.dynamic.ResourceProvider {
   const entry = require.resolve(`../provider/dynamic/${file}`);
-  return /[\\/]node_modules[\\/]/.test(entry) ? require(entry) : closureShim(file);
+  // Pulumi writes a module as a require() only when its path, relative to the program's working directory,
+  // goes through node_modules: not so for a program inside the package (`main: node_modules/vplatform/dist/env/main.js`).
+  return /[\\/]node_modules[\\/]/.test(path.relative(process.cwd(), entry)) ? require(entry) : closureShim(file);
 }
 
 /**

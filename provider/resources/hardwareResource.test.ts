@@ -1,5 +1,6 @@
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
-import { withKnownMachine } from "./hardwareResource";
+import { diffDrive } from "../plan/diff";
+import { ownerCopiesAloneAreNoChange, withKnownMachine } from "./hardwareResource";
 
 describe("a preview whose machine key is unknown", () => {
   const olds = { machine: "100", vm: "7", name: "os" };
@@ -22,5 +23,22 @@ describe("a preview whose machine key is unknown", () => {
   test("a known new key is never touched", () => {
     const moved = { machine: "101", vm: "7", name: "os" };
     expect(withKnownMachine(olds, moved)).toBe(moved);
+  });
+});
+
+describe("the owner fields the SDK copies from the VM are bookkeeping", () => {
+  const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => ownerCopiesAloneAreNoChange(diffDrive(olds, news));
+  const drive = { machine: "100", vm: "7", name: "os", media: "disk", interface: "virtio-scsi", disksize: 10 * 2 ** 30, powerCyclePolicy: "restart" };
+
+  test("a change of the VM's policy alone is no change for the engine (stock --expect-no-changes passes)", () => {
+    expect(diff(drive, { ...drive, powerCyclePolicy: "refuse" }).changes).toBe(false);
+  });
+  test("a real change beside it is still a change, and keeps the policy among its updates", () => {
+    const d = diff(drive, { ...drive, powerCyclePolicy: "refuse", disksize: 20 * 2 ** 30 });
+    expect(d.changes).toBe(true);
+    expect(d.updates).toEqual(expect.arrayContaining(["disksize", "powerCyclePolicy"]));
+  });
+  test("a replacement is never hidden", () => {
+    expect(diff(drive, { ...drive, machine: "101", vm: "8" }).changes).toBe(true);
   });
 });

@@ -8,7 +8,7 @@ import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
 import { CreatedRow, PlatformApi, Row, errorText, rowsWhere, str } from "../reconcile/platform";
-import type { PowerCyclePolicy } from "../schemas/hardware";
+import { OWNER_COPIES, type PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
@@ -75,6 +75,16 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
 }
 
 /**
+ * A change of the owner copies alone is no change for the engine, so the stock
+ * `pulumi preview --expect-no-changes` passes after a `--target` run of the VM
+ * (or a VM policy change): the engine still records the new inputs, and the
+ * next real update or create of the row takes them.
+ */
+export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
+  return d.replaces.length === 0 && d.updates.every((f) => OWNER_COPIES.has(f)) ? { ...d, changes: false } : d;
+}
+
+/**
  * Drives, NICs and devices: rows keyed to a MACHINE; every change runs under
  * that machine's lock, and a running VM that cannot take the change live
  * follows its VM's power-cycle policy.
@@ -108,7 +118,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
       ...(await verifyReferences(api, inputs, unknown, spec.references ?? [], olds)),
     ],
-    diff: (_id, olds, news) => spec.diff(olds, withKnownMachine(olds, news)),
+    diff: (_id, olds, news) => ownerCopiesAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
 
     async create(api, inputs) {
       const machine = String(inputs.machine);

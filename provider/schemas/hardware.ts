@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { apiField, keySchema, providerField } from "./common";
+import { apiField, fieldMeta, keySchema, providerField } from "./common";
 
 export const POWER_CYCLE_POLICIES = ["restart", "refuse"] as const;
 export type PowerCyclePolicy = (typeof POWER_CYCLE_POLICIES)[number];
@@ -26,6 +26,11 @@ export const machineOwnerShape = (noun: string) => ({
 });
 
 type OwnerField = keyof ReturnType<typeof machineOwnerShape>;
+
+/** The owner fields the SDK copies from the VM and the provider never sends (`vm`, `powerCyclePolicy`): its bookkeeping. */
+export const OWNER_COPIES: ReadonlySet<string> = new Set(
+  Object.entries(machineOwnerShape("hardware")).flatMap(([field, schema]) => (fieldMeta(schema)?.api === undefined ? [field] : [])),
+);
 
 /** A hardware shape without what ties it to its VM: for hardware nested under its VM (environment files). */
 export function withoutMachineOwner<S extends Record<OwnerField, unknown>>(shape: S): Omit<S, OwnerField> {

@@ -7,9 +7,11 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
+import { startPostgres, type RunningPostgres } from "./postgres";
 
 const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
 let emulator: RunningEmulator;
+let postgres: RunningPostgres;
 let repo: string;
 
 const ENVIRONMENT = `# the team's dev environment
@@ -80,17 +82,19 @@ const vms = () => api("GET", "/v4/vms?fields=$key,name,ram,machine%23status%23st
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  postgres = await startPostgres();
   repo = fs.mkdtempSync(path.join(os.tmpdir(), "team-gitops-"));
   fs.mkdirSync(path.join(repo, "environments"));
   fs.writeFileSync(path.join(repo, "environments", "dev.yaml"), ENVIRONMENT);
 });
 afterAll(async () => {
   await emulator?.close();
+  await postgres?.stop();
   if (repo) fs.rmSync(repo, { recursive: true, force: true });
 });
 
 describe("vplatform env provisions an environment file from the team's own repository", () => {
-  test("preview, up, drift after a change on the platform, up again, refresh, destroy", async () => {
+  test("preview, up, drift after a change on the platform, up again, refresh, destroy: the local default backend", async () => {
     const file = "environments/dev.yaml";
 
     const preview = await vplatform("preview", file, "--stack", "dev", "--json");
@@ -122,12 +126,12 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(up.stdout + up.stderr).not.toContain("console-hash-never-shown");
     expect(await vms()).toEqual([{ $key: expect.anything(), name: "team-web", ram: 2048, status: "running" }]);
 
-    // Only a bookkeeping input differs: the next up would rewrite it in the state, yet nothing declared differs.
+    // Only a bookkeeping input differs (as an `up --target` of the VM alone leaves it): no change, no drift.
     recordDrivePolicy("refuse");
     const bookkeeping = await vplatform("drift", file, "--stack", "dev");
     expect(bookkeeping.code).toBe(0);
-    expect(bookkeeping.stdout).toMatch(/~ +update +Drive 'team-web-drive-os'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
-    expect(bookkeeping.stdout).toContain("No drift: the platform matches the file; the next `up` would only rewrite the provider's bookkeeping inputs in the state.");
+    expect(bookkeeping.stdout).not.toContain("Drive");
+    expect(bookkeeping.stdout).toContain("No drift: the platform matches the file.\n");
 
     // Someone changes the VM on the platform, outside Pulumi.
     const [vm] = await vms();
@@ -136,23 +140,16 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout);
     expect(report).toMatchObject({ result: "drift", exitCode: 2 });
-    // A real change is drift, bookkeeping beside it or not.
-    expect(report.plan.changes).toEqual(
-      expect.arrayContaining([
-        expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] }),
-        expect.objectContaining({ action: "update", name: "team-web-drive-os", fields: [], bookkeeping: [{ field: "powerCyclePolicy", before: "refuse", after: "restart" }] }),
-      ]),
-    );
-    expect(report.plan.changes).toHaveLength(2);
+    expect(report.plan.changes).toEqual([expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] })]);
     expect(report.plan.outside).toEqual([expect.objectContaining({ name: "team-web", fields: [{ field: "ram", before: 2048, after: 4096 }] })]);
     expect(report.plan.warnings.join("\n")).toMatch(/needs a power cycle of VM 'team-web'/);
     // The drift check changed nothing.
     expect((await vms())[0].ram).toBe(4096);
 
-    // up reads the platform first, so it reverts the change, and records the drive's policy: it converges.
+    // up reads the platform first, so it reverts the change: it converges.
     const again = await vplatform("up", file, "--stack", "dev");
     expect(again.code).toBe(0);
-    expect(again.stdout).toContain("Applied: 0 to create, 2 to update (1 of them bookkeeping only)");
+    expect(again.stdout).toContain("Applied: 0 to create, 1 to update, 0 to replace, 0 to delete");
     expect((await vms())[0]).toMatchObject({ ram: 2048, status: "running" });
     const clean = await vplatform("drift", file, "--stack", "dev");
     expect(clean.code).toBe(0);
@@ -179,7 +176,7 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(await api("GET", "/v4/vnets?filter=name%20eq%20'team-net'")).toEqual([]);
   }, 600_000);
 
-  test("the same kind of file with the stock pulumi commands: a three-line project whose program is the package's runner", async () => {
+  test("the same kind of file with the stock pulumi commands, state in PostgreSQL: a three-line project whose program is the package's runner", async () => {
     // The team's repository with vplatform installed (here: linked) and a Pulumi project naming env/main.js.
     fs.mkdirSync(path.join(repo, "node_modules", "@pulumi"), { recursive: true });
     fs.symlinkSync(findRepoRoot(), path.join(repo, "node_modules", "vplatform"), "dir");
@@ -189,7 +186,7 @@ describe("vplatform env provisions an environment file from the team's own repos
     fs.writeFileSync(path.join(repo, "environments", "qa.yaml"), "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n");
     const pulumi = (...args: string[]) =>
       new Promise<Run>((resolve) => {
-        const env = { ...process.env, PULUMI_HOME: path.join(repo, ".pulumi-home"), PULUMI_BACKEND_URL: `file://${path.join(repo, ".vplatform", "state")}`, PULUMI_CONFIG_PASSPHRASE: "" };
+        const env = { ...process.env, PULUMI_HOME: path.join(repo, ".pulumi-home"), PULUMI_BACKEND_URL: postgres.url, PULUMI_CONFIG_PASSPHRASE: "" };
         const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
         const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
         execFile(engine, [...args, "--stack", "qa", "--non-interactive"], { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
@@ -197,7 +194,6 @@ describe("vplatform env provisions an environment file from the team's own repos
         );
       });
     try {
-      fs.mkdirSync(path.join(repo, ".vplatform", "state"), { recursive: true });
       expect(await pulumi("stack", "init")).toMatchObject({ code: 0 });
       expect(await pulumi("up", "--yes", "--skip-preview")).toMatchObject({ code: 0, stderr: "" });
       expect((await vms()).find((vm: { name: string }) => vm.name === "qa-web")).toMatchObject({ ram: 3072 });

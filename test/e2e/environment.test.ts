@@ -5,15 +5,17 @@ import * as path from "path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
+import { startPostgres, type RunningPostgres } from "./postgres";
 
 const root = findRepoRoot();
 let emulator: RunningEmulator;
+let postgres: RunningPostgres;
 let work: string;
 
 async function rootStack(name: string, environment: string): Promise<Stack> {
   return createLocalStack({
     stackName: name,
-    stateDir: path.join(work, "state"),
+    backendUrl: postgres.url,
     connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
     workDir: root,
     config: { "vplatform-lab:environment": environment },
@@ -30,16 +32,18 @@ async function api(apiPath: string): Promise<any> {
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+  postgres = await startPostgres();
   fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
   work = fs.mkdtempSync(path.join(root, ".e2e-work", "environment-"));
 });
 afterAll(async () => {
   await emulator?.close();
+  await postgres?.stop();
   for (const f of fs.readdirSync(root)) if (/^Pulumi\.e2e-env-.*\.yaml$/.test(f)) fs.rmSync(path.join(root, f));
   fs.rmSync(work, { recursive: true, force: true });
 });
 
-describe("the root program provisions an environment definition", () => {
+describe("the root program provisions an environment definition, state in PostgreSQL", () => {
   test("a broken environment file fails at preview with file:line:col, creating nothing", async () => {
     const broken = path.join(work, "broken.yaml");
     fs.writeFileSync(broken, "vms:\n  - name: web\n    ram: 128\n    powerState: running\n");

@@ -6,27 +6,32 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sync"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/common/apitype"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 )
 
 // The Node.js SDK's plugin runner: it loads the plugin directory as a module (package.json `main`, or
 // index.js), which starts the plugin's gRPC server and prints its port.
 const runPluginModule = "@pulumi/pulumi/cmd/run-plugin"
 
+// The Node.js SDK's policy pack runner (`pulumi preview --policy-pack <dir>`, PulumiPolicy.yaml with
+// runtime nodejs): `run-policy-pack <engine address> <pack directory>`; the pack (@pulumi/policy) starts
+// the analyzer's gRPC server and prints its port.
+const runPolicyPackModule = "@pulumi/pulumi/cmd/run-policy-pack"
+
 // RunPlugin starts a plugin written in Node.js: a directory whose PulumiPlugin.yaml says `runtime: nodejs`,
-// e.g. a resource provider named by `plugins: providers: - path:` in Pulumi.yaml. The engine reads the
-// plugin's port from the first line of the stdout streamed back here, exactly as from a plugin binary.
+// e.g. a resource provider named by `plugins: providers: - path:` in Pulumi.yaml, or a policy pack. The
+// engine reads the plugin's port from the first line of the stdout streamed back here, exactly as from a
+// plugin binary.
 func (h *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumirpc.LanguageRuntime_RunPluginServer,
 ) error {
-	if req.GetKind() == string(apitype.AnalyzerPlugin) {
-		return status.Error(codes.Unimplemented, "policy packs (PulumiPolicy.yaml, runtime nodejs) are not supported by this language host")
-	}
 	pluginDir := req.GetInfo().GetProgramDirectory()
+	if !filepath.IsAbs(pluginDir) {
+		pluginDir = filepath.Join(req.GetPwd(), pluginDir)
+	}
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
 		return errNodeNotFound(err)
@@ -38,14 +43,18 @@ func (h *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumir
 	ctx, stop := context.WithCancel(server.Context())
 	defer stop()
 	defer context.AfterFunc(h.lifetime, stop)()
-	runner, err := resolveModule(ctx, nodeBin, pluginDir, runPluginModule)
+	runner, err := resolveModule(ctx, nodeBin, pluginDir, runnerModule(req))
 	if err != nil {
 		return err
 	}
 
 	out := &pluginOutput{server: server}
-	cmd := exec.CommandContext(ctx, nodeBin, pluginArguments(req, opts, runner)...)
+	cmd := exec.CommandContext(ctx, nodeBin, pluginArguments(req, pluginDir, opts, runner)...)
 	cmd.Dir = req.GetPwd()
+	if isPolicyPack(req) {
+		// @pulumi/policy reads the pack's version from ./package.json.
+		cmd.Dir = pluginDir
+	}
 	cmd.Env = pluginEnvironment(req, opts)
 	cmd.Stdout = out.writer(func(b []byte) *pulumirpc.RunPluginResponse {
 		return &pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Stdout{Stdout: b}}
@@ -69,12 +78,26 @@ func (h *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumir
 	return out.send(&pulumirpc.RunPluginResponse{Output: &pulumirpc.RunPluginResponse_Exitcode{Exitcode: int32(code)}})
 }
 
+func isPolicyPack(req *pulumirpc.RunPluginRequest) bool {
+	return req.GetKind() == string(apitype.AnalyzerPlugin)
+}
+
+func runnerModule(req *pulumirpc.RunPluginRequest) string {
+	if isPolicyPack(req) {
+		return runPolicyPackModule
+	}
+	return runPluginModule
+}
+
 // pluginArguments is node's command line: `nodeargs`, the runner, the plugin directory (the module it
 // loads), then the engine's arguments for the plugin (its address, logging flags), which the runner
-// hands to the plugin as its process.argv.
-func pluginArguments(req *pulumirpc.RunPluginRequest, opts runtimeOptions, runner string) []string {
-	args := append(append([]string{}, opts.nodeargs...), runner, req.GetInfo().GetProgramDirectory())
-	return append(args, req.GetArgs()...)
+// hands to the plugin as its process.argv. The policy pack runner takes the engine's address first.
+func pluginArguments(req *pulumirpc.RunPluginRequest, pluginDir string, opts runtimeOptions, runner string) []string {
+	args := append(append([]string{}, opts.nodeargs...), runner)
+	if isPolicyPack(req) {
+		return append(append(args, req.GetArgs()...), pluginDir)
+	}
+	return append(append(args, pluginDir), req.GetArgs()...)
 }
 
 // pluginEnvironment is the one the engine chose for the plugin (its own, plus any it adds), or ours when

@@ -13,8 +13,6 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/types/known/structpb"
 )
 
@@ -140,14 +138,26 @@ func TestRunPluginStopsThePluginWhenTheEngineClosesIt(t *testing.T) {
 	}
 }
 
-func TestRunPluginRefusesPolicyPacksAndBadOptions(t *testing.T) {
-	dir := pluginDir(t, "")
-	err := testHost(t).RunPlugin(&pulumirpc.RunPluginRequest{Kind: "analyzer", Info: &pulumirpc.ProgramInfo{ProgramDirectory: dir}}, &recordedStream{ctx: context.Background()})
-	if status.Code(err) != codes.Unimplemented {
-		t.Errorf("policy pack: %v", err)
+func TestPolicyPacksRunThroughThePolicyPackRunnerWithTheEngineAddressFirst(t *testing.T) {
+	req := &pulumirpc.RunPluginRequest{Kind: "analyzer", Args: []string{"127.0.0.1:4242"}}
+	if runnerModule(req) != "@pulumi/pulumi/cmd/run-policy-pack" {
+		t.Errorf("runner %q", runnerModule(req))
 	}
+	args := pluginArguments(req, "/repo/node_modules/vplatform/policy", runtimeOptions{nodeargs: []string{"--no-warnings"}}, "/r/run-policy-pack")
+	want := []string{"--no-warnings", "/r/run-policy-pack", "127.0.0.1:4242", "/repo/node_modules/vplatform/policy"}
+	if !slices.Equal(args, want) {
+		t.Errorf("policy pack arguments %q, want %q", args, want)
+	}
+	plugin := pluginArguments(&pulumirpc.RunPluginRequest{Args: []string{"-v=9"}}, "/p", runtimeOptions{}, "/r/run-plugin")
+	if !slices.Equal(plugin, []string{"/r/run-plugin", "/p", "-v=9"}) {
+		t.Errorf("plugin arguments %q", plugin)
+	}
+}
+
+func TestRunPluginRefusesBadOptions(t *testing.T) {
+	dir := pluginDir(t, "")
 	options, _ := structpb.NewStruct(map[string]any{"typescript": "yes"})
-	err = testHost(t).RunPlugin(&pulumirpc.RunPluginRequest{Info: &pulumirpc.ProgramInfo{ProgramDirectory: dir, Options: options}}, &recordedStream{ctx: context.Background()})
+	err := testHost(t).RunPlugin(&pulumirpc.RunPluginRequest{Info: &pulumirpc.ProgramInfo{ProgramDirectory: dir, Options: options}}, &recordedStream{ctx: context.Background()})
 	if err == nil || !strings.Contains(err.Error(), "PulumiPlugin.yaml") || !strings.Contains(err.Error(), "typescript") {
 		t.Errorf("bad option: %v", err)
 	}

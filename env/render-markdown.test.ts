@@ -1,0 +1,95 @@
+import { loadEnvironment } from "./load-environment";
+import type { Plan, PlannedChange } from "./plan";
+import { environmentDiagram, renderMarkdown } from "./render-markdown";
+import type { Report } from "./render-plan";
+
+const FILE = `vnets:
+  - { name: lab, network: 10.0.0.0/24 }
+vms:
+  - name: web
+    cpuCores: 2
+    ram: 4096
+    powerState: running
+    drives: [{ name: os, media: disk, disksize: 20GiB }]
+    nics: [{ vnet: lab }]
+  - name: db
+    cpuCores: 4
+    ram: 8192
+    drives: [{ name: data, media: disk, disksize: 100GiB }]
+    nics: [{ vnet: shared-services }]
+`;
+const environment = loadEnvironment("environments/dev.yaml", FILE, "dev");
+const urn = (type: string, name: string) => `urn:pulumi:dev::vplatform-env::pulumi-nodejs:dynamic/vplatform:${type}::${name}`;
+const change = (action: PlannedChange["action"], type: string, name: string, fields: PlannedChange["fields"] = [], extra: Partial<PlannedChange> = {}) =>
+  ({ action, type, name, urn: urn(type, name), fields, ...extra }) as PlannedChange;
+
+const plan: Plan = {
+  changes: [
+    change("update", "VirtualMachine", "web", [{ field: "ram", before: 2048, after: 4096 }]),
+    change("create", "Drive", "db-drive-data", [{ field: "disksize", after: 100 * 2 ** 30 }]),
+    change("replace", "Drive", "web-drive-os", [{ field: "media", before: "import", after: "disk" }], { replaceKeys: ["media"] }),
+    change("delete", "VirtualMachine", "old-cache"),
+  ],
+  counts: { create: 1, update: 1, replace: 1, delete: 1, same: 4 },
+  outside: [],
+  warnings: ["ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED", "drive 'os' of machine 12 is REPLACED (media import → disk): its data is lost"],
+  errors: [],
+};
+const report: Report = { command: "preview", stack: "dev", file: "environments/dev.yaml", result: "changes", exitCode: 0, plan };
+
+describe("the plan as a pull-request comment", () => {
+  const md = renderMarkdown(report, environment);
+
+  test("opens with the stack, the file and the counts", () => {
+    expect(md).toMatch(/^### vplatform Plan: stack `dev`, `environments\/dev\.yaml`\n\n\*\*1 to create, 1 to update, 1 to replace, 1 to delete, 4 unchanged\*\*/);
+  });
+
+  test("lists what needs attention first: data loss, then replacements and deletions, then restarts", () => {
+    const attention = md.slice(md.indexOf("#### Needs attention"), md.indexOf("#### Changes"));
+    const order = ["its data is lost", "`web-drive-os` is **replaced** (because of media)", "`old-cache` is **deleted**", "RESTARTED"].map((t) => attention.indexOf(t));
+    expect(order.every((i) => i >= 0)).toBe(true);
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+  });
+
+  test("tabulates each changed field before → after, the table coming after the attention items", () => {
+    expect(md).toContain("| ✏️ update | VirtualMachine `web` | ram | `2048` | `4096` |");
+    expect(md).toContain("| ➕ create | Drive `db-drive-data` | disksize |  | `107374182400` |");
+    expect(md).toContain("| 🗑️ delete | VirtualMachine `old-cache` | | | |");
+    expect(md.indexOf("#### Needs attention")).toBeLessThan(md.indexOf("#### Changes"));
+  });
+
+  test("ends with the environment as a Mermaid diagram", () => {
+    expect(md).toMatch(/#### Environment\n\n```mermaid\nflowchart LR\n[\s\S]*\n```\n/);
+  });
+
+  test("a plan without changes says so, without an empty table", () => {
+    const none = renderMarkdown({ ...report, result: "no-changes", plan: { ...plan, changes: [], warnings: [], counts: { ...plan.counts } } }, environment);
+    expect(none).toContain("**No changes.**");
+    expect(none).not.toContain("#### Changes");
+  });
+});
+
+describe("the environment diagram", () => {
+  const diagram = environmentDiagram(environment, plan.changes);
+
+  test("draws each VM as a box holding its drives and NICs, each NIC linked to its vnet", () => {
+    expect(diagram).toMatch(/subgraph g\d+\["VM web"\]/);
+    expect(diagram).toMatch(/subgraph g\d+\["VM db"\]/);
+    const nicOfWeb = /(n\d+)\["NIC 0"\]/.exec(diagram.slice(diagram.indexOf('"VM web"')))![1];
+    const lab = /(n\d+)\[\("vnet lab<br\/>10\.0\.0\.0\/24"\)\]/.exec(diagram)![1];
+    expect(diagram).toContain(`${nicOfWeb} --- ${lab}`);
+  });
+
+  test("marks created, changed, replaced and deleted resources; a vnet outside the file is drawn unmarked", () => {
+    expect(diagram).toMatch(/\(\["✏️ VM web<br\/>2 cores, 4096 MB, running"\]\):::update/);
+    expect(diagram).toMatch(/\["➕ drive data 100 GiB"\]:::create/);
+    expect(diagram).toMatch(/\["♻️ drive os 20 GiB"\]:::replace/);
+    expect(diagram).toMatch(/subgraph g\d+\["removed from the file"\]\n\s+n\d+\["🗑️ VirtualMachine old-cache"\]:::delete/);
+    expect(diagram).toMatch(/\[\("vnet shared-services \(existing\)"\)\]\n/);
+  });
+
+  test("quotes in names cannot break a label", () => {
+    const quoted = environmentDiagram({ ...environment, vnets: [{ ...environment.vnets[0], name: 'a"b' }] }, []);
+    expect(quoted).toContain('"vnet a#quot;b<br/>10.0.0.0/24"');
+  });
+});

@@ -1,0 +1,2 @@
+// Loaded by the policy pack runner (see PulumiPolicy.yaml): the compiled pack.
+require("../dist/policy/pack.js");

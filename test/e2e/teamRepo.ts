@@ -1,0 +1,70 @@
+// A team's repository as the end-to-end tests of the GitOps path see it: a
+// temporary directory outside this checkout with environment files, this
+// package linked in, and the commands a pipeline runs (`vplatform env ...`,
+// the stock `pulumi ...`), each with only the environment a CI job gives it.
+import { execFile } from "child_process";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import type { RunningEmulator } from "../../emulator";
+import { findRepoRoot, pulumiRoot } from "../../env/local-stack";
+
+export interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface TeamRepo {
+  dir: string;
+  /** `vplatform env <args>` (the compiled CLI). */
+  vplatform(...args: string[]): Promise<Run>;
+  /** The stock `pulumi <args> --non-interactive`. */
+  pulumi(...args: string[]): Promise<Run>;
+  writeEnvironment(name: string, yaml: string): void;
+  remove(): void;
+}
+
+const KEPT = ["PATH", "HOME", "VPLATFORM_PULUMI_ROOT", "NODE_OPTIONS"];
+
+/** Runs a program to its end; the exit code, never a throw. */
+export function runProgram(file: string, args: string[], opts: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Run> {
+  return new Promise((resolve) => {
+    execFile(file, args, { ...opts, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/**
+ * A team repository whose stacks live in `backendUrl` (a shared backend: PostgreSQL) and whose
+ * platform is the emulator; `extraEnv` adds or overrides variables (e.g. another API key).
+ */
+export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, extraEnv: Record<string, string> = {}): TeamRepo {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "team-repo-"));
+  fs.mkdirSync(path.join(dir, "environments"));
+  fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
+  fs.symlinkSync(findRepoRoot(), path.join(dir, "node_modules", "vplatform"), "dir");
+  fs.symlinkSync(path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"), path.join(dir, "node_modules", "@pulumi", "pulumi"), "dir");
+  // The stock commands' project: the package's environment runner (README, "The same file with the stock pulumi commands").
+  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n");
+  const env: NodeJS.ProcessEnv = {
+    ...Object.fromEntries(KEPT.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
+    PULUMI_HOME: path.join(dir, ".pulumi-home"),
+    PULUMI_SKIP_UPDATE_CHECK: "true",
+    PULUMI_BACKEND_URL: backendUrl,
+    PULUMI_CONFIG_PASSPHRASE: "",
+    VPLATFORM_ENDPOINT: emulator.url,
+    VPLATFORM_API_KEY: emulator.apiKey,
+    VPLATFORM_CA_CERT: emulator.caCert,
+    ...extraEnv,
+  };
+  const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
+  return {
+    dir,
+    vplatform: (...args) => runProgram(process.execPath, [cli, "env", ...args], { cwd: dir, env }),
+    pulumi: (...args) => runProgram(path.join(pulumiRoot(), "bin", "pulumi"), [...args, "--non-interactive"], { cwd: dir, env }),
+    writeEnvironment: (name, yaml) => fs.writeFileSync(path.join(dir, "environments", `${name}.yaml`), yaml),
+    remove: () => fs.rmSync(dir, { recursive: true, force: true }),
+  };
+}
