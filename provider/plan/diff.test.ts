@@ -1,5 +1,10 @@
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
-import { diffDevice, diffDrive, diffNic, diffVirtualMachine, diffVmSnapshot, diffVnet } from "./diff";
+import { diffVirtualMachine } from "./diff";
+import { diffDevice } from "../resources/device";
+import { diffDrive } from "../resources/drive";
+import { diffNic } from "../resources/nic";
+import { diffVmSnapshot } from "../resources/vmSnapshot";
+import { diffVnet } from "../resources/vnet";
 
 const GIB = 2 ** 30;
 const vm = { name: "web", cpuCores: 2, ram: 2048, machineType: "q35", powerCyclePolicy: "restart", machineKey: "54", status: "running", running: true };

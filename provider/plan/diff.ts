@@ -4,13 +4,7 @@
  * (`onChange`), so the rules live beside the field they govern.
  */
 import { apiBodyOf, fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
-import { deviceShape } from "../schemas/device";
-import { driveShape } from "../schemas/drive";
-import { nicShape } from "../schemas/nic";
 import { virtualMachineShape } from "../schemas/virtualMachine";
-import { vmPowerShape } from "../schemas/vmPower";
-import { vmSnapshotShape } from "../schemas/vmSnapshot";
-import { vnetShape } from "../schemas/vnet";
 import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "../schemas/normalize";
 
 type Values = Record<string, unknown>;
@@ -117,7 +111,8 @@ export function apiUpdateBody(shape: Shape, diff: ResourceDiff, news: Values): R
   return apiBodyOf(shape, Object.fromEntries(fields.map((f) => [f, news[f]])), "update");
 }
 
-const named = (noun: string, values: Values) => (typeof values.name === "string" ? `${noun} '${values.name}'` : noun);
+/** "drive 'os'", or the bare noun for an unnamed object: what a diff's warnings are about. */
+export const named = (noun: string, values: Values) => (typeof values.name === "string" ? `${noun} '${values.name}'` : noun);
 
 export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
   const what = named("VM", news);
@@ -129,56 +124,3 @@ export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
   return d;
 }
 
-const GIB = 2 ** 30;
-const formatBytes = (bytes: unknown) => {
-  const n = Number(toNumber(bytes));
-  return Number.isFinite(n) && n % GIB === 0 ? `${n / GIB} GiB` : `${String(bytes)} bytes`;
-};
-
-export function diffDrive(olds: Values, news: Values): ResourceDiff {
-  const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;
-  const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
-  const shrinks = d.replaces.includes("disksize");
-  if (shrinks) {
-    d.warnings.unshift(
-      `!!! ${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)} would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!`,
-    );
-  }
-  const others = d.replaces.filter((f) => f !== "disksize");
-  if (others.length) {
-    const why = others.map((f) => describeChange(driveShape, f, olds, news)).join(", ");
-    d.warnings.unshift(`${what} is REPLACED (${why}): its data is lost`);
-  }
-  return d;
-}
-
-export function diffNic(olds: Values, news: Values): ResourceDiff {
-  return diffFields(nicShape, olds, news, { what: named("NIC", news), uniqueName: false });
-}
-
-export function diffDevice(olds: Values, news: Values): ResourceDiff {
-  return diffFields(deviceShape, olds, news, { what: named("device", news), uniqueName: false });
-}
-
-export function diffVnet(olds: Values, news: Values): ResourceDiff {
-  const what = named("vnet", news);
-  const d = diffFields(vnetShape, olds, news, { what, uniqueName: true });
-  if (d.updates.includes("network") && !d.noApiCall.includes("network")) {
-    d.warnings.push(`${what}: ${describeChange(vnetShape, "network", olds, news)} changes the address range of every NIC on the network`);
-  }
-  return d;
-}
-
-export function diffVmSnapshot(olds: Values, news: Values): ResourceDiff {
-  const what = named("snapshot", news);
-  // Snapshot names need not be unique: the new snapshot exists before the old one goes (a restore point throughout).
-  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: false });
-  if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
-    d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
-  }
-  return d;
-}
-
-export function diffVmPower(olds: Values, news: Values): ResourceDiff {
-  return diffFields(vmPowerShape, olds, news, { what: `power of VM ${String(news.vm)}`, uniqueName: false });
-}

@@ -1,5 +1,5 @@
 import type { Session } from "./session";
-import { PlatformApi, str } from "./platform";
+import { str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
 
 export interface CloudinitFile {

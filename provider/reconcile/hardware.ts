@@ -1,6 +1,6 @@
 import type { Session } from "./session";
 import { toMachineStatus } from "./machineStatus";
-import { PlatformApi, Row, rowsWhere, str } from "./platform";
+import { Row, rowsWhere, str } from "./platform";
 import { applyWithPowerCycle, vmAction } from "./power";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";

@@ -1,5 +1,5 @@
 import type { Session } from "./session";
-import { PlatformApi, Row, str } from "./platform";
+import { Row, str } from "./platform";
 import { waitForRow } from "./statusPoller";
 import { Clock } from "./waitFor";
 

@@ -1,7 +1,7 @@
 import type { Session } from "./session";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
-import { PlatformApi, Row, errorStatus } from "./platform";
+import { Row, errorStatus } from "./platform";
 import { forgetOwner } from "./machineOwners";
 import { Clock, WaitTimeoutError, realClock } from "./waitFor";
 

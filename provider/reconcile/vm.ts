@@ -2,7 +2,7 @@ import type { Session } from "./session";
 import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
-import { PlatformApi, Row, rowsWhere, str } from "./platform";
+import { Row, rowsWhere, str } from "./platform";
 import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";

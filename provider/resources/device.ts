@@ -1,12 +1,17 @@
-import { diffDevice } from "../plan/diff";
+import { diffFields, named, type ResourceDiff } from "../plan/diff";
 import type { OutputValues } from "../schemas/outputs";
 import { DEVICE_READ_FIELDS, DeviceInputs, deviceOutputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
-import { str } from "../reconcile/platform";
+import { type Row, str } from "../reconcile/platform";
 import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DeviceInputs & HardwareInputs;
 type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
+
+/** What changing a device does: the preview's replacements, updates and warnings. */
+export function diffDevice(olds: Row, news: Row): ResourceDiff {
+  return diffFields(deviceShape, olds, news, { what: named("device", news), uniqueName: false });
+}
 
 declare module "./defineResource" {
   interface ResourceTokens {

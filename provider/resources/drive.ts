@@ -1,10 +1,36 @@
-import { diffDrive } from "../plan/diff";
+import type { Row } from "../reconcile/platform";
+import { describeChange, diffFields, formatValue, named, type ResourceDiff } from "../plan/diff";
 import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
 import { unplugAndDeleteDrive } from "../reconcile/hardware";
+import { toNumber } from "../schemas/normalize";
 import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DriveInputs & HardwareInputs;
+
+/** What changing a drive does: the preview's replacements, updates and warnings. */
+const GIB = 2 ** 30;
+const formatBytes = (bytes: unknown) => {
+  const n = Number(toNumber(bytes));
+  return Number.isFinite(n) && n % GIB === 0 ? `${n / GIB} GiB` : `${String(bytes)} bytes`;
+};
+
+export function diffDrive(olds: Row, news: Row): ResourceDiff {
+  const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;
+  const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
+  const shrinks = d.replaces.includes("disksize");
+  if (shrinks) {
+    d.warnings.unshift(
+      `!!! ${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)} would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!`,
+    );
+  }
+  const others = d.replaces.filter((f) => f !== "disksize");
+  if (others.length) {
+    const why = others.map((f) => describeChange(driveShape, f, olds, news)).join(", ");
+    d.warnings.unshift(`${what} is REPLACED (${why}): its data is lost`);
+  }
+  return d;
+}
 
 declare module "./defineResource" {
   interface ResourceTokens {

@@ -7,7 +7,7 @@ import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } fr
 import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { Inserted, insertRow } from "../reconcile/insertRow";
-import { CreatedRow, PlatformApi, Row, errorText, rowsWhere, str } from "../reconcile/platform";
+import { CreatedRow, Row, errorText, rowsWhere, str } from "../reconcile/platform";
 import { OWNER_COPIES, type PowerCyclePolicy } from "../schemas/hardware";
 import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";

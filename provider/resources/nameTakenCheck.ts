@@ -1,6 +1,6 @@
 import type { Session } from "../reconcile/session";
 import { MARKER_INPUT, hasTag } from "../reconcile/createMarker";
-import { PlatformApi, Row, rowsWhere, str } from "../reconcile/platform";
+import { Row, rowsWhere, str } from "../reconcile/platform";
 import { toBoolean } from "../schemas/normalize";
 import { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";

@@ -1,9 +1,15 @@
-import { diffNic } from "../plan/diff";
+import type { Row } from "../reconcile/platform";
+import { diffFields, named, type ResourceDiff } from "../plan/diff";
 import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "../schemas/nic";
 import { defineResource } from "./defineResource";
 import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = NicInputs & HardwareInputs;
+
+/** What changing a nic does: the preview's replacements, updates and warnings. */
+export function diffNic(olds: Row, news: Row): ResourceDiff {
+  return diffFields(nicShape, olds, news, { what: named("NIC", news), uniqueName: false });
+}
 
 declare module "./defineResource" {
   interface ResourceTokens {

@@ -18,7 +18,7 @@ import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconc
 import { markerOf, withoutTag } from "../reconcile/createMarker";
 import { isNameConflict } from "../reconcile/insertRow";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
-import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
+import { errorText, str } from "../reconcile/platform";
 import { VmRef, powerOff, powerOn } from "../reconcile/power";
 import { forgetOwner, rememberMadeHere, rememberVm } from "../reconcile/machineOwners";
 import { OperationTimeouts } from "../schemas/timeouts";

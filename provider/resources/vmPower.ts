@@ -1,10 +1,11 @@
+import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
-import { diffVmPower } from "../plan/diff";
+import { diffFields, type ResourceDiff } from "../plan/diff";
 import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
-import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs } from "../schemas/vmPower";
+import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs, vmPowerShape } from "../schemas/vmPower";
 import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -26,6 +27,11 @@ async function enforceDeclared(api: Session, inputs: VmPowerInputs): Promise<Out
     const after: MachineStatus = inputs.state === "running" ? { running: true, status: "running" } : { running: false, status: "stopped" };
     return outputs(inputs, vm.ref.machineKey, after);
   });
+}
+
+/** What changing a vmPower does: the preview's replacements, updates and warnings. */
+export function diffVmPower(olds: Row, news: Row): ResourceDiff {
+  return diffFields(vmPowerShape, olds, news, { what: `power of VM ${String(news.vm)}`, uniqueName: false });
 }
 
 declare module "./defineResource" {

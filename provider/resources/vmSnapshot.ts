@@ -1,11 +1,11 @@
 import type { Session } from "../reconcile/session";
-import { diffVmSnapshot } from "../plan/diff";
+import { diffFields, named, type ResourceDiff } from "../plan/diff";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
-import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs } from "../schemas/vmSnapshot";
+import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorText, str } from "../reconcile/platform";
+import { errorText, type Row, str } from "../reconcile/platform";
 import { VmRef, vmAction } from "../reconcile/power";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError } from "./defineProvider";
@@ -46,6 +46,17 @@ async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec:
   const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
   await wait(machineKey, `VM '${vm.name}' to finish restoring`);
   return machineKey;
+}
+
+/** What changing a vmSnapshot does: the preview's replacements, updates and warnings. */
+export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
+  const what = named("snapshot", news);
+  // Snapshot names need not be unique: the new snapshot exists before the old one goes (a restore point throughout).
+  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: false });
+  if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
+    d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
+  }
+  return d;
 }
 
 declare module "./defineResource" {

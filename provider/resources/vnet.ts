@@ -1,9 +1,9 @@
 import type { Session } from "../reconcile/session";
-import { apiUpdateBody, diffVnet } from "../plan/diff";
+import { apiUpdateBody, describeChange, diffFields, named, type ResourceDiff } from "../plan/diff";
 import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
-import { PlatformApi, errorStatus, errorText, str } from "../reconcile/platform";
+import { errorStatus, errorText, type Row, str } from "../reconcile/platform";
 import { pollUntil } from "../reconcile/waitFor";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -29,6 +29,16 @@ async function removeUnlessInUse(api: Session, id: string): Promise<string | und
     if (errorStatus(err) === 409 && /in use/i.test(errorText(err))) return errorText(err);
     throw err;
   }
+}
+
+/** What changing a vnet does: the preview's replacements, updates and warnings. */
+export function diffVnet(olds: Row, news: Row): ResourceDiff {
+  const what = named("vnet", news);
+  const d = diffFields(vnetShape, olds, news, { what, uniqueName: true });
+  if (d.updates.includes("network") && !d.noApiCall.includes("network")) {
+    d.warnings.push(`${what}: ${describeChange(vnetShape, "network", olds, news)} changes the address range of every NIC on the network`);
+  }
+  return d;
 }
 
 declare module "./defineResource" {
