@@ -1,5 +1,5 @@
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
-import { diffDrive } from "../plan/diff";
+import { diffDrive } from "./drive";
 import { ownerCopiesAloneAreNoChange, withKnownMachine } from "./hardwareResource";
 
 describe("a preview whose machine key is unknown", () => {
