@@ -31,8 +31,8 @@ export function dynamicProvider(file: string): pulumi.dynamic.ResourceProvider {
  * refuses paths it does not list).
  */
 function closureShim(file: string): pulumi.dynamic.ResourceProvider {
-  // The resource's module exports its declaration under the file's name (provider/resources/<file>.ts).
-  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`)[file].dynamic;
+  // `vplatform/provider/<file>` is the resource's dynamic entry module (as `vplatform/dynamic/<file>`).
+  const impl = (): pulumi.dynamic.ResourceProvider => require(`vplatform/provider/${file}`);
   return {
     configure: (req) => impl().configure!(req),
     check: (olds, news) => impl().check!(olds, news),

@@ -128,7 +128,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
 }
 
 /** A resource's provider object for the dynamic-provider host, with the operations it runs. */
-export type DynamicDoor = Required<DynamicProvider> & { operations: ResourceOperations };
+/**
+ * `provider` is the door itself: state written by 0.1.0 from a linked checkout records a closure that loads
+ * `require("vplatform/provider/<file>").provider`, and `vplatform/provider/*` is the dynamic entry module.
+ */
+export type DynamicDoor = Required<DynamicProvider> & { operations: ResourceOperations; readonly provider: DynamicDoor };
 
 /** The dynamic door of a resource, serving it with the dynamic sessions. */
 export function defineProvider<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): DynamicDoor {
@@ -140,6 +144,9 @@ export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry):
   const session = () => sessions.sessionOf(ops.token);
   return {
     operations: ops,
+    get provider() {
+      return this;
+    },
     async configure(req) {
       watchEngineOnce();
       keepYoungGenerationSmall();
