@@ -123,9 +123,9 @@ afterAll(() => {
 });
 
 describe("the tarball", () => {
-  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner and emulator, and nothing else", () => {
+  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner, emulator and policy pack, and nothing else", () => {
     const files = run("tar", ["tzf", tarball], work).trim().split("\n").map((f) => f.replace(/^package\//, ""));
-    const allowed = /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator)\/.+\.(js|d\.ts))$/;
+    const allowed = /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|docs\/resources\.md|emulator\/README\.md|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|dist\/(sdk|provider|env|emulator|policy)\/.+\.(js|d\.ts))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(expect.arrayContaining(["dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/emulator/cli.js", "dist/env/index.js", "dist/provider/resources/virtualMachine.js"]));
