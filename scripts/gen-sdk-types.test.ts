@@ -4,8 +4,22 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as ts from "typescript";
-import { compileProbe, computedName, ENVIRONMENT_TYPES_FILE, environmentTypesFile, GENERATED_FILE, inName, lookupResultName, outName, schemaTargets, sdkTypesFile } from "./gen-sdk-types";
+import {
+  compileProbe,
+  computedName,
+  ENVIRONMENT_TYPES_FILE,
+  environmentTypesFile,
+  GENERATED_FILE,
+  inName,
+  lookupResultName,
+  outName,
+  schemaTargets,
+  SDK_CLASSES_FILE,
+  sdkClassesFile,
+  sdkTypesFile,
+} from "./gen-sdk-types";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
+import { RESOURCE_LIST } from "../provider/resources";
 
 const root = path.resolve(__dirname, "..");
 const committed = fs.readFileSync(path.join(root, GENERATED_FILE), "utf8");
@@ -39,6 +53,42 @@ describe("the committed plain SDK types", () => {
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
+});
+
+describe("the committed SDK classes", () => {
+  test(`${SDK_CLASSES_FILE} is what the resource list generates (run \`npm run build && node dist/scripts/gen-sdk-types.js\`)`, () => {
+    expect(fs.readFileSync(path.join(root, SDK_CLASSES_FILE), "utf8")).toBe(sdkClassesFile(RESOURCE_LIST));
+  });
+});
+
+describe("a declaration's SDK behaviour shapes its generated class", () => {
+  const declared = (sdk: object, outputs = {}) => sdkClassesFile([{ token: "Widget", description: "A widget.", outputs, sdk }]);
+
+  test("hardware on a machine takes and echoes the branded machine key", () => {
+    const text = declared({ onMachine: true, uniqueName: "vm" });
+    expect(text).toContain("export type WidgetArgs = Args<OnMachine<T.WidgetInputs>>;");
+    expect(text).toContain("export interface Widget extends Outputs<OnMachine<T.WidgetValues>> {}");
+  });
+
+  test("a machine's owner registers itself once constructed; others do not", () => {
+    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    ownMachine(this);\n  }`;
+    expect(declared({ ownsMachine: true })).toContain(constructed);
+    expect(declared({})).not.toContain("ownMachine(this)");
+  });
+
+  test("declared computed outputs are typed as computed (machine keys branded), besides the echoed inputs", () => {
+    expect(declared({}, { serial: { type: "string", description: "s" } })).toContain(
+      "export interface Widget extends Outputs<T.WidgetValues & Computed<T.WidgetComputed>> {}",
+    );
+    expect(declared({})).toContain("export interface Widget extends Outputs<T.WidgetValues> {}");
+  });
+
+  test("the description is the class's doc comment, wrapped under 140 characters a line", () => {
+    expect(declared({})).toContain("/** A widget. */\nexport class Widget extends pulumi.dynamic.Resource {");
+    const long = sdkClassesFile([{ token: "Widget", description: "word ".repeat(60).trim(), outputs: {}, sdk: {} }]);
+    expect(Math.max(...long.split("\n").map((l) => l.length))).toBeLessThan(140);
+    expect(long).toContain(" * word word");
+  });
 });
 
 describe("the committed plain environment type", () => {

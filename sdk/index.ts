@@ -1,4 +1,3 @@
 export * from "./resources";
-export * from "./vmPower";
 export * from "./lookups";
 export { MachineKey, machineKey } from "./types";

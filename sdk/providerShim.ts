@@ -21,7 +21,8 @@ export function dynamicProvider(file: string): pulumi.dynamic.ResourceProvider {
   const entry = require.resolve(`../provider/dynamic/${file}`);
   // Pulumi writes a module as a require() only when its path, relative to the program's working directory,
   // goes through node_modules: not so for a program inside the package (`main: node_modules/vplatform/dist/env/main.js`).
-  return /(^|[\\/])node_modules[\\/]/.test(path.relative(process.cwd(), entry)) ? require(entry) : closureShim(file);
+  // A segment of it, as Pulumi reads it: from a program's own directory the path starts with node_modules.
+  return path.relative(process.cwd(), entry).split(/[\\/]/).includes("node_modules") ? require(entry) : closureShim(file);
 }
 
 /**

@@ -39,3 +39,6 @@ export type Outputs<T> = { readonly [K in keyof T]-?: pulumi.Output<T[K]> };
 
 /** A resource's declared computed outputs (provider/schemas, as generated plain types) as the SDK types them: machine keys are branded. */
 export type Computed<O> = { [K in keyof O]: K extends "machineKey" ? MachineKey : O[K] };
+
+/** Hardware takes the machine key, never the VM key. */
+export type OnMachine<T> = Omit<T, "machine"> & { machine: MachineKey };

@@ -1,9 +1,10 @@
 // A resource is declared once (defineResource) and put in the list: the plugin,
-// the dynamic door and its entry module, schema.json and the docs derive from
-// that, with nothing else written. (Leaving a declaration out of the list fails
+// the dynamic door and its entry module, the SDK's class, schema.json and the
+// docs derive from that, with nothing else written. (Leaving a declaration out of the list fails
 // tsc: see registry.typecheck.ts.)
 import { z } from "zod";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
+import { sdkClassesFile } from "../../scripts/gen-sdk-types";
 import { VplatformProvider } from "../plugin/vplatformProvider";
 import type { PlatformApi, Row } from "../reconcile/platform";
 import { type ResourceToken, defineResource } from "./defineResource";
@@ -72,6 +73,14 @@ describe("a resource declared once appears everywhere the list reaches", () => {
     const docs = buildDocs(schema, withGadget);
     expect(docs).toContain("## Gadget\n\nA gadget of the test.");
     expect(docs).toContain("| name | string | yes |");
+  });
+
+  test("the SDK has its class, documented by its description and typed by its inputs and computed outputs", () => {
+    const sdk = sdkClassesFile(withGadget);
+    expect(sdk).toContain("export type GadgetArgs = Args<T.GadgetInputs>;");
+    expect(sdk).toContain("/** A gadget of the test. */\nexport class Gadget extends pulumi.dynamic.Resource {");
+    expect(sdk).toContain(`super(...declaredResource("Gadget", name, args, opts));`);
+    expect(sdk).toContain("export interface Gadget extends Outputs<T.GadgetValues & Computed<T.GadgetComputed>> {}");
   });
 });
 

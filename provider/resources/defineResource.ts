@@ -23,9 +23,31 @@ export interface ResourceSchema {
   outputs: OutputDecls;
 }
 
+/**
+ * What the SDK's class of a resource does besides sending its inputs (sdk/declaredResource.ts does it, in the
+ * program's process; scripts/gen-sdk-types.ts types the generated class by it).
+ */
+export interface SdkBehaviour {
+  /**
+   * Where the platform keeps `name` unique, so the SDK refuses it twice before anything is sent:
+   * across the program (VMs, vnets), or on one VM for hardware of one kind (with `onMachine`).
+   */
+  uniqueName?: "program" | "vm";
+  /**
+   * Hardware: `machine` takes a VM's (branded) machineKey; given that output, it copies the VM's key and
+   * power-cycle policy into its inputs and is deleted with the VM.
+   */
+  onMachine?: boolean;
+  /** Its `machineKey` output is what hardware attaches to: the SDK remembers whose it is (for `onMachine`). */
+  ownsMachine?: boolean;
+  /** False for a resource that makes no row (VmPower): no create marker to find it by. */
+  createMarker?: boolean;
+}
+
 /** A declared resource: everything the doors, the SDK, schema.json and the docs derive from. */
 export interface Resource extends ResourceSchema {
   token: ResourceToken;
+  sdk: SdkBehaviour;
   /** `vplatform/dynamic/<dynamicFile>`: the module each dynamic resource's `__provider` requires (kept for existing state). */
   dynamicFile: string;
   operations: ResourceOperations;
@@ -40,6 +62,7 @@ export interface ResourceDeclaration<I extends Row, O extends Row> extends Resou
   /** For schema.json and the docs. */
   description: string;
   outputs?: OutputDecls;
+  sdk?: SdkBehaviour;
 }
 
 /** One resource, declared once: token, table, inputs, outputs, diff rules and behaviour. */
@@ -51,6 +74,7 @@ export function defineResource<I extends Row, O extends Row>(declaration: Resour
     description: declaration.description,
     inputs: declaration.schema as z.ZodObject,
     outputs: declaration.outputs ?? {},
+    sdk: declaration.sdk ?? {},
     dynamicFile: declaration.token[0].toLowerCase() + declaration.token.slice(1),
     operations: dynamic.operations,
     dynamic,

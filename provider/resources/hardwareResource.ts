@@ -13,7 +13,7 @@ import { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
-import type { ResourceToken } from "./defineResource";
+import type { ResourceToken, SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
@@ -91,7 +91,7 @@ export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
  */
 export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   spec: HardwareSpec<I, O>,
-): ResourceBehaviour<I, O> & { token: ResourceToken; table: string } {
+): ResourceBehaviour<I, O> & { token: ResourceToken; table: string; sdk: SdkBehaviour } {
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
@@ -113,6 +113,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     token: spec.token,
     table: spec.table,
     schema: spec.schema,
+    sdk: { onMachine: true, uniqueName: "vm" },
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),

@@ -47,6 +47,7 @@ export const vmPower = defineResource<VmPowerInputs, Outputs>({
   "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
   outputs: vmPowerOutputs,
   schema: vmPowerInputsSchema,
+  sdk: { createMarker: false },
   diff: (_id, olds, news) => diffVmPower(olds, news),
 
   async create(api, inputs) {

@@ -52,6 +52,7 @@ export const vnet = defineResource<Inputs, Inputs>({
   table: "vnets",
   description: "A virtual network.",
   schema: vnetInputsSchema,
+  sdk: { uniqueName: "program" },
   diff: (_id, olds, news) => diffVnet(olds, news),
 
   async create(api, inputs) {

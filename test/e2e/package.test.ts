@@ -123,7 +123,7 @@ afterAll(() => {
 });
 
 describe("the tarball", () => {
-  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner and emulator, and nothing else", () => {
+  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner, emulator and policy pack, and nothing else", () => {
     const files = run("tar", ["tzf", tarball], work).trim().split("\n").map((f) => f.replace(/^package\//, ""));
     const allowed = /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator|policy)\/.+\.(js|d\.ts))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
