@@ -33,7 +33,7 @@ export function authKind(headers: Record<string, unknown>): AuthKind {
 /** The recorded form of an exchange, secrets removed. */
 export function recordedExchange(raw: Omit<RecordedExchange, "seq">, seq: number): RecordedExchange {
   const session = /^\/api\/sys\/tokens/.test(raw.url);
-  return { ...raw, seq, url: redactUrl(raw.url), body: redact(raw.body), answer: redact(raw.answer, session) };
+  return { seq, ...raw, url: redactUrl(raw.url), body: redact(raw.body), answer: redact(raw.answer, session) };
 }
 
 export class RequestRecorder {

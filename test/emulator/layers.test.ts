@@ -38,6 +38,10 @@ describe("the emulator's imports point one way", () => {
     expect(importsOfFile("emulator/core/context").sort()).toEqual(["emulator/core/clock", "emulator/core/errors", "emulator/tables/types"]);
   });
 
+  test("core/clock.ts, under the context, imports nothing of the emulator", () => {
+    expect(importsOfFile("emulator/core/clock")).toEqual([]);
+  });
+
   test("the query language imports only itself", () => {
     const outside = files.filter((f) => f.file.startsWith("emulator/query/")).flatMap((f) => f.imports.filter((i) => !i.startsWith("emulator/query/")).map((i) => `${f.file} → ${i}`));
     expect(outside).toEqual([]);
