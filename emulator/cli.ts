@@ -52,7 +52,8 @@ async function main(): Promise<void> {
     process.stdout.write(readFileSync(__filename, "utf8").split("*/")[0].replace(/^#!.*\n|^\/\*\*?|^ \* ?/gm, ""));
     return;
   }
-  const snapshotDir = values["snapshot-dir"] ?? (values["data-dir"] ? join(values["data-dir"], "snapshots") : resolve(".emulator-snapshots"));
+  const dataDir = values["data-dir"];
+  const snapshotDir = values["snapshot-dir"] ?? (dataDir ? join(dataDir, "snapshots") : resolve(".emulator-snapshots"));
   const [command, ...args] = positionals;
   if (command === "snapshot") return snapshotCommand(args, values["data-dir"], new SnapshotLibrary(snapshotDir));
   if (command === "replay") {
@@ -61,8 +62,11 @@ async function main(): Promise<void> {
     const file = args[0] ?? fail("replay needs the recording: replay FILE --target URL --api-key KEY");
     const ignore = new Set([...VOLATILE_FIELDS, ...(values.ignore ? values.ignore.split(",") : [])]);
     const exchanges = readRecording(file);
-    const found = await replay(exchanges, { url: target.replace(/\/$/, ""), apiKey, ca: values.ca ? readFileSync(values.ca, "utf8") : undefined }, ignore);
-    for (const { seq, request, differences } of found) process.stdout.write(`#${seq} ${request}\n${differences.map((d) => `  ${d}\n`).join("")}`);
+    const ca = values.ca ? readFileSync(values.ca, "utf8") : undefined;
+    const found = await replay(exchanges, { url: target.replace(/\/$/, ""), apiKey, ca }, ignore);
+    for (const { seq, request, differences } of found) {
+      process.stdout.write(`#${seq} ${request}\n${differences.map((d) => `  ${d}\n`).join("")}`);
+    }
     process.stdout.write(`${found.length} of ${exchanges.length} answers differ\n`);
     process.exitCode = found.length ? 1 : 0;
     return;

@@ -99,7 +99,9 @@ export function createApiKeyIn(
  * states settled), keeping the running emulator's own access: the admin password and its API key.
  */
 export function loadSnapshotInto(ctx: InMemoryContext, name: string, tables: SavedTables): void {
-  if (!tables.users?.rows.some((row) => row.name === "admin")) throw new ApiError(422, `snapshot '${name}' has no admin user; save it again`);
+  if (!tables.users?.rows.some((row) => row.name === "admin")) {
+    throw new ApiError(422, `snapshot '${name}' has no admin user; save it again`);
+  }
   const admin = userByName(ctx, "admin")!;
   const adminKey = ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
   ctx.clock.cancelAll();
@@ -124,7 +126,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove("user_api_keys", old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
-  const library = new SnapshotLibrary(opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots")));
+  const snapshotDir = opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots"));
+  const library = new SnapshotLibrary(snapshotDir);
   const persister = opts.dataDir ? new Persister(ctx, opts.dataDir, { fsync: opts.fsync }) : undefined;
   const snapshots = {
     list: () => library.list(),
@@ -159,8 +162,9 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const random = new SeededRandom(opts.randomSeed);
   const recorder = new RequestRecorder();
   if (opts.record) recorder.start(opts.record);
+  const rateLimitWindowMs = opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined;
   const app = await buildApp({
-    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined),
+    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, rateLimitWindowMs),
     faults: new FaultInjector(() => random.next()), chaos: new ChaosControls(() => random.next()), random, recorder,
     counter: new RequestCounter(), snapshots, clock: ctx.clock, https: { cert, key },
   });

@@ -66,7 +66,8 @@ export class ChaosControls {
       }
       rule.hits++;
       latencyMs += rule.latencyMs;
-      if (rule.status !== undefined && !answer) answer = { status: rule.status, body: rule.body ?? { error: `injected chaos (status ${rule.status})` } };
+      if (rule.status === undefined || answer) continue;
+      answer = { status: rule.status, body: rule.body ?? { error: `injected chaos (status ${rule.status})` } };
     }
     return { latencyMs, answer };
   }

@@ -38,7 +38,11 @@ export function readRecording(file: string): RecordedExchange[] {
   });
 }
 
-export async function replay(exchanges: RecordedExchange[], target: ReplayTarget, ignore: ReadonlySet<string>): Promise<ReplayDifference[]> {
+export async function replay(
+  exchanges: RecordedExchange[],
+  target: ReplayTarget,
+  ignore: ReadonlySet<string>,
+): Promise<ReplayDifference[]> {
   const agent = new https.Agent({ ca: target.ca, keepAlive: true });
   const found: ReplayDifference[] = [];
   try {
@@ -50,8 +54,9 @@ export async function replay(exchanges: RecordedExchange[], target: ReplayTarget
         body: exchange.body,
         headers: exchange.auth === "none" ? {} : { authorization: `Bearer ${target.apiKey}` },
       });
-      const differences =
-        reply.status === exchange.status ? jsonDifferences(exchange.answer, reply.body, ignore) : [`status: ${exchange.status} ≠ ${reply.status}`];
+      const differences = reply.status === exchange.status
+        ? jsonDifferences(exchange.answer, reply.body, ignore)
+        : [`status: ${exchange.status} ≠ ${reply.status}`];
       if (differences.length) found.push({ seq: exchange.seq, request: `${exchange.method} ${exchange.url}`, differences });
     }
   } finally {

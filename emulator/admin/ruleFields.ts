@@ -31,8 +31,8 @@ export function targets(rule: RuleTarget, method: string, table: string): boolea
 export function intField(b: Record<string, unknown>, name: string, min: number, max: number): number | undefined {
   const v = b[name];
   if (v === undefined) return undefined;
-  if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw validationError(name, `must be an integer ${min}–${max}`);
-  return v;
+  if (typeof v === "number" && Number.isInteger(v) && v >= min && v <= max) return v;
+  throw validationError(name, `must be an integer ${min}–${max}`);
 }
 
 export function probabilityField(b: Record<string, unknown>): number | undefined {

@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { EmulatorContext } from "../core/context";
-import { ApiError } from "../core/errors";
+import { ApiError, validationError } from "../core/errors";
 import { savedTables, writeFileAtomically, type SavedTables } from "./store";
 
 const KIND = "vplatform-emulator-snapshot";
@@ -45,14 +45,16 @@ export class SnapshotLibrary {
 
   fileOf(name: string): string {
     if (!NAME.test(name)) {
-      throw new ApiError(400, `Validation error on field: 'name' - 'snapshot names are 1–64 letters, digits, '.', '_' or '-' (got '${name}')'`, "err");
+      throw validationError("name", `snapshot names are 1–64 letters, digits, '.', '_' or '-' (got '${name}')`);
     }
     return join(this.dir, `${name}.json`);
   }
 
   save(ctx: EmulatorContext, name: string): SnapshotInfo {
     const file = this.fileOf(name);
-    const snapshot: SnapshotFile = { kind: KIND, format: FORMAT, tables_fingerprint: tablesFingerprint(ctx), savedAt: Date.now(), tables: savedTables(ctx) };
+    const snapshot: SnapshotFile = {
+      kind: KIND, format: FORMAT, tables_fingerprint: tablesFingerprint(ctx), savedAt: Date.now(), tables: savedTables(ctx),
+    };
     writeFileAtomically(file, JSON.stringify(snapshot));
     return this.info(name);
   }

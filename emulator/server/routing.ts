@@ -29,7 +29,10 @@ const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 /** A decoded path segment that is no path trick (empty: a trailing slash, which routes answer 404). */
 const SEGMENT = "^(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]*$";
 
-const PATH_SEGMENT = { schema: { type: "string", pattern: SEGMENT }, message: "must be one path segment (no slash, dots or control characters)" };
+const PATH_SEGMENT = {
+  schema: { type: "string", pattern: SEGMENT },
+  message: "must be one path segment (no slash, dots or control characters)",
+};
 const COUNT = { schema: { type: "string", pattern: "^\\d*$" }, message: "must be a non-negative integer" };
 
 /** Each route parameter and query option: its JSON schema and the message when a value breaks it. */

@@ -58,7 +58,8 @@ describe("chaos controls: per table and method, probability, latency, status and
   afterEach(() => c.del("/_emulator/chaos"));
 
   test("an armed rule answers its status and body on its table and method only, and adds its latency", async () => {
-    const armed = await c.post("/_emulator/chaos", { method: "GET", table: "vnets", status: 503, body: { error: "vnet service sick" }, latencyMs: 150 });
+    const rule = { method: "GET", table: "vnets", status: 503, body: { error: "vnet service sick" }, latencyMs: 150 };
+    const armed = await c.post("/_emulator/chaos", rule);
     expect(armed.status).toBe(201);
     const started = Date.now();
     const sick = await c.get("/api/v4/vnets");
@@ -169,7 +170,8 @@ describe("snapshots: the whole state saved under a name and loaded back", () => 
       fresh.emu.saveSnapshot("reloaded");
       expect(tablesOf(join(snapshotDir, "reloaded.json"))).toEqual(tablesOf(join(snapshotDir, "lab50.json")));
 
-      expect((await fresh.get("/api/v4/vms?filter=name+eq+'lab-49'&fields=name,cpu_cores")).body).toEqual([{ name: "lab-49", cpu_cores: 2 }]);
+      const lastVm = (await fresh.get("/api/v4/vms?filter=name+eq+'lab-49'&fields=name,cpu_cores")).body;
+      expect(lastVm).toEqual([{ name: "lab-49", cpu_cores: 2 }]);
       const labNext = (await lab.createVm({ name: "next" })).vm;
       expect((await fresh.createVm({ name: "next" })).vm).toBe(labNext); // the counter, not a reused key of the deleted VM
       expect((await fresh.get("/_emulator/snapshots")).body.map((s: { name: string }) => s.name)).toEqual(["lab50", "reloaded"]);

@@ -47,7 +47,7 @@ function stringField(body: Body, name: string): string {
 
 function manual(clock: TransitionClock): ManualClock {
   if (clock instanceof ManualClock) return clock;
-  throw new ApiError(409, "the clock runs in real time: start the emulator with clock: 'manual' (--clock manual) to advance it from a test");
+  throw new ApiError(409, "the clock runs in real time: start the emulator with clock: 'manual' (--clock manual) to advance it");
 }
 
 export async function adminPlugin(app: FastifyInstance, controls: AdminControls): Promise<void> {
@@ -99,7 +99,9 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   });
 
   app.get("/snapshots", async (request, reply) => sendJson(request, reply, 200, snapshots.list()));
-  app.post("/snapshots", async (request, reply) => sendJson(request, reply, 201, snapshots.save(stringField(request.body as Body, "name"))));
+  app.post("/snapshots", async (request, reply) => {
+    return sendJson(request, reply, 201, snapshots.save(stringField(request.body as Body, "name")));
+  });
   app.post("/snapshots/:name/load", async (request, reply) => {
     const { name } = request.params as { name: string };
     return sendJson(request, reply, 200, snapshots.load(name));
@@ -111,7 +113,9 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   });
   app.post("/clock/advance", async (request, reply) => {
     const ms = (request.body as Body)?.ms;
-    if (ms !== undefined && (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)) throw validationError("ms", "must be a non-negative integer");
+    if (ms !== undefined && (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)) {
+      throw validationError("ms", "must be a non-negative integer");
+    }
     const ticking = manual(clock);
     const ran = ticking.advance(ms);
     return sendJson(request, reply, 200, { ran, pending: ticking.pending(), elapsedMs: ticking.elapsedMs });

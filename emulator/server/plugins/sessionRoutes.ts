@@ -15,7 +15,10 @@ const notPermitted = async (request: FastifyRequest) => {
   throw new ApiError(405, `method ${request.method} not permitted on /sys/tokens`);
 };
 
-export async function sessionRoutesPlugin(app: FastifyInstance, { ctx, sessions }: { ctx: EmulatorContext; sessions: SessionStore }): Promise<void> {
+export async function sessionRoutesPlugin(
+  app: FastifyInstance,
+  { ctx, sessions }: { ctx: EmulatorContext; sessions: SessionStore },
+): Promise<void> {
   const tokenSchemas = { params: schemaOf(["token"], true) };
 
   app.post("/sys/tokens", { config: { public: true } }, async (request, reply) => {

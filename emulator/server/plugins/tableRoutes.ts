@@ -43,7 +43,8 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
       const row = ctx.all(def.name)[0];
       return sendJson(request, reply, 200, row ? readRow(ctx, def, row, query.fields) : {});
     }
-    const list = { fields: query.fields, filter: query.filter, sort: query.sort, limit: intOption(query, "limit"), offset: intOption(query, "offset") };
+    const { fields, filter, sort } = query;
+    const list = { fields, filter, sort, limit: intOption(query, "limit"), offset: intOption(query, "offset") };
     return sendJson(request, reply, 200, listRows(ctx, def, list));
   });
 
@@ -96,7 +97,8 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
     schema: rowSchemas,
     handler: async (request) => {
       target(request);
-      throw new ApiError(405, request.method === "PATCH" ? "method PATCH not permitted" : `POST to a row is not supported: ${displayOf(request.url)}`);
+      if (request.method === "PATCH") throw new ApiError(405, "method PATCH not permitted");
+      throw new ApiError(405, `POST to a row is not supported: ${displayOf(request.url)}`);
     },
   });
 
