@@ -2,17 +2,27 @@
 /** Command line of the emulator (the package's `vplatform-emulator`; see README.md and USAGE below). */
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { buildContext, createApiKeyIn, startEmulator } from "./index";
+import { join, resolve } from "node:path";
+import { VOLATILE_FIELDS } from "./admin/jsonDiff";
+import { readRecording, replay } from "./admin/replay";
+import { buildContext, createApiKeyIn, loadSnapshotInto, startEmulator } from "./index";
+import { SnapshotLibrary } from "./persistence/snapshots";
 import { Persister } from "./persistence/store";
 
 /** What --help prints: a string of the program, since the compiled file's comments sit behind compiled JavaScript. */
 const USAGE = `Usage:
   vplatform-emulator --port 8443 --admin-password s3cret [--host 127.0.0.1] [--data-dir ./state]
                      [--time-scale 1] [--cert cert.pem --key key.pem] [--rate-limit 1000] [--volume name=dir]... [--fsync]
+                     [--clock manual] [--random-seed N] [--record requests.jsonl] [--load NAME] [--snapshot-dir DIR]
     prints one line, the base URL, and serves until SIGINT/SIGTERM or until the process that started it exits
     (state is flushed first).
   vplatform-emulator --data-dir ./state --create-api-key <name> [--user admin] [--expires-days 30]
     adds an API key to the saved state (emulator stopped) and prints its secret.
+  vplatform-emulator snapshot save|load NAME --data-dir ./state [--snapshot-dir DIR]
+    saves the state of a stopped emulator as a named snapshot, or replaces it by one.
+  vplatform-emulator snapshot list [--data-dir ./state | --snapshot-dir DIR]
+  vplatform-emulator replay requests.jsonl --target https://127.0.0.1:8443 --api-key KEY [--ca ca.pem] [--ignore f1,f2]
+    sends a recording to another emulator and prints each answer that differs (exit 1 when any does).
 `;
 
 function fail(message: string): never {
@@ -28,19 +38,44 @@ function number(value: string | undefined, name: string): number | undefined {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     options: {
       port: { type: "string" }, host: { type: "string" }, "admin-password": { type: "string" }, "data-dir": { type: "string" },
       "time-scale": { type: "string" }, cert: { type: "string" }, key: { type: "string" }, "rate-limit": { type: "string" },
       volume: { type: "string", multiple: true }, "create-api-key": { type: "string" }, user: { type: "string" },
       "expires-days": { type: "string" }, fsync: { type: "boolean" }, help: { type: "boolean" },
+      clock: { type: "string" }, "random-seed": { type: "string" }, record: { type: "string" }, load: { type: "string" },
+      "snapshot-dir": { type: "string" }, target: { type: "string" }, "api-key": { type: "string" }, ca: { type: "string" },
+      ignore: { type: "string" },
     },
     strict: true,
+    allowPositionals: true,
   });
   if (values.help) {
     process.stdout.write(USAGE);
     return;
   }
+  const dataDir = values["data-dir"];
+  const snapshotDir = values["snapshot-dir"] ?? (dataDir ? join(dataDir, "snapshots") : resolve(".emulator-snapshots"));
+  const [command, ...args] = positionals;
+  if (command === "snapshot") return snapshotCommand(args, values["data-dir"], new SnapshotLibrary(snapshotDir));
+  if (command === "replay") {
+    const target = values.target ?? fail("replay needs --target URL (the emulator to send the recording to)");
+    const apiKey = values["api-key"] ?? fail("replay needs --api-key KEY (an administrator key of the target)");
+    const file = args[0] ?? fail("replay needs the recording: replay FILE --target URL --api-key KEY");
+    const ignore = new Set([...VOLATILE_FIELDS, ...(values.ignore ? values.ignore.split(",") : [])]);
+    const exchanges = readRecording(file);
+    const ca = values.ca ? readFileSync(values.ca, "utf8") : undefined;
+    const found = await replay(exchanges, { url: target.replace(/\/$/, ""), apiKey, ca }, ignore);
+    for (const { seq, request, differences } of found) {
+      process.stdout.write(`#${seq} ${request}\n${differences.map((d) => `  ${d}\n`).join("")}`);
+    }
+    process.stdout.write(`${found.length} of ${exchanges.length} answers differ\n`);
+    process.exitCode = found.length ? 1 : 0;
+    return;
+  }
+  if (command !== undefined) fail(`unknown command '${command}' (snapshot, replay; see --help)`);
+  if (values.clock !== undefined && values.clock !== "manual" && values.clock !== "real") fail("--clock is real or manual");
   if (values["create-api-key"] !== undefined) {
     const dataDir = values["data-dir"] ?? fail("--create-api-key needs --data-dir (stop the emulator using it first)");
     const ctx = buildContext({ dataDir, adminPassword: values["admin-password"] ?? Math.random().toString(36) });
@@ -73,6 +108,11 @@ async function main(): Promise<void> {
     rateLimitPerHour: number(values["rate-limit"], "rate-limit"),
     volumes,
     quiet: true,
+    clock: values.clock as "real" | "manual" | undefined,
+    randomSeed: number(values["random-seed"], "random-seed"),
+    record: values.record,
+    load: values.load,
+    snapshotDir,
   });
   process.stdout.write(`${emulator.url}\n`);
   const stop = () => {
@@ -95,6 +135,30 @@ function stopWhenOrphaned(stop: () => void): void {
     stop();
   }, 500);
   watch.unref();
+}
+
+/** `snapshot save|load NAME` on the state of a stopped emulator (`--data-dir`), `snapshot list`. */
+function snapshotCommand([action, name]: string[], dataDir: string | undefined, library: SnapshotLibrary): void {
+  if (action === "list") {
+    for (const s of library.list()) process.stdout.write(`${s.name}\t${s.bytes} bytes\t${new Date(s.savedAt).toISOString()}\n`);
+    return;
+  }
+  if (action !== "save" && action !== "load") fail("snapshot needs save, load or list");
+  if (!name) fail(`snapshot ${action} needs a NAME`);
+  const dir = dataDir ?? fail(`snapshot ${action} needs --data-dir (of a stopped emulator; a running one: POST /_emulator/snapshots)`);
+  const ctx = buildContext({ dataDir: dir, adminPassword: Math.random().toString(36) });
+  try {
+    if (action === "save") {
+      const info = library.save(ctx, name);
+      process.stdout.write(`${info.file}\n`);
+    } else {
+      loadSnapshotInto(ctx, name, library.read(ctx, name));
+      new Persister(ctx, dir).close();
+      process.stdout.write(`${dir}: state replaced by snapshot '${name}'\n`);
+    }
+  } finally {
+    ctx.close();
+  }
 }
 
 main().catch((e: Error) => fail(e.message));

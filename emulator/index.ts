@@ -4,15 +4,22 @@
  * TLS certificate and the HTTPS server. See README.md.
  */
 import { randomBytes } from "node:crypto";
+import { join, resolve } from "node:path";
 import { generate } from "selfsigned";
+import { ChaosControls } from "./admin/chaos";
 import { FaultInjector } from "./admin/faults";
+import { SeededRandom } from "./admin/random";
+import { RequestRecorder } from "./admin/recorder";
 import { RequestCounter } from "./admin/requestCounter";
 import { RateLimiter } from "./auth/rateLimit";
 import { SessionStore } from "./auth/sessions";
 import { hashPassword, seedUsers, userByName } from "./auth/users";
+import { ManualClock, RealTimeClock } from "./core/clock";
 import { InMemoryContext, type EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
-import { loadState, Persister } from "./persistence/store";
+import { ApiError } from "./core/errors";
+import { SnapshotLibrary, type SnapshotInfo } from "./persistence/snapshots";
+import { loadState, Persister, replaceState, type SavedTables } from "./persistence/store";
 import { allFeatures, settleFeaturesAfterLoad } from "./features";
 import { buildApp } from "./server/app";
 import { builtInTables } from "./tables";
@@ -30,6 +37,11 @@ export interface EmulatorOptions {
   rateLimitFollowsTimeScale?: boolean; // the limit's hour is 1 h × timeScale (a whole key-hour in seconds of a test)
   volumes?: Record<string, string>; // volume name -> host directory backing it (volume_browser)
   quiet?: boolean;
+  clock?: "real" | "manual";   // manual: delayed transitions wait for advanceClock / POST /_emulator/clock/advance
+  randomSeed?: number;         // seed of injected randomness (fault and chaos probabilities); default: the start time
+  snapshotDir?: string;        // named snapshots; default <dataDir>/snapshots, else ./.emulator-snapshots
+  load?: string;               // a named snapshot to start from
+  record?: string;             // record every /api request and answer to this JSON-lines file from the start
 }
 
 export interface RunningEmulator {
@@ -39,14 +51,22 @@ export interface RunningEmulator {
   apiKey: string;
   caCert: string;
   createApiKey(opts: { user?: string; name: string; expiresAt?: number; ipAllow?: string[]; ipDeny?: string[] }): Promise<string>;
+  saveSnapshot(name: string): SnapshotInfo;
+  /** Replaces the whole state by a named snapshot; this emulator's admin password and API key keep working. */
+  loadSnapshot(name: string): SnapshotInfo;
+  /** Manual clock only: moves time forward by `ms` of platform time (default: to the last pending transition); returns how many ran. */
+  advanceClock(ms?: number): number;
   close(): Promise<void>;
 }
 
 const ADMIN_KEY_NAME = "emulator-admin";
 
 /** Builds the context with every table and its state (saved or seeded), without any server. */
-export function buildContext(opts: { timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string> }): EmulatorContext {
-  const ctx = new InMemoryContext(opts.timeScale ?? 1);
+export function buildContext(opts: {
+  timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string>; clock?: "real" | "manual";
+}): InMemoryContext {
+  const timeScale = opts.timeScale ?? 1;
+  const ctx = new InMemoryContext(timeScale, Date.now, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
   ctx.registerTables(builtInTables);
   for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {
@@ -74,17 +94,51 @@ export function createApiKeyIn(
   return String(response!.token);
 }
 
+/**
+ * Replaces the state by a snapshot's tables, as after a restart (pending transitions dropped, in-flight
+ * states settled), keeping the running emulator's own access: the admin password and its API key.
+ */
+export function loadSnapshotInto(ctx: InMemoryContext, name: string, tables: SavedTables): void {
+  if (!tables.users?.rows.some((row) => row.name === "admin")) {
+    throw new ApiError(422, `snapshot '${name}' has no admin user; save it again`);
+  }
+  const admin = userByName(ctx, "admin")!;
+  const adminKey = ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
+  ctx.clock.cancelAll();
+  replaceState(ctx, tables);
+  settleFeaturesAfterLoad(ctx);
+  const loadedAdmin = userByName(ctx, "admin")!;
+  loadedAdmin.password = admin.password;
+  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME)) ctx.remove("user_api_keys", old.$key);
+  if (adminKey) {
+    const { $key, ...rest } = adminKey;
+    ctx.insert("user_api_keys", { ...rest, user: loadedAdmin.$key, ...(ctx.get("user_api_keys", $key) ? {} : { $key }) });
+  }
+}
+
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const adminPassword = opts.adminPassword ?? randomBytes(12).toString("base64url");
   const host = opts.host ?? "127.0.0.1";
-  const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword, volumes: opts.volumes });
+  const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword, volumes: opts.volumes, clock: opts.clock });
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
   admin.password = hashPassword(adminPassword);
   for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove("user_api_keys", old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
+  const snapshotDir = opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots"));
+  const library = new SnapshotLibrary(snapshotDir);
   const persister = opts.dataDir ? new Persister(ctx, opts.dataDir, { fsync: opts.fsync }) : undefined;
+  const snapshots = {
+    list: () => library.list(),
+    save: (name: string) => library.save(ctx, name),
+    load: (name: string) => {
+      loadSnapshotInto(ctx, name, library.read(ctx, name)); // read() refuses a bad file before anything changes
+      persister?.flush();
+      return library.list().find((s) => s.name === name)!;
+    },
+  };
+  if (opts.load !== undefined) snapshots.load(opts.load);
   if (persister) {
     ctx.onChange = (table, rowKey) => persister.changed(table, rowKey);
     ctx.beforeAnswer = () => persister.commit();
@@ -105,9 +159,14 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     key = pems.private;
   }
 
+  const random = new SeededRandom(opts.randomSeed);
+  const recorder = new RequestRecorder();
+  if (opts.record) recorder.start(opts.record);
+  const rateLimitWindowMs = opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined;
   const app = await buildApp({
-    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined),
-    faults: new FaultInjector(), counter: new RequestCounter(), https: { cert, key },
+    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, rateLimitWindowMs),
+    faults: new FaultInjector(() => random.next()), chaos: new ChaosControls(() => random.next()), random, recorder,
+    counter: new RequestCounter(), snapshots, clock: ctx.clock, https: { cert, key },
   });
   await app.listen({ port: opts.port ?? 0, host });
   const address = app.server.address();
@@ -122,11 +181,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     apiKey,
     caCert: cert,
     createApiKey: async (o) => createApiKeyIn(ctx, o),
+    saveSnapshot: snapshots.save,
+    loadSnapshot: snapshots.load,
+    advanceClock: (ms) => {
+      if (!(ctx.clock instanceof ManualClock)) throw new Error("advanceClock needs startEmulator({ clock: \"manual\" })");
+      const ran = ctx.clock.advance(ms);
+      ctx.beforeAnswer();
+      return ran;
+    },
     close: async () => {
       if (closed) return;
       closed = true;
       ctx.close();
       await app.close();
+      recorder.stop();
       persister?.close();
     },
   };

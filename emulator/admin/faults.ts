@@ -14,6 +14,7 @@
  * `{"method": "DELETE", "table": "vms", "where": {"$key": "7"}}` hits only VM 7.
  */
 import { validationError } from "../core/errors";
+import { intField, probabilityField, ruleBody, ruleTarget, targets } from "./ruleFields";
 
 export interface Fault {
   id: number;
@@ -41,36 +42,26 @@ export interface RequestFacts {
   body?: unknown;
 }
 
-const METHODS = new Set(["*", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]);
+const FAULT_FIELDS = ["method", "table", "status", "retryAfter", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability", "where"];
 
 export class FaultInjector {
   private faults: Fault[] = [];
   private nextId = 1;
 
+  /** `random` is the emulator's seeded source (see random.ts), so probabilistic faults replay alike. */
   constructor(private readonly random: () => number = Math.random) {}
 
   add(body: unknown): Fault {
-    if (!body || typeof body !== "object" || Array.isArray(body)) throw validationError("fault", "must be a JSON object");
-    const b = body as Record<string, unknown>;
-    const known = new Set(["method", "table", "status", "retryAfter", "stallMs", "drop", "dropAfter", "lateMs", "count", "probability", "where"]);
-    for (const name of Object.keys(b)) if (!known.has(name)) throw validationError(name, "unknown fault field");
-    const method = String(b.method ?? "*").toUpperCase();
-    if (!METHODS.has(method)) throw validationError("method", "must be an HTTP method or *");
-    const table = String(b.table ?? "*");
-    const int = (name: string, min: number, max: number): number | undefined => {
-      const v = b[name];
-      if (v === undefined) return undefined;
-      if (typeof v !== "number" || !Number.isInteger(v) || v < min || v > max) throw validationError(name, `must be an integer ${min}–${max}`);
-      return v;
-    };
+    const b = ruleBody(body, "fault", FAULT_FIELDS);
+    const { method, table } = ruleTarget(b);
+    const int = (name: string, min: number, max: number) => intField(b, name, min, max);
     const status = int("status", 100, 599);
     const retryAfter = int("retryAfter", 0, 86_400);
     if (retryAfter !== undefined && status === undefined) throw validationError("retryAfter", "needs a status to go with");
     const stallMs = int("stallMs", 0, 600_000);
     const lateMs = int("lateMs", 1, 600_000);
     const count = int("count", 1, 1_000_000);
-    const probability = b.probability === undefined ? undefined : Number(b.probability);
-    if (probability !== undefined && !(probability >= 0 && probability <= 1)) throw validationError("probability", "must be between 0 and 1");
+    const probability = probabilityField(b);
     if (b.drop !== undefined && typeof b.drop !== "boolean") throw validationError("drop", "must be a boolean");
     if (b.dropAfter !== undefined && typeof b.dropAfter !== "boolean") throw validationError("dropAfter", "must be a boolean");
     const where = b.where === undefined ? undefined : whereOf(b.where);
@@ -97,8 +88,7 @@ export class FaultInjector {
   /** Without `request`: the faults without `where` (checked before the body is read); with it: those with `where`. */
   match(method: string, table: string, request?: RequestFacts): Fault | undefined {
     for (const fault of this.faults) {
-      if (fault.method !== "*" && fault.method !== method) continue;
-      if (fault.table !== "*" && fault.table !== table) continue;
+      if (!targets(fault, method, table)) continue;
       if (!fault.where !== !request || (fault.where && !matchesWhere(fault.where, request!))) continue;
       if (fault.probability !== undefined && this.random() >= fault.probability) continue;
       fault.hits++;

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
 import type { EmulatorContext, EmulatorEvent, FeatureModule, Row, RowKey, TableDef, TableStore } from "../tables/types";
+import { RealTimeClock, type TransitionClock } from "./clock";
 import { ApiError } from "./errors";
 
 export type { EmulatorContext, EmulatorEvent, TableStore } from "../tables/types";
@@ -13,7 +14,6 @@ export type { EmulatorContext, EmulatorEvent, TableStore } from "../tables/types
 export class InMemoryContext implements EmulatorContext {
   readonly tables = new Map<string, TableStore>();
   readonly events = new EventEmitter();
-  private readonly timers = new Set<NodeJS.Timeout>();
   /** Without table and key: bookkeeping that only the next snapshot needs (see persistence/store.ts). */
   onChange: (table?: string, key?: RowKey) => void = () => {};
   beforeAnswer: () => void = () => {};
@@ -23,6 +23,8 @@ export class InMemoryContext implements EmulatorContext {
     readonly timeScale = 1,
     /** Milliseconds since the epoch; replaceable in unit tests. */
     readonly now: () => number = Date.now,
+    /** Runs the delayed transitions: on timers, or when a test advances the manual clock. */
+    readonly clock: TransitionClock = new RealTimeClock(timeScale),
   ) {
     this.events.setMaxListeners(100);
   }
@@ -125,26 +127,17 @@ export class InMemoryContext implements EmulatorContext {
    * timers, which a zero time scale would otherwise make spin); the returned function cancels it.
    */
   schedule(ms: number, fn: () => void, minRealMs = 0): () => void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, Math.max(0, minRealMs, Math.round(ms * this.timeScale)));
-    this.timers.add(timer);
-    return () => {
-      clearTimeout(timer);
-      this.timers.delete(timer);
-    };
+    return this.clock.schedule(ms, fn, minRealMs);
   }
 
   /** Number of pending delayed changes (persistence settles them on restart). */
   pendingTimers(): number {
-    return this.timers.size;
+    return this.clock.pending();
   }
 
   /** Cancels every scheduled change and drops listeners. */
   close(): void {
-    for (const timer of this.timers) clearTimeout(timer);
-    this.timers.clear();
+    this.clock.cancelAll();
     this.events.removeAllListeners();
   }
 }

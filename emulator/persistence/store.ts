@@ -9,7 +9,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Journal, replayJournal } from "./journal";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { EmulatorContext } from "../core/context";
 import { BUSY_STATUSES, stoppedFields } from "../domain/machines";
 import { createMachineFor } from "../tables/machines";
@@ -22,19 +22,49 @@ export const COMPACT_DEBOUNCE_MS = 1000;
 /** ... or as soon as the journal holds this many bytes. */
 export const COMPACT_JOURNAL_BYTES = 4 * 1024 * 1024;
 
+/** Every saved table's rows and key counter. */
+export type SavedTables = Record<string, { nextKey: number; rows: Row[] }>;
+
 interface SavedState {
   format: number;
   savedAt: number;
-  tables: Record<string, { nextKey: number; rows: Row[] }>;
+  tables: SavedTables;
 }
 
-export function serialize(ctx: EmulatorContext): string {
-  const tables: SavedState["tables"] = {};
+/** The tables a state holds (transient ones, such as in-flight jobs, are never saved). */
+export function savedTables(ctx: EmulatorContext): SavedTables {
+  const tables: SavedTables = {};
   for (const [name, store] of ctx.tables) {
     if (store.def.transient) continue;
     tables[name] = { nextKey: store.nextKey, rows: [...store.rows.values()] };
   }
-  return JSON.stringify({ format: FORMAT, savedAt: Date.now(), tables } satisfies SavedState);
+  return tables;
+}
+
+export function serialize(ctx: EmulatorContext): string {
+  return JSON.stringify({ format: FORMAT, savedAt: Date.now(), tables: savedTables(ctx) } satisfies SavedState);
+}
+
+/** Puts saved tables into the context's registered ones (tables no longer registered are skipped). */
+function restoreTables(ctx: EmulatorContext, tables: SavedTables): void {
+  for (const [name, saved] of Object.entries(tables)) {
+    const store = ctx.tables.get(name);
+    if (!store) continue;
+    store.rows = new Map(saved.rows.map((row) => [row.$key, row]));
+    store.nextKey = saved.nextKey;
+  }
+}
+
+/** Replaces the whole saved state of a running context by `tables` (a named snapshot), settled as after a restart. */
+export function replaceState(ctx: EmulatorContext, tables: SavedTables): void {
+  for (const store of ctx.tables.values()) {
+    if (store.def.transient) continue;
+    store.rows = new Map();
+    store.nextKey = store.def.firstKey ?? 1;
+  }
+  restoreTables(ctx, tables);
+  keepKeyCountersAhead(ctx);
+  settleInFlight(ctx);
 }
 
 /**
@@ -47,12 +77,7 @@ export function loadState(ctx: EmulatorContext, dataDir: string): boolean {
   if (hasSnapshot) {
     const state = JSON.parse(readFileSync(file, "utf8")) as SavedState;
     if (state.format !== FORMAT) throw new Error(`${file}: unsupported state format ${state.format}`);
-    for (const [name, saved] of Object.entries(state.tables)) {
-      const store = ctx.tables.get(name);
-      if (!store) continue; // a table no longer registered
-      store.rows = new Map(saved.rows.map((row) => [row.$key, row]));
-      store.nextKey = saved.nextKey;
-    }
+    restoreTables(ctx, state.tables);
   }
   const replayed = replayJournal(ctx, dataDir);
   if (!hasSnapshot && replayed === 0) return false;
@@ -98,9 +123,14 @@ export function settleInFlight(ctx: EmulatorContext): void {
   }
 }
 
+/** The whole state into `<dataDir>/state.json`, atomically. */
 export function writeAtomically(dataDir: string, text: string): void {
-  mkdirSync(dataDir, { recursive: true });
-  const target = join(dataDir, STATE_FILE);
+  writeFileAtomically(join(dataDir, STATE_FILE), text);
+}
+
+/** Writes a temporary file and renames it over `target`: a crash leaves the old or the new file, never a torn one. */
+export function writeFileAtomically(target: string, text: string): void {
+  mkdirSync(dirname(target), { recursive: true });
   const temporary = `${target}.${process.pid}.tmp`;
   writeFileSync(temporary, text);
   renameSync(temporary, target);

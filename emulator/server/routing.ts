@@ -1,5 +1,7 @@
 /**
- * Splitting an `/api/...` URL path into its parts, refusing path tricks
+ * The paths of the API: the route parameters and query options with their schemas (one rule per name,
+ * from which the route schemas and their error messages derive), and the parsing of a raw `/api/...`
+ * path for requests before or without a route (counting, faults, unknown paths), refusing path tricks
  * (`..`, encoded slashes, control characters) with clear answers.
  */
 import { ApiError } from "../core/errors";
@@ -17,7 +19,49 @@ export interface ApiPath {
   emptyKey: boolean;
 }
 
+/** What per-table plugins know of a request: its table ("" when the path names none) and row key. */
+export interface ApiTarget {
+  table: string;
+  key?: string;
+}
+
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
+/** A decoded path segment that is no path trick (empty: a trailing slash, which routes answer 404). */
+const SEGMENT = "^(?!\\.\\.?$)[^/\\\\\\u0000-\\u001f]*$";
+
+const PATH_SEGMENT = {
+  schema: { type: "string", pattern: SEGMENT },
+  message: "must be one path segment (no slash, dots or control characters)",
+};
+const COUNT = { schema: { type: "string", pattern: "^\\d*$" }, message: "must be a non-negative integer" };
+
+/** Each route parameter and query option: its JSON schema and the message when a value breaks it. */
+const RULES = {
+  table: { schema: { type: "string" }, message: "must be a table name" },
+  key: PATH_SEGMENT,
+  action: PATH_SEGMENT,
+  token: PATH_SEGMENT,
+  limit: COUNT,
+  offset: COUNT,
+} as const;
+
+type RuleName = keyof typeof RULES;
+
+/** An object schema of the given names (all required for path parameters; query options stay optional). */
+export function schemaOf(names: RuleName[], required: boolean) {
+  return {
+    type: "object",
+    properties: Object.fromEntries(names.map((name) => [name, RULES[name].schema])),
+    ...(required ? { required: names } : {}),
+  };
+}
+
+/** The route schemas' error answer: 400 naming the parameter or option and what it must be. */
+export function schemaError(errors: { instancePath: string }[]): ApiError {
+  const name = (errors[0]?.instancePath ?? "").slice(1) as RuleName;
+  const message = Object.hasOwn(RULES, name) ? RULES[name].message : "is invalid";
+  return new ApiError(400, `Validation error on field: '${name}' - '${message}'`, "err");
+}
 
 export function parseApiPath(rawUrl: string): ApiPath {
   const pathname = rawUrl.split("?")[0];
@@ -43,4 +87,14 @@ export function parseApiPath(rawUrl: string): ApiPath {
   const emptyKey = key === "" && rest.length === 0;
   if (rest.some((s) => s === "") || (key === "" && !emptyKey)) throw new ApiError(404, `resource ${display} not found`);
   return { area, table, key: key === "" ? undefined : key, rest, display, emptyKey };
+}
+
+/** The table and key of a request path; table "" when the path is no valid API path. */
+export function targetOf(rawUrl: string): ApiTarget {
+  try {
+    const { table, key } = parseApiPath(rawUrl);
+    return { table, key };
+  } catch {
+    return { table: "" };
+  }
 }

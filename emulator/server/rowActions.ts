@@ -9,7 +9,6 @@ import type { EmulatorContext } from "../core/context";
 import { ApiError } from "../core/errors";
 import { postToTable, type EngineResult } from "../core/engine";
 import type { Caller, RowRoute, TableDef } from "../tables/types";
-import type { ApiPath } from "./routing";
 
 export interface RowAction {
   /** The action table. */
@@ -26,22 +25,19 @@ function actionTableFor(ctx: EmulatorContext, table: string, route: RowRoute): T
   return undefined;
 }
 
-/** The row action a request spells, or undefined when it is an ordinary table request. */
-export function matchRowAction(ctx: EmulatorContext, method: string, path: ApiPath, query: Record<string, string>): RowAction | undefined {
-  if (path.key === undefined) return undefined;
-  if (method === "POST" && path.rest.length === 1) {
-    const def = actionTableFor(ctx, path.table, "post-path");
-    const [action] = path.rest;
-    const spec = def?.actions;
-    // An action the table does not offer is an unknown path (404), not a bad parameter.
-    const known = spec && (Object.hasOwn(spec.actions, action) || Object.hasOwn(spec.aliases ?? {}, action));
-    return def && known ? { def, route: "post-path", key: path.key, action } : undefined;
-  }
-  if (method === "PUT" && path.rest.length === 0 && query.action !== undefined) {
-    const def = actionTableFor(ctx, path.table, "put-query");
-    return def ? { def, route: "put-query", key: path.key, action: query.action } : undefined;
-  }
-  return undefined;
+/** `POST /v4/<table>/<key>/<action>`: the action, or undefined when the table offers none by that name (an unknown path). */
+export function postPathAction(ctx: EmulatorContext, table: string, key: string, action: string): RowAction | undefined {
+  const def = actionTableFor(ctx, table, "post-path");
+  const spec = def?.actions;
+  const known = spec && (Object.hasOwn(spec.actions, action) || Object.hasOwn(spec.aliases ?? {}, action));
+  return def && known ? { def, route: "post-path", key, action } : undefined;
+}
+
+/** `PUT /v4/<table>/<key>?action=<action>`: the action, or undefined when the PUT is a plain update. */
+export function putQueryAction(ctx: EmulatorContext, table: string, key: string, action: string | undefined): RowAction | undefined {
+  if (action === undefined) return undefined;
+  const def = actionTableFor(ctx, table, "put-query");
+  return def ? { def, route: "put-query", key, action } : undefined;
 }
 
 /** Runs a row action as the POST to its action table; a PUT answers 200 (the spec's PUT success), a POST 201. */

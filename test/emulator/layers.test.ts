@@ -20,8 +20,12 @@ describe("the emulator's imports point one way", () => {
     expect(importsOfFile("emulator/tables/types")).toEqual([]);
   });
 
-  test("core/context.ts imports only the table types and errors (never the reverse)", () => {
-    expect(importsOfFile("emulator/core/context").sort()).toEqual(["emulator/core/errors", "emulator/tables/types"]);
+  test("core/context.ts imports only the table types, the clock and errors (never the reverse)", () => {
+    expect(importsOfFile("emulator/core/context").sort()).toEqual(["emulator/core/clock", "emulator/core/errors", "emulator/tables/types"]);
+  });
+
+  test("core/clock.ts, under the context, imports nothing of the emulator", () => {
+    expect(importsOfFile("emulator/core/clock")).toEqual([]);
   });
 
   test("the query language imports only itself", () => {

@@ -1,36 +1,123 @@
-/** The emulator's own hooks, administrators only: `/_emulator/requests` (counter) and `/_emulator/faults`. */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+/**
+ * The emulator's own hooks under `/_emulator`, administrators only (the scope's authentication and
+ * admin check apply to these routes alone): the request counter, the fault switch, chaos controls and
+ * the random seed, the request recorder, named snapshots, and the manual clock. See README.md.
+ */
+import type { FastifyInstance } from "fastify";
+import type { ChaosControls } from "../../admin/chaos";
 import type { FaultInjector } from "../../admin/faults";
+import type { SeededRandom } from "../../admin/random";
+import type { RequestRecorder } from "../../admin/recorder";
 import type { RequestCounter } from "../../admin/requestCounter";
+import type { SessionStore } from "../../auth/sessions";
+import { ManualClock, type TransitionClock } from "../../core/clock";
+import type { EmulatorContext } from "../../core/context";
 import { hasRole } from "../../core/engine";
-import { ApiError } from "../../core/errors";
+import { ApiError, validationError } from "../../core/errors";
+import type { SnapshotInfo } from "../../persistence/snapshots";
 import { sendJson } from "../reply";
-import { requireCaller } from "./auth";
+import { authenticationPlugin, requireCaller } from "./authentication";
 
-export async function adminPlugin(app: FastifyInstance, deps: { faults: FaultInjector; counter: RequestCounter }): Promise<void> {
-  const admin = (request: FastifyRequest) => {
+/** Saving and loading named snapshots of the running emulator (the entry point keeps its own access across a load). */
+export interface SnapshotControls {
+  list(): SnapshotInfo[];
+  save(name: string): SnapshotInfo;
+  load(name: string): SnapshotInfo;
+}
+
+export interface AdminControls {
+  ctx: EmulatorContext;
+  sessions: SessionStore;
+  counter: RequestCounter;
+  faults: FaultInjector;
+  chaos: ChaosControls;
+  random: SeededRandom;
+  recorder: RequestRecorder;
+  snapshots: SnapshotControls;
+  clock: TransitionClock;
+}
+
+type Body = Record<string, unknown> | undefined;
+
+function stringField(body: Body, name: string): string {
+  const value = body?.[name];
+  if (typeof value !== "string" || value === "") throw validationError(name, "is required (a string)");
+  return value;
+}
+
+function manual(clock: TransitionClock): ManualClock {
+  if (clock instanceof ManualClock) return clock;
+  throw new ApiError(409, "the clock runs in real time: start the emulator with clock: 'manual' (--clock manual) to advance it");
+}
+
+export async function adminPlugin(app: FastifyInstance, controls: AdminControls): Promise<void> {
+  const { counter, faults, chaos, random, recorder, snapshots, clock } = controls;
+  await app.register(authenticationPlugin, controls);
+  app.addHook("onRequest", async (request) => {
     if (!hasRole(requireCaller(request), "admin")) throw new ApiError(403, "the emulator hooks need administrator credentials");
-  };
-  app.get("/_emulator/requests", async (request, reply) => {
-    admin(request);
-    return sendJson(request, reply, 200, deps.counter.snapshot());
   });
-  app.delete("/_emulator/requests", async (request, reply) => {
-    admin(request);
-    deps.counter.reset();
+
+  app.get("/requests", async (request, reply) => sendJson(request, reply, 200, counter.snapshot()));
+  app.delete("/requests", async (request, reply) => {
+    counter.reset();
     return sendJson(request, reply, 200, { total: 0 });
   });
-  app.post("/_emulator/faults", async (request, reply) => {
-    admin(request);
-    return sendJson(request, reply, 201, { id: deps.faults.add(request.body).id });
-  });
-  app.get("/_emulator/faults", async (request, reply) => {
-    admin(request);
-    return sendJson(request, reply, 200, deps.faults.list());
-  });
-  app.delete("/_emulator/faults", async (request, reply) => {
-    admin(request);
-    deps.faults.clear();
+
+  app.post("/faults", async (request, reply) => sendJson(request, reply, 201, { id: faults.add(request.body).id }));
+  app.get("/faults", async (request, reply) => sendJson(request, reply, 200, faults.list()));
+  app.delete("/faults", async (request, reply) => {
+    faults.clear();
     return sendJson(request, reply, 200, {});
+  });
+
+  app.post("/chaos", async (request, reply) => sendJson(request, reply, 201, chaos.add(request.body)));
+  app.get("/chaos", async (request, reply) => sendJson(request, reply, 200, { seed: random.seed, rules: chaos.list() }));
+  app.delete("/chaos", async (request, reply) => {
+    chaos.clear();
+    return sendJson(request, reply, 200, {});
+  });
+  app.delete("/chaos/:id", async (request, reply) => {
+    const { id } = request.params as { id: string };
+    if (!chaos.clear(Number(id))) throw new ApiError(404, `no chaos rule ${id} (list them with GET /_emulator/chaos)`);
+    return sendJson(request, reply, 200, {});
+  });
+  app.put("/seed", async (request, reply) => {
+    const seed = (request.body as Body)?.seed;
+    if (typeof seed !== "number" || !Number.isSafeInteger(seed)) throw validationError("seed", "must be an integer");
+    random.reseed(seed);
+    return sendJson(request, reply, 200, { seed: random.seed });
+  });
+
+  app.get("/recorder", async (request, reply) => sendJson(request, reply, 200, recorder.status()));
+  app.put("/recorder", async (request, reply) => {
+    recorder.start(stringField(request.body as Body, "file"));
+    return sendJson(request, reply, 200, recorder.status());
+  });
+  app.delete("/recorder", async (request, reply) => {
+    recorder.stop();
+    return sendJson(request, reply, 200, recorder.status());
+  });
+
+  app.get("/snapshots", async (request, reply) => sendJson(request, reply, 200, snapshots.list()));
+  app.post("/snapshots", async (request, reply) => {
+    return sendJson(request, reply, 201, snapshots.save(stringField(request.body as Body, "name")));
+  });
+  app.post("/snapshots/:name/load", async (request, reply) => {
+    const { name } = request.params as { name: string };
+    return sendJson(request, reply, 200, snapshots.load(name));
+  });
+
+  app.get("/clock", async (request, reply) => {
+    const status = clock instanceof ManualClock ? { elapsedMs: clock.elapsedMs, dueInMs: clock.dueIn() } : {};
+    return sendJson(request, reply, 200, { mode: clock.mode, pending: clock.pending(), ...status });
+  });
+  app.post("/clock/advance", async (request, reply) => {
+    const ms = (request.body as Body)?.ms;
+    if (ms !== undefined && (typeof ms !== "number" || !Number.isInteger(ms) || ms < 0)) {
+      throw validationError("ms", "must be a non-negative integer");
+    }
+    const ticking = manual(clock);
+    const ran = ticking.advance(ms);
+    return sendJson(request, reply, 200, { ran, pending: ticking.pending(), elapsedMs: ticking.elapsedMs });
   });
 }

@@ -1,70 +1,117 @@
 /**
- * Table routes: `/api/v4/<table>[/<key>]` — GET (list with fields/filter/sort/limit/offset, one row,
- * `$table`, `?download=1`, one-row tables), POST (a new row), PUT, DELETE — through the generic
- * table engine. Actions are handed to the action routes first.
+ * The table routes of `/api`: `/v4/:table` (GET lists, POST creates a row or runs an action),
+ * `/v4/:table/:key` (GET one row, `$table`, `?download=1`; PUT updates or runs a `?action=`; DELETE) and
+ * `/v4/:table/:key/:action` (row-level action spellings, see rowActions.ts), all through the table engine.
+ * Each route first authenticates the caller (401) and finds the table (404), as the platform answers.
  */
+import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../../core/context";
 import { authorize, deleteByKey, hasRole, postToTable, requireRow, updateRow } from "../../core/engine";
 import { ApiError } from "../../core/errors";
 import { listRows, readRow } from "../../core/read";
 import { tableSchema } from "../../tables/schema";
+import type { Caller, TableDef } from "../../tables/types";
 import { intOption, sendJson } from "../reply";
-import { parseApiPath } from "../routing";
-import { requireCaller } from "./auth";
-import { shared } from "./shared";
+import { postPathAction, putQueryAction, runRowAction } from "../rowActions";
+import { schemaOf } from "../routing";
+import { requireCaller } from "./authentication";
 
-export const tableRoutesPlugin = shared<{ ctx: EmulatorContext }>("vplatform-table-routes", async (app, { ctx }) => {
+interface RouteParams {
+  table: string;
+  key: string;
+  action: string;
+}
+
+type Query = Record<string, string>;
+
+const tableSchemas = { params: schemaOf(["table"], true), querystring: schemaOf(["limit", "offset"], false) };
+const rowSchemas = { params: schemaOf(["table", "key"], true), querystring: schemaOf(["limit", "offset"], false) };
+const rowActionSchemas = { params: schemaOf(["table", "key", "action"], true) };
+
+export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: EmulatorContext }): Promise<void> {
+  const target = (request: FastifyRequest): { caller: Caller; def: TableDef; params: RouteParams; query: Query } => {
+    const caller = requireCaller(request);
+    const params = request.params as RouteParams;
+    if (!ctx.tables.has(params.table) || params.key === "") throw new ApiError(404, `resource ${displayOf(request.url)} not found`);
+    return { caller, def: ctx.store(params.table).def, params, query: request.query as Query };
+  };
+
+  app.get("/v4/:table", { schema: tableSchemas }, async (request, reply) => {
+    const { caller, def, query } = target(request);
+    authorize(def, "list", caller);
+    if (def.singleton) {
+      const row = ctx.all(def.name)[0];
+      return sendJson(request, reply, 200, row ? readRow(ctx, def, row, query.fields) : {});
+    }
+    const { fields, filter, sort } = query;
+    const list = { fields, filter, sort, limit: intOption(query, "limit"), offset: intOption(query, "offset") };
+    return sendJson(request, reply, 200, listRows(ctx, def, list));
+  });
+
+  app.post("/v4/:table", { schema: tableSchemas }, async (request, reply) => {
+    const { caller, def } = target(request);
+    const result = postToTable(ctx, def, request.body, caller);
+    return sendJson(request, reply, result.status, result.body);
+  });
+
   app.route({
-    method: ["GET", "POST", "PUT", "DELETE", "PATCH"],
-    url: "/api/*",
-    handler: async (request, reply) => {
-      const path = parseApiPath(request.url);
-      const query = request.query as Record<string, string>;
-      const caller = requireCaller(request);
-      if (path.area !== "v4" || !ctx.tables.has(path.table)) throw new ApiError(404, `resource ${path.display} not found`);
-      const def = ctx.store(path.table).def;
-      if (app.runActionRoute(request, reply, path)) return reply;
-      if (path.emptyKey || path.rest.length) throw new ApiError(404, `resource ${path.display} not found`);
-      switch (request.method) {
-        case "GET": {
-          if (path.key === "$table") {
-            if (!hasRole(caller, "admin")) throw new ApiError(403, "permission denied: $table requires administrator credentials");
-            return sendJson(request, reply, 200, tableSchema(def));
-          }
-          if (path.key === undefined) {
-            authorize(def, "list", caller);
-            if (def.singleton) {
-              const row = ctx.all(def.name)[0];
-              return sendJson(request, reply, 200, row ? readRow(ctx, def, row, query.fields) : {});
-            }
-            const list = { fields: query.fields, filter: query.filter, sort: query.sort, limit: intOption(query, "limit"), offset: intOption(query, "offset") };
-            return sendJson(request, reply, 200, listRows(ctx, def, list));
-          }
-          authorize(def, "get", caller);
-          const row = requireRow(ctx, def.name, path.key, "get");
-          if (def.downloadField && query.download === "1") {
-            return reply.code(200).type("text/plain; charset=utf-8").send(String(row[def.downloadField] ?? ""));
-          }
-          return sendJson(request, reply, 200, readRow(ctx, def, row, query.fields));
-        }
-        case "POST": {
-          if (path.key !== undefined) throw new ApiError(405, `POST to a row is not supported: ${path.display}`);
-          const result = postToTable(ctx, def, request.body, caller);
-          return sendJson(request, reply, result.status, result.body);
-        }
-        case "PUT": {
-          if (path.key === undefined) throw new ApiError(405, "PUT needs a row key");
-          const result = updateRow(ctx, def, path.key, request.body, caller);
-          return sendJson(request, reply, result.status, result.body);
-        }
-        case "DELETE": {
-          if (path.key === undefined) throw new ApiError(405, "DELETE needs a row key");
-          const result = deleteByKey(ctx, def, path.key, caller);
-          return sendJson(request, reply, result.status, result.body);
-        }
-        default:
-          throw new ApiError(405, `method ${request.method} not permitted`);
-      }
+    method: ["PUT", "DELETE", "PATCH"],
+    url: "/v4/:table",
+    schema: tableSchemas,
+    handler: async (request) => {
+      target(request);
+      throw new ApiError(405, request.method === "PATCH" ? "method PATCH not permitted" : `${request.method} needs a row key`);
     },
   });
-});
+
+  app.get("/v4/:table/:key", { schema: rowSchemas }, async (request, reply) => {
+    const { caller, def, params, query } = target(request);
+    if (params.key === "$table") {
+      if (!hasRole(caller, "admin")) throw new ApiError(403, "permission denied: $table requires administrator credentials");
+      return sendJson(request, reply, 200, tableSchema(def));
+    }
+    authorize(def, "get", caller);
+    const row = requireRow(ctx, def.name, params.key, "get");
+    if (def.downloadField && query.download === "1") {
+      return reply.code(200).type("text/plain; charset=utf-8").send(String(row[def.downloadField] ?? ""));
+    }
+    return sendJson(request, reply, 200, readRow(ctx, def, row, query.fields));
+  });
+
+  app.put("/v4/:table/:key", { schema: rowSchemas }, async (request, reply) => {
+    const { caller, def, params, query } = target(request);
+    const rowAction = putQueryAction(ctx, def.name, params.key, query.action);
+    const result = rowAction ? runRowAction(ctx, rowAction, request.body, caller) : updateRow(ctx, def, params.key, request.body, caller);
+    return sendJson(request, reply, result.status, result.body);
+  });
+
+  app.delete("/v4/:table/:key", { schema: rowSchemas }, async (request, reply) => {
+    const { caller, def, params } = target(request);
+    const result = deleteByKey(ctx, def, params.key, caller);
+    return sendJson(request, reply, result.status, result.body);
+  });
+
+  app.route({
+    method: ["POST", "PATCH"],
+    url: "/v4/:table/:key",
+    schema: rowSchemas,
+    handler: async (request) => {
+      target(request);
+      if (request.method === "PATCH") throw new ApiError(405, "method PATCH not permitted");
+      throw new ApiError(405, `POST to a row is not supported: ${displayOf(request.url)}`);
+    },
+  });
+
+  app.post("/v4/:table/:key/:action", { schema: rowActionSchemas }, async (request, reply) => {
+    const { caller, def, params } = target(request);
+    const rowAction = postPathAction(ctx, def.name, params.key, params.action);
+    if (!rowAction) throw new ApiError(404, `resource ${displayOf(request.url)} not found`);
+    const result = runRowAction(ctx, rowAction, request.body, caller);
+    return sendJson(request, reply, result.status, result.body);
+  });
+}
+
+/** The path as written after /api, for messages ("/v4/vms/1"). */
+export function displayOf(url: string): string {
+  return decodeURIComponent(url.split("?")[0].replace(/^\/api/, ""));
+}
