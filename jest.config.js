@@ -8,7 +8,10 @@ module.exports = {
       displayName: "unit",
       testEnvironment: "node",
       transform,
-      testMatch: ["<rootDir>/{emulator,provider,sdk,env,scripts,policy}/**/*.test.ts", "<rootDir>/test/{emulator,provider,sdk,env,compat}/**/*.test.ts"],
+      testMatch: [
+        "<rootDir>/{emulator,provider,sdk,env,scripts,policy}/**/*.test.ts",
+        "<rootDir>/test/{emulator,provider,sdk,env,compat}/**/*.test.ts",
+      ],
     },
     {
       displayName: "e2e",

@@ -26,8 +26,8 @@
 // --out=results.jsonl (appends each measured operation), --from=a.jsonl,b.jsonl
 // (prints the tables and targets of earlier runs without running anything),
 // --markdown (the tables as Markdown, as the README carries them).
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import got from "got";
 import { startEmulator, type RunningEmulator } from "../emulator";
 import { DURATIONS } from "../emulator/domain/power";
@@ -68,7 +68,8 @@ function option(name: string): string | undefined {
   const arg = process.argv.find((a) => a === `--${name}` || a.startsWith(`--${name}=`));
   return arg === undefined ? undefined : (arg.split("=")[1] ?? "");
 }
-const numbers = (text: string | undefined, fallback: number[]) => (text === undefined ? fallback : text.split(",").filter(Boolean).map(Number));
+const numbers = (text: string | undefined, fallback: number[]) =>
+  text === undefined ? fallback : text.split(",").filter(Boolean).map(Number);
 
 async function main(): Promise<void> {
   const from = option("from");
@@ -79,14 +80,17 @@ async function main(): Promise<void> {
   const scale = Number(option("scale") ?? 10);
   const wanted = option("variants")?.split(",") ?? VARIANTS.map((v) => v.name);
   const variants = VARIANTS.filter((v) => wanted.includes(v.name));
-  const runs = [...labSizes.map((n) => ({ n, scale: 0.01, speed: "lab" })), ...realisticSizes.map((n) => ({ n, scale, speed: `×${scale}` }))];
+  const runs = [
+    ...labSizes.map((n) => ({ n, scale: 0.01, speed: "lab" })),
+    ...realisticSizes.map((n) => ({ n, scale, speed: `×${scale}` })),
+  ];
   const out = option("out");
 
   console.log("vplatform benchmark: N VMs with 2 drives and 1 NIC each, powered on, under the real engine against the emulator\n");
   const results: Measured[] = [];
   for (const run of runs) {
     for (const variant of variants) {
-      const measured = await runLab(run.n, run.scale, run.speed, variant, (m) => out && fs.appendFileSync(out, JSON.stringify(m) + "\n"));
+      const measured = await runLab(run.n, run.scale, run.speed, variant, (m) => out && fs.appendFileSync(out, `${JSON.stringify(m)}\n`));
       results.push(...measured);
       printTable(measured);
       console.log("");
@@ -104,7 +108,11 @@ function recordedBaseline(runs: { n: number; speed: string }[]): Measured[] {
 }
 
 function readResults(file: string): Measured[] {
-  return fs.readFileSync(file, "utf8").split("\n").filter(Boolean).map((line) => JSON.parse(line) as Measured);
+  return fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Measured);
 }
 
 function report(results: Measured[]): void {
@@ -132,7 +140,10 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
   });
   const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
   const counter = (method: "GET" | "DELETE") =>
-    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{ total: number; entries: { method: string; table: string; count: number }[] }>();
+    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{
+      total: number;
+      entries: { method: string; table: string; count: number }[];
+    }>();
   const parallel = variant.parallel?.(n);
   const opts = { ...(parallel ? { parallel } : {}), color: "never" as const };
   const memory = new ProviderMemory();
@@ -147,8 +158,19 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
       const seconds = (performance.now() - t0) / 1000;
       const peakMiB = memory.stop();
       const counts = await counter("GET");
-      if (option("detail") !== undefined) console.log(`${variant.name} ${op}: ${counts.entries.map((e) => `${e.method} ${e.table} ${e.count}`).join(", ")}`);
-      const m: Measured = { vms: n, speed, variant: variant.name, checkpoints, op, requests: counts.total, seconds, transitionMs: transitionMs(op, timeScale), peakMiB };
+      if (option("detail") !== undefined)
+        console.log(`${variant.name} ${op}: ${counts.entries.map((e) => `${e.method} ${e.table} ${e.count}`).join(", ")}`);
+      const m: Measured = {
+        vms: n,
+        speed,
+        variant: variant.name,
+        checkpoints,
+        op,
+        requests: counts.total,
+        seconds,
+        transitionMs: transitionMs(op, timeScale),
+        peakMiB,
+      };
       out.push(m);
       measured(m);
     }
@@ -160,7 +182,10 @@ async function runLab(n: number, timeScale: number, speed: string, variant: Vari
     shape.dataGiB = 3;
     await measure("grow", () => stack.up(opts));
     await measure("destroy", () => stack.destroy(opts));
-    const left = await got(`${emu.url}/api/v4/vms?filter=name%20bw%20'bench-'&fields=$key`, { headers: { authorization: `Bearer ${emu.apiKey}` }, https: { certificateAuthority: emu.caCert } }).json<unknown[]>();
+    const left = await got(`${emu.url}/api/v4/vms?filter=name%20bw%20'bench-'&fields=$key`, {
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+      https: { certificateAuthority: emu.caCert },
+    }).json<unknown[]>();
     if (left.length > 0) console.log(`WARNING: ${left.length} VMs left behind after destroy`);
   } finally {
     await stack.workspace.removeStack(stack.name, { force: true }).catch(() => undefined);
@@ -181,7 +206,13 @@ function printRows(rows: string[][]): void {
     return;
   }
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  for (const r of rows) console.log(r.map((cell, c) => cell.padEnd(widths[c])).join("  ").trimEnd());
+  for (const r of rows)
+    console.log(
+      r
+        .map((cell, c) => cell.padEnd(widths[c]))
+        .join("  ")
+        .trimEnd(),
+    );
 }
 
 const ratio = (r: Measured): number | undefined => {
@@ -230,7 +261,14 @@ function printLifecycle(results: Measured[]): void {
   for (const lab of labs(results)) {
     if (OPS.some((op) => !lab.ops[op])) continue; // an incomplete run
     const total = OPS.reduce((s, op) => s + lab.ops[op]!.requests, 0);
-    rows.push([String(lab.vms), lab.speed, lab.label, String(total), (total / lab.vms).toFixed(1), String(Math.floor(1000 / (total / lab.vms)))]);
+    rows.push([
+      String(lab.vms),
+      lab.speed,
+      lab.label,
+      String(total),
+      (total / lab.vms).toFixed(1),
+      String(Math.floor(1000 / (total / lab.vms))),
+    ]);
   }
   printRows(rows);
 }
@@ -245,7 +283,13 @@ function printTargets(results: Measured[]): void {
   const rows = [["target", "lab", "variant", "measured", "met"]];
   const check = (target: string, lab: ReturnType<typeof labs>[number], measured: number | undefined, limit: number, unit = "") => {
     if (measured === undefined) return;
-    rows.push([target, `${lab.vms} VMs ${lab.speed}`, lab.label, `${Number(measured.toFixed(2))}${unit}`, measured <= limit ? "yes" : "NO"]);
+    rows.push([
+      target,
+      `${lab.vms} VMs ${lab.speed}`,
+      lab.label,
+      `${Number(measured.toFixed(2))}${unit}`,
+      measured <= limit ? "yes" : "NO",
+    ]);
   };
   for (const lab of labs(results).filter((l) => l.variant !== "baseline")) {
     const { up, preview, refresh, destroy } = lab.ops;
@@ -260,7 +304,8 @@ function printTargets(results: Measured[]): void {
     if (lab.vms >= 50 && OPS.every((op) => lab.ops[op])) {
       check("lifecycle ≤ 10 requests per VM (1000 per 100 VMs)", lab, OPS.reduce((s, op) => s + lab.ops[op]!.requests, 0) / lab.vms, 10);
     }
-    if (lab.vms === 50 && lab.speed !== "lab" && up?.transitionMs) check("up ≤ 1.5× transition (50 VMs realistic)", lab, up.seconds / (up.transitionMs / 1000), 1.5, "×");
+    if (lab.vms === 50 && lab.speed !== "lab" && up?.transitionMs)
+      check("up ≤ 1.5× transition (50 VMs realistic)", lab, up.seconds / (up.transitionMs / 1000), 1.5, "×");
   }
   printRows(rows);
 }

@@ -1,9 +1,9 @@
 // The lab the benchmark and the scale tests provision: N VMs, each with two
 // drives and one NIC on one shared vnet, powered on (YAML-environment shape:
 // the VM, its hardware, then its power).
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { buildContext, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { serialize, writeAtomically } from "../emulator/persistence/store";
@@ -58,7 +58,8 @@ export function labProgram(shape: () => LabShape): PulumiFn {
 export async function startLabEmulator(vms: number, opts: EmulatorOptions): Promise<RunningEmulator & { dataDir: string }> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-lab-emulator-"));
   const ctx = buildContext({ timeScale: opts.timeScale, adminPassword: "unused" });
-  for (let i = 3; (i - 1) * 32 < vms + 32; i++) ctx.insert("nodes", { name: `node${i}`, cluster: 1, cores: 32, ram: 131072, status: "running" });
+  for (let i = 3; (i - 1) * 32 < vms + 32; i++)
+    ctx.insert("nodes", { name: `node${i}`, cluster: 1, cores: 32, ram: 131072, status: "running" });
   writeAtomically(dataDir, serialize(ctx));
   const emu = await startEmulator({ ...opts, dataDir, quiet: true });
   return {

@@ -1,4 +1,4 @@
-import * as fs from "fs";
+import * as fs from "node:fs";
 
 /**
  * Peak resident memory of the dynamic-provider processes the engine starts

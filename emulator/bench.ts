@@ -83,9 +83,13 @@ async function durability(): Promise<void> {
   try {
     const memory = await writeRate("writes, in memory", {});
     const journal = await writeRate("writes, --data-dir (journal)", { dataDir: join(dir, "journal") });
-    const fsync = await writeRate("writes, --data-dir --fsync", { dataDir: join(dir, "fsync") , fsync: true });
-    process.stdout.write(`write requests/s over HTTPS: memory ${memory.toFixed(0)}, journal ${journal.toFixed(0)} (${((100 * journal) / memory).toFixed(0)}%), journal+fsync ${fsync.toFixed(0)} (${((100 * fsync) / memory).toFixed(0)}%)\n`);
-    process.stdout.write(`journal cost per acknowledged write: ${journalCost(join(dir, "direct"), false).toFixed(1)} µs (write(2)), ${journalCost(join(dir, "direct-fsync"), true).toFixed(1)} µs with fsync\n`);
+    const fsync = await writeRate("writes, --data-dir --fsync", { dataDir: join(dir, "fsync"), fsync: true });
+    process.stdout.write(
+      `write requests/s over HTTPS: memory ${memory.toFixed(0)}, journal ${journal.toFixed(0)} (${((100 * journal) / memory).toFixed(0)}%), journal+fsync ${fsync.toFixed(0)} (${((100 * fsync) / memory).toFixed(0)}%)\n`,
+    );
+    process.stdout.write(
+      `journal cost per acknowledged write: ${journalCost(join(dir, "direct"), false).toFixed(1)} µs (write(2)), ${journalCost(join(dir, "direct-fsync"), true).toFixed(1)} µs with fsync\n`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -95,8 +99,10 @@ async function main(): Promise<void> {
   const { call, close } = await connect();
   for (let i = 0; i < 50; i++) await call("POST", "/api/v4/vms", { name: `bench-${i}`, ram: 1024 + i });
   await run("GET /v4/vms/1", async () => (await call("GET", "/api/v4/vms/1")).status);
-  await run("GET /v4/vms?filter&fields (50 rows)", async () =>
-    (await call("GET", "/api/v4/vms?filter=ram+gt+1040&fields=name,machine%23status%23status+as+status")).status);
+  await run(
+    "GET /v4/vms?filter&fields (50 rows)",
+    async () => (await call("GET", "/api/v4/vms?filter=ram+gt+1040&fields=name,machine%23status%23status+as+status")).status,
+  );
   let n = 0;
   await run("mixed cycles/s (create+3 GET+DELETE)", async () => {
     const created = await call("POST", "/api/v4/vms", { name: `mixed-${n++}` });

@@ -40,12 +40,28 @@ function number(value: string | undefined, name: string): number | undefined {
 async function main(): Promise<void> {
   const { values, positionals } = parseArgs({
     options: {
-      port: { type: "string" }, host: { type: "string" }, "admin-password": { type: "string" }, "data-dir": { type: "string" },
-      "time-scale": { type: "string" }, cert: { type: "string" }, key: { type: "string" }, "rate-limit": { type: "string" },
-      volume: { type: "string", multiple: true }, "create-api-key": { type: "string" }, user: { type: "string" },
-      "expires-days": { type: "string" }, fsync: { type: "boolean" }, help: { type: "boolean" },
-      clock: { type: "string" }, "random-seed": { type: "string" }, record: { type: "string" }, load: { type: "string" },
-      "snapshot-dir": { type: "string" }, target: { type: "string" }, "api-key": { type: "string" }, ca: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      "admin-password": { type: "string" },
+      "data-dir": { type: "string" },
+      "time-scale": { type: "string" },
+      cert: { type: "string" },
+      key: { type: "string" },
+      "rate-limit": { type: "string" },
+      volume: { type: "string", multiple: true },
+      "create-api-key": { type: "string" },
+      user: { type: "string" },
+      "expires-days": { type: "string" },
+      fsync: { type: "boolean" },
+      help: { type: "boolean" },
+      clock: { type: "string" },
+      "random-seed": { type: "string" },
+      record: { type: "string" },
+      load: { type: "string" },
+      "snapshot-dir": { type: "string" },
+      target: { type: "string" },
+      "api-key": { type: "string" },
+      ca: { type: "string" },
       ignore: { type: "string" },
     },
     strict: true,
@@ -81,7 +97,8 @@ async function main(): Promise<void> {
     const ctx = buildContext({ dataDir, adminPassword: values["admin-password"] ?? Math.random().toString(36) });
     const days = number(values["expires-days"], "expires-days");
     const secret = createApiKeyIn(ctx, {
-      name: values["create-api-key"], user: values.user ?? "admin",
+      name: values["create-api-key"],
+      user: values.user ?? "admin",
       ...(days ? { expiresAt: Math.floor(Date.now() / 1000) + Math.round(days * 86400) } : {}),
     });
     new Persister(ctx, dataDir).close();
@@ -116,7 +133,10 @@ async function main(): Promise<void> {
   });
   process.stdout.write(`${emulator.url}\n`);
   const stop = () => {
-    emulator.close().then(() => process.exit(0), () => process.exit(1));
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
   };
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);

@@ -26,22 +26,23 @@ import { builtInTables } from "./tables";
 import type { Caller } from "./tables/types";
 
 export interface EmulatorOptions {
-  port?: number;               // 0 = ephemeral (default 0)
-  host?: string;               // default "127.0.0.1"
-  adminPassword?: string;      // default: random
-  dataDir?: string;            // persist state (journal before each answer + snapshot); absent = in memory
-  fsync?: boolean;             // fsync the journal before each answer (survives power loss, not only SIGKILL)
-  timeScale?: number;          // multiplier on durations of long operations (default 1; tests use 0.01)
-  certPem?: string; keyPem?: string; // default: self-signed cert made at start (SAN 127.0.0.1, localhost)
-  rateLimitPerHour?: number;   // per API key, default 1000
+  port?: number; // 0 = ephemeral (default 0)
+  host?: string; // default "127.0.0.1"
+  adminPassword?: string; // default: random
+  dataDir?: string; // persist state (journal before each answer + snapshot); absent = in memory
+  fsync?: boolean; // fsync the journal before each answer (survives power loss, not only SIGKILL)
+  timeScale?: number; // multiplier on durations of long operations (default 1; tests use 0.01)
+  certPem?: string;
+  keyPem?: string; // default: self-signed cert made at start (SAN 127.0.0.1, localhost)
+  rateLimitPerHour?: number; // per API key, default 1000
   rateLimitFollowsTimeScale?: boolean; // the limit's hour is 1 h × timeScale (a whole key-hour in seconds of a test)
   volumes?: Record<string, string>; // volume name -> host directory backing it (volume_browser)
   quiet?: boolean;
-  clock?: "real" | "manual";   // manual: delayed transitions wait for advanceClock / POST /_emulator/clock/advance
-  randomSeed?: number;         // seed of injected randomness (fault and chaos probabilities); default: the start time
-  snapshotDir?: string;        // named snapshots; default <dataDir>/snapshots, else ./.emulator-snapshots
-  load?: string;               // a named snapshot to start from
-  record?: string;             // record every /api request and answer to this JSON-lines file from the start
+  clock?: "real" | "manual"; // manual: delayed transitions wait for advanceClock / POST /_emulator/clock/advance
+  randomSeed?: number; // seed of injected randomness (fault and chaos probabilities); default: the start time
+  snapshotDir?: string; // named snapshots; default <dataDir>/snapshots, else ./.emulator-snapshots
+  load?: string; // a named snapshot to start from
+  record?: string; // record every /api request and answer to this JSON-lines file from the start
 }
 
 export interface RunningEmulator {
@@ -63,7 +64,11 @@ const ADMIN_KEY_NAME = "emulator-admin";
 
 /** Builds the context with every table and its state (saved or seeded), without any server. */
 export function buildContext(opts: {
-  timeScale?: number; dataDir?: string; adminPassword: string; volumes?: Record<string, string>; clock?: "real" | "manual";
+  timeScale?: number;
+  dataDir?: string;
+  adminPassword: string;
+  volumes?: Record<string, string>;
+  clock?: "real" | "manual";
 }): InMemoryContext {
   const timeScale = opts.timeScale ?? 1;
   const ctx = new InMemoryContext(timeScale, Date.now, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
@@ -86,11 +91,19 @@ export function createApiKeyIn(
   const user = userByName(ctx, opts.user ?? "admin");
   if (!user) throw new Error(`unknown user '${opts.user}'`);
   const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
-  const { response } = createRow(ctx, ctx.store("user_api_keys").def, {
-    user: user.$key, name: opts.name,
-    expires_type: opts.expiresAt ? "date" : "never", expires: opts.expiresAt ?? 0,
-    ip_allow_list: (opts.ipAllow ?? []).join(","), ip_deny_list: (opts.ipDeny ?? []).join(","),
-  }, admin);
+  const { response } = createRow(
+    ctx,
+    ctx.store("user_api_keys").def,
+    {
+      user: user.$key,
+      name: opts.name,
+      expires_type: opts.expiresAt ? "date" : "never",
+      expires: opts.expiresAt ?? 0,
+      ip_allow_list: (opts.ipAllow ?? []).join(","),
+      ip_deny_list: (opts.ipDeny ?? []).join(","),
+    },
+    admin,
+  );
   return String(response!.token);
 }
 
@@ -123,7 +136,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
   admin.password = hashPassword(adminPassword);
-  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove("user_api_keys", old.$key);
+  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key))
+    ctx.remove("user_api_keys", old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
   const snapshotDir = opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots"));
@@ -149,10 +163,20 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   let key = opts.keyPem;
   if (!cert || !key) {
     const pems = await generate([{ name: "commonName", value: "localhost" }], {
-      keyType: "ec", curve: "P-256", days: 365, algorithm: "sha256",
+      keyType: "ec",
+      curve: "P-256",
+      days: 365,
+      algorithm: "sha256",
       extensions: [
         { name: "basicConstraints", cA: true },
-        { name: "subjectAltName", altNames: [{ type: 2, value: "localhost" }, { type: 7, ip: "127.0.0.1" }, ...(host !== "127.0.0.1" && host !== "localhost" && host !== "0.0.0.0" ? [{ type: 7 as const, ip: host }] : [])] },
+        {
+          name: "subjectAltName",
+          altNames: [
+            { type: 2, value: "localhost" },
+            { type: 7, ip: "127.0.0.1" },
+            ...(host !== "127.0.0.1" && host !== "localhost" && host !== "0.0.0.0" ? [{ type: 7 as const, ip: host }] : []),
+          ],
+        },
       ],
     } as never);
     cert = pems.cert;
@@ -164,9 +188,17 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   if (opts.record) recorder.start(opts.record);
   const rateLimitWindowMs = opts.rateLimitFollowsTimeScale ? 3_600_000 * (opts.timeScale ?? 1) : undefined;
   const app = await buildApp({
-    ctx, sessions: new SessionStore(), rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, rateLimitWindowMs),
-    faults: new FaultInjector(() => random.next()), chaos: new ChaosControls(() => random.next()), random, recorder,
-    counter: new RequestCounter(), snapshots, clock: ctx.clock, https: { cert, key },
+    ctx,
+    sessions: new SessionStore(),
+    rateLimiter: new RateLimiter(opts.rateLimitPerHour ?? 1000, Date.now, rateLimitWindowMs),
+    faults: new FaultInjector(() => random.next()),
+    chaos: new ChaosControls(() => random.next()),
+    random,
+    recorder,
+    counter: new RequestCounter(),
+    snapshots,
+    clock: ctx.clock,
+    https: { cert, key },
   });
   await app.listen({ port: opts.port ?? 0, host });
   const address = app.server.address();
@@ -184,7 +216,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
     saveSnapshot: snapshots.save,
     loadSnapshot: snapshots.load,
     advanceClock: (ms) => {
-      if (!(ctx.clock instanceof ManualClock)) throw new Error("advanceClock needs startEmulator({ clock: \"manual\" })");
+      if (!(ctx.clock instanceof ManualClock)) throw new Error('advanceClock needs startEmulator({ clock: "manual" })');
       const ran = ctx.clock.advance(ms);
       ctx.beforeAnswer();
       return ran;

@@ -1,6 +1,6 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { chooseBackend, currentLogin } from "./backend";
 
 describe("the stack's backend", () => {
@@ -19,7 +19,10 @@ describe("the stack's backend", () => {
   });
 
   test("otherwise a local file backend under the working directory, with the passphrase given or empty", () => {
-    expect(chooseBackend({}, "/repo", undefined).env).toEqual({ PULUMI_BACKEND_URL: "file:///repo/.vplatform/state", PULUMI_CONFIG_PASSPHRASE: "" });
+    expect(chooseBackend({}, "/repo", undefined).env).toEqual({
+      PULUMI_BACKEND_URL: "file:///repo/.vplatform/state",
+      PULUMI_CONFIG_PASSPHRASE: "",
+    });
     expect(chooseBackend({ PULUMI_CONFIG_PASSPHRASE: "pw" }, "/repo", undefined).env.PULUMI_CONFIG_PASSPHRASE).toBe("pw");
     expect(chooseBackend({}, "/repo", undefined).description).toMatch(/local default.*PULUMI_BACKEND_URL.*pulumi login/);
   });

@@ -1,6 +1,6 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 
 /** Where the stack's state lives, and what the engine needs to reach it. */
 export interface Backend {
@@ -20,8 +20,10 @@ export const LOCAL_STATE_DIR = path.join(".vplatform", "state");
  * the stack's config: credentials come from the environment only).
  */
 export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: string | undefined): Backend {
-  const passphrase: Record<string, string> = env.PULUMI_CONFIG_PASSPHRASE === undefined ? {} : { PULUMI_CONFIG_PASSPHRASE: env.PULUMI_CONFIG_PASSPHRASE };
-  if (env.PULUMI_BACKEND_URL) return { description: env.PULUMI_BACKEND_URL, env: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL, ...passphrase } };
+  const passphrase: Record<string, string> =
+    env.PULUMI_CONFIG_PASSPHRASE === undefined ? {} : { PULUMI_CONFIG_PASSPHRASE: env.PULUMI_CONFIG_PASSPHRASE };
+  if (env.PULUMI_BACKEND_URL)
+    return { description: env.PULUMI_BACKEND_URL, env: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL, ...passphrase } };
   if (loggedInTo) return { description: `${loggedInTo} (pulumi login)`, env: {} };
   if (env.PULUMI_ACCESS_TOKEN) return { description: "Pulumi Cloud (PULUMI_ACCESS_TOKEN)", env: {} };
   const url = `file://${path.resolve(cwd, LOCAL_STATE_DIR)}`;

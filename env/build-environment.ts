@@ -22,10 +22,8 @@ export interface BuiltEnvironment {
 export function buildEnvironment(env: Environment): BuiltEnvironment {
   const vnets = new Map(env.vnets.map((v) => [v.name, new vp.Vnet(v.name, v)]));
   const vms = new Map<string, DeclaredVm>();
-  const vnetKey = (ref: string) =>
-    vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
-  const vmKey = (ref: string) =>
-    vms.get(ref)?.vm.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
+  const vnetKey = (ref: string) => vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
+  const vmKey = (ref: string) => vms.get(ref)?.vm.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
   const resourceGroup = (ref: string) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid);
 
   for (const entry of cloneOrder(env.vms) ?? env.vms) {
@@ -66,13 +64,23 @@ function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomReso
   const opts = { parent: vm };
   const hardware: pulumi.Resource[] = [
     ...drives.map((d, i) => new vp.Drive(hardwareName(entry.name, "drive", d, i), { ...d, machine: vm.machineKey }, opts)),
-    ...nics.map((n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts)),
+    ...nics.map(
+      (n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts),
+    ),
     ...devices.map(
       (d, i) =>
-        new vp.Device(hardwareName(entry.name, "device", d, i), { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) }, opts),
+        new vp.Device(
+          hardwareName(entry.name, "device", d, i),
+          { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) },
+          opts,
+        ),
     ),
   ];
   if (!powerState) return { vm, status: vm.status };
-  const power = new vp.VmPower(powerName(entry.name), { vm: vm.id, state: powerState, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
+  const power = new vp.VmPower(
+    powerName(entry.name),
+    { vm: vm.id, state: powerState, timeouts: entry.timeouts },
+    { parent: vm, dependsOn: hardware },
+  );
   return { vm, status: power.status };
 }

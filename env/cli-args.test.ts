@@ -42,7 +42,9 @@ describe("vplatform env arguments", () => {
 
   test("--wait-for-lock takes whole seconds", () => {
     expect(ok(["up", "f.yaml", "--stack", "s", "--wait-for-lock", "300"]).waitForLock).toBe(300);
-    expect(refused(["up", "f.yaml", "--stack", "s", "--wait-for-lock", "soon"])).toMatch(/--wait-for-lock needs whole seconds \(0 or more\), got 'soon'/);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--wait-for-lock", "soon"])).toMatch(
+      /--wait-for-lock needs whole seconds \(0 or more\), got 'soon'/,
+    );
   });
 
   test("--markdown belongs to the commands that print a plan, and excludes --json", () => {
@@ -52,7 +54,9 @@ describe("vplatform env arguments", () => {
   });
 
   test("--policy-pack (and its config) for the commands that run the program", () => {
-    expect(ok(["preview", "f.yaml", "--stack", "s", "--policy-pack", "node_modules/vplatform/policy", "--policy-pack-config", "p.json"])).toMatchObject({
+    expect(
+      ok(["preview", "f.yaml", "--stack", "s", "--policy-pack", "node_modules/vplatform/policy", "--policy-pack-config", "p.json"]),
+    ).toMatchObject({
       policyPack: "node_modules/vplatform/policy",
       policyPackConfig: "p.json",
     });
@@ -77,7 +81,8 @@ describe("vplatform env arguments", () => {
     const r = parseCliArgs(["--help"]);
     expect(r).toMatchObject({ ok: false, help: true });
     if (r.ok) return;
-    for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"]) expect(r.message).toContain(word);
+    for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"])
+      expect(r.message).toContain(word);
     expect(r.message).toContain("--parallel <n>     resource operations at once (default: 4 per VM of the file, at least 32,");
   });
 });

@@ -57,6 +57,7 @@ platform: VPLATFORM_ENDPOINT, VPLATFORM_API_KEY (or _USERNAME/_PASSWORD), VPLATF
 
 /** Parses the arguments after `vplatform env`; never throws. */
 export function parseCliArgs(argv: readonly string[]): ParsedArgs {
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by its assignment in the try below (control-flow typing)
   let parsed;
   try {
     parsed = parseArgs({
@@ -95,11 +96,13 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   }
   if (values["no-refresh"] && command !== "up") return fail("--no-refresh applies to up only");
   const waitForLock = Number(values["wait-for-lock"] ?? 0);
-  if (!Number.isInteger(waitForLock) || waitForLock < 0) return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
+  if (!Number.isInteger(waitForLock) || waitForLock < 0)
+    return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
   if (values.markdown && command !== "preview" && command !== "drift") return fail("--markdown applies to preview and drift");
   if (values.markdown && values.json) return fail("give --json or --markdown, not both");
   const policyPack = values["policy-pack"];
-  if (policyPack !== undefined && !["preview", "drift", "up"].includes(command)) return fail("--policy-pack applies to preview, drift and up");
+  if (policyPack !== undefined && !["preview", "drift", "up"].includes(command))
+    return fail("--policy-pack applies to preview, drift and up");
   if (values["policy-pack-config"] !== undefined && policyPack === undefined) return fail("--policy-pack-config needs --policy-pack");
   return {
     ok: true,

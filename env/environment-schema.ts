@@ -13,7 +13,17 @@ import { vnetInputsSchema } from "../provider/schemas/vnet";
  * with hardware nested under its VM and references written by name.
  */
 
-const SIZE_UNITS: Record<string, number> = { B: 1, KB: 1e3, MB: 1e6, GB: 1e9, TB: 1e12, KIB: 2 ** 10, MIB: 2 ** 20, GIB: 2 ** 30, TIB: 2 ** 40 };
+const SIZE_UNITS: Record<string, number> = {
+  B: 1,
+  KB: 1e3,
+  MB: 1e6,
+  GB: 1e9,
+  TB: 1e12,
+  KIB: 2 ** 10,
+  MIB: 2 ** 20,
+  GIB: 2 ** 30,
+  TIB: 2 ** 40,
+};
 
 /** The fields written with sizeSchema: the plan shows their bytes with units too (`20GB` is not `20GiB`). */
 export const SIZE_FIELDS: ReadonlySet<string> = new Set(["disksize"]);
@@ -36,7 +46,12 @@ const nicFields = withoutMachineOwner(nicShape);
 const deviceFields = withoutMachineOwner(deviceShape);
 const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
 
-const driveEntry = z.strictObject({ ...driveFields, disksize: sizeSchema.optional().describe("Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow)") }).superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
+const driveEntry = z
+  .strictObject({
+    ...driveFields,
+    disksize: sizeSchema.optional().describe("Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow)"),
+  })
+  .superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
 const nicEntry = z.strictObject({
   ...nicFields,
   vnet: z.string().min(1).describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key"),
@@ -68,19 +83,35 @@ export const environmentSchema = z
   .superRefine((env, ctx) => {
     const duplicate = (kind: "vnets" | "vms", names: string[]) =>
       names.forEach((name, i) => {
-        if (names.indexOf(name) !== i) ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${kind === "vms" ? "VM" : "vnet"} name '${name}' is declared twice` });
+        if (names.indexOf(name) !== i)
+          ctx.addIssue({
+            code: "custom",
+            path: [kind, i, "name"],
+            message: `${kind === "vms" ? "VM" : "vnet"} name '${name}' is declared twice`,
+          });
       });
-    duplicate("vnets", env.vnets.map((v) => v.name));
-    duplicate("vms", env.vms.map((v) => v.name));
+    duplicate(
+      "vnets",
+      env.vnets.map((v) => v.name),
+    );
+    duplicate(
+      "vms",
+      env.vms.map((v) => v.name),
+    );
     env.vms.forEach((vm, i) => {
       const names = (list: { name?: string }[], kind: string) =>
         list.forEach((x, j) => {
           if (x.name && list.findIndex((y) => y.name === x.name) !== j)
-            ctx.addIssue({ code: "custom", path: ["vms", i, kind, j, "name"], message: `${kind} name '${x.name}' is used twice on VM '${vm.name}'` });
+            ctx.addIssue({
+              code: "custom",
+              path: ["vms", i, kind, j, "name"],
+              message: `${kind} name '${x.name}' is used twice on VM '${vm.name}'`,
+            });
         });
       names(vm.drives, "drives");
       names(vm.nics, "nics");
-      if (vm.cloneFrom?.vm === vm.name) ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
+      if (vm.cloneFrom?.vm === vm.name)
+        ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
     });
     const order = cloneOrder(env.vms);
     if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });

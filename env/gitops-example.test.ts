@@ -1,5 +1,5 @@
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { parse } from "yaml";
 import { parseCliArgs } from "./cli-args";
 import { loadEnvironment } from "./load-environment";
@@ -18,7 +18,12 @@ function commandsOf(job: Job): string[][] {
   const lines = job.steps.flatMap((s) => (s.run ?? "").split("\n")).filter((l) => /\bnpx vplatform env\b/.test(l));
   return job.strategy.matrix.stack.flatMap((stack) =>
     lines.map((line) => {
-      const words = line.replaceAll("${{ matrix.stack }}", stack).split(">")[0].trim().split(/\s+/).map((w) => w.replace(/^"|"$/g, ""));
+      const words = line
+        .replaceAll("${{ matrix.stack }}", stack)
+        .split(">")[0]
+        .trim()
+        .split(/\s+/)
+        .map((w) => w.replace(/^"|"$/g, ""));
       return words.slice(words.indexOf("env") + 1);
     }),
   );

@@ -1,4 +1,4 @@
-import * as path from "path";
+import * as path from "node:path";
 import { deviceShape } from "../provider/schemas/device";
 import { driveShape } from "../provider/schemas/drive";
 import { nicShape } from "../provider/schemas/nic";
@@ -55,7 +55,9 @@ describe("environment definitions are validated with the provider's own schemas"
 
   test("a vnet's DHCP range must lie inside its network", () => {
     const text = "vnets:\n  - name: n\n    network: 10.0.0.0/24\n    dhcpStart: 10.0.1.5\n    dhcpStop: 10.0.0.9\n";
-    expect(problems(text)).toEqual(expect.arrayContaining([expect.stringMatching(/env\.yaml:4:16: vnets\[0\]\.dhcpStart: 10\.0\.1\.5 is outside/)]));
+    expect(problems(text)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/env\.yaml:4:16: vnets\[0\]\.dhcpStart: 10\.0\.1\.5 is outside/)]),
+    );
   });
 
   test("names must be unique and clone references must not form a cycle", () => {
@@ -128,9 +130,15 @@ describe("one file for several stacks: per-stack overlays under `stacks`", () =>
   });
 
   test("an overlay overrides vnets or vms only, field maps only, and cannot rename", () => {
-    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    drives: {}\n")).toEqual(["env.yaml:4:5: stacks.p.drives: an overlay overrides vnets or vms, not 'drives'"]);
-    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: [a]\n")[0]).toMatch(/^env\.yaml:4:10: stacks\.p\.vms: a map of VM name → fields/);
-    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: { a: { name: b } }\n")[0]).toMatch(/stacks\.p\.vms\.a\.name: an overlay cannot rename/);
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    drives: {}\n")).toEqual([
+      "env.yaml:4:5: stacks.p.drives: an overlay overrides vnets or vms, not 'drives'",
+    ]);
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: [a]\n")[0]).toMatch(
+      /^env\.yaml:4:10: stacks\.p\.vms: a map of VM name → fields/,
+    );
+    expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: { a: { name: b } }\n")[0]).toMatch(
+      /stacks\.p\.vms\.a\.name: an overlay cannot rename/,
+    );
     expect(problems("vms: [{ name: a }]\nstacks: [p]\n")[0]).toMatch(/^env\.yaml:2:9: stacks: a map of stack name/);
   });
 });

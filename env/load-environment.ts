@@ -1,4 +1,4 @@
-import * as fs from "fs";
+import * as fs from "node:fs";
 import { environmentSchema } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
 import { applyStackOverlay } from "./stack-overlay";

@@ -25,7 +25,9 @@ describe("a command on a stack another update holds", () => {
     const s = scenario(1, 0);
     const err = await s.run().catch((e: Error) => e);
     expect(err).toBeInstanceOf(StackLockedError);
-    expect((err as Error).message).toMatch(/stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*pulumi cancel --stack dev/);
+    expect((err as Error).message).toMatch(
+      /stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*pulumi cancel --stack dev/,
+    );
     expect(s.calls()).toBe(1);
   });
 

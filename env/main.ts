@@ -4,8 +4,8 @@
 // config `environment` (`<project>:environment`, relative to the project
 // directory, or absolute), else `environments/<stack>.yaml`; the stack's
 // overlay in it, if any, is applied.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { buildEnvironment } from "./build-environment";
 import { loadEnvironment } from "./load-environment";

@@ -1,6 +1,6 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { parseCliArgs } from "./cli-args";
 import { defaultParallelism, vmsListed } from "./parallelism";
 import { parallelismFor } from "./run-command";

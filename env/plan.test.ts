@@ -1,5 +1,14 @@
 import type { EngineEvent, OpType } from "@pulumi/pulumi/automation";
-import { bookkeepingInputsOf, isBookkeepingOnly, planFromEvents, UNKNOWN, UNKNOWN_VALUE, visibleChanges, type Action, type PlannedChange } from "./plan";
+import {
+  bookkeepingInputsOf,
+  isBookkeepingOnly,
+  planFromEvents,
+  UNKNOWN,
+  UNKNOWN_VALUE,
+  visibleChanges,
+  type Action,
+  type PlannedChange,
+} from "./plan";
 import { formatField, renderJson, renderText, withUnits, type Report } from "./render-plan";
 import { EXIT, outcome } from "./run-command";
 
@@ -8,17 +17,37 @@ const urn = (type: string, name: string) => `urn:pulumi:dev::envs::${TYPE}${type
 type Bag = Record<string, unknown>;
 let seq = 0;
 
-function step(kind: "resourcePreEvent" | "resOutputsEvent", op: OpType, type: string, name: string, old?: Bag, neu?: Bag, extra: Bag = {}): EngineEvent {
-  const state = (inputs: Bag, id = "7") => ({ type: TYPE + type, urn: urn(type, name), id, parent: "", provider: "", inputs, outputs: inputs });
+function step(
+  kind: "resourcePreEvent" | "resOutputsEvent",
+  op: OpType,
+  type: string,
+  name: string,
+  old?: Bag,
+  neu?: Bag,
+  extra: Bag = {},
+): EngineEvent {
+  const state = (inputs: Bag, id = "7") => ({
+    type: TYPE + type,
+    urn: urn(type, name),
+    id,
+    parent: "",
+    provider: "",
+    inputs,
+    outputs: inputs,
+  });
   const metadata = {
-    op, urn: urn(type, name), type: TYPE + type, provider: "",
+    op,
+    urn: urn(type, name),
+    type: TYPE + type,
+    provider: "",
     ...(old ? { old: state({ __provider: "code", ...old }) } : {}),
     ...(neu ? { new: state({ __provider: "code", ...neu }, (neu.id as string) ?? "7") } : {}),
     ...extra,
   };
   return { sequence: seq++, timestamp: 0, [kind]: { metadata } } as EngineEvent;
 }
-const pre = (op: OpType, type: string, name: string, old?: Bag, neu?: Bag, extra?: Bag) => step("resourcePreEvent", op, type, name, old, neu, extra);
+const pre = (op: OpType, type: string, name: string, old?: Bag, neu?: Bag, extra?: Bag) =>
+  step("resourcePreEvent", op, type, name, old, neu, extra);
 const diag = (severity: "info" | "warning" | "error", message: string): EngineEvent =>
   ({ sequence: seq++, timestamp: 0, diagnosticEvent: { severity, message, color: "never" } }) as EngineEvent;
 
@@ -32,10 +61,23 @@ describe("a plan is built from the engine's events", () => {
     ]);
     expect(plan.counts).toEqual({ create: 1, update: 1, replace: 0, delete: 1, same: 1 });
     expect(plan.changes).toEqual([
-      { action: "update", type: "VirtualMachine", name: "web", urn: urn("VirtualMachine", "web"), fields: [{ field: "ram", before: 2048, after: 4096 }] },
       {
-        action: "create", type: "Drive", name: "web-drive-data", urn: urn("Drive", "web-drive-data"),
-        fields: [{ field: "disksize", after: 1024 }, { field: "machine", after: UNKNOWN }, { field: "name", after: "data" }],
+        action: "update",
+        type: "VirtualMachine",
+        name: "web",
+        urn: urn("VirtualMachine", "web"),
+        fields: [{ field: "ram", before: 2048, after: 4096 }],
+      },
+      {
+        action: "create",
+        type: "Drive",
+        name: "web-drive-data",
+        urn: urn("Drive", "web-drive-data"),
+        fields: [
+          { field: "disksize", after: 1024 },
+          { field: "machine", after: UNKNOWN },
+          { field: "name", after: "data" },
+        ],
       },
       { action: "delete", type: "Nic", name: "web-nic-0", urn: urn("Nic", "web-nic-0"), fields: [] },
     ]);
@@ -44,7 +86,13 @@ describe("a plan is built from the engine's events", () => {
   test("secrets show as [secret] and unknowns as known after update, at any depth; a changed secret still shows as changed", () => {
     const secret = (ciphertext: string) => ({ "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", ciphertext });
     const plan = planFromEvents([
-      pre("update", "VirtualMachine", "web", { consolePassHash: secret("a") }, { consolePassHash: secret("b"), cloneFrom: { vm: UNKNOWN_VALUE } }),
+      pre(
+        "update",
+        "VirtualMachine",
+        "web",
+        { consolePassHash: secret("a") },
+        { consolePassHash: secret("b"), cloneFrom: { vm: UNKNOWN_VALUE } },
+      ),
     ]);
     expect(plan.changes[0].fields).toEqual([
       { field: "cloneFrom", after: { vm: UNKNOWN } },
@@ -58,7 +106,9 @@ describe("a plan is built from the engine's events", () => {
       pre("replace", "Drive", "os", { media: "disk" }, { media: "import" }, { keys: ["media"] }),
       pre("delete-replaced", "Drive", "os", { media: "disk" }, { media: "import" }),
     ]);
-    expect(plan.changes).toEqual([expect.objectContaining({ action: "replace", replaceKeys: ["media"], fields: [{ field: "media", before: "disk", after: "import" }] })]);
+    expect(plan.changes).toEqual([
+      expect.objectContaining({ action: "replace", replaceKeys: ["media"], fields: [{ field: "media", before: "disk", after: "import" }] }),
+    ]);
     expect(plan.counts.replace).toBe(1);
   });
 
@@ -66,29 +116,66 @@ describe("a plan is built from the engine's events", () => {
     const owner = { __marker: "0123456789abcdef", vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" };
     const plan = planFromEvents([
       pre("create", "Drive", "web-drive-os", undefined, { name: "os", machine: UNKNOWN_VALUE, ...owner }),
-      pre("update", "Nic", "web-nic-0", { vnet: "2", vm: "7", powerCyclePolicy: "restart" }, { vnet: "2", vm: "7", powerCyclePolicy: "refuse" }),
+      pre(
+        "update",
+        "Nic",
+        "web-nic-0",
+        { vnet: "2", vm: "7", powerCyclePolicy: "restart" },
+        { vnet: "2", vm: "7", powerCyclePolicy: "refuse" },
+      ),
       pre("refresh", "Drive", "web-drive-data", { name: "data", vm: "7" }, { name: "data", vm: "7" }),
       step("resOutputsEvent", "update", "Drive", "web-drive-data", { name: "data", vm: "7" }, { name: "data", vm: "8" }),
     ]);
     expect(plan.changes).toEqual([
       {
-        action: "create", type: "Drive", name: "web-drive-os", urn: urn("Drive", "web-drive-os"),
-        fields: [{ field: "machine", after: UNKNOWN }, { field: "name", after: "os" }],
-        bookkeeping: [{ field: "__marker", after: "0123456789abcdef" }, { field: "powerCyclePolicy", after: "restart" }, { field: "vm", after: UNKNOWN }],
+        action: "create",
+        type: "Drive",
+        name: "web-drive-os",
+        urn: urn("Drive", "web-drive-os"),
+        fields: [
+          { field: "machine", after: UNKNOWN },
+          { field: "name", after: "os" },
+        ],
+        bookkeeping: [
+          { field: "__marker", after: "0123456789abcdef" },
+          { field: "powerCyclePolicy", after: "restart" },
+          { field: "vm", after: UNKNOWN },
+        ],
       },
       // The engine's step stays what it is; the text says it is bookkeeping alone.
-      { action: "update", type: "Nic", name: "web-nic-0", urn: urn("Nic", "web-nic-0"), fields: [], bookkeeping: [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }] },
+      {
+        action: "update",
+        type: "Nic",
+        name: "web-nic-0",
+        urn: urn("Nic", "web-nic-0"),
+        fields: [],
+        bookkeeping: [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }],
+      },
     ]);
     expect(plan.outside).toEqual([]);
     const text = renderText({ command: "preview", stack: "dev", file: "dev.yaml", result: "changes", exitCode: 0, plan });
     expect(text).not.toMatch(/__marker|vm:|powerCyclePolicy:/);
-    expect(text).toMatch(/~ +update +Nic 'web-nic-0'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/);
+    expect(text).toMatch(
+      /~ +update +Nic 'web-nic-0'\n +\(only the provider's bookkeeping: powerCyclePolicy; nothing is sent to the platform\)/,
+    );
   });
 
   test("hardware of a VM updated in place keeps its machine: an unknown machine with the same, known vm is no change", () => {
     const plan = planFromEvents([
-      pre("update", "Drive", "web-drive-os", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: "7", powerCyclePolicy: "restart" }),
-      pre("update", "Nic", "web-nic-0", { machine: "102", vm: "7", powerCyclePolicy: "refuse" }, { machine: UNKNOWN_VALUE, vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" }),
+      pre(
+        "update",
+        "Drive",
+        "web-drive-os",
+        { machine: "102", vm: "7", powerCyclePolicy: "refuse" },
+        { machine: UNKNOWN_VALUE, vm: "7", powerCyclePolicy: "restart" },
+      ),
+      pre(
+        "update",
+        "Nic",
+        "web-nic-0",
+        { machine: "102", vm: "7", powerCyclePolicy: "refuse" },
+        { machine: UNKNOWN_VALUE, vm: UNKNOWN_VALUE, powerCyclePolicy: "restart" },
+      ),
       pre("update", "VmPower", "web-power", { machine: "102", vm: "7" }, { machine: UNKNOWN_VALUE, vm: "7" }),
     ]);
     expect(plan.changes.map((c) => [c.name, c.fields.map((f) => f.field), c.bookkeeping?.map((f) => f.field)])).toEqual([
@@ -101,8 +188,10 @@ describe("a plan is built from the engine's events", () => {
   });
 
   test("which inputs are bookkeeping depends on the type: hardware's vm and powerCyclePolicy, every resource's marker", () => {
-    for (const type of ["Drive", "Nic", "Device"]) expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
-    for (const type of ["VirtualMachine", "VmPower", "VmSnapshot", "Vnet"]) expect([...bookkeepingInputsOf(TYPE + type)]).toEqual(["__marker"]);
+    for (const type of ["Drive", "Nic", "Device"])
+      expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual(["__marker", "powerCyclePolicy", "vm"]);
+    for (const type of ["VirtualMachine", "VmPower", "VmSnapshot", "Vnet"])
+      expect([...bookkeepingInputsOf(TYPE + type)]).toEqual(["__marker"]);
   });
 
   test("a VM's own powerCyclePolicy and a VmPower's vm are declared inputs: they show as changes", () => {
@@ -118,8 +207,25 @@ describe("a plan is built from the engine's events", () => {
 
   test("the stack and the default provider are Pulumi's, not the user's", () => {
     const plan = planFromEvents([
-      { sequence: 0, timestamp: 0, resourcePreEvent: { metadata: { op: "create", urn: "urn:pulumi:dev::envs::pulumi:pulumi:Stack::envs-dev", type: "pulumi:pulumi:Stack", provider: "" } } },
-      { sequence: 1, timestamp: 0, resourcePreEvent: { metadata: { op: "create", urn: "urn:pulumi:dev::envs::pulumi:providers:pulumi-nodejs::default", type: "pulumi:providers:pulumi-nodejs", provider: "" } } },
+      {
+        sequence: 0,
+        timestamp: 0,
+        resourcePreEvent: {
+          metadata: { op: "create", urn: "urn:pulumi:dev::envs::pulumi:pulumi:Stack::envs-dev", type: "pulumi:pulumi:Stack", provider: "" },
+        },
+      },
+      {
+        sequence: 1,
+        timestamp: 0,
+        resourcePreEvent: {
+          metadata: {
+            op: "create",
+            urn: "urn:pulumi:dev::envs::pulumi:providers:pulumi-nodejs::default",
+            type: "pulumi:providers:pulumi-nodejs",
+            provider: "",
+          },
+        },
+      },
     ] as EngineEvent[]);
     expect(plan.changes).toEqual([]);
   });
@@ -151,14 +257,20 @@ describe("a plan is built from the engine's events", () => {
       diag("error", "update failed"),
       diag("info", "vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED\n"),
     ]);
-    expect(plan.warnings).toEqual(["vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED", "deprecated thing"]);
+    expect(plan.warnings).toEqual([
+      "vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED",
+      "deprecated thing",
+    ]);
     expect(plan.errors).toEqual(["update failed"]);
   });
 });
 
 describe("a plan's changes as its reader sees them", () => {
   const change = (action: Action, fields: boolean, bookkeeping: boolean): PlannedChange => ({
-    action, type: "Drive", name: "d", urn: urn("Drive", "d"),
+    action,
+    type: "Drive",
+    name: "d",
+    urn: urn("Drive", "d"),
     fields: fields ? [{ field: "disksize", before: 1, after: 2 }] : [],
     ...(bookkeeping ? { bookkeeping: [{ field: "powerCyclePolicy", before: "restart", after: "refuse" }] } : {}),
   });
@@ -195,7 +307,9 @@ describe("exit codes CI can use", () => {
   });
 
   // A VM's policy changed by an `up --target` of the VM alone: its NIC still records the old one.
-  const bookkeepingOnly = planFromEvents([pre("update", "Nic", "web-nic-0", { vnet: "2", powerCyclePolicy: "restart" }, { vnet: "2", powerCyclePolicy: "refuse" })]);
+  const bookkeepingOnly = planFromEvents([
+    pre("update", "Nic", "web-nic-0", { vnet: "2", powerCyclePolicy: "restart" }, { vnet: "2", powerCyclePolicy: "refuse" }),
+  ]);
   const bookkeepingAndChange = planFromEvents([
     pre("update", "Nic", "web-nic-0", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
     pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 }),
@@ -242,8 +356,12 @@ describe("the plan is rendered for people and for machines", () => {
     expect(formatField({ field: "d", after: "x".repeat(300) }).length).toBeLessThan(140);
     const empty = planFromEvents([]);
     expect(renderText({ ...report, plan: empty, result: "no-changes" })).toContain("Plan: no changes");
-    expect(renderText({ ...report, command: "drift", result: "drift", exitCode: 2 })).toContain("DRIFT: the platform differs from the file (exit 2).");
-    expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain("No drift: the platform matches the file.");
+    expect(renderText({ ...report, command: "drift", result: "drift", exitCode: 2 })).toContain(
+      "DRIFT: the platform differs from the file (exit 2).",
+    );
+    expect(renderText({ ...report, command: "drift", plan: empty, result: "no-drift" })).toContain(
+      "No drift: the platform matches the file.",
+    );
   });
 
   test("text: a run that failed before planning anything says so, never 'no changes'", () => {
@@ -264,15 +382,25 @@ describe("the plan is rendered for people and for machines", () => {
       pre("update", "Drive", "web-drive-os", { powerCyclePolicy: "restart" }, { powerCyclePolicy: "refuse" }),
       pre("update", "VirtualMachine", "web", { ram: 1 }, { ram: 2 }),
     ]);
-    expect(renderText({ ...report, plan })).toContain("Plan: 0 to create, 3 to update (2 of them bookkeeping only), 0 to replace, 0 to delete, 0 unchanged");
+    expect(renderText({ ...report, plan })).toContain(
+      "Plan: 0 to create, 3 to update (2 of them bookkeeping only), 0 to replace, 0 to delete, 0 unchanged",
+    );
     const onlyBookkeeping = { ...plan, changes: plan.changes.slice(0, 2), counts: { ...plan.counts, update: 2 } };
     const drift = renderText({ ...report, command: "drift", plan: onlyBookkeeping, ...outcome("drift", onlyBookkeeping) });
     expect(drift).toContain("Drift (platform vs file): 0 to create, 2 to update (2 of them bookkeeping only)");
-    expect(drift.trimEnd().split("\n").pop()).toBe("No drift: the platform matches the file; the next `up` would only rewrite the provider's bookkeeping inputs in the state.");
+    expect(drift.trimEnd().split("\n").pop()).toBe(
+      "No drift: the platform matches the file; the next `up` would only rewrite the provider's bookkeeping inputs in the state.",
+    );
   });
 
   test("text: a drift check that failed gives no verdict", () => {
-    const text = renderText({ ...report, command: "drift", result: "failed", exitCode: EXIT.error, plan: planFromEvents([diag("error", "boom")]) });
+    const text = renderText({
+      ...report,
+      command: "drift",
+      result: "failed",
+      exitCode: EXIT.error,
+      plan: planFromEvents([diag("error", "boom")]),
+    });
     expect(text).not.toMatch(/No drift|DRIFT/);
     expect(text).toContain("FAILED (exit 1)");
   });
@@ -280,8 +408,15 @@ describe("the plan is rendered for people and for machines", () => {
   test("JSON: the whole report, parseable, with every changed field and the warnings", () => {
     const parsed = JSON.parse(renderJson(report));
     expect(parsed).toMatchObject({ command: "preview", stack: "dev", result: "changes", exitCode: 0 });
-    expect(parsed.plan.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual(["update web", "replace web-drive-os", "create lab"]);
-    expect(parsed.plan.changes[0].fields).toEqual([{ field: "note", before: "a" }, { field: "ram", before: 2048, after: 4096 }]);
+    expect(parsed.plan.changes.map((c: { action: string; name: string }) => `${c.action} ${c.name}`)).toEqual([
+      "update web",
+      "replace web-drive-os",
+      "create lab",
+    ]);
+    expect(parsed.plan.changes[0].fields).toEqual([
+      { field: "note", before: "a" },
+      { field: "ram", before: 2048, after: 4096 },
+    ]);
     expect(parsed.plan.warnings).toHaveLength(1);
   });
 });

@@ -2,7 +2,6 @@ import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
 import { MARKER_INPUT } from "../provider/reconcile/createMarker";
-import { fieldMeta } from "../provider/schemas/common";
 import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/hardwareResource";
@@ -83,7 +82,9 @@ const HIDDEN_FIELDS = new Set(["__provider"]);
 /** The inputs that tie a drive, NIC or device to its VM. */
 const OWNER_SHAPE = machineOwnerShape("hardware");
 /** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
-const HARDWARE_TYPES = new Set<string>(RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token));
+const HARDWARE_TYPES = new Set<string>(
+  RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token),
+);
 
 /**
  * Inputs the provider keeps for itself, not what the file declares: the create
@@ -132,11 +133,7 @@ function diffedInputs(m: StepEventMetadata): Record<string, unknown> | undefined
 
 function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
   const changed =
-    action === "delete"
-      ? []
-      : action === "create"
-        ? changedFields({}, m.new?.inputs)
-        : changedFields(m.old?.inputs, diffedInputs(m));
+    action === "delete" ? [] : action === "create" ? changedFields({}, m.new?.inputs) : changedFields(m.old?.inputs, diffedInputs(m));
   const isBookkeeping = bookkeepingOf(m.type);
   return {
     action,
@@ -150,6 +147,7 @@ function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
 }
 
 // eslint-disable-next-line no-control-regex
+// biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character starts the terminal colour codes removed here
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m|<\{%[a-z]*%\}>/g, "");
 
 /** The provider's wait progress: shown live on stderr, not a warning. */
@@ -190,7 +188,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       const text = stripAnsi(d.message).trim();
       if (!text) continue;
       if (d.severity === "error") errors.push(text);
-      else if (d.severity === "warning" || /^vplatform:/m.test(text)) warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));
+      else if (d.severity === "warning" || /^vplatform:/m.test(text))
+        warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));
     }
   }
   const changes = [...byUrn.values()];
@@ -210,7 +209,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
  * changes and nothing is sent to the platform. An update that shows no input
  * at all is not one: unexplained, it counts as a change.
  */
-export const isBookkeepingOnly = (c: PlannedChange): boolean => c.action === "update" && c.fields.length === 0 && (c.bookkeeping?.length ?? 0) > 0;
+export const isBookkeepingOnly = (c: PlannedChange): boolean =>
+  c.action === "update" && c.fields.length === 0 && (c.bookkeeping?.length ?? 0) > 0;
 
 /** What a plan changes as its reader sees it: nothing, only bookkeeping inputs, or declared fields or resources. */
 export type Visible = "none" | "bookkeeping-only" | "changes";

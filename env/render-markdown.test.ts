@@ -20,8 +20,13 @@ vms:
 `;
 const environment = loadEnvironment("environments/dev.yaml", FILE, "dev");
 const urn = (type: string, name: string) => `urn:pulumi:dev::vplatform-env::pulumi-nodejs:dynamic/vplatform:${type}::${name}`;
-const change = (action: PlannedChange["action"], type: string, name: string, fields: PlannedChange["fields"] = [], extra: Partial<PlannedChange> = {}) =>
-  ({ action, type, name, urn: urn(type, name), fields, ...extra }) as PlannedChange;
+const change = (
+  action: PlannedChange["action"],
+  type: string,
+  name: string,
+  fields: PlannedChange["fields"] = [],
+  extra: Partial<PlannedChange> = {},
+) => ({ action, type, name, urn: urn(type, name), fields, ...extra }) as PlannedChange;
 
 const plan: Plan = {
   changes: [
@@ -32,7 +37,10 @@ const plan: Plan = {
   ],
   counts: { create: 1, update: 1, replace: 1, delete: 1, same: 4 },
   outside: [],
-  warnings: ["ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED", "drive 'os' of machine 12 is REPLACED (media import → disk): its data is lost"],
+  warnings: [
+    "ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED",
+    "drive 'os' of machine 12 is REPLACED (media import → disk): its data is lost",
+  ],
   errors: [],
 };
 const report: Report = { command: "preview", stack: "dev", file: "environments/dev.yaml", result: "changes", exitCode: 0, plan };
@@ -41,12 +49,16 @@ describe("the plan as a pull-request comment", () => {
   const md = renderMarkdown(report, environment);
 
   test("opens with the stack, the file and the counts", () => {
-    expect(md).toMatch(/^### vplatform Plan: stack `dev`, `environments\/dev\.yaml`\n\n\*\*1 to create, 1 to update, 1 to replace, 1 to delete, 4 unchanged\*\*/);
+    expect(md).toMatch(
+      /^### vplatform Plan: stack `dev`, `environments\/dev\.yaml`\n\n\*\*1 to create, 1 to update, 1 to replace, 1 to delete, 4 unchanged\*\*/,
+    );
   });
 
   test("lists what needs attention first: data loss, then replacements and deletions, then restarts", () => {
     const attention = md.slice(md.indexOf("#### Needs attention"), md.indexOf("#### Changes"));
-    const order = ["its data is lost", "`web-drive-os` is **replaced** (because of media)", "`old-cache` is **deleted**", "RESTARTED"].map((t) => attention.indexOf(t));
+    const order = ["its data is lost", "`web-drive-os` is **replaced** (because of media)", "`old-cache` is **deleted**", "RESTARTED"].map(
+      (t) => attention.indexOf(t),
+    );
     expect(order.every((i) => i >= 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
   });
@@ -63,7 +75,10 @@ describe("the plan as a pull-request comment", () => {
   });
 
   test("a plan without changes says so, without an empty table", () => {
-    const none = renderMarkdown({ ...report, result: "no-changes", plan: { ...plan, changes: [], warnings: [], counts: { ...plan.counts } } }, environment);
+    const none = renderMarkdown(
+      { ...report, result: "no-changes", plan: { ...plan, changes: [], warnings: [], counts: { ...plan.counts } } },
+      environment,
+    );
     expect(none).toContain("**No changes.**");
     expect(none).not.toContain("#### Changes");
   });

@@ -23,7 +23,9 @@ function attentionItems(r: Report): string[] {
     .map((c) => `${c.type} \`${c.name}\` is **replaced**${c.replaceKeys?.length ? ` (because of ${c.replaceKeys.join(", ")})` : ""}`);
   const deleted = plan.changes.filter((c) => c.action === "delete").map((c) => `${c.type} \`${c.name}\` is **deleted**`);
   const others = plan.warnings.filter((w) => !dataLoss.includes(w));
-  const outside = plan.outside.map((o) => `${o.type} \`${o.name}\` was ${o.deleted ? "deleted" : "changed"} on the platform outside Pulumi`);
+  const outside = plan.outside.map(
+    (o) => `${o.type} \`${o.name}\` was ${o.deleted ? "deleted" : "changed"} on the platform outside Pulumi`,
+  );
   return [
     ...plan.errors.map((e) => `❌ ${e}`),
     ...dataLoss.map((w) => `🚨 ${w}`),
@@ -72,7 +74,9 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
     lines.push(`    ${id}${shape[0]}${label(`${action ? `${MARK[action]} ` : ""}${text}`)}${shape[1]}${action ? `:::${action}` : ""}`);
     return id;
   };
-  const vnetIds = new Map(environment.vnets.map((v) => [v.name, node(v.name, `vnet ${v.name}${v.network ? `<br/>${v.network}` : ""}`, ["[(", ")]"])]));
+  const vnetIds = new Map(
+    environment.vnets.map((v) => [v.name, node(v.name, `vnet ${v.name}${v.network ? `<br/>${v.network}` : ""}`, ["[(", ")]"])]),
+  );
   const links: string[] = [];
   for (const vm of environment.vms) {
     lines.push(`  subgraph ${`g${next++}`}[${label(`VM ${vm.name}`)}]`);
@@ -80,10 +84,17 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
     const powerAction = actionOf.get(powerName(vm.name));
     if (!actionOf.has(vm.name) && powerAction) actionOf.set(vm.name, powerAction === "delete" ? "update" : powerAction);
     used.add(powerName(vm.name));
-    node(vm.name, `VM ${vm.name}<br/>${vm.cpuCores ?? "?"} cores, ${vm.ram ?? "?"} MB${vm.powerState ? `, ${vm.powerState}` : ""}`, ["([", "])"]);
-    vm.drives.forEach((d, i) => node(hardwareName(vm.name, "drive", d, i), `drive ${d.name ?? i}${d.disksize ? ` ${size(d.disksize)}` : ""}`));
+    node(vm.name, `VM ${vm.name}<br/>${vm.cpuCores ?? "?"} cores, ${vm.ram ?? "?"} MB${vm.powerState ? `, ${vm.powerState}` : ""}`, [
+      "([",
+      "])",
+    ]);
+    for (const [i, d] of vm.drives.entries()) {
+      node(hardwareName(vm.name, "drive", d, i), `drive ${d.name ?? i}${d.disksize ? ` ${size(d.disksize)}` : ""}`);
+    }
     const nics = vm.nics.map((n, i) => ({ id: node(hardwareName(vm.name, "nic", n, i), `NIC ${n.name ?? i}`), vnet: n.vnet }));
-    vm.devices.forEach((d, i) => node(hardwareName(vm.name, "device", d, i), `device ${d.name ?? i}${d.type ? ` (${d.type})` : ""}`));
+    for (const [i, d] of vm.devices.entries()) {
+      node(hardwareName(vm.name, "device", d, i), `device ${d.name ?? i}${d.type ? ` (${d.type})` : ""}`);
+    }
     lines.push("  end");
     for (const { id, vnet } of nics) {
       let target = vnetIds.get(vnet);
@@ -122,11 +133,18 @@ export function renderMarkdown(r: Report, environment: Environment | undefined):
   const attention = attentionItems(r);
   if (attention.length) out.push("", "#### Needs attention", "", ...attention.map((a) => `- ${a}`));
   if (r.plan.changes.length) {
-    out.push("", "#### Changes", "", "| action | resource | field | before | after |", "|---|---|---|---|---|", ...changeRows(r.plan.changes));
+    out.push(
+      "",
+      "#### Changes",
+      "",
+      "| action | resource | field | before | after |",
+      "|---|---|---|---|---|",
+      ...changeRows(r.plan.changes),
+    );
   }
   if (environment) {
     out.push("", "#### Environment", "", "```mermaid", environmentDiagram(environment, r.plan.changes), "```");
     out.push("", `${MARK.create} created, ${MARK.update} changed, ${MARK.replace} replaced, ${MARK.delete} deleted; unmarked: unchanged.`);
   }
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }

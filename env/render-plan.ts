@@ -61,7 +61,10 @@ function driftVerdict(r: Report): string[] {
   if (r.result === "failed") return [];
   if (r.result === "drift") return ["", "DRIFT: the platform differs from the file (exit 2)."];
   const bookkeeping = visibleChanges(r.plan.changes) === "bookkeeping-only";
-  return ["", `No drift: the platform matches the file${bookkeeping ? "; the next `up` would only rewrite the provider's bookkeeping inputs in the state" : ""}.`];
+  return [
+    "",
+    `No drift: the platform matches the file${bookkeeping ? "; the next `up` would only rewrite the provider's bookkeeping inputs in the state" : ""}.`,
+  ];
 }
 
 /** The summary line: a failed run says so first (an `up` that failed applied nothing it can vouch for, and found no "no changes"). */
@@ -83,21 +86,26 @@ export function renderText(r: Report): string {
     out.push(`  ${MARK[c.action].padEnd(2)} ${c.action.padEnd(7)} ${c.type} '${c.name}'${because}`);
     for (const f of c.fields) out.push(`        ${formatField(f)}`);
     if (!c.fields.length && c.bookkeeping?.length && c.action === "update") {
-      out.push(`        (only the provider's bookkeeping: ${c.bookkeeping.map((f) => f.field).join(", ")}; nothing is sent to the platform)`);
+      out.push(
+        `        (only the provider's bookkeeping: ${c.bookkeeping.map((f) => f.field).join(", ")}; nothing is sent to the platform)`,
+      );
     }
   }
   if (plan.outside.length) {
     out.push("", "Changed on the platform outside Pulumi (read by refresh):");
     for (const o of plan.outside) {
-      out.push(o.deleted ? `  -  ${o.type} '${o.name}' was deleted` : `  ~  ${o.type} '${o.name}'`, ...o.fields.map((f) => `        ${formatField(f)}`));
+      out.push(
+        o.deleted ? `  -  ${o.type} '${o.name}' was deleted` : `  ~  ${o.type} '${o.name}'`,
+        ...o.fields.map((f) => `        ${formatField(f)}`),
+      );
     }
   }
   if (plan.warnings.length) out.push("", "Warnings:", ...plan.warnings.map((w) => `  ! ${w}`));
   if (plan.errors.length) out.push("", "Errors:", ...plan.errors.map((e) => `  x ${e}`));
   if (r.command === "drift") out.push(...driftVerdict(r));
   if (r.result === "failed") out.push("", `FAILED (exit ${r.exitCode})`);
-  return out.join("\n") + "\n";
+  return `${out.join("\n")}\n`;
 }
 
 /** Machine-readable: the report as it is. */
-export const renderJson = (r: Report) => JSON.stringify(r, null, 2) + "\n";
+export const renderJson = (r: Report) => `${JSON.stringify(r, null, 2)}\n`;

@@ -1,6 +1,6 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { parseCliArgs } from "./cli-args";
 import { EXIT, runEnvironmentCommand } from "./run-command";
 
@@ -25,7 +25,9 @@ async function run(argv: string[], files: Record<string, string>) {
 
 describe("an invalid environment file stops the CLI before anything is sent", () => {
   test.each(["preview", "up", "drift"])("%s reports file:line:col: path: message and exits 3", async (command) => {
-    const r = await run([command, "environments/dev.yaml", "--stack", "dev"], { "environments/dev.yaml": "vms:\n  - name: web\n    ram: 128\n" });
+    const r = await run([command, "environments/dev.yaml", "--stack", "dev"], {
+      "environments/dev.yaml": "vms:\n  - name: web\n    ram: 128\n",
+    });
     expect(r.code).toBe(EXIT.invalid);
     expect(r.stderr).toBe("environments/dev.yaml:3:10: vms[0].ram: RAM must be at least 512 MB\n");
     expect(r.stdout).toBe("");

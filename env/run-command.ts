@@ -1,5 +1,5 @@
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { chooseBackend, currentLogin } from "./backend";
 import type { CliArgs, Command } from "./cli-args";
@@ -58,14 +58,24 @@ export function parallelismFor(args: CliArgs, environment: Environment | undefin
 }
 
 /** The policy pack options of the engine, paths resolved against the working directory. */
-export function policyOptions(args: Pick<CliArgs, "policyPack" | "policyPackConfig">, cwd: string): { policyPacks?: string[]; policyPackConfigs?: string[] } {
+export function policyOptions(
+  args: Pick<CliArgs, "policyPack" | "policyPackConfig">,
+  cwd: string,
+): { policyPacks?: string[]; policyPackConfigs?: string[] } {
   return {
     ...(args.policyPack ? { policyPacks: [path.resolve(cwd, args.policyPack)] } : {}),
     ...(args.policyPackConfig ? { policyPackConfigs: [path.resolve(cwd, args.policyPackConfig)] } : {}),
   };
 }
 
-async function operate(stack: Stack, args: CliArgs, parallel: number, onEvent: (e: EngineEvent) => void, onOutput: (s: string) => void, cwd: string): Promise<void> {
+async function operate(
+  stack: Stack,
+  args: CliArgs,
+  parallel: number,
+  onEvent: (e: EngineEvent) => void,
+  onOutput: (s: string) => void,
+  cwd: string,
+): Promise<void> {
   const common = { onEvent, onOutput, parallel, color: "never" as const };
   const policy = policyOptions(args, cwd);
   switch (args.command) {
@@ -102,7 +112,9 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
   const backend = chooseBackend(env, cwd, currentLogin(env));
   if (backend.env.PULUMI_BACKEND_URL) fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
   const parallel = parallelismFor(args, environment, cwd);
-  io.stderr(`vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`);
+  io.stderr(
+    `vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`,
+  );
 
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
@@ -110,6 +122,7 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment) : renderText(r));
     return r.exitCode;
   };
+  // biome-ignore lint/suspicious/noImplicitAnyLet: typed by its assignment in the try below (control-flow typing)
   let opened;
   try {
     opened = await openEnvironmentStack({

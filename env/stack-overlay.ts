@@ -28,7 +28,10 @@ export function applyStackOverlay(doc: Document.Parsed, stack: string | undefine
   if (!isMap(root) || !root.has(OVERLAYS_KEY)) return;
   const stacks = root.get(OVERLAYS_KEY, true);
   root.delete(OVERLAYS_KEY);
-  if (!isMap(stacks)) return problem(stacks, OVERLAYS_KEY, "a map of stack name → overrides, e.g. stacks: { prod: { vms: { web: { ram: 8192 } } } }");
+  if (!isMap(stacks)) {
+    problem(stacks, OVERLAYS_KEY, "a map of stack name → overrides, e.g. stacks: { prod: { vms: { web: { ram: 8192 } } } }");
+    return;
+  }
   for (const { key, value: overlay } of stacks.items) {
     const stackName = keyOf(key);
     const at = `${OVERLAYS_KEY}.${stackName}`;
@@ -50,10 +53,14 @@ export function applyStackOverlay(doc: Document.Parsed, stack: string | undefine
       for (const { key: nameKey, value: fields } of entries.items) {
         const name = keyOf(nameKey);
         const path = `${at}.${list}.${name}`;
-        const target = isSeq(declared) ? declared.items.find((item): item is YAMLMap => isMap(item) && item.get("name") === name) : undefined;
-        if (!target) problem(nameKey, path, `no ${OVERLAID[list as keyof typeof OVERLAID]} named '${name}' is declared in ${list} to override`);
+        const target = isSeq(declared)
+          ? declared.items.find((item): item is YAMLMap => isMap(item) && item.get("name") === name)
+          : undefined;
+        if (!target)
+          problem(nameKey, path, `no ${OVERLAID[list as keyof typeof OVERLAID]} named '${name}' is declared in ${list} to override`);
         else if (!isMap(fields)) problem(fields ?? nameKey, path, "a map of fields to override");
-        else if (fields.has("name")) problem(fields.get("name", true), `${path}.name`, "an overlay cannot rename; declare the entry per stack instead");
+        else if (fields.has("name"))
+          problem(fields.get("name", true), `${path}.name`, "an overlay cannot rename; declare the entry per stack instead");
         else if (stackName === stack) for (const field of fields.items) target.set(field.key, field.value);
       }
     }

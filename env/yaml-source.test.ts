@@ -50,7 +50,13 @@ describe("environment files report problems at file:line:col", () => {
         return (e as EnvironmentError).problems;
       }
     })();
-    expect(problems).toEqual([{ location: { file: "dup.yaml", line: 4, col: 5 }, path: "vms[0].ram", message: expect.stringMatching(/'ram' appears twice in this mapping; keys must be unique/) }]);
+    expect(problems).toEqual([
+      {
+        location: { file: "dup.yaml", line: 4, col: 5 },
+        path: "vms[0].ram",
+        message: expect.stringMatching(/'ram' appears twice in this mapping; keys must be unique/),
+      },
+    ]);
   });
 
   test("the message of the error lists every problem, one per line", () => {

@@ -3,9 +3,7 @@ import type { z } from "zod";
 import { EnvironmentError, type EnvironmentProblem, type SourceLocation } from "./environment-error";
 
 export function formatPath(path: readonly PropertyKey[]): string {
-  return path
-    .map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`))
-    .join("");
+  return path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`)).join("");
 }
 
 export interface YamlSource {
@@ -31,7 +29,11 @@ export function parseYamlSource(text: string, file: string, transform?: Document
       doc.errors.map((e) => {
         const key = e.code === "DUPLICATE_KEY" ? keyPathAt(doc.contents, e.pos[0], []) : undefined;
         return key
-          ? { location: at(e.pos[0]), path: formatPath(key), message: `'${String(key[key.length - 1])}' appears twice in this mapping; keys must be unique — rename or merge one` }
+          ? {
+              location: at(e.pos[0]),
+              path: formatPath(key),
+              message: `'${String(key[key.length - 1])}' appears twice in this mapping; keys must be unique — rename or merge one`,
+            }
           : { location: at(e.pos[0]), path: "", message: e.message.split("\n")[0] };
       }),
     );

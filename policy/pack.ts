@@ -21,7 +21,8 @@ const resourcePolicies: ResourceValidationPolicy[] = resourceRules.map((rule) =>
   validateResource: (args, reportViolation) => {
     if (vplatformType(args.type) !== rule.appliesTo) return;
     const check = rule.check as (r: PolicyResource, c: unknown) => string[];
-    for (const message of check({ type: args.type, urn: args.urn, props: args.props }, settingsOf(rule, args.getConfig<object>()))) reportViolation(message);
+    for (const message of check({ type: args.type, urn: args.urn, props: args.props }, settingsOf(rule, args.getConfig<object>())))
+      reportViolation(message);
   },
 }));
 

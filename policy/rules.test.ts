@@ -1,5 +1,5 @@
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import {
   apiKeysExpireAndAreFenced,
   dhcpInsideNetwork,
@@ -16,7 +16,11 @@ import {
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::team::${type}::${name}`;
 const sdk = (short: string) => `pulumi-nodejs:dynamic/vplatform:${short}`;
 const plugin = (short: string) => `vplatform:index:${short}`;
-const resource = (short: string, props: Record<string, unknown>, stack = "dev", type = sdk(short)): PolicyResource => ({ type, urn: urn(stack, type, String(props.name ?? short)), props });
+const resource = (short: string, props: Record<string, unknown>, stack = "dev", type = sdk(short)): PolicyResource => ({
+  type,
+  urn: urn(stack, type, String(props.name ?? short)),
+  props,
+});
 const GIB = 2 ** 30;
 
 describe("the pack recognizes vplatform resources whichever door declared them", () => {
@@ -41,9 +45,13 @@ describe("production VMs refuse power cycles", () => {
     ]);
   });
   test("refuse passes, and other stacks are not production", () => {
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web", powerCyclePolicy: "refuse" }, "prod"), config)).toEqual([]);
+    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web", powerCyclePolicy: "refuse" }, "prod"), config)).toEqual(
+      [],
+    );
     expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "staging"), config)).toEqual([]);
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "live"), { stacks: ["live", "prod*"] })).toHaveLength(1);
+    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "live"), { stacks: ["live", "prod*"] })).toHaveLength(
+      1,
+    );
   });
 });
 
@@ -69,7 +77,10 @@ describe("VM and drive limits", () => {
 
 describe("networks", () => {
   test("a NIC whose vnet does not come from a Vnet of the stack is a violation unless its key is allowed", () => {
-    const declared = { ...resource("Nic", { name: "a", vnet: "4" }), inputSources: { vnet: [sdk("Vnet")], machine: [sdk("VirtualMachine")] } };
+    const declared = {
+      ...resource("Nic", { name: "a", vnet: "4" }),
+      inputSources: { vnet: [sdk("Vnet")], machine: [sdk("VirtualMachine")] },
+    };
     const lookedUp = { ...resource("Nic", { name: "b", vnet: "9" }), inputSources: { machine: [sdk("VirtualMachine")] } };
     expect(nicsOnDeclaredVnets.checkStack([declared, lookedUp], { allowedVnetKeys: [] })).toEqual([
       { urn: lookedUp.urn, message: "NIC 'b': vnet 9 is not declared by this stack: declare it, or list its key in allowedVnetKeys" },
@@ -77,8 +88,11 @@ describe("networks", () => {
     expect(nicsOnDeclaredVnets.checkStack([declared, lookedUp], { allowedVnetKeys: ["9"] })).toEqual([]);
   });
   test("a DHCP range outside its network is a violation", () => {
-    const vnet = (start: string, stop: string) => resource("Vnet", { name: "lab", network: "10.0.0.0/24", dhcpStart: start, dhcpStop: stop });
-    expect(dhcpInsideNetwork.check(vnet("10.0.0.100", "10.0.1.10"), {})).toEqual(["vnet 'lab': dhcpStop 10.0.1.10 is outside its network 10.0.0.0/24"]);
+    const vnet = (start: string, stop: string) =>
+      resource("Vnet", { name: "lab", network: "10.0.0.0/24", dhcpStart: start, dhcpStop: stop });
+    expect(dhcpInsideNetwork.check(vnet("10.0.0.100", "10.0.1.10"), {})).toEqual([
+      "vnet 'lab': dhcpStop 10.0.1.10 is outside its network 10.0.0.0/24",
+    ]);
     expect(dhcpInsideNetwork.check(vnet("10.0.0.100", "10.0.0.200"), {})).toEqual([]);
   });
 });
@@ -92,10 +106,12 @@ describe("API keys and webhooks (vplatform:index:ApiKey, vplatform:index:Webhook
       "API key 'ci': set expiresAt (within 90 days)",
       "API key 'ci': set ipAllow (the addresses that may use it)",
     ]);
-    expect(apiKeysExpireAndAreFenced.check(key({ expiresAt: "2027-06-01T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now)).toEqual([
-      "API key 'ci': expiresAt is more than 90 days away: rotate keys at least every 90 days",
-    ]);
-    expect(apiKeysExpireAndAreFenced.check(key({ expiresAt: "2026-12-20T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now)).toEqual([]);
+    expect(
+      apiKeysExpireAndAreFenced.check(key({ expiresAt: "2027-06-01T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now),
+    ).toEqual(["API key 'ci': expiresAt is more than 90 days away: rotate keys at least every 90 days"]);
+    expect(
+      apiKeysExpireAndAreFenced.check(key({ expiresAt: "2026-12-20T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now),
+    ).toEqual([]);
   });
   test("a webhook must call HTTPS, and allowInsecure is forbidden", () => {
     const hook = (props: Record<string, unknown>) => resource("Webhook", { name: "alerts", ...props }, "dev", plugin("Webhook"));

@@ -51,7 +51,12 @@ export const stackOfUrn = (urn: string): string => urn.split("::")[0].split(":")
 
 /** `prod*` → matches prod, prod-eu, production. */
 const globMatches = (pattern: string, text: string) =>
-  new RegExp(`^${pattern.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`).test(text);
+  new RegExp(
+    `^${pattern
+      .replace(/[.+^${}()|[\]\\]/g, "\\$&")
+      .replace(/\*/g, ".*")
+      .replace(/\?/g, ".")}$`,
+  ).test(text);
 
 const known = (v: unknown): boolean => v !== undefined && v !== null;
 
@@ -59,7 +64,14 @@ export const prodVmsRefusePowerCycle: ResourceRule<{ stacks: string[] }> = {
   name: "prod-vms-refuse-power-cycle",
   description: "VMs of production stacks must set powerCyclePolicy: refuse, so no change restarts them unannounced",
   enforcementLevel: "mandatory",
-  settings: { stacks: { type: "array", items: { type: "string" }, default: ["prod*"], description: "Stack name patterns (* any text) that are production" } },
+  settings: {
+    stacks: {
+      type: "array",
+      items: { type: "string" },
+      default: ["prod*"],
+      description: "Stack name patterns (* any text) that are production",
+    },
+  },
   appliesTo: "VirtualMachine",
   check: ({ urn, props }, { stacks }) => {
     const stack = stackOfUrn(urn);
@@ -78,7 +90,9 @@ export const vmSizeLimits: ResourceRule<{ maxRamMB: number; maxCpuCores: number 
   },
   appliesTo: "VirtualMachine",
   check: ({ props }, { maxRamMB, maxCpuCores }) => [
-    ...(known(props.ram) && Number(props.ram) > maxRamMB ? [`VM '${String(props.name)}': ram ${String(props.ram)} MB is above the limit of ${maxRamMB} MB`] : []),
+    ...(known(props.ram) && Number(props.ram) > maxRamMB
+      ? [`VM '${String(props.name)}': ram ${String(props.ram)} MB is above the limit of ${maxRamMB} MB`]
+      : []),
     ...(known(props.cpuCores) && Number(props.cpuCores) > maxCpuCores
       ? [`VM '${String(props.name)}': cpuCores ${String(props.cpuCores)} is above the limit of ${maxCpuCores}`]
       : []),
@@ -112,13 +126,18 @@ export const nicsOnDeclaredVnets: StackRule<{ allowedVnetKeys: string[] }> = {
   name: "nics-on-declared-vnets",
   description: "Every NIC is on a vnet the stack declares (or one the team allows by key)",
   enforcementLevel: "mandatory",
-  settings: { allowedVnetKeys: { type: "array", items: { type: "string" }, default: [], description: "Keys of existing vnets NICs may use" } },
+  settings: {
+    allowedVnetKeys: { type: "array", items: { type: "string" }, default: [], description: "Keys of existing vnets NICs may use" },
+  },
   checkStack: (resources, { allowedVnetKeys }) => {
     const fromDeclaredVnet = (r: PolicyResource) => (r.inputSources?.vnet ?? []).some((t) => vplatformType(t) === "Vnet");
     return resources
       .filter((r) => vplatformType(r.type) === "Nic")
       .filter((r) => !fromDeclaredVnet(r) && !allowedVnetKeys.includes(String(r.props.vnet)))
-      .map((r) => ({ urn: r.urn, message: `NIC '${r.urn.split("::").pop()}': vnet ${String(r.props.vnet)} is not declared by this stack: declare it, or list its key in allowedVnetKeys` }));
+      .map((r) => ({
+        urn: r.urn,
+        message: `NIC '${r.urn.split("::").pop()}': vnet ${String(r.props.vnet)} is not declared by this stack: declare it, or list its key in allowedVnetKeys`,
+      }));
   },
 };
 
@@ -156,10 +175,14 @@ export const apiKeysExpireAndAreFenced: ResourceRule<{ maxDays: number }> = {
   appliesTo: "ApiKey",
   check: ({ props }, { maxDays }, now = Date.now()) => {
     const key = `API key '${String(props.name ?? "")}'`;
-    const expires = typeof props.expiresAt === "number" ? props.expiresAt * (props.expiresAt < 1e12 ? 1000 : 1) : Date.parse(String(props.expiresAt ?? ""));
+    const expires =
+      typeof props.expiresAt === "number"
+        ? props.expiresAt * (props.expiresAt < 1e12 ? 1000 : 1)
+        : Date.parse(String(props.expiresAt ?? ""));
     const problems: string[] = [];
     if (!Number.isFinite(expires)) problems.push(`${key}: set expiresAt (within ${maxDays} days)`);
-    else if (expires - now > maxDays * DAY_MS) problems.push(`${key}: expiresAt is more than ${maxDays} days away: rotate keys at least every ${maxDays} days`);
+    else if (expires - now > maxDays * DAY_MS)
+      problems.push(`${key}: expiresAt is more than ${maxDays} days away: rotate keys at least every ${maxDays} days`);
     if (!Array.isArray(props.ipAllow) || props.ipAllow.length === 0) problems.push(`${key}: set ipAllow (the addresses that may use it)`);
     return problems;
   },
@@ -173,10 +196,19 @@ export const webhooksOverHttps: ResourceRule<Record<string, never>> = {
   settings: {},
   appliesTo: "Webhook",
   check: ({ props }) => [
-    ...(known(props.url) && !/^https:\/\//i.test(String(props.url)) ? [`webhook '${String(props.name ?? "")}': url ${String(props.url)} is not HTTPS`] : []),
+    ...(known(props.url) && !/^https:\/\//i.test(String(props.url))
+      ? [`webhook '${String(props.name ?? "")}': url ${String(props.url)} is not HTTPS`]
+      : []),
     ...(props.allowInsecure === true ? [`webhook '${String(props.name ?? "")}': allowInsecure is forbidden`] : []),
   ],
 };
 
-export const resourceRules = [prodVmsRefusePowerCycle, vmSizeLimits, driveLimits, dhcpInsideNetwork, apiKeysExpireAndAreFenced, webhooksOverHttps];
+export const resourceRules = [
+  prodVmsRefusePowerCycle,
+  vmSizeLimits,
+  driveLimits,
+  dhcpInsideNetwork,
+  apiKeysExpireAndAreFenced,
+  webhooksOverHttps,
+];
 export const stackRules = [nicsOnDeclaredVnets];

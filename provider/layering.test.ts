@@ -3,8 +3,8 @@
 // provider/client talks HTTP. No module of the provider, the SDK or the
 // emulator imports itself back through others. These tests read every import
 // of the source (tests excluded) and fail on one that goes the wrong way.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { type Edge, edges, importsOf, root, sourceFiles } from "../test/importGraph";
 
 /** Rank of each layer: a module may import its own directory or a strictly lower rank. */
@@ -21,7 +21,20 @@ const RANKS: Record<string, number> = {
 };
 
 /** Modules that open network connections: only provider/client may load them. */
-const NETWORK_MODULES = new Set(["got", "http", "https", "http2", "net", "tls", "undici", "node:http", "node:https", "node:http2", "node:net", "node:tls"]);
+const NETWORK_MODULES = new Set([
+  "got",
+  "http",
+  "https",
+  "http2",
+  "net",
+  "tls",
+  "undici",
+  "node:http",
+  "node:https",
+  "node:http2",
+  "node:net",
+  "node:tls",
+]);
 
 /** The layer directory of a repository-relative file, if it is in one. */
 function layerOf(file: string): string | undefined {
@@ -37,7 +50,10 @@ describe("provider layers (schemas → client → plan → reconcile → resourc
   });
 
   test("every provider directory has a rank", () => {
-    const dirs = fs.readdirSync(path.join(root, "provider"), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => `provider/${d.name}`);
+    const dirs = fs
+      .readdirSync(path.join(root, "provider"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `provider/${d.name}`);
     expect(dirs.filter((d) => RANKS[d] === undefined)).toEqual([]);
   });
 
@@ -53,14 +69,18 @@ describe("provider layers (schemas → client → plan → reconcile → resourc
   });
 
   test("the provider and the SDK never load the emulator, the environment loader, scripts or tests", () => {
-    const wrong = providerAndSdk.filter((e) => /^(emulator|env|scripts|test|bench|tools)(\/|$)/.test(e.to)).map((e) => `${e.from} → ${e.to}`);
+    const wrong = providerAndSdk
+      .filter((e) => /^(emulator|env|scripts|test|bench|tools)(\/|$)/.test(e.to))
+      .map((e) => `${e.from} → ${e.to}`);
     expect(wrong).toEqual([]);
   });
 });
 
 describe("only provider/client talks HTTP", () => {
   test("no module outside provider/client loads a network module", () => {
-    const wrong = providerAndSdk.filter((e) => NETWORK_MODULES.has(e.to) && !e.from.startsWith("provider/client/")).map((e) => `${e.from} → ${e.to}`);
+    const wrong = providerAndSdk
+      .filter((e) => NETWORK_MODULES.has(e.to) && !e.from.startsWith("provider/client/"))
+      .map((e) => `${e.from} → ${e.to}`);
     expect(wrong).toEqual([]);
   });
 
@@ -77,7 +97,11 @@ describe("only provider/client talks HTTP", () => {
 describe("no import cycles (provider, SDK, emulator)", () => {
   /** The module a relative import names (without .ts), if it is one of ours. */
   const moduleOf = (target: string) =>
-    fs.existsSync(path.join(root, `${target}.ts`)) ? target : fs.existsSync(path.join(root, target, "index.ts")) ? path.join(target, "index") : undefined;
+    fs.existsSync(path.join(root, `${target}.ts`))
+      ? target
+      : fs.existsSync(path.join(root, target, "index.ts"))
+        ? path.join(target, "index")
+        : undefined;
 
   /** Every cycle found by a depth-first walk, as the modules along it. */
   function cycles(all: Edge[]): string[][] {
@@ -104,7 +128,12 @@ describe("no import cycles (provider, SDK, emulator)", () => {
   test("a cycle is found when there is one (the walk works)", () => {
     const a = "provider/schemas/common.ts";
     const b = "provider/schemas/normalize.ts";
-    expect(cycles([{ from: a, to: b.replace(/\.ts$/, "") }, { from: b, to: a.replace(/\.ts$/, "") }])).toHaveLength(1);
+    expect(
+      cycles([
+        { from: a, to: b.replace(/\.ts$/, "") },
+        { from: b, to: a.replace(/\.ts$/, "") },
+      ]),
+    ).toHaveLength(1);
   });
 
   test("no module imports itself back", () => {

@@ -3,8 +3,8 @@
 // (provider/reconcile/session.ts). This test reads every source file of the
 // provider (tests excluded) and fails on a `let` or a mutable collection or
 // stateful object at module scope that is not in the short list below.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 
 const root = path.resolve(__dirname, "..");
 
@@ -33,7 +33,7 @@ function sourceFiles(dir: string): string[] {
 }
 
 /** `file name` of every module-scope `let` and mutable collection (module scope: the line starts at column 0). */
-export function moduleState(file: string, text: string): string[] {
+function moduleState(file: string, text: string): string[] {
   return text.split("\n").flatMap((line) => {
     const stateful = STATEFUL.exec(line);
     if (stateful && !/^\s*:\s*Readonly(Set|Map)</.test(stateful[2] ?? "")) return [`${file} ${stateful[1]}`];

@@ -1,7 +1,7 @@
 // schema.json and docs/resources.md are generated from the zod schemas; these
 // tests fail when the committed files are stale or break Pulumi's schema rules.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
 
 const root = path.resolve(__dirname, "..");
@@ -9,15 +9,20 @@ const schema = buildSchema("0.0.0");
 const resources = Object.entries<any>(schema.resources);
 
 describe("the committed generated files", () => {
-  test.each(Object.entries(generatedFiles(root)))("%s is what the zod schemas generate (run `node dist/scripts/gen-schema.js`)", (file, text) => {
-    expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(text);
-  });
+  test.each(Object.entries(generatedFiles(root)))(
+    "%s is what the zod schemas generate (run `node dist/scripts/gen-schema.js`)",
+    (file, text) => {
+      expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(text);
+    },
+  );
 });
 
 describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
-    expect(resources.map(([t]) => t)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"].map((t) => `vplatform:index:${t}`));
+    expect(resources.map(([t]) => t)).toEqual(
+      ["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"].map((t) => `vplatform:index:${t}`),
+    );
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
     for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);
@@ -45,7 +50,9 @@ describe("Pulumi package schema shape", () => {
   });
   test("shared objects are named types (Timeouts, CloneFrom)", () => {
     expect(schema.types["vplatform:index:Timeouts"]).toMatchObject({ type: "object", properties: { create: { type: "number" } } });
-    expect(schema.resources["vplatform:index:VirtualMachine"].inputProperties.cloneFrom.$ref).toBe("#/types/vplatform:index:VirtualMachineCloneFrom");
+    expect(schema.resources["vplatform:index:VirtualMachine"].inputProperties.cloneFrom.$ref).toBe(
+      "#/types/vplatform:index:VirtualMachineCloneFrom",
+    );
   });
   test("defaults, required inputs and secrets come from the zod schemas", () => {
     const vm = schema.resources["vplatform:index:VirtualMachine"];

@@ -3,14 +3,15 @@
 // (provider/resources/index.ts) and its zod input schemas.
 //   node dist/scripts/gen-schema.js          write both files
 //   node dist/scripts/gen-schema.js --check  exit 1 when a committed file is stale
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { z } from "zod";
 import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/resources";
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 
+// biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents as zod writes them
 type Json = Record<string, any>;
 type PulumiProperty = Json;
 
@@ -20,7 +21,11 @@ const pascal = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
 
 /** A code-safe name for an enum value ("virtio-scsi" → VirtioScsi, "9p" → Value9p): SDK generators need identifiers. */
 export function enumValueName(value: string): string {
-  const name = value.split(/[^A-Za-z0-9]+/).filter(Boolean).map(pascal).join("");
+  const name = value
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map(pascal)
+    .join("");
   return /^[0-9]/.test(name) ? `Value${name}` : name;
 }
 
@@ -60,7 +65,11 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types)) });
   }
   if (js.enum) {
-    types[token(typeName)] = { type: "string", description: description ?? typeName, enum: (js.enum as string[]).map((value) => ({ name: enumValueName(value), value })) };
+    types[token(typeName)] = {
+      type: "string",
+      description: description ?? typeName,
+      enum: (js.enum as string[]).map((value) => ({ name: enumValueName(value), value })),
+    };
     return withDoc({ $ref: `#/types/${token(typeName)}` });
   }
   switch (js.type) {
@@ -76,7 +85,9 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
         types[token(typeName)] = {
           type: "object",
           description: description ?? typeName,
-          properties: Object.fromEntries(Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, `${typeName}${pascal(k)}`, types)])),
+          properties: Object.fromEntries(
+            Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, `${typeName}${pascal(k)}`, types)]),
+          ),
           ...(js.required?.length ? { required: js.required } : {}),
         };
         return withDoc({ $ref: `#/types/${token(typeName)}` });
@@ -119,7 +130,10 @@ function buildFunctions(): Json {
       {
         description: fn.description,
         inputs: { properties: { name: property("string", "Name to look up") }, required: ["name"] },
-        outputs: { properties: Object.fromEntries(Object.entries(fn.outputs).map(([k, o]) => [k, property(o.type, o.description)])), required: Object.keys(fn.outputs) },
+        outputs: {
+          properties: Object.fromEntries(Object.entries(fn.outputs).map(([k, o]) => [k, property(o.type, o.description)])),
+          required: Object.keys(fn.outputs),
+        },
       },
     ]),
   );
@@ -128,7 +142,10 @@ function buildFunctions(): Json {
 /** An explicit provider (`new vplatform.Provider("site-b", {...})`) takes the stack config's settings. */
 const withProviderResource = (schema: Json): Json => ({
   ...schema,
-  provider: { description: "The vplatform provider: one platform site (endpoint, credentials, TLS, timeouts, request budget).", inputProperties: schema.config.variables },
+  provider: {
+    description: "The vplatform provider: one platform site (endpoint, credentials, TLS, timeouts, request budget).",
+    inputProperties: schema.config.variables,
+  },
 });
 
 export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
@@ -138,7 +155,8 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     name: PKG,
     displayName: "vplatform",
     version,
-    description: "Virtual networks, VMs, drives, NICs, passthrough devices and snapshots of the virtualization platform (dynamic resources; this schema is the contract and the documentation source).",
+    description:
+      "Virtual networks, VMs, drives, NICs, passthrough devices and snapshots of the virtualization platform (dynamic resources; this schema is the contract and the documentation source).",
     keywords: ["pulumi", "virtualization", "category/infrastructure"],
     license: "Apache-2.0",
     config: {
@@ -179,23 +197,42 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
     const token = tok.split(":").pop() as string;
     const shape = resourceList.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
-    lines.push(`## ${token}`, "", r.description, "", "| input | type | required | default | on change | when removed | description |", "|---|---|---|---|---|---|---|");
+    lines.push(
+      `## ${token}`,
+      "",
+      r.description,
+      "",
+      "| input | type | required | default | on change | when removed | description |",
+      "|---|---|---|---|---|---|---|",
+    );
     for (const [name, p] of Object.entries(r.inputProperties as Json)) {
       const doc = String(p.description ?? "").replace(/\|/g, "\\|");
       const meta = fieldMeta(shape[name]);
       const onChange = meta?.createOnly && meta.onChange !== "replace" ? "used at creation only" : CHANGE_TEXT[meta?.onChange ?? "update"];
       const removed = meta?.whenRemoved ? WHEN_REMOVED_TEXT[meta.whenRemoved] : "";
-      lines.push(`| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${onChange} | ${removed} | ${doc} |`);
+      lines.push(
+        `| ${name} | ${typeText(p)} | ${r.requiredInputs.includes(name) ? "yes" : ""} | ${p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : ""} | ${onChange} | ${removed} | ${doc} |`,
+      );
     }
     const outputs = Object.keys(r.properties).filter((k) => !(k in r.inputProperties));
-    lines.push("", `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`, "");
+    lines.push(
+      "",
+      `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`,
+      "",
+    );
   }
   lines.push("## Types", "");
   for (const [tok, t] of Object.entries(schema.types as Json)) {
     const name = tok.split(":").pop();
-    lines.push(t.enum ? `- **${name}**: one of ${t.enum.map((e: Json) => `\`${e.value}\``).join(", ")}` : `- **${name}**: object with ${Object.keys(t.properties).map((k) => `\`${k}\``).join(", ")}`);
+    lines.push(
+      t.enum
+        ? `- **${name}**: one of ${t.enum.map((e: Json) => `\`${e.value}\``).join(", ")}`
+        : `- **${name}**: object with ${Object.keys(t.properties)
+            .map((k) => `\`${k}\``)
+            .join(", ")}`,
+    );
   }
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 /** The README's configuration table, from provider/config's SETTINGS. */
@@ -241,7 +278,7 @@ export function generatedFiles(root: string): Record<string, string> {
   const schema = buildSchema(version);
   const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
   return {
-    "schema.json": JSON.stringify(schema, null, 2) + "\n",
+    "schema.json": `${JSON.stringify(schema, null, 2)}\n`,
     "docs/resources.md": buildDocs(schema),
     "README.md": replaceBlock(readme, "configuration", buildConfigTable()),
     ...dynamicEntryFiles(RESOURCE_LIST),

@@ -1,8 +1,8 @@
 // sdk/schemaTypes.generated.ts and env/environmentTypes.generated.ts are the zod
 // schemas' input/output types written out as plain TypeScript: they must be
 // current, and mean exactly what the schemas mean.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as ts from "typescript";
 import {
   compileProbe,
@@ -40,14 +40,21 @@ describe("the committed plain SDK types", () => {
       `import type * as T from "../sdk/schemaTypes.generated";`,
       `import type { OutputValues } from "../provider/schemas/outputs";`,
       `import type { LookupOutputsOf } from "../provider/resources/lookupFunctions";`,
-      ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`),
+      ...targets.map(
+        (t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`,
+      ),
       `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
       ...targets.flatMap((t) => [
         `export const ${inName(t.token)}: Same<T.${inName(t.token)}, z.input<typeof ${t.exportName}>> = true;`,
         `export const ${outName(t.token)}: Same<T.${outName(t.token)}, z.output<typeof ${t.exportName}>> = true;`,
-        ...(t.outputsExport ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`] : []),
+        ...(t.outputsExport
+          ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`]
+          : []),
       ]),
-      ...LOOKUP_FUNCTIONS.map((fn) => `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`),
+      ...LOOKUP_FUNCTIONS.map(
+        (fn) =>
+          `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`,
+      ),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);

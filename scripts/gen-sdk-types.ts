@@ -9,8 +9,8 @@
  * and each field's comment is its schema description.
  *   node dist/scripts/gen-sdk-types.js [--check]
  */
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import * as ts from "typescript";
 import { fieldMeta } from "../provider/schemas/common";
 import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/resources";
@@ -45,7 +45,8 @@ export function schemaTargets(root: string, resourceList: readonly ResourceSchem
       const exportName = Object.keys(exported).find((k) => exported[k] === r.inputs);
       if (!exportName) continue;
       const outputsExport = Object.keys(r.outputs).length ? Object.keys(exported).find((k) => exported[k] === r.outputs) : undefined;
-      if (Object.keys(r.outputs).length && !outputsExport) throw new Error(`${r.token}: its output declarations are not exported by ${SCHEMAS_DIR}/${module}`);
+      if (Object.keys(r.outputs).length && !outputsExport)
+        throw new Error(`${r.token}: its output declarations are not exported by ${SCHEMAS_DIR}/${module}`);
       return { token: r.token, description: r.description, schema: r.inputs, module, exportName, outputs: r.outputs, outputsExport };
     }
     throw new Error(`${r.token}: its input schema is not exported by any module of ${SCHEMAS_DIR}`);
@@ -68,19 +69,24 @@ function outputsInterface(name: string, doc: string, outputs: Record<string, { t
   return [`/** ${doc} */`, `export interface ${name} {`, ...fields, "}"].join("\n");
 }
 
-const computedInterface = (t: SchemaTarget) => outputsInterface(computedName(t.token), `${t.token} outputs computed by the provider (besides the echoed inputs and \`id\`).`, t.outputs);
+const computedInterface = (t: SchemaTarget) =>
+  outputsInterface(computedName(t.token), `${t.token} outputs computed by the provider (besides the echoed inputs and \`id\`).`, t.outputs);
 
 /** `getVnet` → `GetVnetResult`: the result of a look-up (provider/resources/lookupFunctions). */
 export const lookupResultName = (fn: string) => `${fn[0].toUpperCase()}${fn.slice(1)}Result`;
 
-const lookupResultInterface = (fn: LookupFunction) => outputsInterface(lookupResultName(fn.name), `${fn.name}: ${fn.description}`, fn.outputs);
+const lookupResultInterface = (fn: LookupFunction) =>
+  outputsInterface(lookupResultName(fn.name), `${fn.name}: ${fn.description}`, fn.outputs);
 
 /** The zod schema inside optional/default/nullable/pipe wrappers, as far as it is an object or an array. */
+// biome-ignore lint/suspicious/noExplicitAny: walks zod's internal definitions, which are not typed for this
 function unwrap(schema: unknown): any {
+  // biome-ignore lint/suspicious/noExplicitAny: as above
   let s: any = schema;
   for (let i = 0; i < 10 && s?.def; i++) {
     const d = s.def;
-    if (d.type === "optional" || d.type === "nullable" || d.type === "default" || d.type === "prefault" || d.type === "readonly") s = d.innerType;
+    if (d.type === "optional" || d.type === "nullable" || d.type === "default" || d.type === "prefault" || d.type === "readonly")
+      s = d.innerType;
     else if (d.type === "pipe") s = d.in;
     else break;
   }
@@ -107,8 +113,10 @@ function documented(node: ts.TypeNode, schema: unknown): ts.TypeNode {
       ),
     );
   }
-  if (ts.isArrayTypeNode(node) && s?.def?.type === "array") return ts.factory.updateArrayTypeNode(node, documented(node.elementType, s.def.element));
-  if (ts.isUnionTypeNode(node)) return ts.factory.updateUnionTypeNode(node, ts.factory.createNodeArray(node.types.map((t) => documented(t, schema))));
+  if (ts.isArrayTypeNode(node) && s?.def?.type === "array")
+    return ts.factory.updateArrayTypeNode(node, documented(node.elementType, s.def.element));
+  if (ts.isUnionTypeNode(node))
+    return ts.factory.updateUnionTypeNode(node, ts.factory.createNodeArray(node.types.map((t) => documented(t, schema))));
   return node;
 }
 
@@ -126,7 +134,8 @@ export function compileProbe(root: string, source: string): { program: ts.Progra
   const options: ts.CompilerOptions = { ...config.options, noEmit: true, types: [] };
   const host = ts.createCompilerHost(options);
   const getSourceFile = host.getSourceFile;
-  host.getSourceFile = (name, ...rest) => (path.resolve(name) === probe ? ts.createSourceFile(name, source, ts.ScriptTarget.Latest, true) : getSourceFile(name, ...rest));
+  host.getSourceFile = (name, ...rest) =>
+    path.resolve(name) === probe ? ts.createSourceFile(name, source, ts.ScriptTarget.Latest, true) : getSourceFile(name, ...rest);
   const fileExists = host.fileExists;
   host.fileExists = (name) => path.resolve(name) === probe || fileExists(name);
   const program = ts.createProgram([probe], options, host);
@@ -151,12 +160,18 @@ function expandedTypes(root: string, list: PlainType[]): Map<string, ts.TypeNode
   const modules = [...new Set(list.map((t) => t.module))];
   const source = [
     `import type { z } from "zod";`,
-    ...modules.map((m) => `import { ${[...new Set(list.filter((t) => t.module === m).map((t) => t.exportName))].join(", ")} } from "../${m}";`),
+    ...modules.map(
+      (m) => `import { ${[...new Set(list.filter((t) => t.module === m).map((t) => t.exportName))].join(", ")} } from "../${m}";`,
+    ),
     ...list.map((t) => `export type ${t.name} = z.${t.of}<typeof ${t.exportName}>;`),
   ].join("\n");
   const { program, file } = compileProbe(root, source);
   const checker = program.getTypeChecker();
-  const flags = ts.NodeBuilderFlags.NoTruncation | ts.NodeBuilderFlags.InTypeAlias | ts.NodeBuilderFlags.MultilineObjectLiterals | ts.NodeBuilderFlags.IgnoreErrors;
+  const flags =
+    ts.NodeBuilderFlags.NoTruncation |
+    ts.NodeBuilderFlags.InTypeAlias |
+    ts.NodeBuilderFlags.MultilineObjectLiterals |
+    ts.NodeBuilderFlags.IgnoreErrors;
   const types = new Map<string, ts.TypeNode>();
   for (const statement of file.statements) {
     if (!ts.isTypeAliasDeclaration(statement)) continue;
@@ -171,7 +186,14 @@ function expandedTypes(root: string, list: PlainType[]): Map<string, ts.TypeNode
 }
 
 /** A generated file: the header, then each type as an interface (or an alias when it is not an object), documented. */
-function plainTypesFile(root: string, target: string, source: string, list: PlainType[], extra: (name: string) => string[] = () => [], trailing: string[] = []): string {
+function plainTypesFile(
+  root: string,
+  target: string,
+  source: string,
+  list: PlainType[],
+  extra: (name: string) => string[] = () => [],
+  trailing: string[] = [],
+): string {
   const types = expandedTypes(root, list);
   const printer = ts.createPrinter({ newLine: ts.NewLineKind.LineFeed });
   const out = ts.createSourceFile(target, "", ts.ScriptTarget.Latest, false, ts.ScriptKind.TS);
@@ -197,11 +219,23 @@ export function sdkTypesFile(root: string): string {
   const schemaModule = (t: SchemaTarget) => ({ schema: t.schema, module: `${SCHEMAS_DIR}/${t.module}`, exportName: t.exportName });
   const types = list.flatMap((t): PlainType[] => [
     { name: inName(t.token), of: "input", ...schemaModule(t), doc: `${t.token} inputs as a program declares them. ${t.description}` },
-    { name: outName(t.token), of: "output", ...schemaModule(t), doc: `${t.token} inputs as validated and normalized: what its outputs hold.` },
+    {
+      name: outName(t.token),
+      of: "output",
+      ...schemaModule(t),
+      doc: `${t.token} inputs as validated and normalized: what its outputs hold.`,
+    },
   ]);
   const computed = new Map(list.filter((t) => t.outputsExport).map((t) => [outName(t.token), computedInterface(t)]));
   const source = "the zod input schemas (provider/schemas) and the look-ups (provider/resources/lookupFunctions)";
-  return plainTypesFile(root, GENERATED_FILE, source, types, (name) => (computed.has(name) ? [computed.get(name)!] : []), LOOKUP_FUNCTIONS.map(lookupResultInterface));
+  return plainTypesFile(
+    root,
+    GENERATED_FILE,
+    source,
+    types,
+    (name) => (computed.has(name) ? [computed.get(name)!] : []),
+    LOOKUP_FUNCTIONS.map(lookupResultInterface),
+  );
 }
 
 /** What an SDK class is made of: its declaration's token, description, computed outputs and SDK behaviour. */
@@ -209,12 +243,15 @@ type Declared = Pick<Resource, "token" | "description" | "outputs" | "sdk">;
 
 /** A doc comment of `text`, its lines wrapped at 120 characters. */
 function jsDoc(text: string): string {
-  const lines = text.replace(/\*\//g, "*\\/").split(" ").reduce<string[]>((wrapped, word) => {
-    const last = wrapped.length - 1;
-    if (last >= 0 && wrapped[last].length + word.length < 120) wrapped[last] += ` ${word}`;
-    else wrapped.push(word);
-    return wrapped;
-  }, []);
+  const lines = text
+    .replace(/\*\//g, "*\\/")
+    .split(" ")
+    .reduce<string[]>((wrapped, word) => {
+      const last = wrapped.length - 1;
+      if (last >= 0 && wrapped[last].length + word.length < 120) wrapped[last] += ` ${word}`;
+      else wrapped.push(word);
+      return wrapped;
+    }, []);
   return lines.length === 1 ? `/** ${lines[0]} */` : ["/**", ...lines.map((l) => ` * ${l}`), " */"].join("\n");
 }
 

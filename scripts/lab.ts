@@ -5,8 +5,8 @@
 // emulator's endpoint and key as the platform settings. State lives in .lab/
 // (emulator data and the stack's file backend) so that a later
 // `./dev lab destroy` tears down what `./dev lab` made.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { COMMANDS, type Command } from "../env/cli-args";
 import { findRepoRoot } from "../env/local-stack";

@@ -9,8 +9,8 @@
 // instead of as a require of the installed package (see sdk/providerShim.ts),
 // so the engine would not run what users run.
 // Not an install step of the package: only the repository's own build runs it.
-const fs = require("fs");
-const path = require("path");
+const fs = require("node:fs");
+const path = require("node:path");
 const root = path.join(__dirname, "..");
 const dir = path.join(root, "node_modules", "vplatform");
 if (fs.lstatSync(dir, { throwIfNoEntry: false })?.isSymbolicLink()) fs.unlinkSync(dir);

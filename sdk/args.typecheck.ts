@@ -7,7 +7,12 @@ import type { DeviceArgs, DriveArgs, VirtualMachineArgs, VnetArgs } from "./reso
 import type { VmPowerArgs } from "./vmPower";
 import { machineKey as keyOf, type MachineKey } from "./types";
 
-export function argumentTypes(vmId: pulumi.Output<string>, machineKey: pulumi.Output<MachineKey>, text: pulumi.Output<string>, flag: pulumi.Output<boolean>): unknown[] {
+export function argumentTypes(
+  vmId: pulumi.Output<string>,
+  machineKey: pulumi.Output<MachineKey>,
+  text: pulumi.Output<string>,
+  flag: pulumi.Output<boolean>,
+): unknown[] {
   const clone: VirtualMachineArgs = { name: "c", cloneFrom: { vm: vmId, quiesce: flag } }; // an output inside a nested object
   const promised: VirtualMachineArgs = { name: "c", cloneFrom: { vm: Promise.resolve("7") } }; // a promise inside a nested object
   const wholeClone: VirtualMachineArgs = { name: "c", cloneFrom: pulumi.output({ vm: "7" }) }; // the whole object as an output
@@ -34,5 +39,25 @@ export function argumentTypes(vmId: pulumi.Output<string>, machineKey: pulumi.Ou
   const badState: VmPowerArgs = { vm: vmId, state: "on" };
   // @ts-expect-error a number where a look-up's nested text belongs
   const badLookup = readTableOutput({ table: "vms", fields: [pulumi.output(1)] });
-  return [clone, promised, wholeClone, files, fileList, timeouts, drive, knownKey, device, vnet, power, lookups, wrongKey, textKey, wrongNested, wrongItem, typo, badState, badLookup];
+  return [
+    clone,
+    promised,
+    wholeClone,
+    files,
+    fileList,
+    timeouts,
+    drive,
+    knownKey,
+    device,
+    vnet,
+    power,
+    lookups,
+    wrongKey,
+    textKey,
+    wrongNested,
+    wrongItem,
+    typo,
+    badState,
+    badLookup,
+  ];
 }

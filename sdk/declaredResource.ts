@@ -7,7 +7,9 @@ import { dynamicProvider, seed, withMarker, withSecretOutputs } from "./provider
 import { claimName, programScope } from "./uniqueNames";
 
 // One provider object per type: Pulumi caches its serialization per object.
-const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(RESOURCE_LIST.map((r) => [r.token, dynamicProvider(r.dynamicFile)]));
+const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(
+  RESOURCE_LIST.map((r) => [r.token, dynamicProvider(r.dynamicFile)]),
+);
 
 /** Refuses a name the platform keeps unique where the declaration says, before anything is sent. */
 function claimUniqueName(sdk: SdkBehaviour, owner: MachineOwner | undefined, token: string, logical: string, name: unknown): void {

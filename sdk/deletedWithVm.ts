@@ -7,7 +7,10 @@ import type * as pulumi from "@pulumi/pulumi";
  * drive, while removing one drive of a VM that stays deletes it as before.
  * An explicit `deletedWith` wins.
  */
-export function deletedWithItsVm(vm: pulumi.Resource | undefined, opts: pulumi.CustomResourceOptions | undefined): pulumi.CustomResourceOptions | undefined {
+export function deletedWithItsVm(
+  vm: pulumi.Resource | undefined,
+  opts: pulumi.CustomResourceOptions | undefined,
+): pulumi.CustomResourceOptions | undefined {
   if (!vm || opts?.deletedWith) return opts;
   return { ...opts, deletedWith: vm };
 }

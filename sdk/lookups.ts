@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { ApiClient } from "../provider/client/api-client";
 import { resolveProviderConfig } from "../provider/config/provider-config";
-import { LOOKUP_FUNCTIONS, LookupName, runLookup } from "../provider/resources/lookupFunctions";
+import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
 import type * as T from "./schemaTypes.generated";
-import { Computed, DeepInput } from "./types";
+import type { Computed, DeepInput } from "./types";
 
 /** A row as the API returns it (the public declarations import nothing of provider/). */
 export type TableRow = { [column: string]: unknown };

@@ -1,4 +1,4 @@
-import * as path from "path";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
@@ -45,9 +45,9 @@ function closureShim(file: string): pulumi.dynamic.ResourceProvider {
   };
 }
 
-
 /** Inputs marked secret in the schema (console password hash): never stored in plain text. */
-const secretFields = (schema: z.ZodType) => Object.entries(shapeOf(schema)).flatMap(([name, field]) => (fieldMeta(field)?.secret ? [name] : []));
+const secretFields = (schema: z.ZodType) =>
+  Object.entries(shapeOf(schema)).flatMap(([name, field]) => (fieldMeta(field)?.secret ? [name] : []));
 
 /**
  * The props of a resource: every output name present (undefined = computed) so

@@ -1,4 +1,4 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 
 /**
  * The key of a VM's MACHINE (what drives, NICs and devices attach to). It is a

@@ -15,7 +15,9 @@ export function claimName(scope: object | undefined, type: string, name: unknown
   claimed.set(scope, names);
   const first = names.get(`${type}:${name}`);
   if (first !== undefined) {
-    throw new Error(`vplatform: ${type} '${logical}': name: '${name}' is already the name of ${type} '${first}' ${where}; names must be unique there — rename one of them`);
+    throw new Error(
+      `vplatform: ${type} '${logical}': name: '${name}' is already the name of ${type} '${first}' ${where}; names must be unique there — rename one of them`,
+    );
   }
   names.set(`${type}:${name}`, logical);
 }

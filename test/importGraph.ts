@@ -1,7 +1,7 @@
 // The one import-graph reader of the layering tests (provider/layering.test.ts,
 // test/emulator/layers.test.ts): every module specifier of every source file.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 
 export const root = path.resolve(__dirname, "..");
 
@@ -18,7 +18,11 @@ export function sourceFiles(dir: string): string[] {
 /** Every module specifier of static imports, re-exports, require() and import(). */
 export function importsOf(text: string): string[] {
   const found: string[] = [];
-  const forms = [/\b(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/g, /\bimport\s+["']([^"']+)["']/g, /\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g];
+  const forms = [
+    /\b(?:import|export)\s[^;]*?\sfrom\s+["']([^"']+)["']/g,
+    /\bimport\s+["']([^"']+)["']/g,
+    /\b(?:require|import)\(\s*["']([^"']+)["']\s*\)/g,
+  ];
   for (const re of forms) {
     for (const m of text.matchAll(re)) found.push(m[1]);
   }

@@ -37,7 +37,14 @@ export class ChaosControls {
     if (b.body !== undefined && status === undefined) throw validationError("body", "needs a status to go with");
     if (status === undefined && latencyMs === 0) throw validationError("status", "a chaos rule needs a status, a latencyMs or both");
     const rule: ChaosRule = {
-      id: this.nextId++, ...ruleTarget(b), probability: probabilityField(b) ?? 1, latencyMs, status, body: b.body, hits: 0, spared: 0,
+      id: this.nextId++,
+      ...ruleTarget(b),
+      probability: probabilityField(b) ?? 1,
+      latencyMs,
+      status,
+      body: b.body,
+      hits: 0,
+      spared: 0,
     };
     this.rules.push(rule);
     return rule;

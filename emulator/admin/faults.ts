@@ -69,8 +69,19 @@ export class FaultInjector {
       throw validationError("status", "one of status, stallMs, drop, dropAfter or lateMs is required");
     }
     const fault: Fault = {
-      id: this.nextId++, method, table, status, retryAfter, stallMs,
-      drop: b.drop as boolean | undefined, dropAfter: b.dropAfter as boolean | undefined, lateMs, count, probability, where, hits: 0,
+      id: this.nextId++,
+      method,
+      table,
+      status,
+      retryAfter,
+      stallMs,
+      drop: b.drop as boolean | undefined,
+      dropAfter: b.dropAfter as boolean | undefined,
+      lateMs,
+      count,
+      probability,
+      where,
+      hits: 0,
     };
     this.faults.push(fault);
     return fault;
@@ -102,7 +113,8 @@ export class FaultInjector {
 function whereOf(value: unknown): Record<string, string> {
   if (!value || typeof value !== "object" || Array.isArray(value)) throw validationError("where", "must be an object of field: value");
   const entries = Object.entries(value as Record<string, unknown>);
-  if (entries.some(([, v]) => v === null || typeof v === "object")) throw validationError("where", "values must be strings, numbers or booleans");
+  if (entries.some(([, v]) => v === null || typeof v === "object"))
+    throw validationError("where", "values must be strings, numbers or booleans");
   return Object.fromEntries(entries.map(([k, v]) => [k, String(v)]));
 }
 

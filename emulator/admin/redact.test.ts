@@ -5,7 +5,10 @@ describe("the recorder never writes a secret", () => {
   test("secret-bearing names are redacted at any depth, other values kept", () => {
     const answer = { $key: "7", response: { token: "vpk_7_abc", private_key: "vpk_7_abc" }, name: "ci", nested: [{ password: "pw" }] };
     expect(redact(answer)).toEqual({
-      $key: "7", response: { token: REDACTED, private_key: REDACTED }, name: "ci", nested: [{ password: REDACTED }],
+      $key: "7",
+      response: { token: REDACTED, private_key: REDACTED },
+      name: "ci",
+      nested: [{ password: REDACTED }],
     });
   });
 

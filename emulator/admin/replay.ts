@@ -54,9 +54,10 @@ export async function replay(
         body: exchange.body,
         headers: exchange.auth === "none" ? {} : { authorization: `Bearer ${target.apiKey}` },
       });
-      const differences = reply.status === exchange.status
-        ? jsonDifferences(exchange.answer, reply.body, ignore)
-        : [`status: ${exchange.status} ≠ ${reply.status}`];
+      const differences =
+        reply.status === exchange.status
+          ? jsonDifferences(exchange.answer, reply.body, ignore)
+          : [`status: ${exchange.status} ≠ ${reply.status}`];
       if (differences.length) found.push({ seq: exchange.seq, request: `${exchange.method} ${exchange.url}`, differences });
     }
   } finally {

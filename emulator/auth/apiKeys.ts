@@ -30,11 +30,22 @@ export const apiKeysTable: TableDef = {
   writeRole: "admin",
   parent: "user",
   fields: {
-    user: { type: "row", ref: "users", refMustExist: 404, createOnly: true, summary: true, description: "owning user (default: the caller)" },
+    user: {
+      type: "row",
+      ref: "users",
+      refMustExist: 404,
+      createOnly: true,
+      summary: true,
+      description: "owning user (default: the caller)",
+    },
     name: { type: "string", required: true, maxLength: 128, summary: true },
     description: { type: "text", default: "" },
     created: { type: "created", readOnly: true },
-    expires_type: { type: "string", enum: { date: "Set Date", never: "Never Expire" }, default: (row: Record<string, unknown>) => (row.expires ? "date" : "never") },
+    expires_type: {
+      type: "string",
+      enum: { date: "Set Date", never: "Never Expire" },
+      default: (row: Record<string, unknown>) => (row.expires ? "date" : "never"),
+    },
     expires: { type: "uint64", default: 0, description: "Unix seconds; 0 = never" },
     ip_allow_list: { type: "text", default: "", description: "comma list of addresses / CIDR blocks" },
     ip_deny_list: { type: "text", default: "", description: "comma list of addresses / CIDR blocks" },
@@ -53,7 +64,7 @@ export const apiKeysTable: TableDef = {
     beforeCreate: (ctx, row, caller) => {
       if (row.user === null || row.user === undefined) row.user = userByName(ctx, caller.user)?.$key ?? null;
     },
-    afterCreate: (ctx, row) => {
+    afterCreate: (_ctx, row) => {
       const secret = `vpk_${row.$key}_${randomBytes(20).toString("hex")}`;
       row.secret_sha256 = digest(secret);
       return { token: secret, private_key: secret };

@@ -25,7 +25,12 @@ describe("IP lists", () => {
 
   test("lists parse from text, string arrays and {address, enabled} entries", () => {
     expect(parseIpList("10.0.0.1, 10.0.0.0/24")).toEqual(["10.0.0.1", "10.0.0.0/24"]);
-    expect(parseIpList([{ address: "1.2.3.4", enabled: true }, { address: "5.6.7.8", enabled: false }])).toEqual(["1.2.3.4"]);
+    expect(
+      parseIpList([
+        { address: "1.2.3.4", enabled: true },
+        { address: "5.6.7.8", enabled: false },
+      ]),
+    ).toEqual(["1.2.3.4"]);
     expect(() => parseIpList("300.1.1.1")).toThrow(/not an IP/);
   });
 

@@ -32,7 +32,10 @@ export class RateLimiter {
     return [...this.windows]
       .filter(([, window]) => now - window.start < this.windowMs)
       .map(([id, window]) => ({
-        id, used: window.count, left: Math.max(0, this.perHour - window.count), resetsInS: Math.ceil((window.start + this.windowMs - now) / 1000),
+        id,
+        used: window.count,
+        left: Math.max(0, this.perHour - window.count),
+        resetsInS: Math.ceil((window.start + this.windowMs - now) / 1000),
       }));
   }
 }

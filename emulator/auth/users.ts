@@ -43,7 +43,9 @@ export const usersTable: TableDef = {
     name: { type: "string", required: true, maxLength: 128, pattern: /^[A-Za-z0-9_.@-]+$/, summary: true },
     displayname: { type: "string", default: "" },
     role: {
-      type: "string", default: "readonly", summary: true,
+      type: "string",
+      default: "readonly",
+      summary: true,
       enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only" },
     },
     password: { type: "string", hidden: true, maxLength: 1024 },

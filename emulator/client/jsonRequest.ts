@@ -10,6 +10,7 @@ export interface JsonReply {
   status: number;
   headers: IncomingHttpHeaders;
   /** The parsed JSON body, the raw text when it is not JSON, undefined when empty. */
+  // biome-ignore lint/suspicious/noExplicitAny: the answer of any endpoint: the caller reads the fields it expects
   body: any;
   text: string;
 }
@@ -27,17 +28,22 @@ export interface JsonRequest {
 export function jsonRequest({ method, url, agent, headers = {}, body, raw }: JsonRequest): Promise<JsonReply> {
   const payload = raw ?? (body === undefined ? undefined : JSON.stringify(body));
   return new Promise((resolve, reject) => {
-    const req = https.request(url, {
-      method, agent,
-      headers: { accept: "application/json", ...(payload !== undefined ? { "content-type": "application/json" } : {}), ...headers },
-    }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c) => chunks.push(c));
-      res.on("end", () => {
-        const text = Buffer.concat(chunks).toString("utf8");
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseOrText(text), text });
-      });
-    });
+    const req = https.request(
+      url,
+      {
+        method,
+        agent,
+        headers: { accept: "application/json", ...(payload !== undefined ? { "content-type": "application/json" } : {}), ...headers },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c) => chunks.push(c));
+        res.on("end", () => {
+          const text = Buffer.concat(chunks).toString("utf8");
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, body: parseOrText(text), text });
+        });
+      },
+    );
     req.on("error", reject);
     req.end(payload);
   });

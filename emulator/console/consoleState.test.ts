@@ -29,8 +29,9 @@ describe("the console's lists", () => {
 
 describe("budgets are shown per API key name", () => {
   test("the rate limiter's <user>/<key> caller becomes the key name the request counter uses", () => {
-    expect(budgetsOf([{ id: "admin/ci-key", used: 3, left: 997, resetsInS: 3500 }]))
-      .toEqual([{ caller: "ci-key", used: 3, left: 997, resetsInS: 3500 }]);
+    expect(budgetsOf([{ id: "admin/ci-key", used: 3, left: 997, resetsInS: 3500 }])).toEqual([
+      { caller: "ci-key", used: 3, left: 997, resetsInS: 3500 },
+    ]);
   });
 });
 

@@ -17,8 +17,11 @@ interface Listing extends ListQuery {
 /** One entry per list the page shows; the page joins hardware to its VM by `machine`. */
 export const CONSOLE_LISTINGS = {
   vms: {
-    table: "vms", filter: "is_snapshot eq false", sort: "name",
-    fields: "$key,name,machine,cpu_cores,ram,machine#status#running as running,machine#status#status as status," +
+    table: "vms",
+    filter: "is_snapshot eq false",
+    sort: "name",
+    fields:
+      "$key,name,machine,cpu_cores,ram,machine#status#running as running,machine#status#status as status," +
       "machine#status#node#name as node",
   },
   drives: { table: "machine_drives", fields: "$key,machine,name,media,interface,disksize,status#status as status" },
@@ -29,13 +32,16 @@ export const CONSOLE_LISTINGS = {
   apiKeys: { table: "user_api_keys", sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
   webhooks: { table: "webhook_urls", sort: "name", fields: "$key,name,url,authorization_type" },
   deliveries: {
-    table: "webhooks", sort: "-$key", limit: 25,
+    table: "webhooks",
+    sort: "-$key",
+    limit: 25,
     fields: "$key,webhook_url#name as webhook,task#name as task,status,response_code,attempts,created",
   },
   tasks: { table: "tasks", sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
   taskEvents: { table: "task_events", fields: "$key,task#name as task,table,event" },
   taskSchedules: {
-    table: "task_schedule_triggers", fields: "$key,task#name as task,schedule#name as schedule,schedule#repeat_every as every",
+    table: "task_schedule_triggers",
+    fields: "$key,task#name as task,schedule#name as schedule,schedule#repeat_every as every",
   },
 } satisfies Record<string, Listing>;
 

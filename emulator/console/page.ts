@@ -198,10 +198,20 @@ export const CONSOLE_PAGE = `<!doctype html>
 <main>
 ${section("Virtual machines", [["vms"]], true)}
 ${section("Virtual networks", [["vnets"]])}
-${section("Users and API keys", [["users", "Users"], ["apiKeys", "API keys (names only: a secret is shown once, at creation)"]])}
+${section("Users and API keys", [
+  ["users", "Users"],
+  ["apiKeys", "API keys (names only: a secret is shown once, at creation)"],
+])}
 ${section("Webhooks", [["webhooks"], ["deliveries", "Latest deliveries"]])}
 ${section("Tasks", [["tasks"], ["triggers", "Triggers"]])}
-${section("Requests", [["callers", "By caller"], ["requests", "Latest"]], true)}
+${section(
+  "Requests",
+  [
+    ["callers", "By caller"],
+    ["requests", "Latest"],
+  ],
+  true,
+)}
 <section class="wide"><h2>Faults</h2>
 <form id="arm">
 <label>Method<select name="method">

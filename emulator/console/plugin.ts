@@ -56,8 +56,12 @@ export async function consolePlugin(app: FastifyInstance, deps: ConsoleDeps): Pr
   app.addHook("onResponse", async (request, reply) => {
     if (!request.url.startsWith("/api/")) return;
     log.add({
-      at: Date.now(), method: request.method, path: request.url.split("?")[0], status: reply.statusCode,
-      caller: callerName(request), ms: Math.round(reply.elapsedTime),
+      at: Date.now(),
+      method: request.method,
+      path: request.url.split("?")[0],
+      status: reply.statusCode,
+      caller: callerName(request),
+      ms: Math.round(reply.elapsedTime),
     });
   });
   app.get("/ui", async (request, reply) => {

@@ -19,10 +19,13 @@ export class RealTimeClock implements TransitionClock {
   constructor(private readonly timeScale: number) {}
 
   schedule(ms: number, fn: () => void, minRealMs = 0): () => void {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      fn();
-    }, Math.max(0, minRealMs, Math.round(ms * this.timeScale)));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        fn();
+      },
+      Math.max(0, minRealMs, Math.round(ms * this.timeScale)),
+    );
     this.timers.add(timer);
     return () => {
       clearTimeout(timer);

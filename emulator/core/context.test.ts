@@ -43,7 +43,9 @@ describe("EmulatorContext scheduler", () => {
   test("close() cancels scheduled changes", async () => {
     const ctx = new InMemoryContext(0.001);
     let ran = false;
-    ctx.schedule(1000, () => { ran = true; });
+    ctx.schedule(1000, () => {
+      ran = true;
+    });
     expect(ctx.pendingTimers()).toBe(1);
     ctx.close();
     await new Promise((r) => setTimeout(r, 20));

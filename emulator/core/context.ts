@@ -143,5 +143,7 @@ export class InMemoryContext implements EmulatorContext {
 }
 
 export function randomHex(length: number): string {
-  return randomBytes(Math.ceil(length / 2)).toString("hex").slice(0, length);
+  return randomBytes(Math.ceil(length / 2))
+    .toString("hex")
+    .slice(0, length);
 }

@@ -54,8 +54,10 @@ function checkUnique(ctx: EmulatorContext, def: TableDef, row: Row): void {
   const rule = def.unique;
   if (!rule || row[rule.field] === null || row[rule.field] === undefined) return;
   if (rule.scope && !rule.scope(row)) return;
-  const clash = ctx.find(def.name, (other) =>
-    other.$key !== row.$key && other[rule.field] === row[rule.field] && (!rule.scope || rule.scope(other)));
+  const clash = ctx.find(
+    def.name,
+    (other) => other.$key !== row.$key && other[rule.field] === row[rule.field] && (!rule.scope || rule.scope(other)),
+  );
   if (clash.length) throw new ApiError(rule.status ?? 409, rule.message);
 }
 
@@ -74,7 +76,12 @@ export function creationBody(table: string, row: Row, rowNumber: number, respons
  * Validates and stores a new row (as POST does), running the table's hooks.
  * Also used by actions that create rows (clone, snapshot) so the same rules apply.
  */
-export function createRow(ctx: EmulatorContext, def: TableDef, body: unknown, caller: Caller): { row: Row; response?: Record<string, unknown> } {
+export function createRow(
+  ctx: EmulatorContext,
+  def: TableDef,
+  body: unknown,
+  caller: Caller,
+): { row: Row; response?: Record<string, unknown> } {
   const values = validateBody(def, body, "create", refExists(ctx));
   applyDefaults(ctx, def, values);
   const $key = def.keyType === "int" ? ctx.store(def.name).nextKey : (def.newKey?.(ctx, values) ?? randomHex(40));
@@ -186,4 +193,3 @@ export function runAction(ctx: EmulatorContext, def: TableDef, body: unknown, ca
   const result = action.handler(ctx, { target, params, caller }) ?? {};
   return { status: result.status ?? 201, body: result.body ?? {} };
 }
-

@@ -5,7 +5,12 @@
  * offset, limit). Parsing belongs to emulator/query.
  */
 import {
-  applyFieldFunction, matchesFilter, parseFieldsCached, parseFilterCached, parseSortCached, sortRows,
+  applyFieldFunction,
+  matchesFilter,
+  parseFieldsCached,
+  parseFilterCached,
+  parseSortCached,
+  sortRows,
   type FieldSelection,
 } from "../query";
 import type { FieldDef, Row, TableDef } from "../tables/types";
@@ -119,8 +124,10 @@ export function project(ctx: EmulatorContext, def: TableDef, row: Row, selection
       value = outputKey(value);
     }
     if (entry.fn) {
-      const labels = field?.enum && !("test" in field.enum && typeof field.enum.test === "function")
-        ? (field.enum as Record<string, string>) : undefined;
+      const labels =
+        field?.enum && !("test" in field.enum && typeof field.enum.test === "function")
+          ? (field.enum as Record<string, string>)
+          : undefined;
       value = applyFieldFunction(entry.fn, value, { labels });
     }
     out[entry.alias] = value ?? null;

@@ -77,7 +77,16 @@ export function placeVm(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
 
 export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<string, number> {
   const nodes = ctx.find("nodes", (n) => n.cluster === cluster.$key);
-  const totals = { cores_total: 0, cores_used: 0, cores_free: 0, ram_total: 0, ram_used: 0, ram_free: 0, nodes: nodes.length, running_machines: 0 };
+  const totals = {
+    cores_total: 0,
+    cores_used: 0,
+    cores_free: 0,
+    ram_total: 0,
+    ram_used: 0,
+    ram_free: 0,
+    nodes: nodes.length,
+    running_machines: 0,
+  };
   for (const node of nodes) {
     const usage = nodeUsage(ctx, node);
     totals.cores_total += Number(node.cores);

@@ -7,7 +7,16 @@ import { ApiError, conflict } from "../core/errors";
 import type { Row } from "../tables/types";
 
 /** Statuses of long operations during which other operations get 409. */
-export const BUSY_STATUSES = new Set(["cloning", "snapshotting", "restoring", "starting", "stopping", "migrating", "restarting", "hibernating"]);
+export const BUSY_STATUSES = new Set([
+  "cloning",
+  "snapshotting",
+  "restoring",
+  "starting",
+  "stopping",
+  "migrating",
+  "restarting",
+  "hibernating",
+]);
 
 export function statusOfMachine(ctx: EmulatorContext, machine: unknown): Row {
   const status = ctx.get("machine_status", machine);
@@ -36,8 +45,18 @@ export function assertNotBusy(status: Row): void {
 
 export function stoppedFields(): Record<string, unknown> {
   return {
-    running: false, powerstate: false, status: "stopped", status_info: "", state: "offline", node: null,
-    running_cores: 0, running_ram: 0, agent_version: "", agent_features: [], agent_guest_info: [], migratable: false,
+    running: false,
+    powerstate: false,
+    status: "stopped",
+    status_info: "",
+    state: "offline",
+    node: null,
+    running_cores: 0,
+    running_ram: 0,
+    agent_version: "",
+    agent_features: [],
+    agent_guest_info: [],
+    migratable: false,
   };
 }
 

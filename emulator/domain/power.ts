@@ -11,7 +11,14 @@ import { assertNotBusy, statusOfVm, stoppedFields } from "./machines";
 
 /** Unscaled durations (ms) of the transitional states. */
 export const DURATIONS = {
-  start: 2000, stop: 3000, reset: 2000, clone: 5000, snapshot: 3000, restore: 5000, hotplug: 2000, migrate: 3000,
+  start: 2000,
+  stop: 3000,
+  reset: 2000,
+  clone: 5000,
+  snapshot: 3000,
+  restore: 5000,
+  hotplug: 2000,
+  migrate: 3000,
 };
 
 function setStatus(ctx: EmulatorContext, vm: Row, changes: Record<string, unknown>): Row {
@@ -39,7 +46,14 @@ function later(ctx: EmulatorContext, vm: Row, ms: number, expected: string, fn: 
 }
 
 function markRunning(ctx: EmulatorContext, vm: Row): void {
-  setStatus(ctx, vm, { status: "running", running: true, state: "online", started: ctx.nowSeconds(), migratable: true, agent_version: vm.guest_agent ? "emulated-agent 1.0" : "" });
+  setStatus(ctx, vm, {
+    status: "running",
+    running: true,
+    state: "online",
+    started: ctx.nowSeconds(),
+    migratable: true,
+    agent_version: vm.guest_agent ? "emulated-agent 1.0" : "",
+  });
   setHardwareOnline(ctx, vm, true);
   ctx.emit("vms.poweron", "vms", vm);
 }
@@ -50,7 +64,15 @@ export function powerOn(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
   assertNotBusy(status);
   const node = placeVm(ctx, vm, preferredNode);
   ctx.update("vms", vm.$key, { need_restart: false });
-  setStatus(ctx, vm, { status: "starting", powerstate: true, running: false, state: "online", node: node.$key, running_cores: vm.cpu_cores, running_ram: vm.ram });
+  setStatus(ctx, vm, {
+    status: "starting",
+    powerstate: true,
+    running: false,
+    state: "online",
+    node: node.$key,
+    running_cores: vm.cpu_cores,
+    running_ram: vm.ram,
+  });
   later(ctx, vm, DURATIONS.start, "starting", () => markRunning(ctx, vm));
 }
 
@@ -109,7 +131,8 @@ export function migrate(ctx: EmulatorContext, vm: Row, node: Row | undefined): v
   if (target.$key === source) return;
   setStatus(ctx, vm, { status: "migrating", migration_destination: target.$key });
   later(ctx, vm, DURATIONS.migrate, "migrating", () =>
-    setStatus(ctx, vm, { status: "running", node: target.$key, migrated_node: source, migration_destination: null }));
+    setStatus(ctx, vm, { status: "running", node: target.$key, migrated_node: source, migration_destination: null }),
+  );
 }
 
 /** Suspend to disk: the VM's memory is saved and its node's resources freed; a poweron resumes it. */

@@ -10,7 +10,19 @@ describe("allFeatures", () => {
     const dir = mkdtempSync(join(tmpdir(), "features-"));
     const ctx = contextWith(allFeatures({ volumes: { isos: dir } }));
     try {
-      for (const table of ["volumes", "vm_services", "volume_browser", "webhook_urls", "webhooks", "webhook_url_actions", "tasks", "task_actions", "task_events", "task_schedules", "task_schedule_triggers"]) {
+      for (const table of [
+        "volumes",
+        "vm_services",
+        "volume_browser",
+        "webhook_urls",
+        "webhooks",
+        "webhook_url_actions",
+        "tasks",
+        "task_actions",
+        "task_events",
+        "task_schedules",
+        "task_schedule_triggers",
+      ]) {
         expect(ctx.tables.has(table)).toBe(true);
       }
       expect(ctx.get("volumes", volumeKey("isos"))?.name).toBe("isos");

@@ -44,7 +44,10 @@ export class Journal {
     const store = this.ctx.tables.get(table);
     if (!store || store.def.transient) return;
     let keys = this.dirty.get(table);
-    if (!keys) this.dirty.set(table, (keys = new Set()));
+    if (!keys) {
+      keys = new Set();
+      this.dirty.set(table, keys);
+    }
     keys.add(key);
     this.pending ??= setImmediate(() => this.commit());
   }

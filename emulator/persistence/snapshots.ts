@@ -53,7 +53,11 @@ export class SnapshotLibrary {
   save(ctx: EmulatorContext, name: string): SnapshotInfo {
     const file = this.fileOf(name);
     const snapshot: SnapshotFile = {
-      kind: KIND, format: FORMAT, tables_fingerprint: tablesFingerprint(ctx), savedAt: Date.now(), tables: savedTables(ctx),
+      kind: KIND,
+      format: FORMAT,
+      tables_fingerprint: tablesFingerprint(ctx),
+      savedAt: Date.now(),
+      tables: savedTables(ctx),
     };
     writeFileAtomically(file, JSON.stringify(snapshot));
     return this.info(name);

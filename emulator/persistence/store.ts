@@ -94,7 +94,12 @@ function addRuntimeRows(ctx: EmulatorContext): void {
   }
   for (const cluster of ctx.all("clusters")) {
     if (ctx.get("cluster_status", cluster.$key)) continue;
-    ctx.insert("cluster_status", { $key: cluster.$key, cluster: cluster.$key, status: typeof cluster.status === "string" ? cluster.status : "online", status_info: "" });
+    ctx.insert("cluster_status", {
+      $key: cluster.$key,
+      cluster: cluster.$key,
+      status: typeof cluster.status === "string" ? cluster.status : "online",
+      status_info: "",
+    });
     cluster.status = cluster.$key;
   }
 }

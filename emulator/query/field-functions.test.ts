@@ -106,7 +106,13 @@ describe("sum avg min max aggregate the numeric members of a list", () => {
 
 describe("collapse joins rows into one comma list of keys or values", () => {
   test.each([
-    [[{ $key: 1, name: "a" }, { $key: 2, name: "b" }], "1,2"],
+    [
+      [
+        { $key: 1, name: "a" },
+        { $key: 2, name: "b" },
+      ],
+      "1,2",
+    ],
     [[{ name: "a" }, { name: "b", size: 3 }], "a,b,3"],
     [["x", 5, null, true], "x,5,true"],
     [[], ""],
@@ -138,7 +144,10 @@ describe("display gives the display text", () => {
 
 describe("flatten removes one level of nesting", () => {
   test.each([
-    [[[1, 2], [3], 4], [1, 2, 3, 4]],
+    [
+      [[1, 2], [3], 4],
+      [1, 2, 3, 4],
+    ],
     [[[[1]]], [[1]]],
     [{ a: 1 }, { a: 1 }],
     [null, null],

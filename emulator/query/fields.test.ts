@@ -131,10 +131,22 @@ describe("functions apply to a field: fn(path) and prefix#fn(path)", () => {
     ["count (members)", field(["members"], "members", { fn: "count" })],
   ])("%s", (text, expected) => expect(parseFields(text)).toEqual([expected]));
 
-  test.each(["collapse", "datetime", "upper", "lower", "count", "diskspace", "display", "hex", "sha1", "sum", "avg", "min", "max", "flatten"])(
-    "%s is known",
-    (fn) => expect(parseFields(`${fn}(x)`)).toEqual([field(["x"], "x", { fn })]),
-  );
+  test.each([
+    "collapse",
+    "datetime",
+    "upper",
+    "lower",
+    "count",
+    "diskspace",
+    "display",
+    "hex",
+    "sha1",
+    "sum",
+    "avg",
+    "min",
+    "max",
+    "flatten",
+  ])("%s is known", (fn) => expect(parseFields(`${fn}(x)`)).toEqual([field(["x"], "x", { fn })]));
 
   test("further arguments are kept as text, quotes removed", () => {
     expect(parseFields("datetime(created, 'Y-m-d', utc) as day")).toEqual([
@@ -183,7 +195,8 @@ describe("malformed lists throw QueryError with the position", () => {
 
 describe("the forms real clients send parse together", () => {
   test("a vms read with joins", () => {
-    const text = "$key,name,machine,machine#status#status as status,machine#status#running as running,machine#status#node#name as node_name,owner#$display as owner_display";
+    const text =
+      "$key,name,machine,machine#status#status as status,machine#status#running as running,machine#status#node#name as node_name,owner#$display as owner_display";
     expect(parseFields(text).map((entry) => (entry.kind === "field" ? `${entry.path.join("#")}→${entry.alias}` : entry.view))).toEqual([
       "$key→$key",
       "name→name",

@@ -16,7 +16,7 @@ export type FieldSelection =
   | { kind: "view"; view: View };
 
 const VIEWS = new Set<string>(["all", "most", "summary", "dashboard"]);
-const WORD_CHAR = /[A-Za-z0-9_$#.\-]/;
+const WORD_CHAR = /[A-Za-z0-9_$#.-]/;
 const WHITESPACE = /\s/;
 
 /**

@@ -3,7 +3,8 @@ import { matchesFilter, parseFilter } from "./filter";
 
 type Row = Record<string, unknown>;
 const NOW = 1_700_000_000;
-const resolverOf = (row: Row) => (path: string[]) => path.reduce<unknown>((value, key) => (value == null ? undefined : (value as Row)[key]), row);
+const resolverOf = (row: Row) => (path: string[]) =>
+  path.reduce<unknown>((value, key) => (value == null ? undefined : (value as Row)[key]), row);
 const matches = (filter: string, row: Row) => matchesFilter(parseFilter(filter), resolverOf(row), { now: NOW });
 const errorOf = (filter: string): QueryError => {
   try {
@@ -218,15 +219,21 @@ describe("and binds tighter than or; parentheses group", () => {
   test("the tree nests and inside or", () => {
     expect(parseFilter("a eq 1 or b eq 2 and c eq 3")).toMatchObject({
       kind: "or",
-      items: [{ kind: "compare", field: ["a"] }, { kind: "and", items: [{ field: ["b"] }, { field: ["c"] }] }],
+      items: [
+        { kind: "compare", field: ["a"] },
+        { kind: "and", items: [{ field: ["b"] }, { field: ["c"] }] },
+      ],
     });
   });
 });
 
 describe("keywords are case-insensitive", () => {
-  test.each(["name EQ 'a'", "name Eq 'a'", "name eq 'a' AND ram GT 1", "name LIKE 'A%'", "name in ('a') OR name eq 'b'"])("%s", (filter) => {
-    expect(matches(filter, { name: "a", ram: 2 })).toBe(true);
-  });
+  test.each(["name EQ 'a'", "name Eq 'a'", "name eq 'a' AND ram GT 1", "name LIKE 'A%'", "name in ('a') OR name eq 'b'"])(
+    "%s",
+    (filter) => {
+      expect(matches(filter, { name: "a", ram: 2 })).toBe(true);
+    },
+  );
 });
 
 describe("strings are single-quoted with '' as an escaped quote", () => {
@@ -319,9 +326,12 @@ describe("$-functions in braces are evaluated at match time", () => {
 });
 
 describe("extra whitespace is tolerated", () => {
-  test.each(["  name   eq   'a'  ", "(name eq 'a')", "( name eq 'a' )", "name eq 'a'\tand\nram eq 1", "((name eq 'a'))and(ram eq 1)"])("%j", (filter) => {
-    expect(matches(filter, { name: "a", ram: 1 })).toBe(true);
-  });
+  test.each(["  name   eq   'a'  ", "(name eq 'a')", "( name eq 'a' )", "name eq 'a'\tand\nram eq 1", "((name eq 'a'))and(ram eq 1)"])(
+    "%j",
+    (filter) => {
+      expect(matches(filter, { name: "a", ram: 1 })).toBe(true);
+    },
+  );
 });
 
 describe("malformed filters throw QueryError with the token and its position", () => {

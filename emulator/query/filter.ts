@@ -207,11 +207,7 @@ function unexpected(token: Token, expectation?: string): Error {
  * (the field split on '#', following joins); `context.now` fixes `{$now}`
  * (Unix seconds; default: the clock).
  */
-export function matchesFilter(
-  expr: FilterExpr,
-  resolve: (path: string[]) => unknown,
-  context?: MatchContext,
-): boolean {
+export function matchesFilter(expr: FilterExpr, resolve: (path: string[]) => unknown, context?: MatchContext): boolean {
   switch (expr.kind) {
     case "all":
       return true;

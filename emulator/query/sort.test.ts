@@ -13,8 +13,20 @@ describe("parseSort reads comma lists of optionally signed fields", () => {
     ["+name", [{ field: ["name"], descending: false }]],
     ["-created", [{ field: ["created"], descending: true }]],
     [" name", [{ field: ["name"], descending: false }]], // an undecoded '+' arrives as a space
-    ["+orderid,-timestamp", [{ field: ["orderid"], descending: false }, { field: ["timestamp"], descending: true }]],
-    [" - created , + name ", [{ field: ["created"], descending: true }, { field: ["name"], descending: false }]],
+    [
+      "+orderid,-timestamp",
+      [
+        { field: ["orderid"], descending: false },
+        { field: ["timestamp"], descending: true },
+      ],
+    ],
+    [
+      " - created , + name ",
+      [
+        { field: ["created"], descending: true },
+        { field: ["name"], descending: false },
+      ],
+    ],
     ["-machine#status#node", [{ field: ["machine", "status", "node"], descending: true }]],
     ["$key", [{ field: ["$key"], descending: false }]],
   ])("%j", (text, expected) => expect(parseSort(text)).toEqual(expected));
@@ -34,7 +46,12 @@ describe("parseSort reads comma lists of optionally signed fields", () => {
 
 describe("ascending order: nulls first, numbers numerically (numeric strings too), text by code units", () => {
   test("numbers and numeric strings", () => {
-    const rows = [{ name: "a", k: "10" }, { name: "b", k: 9 }, { name: "c", k: "100" }, { name: "d", k: "2" }];
+    const rows = [
+      { name: "a", k: "10" },
+      { name: "b", k: 9 },
+      { name: "c", k: "100" },
+      { name: "d", k: "2" },
+    ];
     expect(sortedNames(rows, "k")).toEqual(["d", "b", "a", "c"]);
   });
 
@@ -51,12 +68,22 @@ describe("ascending order: nulls first, numbers numerically (numeric strings too
   });
 
   test("booleans: false before true", () => {
-    const rows = [{ name: "a", on: true }, { name: "b", on: false }, { name: "c", on: "false" }];
+    const rows = [
+      { name: "a", on: true },
+      { name: "b", on: false },
+      { name: "c", on: "false" },
+    ];
     expect(sortedNames(rows, "on")).toEqual(["b", "c", "a"]);
   });
 
   test("mixed kinds order null < boolean < number < text < other", () => {
-    const rows = [{ name: "obj", k: { a: 1 } }, { name: "text", k: "x" }, { name: "num", k: 3 }, { name: "bool", k: true }, { name: "null", k: null }];
+    const rows = [
+      { name: "obj", k: { a: 1 } },
+      { name: "text", k: "x" },
+      { name: "num", k: 3 },
+      { name: "bool", k: true },
+      { name: "null", k: null },
+    ];
     expect(sortedNames(rows, "k")).toEqual(["null", "bool", "num", "text", "obj"]);
   });
 });
@@ -88,14 +115,23 @@ describe("sorting is stable and uses later keys for ties", () => {
 
 describe("sorting follows # joins", () => {
   test("by a joined field", () => {
-    const rows = [{ name: "a", machine: { status: { node: 3 } } }, { name: "b", machine: { status: { node: 1 } } }, { name: "c", machine: null }];
+    const rows = [
+      { name: "a", machine: { status: { node: 3 } } },
+      { name: "b", machine: { status: { node: 1 } } },
+      { name: "c", machine: null },
+    ];
     expect(sortedNames(rows, "machine#status#node")).toEqual(["c", "b", "a"]);
   });
 });
 
 describe("compareBy is a comparator for Array.prototype.sort", () => {
   const keys = parseSort("-ram,name");
-  const compare = (a: Row, b: Row) => compareBy(keys, (p) => valueAt(a, p), (p) => valueAt(b, p));
+  const compare = (a: Row, b: Row) =>
+    compareBy(
+      keys,
+      (p) => valueAt(a, p),
+      (p) => valueAt(b, p),
+    );
 
   test("sign follows the keys", () => {
     expect(compare({ ram: 2 }, { ram: 1 })).toBeLessThan(0);
@@ -105,7 +141,12 @@ describe("compareBy is a comparator for Array.prototype.sort", () => {
   });
 
   test("gives the same order as sortRows", () => {
-    const rows = [{ name: "x", ram: 1 }, { name: "y", ram: 4 }, { name: "a", ram: 1 }, { name: "b", ram: null }];
+    const rows = [
+      { name: "x", ram: 1 },
+      { name: "y", ram: 4 },
+      { name: "a", ram: 1 },
+      { name: "b", ram: null },
+    ];
     expect([...rows].sort(compare)).toEqual(sortRows(rows, keys, valueAt));
   });
 });

@@ -38,11 +38,7 @@ export function parseSort(text: string): SortKey[] {
  * text < other. Ties return 0, so a stable sort (Array.prototype.sort)
  * keeps the table order.
  */
-export function compareBy(
-  keys: SortKey[],
-  resolveA: (path: string[]) => unknown,
-  resolveB: (path: string[]) => unknown,
-): number {
+export function compareBy(keys: SortKey[], resolveA: (path: string[]) => unknown, resolveB: (path: string[]) => unknown): number {
   for (const key of keys) {
     const order = compareForSort(resolveA(key.field), resolveB(key.field));
     if (order !== 0) return key.descending ? -order : order;

@@ -1,7 +1,7 @@
 import { queryError, type QueryPart } from "./errors";
 
 /** One segment of a `#`-joined field path: letters, digits, `_`, `$`, `.`, `-`. */
-export const FIELD_SEGMENT = /^[A-Za-z0-9_$.\-]+$/;
+export const FIELD_SEGMENT = /^[A-Za-z0-9_$.-]+$/;
 
 /**
  * Reads a single-quoted string whose opening quote is at `start`; `''` stands

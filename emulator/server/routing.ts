@@ -74,6 +74,7 @@ export function parseApiPath(rawUrl: string): ApiPath {
     } catch {
       throw new ApiError(400, `malformed percent-encoding in path segment '${segment}'`);
     }
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: a path segment with a control character is refused
     if (decoded === "." || decoded === ".." || /[/\\\u0000-\u001f]/.test(decoded)) {
       throw new ApiError(400, `invalid path segment '${segment}'`);
     }

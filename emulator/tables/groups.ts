@@ -57,9 +57,18 @@ export const groupsTable: TableDef = {
   },
   seed: (ctx) => {
     ctx.insert("groups", {
-      name: "Administrators (default)", description: "Default administrators group.", enabled: true, email: "", id: randomHex(40),
-      identity: 0, type: "group", auth_source: null, system_group: true, creator: "system",
-      created: ctx.nowSeconds(), modified: ctx.nowSeconds(),
+      name: "Administrators (default)",
+      description: "Default administrators group.",
+      enabled: true,
+      email: "",
+      id: randomHex(40),
+      identity: 0,
+      type: "group",
+      auth_source: null,
+      system_group: true,
+      creator: "system",
+      created: ctx.nowSeconds(),
+      modified: ctx.nowSeconds(),
     });
   },
 };

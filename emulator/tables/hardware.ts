@@ -17,19 +17,72 @@ import { options } from "./options";
 const list = (...values: string[]): Record<string, string> => options(values);
 
 // Labels as the maker's Python client shows them (display names of the platform's lists).
-export const DRIVE_INTERFACES = options([
-  "virtio-scsi", "virtio", "ide", "ahci", "nvme", "cifs", "nfs", "vsan", "lsi53c895a", "megasas", "megasas-gen2",
-  "mptsas1068", "virtio-scsi-dedicated", "pflash", "direct", "tpm_state", "usb",
-], {
-  virtio: "Virtio (Legacy)", ide: "IDE", ahci: "SATA (AHCI)", nvme: "NVMe", "virtio-scsi": "Virtio-SCSI", "virtio-scsi-dedicated": "Virtio-SCSI (Dedicated)",
-  lsi53c895a: "LSI SCSI", megasas: "LSI MegaRAID SAS", "megasas-gen2": "LSI MegaRAID SAS 2", usb: "USB",
-});
+export const DRIVE_INTERFACES = options(
+  [
+    "virtio-scsi",
+    "virtio",
+    "ide",
+    "ahci",
+    "nvme",
+    "cifs",
+    "nfs",
+    "vsan",
+    "lsi53c895a",
+    "megasas",
+    "megasas-gen2",
+    "mptsas1068",
+    "virtio-scsi-dedicated",
+    "pflash",
+    "direct",
+    "tpm_state",
+    "usb",
+  ],
+  {
+    virtio: "Virtio (Legacy)",
+    ide: "IDE",
+    ahci: "SATA (AHCI)",
+    nvme: "NVMe",
+    "virtio-scsi": "Virtio-SCSI",
+    "virtio-scsi-dedicated": "Virtio-SCSI (Dedicated)",
+    lsi53c895a: "LSI SCSI",
+    megasas: "LSI MegaRAID SAS",
+    "megasas-gen2": "LSI MegaRAID SAS 2",
+    usb: "USB",
+  },
+);
 export const DRIVE_MEDIA = options(
-  ["disk", "cdrom", "efidisk", "import", "9p", "dir", "clone", "clone9p", "clonedir", "nonpersistent", "nonpersistent9p", "nonpersistentdir"],
-  { cdrom: "CD-ROM", disk: "Disk", efidisk: "EFI Disk", import: "Import Disk", "9p": "Pass-Through (9P)", dir: "Pass-Through (Directory)", clone: "Clone Disk", nonpersistent: "Non-Persistent" },
+  [
+    "disk",
+    "cdrom",
+    "efidisk",
+    "import",
+    "9p",
+    "dir",
+    "clone",
+    "clone9p",
+    "clonedir",
+    "nonpersistent",
+    "nonpersistent9p",
+    "nonpersistentdir",
+  ],
+  {
+    cdrom: "CD-ROM",
+    disk: "Disk",
+    efidisk: "EFI Disk",
+    import: "Import Disk",
+    "9p": "Pass-Through (9P)",
+    dir: "Pass-Through (Directory)",
+    clone: "Clone Disk",
+    nonpersistent: "Non-Persistent",
+  },
 );
 const NIC_INTERFACES = options(["virtio", "e1000", "e1000e", "rtl8139", "pcnet", "igb", "vmxnet3", "direct"], {
-  e1000: "Intel e1000", e1000e: "Intel e1000e", rtl8139: "Realtek 8139", pcnet: "AMD PCnet", igb: "Intel 82576", vmxnet3: "VMware Paravirt v3",
+  e1000: "Intel e1000",
+  e1000e: "Intel e1000e",
+  rtl8139: "Realtek 8139",
+  pcnet: "AMD PCnet",
+  igb: "Intel 82576",
+  vmxnet3: "VMware Paravirt v3",
 });
 /** Media that read from a `files` row. */
 const SOURCED_MEDIA = new Set(["import", "clone", "cdrom"]);
@@ -46,7 +99,12 @@ function assertHotplugAllowed(ctx: EmulatorContext, machine: unknown, what: stri
 }
 
 /** Status row changes with a hotplug transition when the machine is running. */
-export function hotplugTransition(ctx: EmulatorContext, table: "machine_drive_status" | "machine_nic_status", key: unknown, final: string): void {
+export function hotplugTransition(
+  ctx: EmulatorContext,
+  table: "machine_drive_status" | "machine_nic_status",
+  key: unknown,
+  final: string,
+): void {
   const row = ctx.get(table, key)!;
   ctx.update(table, row.$key, { status: "hotplugging" });
   ctx.schedule(DURATIONS.hotplug, () => {
@@ -56,7 +114,13 @@ export function hotplugTransition(ctx: EmulatorContext, table: "machine_drive_st
 }
 
 /** Runtime status rows of drives and NICs (same key as the drive / NIC). */
-function runtimeStatusTable(name: string, parent: string, parentTable: string, statuses: string, extra: Record<string, FieldDef> = {}): TableDef {
+function runtimeStatusTable(
+  name: string,
+  parent: string,
+  parentTable: string,
+  statuses: string,
+  extra: Record<string, FieldDef> = {},
+): TableDef {
   return {
     name,
     description: `runtime status of a ${parent} (same key): ${statuses}`,
@@ -71,7 +135,12 @@ function runtimeStatusTable(name: string, parent: string, parentTable: string, s
   };
 }
 
-export const driveStatusTable = runtimeStatusTable("machine_drive_status", "drive", "machine_drives", "online, offline, importing, hotplugging");
+export const driveStatusTable = runtimeStatusTable(
+  "machine_drive_status",
+  "drive",
+  "machine_drives",
+  "online, offline, importing, hotplugging",
+);
 export const nicStatusTable = runtimeStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging", {
   speed: { type: "uint32", compute: (_ctx, row) => (row.status === "up" ? 10000 : 0), description: "link speed, Mbps" },
 });
@@ -79,7 +148,9 @@ export const nicStatusTable = runtimeStatusTable("machine_nic_status", "nic", "m
 /** A passthrough device is online while its machine runs (the emulator has no device that can fail). */
 export const deviceStatusTable = runtimeStatusTable("machine_device_status", "device", "machine_devices", "online, offline", {
   status: {
-    type: "string", summary: true, enum: { online: "Online", offline: "Offline" },
+    type: "string",
+    summary: true,
+    enum: { online: "Online", offline: "Offline" },
     compute: (ctx, row) => (machineIsOn(ctx, ctx.get("machine_devices", row.$key)?.machine) ? "online" : "offline"),
   },
   status_info: { type: "string", compute: () => "" },
@@ -92,10 +163,26 @@ export const drivesTable: TableDef = {
   writeRole: "vmoperator",
   validationStatus: 422,
   parent: "machine",
-  defaultFields: ["machine", "name", "description", "media", "interface", "disksize", "preferred_tier", "media_source", "enabled", "status"],
+  defaultFields: [
+    "machine",
+    "name",
+    "description",
+    "media",
+    "interface",
+    "disksize",
+    "preferred_tier",
+    "media_source",
+    "enabled",
+    "status",
+  ],
   fields: {
     machine: { type: "row", ref: "machines", required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
-    name: { type: "string", maxLength: 128, default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store("machine_drives").nextKey}`, summary: true },
+    name: {
+      type: "string",
+      maxLength: 128,
+      default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store("machine_drives").nextKey}`,
+      summary: true,
+    },
     description: { type: "text", default: "" },
     media: { type: "string", default: "disk", enum: DRIVE_MEDIA },
     interface: { type: "string", default: "virtio-scsi", enum: DRIVE_INTERFACES },
@@ -110,10 +197,24 @@ export const drivesTable: TableDef = {
     serial: { type: "string", default: "" },
     optimize: { type: "string", default: "" },
     // The platform answers fsync as text ("" = the default, "0", "1"); JSON booleans are accepted.
-    fsync: { type: "string", default: "", enum: { "": "Default", "0": "Off", "1": "On" }, coerce: (v) => (typeof v === "boolean" ? (v ? "1" : "0") : v) },
+    fsync: {
+      type: "string",
+      default: "",
+      enum: { "": "Default", "0": "Off", "1": "On" },
+      coerce: (v) => (typeof v === "boolean" ? (v ? "1" : "0") : v),
+    },
     advanced: { type: "text", default: "", description: "k=v lines" },
-    ms_2023_kek_applied: { type: "bool", readOnly: true, default: false, description: "Microsoft 2023 secure-boot keys applied (EFI disks)" },
-    used_bytes: { type: "uint64", compute: (_ctx, row) => (SOURCED_MEDIA.has(String(row.media)) ? 0 : Math.floor(Number(row.disksize ?? 0) / 16)), description: "bytes written (emulated: a sixteenth)" },
+    ms_2023_kek_applied: {
+      type: "bool",
+      readOnly: true,
+      default: false,
+      description: "Microsoft 2023 secure-boot keys applied (EFI disks)",
+    },
+    used_bytes: {
+      type: "uint64",
+      compute: (_ctx, row) => (SOURCED_MEDIA.has(String(row.media)) ? 0 : Math.floor(Number(row.disksize ?? 0) / 16)),
+      description: "bytes written (emulated: a sixteenth)",
+    },
     discard: { type: "bool", default: true },
     asset: { type: "string", default: "" },
     status: { type: "row", ref: "machine_drive_status", readOnly: true },
@@ -130,7 +231,8 @@ export const drivesTable: TableDef = {
         if (media === "cdrom" && file.type !== "iso") throw new ApiError(422, "media_source of a cdrom must be an ISO image");
         if (!previous && row.disksize === null && media !== "cdrom") row.disksize = file.filesize;
       }
-      if (row.disksize === null && !previous && (media === "disk" || media === "efidisk")) row.disksize = media === "efidisk" ? 1024 ** 2 : DEFAULT_DISK_SIZE;
+      if (row.disksize === null && !previous && (media === "disk" || media === "efidisk"))
+        row.disksize = media === "efidisk" ? 1024 ** 2 : DEFAULT_DISK_SIZE;
       if (previous) {
         const before = Number(previous.disksize ?? 0);
         const after = Number(row.disksize ?? 0);
@@ -198,7 +300,12 @@ export const nicsTable: TableDef = {
     vendor: { type: "string", default: "", maxLength: 64 },
     port: { type: "uint16", default: 0 },
     device: { type: "string", readOnly: true, default: "", description: "guest device name, set by the guest agent" },
-    stats: { type: "json", notInMost: true, compute: () => ({ rx_bytes: 0, tx_bytes: 0, rxbps: 0, txbps: 0 }), description: "traffic counters (emulated: zero)" },
+    stats: {
+      type: "json",
+      notInMost: true,
+      compute: () => ({ rx_bytes: 0, tx_bytes: 0, rxbps: 0, txbps: 0 }),
+      description: "traffic counters (emulated: zero)",
+    },
     status: { type: "row", ref: "machine_nic_status", readOnly: true },
   },
   hooks: {
@@ -235,14 +342,28 @@ export const devicesTable: TableDef = {
     machine: { type: "row", ref: "machines", required: true, refMustExist: 404, createOnly: true },
     resource_group: { type: "row", ref: "resource_groups", refMustExist: 404, description: "UUID of the hardware resource group" },
     type: {
-      type: "string", default: "node_host_gpu_devices",
-      enum: list("gpu", "nvidia_vgpu", "tpm", "node_usb_devices", "node_sriov_nic_devices", "node_pci_devices", "node_host_gpu_devices", "node_nvidia_vgpu_devices"),
+      type: "string",
+      default: "node_host_gpu_devices",
+      enum: list(
+        "gpu",
+        "nvidia_vgpu",
+        "tpm",
+        "node_usb_devices",
+        "node_sriov_nic_devices",
+        "node_pci_devices",
+        "node_host_gpu_devices",
+        "node_nvidia_vgpu_devices",
+      ),
     },
     name: { type: "string", default: "", maxLength: 128, summary: true },
     description: { type: "text", default: "" },
     orderid: { type: "uint16", default: 0 },
     asset: { type: "string", default: "" },
-    machine_type: { type: "string", compute: (ctx, row) => vmOfMachine(ctx, row.machine)?.machine_type ?? null, description: "machine type of the VM" },
+    machine_type: {
+      type: "string",
+      compute: (ctx, row) => vmOfMachine(ctx, row.machine)?.machine_type ?? null,
+      description: "machine type of the VM",
+    },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
     enabled: { type: "bool", default: true },
@@ -301,4 +422,3 @@ export function copyHardware(
     ctx.insert("machine_device_status", { $key: copy.$key, device: copy.$key });
   }
 }
-

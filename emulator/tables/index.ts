@@ -3,13 +3,28 @@ import { apiKeysTable } from "../auth/apiKeys";
 import { usersTable } from "../auth/users";
 import { devicesTable, deviceStatusTable, drivesTable, driveStatusTable, nicsTable, nicStatusTable } from "./hardware";
 import {
-  clusterActionsTable, clustersTable, clusterStatusTable, dashboardTable, fileActionsTable, filesTable, nodesTable, resourceGroupsTable, storageTiersTable, systemTable, vgpuDevicesTable,
+  clusterActionsTable,
+  clustersTable,
+  clusterStatusTable,
+  dashboardTable,
+  fileActionsTable,
+  filesTable,
+  nodesTable,
+  resourceGroupsTable,
+  storageTiersTable,
+  systemTable,
+  vgpuDevicesTable,
 } from "./infrastructure";
 import { authSourcesTable } from "./authSources";
 import { groupLogsTable, groupsTable, membersTable } from "./groups";
 import { machinesTable, machineStatsTable, machineStatusTable } from "./machines";
 import {
-  billingActionsTable, billingTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoActionsTable, cloneIsoTable,
+  billingActionsTable,
+  billingTable,
+  catalogRepositoriesTable,
+  catalogRepositoryActionsTable,
+  cloneIsoActionsTable,
+  cloneIsoTable,
 } from "./operations";
 import { cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagMembersTable, tagsTable } from "./owned";
 import { snapshotsTable } from "./snapshots";
@@ -19,11 +34,46 @@ import { vmsTable } from "./vms";
 import { vnetActionsTable, vnetsTable } from "./vnets";
 
 export const builtInTables: TableDef[] = [
-  systemTable, usersTable, apiKeysTable, authSourcesTable, groupsTable, membersTable, groupLogsTable,
-  clustersTable, clusterStatusTable, nodesTable, clusterActionsTable, dashboardTable, storageTiersTable, resourceGroupsTable, vgpuDevicesTable,
-  filesTable, fileActionsTable, vnetsTable, vnetActionsTable,
-  vmsTable, machinesTable, machineStatusTable, machineStatsTable, vmActionsTable,
-  drivesTable, driveStatusTable, nicsTable, nicStatusTable, devicesTable, deviceStatusTable, snapshotsTable,
-  cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagsTable, tagMembersTable,
-  billingTable, billingActionsTable, catalogRepositoriesTable, catalogRepositoryActionsTable, cloneIsoTable, cloneIsoActionsTable,
+  systemTable,
+  usersTable,
+  apiKeysTable,
+  authSourcesTable,
+  groupsTable,
+  membersTable,
+  groupLogsTable,
+  clustersTable,
+  clusterStatusTable,
+  nodesTable,
+  clusterActionsTable,
+  dashboardTable,
+  storageTiersTable,
+  resourceGroupsTable,
+  vgpuDevicesTable,
+  filesTable,
+  fileActionsTable,
+  vnetsTable,
+  vnetActionsTable,
+  vmsTable,
+  machinesTable,
+  machineStatusTable,
+  machineStatsTable,
+  vmActionsTable,
+  drivesTable,
+  driveStatusTable,
+  nicsTable,
+  nicStatusTable,
+  devicesTable,
+  deviceStatusTable,
+  snapshotsTable,
+  cloudinitFilesTable,
+  noteActionsTable,
+  tagCategoriesTable,
+  tagsTable,
+  tagMembersTable,
+  billingTable,
+  billingActionsTable,
+  catalogRepositoriesTable,
+  catalogRepositoryActionsTable,
+  cloneIsoTable,
+  cloneIsoActionsTable,
 ];

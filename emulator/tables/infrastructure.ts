@@ -14,8 +14,10 @@ import type { Caller, FieldDef, Row, TableDef } from "./types";
 const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 
 type Count = (ctx: EmulatorContext) => number;
-const count = (table: string, where: (ctx: EmulatorContext, row: Row) => boolean = () => true) =>
-  (ctx: EmulatorContext) => ctx.all(table).filter((row) => where(ctx, row)).length;
+const count =
+  (table: string, where: (ctx: EmulatorContext, row: Row) => boolean = () => true) =>
+  (ctx: EmulatorContext) =>
+    ctx.all(table).filter((row) => where(ctx, row)).length;
 const running = (ctx: EmulatorContext, row: Row) => ctx.get("machine_status", row.machine)?.running === true;
 
 /** What the dashboard counts, each as `<name>_count`, `_online`, `_warn` and `_error` (the names the maker's clients read). */
@@ -36,9 +38,14 @@ const DASHBOARD_SUBJECTS: Record<string, { all: Count; online: Count }> = {
 };
 
 const DASHBOARD_COUNTS: Record<string, Count> = {
-  ...Object.fromEntries(Object.entries(DASHBOARD_SUBJECTS).flatMap(([name, { all, online }]) => [
-    [`${name}_count`, all], [`${name}_online`, online], [`${name}_warn`, () => 0], [`${name}_error`, () => 0],
-  ])),
+  ...Object.fromEntries(
+    Object.entries(DASHBOARD_SUBJECTS).flatMap(([name, { all, online }]) => [
+      [`${name}_count`, all],
+      [`${name}_online`, online],
+      [`${name}_warn`, () => 0],
+      [`${name}_error`, () => 0],
+    ]),
+  ),
   storage_tiers_count: count("storage_tiers"),
   alarms_count: () => 0,
 };
@@ -52,7 +59,8 @@ const uint = (value: number): FieldDef => ({ type: "uint32", default: value });
 
 export const clustersTable: TableDef = {
   name: "clusters",
-  description: "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
+  description:
+    "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
   keyType: "int",
   unique: { field: "name", message: "a cluster with that name exists" },
   defaultFields: ["id", "name", "description", "enabled", "storage", "compute", "created"],
@@ -68,15 +76,35 @@ export const clustersTable: TableDef = {
     nodes: { type: "rows", ref: "nodes", via: "cluster" },
     resources: { type: "json", notInMost: true, compute: (ctx, row) => clusterResources(ctx, row) },
     created: { type: "created", readOnly: true },
-    kvm_nested: bool(false), allow_nested_virt_migration: bool(false), allow_vgpu_migration: bool(false),
-    enable_split_lock_detection: bool(false), recommended_cpu_type: text("host"), default_cpu: text("host"),
-    disable_cpu_security_mitigations: bool(false), spec_store_bypass_disable: bool(false), disable_smt: bool(false),
-    disable_sleep: bool(false), enable_nvme_power_management: bool(false), x86_energy_perf_policy: text("performance"),
-    scaling_governor: text("performance"), ram_per_unit: uint(0), cores_per_unit: uint(0),
-    cost_per_unit: { type: "num", default: 0 }, price_per_unit: { type: "num", default: 0 },
-    max_ram_per_vm: uint(1048576), max_cores_per_vm: uint(1024), storage_cachesize: uint(0), storage_buffersize: uint(0),
-    storage_hugepages: bool(false), target_ram_pct: { type: "num", default: 80 }, ram_overcommit_pct: { type: "num", default: 0 },
-    swap_tier: uint(0), swap_per_drive: uint(0), log_filter: text(""), max_core_temp: uint(90), max_core_temp_warn_perc: uint(90),
+    kvm_nested: bool(false),
+    allow_nested_virt_migration: bool(false),
+    allow_vgpu_migration: bool(false),
+    enable_split_lock_detection: bool(false),
+    recommended_cpu_type: text("host"),
+    default_cpu: text("host"),
+    disable_cpu_security_mitigations: bool(false),
+    spec_store_bypass_disable: bool(false),
+    disable_smt: bool(false),
+    disable_sleep: bool(false),
+    enable_nvme_power_management: bool(false),
+    x86_energy_perf_policy: text("performance"),
+    scaling_governor: text("performance"),
+    ram_per_unit: uint(0),
+    cores_per_unit: uint(0),
+    cost_per_unit: { type: "num", default: 0 },
+    price_per_unit: { type: "num", default: 0 },
+    max_ram_per_vm: uint(1048576),
+    max_cores_per_vm: uint(1024),
+    storage_cachesize: uint(0),
+    storage_buffersize: uint(0),
+    storage_hugepages: bool(false),
+    target_ram_pct: { type: "num", default: 80 },
+    ram_overcommit_pct: { type: "num", default: 0 },
+    swap_tier: uint(0),
+    swap_per_drive: uint(0),
+    log_filter: text(""),
+    max_core_temp: uint(90),
+    max_core_temp_warn_perc: uint(90),
     critical_core_temp: uint(100),
   },
   hooks: {
@@ -95,7 +123,10 @@ export const clustersTable: TableDef = {
 
 /** Live figures of a cluster, computed from its nodes and running machines (RAM in MB). */
 function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
-  return { type: "uint64", compute: (ctx, row) => figure(clusterResources(ctx, ctx.get("clusters", row.cluster) ?? ({ $key: row.cluster } as Row))) };
+  return {
+    type: "uint64",
+    compute: (ctx, row) => figure(clusterResources(ctx, ctx.get("clusters", row.cluster) ?? ({ $key: row.cluster } as Row))),
+  };
 }
 
 export const clusterStatusTable: TableDef = {
@@ -105,9 +136,18 @@ export const clusterStatusTable: TableDef = {
   operations: ["list", "get"],
   fields: {
     cluster: { type: "row", ref: "clusters", readOnly: true, summary: true },
-    status: { type: "string", readOnly: true, enum: { online: "Online", shutting_down: "Shutting Down", offline: "Offline" }, summary: true },
+    status: {
+      type: "string",
+      readOnly: true,
+      enum: { online: "Online", shutting_down: "Shutting Down", offline: "Offline" },
+      summary: true,
+    },
     status_info: { type: "string", readOnly: true },
-    state: { type: "string", compute: (_ctx, row) => (row.status === "offline" ? "offline" : "online"), enum: { online: "Online", offline: "Offline" } },
+    state: {
+      type: "string",
+      compute: (_ctx, row) => (row.status === "offline" ? "offline" : "online"),
+      enum: { online: "Online", offline: "Offline" },
+    },
     last_update: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
     total_nodes: statusFigure((r) => r.nodes),
     online_nodes: statusFigure((r) => r.nodes),
@@ -146,7 +186,11 @@ export const nodesTable: TableDef = {
     iommu: { type: "bool", readOnly: true, default: true },
     ram: { type: "uint32", readOnly: true, description: "MB" },
     overcommit: { type: "uint32", readOnly: true, default: 0 },
-    vm_ram: { type: "uint32", compute: (ctx, row) => Number(row.ram) - nodeUsage(ctx, row).freeRam, description: "MB held by running machines" },
+    vm_ram: {
+      type: "uint32",
+      compute: (ctx, row) => Number(row.ram) - nodeUsage(ctx, row).freeRam,
+      description: "MB held by running machines",
+    },
     failover_ram: { type: "uint32", readOnly: true, default: 0 },
     yb_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
     os_version: { type: "string", readOnly: true, default: API_VERSION_TEXT },
@@ -175,7 +219,8 @@ export const nodesTable: TableDef = {
   seed: (ctx) => {
     for (const name of ["node1", "node2"]) {
       const row: Record<string, unknown> = { name, cluster: 1, cores: NODE_SPECS.cores, ram: NODE_SPECS.ram, status: "running" };
-      for (const [field, def] of Object.entries(nodesTable.fields)) if (row[field] === undefined && !def.compute) row[field] = def.default ?? null;
+      for (const [field, def] of Object.entries(nodesTable.fields))
+        if (row[field] === undefined && !def.compute) row[field] = def.default ?? null;
       ctx.insert("nodes", row);
     }
   },
@@ -188,7 +233,9 @@ export const dashboardTable: TableDef = {
   keyType: "int",
   singleton: true,
   operations: ["list", "get"],
-  fields: Object.fromEntries(Object.entries(DASHBOARD_COUNTS).map(([name, count]) => [name, { type: "uint32", compute: count } satisfies FieldDef])),
+  fields: Object.fromEntries(
+    Object.entries(DASHBOARD_COUNTS).map(([name, count]) => [name, { type: "uint32", compute: count } satisfies FieldDef]),
+  ),
   seed: (ctx) => {
     ctx.insert("dashboard", {});
   },
@@ -235,14 +282,22 @@ export const storageTiersTable: TableDef = {
     allocated: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
     used_inflated: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
     dedupe_ratio: { type: "uint32", compute: () => 100, description: "percent (100 = no deduplication)" },
-    used_pct: { type: "uint32", compute: (ctx, row) => Math.round((100 * tierUsed(ctx, String(row.$key))) / Math.max(1, Number(row.capacity))) },
+    used_pct: {
+      type: "uint32",
+      compute: (ctx, row) => Math.round((100 * tierUsed(ctx, String(row.$key))) / Math.max(1, Number(row.capacity))),
+    },
     modified: { type: "modified", readOnly: true },
-    stats: { type: "json", notInMost: true, compute: () => ({ reads: 0, writes: 0, read_bytes: 0, write_bytes: 0, rops: 0, wops: 0, rbps: 0, wbps: 0 }) },
+    stats: {
+      type: "json",
+      notInMost: true,
+      compute: () => ({ reads: 0, writes: 0, read_bytes: 0, write_bytes: 0, rops: 0, wops: 0, rbps: 0, wbps: 0 }),
+    },
   },
   seed: (ctx) => {
     const capacities = [2 * TiB, 4 * TiB, 8 * TiB, 16 * TiB, 1 * TiB];
-    capacities.forEach((capacity, i) =>
-      ctx.insert("storage_tiers", { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity }));
+    for (const [i, capacity] of capacities.entries()) {
+      ctx.insert("storage_tiers", { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
+    }
   },
 };
 
@@ -255,10 +310,14 @@ export const resourceGroupsTable: TableDef = {
     uuid: { type: "string", readOnly: true, summary: true },
     name: { type: "string", readOnly: true, summary: true },
     type: {
-      type: "string", readOnly: true,
+      type: "string",
+      readOnly: true,
       enum: {
-        node_host_gpu_devices: "Host GPU", node_nvidia_vgpu_devices: "NVIDIA vGPU", node_usb_devices: "USB",
-        node_pci_devices: "PCI", node_sriov_nic_devices: "SR-IOV NIC",
+        node_host_gpu_devices: "Host GPU",
+        node_nvidia_vgpu_devices: "NVIDIA vGPU",
+        node_usb_devices: "USB",
+        node_pci_devices: "PCI",
+        node_sriov_nic_devices: "SR-IOV NIC",
       },
     },
     class: { type: "string", readOnly: true, enum: { gpu: "GPU", vgpu: "vGPU", usb: "USB", pci: "PCI", nic: "NIC" } },
@@ -272,10 +331,34 @@ export const resourceGroupsTable: TableDef = {
   },
   seed: (ctx) => {
     const groups = [
-      { uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001", name: "nvidia-a100", type: "node_host_gpu_devices", class: "gpu", description: "NVIDIA A100 80GB (passthrough)" },
-      { uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a002", name: "nvidia-a100-2", type: "node_host_gpu_devices", class: "gpu", description: "second NVIDIA A100 80GB" },
-      { uuid: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11", name: "nvidia-a100-vgpu", type: "node_nvidia_vgpu_devices", class: "vgpu", description: "NVIDIA GRID A100-4C vGPU profile" },
-      { uuid: "9a8b7c6d-5e4f-4321-8fed-cba987654321", name: "usb-yubikey", type: "node_usb_devices", class: "usb", description: "Yubico YubiKey 5 (USB)" },
+      {
+        uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001",
+        name: "nvidia-a100",
+        type: "node_host_gpu_devices",
+        class: "gpu",
+        description: "NVIDIA A100 80GB (passthrough)",
+      },
+      {
+        uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a002",
+        name: "nvidia-a100-2",
+        type: "node_host_gpu_devices",
+        class: "gpu",
+        description: "second NVIDIA A100 80GB",
+      },
+      {
+        uuid: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11",
+        name: "nvidia-a100-vgpu",
+        type: "node_nvidia_vgpu_devices",
+        class: "vgpu",
+        description: "NVIDIA GRID A100-4C vGPU profile",
+      },
+      {
+        uuid: "9a8b7c6d-5e4f-4321-8fed-cba987654321",
+        name: "usb-yubikey",
+        type: "node_usb_devices",
+        class: "usb",
+        description: "Yubico YubiKey 5 (USB)",
+      },
     ];
     for (const g of groups) {
       const now = ctx.nowSeconds();
@@ -285,9 +368,19 @@ export const resourceGroupsTable: TableDef = {
 };
 
 const VGPU_PCI = {
-  pci_device: "0000:41:00.0", slot: "41:00.0", vendor: "NVIDIA Corporation", device: "GA100 [A100 PCIe 80GB]",
-  vendor_device_hex: "10de:20b5", driver: "nvidia", module: "nvidia", iommu_group: 41, numa: 0, physical_function: "", virtfn: 0,
-  type_id: "nvidia-592", fingerprint: "10de:20b5:41:00.0",
+  pci_device: "0000:41:00.0",
+  slot: "41:00.0",
+  vendor: "NVIDIA Corporation",
+  device: "GA100 [A100 PCIe 80GB]",
+  vendor_device_hex: "10de:20b5",
+  driver: "nvidia",
+  module: "nvidia",
+  iommu_group: 41,
+  numa: 0,
+  physical_function: "",
+  virtfn: 0,
+  type_id: "nvidia-592",
+  fingerprint: "10de:20b5:41:00.0",
 };
 
 export const vgpuDevicesTable: TableDef = {
@@ -303,7 +396,12 @@ export const vgpuDevicesTable: TableDef = {
     framebuffer_mb: { type: "uint32", readOnly: true },
     available: { type: "uint8", readOnly: true },
     // The PCI identity of the physical GPU the vGPUs are cut from, as the maker's clients list it.
-    ...Object.fromEntries(Object.entries(VGPU_PCI).map(([name, value]) => [name, { type: typeof value === "number" ? "uint32" : "string", readOnly: true } as FieldDef])),
+    ...Object.fromEntries(
+      Object.entries(VGPU_PCI).map(([name, value]) => [
+        name,
+        { type: typeof value === "number" ? "uint32" : "string", readOnly: true } as FieldDef,
+      ]),
+    ),
     max_instances: { type: "uint8", readOnly: true },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
@@ -311,8 +409,16 @@ export const vgpuDevicesTable: TableDef = {
   seed: (ctx) => {
     for (const node of [1, 2]) {
       ctx.insert("node_nvidia_vgpu_devices", {
-        name: `GRID A100-4C (node${node})`, node, resource_group: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11", profile: "A100-4C", framebuffer_mb: 4096,
-        available: 10, max_instances: 10, ...VGPU_PCI, created: ctx.nowSeconds(), modified: ctx.nowSeconds(),
+        name: `GRID A100-4C (node${node})`,
+        node,
+        resource_group: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11",
+        profile: "A100-4C",
+        framebuffer_mb: 4096,
+        available: 10,
+        max_instances: 10,
+        ...VGPU_PCI,
+        created: ctx.nowSeconds(),
+        modified: ctx.nowSeconds(),
       });
     }
   },
@@ -325,7 +431,22 @@ export const filesTable: TableDef = {
   unique: { field: "name", message: "a file with that name exists" },
   fields: {
     name: { type: "string", required: true, maxLength: 255, summary: true },
-    type: { type: "string", default: "iso", enum: { iso: "ISO image", qcow2: "QCOW2", raw: "Raw", vmdk: "VMDK", vhd: "VHD", vhdx: "VHDX", ova: "OVA", ovf: "OVF", img: "Image", other: "Other" } },
+    type: {
+      type: "string",
+      default: "iso",
+      enum: {
+        iso: "ISO image",
+        qcow2: "QCOW2",
+        raw: "Raw",
+        vmdk: "VMDK",
+        vhd: "VHD",
+        vhdx: "VHDX",
+        ova: "OVA",
+        ovf: "OVF",
+        img: "Image",
+        other: "Other",
+      },
+    },
     description: { type: "text", default: "" },
     filesize: { type: "uint64", default: 0 },
     allocated_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },
@@ -345,7 +466,16 @@ export const filesTable: TableDef = {
       { name: "virtio-win.iso", type: "iso", filesize: 0.7 * GiB },
       { name: "debian-12-genericcloud-amd64.qcow2", type: "qcow2", filesize: 2 * GiB },
     ];
-    for (const f of files) ctx.insert("files", { ...f, filesize: Math.round(f.filesize), description: "", preferred_tier: "1", public_link: "", modified: ctx.nowSeconds(), creator: "system" });
+    for (const f of files)
+      ctx.insert("files", {
+        ...f,
+        filesize: Math.round(f.filesize),
+        description: "",
+        preferred_tier: "1",
+        public_link: "",
+        modified: ctx.nowSeconds(),
+        creator: "system",
+      });
   },
 };
 
@@ -359,7 +489,10 @@ export const fileActionsTable: TableDef = {
     targetField: "file",
     targetTable: "files",
     actions: {
-      overwrite: { description: "mark the file rewritten", handler: (ctx, { target }) => void ctx.update("files", target!.$key, { modified: ctx.nowSeconds() }) },
+      overwrite: {
+        description: "mark the file rewritten",
+        handler: (ctx, { target }) => void ctx.update("files", target!.$key, { modified: ctx.nowSeconds() }),
+      },
       add_link: {
         description: "create a public download link",
         handler: (ctx, { target }) => {
@@ -368,7 +501,10 @@ export const fileActionsTable: TableDef = {
           return { body: { response: { link } } };
         },
       },
-      delete_link: { description: "remove the public link", handler: (ctx, { target }) => void ctx.update("files", target!.$key, { public_link: "" }) },
+      delete_link: {
+        description: "remove the public link",
+        handler: (ctx, { target }) => void ctx.update("files", target!.$key, { public_link: "" }),
+      },
       delete_reference: {
         description: "detach the file from drives using it as media_source (cdrom drives lose their medium)",
         handler: (ctx, { target }) => {
@@ -394,6 +530,11 @@ export const systemTable: TableDef = {
     branch: { type: "string", readOnly: true },
   },
   seed: (ctx) => {
-    ctx.insert("system", { yb_version: API_VERSION_TEXT, os_version: API_VERSION_TEXT, cloud_name: "vplatform-emulator", branch: "stable" });
+    ctx.insert("system", {
+      yb_version: API_VERSION_TEXT,
+      os_version: API_VERSION_TEXT,
+      cloud_name: "vplatform-emulator",
+      branch: "stable",
+    });
   },
 };

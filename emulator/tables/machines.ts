@@ -9,10 +9,31 @@ import { options } from "./options";
 import type { FieldDef, Row, TableDef } from "./types";
 
 const STATUSES = [
-  "initializing", "starting", "running", "stopping", "unresponsive", "stopped", "hibernated", "hibernating",
-  "initmigrate", "startmigrate", "migrating", "migratecomplete", "importing", "maintenance", "leavingmaintenance",
-  "unlicensed", "needsrefresh", "needsrestart", "waitingforresources", "error", "driversreloading",
-  "cloning", "snapshotting", "restoring", "restarting",
+  "initializing",
+  "starting",
+  "running",
+  "stopping",
+  "unresponsive",
+  "stopped",
+  "hibernated",
+  "hibernating",
+  "initmigrate",
+  "startmigrate",
+  "migrating",
+  "migratecomplete",
+  "importing",
+  "maintenance",
+  "leavingmaintenance",
+  "unlicensed",
+  "needsrefresh",
+  "needsrestart",
+  "waitingforresources",
+  "error",
+  "driversreloading",
+  "cloning",
+  "snapshotting",
+  "restoring",
+  "restarting",
 ];
 
 export const machinesTable: TableDef = {
@@ -29,12 +50,24 @@ export const machinesTable: TableDef = {
     vnet: { type: "row", ref: "vnets", readOnly: true, description: "vnet this machine runs (its router), else null" },
     cluster: { type: "row", ref: "clusters", readOnly: true },
     status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
-    cores: { type: "uint16", compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.cpu_cores ?? null), description: "the VM's cores" },
-    ram: { type: "uint32", compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.ram ?? null), description: "the VM's RAM (MB)" },
+    cores: {
+      type: "uint16",
+      compute: (ctx, row) => (row.vm === null ? null : (ctx.get("vms", row.vm)?.cpu_cores ?? null)),
+      description: "the VM's cores",
+    },
+    ram: {
+      type: "uint32",
+      compute: (ctx, row) => (row.vm === null ? null : (ctx.get("vms", row.vm)?.ram ?? null)),
+      description: "the VM's RAM (MB)",
+    },
     stats: { type: "row", ref: "machine_stats", compute: (_ctx, row) => row.$key, description: "live usage figures (same key)" },
     created: { type: "created", readOnly: true },
-    ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : ctx.get("vms", row.vm)?.ha_group ?? "") },
-    snapshot_profile: { type: "row", readOnly: true, compute: (ctx, row) => (row.vm === null ? null : ctx.get("vms", row.vm)?.snapshot_profile ?? null) },
+    ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : (ctx.get("vms", row.vm)?.ha_group ?? "")) },
+    snapshot_profile: {
+      type: "row",
+      readOnly: true,
+      compute: (ctx, row) => (row.vm === null ? null : (ctx.get("vms", row.vm)?.snapshot_profile ?? null)),
+    },
     drives: { type: "rows", ref: "machine_drives", via: "machine" },
     nics: { type: "rows", ref: "machine_nics", via: "machine" },
     devices: { type: "rows", ref: "machine_devices", via: "machine" },
@@ -105,12 +138,22 @@ export const machineStatsTable: TableDef = {
 /** Creates the machine of a VM (or of a vnet) with its stopped status row; returns the machine key. */
 export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" = "vm"): number {
   const machine = ctx.insert("machines", {
-    name: owner.name, vm: kind === "vm" ? owner.$key : null, vnet: kind === "vnet" ? owner.$key : null, cluster: owner.cluster ?? null, created: ctx.nowSeconds(),
+    name: owner.name,
+    vm: kind === "vm" ? owner.$key : null,
+    vnet: kind === "vnet" ? owner.$key : null,
+    cluster: owner.cluster ?? null,
+    created: ctx.nowSeconds(),
   });
   ctx.update("machines", machine.$key, { status: machine.$key });
   ctx.insert("machine_status", {
-    $key: machine.$key, machine: machine.$key, ...stoppedFields(), migrated_node: null, migration_destination: null,
-    started: 0, last_update: ctx.nowSeconds(), config: {},
+    $key: machine.$key,
+    machine: machine.$key,
+    ...stoppedFields(),
+    migrated_node: null,
+    migration_destination: null,
+    started: 0,
+    last_update: ctx.nowSeconds(),
+    config: {},
   });
   ctx.insert("machine_stats", { $key: machine.$key });
   return machine.$key as number;

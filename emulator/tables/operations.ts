@@ -10,9 +10,27 @@ import type { Caller, FieldDef, TableDef } from "./types";
 const SYSTEM: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };
 
 const BILLED_FIGURES = [
-  "total_nodes", "online_nodes", "running_machines", "total_cores", "online_cores", "used_cores", "total_ram", "online_ram", "used_ram",
-  "phys_ram_used", "phys_vram_used", "phys_total_cpu", "gpus", "gpus_total", "gpus_idle", "vgpus", "vgpus_total", "vgpus_idle",
-  "storage_datapoints", "workload_datapoints", ...[0, 1, 2, 3, 4, 5].flatMap((tier) => [`tier_${tier}_total`, `tier_${tier}_used`]),
+  "total_nodes",
+  "online_nodes",
+  "running_machines",
+  "total_cores",
+  "online_cores",
+  "used_cores",
+  "total_ram",
+  "online_ram",
+  "used_ram",
+  "phys_ram_used",
+  "phys_vram_used",
+  "phys_total_cpu",
+  "gpus",
+  "gpus_total",
+  "gpus_idle",
+  "vgpus",
+  "vgpus_total",
+  "vgpus_idle",
+  "storage_datapoints",
+  "workload_datapoints",
+  ...[0, 1, 2, 3, 4, 5].flatMap((tier) => [`tier_${tier}_total`, `tier_${tier}_used`]),
 ];
 
 export const billingTable: TableDef = {
@@ -48,10 +66,14 @@ export const billingActionsTable: TableDef = {
           const previous = ctx.all("billing").reduce((max, b) => Math.max(max, Number(b.to)), 0);
           const now = ctx.nowSeconds();
           const bill = ctx.insert("billing", {
-            from: previous || now - 86400, to: now, created: now,
+            from: previous || now - 86400,
+            to: now,
+            created: now,
             vms: ctx.find("vms", (v) => v.is_snapshot !== true).length,
             running_vms: ctx.find("machine_status", (s) => s.running === true).length,
-            description: "", sent: false, ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, 0])),
+            description: "",
+            sent: false,
+            ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, 0])),
           });
           return { body: { $key: String(bill.$key) } };
         },
@@ -75,12 +97,21 @@ export const catalogRepositoriesTable: TableDef = {
     auto_refresh: { type: "bool", default: true },
     enabled: { type: "bool", default: true },
     max_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
-    override_default_scope: { type: "string", default: "none", enum: { none: "None", private: "Private", global: "Global", tenant: "Tenant" } },
+    override_default_scope: {
+      type: "string",
+      default: "none",
+      enum: { none: "None", private: "Private", global: "Global", tenant: "Tenant" },
+    },
     status: { type: "string", readOnly: true, default: "online" },
     last_refreshed: { type: "uint64", readOnly: true, default: 0 },
   },
   seed: (ctx) => {
-    createRow(ctx, catalogRepositoriesTable, { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", type: "yottabyte" }, SYSTEM);
+    createRow(
+      ctx,
+      catalogRepositoriesTable,
+      { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", type: "yottabyte" },
+      SYSTEM,
+    );
   },
 };
 
@@ -146,7 +177,18 @@ export const cloneIsoActionsTable: TableDef = {
           ctx.schedule(BUILD_MS, () => {
             if (ctx.get("clone_iso", row.$key)?.status !== "building") return;
             const existing = ctx.find("files", (f) => f.name === "clone.iso")[0];
-            const file = existing ?? ctx.insert("files", { name: "clone.iso", type: "iso", description: "system clone ISO", filesize: 512 * 1024 ** 2, preferred_tier: "1", public_link: "", modified: ctx.nowSeconds(), creator: "system" });
+            const file =
+              existing ??
+              ctx.insert("files", {
+                name: "clone.iso",
+                type: "iso",
+                description: "system clone ISO",
+                filesize: 512 * 1024 ** 2,
+                preferred_tier: "1",
+                public_link: "",
+                modified: ctx.nowSeconds(),
+                creator: "system",
+              });
             ctx.update("clone_iso", row.$key, { status: "complete", progress: 100, file: file.$key, modified: ctx.nowSeconds() });
           });
         },

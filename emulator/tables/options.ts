@@ -3,7 +3,22 @@
  * (`$table` `.list`) and as `display(field)` answers. Labels are the values in words
  * ("shutting_down" → "Shutting Down", "virtio-scsi" → "Virtio SCSI"); `overrides` names the rest.
  */
-const WORDS: Record<string, string> = { scsi: "SCSI", ide: "IDE", ahci: "AHCI", nvme: "NVMe", uefi: "UEFI", gpu: "GPU", vgpu: "vGPU", usb: "USB", pci: "PCI", nic: "NIC", tpm: "TPM", dmz: "DMZ", utc: "UTC", vnc: "VNC" };
+const WORDS: Record<string, string> = {
+  scsi: "SCSI",
+  ide: "IDE",
+  ahci: "AHCI",
+  nvme: "NVMe",
+  uefi: "UEFI",
+  gpu: "GPU",
+  vgpu: "vGPU",
+  usb: "USB",
+  pci: "PCI",
+  nic: "NIC",
+  tpm: "TPM",
+  dmz: "DMZ",
+  utc: "UTC",
+  vnc: "VNC",
+};
 
 export function label(value: string): string {
   if (value === "") return "None";

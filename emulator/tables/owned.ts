@@ -57,7 +57,7 @@ export const noteActionsTable: TableDef = {
     targetTable: "vms",
     parseTarget: (value) => {
       const owner = parseOwner(value);
-      if (!owner || owner.table !== "vms") throw validationError("owner", "must be vms/<key>");
+      if (owner?.table !== "vms") throw validationError("owner", "must be vms/<key>");
       return owner.key;
     },
     defaultAction: "update",
@@ -75,7 +75,17 @@ export const noteActionsTable: TableDef = {
 
 /** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
 const TAGGABLE_ALSO = [
-  "vnets", "clusters", "nodes", "volumes", "vnet_rules", "vmware_containers", "users", "tenant_nodes", "sites", "groups", "tenants",
+  "vnets",
+  "clusters",
+  "nodes",
+  "volumes",
+  "vnet_rules",
+  "vmware_containers",
+  "users",
+  "tenant_nodes",
+  "sites",
+  "groups",
+  "tenants",
 ];
 
 export const tagCategoriesTable: TableDef = {

@@ -55,8 +55,17 @@ export const snapshotsTable: TableDef = {
       const vm = vmOfMachine(ctx, row.machine)!;
       const { $key: _k, machine: _m, ...settings } = vm;
       const snapVm = ctx.insert("vms", {
-        ...settings, name: row.name, description: row.description, is_snapshot: true, parent_vm: vm.$key, machine: null,
-        uuid: randomUUID(), created: ctx.nowSeconds(), modified: ctx.nowSeconds(), need_restart: false, creator: caller.user,
+        ...settings,
+        name: row.name,
+        description: row.description,
+        is_snapshot: true,
+        parent_vm: vm.$key,
+        machine: null,
+        uuid: randomUUID(),
+        created: ctx.nowSeconds(),
+        modified: ctx.nowSeconds(),
+        need_restart: false,
+        creator: caller.user,
       });
       const machine = createMachineFor(ctx, snapVm);
       ctx.update("vms", snapVm.$key, { machine });

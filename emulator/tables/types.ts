@@ -17,9 +17,24 @@ import type { EventEmitter } from "node:events";
 
 /** Field types of the platform's table schemas (spec: "Field types in table schemas"). */
 export type FieldType =
-  | "bool" | "text" | "string" | "num"
-  | "uint8" | "uint16" | "uint32" | "uint64" | "int8" | "int16" | "int32" | "int64"
-  | "enabled" | "created" | "modified" | "json" | "row" | "rows";
+  | "bool"
+  | "text"
+  | "string"
+  | "num"
+  | "uint8"
+  | "uint16"
+  | "uint32"
+  | "uint64"
+  | "int8"
+  | "int16"
+  | "int32"
+  | "int64"
+  | "enabled"
+  | "created"
+  | "modified"
+  | "json"
+  | "row"
+  | "rows";
 
 /** A stored row. `$key` is the primary key (number for integer tables, string otherwise). */
 export type Row = Record<string, unknown> & { $key: RowKey };
@@ -87,6 +102,7 @@ export interface TableHooks {
   validate?(ctx: EmulatorContext, row: Row, previous: Row | undefined, caller: Caller): void;
   beforeCreate?(ctx: EmulatorContext, row: Row, caller: Caller): void;
   /** May return the `response` object of the creation answer. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing; block-bodied handlers infer void
   afterCreate?(ctx: EmulatorContext, row: Row, caller: Caller): Record<string, unknown> | void;
   /** `changes` holds only the validated fields of the PUT body; mutate it to add derived changes. */
   beforeUpdate?(ctx: EmulatorContext, row: Row, changes: Record<string, unknown>, caller: Caller): void;
@@ -106,6 +122,7 @@ export interface ActionDef {
   /** Validation of `params` (unknown params are rejected). Absent = any params accepted. */
   params?: Record<string, FieldDef>;
   /** `target` is the row named by the table's target field, when it has one. */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a hook may return nothing; block-bodied handlers infer void
   handler(ctx: EmulatorContext, args: { target?: Row; params: Record<string, unknown>; caller: Caller }): ActionResult | void;
   /** Role needed beyond the table's write permission (e.g. admin-only actions). */
   role?: Role;

@@ -7,10 +7,16 @@ import { ApiError, validationError } from "../core/errors";
 import type { FieldDef, TableDef } from "./types";
 
 const INT_RANGES: Record<string, [number, number]> = {
-  uint8: [0, 255], uint16: [0, 65535], uint32: [0, 4294967295], uint64: [0, Number.MAX_SAFE_INTEGER],
-  int8: [-128, 127], int16: [-32768, 32767], int32: [-2147483648, 2147483647],
+  uint8: [0, 255],
+  uint16: [0, 65535],
+  uint32: [0, 4294967295],
+  uint64: [0, Number.MAX_SAFE_INTEGER],
+  int8: [-128, 127],
+  int16: [-32768, 32767],
+  int32: [-2147483648, 2147483647],
   int64: [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER],
-  created: [0, Number.MAX_SAFE_INTEGER], modified: [0, Number.MAX_SAFE_INTEGER],
+  created: [0, Number.MAX_SAFE_INTEGER],
+  modified: [0, Number.MAX_SAFE_INTEGER],
 };
 
 /** Default bound on text lengths (the spec leaves name lengths open: see README). */
@@ -119,12 +125,7 @@ function checkBounds(def: FieldDef, n: number, fail: (reason: string) => never):
  * create, checks required fields. Returns only the coerced body fields
  * (defaults are applied separately by `applyDefaults`).
  */
-export function validateBody(
-  table: TableDef,
-  body: unknown,
-  mode: "create" | "update",
-  refExists?: RefExists,
-): Record<string, unknown> {
+export function validateBody(table: TableDef, body: unknown, mode: "create" | "update", refExists?: RefExists): Record<string, unknown> {
   if (body === undefined || body === null || typeof body !== "object" || Array.isArray(body)) {
     throw new ApiError(400, "request body must be a JSON object", "err");
   }

@@ -13,7 +13,7 @@ import { assertTierSpace, copyNeeds } from "../domain/capacity";
 import { assertNotBusy, isPoweredOn, runLongOperation, statusOfVm } from "../domain/machines";
 import { DURATIONS, hibernate, kill, migrate, powerOff, powerOn, reset } from "../domain/power";
 import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardware";
-import { createMachineFor, deleteMachine } from "./machines";
+import { createMachineFor } from "./machines";
 import { snapshotsTable } from "./snapshots";
 import type { ActionDef, Caller, FieldDef, Row, TableDef } from "./types";
 
@@ -34,17 +34,31 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
   const name = params.name ?? `${String(vm.name)}-clone`;
   if (nameTaken(ctx, name)) throw conflict("VM with that name exists");
   const cluster = params.cluster ?? vm.cluster;
-  if (params.cluster !== undefined && !ctx.get("clusters", params.cluster)) throw new ApiError(404, `cluster '${String(params.cluster)}' not found`);
+  if (params.cluster !== undefined && !ctx.get("clusters", params.cluster))
+    throw new ApiError(404, `cluster '${String(params.cluster)}' not found`);
   assertNotBusy(statusOfVm(ctx, vm));
   assertTierSpace(ctx, copyNeeds(ctx, vm.machine));
   const { $key: _k, machine: _m, ...settings } = vm;
   const copy = ctx.insert("vms", {
-    ...settings, name, description: params.description ?? vm.description, cluster, is_snapshot: false, parent_vm: null,
-    uuid: randomUUID(), created: ctx.nowSeconds(), modified: ctx.nowSeconds(), need_restart: false, created_from: "clone", creator: caller.user,
+    ...settings,
+    name,
+    description: params.description ?? vm.description,
+    cluster,
+    is_snapshot: false,
+    parent_vm: null,
+    uuid: randomUUID(),
+    created: ctx.nowSeconds(),
+    modified: ctx.nowSeconds(),
+    need_restart: false,
+    created_from: "clone",
+    creator: caller.user,
   });
   const machine = createMachineFor(ctx, copy);
   ctx.update("vms", copy.$key, { machine });
-  copyHardware(ctx, vm.machine, machine, { preserveMacs: params.preserve_macs === true, preserveDeviceUuids: params.preserve_device_uuids === true });
+  copyHardware(ctx, vm.machine, machine, {
+    preserveMacs: params.preserve_macs === true,
+    preserveDeviceUuids: params.preserve_device_uuids === true,
+  });
   for (const file of ctx.find("cloudinit_files", (f) => f.owner === `vms/${vm.$key}`)) {
     const { $key: _f, ...fields } = file;
     ctx.insert("cloudinit_files", { ...fields, owner: `vms/${copy.$key}` });
@@ -54,7 +68,12 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
   return {
     body: {
       $key: String(copy.$key),
-      response: { vmkey: String(copy.$key), machinekey: String(machine), machinestatuskey: String(machine), clusterkey: cluster === null ? null : String(cluster) },
+      response: {
+        vmkey: String(copy.$key),
+        machinekey: String(machine),
+        machinestatuskey: String(machine),
+        clusterkey: cluster === null ? null : String(cluster),
+      },
     },
   };
 }
@@ -162,7 +181,13 @@ function hotplug(table: "machine_drives" | "machine_nics") {
   };
 }
 
-type Handler = (ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, caller: Caller) => { status?: number; body?: Record<string, unknown> } | void;
+type Handler = (
+  ctx: EmulatorContext,
+  vm: Row,
+  params: Record<string, unknown>,
+  caller: Caller,
+  // biome-ignore lint/suspicious/noConfusingVoidType: a handler may return nothing
+) => { status?: number; body?: Record<string, unknown> } | void;
 
 function action(description: string, params: Record<string, FieldDef> | undefined, handler: Handler): ActionDef {
   return { description, params, handler: (ctx, { target, params: p, caller }) => handler(ctx, vmOf(target), p, caller) ?? undefined };
@@ -187,22 +212,46 @@ export const vmActionsTable: TableDef = {
     targetTable: "vms",
     aliases: { guestreset: "reset_graceful", guestreboot: "reset_graceful", quiesce_snapshot: "snapshot" },
     actions: {
-      poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) => powerOn(ctx, vm, resolveNode(ctx, p.preferred_node)?.$key ?? vm.preferred_node)),
+      poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) =>
+        powerOn(ctx, vm, resolveNode(ctx, p.preferred_node)?.$key ?? vm.preferred_node),
+      ),
       poweroff: action("graceful ACPI shutdown", {}, (ctx, vm) => powerOff(ctx, vm)),
       kill: action("forced power off", {}, (ctx, vm) => kill(ctx, vm)),
-      reset: action("restart; params.graceful true = guest reboot", { graceful: bool }, (ctx, vm, p) => reset(ctx, vm, p.graceful === true)),
+      reset: action("restart; params.graceful true = guest reboot", { graceful: bool }, (ctx, vm, p) =>
+        reset(ctx, vm, p.graceful === true),
+      ),
       reset_graceful: action("graceful reset (guestreset / guestreboot spellings)", {}, (ctx, vm) => reset(ctx, vm, true)),
       clone: action(
         "clone the VM (response: vmkey, machinekey, machinestatuskey, clusterkey)",
-        { name: { ...str, required: true }, description: { type: "text" }, quiesce: bool, preserve_macs: bool, preserve_device_uuids: bool, cluster: key },
+        {
+          name: { ...str, required: true },
+          description: { type: "text" },
+          quiesce: bool,
+          preserve_macs: bool,
+          preserve_device_uuids: bool,
+          cluster: key,
+        },
         clone,
       ),
       snapshot: action(
         "snapshot the VM (creates an is_snapshot VM and a machine_snapshots row)",
-        { name: str, description: { type: "text" }, quiesce: bool, expires: { type: "uint64" }, expires_type: str, retention: { type: "uint64" } },
+        {
+          name: str,
+          description: { type: "text" },
+          quiesce: bool,
+          expires: { type: "uint64" },
+          expires_type: str,
+          retention: { type: "uint64" },
+        },
         (ctx, vm, p, caller) => {
           const expires = p.expires ?? (p.retention ? ctx.nowSeconds() + Number(p.retention) : 0);
-          const body = { machine: vm.machine, description: p.description ?? "", quiesce: p.quiesce === true, expires, ...(p.name ? { name: p.name } : {}) };
+          const body = {
+            machine: vm.machine,
+            description: p.description ?? "",
+            quiesce: p.quiesce === true,
+            expires,
+            ...(p.name ? { name: p.name } : {}),
+          };
           const { row, response } = createRow(ctx, snapshotsTable, body, caller);
           return { body: { $key: String(row.$key), response } };
         },
@@ -212,16 +261,22 @@ export const vmActionsTable: TableDef = {
         { snapshot_id: key, snapshot: key, poweron: bool, preserve_macs: bool, name: str },
         restore,
       ),
-      migrate: action("move a running VM to another node", { preferred_node: key, node: key, method: { type: "string", enum: { auto: "auto", live: "live" } } },
-        (ctx, vm, p) => migrate(ctx, vm, resolveNode(ctx, p.preferred_node ?? p.node))),
-      hibernate: action("suspend to disk (hibernating → hibernated, resources freed); poweron resumes", {}, (ctx, vm) => hibernate(ctx, vm)),
+      migrate: action(
+        "move a running VM to another node",
+        { preferred_node: key, node: key, method: { type: "string", enum: { auto: "auto", live: "live" } } },
+        (ctx, vm, p) => migrate(ctx, vm, resolveNode(ctx, p.preferred_node ?? p.node)),
+      ),
+      hibernate: action("suspend to disk (hibernating → hibernated, resources freed); poweron resumes", {}, (ctx, vm) =>
+        hibernate(ctx, vm),
+      ),
       move: action(
         "move the VM to another node (running: a migration; stopped: it starts there next) and, stopped, to another cluster",
         { preferred_node: key, node: key, cluster: key },
         (ctx, vm, p) => {
           const node = resolveNode(ctx, p.preferred_node ?? p.node);
           const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get("clusters", p.cluster);
-          if (p.cluster !== undefined && p.cluster !== null && !cluster) throw new ApiError(404, `cluster '${String(p.cluster)}' not found`);
+          if (p.cluster !== undefined && p.cluster !== null && !cluster)
+            throw new ApiError(404, `cluster '${String(p.cluster)}' not found`);
           const status = statusOfVm(ctx, vm);
           if (isPoweredOn(status)) {
             if (cluster && cluster.$key !== vm.cluster) throw conflict("VM must be stopped to move it to another cluster");
@@ -229,12 +284,26 @@ export const vmActionsTable: TableDef = {
             return;
           }
           assertNotBusy(status);
-          ctx.update("vms", vm.$key, { ...(node ? { preferred_node: node.$key } : {}), ...(cluster ? { cluster: cluster.$key } : {}), modified: ctx.nowSeconds() });
+          ctx.update("vms", vm.$key, {
+            ...(node ? { preferred_node: node.$key } : {}),
+            ...(cluster ? { cluster: cluster.$key } : {}),
+            modified: ctx.nowSeconds(),
+          });
         },
       ),
       hotplugdrive: action(
         "hot-plug or hot-unplug a drive: {device, unplug} or new-drive fields {name, disksize, interface, media, preferred_tier}",
-        { device: key, unplug: bool, name: str, disksize: { type: "uint64" }, interface: str, media: str, preferred_tier: str, media_source: key, description: { type: "text" } },
+        {
+          device: key,
+          unplug: bool,
+          name: str,
+          disksize: { type: "uint64" },
+          interface: str,
+          media: str,
+          preferred_tier: str,
+          media_source: key,
+          description: { type: "text" },
+        },
         hotplug("machine_drives"),
       ),
       hotplugnic: action(

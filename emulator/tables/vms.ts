@@ -19,7 +19,16 @@ export const RAM_MIN = 512;
 export const RAM_MAX = 1048576;
 
 /** Settings whose change on a running VM only takes effect after a power cycle (sets need_restart). */
-const RESTART_FIELDS = ["ram", "cpu_cores", "nested_virtualization", "disable_hypervisor", "uefi", "secure_boot", "machine_type", "cpu_type"];
+const RESTART_FIELDS = [
+  "ram",
+  "cpu_cores",
+  "nested_virtualization",
+  "disable_hypervisor",
+  "uefi",
+  "secure_boot",
+  "machine_type",
+  "cpu_type",
+];
 
 const boolField = (def: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({ type: "bool", default: def, ...extra });
 
@@ -34,7 +43,8 @@ export const vmFields: Record<string, FieldDef> = {
   is_snapshot: { type: "bool", readOnly: true, default: false, summary: true },
   parent_vm: { type: "row", ref: "vms", readOnly: true, description: "VM a snapshot VM was taken of" },
   machine_type: {
-    type: "string", default: "pc-q35-10.0",
+    type: "string",
+    default: "pc-q35-10.0",
     enum: { test: (v) => /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/.test(v), options: MACHINE_TYPE_OPTIONS },
   },
   allow_hotplug: boolField(true),
@@ -77,7 +87,11 @@ export const vmFields: Record<string, FieldDef> = {
   cloudinit_datasource: { type: "string", default: "none", enum: list("none", "config_drive_v2", "nocloud") },
   cloudinit_files: { type: "json", notInMost: true, description: "create-time list of {name, contents}; stored as cloudinit_files rows" },
   imported: { type: "bool", readOnly: true, default: false },
-  created_from: { type: "string", default: "custom", enum: list("import", "import_vmx", "import_ovf", "import_vmware", "import_shared", "clone", "recipe", "custom", "terraform") },
+  created_from: {
+    type: "string",
+    default: "custom",
+    enum: list("import", "import_vmx", "import_ovf", "import_vmware", "import_shared", "clone", "recipe", "custom", "terraform"),
+  },
   migration_method: { type: "string", default: "auto", enum: list("auto", "live") },
   note: { type: "text", default: "", maxLength: 65536 },
   power_cycle_timeout: { type: "uint32", default: 60 },
@@ -92,8 +106,13 @@ function checkCloudinitFiles(value: unknown): Array<{ name: string; contents: st
   if (value === null || value === undefined) return [];
   if (!Array.isArray(value)) throw validationError("cloudinit_files", "must be an array of {name, contents}");
   return value.map((item) => {
-    if (!item || typeof item !== "object" || typeof item.name !== "string" || item.name === "" ||
-      (item.contents !== undefined && typeof item.contents !== "string")) {
+    if (
+      !item ||
+      typeof item !== "object" ||
+      typeof item.name !== "string" ||
+      item.name === "" ||
+      (item.contents !== undefined && typeof item.contents !== "string")
+    ) {
       throw validationError("cloudinit_files", "items need a name (string) and contents (string)");
     }
     if ((item.contents ?? "").length > 65536) throw validationError("cloudinit_files", "contents longer than 64 KB");
@@ -102,7 +121,12 @@ function checkCloudinitFiles(value: unknown): Array<{ name: string; contents: st
 }
 
 /** Replaces the VM's cloud-init file rows with the given list. */
-export function writeCloudinitFiles(ctx: EmulatorContext, vm: Row, files: Array<{ name: string; contents: string }>, creator: string): void {
+export function writeCloudinitFiles(
+  ctx: EmulatorContext,
+  vm: Row,
+  files: Array<{ name: string; contents: string }>,
+  creator: string,
+): void {
   const owner = `vms/${vm.$key}`;
   for (const row of ctx.find("cloudinit_files", (f) => f.owner === owner)) ctx.remove("cloudinit_files", row.$key);
   for (const file of files) {
@@ -131,7 +155,19 @@ export const vmsTable: TableDef = {
   readRole: "readonly",
   writeRole: "vmoperator",
   unique: { field: "name", message: "VM with that name exists", status: 409, scope: (row) => row.is_snapshot !== true },
-  defaultFields: ["name", "description", "machine", "cluster", "enabled", "is_snapshot", "cpu_cores", "ram", "created", "modified", "need_restart"],
+  defaultFields: [
+    "name",
+    "description",
+    "machine",
+    "cluster",
+    "enabled",
+    "is_snapshot",
+    "cpu_cores",
+    "ram",
+    "created",
+    "modified",
+    "need_restart",
+  ],
   fields: vmFields,
   hooks: {
     validate: (_ctx, row) => {

@@ -13,7 +13,21 @@ import type { ActionDef, Caller, EmulatorContext, Row, TableDef } from "./types"
 
 const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
-const RULE_FIELDS = ["network", "ipaddress", "gateway", "dhcp_enabled", "dhcp_start", "dhcp_stop", "dhcp_dynamic", "dhcp_sequential", "rate_limit", "rate_limit_burst", "rate_limit_type", "proxy_enabled", "proxy_listen_address"];
+const RULE_FIELDS = [
+  "network",
+  "ipaddress",
+  "gateway",
+  "dhcp_enabled",
+  "dhcp_start",
+  "dhcp_stop",
+  "dhcp_dynamic",
+  "dhcp_sequential",
+  "rate_limit",
+  "rate_limit_burst",
+  "rate_limit_type",
+  "proxy_enabled",
+  "proxy_listen_address",
+];
 const DNS_FIELDS = ["dns", "dnslist", "domain", "hostname", "override_dhcp_dns", "network_dns"];
 const RESTART_FIELDS = ["mtu", "layer2_type", "layer2_id", "interface_vnet", "physical_bridged", "enable_bonding"];
 import { options } from "./options";
@@ -81,7 +95,12 @@ export const vnetsTable: TableDef = {
     rate_limit: { type: "uint32", default: 0 },
     rate_limit_burst: { type: "uint32", default: 0 },
     rate_limit_type: { type: "string", default: "mbytes/second", enum: list("mbytes/second", "mbits/second", "packets/second") },
-    advanced_options: { type: "json", default: {}, notInMost: true, description: "options for the network's services; key dnsmasq holds an array of strings" },
+    advanced_options: {
+      type: "json",
+      default: {},
+      notInMost: true,
+      description: "options for the network's services; key dnsmasq holds an array of strings",
+    },
     on_power_loss: { type: "string", default: "last_state", enum: list("power_on", "last_state", "leave_off") },
     interface_vnet: { type: "row", ref: "vnets", refMustExist: 404 },
     enabled: { type: "bool", default: true, description: "PUT true on a stopped vnet powers it on (as the maker's Go client expects)" },
@@ -95,9 +114,19 @@ export const vnetsTable: TableDef = {
     // The runtime: the vnet's own machine and its status (see domain/vnetRuntime.ts).
     machine: { type: "row", ref: "machines", readOnly: true, description: "machine running the vnet (its router)" },
     powerstate: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "true while the vnet's machine is powered on" },
-    ip: { type: "string", compute: (_ctx, row) => row.ipaddress, description: "the vnet's own address (ipaddress), as inventories read it" },
+    ip: {
+      type: "string",
+      compute: (_ctx, row) => row.ipaddress,
+      description: "the vnet's own address (ipaddress), as inventories read it",
+    },
     running: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "same as powerstate (the name clients filter on)" },
-    nic: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's NIC (the emulated router has none)" },
+    nic: {
+      type: "row",
+      ref: "machine_nics",
+      readOnly: true,
+      default: null,
+      description: "the router's NIC (the emulated router has none)",
+    },
     nic_dmz: { type: "row", ref: "machine_nics", readOnly: true, default: null, description: "the router's DMZ NIC (none here)" },
     macaddress: { type: "string", readOnly: true, default: () => newMac() },
     dmz_ipaddress: { type: "string", default: "" },
@@ -140,7 +169,11 @@ export const vnetsTable: TableDef = {
       if (advanced !== null && (typeof advanced !== "object" || Array.isArray(advanced))) {
         throw validationError("advanced_options", "must be an object");
       }
-      if (advanced && advanced.dnsmasq !== undefined && !(Array.isArray(advanced.dnsmasq) && advanced.dnsmasq.every((s) => typeof s === "string"))) {
+      if (
+        advanced &&
+        advanced.dnsmasq !== undefined &&
+        !(Array.isArray(advanced.dnsmasq) && advanced.dnsmasq.every((s) => typeof s === "string"))
+      ) {
         throw validationError("advanced_options", "dnsmasq must be an array of strings");
       }
     },
@@ -166,11 +199,31 @@ export const vnetsTable: TableDef = {
   },
   seed: (ctx) => {
     // Seeded through the table's own rules (defaults, machine), then running like an uplink does.
-    const { row } = createRow(ctx, vnetsTable, {
-      name: "External", description: "uplink network", type: "external", layer2_type: "vlan", layer2_id: 0, network: "192.168.0.0/24",
-      ipaddress: "192.168.0.2", gateway: "192.168.0.1", dns: "simple", dnslist: "1.1.1.1",
-    }, SYSTEM);
-    ctx.update("machine_status", row.machine as number, { status: "running", running: true, powerstate: true, state: "online", node: 1, started: ctx.nowSeconds() });
+    const { row } = createRow(
+      ctx,
+      vnetsTable,
+      {
+        name: "External",
+        description: "uplink network",
+        type: "external",
+        layer2_type: "vlan",
+        layer2_id: 0,
+        network: "192.168.0.0/24",
+        ipaddress: "192.168.0.2",
+        gateway: "192.168.0.1",
+        dns: "simple",
+        dnslist: "1.1.1.1",
+      },
+      SYSTEM,
+    );
+    ctx.update("machine_status", row.machine as number, {
+      status: "running",
+      running: true,
+      powerstate: true,
+      state: "online",
+      node: 1,
+      started: ctx.nowSeconds(),
+    });
   },
 };
 

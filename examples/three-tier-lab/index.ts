@@ -19,10 +19,30 @@ const tiers = [
 ];
 
 export const vms = tiers.map((t) => {
-  const vm = new vp.VirtualMachine(t.name, { name: `lab-${t.name}`, cpuCores: t.cpuCores, ram: t.ram, machineType: "q35", powerState: "running" });
-  new vp.Drive(`${t.name}-os`, { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: t.disk * GiB, preferredTier: 3 });
+  const vm = new vp.VirtualMachine(t.name, {
+    name: `lab-${t.name}`,
+    cpuCores: t.cpuCores,
+    ram: t.ram,
+    machineType: "q35",
+    powerState: "running",
+  });
+  new vp.Drive(`${t.name}-os`, {
+    machine: vm.machineKey,
+    name: "os",
+    media: "disk",
+    interface: "virtio-scsi",
+    disksize: t.disk * GiB,
+    preferredTier: 3,
+  });
   if (t.dataDisk) {
-    new vp.Drive(`${t.name}-data`, { machine: vm.machineKey, name: "data", media: "disk", interface: "virtio-scsi", disksize: t.dataDisk * GiB, preferredTier: 1 });
+    new vp.Drive(`${t.name}-data`, {
+      machine: vm.machineKey,
+      name: "data",
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: t.dataDisk * GiB,
+      preferredTier: 1,
+    });
   }
   new vp.Nic(`${t.name}-eth0`, { machine: vm.machineKey, name: "eth0", vnet: net.id, interface: "virtio" });
   return { name: vm.name, key: vm.id, machineKey: vm.machineKey, status: vm.status };

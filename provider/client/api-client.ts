@@ -1,5 +1,5 @@
-import * as https from "https";
-import { inspect } from "util";
+import * as https from "node:https";
+import { inspect } from "node:util";
 import got, { type Got, RequestError } from "got";
 import type { ProviderConfig } from "../config/provider-config";
 import { authHeadersFor, credentialSettingsOf, redactorFor, secretValuesOf, type Headers } from "./credentials";
@@ -85,7 +85,10 @@ export class ApiClient {
     this.#authHeaders = authHeadersFor(config);
     this.#settings = { endpoint: this.#endpoint, credentials: credentialSettingsOf(config) };
     this.#redact = redactorFor(secretValuesOf(config));
-    this.#budget = { requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR, windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000 };
+    this.#budget = {
+      requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR,
+      windowMs: (config.requestBudgetWindowSec ?? 3600) * 1000,
+    };
     this.#retry = { ...DEFAULT_RETRY, ...options.retry };
     this.#pacer = options.pacer ?? new RequestPacer();
     this.#onRequest = options.onRequest;
@@ -199,7 +202,12 @@ export class ApiClient {
   }
 
   /** One request on the wire: its parsed body, or the failure and the error it means. */
-  async #attempt(method: Method, path: string, body: object | undefined, headers: Headers): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
+  async #attempt(
+    method: Method,
+    path: string,
+    body: object | undefined,
+    headers: Headers,
+  ): Promise<{ value: unknown } | { failure: AttemptOutcome; error: ApiError }> {
     const deadline = currentDeadline();
     try {
       await this.#pacer.admit(this.#budget, `${method} ${this.#redact(path)}`, deadline && deadline.at - Date.now());

@@ -39,7 +39,10 @@ export class BatchReader {
   load(table: string, column: string, value: string, fields: string): Promise<Row[]> {
     const id = JSON.stringify([table, column, fields]);
     let batch = this.#pending.get(id);
-    if (!batch) this.#pending.set(id, (batch = { values: new Map(), deadlines: [], opened: Date.now() }));
+    if (!batch) {
+      batch = { values: new Map(), deadlines: [], opened: Date.now() };
+      this.#pending.set(id, batch);
+    }
     const open = batch;
     // The batch goes out once reads stop coming for `windowMs`, or is full, or has waited long enough.
     clearTimeout(open.timer);

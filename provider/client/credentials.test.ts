@@ -13,10 +13,14 @@ describe("authHeadersFor", () => {
     expect(authHeadersFor({ ...base, sessionToken: "t", tokenHeader: "X-Other" })).toEqual({ "x-other": "t" });
   });
   test("user name and password are Basic credentials", () => {
-    expect(authHeadersFor({ ...base, username: "admin", password: "p:w" })).toEqual({ authorization: `Basic ${Buffer.from("admin:p:w").toString("base64")}` });
+    expect(authHeadersFor({ ...base, username: "admin", password: "p:w" })).toEqual({
+      authorization: `Basic ${Buffer.from("admin:p:w").toString("base64")}`,
+    });
   });
   test("the API key wins over the others", () => {
-    expect(authHeadersFor({ ...base, apiKey: "k", sessionToken: "t", username: "u", password: "p" })).toEqual({ authorization: "Bearer k" });
+    expect(authHeadersFor({ ...base, apiKey: "k", sessionToken: "t", username: "u", password: "p" })).toEqual({
+      authorization: "Bearer k",
+    });
   });
 });
 
@@ -68,7 +72,13 @@ describe("TLS options", () => {
     expect(tlsOptionsFor({ insecure: false })).not.toHaveProperty("certificateAuthority");
   });
   test("verification failures get a hint naming the settings; other errors none", () => {
-    for (const code of ["DEPTH_ZERO_SELF_SIGNED_CERT", "SELF_SIGNED_CERT_IN_CHAIN", "UNABLE_TO_VERIFY_LEAF_SIGNATURE", "CERT_HAS_EXPIRED", "ERR_TLS_CERT_ALTNAME_INVALID"]) {
+    for (const code of [
+      "DEPTH_ZERO_SELF_SIGNED_CERT",
+      "SELF_SIGNED_CERT_IN_CHAIN",
+      "UNABLE_TO_VERIFY_LEAF_SIGNATURE",
+      "CERT_HAS_EXPIRED",
+      "ERR_TLS_CERT_ALTNAME_INVALID",
+    ]) {
       expect(tlsHint(code)).toMatch(/vplatform:caCert.*vplatform:insecure/);
     }
     expect(tlsHint("ECONNRESET")).toBeUndefined();

@@ -16,7 +16,14 @@ describe("ApiError", () => {
   test("carries status, method, path, the API's text and the connection code", () => {
     const e = new ApiError(0, "PUT", "/v4/vms/3", "ETIMEDOUT: Timeout", "ETIMEDOUT");
     expect(e).toBeInstanceOf(Error);
-    expect(e).toMatchObject({ name: "ApiError", status: 0, method: "PUT", path: "/v4/vms/3", apiMessage: "ETIMEDOUT: Timeout", code: "ETIMEDOUT" });
+    expect(e).toMatchObject({
+      name: "ApiError",
+      status: 0,
+      method: "PUT",
+      path: "/v4/vms/3",
+      apiMessage: "ETIMEDOUT: Timeout",
+      code: "ETIMEDOUT",
+    });
   });
 });
 
@@ -48,7 +55,11 @@ describe("apiMessageOf", () => {
 
 describe("explained: failures name the operation, the platform's answer and the next step", () => {
   test("no answer to a create: it may exist and the next up finds it", () => {
-    const e = explained(new ApiError(0, "POST", "/v4/vms", "ETIMEDOUT: Timeout awaiting 'request' for 30000ms", "ETIMEDOUT"), "create", "VirtualMachine 'web'");
+    const e = explained(
+      new ApiError(0, "POST", "/v4/vms", "ETIMEDOUT: Timeout awaiting 'request' for 30000ms", "ETIMEDOUT"),
+      "create",
+      "VirtualMachine 'web'",
+    );
     expect(e.message).toMatch(/^vplatform: creating VirtualMachine 'web': POST \/v4\/vms: no response ETIMEDOUT/);
     expect(e.message).toContain("the next `pulumi up` finds it");
   });

@@ -85,18 +85,29 @@ export type Operation = "create" | "update" | "delete";
  * errors carry their next step) or nothing better than the text exists.
  */
 export function nextStep(err: unknown, op: Operation): string | undefined {
-  if (err instanceof RequestBudgetExceeded) return "raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and re-run `pulumi up`";
+  if (err instanceof RequestBudgetExceeded)
+    return "raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and re-run `pulumi up`";
   if (!(err instanceof ApiError)) return undefined;
   const s = err.status;
-  const may = op === "create" ? "it may have been created; the next `pulumi up` finds it by its marker and takes it over" : "it may have been applied; re-running `pulumi up` is safe";
+  const may =
+    op === "create"
+      ? "it may have been created; the next `pulumi up` finds it by its marker and takes it over"
+      : "it may have been applied; re-running `pulumi up` is safe";
   if (s === 0 && isUnreachable(err.code)) return undefined; // nothing was sent: the message names the setting
-  if (s === 0) return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, re-run \`pulumi up\` once it is back`;
+  if (s === 0)
+    return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, re-run \`pulumi up\` once it is back`;
   if (s === 401) return "fix the credentials before re-running: repeated failures lock the account";
   if (s === 403) return "the credentials lack the permission: use an API key of a user allowed to change this table";
-  if (s === 404) return op === "create" ? "a referenced row does not exist: check the keys in the declaration" : "the row no longer exists: run `pulumi refresh` to drop it from the state";
-  if (s === 409 && /in progress|busy|locked/i.test(err.apiMessage ?? "")) return "another operation on it is running: wait for it to finish and re-run `pulumi up`";
-  if (s === 409) return "the name or the row is in use: free the name (rename or delete the other row), rename this one, or set adopt to take the row over";
-  if (s === 429) return "the platform's rate limit was hit: wait and re-run `pulumi up` (the platform allows 1000 requests per hour per API key)";
+  if (s === 404)
+    return op === "create"
+      ? "a referenced row does not exist: check the keys in the declaration"
+      : "the row no longer exists: run `pulumi refresh` to drop it from the state";
+  if (s === 409 && /in progress|busy|locked/i.test(err.apiMessage ?? ""))
+    return "another operation on it is running: wait for it to finish and re-run `pulumi up`";
+  if (s === 409)
+    return "the name or the row is in use: free the name (rename or delete the other row), rename this one, or set adopt to take the row over";
+  if (s === 429)
+    return "the platform's rate limit was hit: wait and re-run `pulumi up` (the platform allows 1000 requests per hour per API key)";
   if (s === 507) return "the platform is out of storage or cluster resources: free space or pick another tier, then re-run `pulumi up`";
   if (s === 400 || s === 422) return "the platform refused a value: fix the field it names in the declaration and re-run `pulumi up`";
   if (s >= 500 || s === 408) return `the platform failed (${s}); ${may}. Re-run \`pulumi up\` when it is healthy`;

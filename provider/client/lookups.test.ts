@@ -1,5 +1,13 @@
 import type { ApiClient, ListQuery } from "./api-client";
-import { LOOKUPS, LookupError, findMediaFileByName, findStorageTierByName, findVmByName, findVnetByName, storageTierFilter } from "./lookups";
+import {
+  LOOKUPS,
+  LookupError,
+  findMediaFileByName,
+  findStorageTierByName,
+  findVmByName,
+  findVnetByName,
+  storageTierFilter,
+} from "./lookups";
 
 /** A client whose list() answers from `rows` and records the queries. */
 function fakeClient(rows: Record<string, unknown>[]) {
@@ -29,8 +37,13 @@ describe("filters", () => {
   ])("storage tier '%s' is looked up by %s", (name, filter) => expect(storageTierFilter(name)).toBe(filter));
   test("each look-up reads its table", () => {
     expect(Object.fromEntries(Object.entries(LOOKUPS).map(([k, l]) => [k, l.table]))).toEqual({
-      vnet: "vnets", vm: "vms", cluster: "clusters", storageTier: "storage_tiers",
-      resourceGroup: "resource_groups", vgpuDevice: "node_nvidia_vgpu_devices", mediaFile: "files",
+      vnet: "vnets",
+      vm: "vms",
+      cluster: "clusters",
+      storageTier: "storage_tiers",
+      resourceGroup: "resource_groups",
+      vgpuDevice: "node_nvidia_vgpu_devices",
+      mediaFile: "files",
     });
   });
 });
@@ -52,6 +65,9 @@ describe("results", () => {
 
   test("more than one row: an ambiguity error", async () => {
     const { client } = fakeClient([{ $key: 1 }, { $key: 2 }]);
-    await expect(findMediaFileByName(client, "debian.iso")).rejects.toMatchObject({ kind: "ambiguous", message: "more than one media file named 'debian.iso'" });
+    await expect(findMediaFileByName(client, "debian.iso")).rejects.toMatchObject({
+      kind: "ambiguous",
+      message: "more than one media file named 'debian.iso'",
+    });
   });
 });

@@ -90,7 +90,8 @@ export class RequestPacer {
       }
       if (now - this.#lastProgress >= PROGRESS_EVERY_MS) {
         this.#lastProgress = now;
-        const why = this.#pausedUntil > now ? "the platform answered 429 (rate limit)" : `the request budget of ${describe(budget)} is used`;
+        const why =
+          this.#pausedUntil > now ? "the platform answered 429 (rate limit)" : `the request budget of ${describe(budget)} is used`;
         this.clock.log(`vplatform: ${why}; waiting ${seconds(ready - now)}s before the next request (${this.#sent} sent so far)`);
       }
       this.#waited += ready - now;

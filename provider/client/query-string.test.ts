@@ -14,7 +14,9 @@ describe("buildQueryString", () => {
   });
 
   test("spaces are %20, never +; $ and # are percent-encoded", () => {
-    expect(buildQueryString({ fields: "$key,machine#status#status as status" })).toBe("?fields=%24key%2Cmachine%23status%23status%20as%20status");
+    expect(buildQueryString({ fields: "$key,machine#status#status as status" })).toBe(
+      "?fields=%24key%2Cmachine%23status%23status%20as%20status",
+    );
   });
 
   test("a + in a value is encoded so the server cannot read it as a space", () => {
@@ -22,7 +24,9 @@ describe("buildQueryString", () => {
   });
 
   test("quotes and parentheses of filters are encoded (RFC 3986 strict)", () => {
-    expect(buildQueryString({ filter: "(name eq 'a b') and x ne null" })).toBe("?filter=%28name%20eq%20%27a%20b%27%29%20and%20x%20ne%20null");
+    expect(buildQueryString({ filter: "(name eq 'a b') and x ne null" })).toBe(
+      "?filter=%28name%20eq%20%27a%20b%27%29%20and%20x%20ne%20null",
+    );
   });
 
   test("a limit of 0 (unlimited) is kept", () => {

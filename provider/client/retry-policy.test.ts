@@ -1,4 +1,4 @@
-import { AttemptOutcome, RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
+import { type AttemptOutcome, type RetryPolicy, backoffDelay, retryAfterMs, retryDelay } from "./retry-policy";
 
 const policy: RetryPolicy = { attempts: 4, budgetMs: 60_000, baseDelayMs: 100, maxDelayMs: 1_000, maxRetryAfterMs: 10_000 };
 const status = (s: number, retryAfter?: string): AttemptOutcome => ({ kind: "response", status: s, retryAfter });

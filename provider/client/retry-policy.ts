@@ -29,7 +29,15 @@ const IDEMPOTENT: ReadonlySet<string> = new Set(["GET", "PUT", "DELETE", "HEAD"]
 const RETRIED_STATUS: ReadonlySet<number> = new Set([500, 502, 503, 504]);
 /** Failures of the connection, not of the request (TLS verification errors are not among them). */
 const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
-  "ECONNRESET", "ECONNREFUSED", "ECONNABORTED", "EPIPE", "ETIMEDOUT", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH", "ERR_STREAM_PREMATURE_CLOSE",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "EPIPE",
+  "ETIMEDOUT",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "ERR_STREAM_PREMATURE_CLOSE",
 ]);
 
 /**
@@ -55,7 +63,14 @@ export function retryDelay(
   return delay !== undefined && now + delay <= deadline ? delay : undefined;
 }
 
-function delayFor(method: string, outcome: AttemptOutcome, attempt: number, policy: RetryPolicy, random: () => number, now: number): number | undefined {
+function delayFor(
+  method: string,
+  outcome: AttemptOutcome,
+  attempt: number,
+  policy: RetryPolicy,
+  random: () => number,
+  now: number,
+): number | undefined {
   if (attempt >= policy.attempts) return undefined;
   const backoff = () => backoffDelay(policy, attempt, random);
   if (outcome.kind === "response") {
@@ -70,7 +85,11 @@ function delayFor(method: string, outcome: AttemptOutcome, attempt: number, poli
 }
 
 /** Exponential backoff with jitter: uniform in [ceiling/2, ceiling], ceiling = base·2^(attempt-1) capped at max. */
-export function backoffDelay(policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">, attempt: number, random: () => number = Math.random): number {
+export function backoffDelay(
+  policy: Pick<RetryPolicy, "baseDelayMs" | "maxDelayMs">,
+  attempt: number,
+  random: () => number = Math.random,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (attempt - 1));
   return Math.round(ceiling / 2 + (random() * ceiling) / 2);
 }

@@ -1,8 +1,11 @@
-import * as tls from "tls";
+import * as tls from "node:tls";
 import type { ProviderConfig } from "../config/provider-config";
 
 /** Verification on by default; `caCert` is trusted in addition to the system roots, not instead of them. */
-export function tlsOptionsFor(config: Pick<ProviderConfig, "caCert" | "insecure">): { certificateAuthority?: string[]; rejectUnauthorized: boolean } {
+export function tlsOptionsFor(config: Pick<ProviderConfig, "caCert" | "insecure">): {
+  certificateAuthority?: string[];
+  rejectUnauthorized: boolean;
+} {
   return {
     rejectUnauthorized: !config.insecure,
     ...(config.caCert ? { certificateAuthority: [...tls.rootCertificates, config.caCert] } : {}),

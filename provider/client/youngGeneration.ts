@@ -1,4 +1,4 @@
-import * as v8 from "v8";
+import * as v8 from "node:v8";
 
 let applied = false;
 

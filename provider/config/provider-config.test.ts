@@ -1,9 +1,9 @@
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { inspect } from "util";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { inspect } from "node:util";
 import { generate } from "selfsigned";
-import { ConfigError, ProviderConfig, parseEndpoint, resolveProviderConfig } from "./provider-config";
+import { ConfigError, type ProviderConfig, parseEndpoint, resolveProviderConfig } from "./provider-config";
 
 const KEY = "k3y-secret-value";
 const base = { "vplatform:endpoint": "https://127.0.0.1:8443", "vplatform:apiKey": KEY };
@@ -37,22 +37,28 @@ describe("defaults", () => {
 
 describe("sources", () => {
   test("stack config keys are namespaced vplatform:<setting> and win over the environment", () => {
-    const c = resolve({ ...base, "vplatform:requestTimeoutMs": "5000" }, { VPLATFORM_ENDPOINT: "https://other:1", VPLATFORM_REQUEST_TIMEOUT_MS: "9" });
+    const c = resolve(
+      { ...base, "vplatform:requestTimeoutMs": "5000" },
+      { VPLATFORM_ENDPOINT: "https://other:1", VPLATFORM_REQUEST_TIMEOUT_MS: "9" },
+    );
     expect(c.endpoint).toBe("https://127.0.0.1:8443");
     expect(c.requestTimeoutMs).toBe(5000);
   });
 
   test("every setting falls back to its VPLATFORM_* variable", () => {
-    const c = resolve({}, {
-      VPLATFORM_ENDPOINT: "https://platform.example:443",
-      VPLATFORM_USERNAME: "ops",
-      VPLATFORM_PASSWORD: "pw",
-      VPLATFORM_INSECURE: "true",
-      VPLATFORM_CA_CERT: pem,
-      VPLATFORM_TOKEN_HEADER: "X-Yottabyte-Token",
-      VPLATFORM_REQUEST_TIMEOUT_MS: "1234",
-      VPLATFORM_REQUEST_BUDGET: "900",
-    });
+    const c = resolve(
+      {},
+      {
+        VPLATFORM_ENDPOINT: "https://platform.example:443",
+        VPLATFORM_USERNAME: "ops",
+        VPLATFORM_PASSWORD: "pw",
+        VPLATFORM_INSECURE: "true",
+        VPLATFORM_CA_CERT: pem,
+        VPLATFORM_TOKEN_HEADER: "X-Yottabyte-Token",
+        VPLATFORM_REQUEST_TIMEOUT_MS: "1234",
+        VPLATFORM_REQUEST_BUDGET: "900",
+      },
+    );
     expect({ ...c }).toEqual({
       endpoint: "https://platform.example",
       username: "ops",
@@ -89,7 +95,9 @@ describe("credentials", () => {
 
   test("none at all names every way to provide one", () => {
     const e = errorOf(() => resolve({ "vplatform:endpoint": "https://h" }));
-    expect(e.message).toMatch(/^no credentials: set vplatform:apiKey \(or VPLATFORM_API_KEY\), or vplatform:username and vplatform:password \(or VPLATFORM_USERNAME and VPLATFORM_PASSWORD\)/);
+    expect(e.message).toMatch(
+      /^no credentials: set vplatform:apiKey \(or VPLATFORM_API_KEY\), or vplatform:username and vplatform:password \(or VPLATFORM_USERNAME and VPLATFORM_PASSWORD\)/,
+    );
     expect(e.message).toContain("vplatform:sessionToken (or VPLATFORM_SESSION_TOKEN)");
   });
 
@@ -138,10 +146,15 @@ describe("endpoint", () => {
 });
 
 describe("TLS settings", () => {
-  test.each([["true", true], ["TRUE", true], ["1", true], ["yes", true], ["false", false], ["0", false], ["no", false]])(
-    "insecure %s reads as %s",
-    (text, expected) => expect(resolve({ ...base, "vplatform:insecure": text }).insecure).toBe(expected),
-  );
+  test.each([
+    ["true", true],
+    ["TRUE", true],
+    ["1", true],
+    ["yes", true],
+    ["false", false],
+    ["0", false],
+    ["no", false],
+  ])("insecure %s reads as %s", (text, expected) => expect(resolve({ ...base, "vplatform:insecure": text }).insecure).toBe(expected));
 
   test("insecure must be a boolean", () => {
     expect(errorOf(() => resolve({ ...base, "vplatform:insecure": "maybe" })).message).toBe("vplatform:insecure must be true or false");
@@ -167,14 +180,20 @@ describe("TLS settings", () => {
   });
 
   test("the token header must be a header name", () => {
-    expect(errorOf(() => resolve({ ...base, "vplatform:tokenHeader": "x token" })).message).toBe("vplatform:tokenHeader must be an HTTP header name");
+    expect(errorOf(() => resolve({ ...base, "vplatform:tokenHeader": "x token" })).message).toBe(
+      "vplatform:tokenHeader must be an HTTP header name",
+    );
   });
 });
 
 describe("numbers", () => {
   test.each(["0", "-1", "1.5", "ten"])("requestTimeoutMs and requestBudget %s are refused", (text) => {
-    expect(errorOf(() => resolve({ ...base, "vplatform:requestTimeoutMs": text })).message).toBe("vplatform:requestTimeoutMs must be a positive integer");
-    expect(errorOf(() => resolve({ ...base, "vplatform:requestBudget": text })).message).toBe("vplatform:requestBudget must be a positive integer");
+    expect(errorOf(() => resolve({ ...base, "vplatform:requestTimeoutMs": text })).message).toBe(
+      "vplatform:requestTimeoutMs must be a positive integer",
+    );
+    expect(errorOf(() => resolve({ ...base, "vplatform:requestBudget": text })).message).toBe(
+      "vplatform:requestBudget must be a positive integer",
+    );
   });
 
   test("requestBudget is unset unless given", () => {
@@ -197,7 +216,12 @@ describe("secrets", () => {
   });
 
   test("no error message repeats a configured secret", () => {
-    const bads: Record<string, string>[] = [{ "vplatform:endpoint": "ftp://h" }, { "vplatform:insecure": "x" }, { "vplatform:requestBudget": "x" }, { "vplatform:caCert": "/nope" }];
+    const bads: Record<string, string>[] = [
+      { "vplatform:endpoint": "ftp://h" },
+      { "vplatform:insecure": "x" },
+      { "vplatform:requestBudget": "x" },
+      { "vplatform:caCert": "/nope" },
+    ];
     for (const bad of bads) {
       const e = errorOf(() => resolve({ ...secrets, ...bad }));
       expect(`${e.message} ${inspect(e)}`).not.toMatch(/k3y-secret-value|tok-secret|pw-secret/);

@@ -1,5 +1,5 @@
-import * as fs from "fs";
-import { inspect } from "util";
+import * as fs from "node:fs";
+import { inspect } from "node:util";
 
 /** Provider settings, resolved from stack config (namespace `vplatform`) with environment fallbacks. */
 export interface ProviderConfig {
@@ -47,16 +47,29 @@ export const SETTINGS = {
   username: { env: "VPLATFORM_USERNAME", type: "string", description: "User name for Basic credentials (sent on every request)" },
   password: { env: "VPLATFORM_PASSWORD", type: "string", secret: true, description: "Password for Basic credentials" },
   sessionToken: { env: "VPLATFORM_SESSION_TOKEN", type: "string", secret: true, description: "Session token, sent in the token header" },
-  tokenHeader: { env: "VPLATFORM_TOKEN_HEADER", type: "string", description: `Header of the session token (default \`${DEFAULT_TOKEN_HEADER}\`)` },
+  tokenHeader: {
+    env: "VPLATFORM_TOKEN_HEADER",
+    type: "string",
+    description: `Header of the session token (default \`${DEFAULT_TOKEN_HEADER}\`)`,
+  },
   caCert: { env: "VPLATFORM_CA_CERT", type: "string", description: "PEM text (or a path) of a CA certificate to trust" },
   insecure: { env: "VPLATFORM_INSECURE", type: "boolean", description: "Skip TLS verification (only when asked)" },
-  requestTimeoutMs: { env: "VPLATFORM_REQUEST_TIMEOUT_MS", type: "integer", description: `Per-request timeout in ms (default ${DEFAULT_REQUEST_TIMEOUT_MS})` },
+  requestTimeoutMs: {
+    env: "VPLATFORM_REQUEST_TIMEOUT_MS",
+    type: "integer",
+    description: `Per-request timeout in ms (default ${DEFAULT_REQUEST_TIMEOUT_MS})`,
+  },
   requestBudget: {
     env: "VPLATFORM_REQUEST_BUDGET",
     type: "integer",
-    description: "API requests per window the provider process paces itself to, waiting rather than failing (default 1000: the platform's limit per hour per key)",
+    description:
+      "API requests per window the provider process paces itself to, waiting rather than failing (default 1000: the platform's limit per hour per key)",
   },
-  requestBudgetWindowSec: { env: "VPLATFORM_REQUEST_BUDGET_WINDOW_SEC", type: "integer", description: "The window of requestBudget in seconds (default 3600)" },
+  requestBudgetWindowSec: {
+    env: "VPLATFORM_REQUEST_BUDGET_WINDOW_SEC",
+    type: "integer",
+    description: "The window of requestBudget in seconds (default 3600)",
+  },
 } as const satisfies Record<string, SettingSpec>;
 export type Setting = keyof typeof SETTINGS;
 export const SETTING_NAMES = Object.keys(SETTINGS) as Setting[];
@@ -104,8 +117,10 @@ function resolveCredentials(read: (s: Setting) => string | undefined): Credentia
   const username = read("username");
   const password = read("password");
   if (username && password) return { username, password };
-  if (username) throw new ConfigError(`${settingKey("password")} is not set ${orEnv("password")}; it is needed with ${settingKey("username")}`);
-  if (password) throw new ConfigError(`${settingKey("username")} is not set ${orEnv("username")}; it is needed with ${settingKey("password")}`);
+  if (username)
+    throw new ConfigError(`${settingKey("password")} is not set ${orEnv("password")}; it is needed with ${settingKey("username")}`);
+  if (password)
+    throw new ConfigError(`${settingKey("username")} is not set ${orEnv("username")}; it is needed with ${settingKey("password")}`);
   throw new ConfigError(
     `no credentials: set ${settingKey("apiKey")} ${orEnv("apiKey")}, or ${settingKey("username")} and ${settingKey("password")} ` +
       `(or ${ENV_NAMES.username} and ${ENV_NAMES.password}), or ${settingKey("sessionToken")} ${orEnv("sessionToken")}`,

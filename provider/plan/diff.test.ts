@@ -7,7 +7,16 @@ import { diffVmSnapshot } from "../resources/vmSnapshot";
 import { diffVnet } from "../resources/vnet";
 
 const GIB = 2 ** 30;
-const vm = { name: "web", cpuCores: 2, ram: 2048, machineType: "q35", powerCyclePolicy: "restart", machineKey: "54", status: "running", running: true };
+const vm = {
+  name: "web",
+  cpuCores: 2,
+  ram: 2048,
+  machineType: "q35",
+  powerCyclePolicy: "restart",
+  machineKey: "54",
+  status: "running",
+  running: true,
+};
 
 describe("no perpetual diffs: outputs in the API's representation equal the declared inputs", () => {
   test("booleans as strings or numbers, numbers as strings, keys as numbers, versioned machine types", () => {
@@ -21,25 +30,54 @@ describe("no perpetual diffs: outputs in the API's representation equal the decl
   });
   test("object members in another order", () => {
     const dev = { machine: "54", resourceGroup: "9a8b7c6d-5e4f-4321-8fed-cba987654321" };
-    expect(diffDevice({ ...dev, settingsArgs: { model: "tis", version: "2" } }, { ...dev, settingsArgs: { version: "2", model: "tis" } }).changes).toBe(false);
+    expect(
+      diffDevice({ ...dev, settingsArgs: { model: "tis", version: "2" } }, { ...dev, settingsArgs: { version: "2", model: "tis" } })
+        .changes,
+    ).toBe(false);
   });
   test("computed outputs (machineKey, status, running) and __provider are not compared", () => {
-    expect(diffVirtualMachine({ ...vm, running: false, __provider: "old" }, { name: "web", cpuCores: 2, ram: 2048, machineType: "q35", powerCyclePolicy: "restart", __provider: "new" }).changes).toBe(false);
+    expect(
+      diffVirtualMachine(
+        { ...vm, running: false, __provider: "old" },
+        { name: "web", cpuCores: 2, ram: 2048, machineType: "q35", powerCyclePolicy: "restart", __provider: "new" },
+      ).changes,
+    ).toBe(false);
   });
 });
 
 describe("VirtualMachine", () => {
   test("a rename is in place", () => {
-    expect(diffVirtualMachine(vm, { ...vm, name: "www" })).toMatchObject({ changes: true, replaces: [], updates: ["name"], powerCycle: [] });
+    expect(diffVirtualMachine(vm, { ...vm, name: "www" })).toMatchObject({
+      changes: true,
+      replaces: [],
+      updates: ["name"],
+      powerCycle: [],
+    });
   });
-  test.each(["cpuCores", "ram", "uefi", "secureBoot", "nestedVirtualization", "disableHypervisor", "cpuType", "machineType"])("%s needs a power cycle", (field) => {
-    const values: Record<string, unknown> = { cpuCores: 4, ram: 4096, uefi: true, secureBoot: true, nestedVirtualization: true, disableHypervisor: true, cpuType: "host", machineType: "pc" };
-    const d = diffVirtualMachine(vm, { ...vm, [field]: values[field] });
-    expect(d).toMatchObject({ replaces: [], updates: [field], powerCycle: [field], nextStart: [] });
-  });
+  test.each(["cpuCores", "ram", "uefi", "secureBoot", "nestedVirtualization", "disableHypervisor", "cpuType", "machineType"])(
+    "%s needs a power cycle",
+    (field) => {
+      const values: Record<string, unknown> = {
+        cpuCores: 4,
+        ram: 4096,
+        uefi: true,
+        secureBoot: true,
+        nestedVirtualization: true,
+        disableHypervisor: true,
+        cpuType: "host",
+        machineType: "pc",
+      };
+      const d = diffVirtualMachine(vm, { ...vm, [field]: values[field] });
+      expect(d).toMatchObject({ replaces: [], updates: [field], powerCycle: [field], nextStart: [] });
+    },
+  );
   test.each(["console", "video", "guestAgent"])("%s applies at the next start", (field) => {
     const values: Record<string, unknown> = { console: "spice", video: "qxl", guestAgent: true };
-    expect(diffVirtualMachine(vm, { ...vm, [field]: values[field] })).toMatchObject({ updates: [field], nextStart: [field], powerCycle: [] });
+    expect(diffVirtualMachine(vm, { ...vm, [field]: values[field] })).toMatchObject({
+      updates: [field],
+      nextStart: [field],
+      powerCycle: [],
+    });
   });
   test("a machine type of another version is a change; the generic name of the same family is not", () => {
     const olds = { ...vm, machineType: "pc-q35-9.0" };
@@ -52,7 +90,9 @@ describe("VirtualMachine", () => {
     expect(d.warnings[0]).toMatch(/VM 'web' is REPLACED \(cloneFrom .*"7".*"8".*\)/);
   });
   test("a replacement under a new name is created before the old one goes", () => {
-    expect(diffVirtualMachine({ ...vm, cloneFrom: { vm: "7" } }, { ...vm, name: "web2", cloneFrom: { vm: "8" } }).deleteBeforeReplace).toBe(false);
+    expect(diffVirtualMachine({ ...vm, cloneFrom: { vm: "7" } }, { ...vm, name: "web2", cloneFrom: { vm: "8" } }).deleteBeforeReplace).toBe(
+      false,
+    );
   });
   test("adopt, timeouts and powerCyclePolicy change in place without an API call", () => {
     const d = diffVirtualMachine(vm, { ...vm, adopt: true, timeouts: { create: 60 }, powerCyclePolicy: "refuse" });
@@ -65,7 +105,10 @@ describe("VirtualMachine", () => {
     expect(diffVirtualMachine(vm, news)).toMatchObject({ updates: ["cpuCores"], noApiCall: ["cpuCores"], powerCycle: [] });
   });
   test("cloud-init files are create-only in the API body but still applied (through their table), without a warning", () => {
-    const d = diffVirtualMachine({ ...vm, cloudinitFiles: [{ name: "/a", contents: "1" }] }, { ...vm, cloudinitFiles: [{ name: "/a", contents: "2" }] });
+    const d = diffVirtualMachine(
+      { ...vm, cloudinitFiles: [{ name: "/a", contents: "1" }] },
+      { ...vm, cloudinitFiles: [{ name: "/a", contents: "2" }] },
+    );
     expect(d).toMatchObject({ updates: ["cloudinitFiles"], noApiCall: [], warnings: [] });
   });
   test("a create-only field (cluster) is recorded with a warning that it is not applied", () => {
@@ -74,10 +117,16 @@ describe("VirtualMachine", () => {
     expect(d.warnings).toEqual([expect.stringMatching(/cluster 1 → 2 is recorded but not applied/)]);
   });
   test("a power state change is in place", () => {
-    expect(diffVirtualMachine({ ...vm, powerState: "stopped" }, { ...vm, powerState: "running" })).toMatchObject({ updates: ["powerState"], noApiCall: [] });
+    expect(diffVirtualMachine({ ...vm, powerState: "stopped" }, { ...vm, powerState: "running" })).toMatchObject({
+      updates: ["powerState"],
+      noApiCall: [],
+    });
   });
   test("secrets never appear in warnings", () => {
-    const d = diffVirtualMachine({ ...vm, cloneFrom: { vm: "7" }, consolePassHash: "h1" }, { ...vm, cloneFrom: { vm: "8" }, consolePassHash: "h2" });
+    const d = diffVirtualMachine(
+      { ...vm, cloneFrom: { vm: "7" }, consolePassHash: "h1" },
+      { ...vm, cloneFrom: { vm: "8" }, consolePassHash: "h2" },
+    );
     expect(d.warnings.join(" ")).not.toMatch(/h1|h2/);
   });
   test("an unknown value during preview counts as a change", () => {
@@ -94,7 +143,9 @@ describe("Drive", () => {
   test("shrinking replaces the drive, with a loud data-loss warning", () => {
     const d = diffDrive(drive, { ...drive, disksize: 10 * GIB });
     expect(d.replaces).toEqual(["disksize"]);
-    expect(d.warnings).toEqual(["!!! drive 'data' of machine 54: disksize 20 GiB → 10 GiB would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!"]);
+    expect(d.warnings).toEqual([
+      "!!! drive 'data' of machine 54: disksize 20 GiB → 10 GiB would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!",
+    ]);
   });
   test("a size from the API as a string compares as a number", () => {
     expect(diffDrive({ ...drive, disksize: String(20 * GIB) }, drive).changes).toBe(false);
@@ -162,7 +213,8 @@ describe("Vnet", () => {
     expect(diffVnet(net, { ...net, type: "external" })).toMatchObject({ replaces: ["type"], deleteBeforeReplace: true });
     expect(diffVnet(net, { ...net, layer2Type: "vlan" }).replaces).toEqual(["layer2Type"]);
   });
-  test("an MTU the API returns as a string is the same MTU", () => expect(diffVnet({ ...net, mtu: "1500", dhcpEnabled: "true" }, net).changes).toBe(false));
+  test("an MTU the API returns as a string is the same MTU", () =>
+    expect(diffVnet({ ...net, mtu: "1500", dhcpEnabled: "true" }, net).changes).toBe(false));
 });
 
 describe("VmSnapshot", () => {
@@ -179,7 +231,9 @@ describe("VmSnapshot", () => {
   test("a changed restoreTrigger is an in-place restore, announced", () => {
     const d = diffVmSnapshot({ ...snap, restoreTrigger: "1" }, { ...snap, restoreTrigger: "2" });
     expect(d).toMatchObject({ replaces: [], updates: ["restoreTrigger"], noApiCall: [] });
-    expect(d.warnings).toEqual(["restoreTrigger changed: VM 7 is RESTORED to snapshot 'before-upgrade'; its changes since the snapshot are lost"]);
+    expect(d.warnings).toEqual([
+      "restoreTrigger changed: VM 7 is RESTORED to snapshot 'before-upgrade'; its changes since the snapshot are lost",
+    ]);
   });
   test("dropping restoreTrigger restores nothing", () => {
     const d = diffVmSnapshot({ ...snap, restoreTrigger: "1" }, snap);

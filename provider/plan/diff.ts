@@ -54,7 +54,16 @@ interface DiffOptions {
 }
 
 export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffOptions): ResourceDiff {
-  const d: ResourceDiff = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
+  const d: ResourceDiff = {
+    changes: false,
+    replaces: [],
+    updates: [],
+    powerCycle: [],
+    nextStart: [],
+    noApiCall: [],
+    deleteBeforeReplace: false,
+    warnings: [],
+  };
   for (const [field, schema] of Object.entries(shape)) {
     const meta = fieldMeta(schema) ?? { description: "" };
     const next = news[field];
@@ -123,4 +132,3 @@ export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
   }
   return d;
 }
-

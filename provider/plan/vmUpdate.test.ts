@@ -1,6 +1,15 @@
 import { planVmUpdate, type VmStep } from "./vmUpdate";
 
-const olds = { name: "web", cpuCores: 2, ram: 2048, console: "vnc", powerCyclePolicy: "restart", machineKey: "54", status: "running", running: true };
+const olds = {
+  name: "web",
+  cpuCores: 2,
+  ram: 2048,
+  console: "vnc",
+  powerCyclePolicy: "restart",
+  machineKey: "54",
+  status: "running",
+  running: true,
+};
 const running = { running: true, allowHotplug: false };
 const runningHotplug = { running: true, allowHotplug: true };
 const stopped = { running: false, allowHotplug: false };
@@ -20,13 +29,17 @@ describe("what the PUT carries", () => {
     expect(steps(planVmUpdate(olds, { ...olds, powerCyclePolicy: "refuse", timeouts: { create: 5 }, adopt: true }, running))).toEqual([]);
   });
   test("neither create-only fields nor the note, which has its own action", () => {
-    expect(steps(planVmUpdate({ ...olds, cluster: "1", note: "a" }, { ...olds, cluster: "2", note: "b" }, stopped))).toEqual([{ kind: "setNote", text: "b" }]);
+    expect(steps(planVmUpdate({ ...olds, cluster: "1", note: "a" }, { ...olds, cluster: "2", note: "b" }, stopped))).toEqual([
+      { kind: "setNote", text: "b" },
+    ]);
   });
   test("cloud-init files are synced through their table, never in the PUT", () => {
     const files = [{ name: "/user-data", contents: "b" }];
-    expect(steps(planVmUpdate({ ...olds, cloudinitFiles: [{ name: "/user-data", contents: "a" }] }, { ...olds, cloudinitFiles: files }, running))).toEqual([
-      { kind: "syncCloudinitFiles", files },
-    ]);
+    expect(
+      steps(
+        planVmUpdate({ ...olds, cloudinitFiles: [{ name: "/user-data", contents: "a" }] }, { ...olds, cloudinitFiles: files }, running),
+      ),
+    ).toEqual([{ kind: "syncCloudinitFiles", files }]);
   });
   test("cloud-init files no longer declared are left as they are", () => {
     expect(steps(planVmUpdate({ ...olds, cloudinitFiles: [{ name: "/user-data", contents: "a" }] }, olds, running))).toEqual([]);
@@ -38,7 +51,9 @@ describe("what the PUT carries", () => {
 
 describe("a stopped VM", () => {
   test("takes every change without a power cycle", () => {
-    expect(steps(planVmUpdate(olds, { ...olds, cpuCores: 4, powerCyclePolicy: "refuse" }, stopped))).toEqual([{ kind: "put", body: { cpu_cores: 4 } }]);
+    expect(steps(planVmUpdate(olds, { ...olds, cpuCores: 4, powerCyclePolicy: "refuse" }, stopped))).toEqual([
+      { kind: "put", body: { cpu_cores: 4 } },
+    ]);
   });
   test("is powered on after the changes when powerState is running", () => {
     expect(steps(planVmUpdate(olds, { ...olds, ram: 4096, powerState: "running" }, stopped))).toEqual([
@@ -71,7 +86,9 @@ describe("a running VM", () => {
     ]);
   });
   test("says why it restarts, and only when it does", () => {
-    expect(planVmUpdate(olds, { ...olds, cpuCores: 4 }, running)).toMatchObject({ restart: "cpuCores 2 → 4 needs a power cycle of VM 'web'" });
+    expect(planVmUpdate(olds, { ...olds, cpuCores: 4 }, running)).toMatchObject({
+      restart: "cpuCores 2 → 4 needs a power cycle of VM 'web'",
+    });
     expect(planVmUpdate(olds, { ...olds, cpuCores: 4, powerState: "stopped" }, running)).not.toHaveProperty("restart");
     expect(planVmUpdate(olds, { ...olds, console: "spice" }, running)).not.toHaveProperty("restart");
   });
@@ -79,7 +96,8 @@ describe("a running VM", () => {
     const plan = planVmUpdate(olds, { ...olds, cpuCores: 4, powerCyclePolicy: "refuse" }, running);
     expect(plan).toMatchObject({
       ok: false,
-      error: "cpuCores 2 → 4 needs a power cycle of VM 'web' and powerCyclePolicy is 'refuse': set powerCyclePolicy to 'restart', or powerState to 'stopped', to apply it",
+      error:
+        "cpuCores 2 → 4 needs a power cycle of VM 'web' and powerCyclePolicy is 'refuse': set powerCyclePolicy to 'restart', or powerState to 'stopped', to apply it",
     });
   });
   test("restarts by default (the schema's default policy) when the policy is absent", () => {
@@ -92,7 +110,9 @@ describe("a running VM", () => {
     expect(plan.ok && plan.warnings).toEqual(["console vnc → spice applies at the next start of VM 'web'"]);
   });
   test("is left running when powerState is running and nothing needs a cycle", () => {
-    expect(steps(planVmUpdate(olds, { ...olds, description: "d", powerState: "running" }, running))).toEqual([{ kind: "put", body: { description: "d" } }]);
+    expect(steps(planVmUpdate(olds, { ...olds, description: "d", powerState: "running" }, running))).toEqual([
+      { kind: "put", body: { description: "d" } },
+    ]);
   });
   test("a dropped power-cycle field needs no cycle", () => {
     const { cpuCores: _c, ...news } = olds;

@@ -47,7 +47,11 @@ export function planVmUpdate(olds: Values, news: Values, live: LiveVmState): VmU
   const diff = diffVirtualMachine(olds, news);
   const vm = `VM '${String(news.name)}'`;
   if (diff.replaces.length > 0) {
-    return { ok: false, diff, error: `${vm}: ${list(virtualMachineShape, diff.replaces, olds, news)} replaces the VM; it cannot be updated in place` };
+    return {
+      ok: false,
+      diff,
+      error: `${vm}: ${list(virtualMachineShape, diff.replaces, olds, news)} replaces the VM; it cannot be updated in place`,
+    };
   }
   const warnings = [...diff.warnings];
   const body = apiUpdateBody(virtualMachineShape, diff, news);
@@ -60,14 +64,20 @@ export function planVmUpdate(olds: Values, news: Values, live: LiveVmState): VmU
   const desired = news.powerState as "running" | "stopped" | undefined;
   if (!live.running) {
     // Everything takes effect when the VM next starts.
-    return { ok: true, diff, warnings, steps: desired === "running" ? [...apply, { kind: "powerOn", reason: "powerState is running" }] : apply };
+    return {
+      ok: true,
+      diff,
+      warnings,
+      steps: desired === "running" ? [...apply, { kind: "powerOn", reason: "powerState is running" }] : apply,
+    };
   }
   if (desired === "stopped") {
     return { ok: true, diff, warnings, steps: [{ kind: "powerOff", reason: "powerState is stopped" }, ...apply] };
   }
   const cycle = diff.powerCycle.filter((f) => !diff.noApiCall.includes(f));
   if (cycle.length === 0) {
-    for (const f of diff.nextStart) warnings.push(`${describeChange(virtualMachineShape, f, olds, news)} applies at the next start of ${vm}`);
+    for (const f of diff.nextStart)
+      warnings.push(`${describeChange(virtualMachineShape, f, olds, news)} applies at the next start of ${vm}`);
     return { ok: true, diff, warnings, steps: apply };
   }
   const reason = `${list(virtualMachineShape, cycle, olds, news)} ${cycle.length > 1 ? "need" : "needs"} a power cycle of ${vm}`;

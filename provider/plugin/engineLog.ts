@@ -1,6 +1,6 @@
-import { AsyncLocalStorage } from "async_hooks";
-import * as path from "path";
-import { format } from "util";
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as path from "node:path";
+import { format } from "node:util";
 
 /**
  * The provider's progress lines and diff warnings are console.log lines: a
@@ -30,7 +30,13 @@ export function sendConsoleToEngine(engineAddress: string): void {
     req.setMessage(format(...args));
     req.setUrn(currentUrn.getStore() ?? "");
     previous = previous.then(
-      () => new Promise<void>((resolve) => engine.log(req, (err: Error | null) => (err && toStderr(format(...args)), resolve()))),
+      () =>
+        new Promise<void>((resolve) =>
+          engine.log(req, (err: Error | null) => {
+            if (err) toStderr(format(...args));
+            resolve();
+          }),
+        ),
     );
   };
 }

@@ -18,10 +18,13 @@ describe("the plugin and schema.json agree", () => {
     expect(served.functionNames.map(token).sort()).toEqual(Object.keys(schema.functions ?? {}).sort());
   });
 
-  test.each(RESOURCE_LIST.map((r) => [r.token, r.operations] as const))("%s: the inputs the plugin checks are schema.json's inputProperties, and the reverse", (name, ops) => {
-    const declared = schema.resources[token(name)] as { inputProperties: Record<string, unknown> };
-    expect(inputNames(ops.schema)).toEqual(Object.keys(declared.inputProperties).sort());
-  });
+  test.each(RESOURCE_LIST.map((r) => [r.token, r.operations] as const))(
+    "%s: the inputs the plugin checks are schema.json's inputProperties, and the reverse",
+    (name, ops) => {
+      const declared = schema.resources[token(name)] as { inputProperties: Record<string, unknown> };
+      expect(inputNames(ops.schema)).toEqual(Object.keys(declared.inputProperties).sort());
+    },
+  );
 
   test("the plugin reports the schema's version, which the engine compares with the SDK's", () => {
     expect(served.version).toBe(schema.version);

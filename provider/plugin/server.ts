@@ -1,18 +1,20 @@
-import { AsyncLocalStorage } from "async_hooks";
-import * as path from "path";
+import { AsyncLocalStorage } from "node:async_hooks";
+import * as path from "node:path";
 import * as provider from "@pulumi/pulumi/provider";
 import type { CheckFailure } from "../resources/checkInputs";
 import { dropHostErrorEchoesOnce } from "../resources/hostErrorEcho";
 import { sendConsoleToEngine } from "./engineLog";
 import { VplatformProvider } from "./vplatformProvider";
 
+// biome-ignore lint/suspicious/noExplicitAny: a gRPC request of any of the provider protocol's messages
 type Call = { request: any };
 type Callback = (err: unknown, value?: unknown) => void;
 type Handler = (call: Call, callback: Callback) => unknown;
 type ServiceImpl = Record<string, Handler>;
 
 /** The modules the SDK's server itself uses (its own dependencies, whatever the install layout). */
-const sdkDependency = (name: string) => require(require.resolve(name, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
+const sdkDependency = (name: string) =>
+  require(require.resolve(name, { paths: [path.dirname(require.resolve("@pulumi/pulumi/package.json"))] }));
 const provproto = require("@pulumi/pulumi/proto/provider_pb");
 const structproto = sdkDependency("google-protobuf/google/protobuf/struct_pb");
 
@@ -39,7 +41,10 @@ export async function serve(args: string[]): Promise<void> {
 }
 
 function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: AsyncLocalStorage<number>): ServiceImpl {
-  const withTimeout = (name: string): Handler => (call, callback) => timeouts.run(call.request.getTimeout() ?? 0, () => impl[name].call(impl, call, callback));
+  const withTimeout =
+    (name: string): Handler =>
+    (call, callback) =>
+      timeouts.run(call.request.getTimeout() ?? 0, () => impl[name].call(impl, call, callback));
   // The SDK's methods live on the prototype of `impl`: bind them, and override only these.
   const extended: ServiceImpl = Object.create(impl);
   extended.configure = (call, callback) => {
@@ -73,6 +78,7 @@ function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: A
   return extended;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: the provider protocol's generated (untyped JavaScript) message classes
 function checkFailure(provproto: any, f: CheckFailure) {
   const failure = new provproto.CheckFailure();
   failure.setProperty(f.property);

@@ -42,14 +42,19 @@ describe("each provider instance has its own settings and platform client", () =
     const a = provider(factory);
     const b = provider(factory);
     a.configure({ endpoint: "https://a.example", apiKey: "ka" });
-    b.configure({ endpoint: "https://b.example", apiKey: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "kb" } });
+    b.configure({
+      endpoint: "https://b.example",
+      apiKey: { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", value: "kb" },
+    });
     await Promise.all([a.create(urnOf("Vnet"), { name: "net-a" }), b.create(urnOf("Vnet"), { name: "net-b" })]);
     expect(sites.get("https://a.example")?.vnets.map((v) => v.name)).toEqual(["net-a"]);
     expect(sites.get("https://b.example")?.vnets.map((v) => v.name)).toEqual(["net-b"]);
   });
 
   test("an instance that was never configured refuses to act, naming the resource", async () => {
-    await expect(provider(fakePlatforms().factory).create(urnOf("Vnet"), { name: "n" })).rejects.toThrow(/provider of urn:.*Vnet::web was not configured/);
+    await expect(provider(fakePlatforms().factory).create(urnOf("Vnet"), { name: "n" })).rejects.toThrow(
+      /provider of urn:.*Vnet::web was not configured/,
+    );
   });
 });
 
@@ -85,8 +90,12 @@ describe("checkConfig", () => {
     const saved = process.env.VPLATFORM_ENDPOINT;
     delete process.env.VPLATFORM_ENDPOINT;
     try {
-      expect(p.checkConfig({ endpoint: "http://plain.example", apiKey: "k" })).toEqual([{ property: "endpoint", reason: expect.stringMatching(/must be an https:\/\/ URL/) }]);
-      expect(p.checkConfig({ endpoint: "https://ok.example", apiKey: "k", requestBudget: 0 })).toEqual([{ property: "requestBudget", reason: expect.stringMatching(/positive integer/) }]);
+      expect(p.checkConfig({ endpoint: "http://plain.example", apiKey: "k" })).toEqual([
+        { property: "endpoint", reason: expect.stringMatching(/must be an https:\/\/ URL/) },
+      ]);
+      expect(p.checkConfig({ endpoint: "https://ok.example", apiKey: "k", requestBudget: 0 })).toEqual([
+        { property: "requestBudget", reason: expect.stringMatching(/positive integer/) },
+      ]);
       expect(p.checkConfig({ endpoint: "https://ok.example", apiKey: "k", insecure: true, requestTimeoutMs: 5000 })).toEqual([]);
     } finally {
       if (saved !== undefined) process.env.VPLATFORM_ENDPOINT = saved;
@@ -98,13 +107,17 @@ describe("resource types", () => {
   test("a type the plugin does not serve is refused with the list it serves", async () => {
     const p = provider(fakePlatforms().factory);
     p.configure({ endpoint: "https://a.example", apiKey: "k" });
-    await expect(p.check("urn:pulumi:dev::lab::vplatform:index:Router::r", {}, {})).rejects.toThrow(/unknown resource type 'vplatform:index:Router' \(this provider serves VirtualMachine, Drive, Nic, Device, Vnet, VmSnapshot, VmPower\)/);
+    await expect(p.check("urn:pulumi:dev::lab::vplatform:index:Router::r", {}, {})).rejects.toThrow(
+      /unknown resource type 'vplatform:index:Router' \(this provider serves VirtualMachine, Drive, Nic, Device, Vnet, VmSnapshot, VmPower\)/,
+    );
   });
 
   test("resources nested under a component are found by their own type", async () => {
     const p = provider(fakePlatforms().factory);
     p.configure({ endpoint: "https://a.example", apiKey: "k" });
-    await expect(p.check("urn:pulumi:dev::lab::my:lab:Lab$vplatform:index:Vnet::n", {}, { name: "n" })).resolves.toMatchObject({ inputs: { name: "n" } });
+    await expect(p.check("urn:pulumi:dev::lab::my:lab:Lab$vplatform:index:Vnet::n", {}, { name: "n" })).resolves.toMatchObject({
+      inputs: { name: "n" },
+    });
   });
 });
 
@@ -113,9 +126,16 @@ describe("customTimeouts", () => {
     const limits = await withDeadline(engineDeadline("create", 0.2), async () => resolveTimeouts({ powerChange: 600 }));
     expect(limits.powerChange).toBeLessThanOrEqual(1);
     const wait = withDeadline(engineDeadline("create", 0.2), () =>
-      pollUntil(async () => "starting", () => false, (s) => `status ${s}`, { timeoutSec: 600, label: "VM 'web' to reach running", timeoutInput: "powerChange", initialDelayMs: 20, clock: quietClock }),
+      pollUntil(
+        async () => "starting",
+        () => false,
+        (s) => `status ${s}`,
+        { timeoutSec: 600, label: "VM 'web' to reach running", timeoutInput: "powerChange", initialDelayMs: 20, clock: quietClock },
+      ),
     );
-    await expect(wait).rejects.toThrow(/^vplatform: customTimeouts\.create \(0\.2s\) ran out after \d+s waiting for VM 'web' to reach running \(last status starting\); raise customTimeouts\.create/);
+    await expect(wait).rejects.toThrow(
+      /^vplatform: customTimeouts\.create \(0\.2s\) ran out after \d+s waiting for VM 'web' to reach running \(last status starting\); raise customTimeouts\.create/,
+    );
   });
 
   test("without customTimeouts the timeouts input rules", () => {
@@ -123,7 +143,12 @@ describe("customTimeouts", () => {
   });
 
   test("the plugin turns the request's timeout into the deadline of that operation", () => {
-    expect(engineDeadline("delete", 30, 1_000)).toMatchObject({ at: 31_000, limit: "customTimeouts.delete", seconds: 30, bindsWaits: true });
+    expect(engineDeadline("delete", 30, 1_000)).toMatchObject({
+      at: 31_000,
+      limit: "customTimeouts.delete",
+      seconds: 30,
+      bindsWaits: true,
+    });
     expect(engineDeadline("update", 0)).toBeUndefined();
   });
 });

@@ -1,7 +1,7 @@
 import type * as provider from "@pulumi/pulumi/provider";
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveProviderConfig } from "../config/provider-config";
-import { OperationDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
+import { type OperationDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
 import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
 import { Session } from "../reconcile/session";
@@ -9,11 +9,11 @@ import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
-import { LOOKUP_FUNCTIONS, LookupFunction, runLookup } from "../resources/lookupFunctions";
+import { LOOKUP_FUNCTIONS, type LookupFunction, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
-import { PackageSchema, loadSchema } from "./schema";
+import { type PackageSchema, loadSchema } from "./schema";
 
 type Settings = Record<string, unknown>;
 /** A provider instance's platform: what resources use, and the client look-ups query. */
@@ -99,7 +99,9 @@ export class VplatformProvider implements provider.Provider {
   async create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
     if (inputs[MARKER_INPUT] !== undefined) return this.run(urn, this.deadline("create"), (ops, session) => ops.create(session, inputs));
     try {
-      const created = await this.run(urn, this.deadline("create"), (ops, session) => ops.create(session, { ...inputs, [MARKER_INPUT]: stableMarker(urn) }));
+      const created = await this.run(urn, this.deadline("create"), (ops, session) =>
+        ops.create(session, { ...inputs, [MARKER_INPUT]: stableMarker(urn) }),
+      );
       return { ...created, outs: withoutMarker(created.outs) };
     } catch (err) {
       if (err instanceof PartialCreateError) delete err.properties[MARKER_INPUT];
@@ -123,7 +125,8 @@ export class VplatformProvider implements provider.Provider {
   async invoke(token: string, inputs: Settings): Promise<provider.InvokeResult> {
     const fn = this.functions.get(resourceName(this.pkg, token) ?? "");
     if (!fn) throw new Error(`vplatform: unknown function '${token}' (this provider serves ${this.functionNames.join(", ")})`);
-    if (typeof inputs.name !== "string" || inputs.name === "") return { failures: [{ property: "name", reason: `${fn.name} needs the name to look up (a non-empty string)` }] };
+    if (typeof inputs.name !== "string" || inputs.name === "")
+      return { failures: [{ property: "name", reason: `${fn.name} needs the name to look up (a non-empty string)` }] };
     const client = this.api?.client;
     if (!client) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
     try {
@@ -144,7 +147,10 @@ export class VplatformProvider implements provider.Provider {
   ): Promise<T> {
     const type = typeOfUrn(urn);
     const ops = this.resources.get(resourceName(this.pkg, type) ?? "");
-    if (!ops) return Promise.reject(new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`));
+    if (!ops)
+      return Promise.reject(
+        new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`),
+      );
     const session = this.session;
     if (!session) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
     return runForResource(urn, () => withDeadline(deadline, () => work(ops, session)));

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { Row, str } from "./platform";
+import { type Row, str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
 
 /**

@@ -1,6 +1,6 @@
 import { Session } from "./session";
-import { MachineOwner, changeHardware, unplugAndDeleteDrive } from "./hardware";
-import { PlatformApi, Row } from "./platform";
+import { type MachineOwner, changeHardware, unplugAndDeleteDrive } from "./hardware";
+import type { PlatformApi, Row } from "./platform";
 import { DEFAULT_TEST_TIMEOUTS, fakeClock } from "./testClock";
 
 function drivePlatform(statusSequence: string[]) {
@@ -47,9 +47,9 @@ describe("changeHardware", () => {
   test("a running VM without hotplug follows the refuse policy with a clear error", async () => {
     const p = drivePlatform([]);
     const change = jest.fn();
-    await expect(changeHardware(p.api, owner(true, false), "adding drive 'data'", "refuse", DEFAULT_TEST_TIMEOUTS, change, fakeClock())).rejects.toThrow(
-      /adding drive 'data' \(VM has no hotplug\)/,
-    );
+    await expect(
+      changeHardware(p.api, owner(true, false), "adding drive 'data'", "refuse", DEFAULT_TEST_TIMEOUTS, change, fakeClock()),
+    ).rejects.toThrow(/adding drive 'data' \(VM has no hotplug\)/);
     expect(change).not.toHaveBeenCalled();
   });
 

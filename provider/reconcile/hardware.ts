@@ -1,12 +1,12 @@
 import type { Session } from "./session";
 import { toMachineStatus } from "./machineStatus";
-import { Row, rowsWhere, str } from "./platform";
+import { type Row, rowsWhere, str } from "./platform";
 import { applyWithPowerCycle, vmAction } from "./power";
 import type { PowerCyclePolicy } from "../schemas/hardware";
-import { OperationTimeouts } from "../schemas/timeouts";
-import { MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
+import type { OperationTimeouts } from "../schemas/timeouts";
+import { type MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
-import { Clock, realClock } from "./waitFor";
+import { type Clock, realClock } from "./waitFor";
 import { powerTimeouts } from "./vm";
 
 const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
@@ -53,7 +53,14 @@ export async function changeHardware<T>(
   const result = await applyWithPowerCycle(
     api,
     owner.ref,
-    { policy, reasons, running: owner.status.running, timeouts: powerTimeouts(t), clock, startAgain: (start) => api.oweStart(machineKey, start) },
+    {
+      policy,
+      reasons,
+      running: owner.status.running,
+      timeouts: powerTimeouts(t),
+      clock,
+      startAgain: (start) => api.oweStart(machineKey, start),
+    },
     change,
   );
   // Here rather than when the lock is released: a failed start is then this change's failure (a partial create).
@@ -83,7 +90,12 @@ export async function unplugAndDeleteDrive(
     "machine_drives",
     HOTPLUG_STATUS_FIELDS,
     { key: driveKey, done: (r) => r === undefined || hotplugStatus(r) === "offline", describe: (r) => `drive status ${hotplugStatus(r)}` },
-    { timeoutSec: t.hotplug, label: `drive '${driveName}' of VM '${owner.ref.name}' to go offline after unplug`, timeoutInput: "hotplug", clock },
+    {
+      timeoutSec: t.hotplug,
+      label: `drive '${driveName}' of VM '${owner.ref.name}' to go offline after unplug`,
+      timeoutInput: "hotplug",
+      clock,
+    },
   );
   await api.remove("machine_drives", driveKey);
 }

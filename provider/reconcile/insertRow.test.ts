@@ -1,8 +1,9 @@
 import { insertRow, isAmbiguousFailure, settleDelays, UnsettledCreateError } from "./insertRow";
-import { PlatformApi, Row } from "./platform";
+import type { PlatformApi, Row } from "./platform";
 import { fakeClock } from "./testClock";
 
-const err = (status?: number, text = "") => Object.assign(new Error(status ? `HTTP ${status} ${text}` : "socket hang up"), status ? { status } : {});
+const err = (status?: number, text = "") =>
+  Object.assign(new Error(status ? `HTTP ${status} ${text}` : "socket hang up"), status ? { status } : {});
 
 /** A platform whose POSTs fail as told; `landsAfterLooks` makes a failed POST's row visible only after that many looks (a late commit). */
 function platform(failures: Error[], opts: { lands?: boolean; landsAfterLooks?: number } = {}) {
@@ -36,7 +37,12 @@ function platform(failures: Error[], opts: { lands?: boolean; landsAfterLooks?: 
   return { api, rows, findOurs, looks: () => looks };
 }
 
-const insertion = (findOurs: () => Promise<Row | undefined>) => ({ table: "machine_nics", body: { machine: 1 }, what: "NIC of machine 1", findOurs });
+const insertion = (findOurs: () => Promise<Row | undefined>) => ({
+  table: "machine_nics",
+  body: { machine: 1 },
+  what: "NIC of machine 1",
+  findOurs,
+});
 
 describe("isAmbiguousFailure", () => {
   test("no answer, 5xx and 408 may have landed; 4xx answers did not", () => {
@@ -61,7 +67,10 @@ describe("insertRow: a create finds what an earlier attempt made instead of maki
     expect(p.looks()).toBe(0);
     const q = platform([err(409, "VM with that name exists")]);
     q.rows.push({ $key: "7" });
-    expect(await insertRow(q.api, { ...insertion(q.findOurs), lookFirst: false }, 60_000, fakeClock())).toMatchObject({ $key: "7", recovered: true });
+    expect(await insertRow(q.api, { ...insertion(q.findOurs), lookFirst: false }, 60_000, fakeClock())).toMatchObject({
+      $key: "7",
+      recovered: true,
+    });
     expect(q.looks()).toBe(1);
   });
 

@@ -1,5 +1,5 @@
-import { CreatedRow, PlatformApi, Row, errorStatus, errorText } from "./platform";
-import { Clock, realClock } from "./waitFor";
+import { type CreatedRow, type PlatformApi, type Row, errorStatus, errorText } from "./platform";
+import { type Clock, realClock } from "./waitFor";
 
 /** Answers that refuse for good: not implemented, version not supported, out of storage or cluster resources. */
 const DEFINITE_5XX: ReadonlySet<number> = new Set([501, 505, 507]);
@@ -81,7 +81,8 @@ export function settleDelays(err: unknown, attempt: number, budgetMs: number): n
   if (!unanswered(err)) return [Math.min(8_000, 250 * 2 ** (attempt - 1))];
   const window = Math.min(60_000, Math.max(7_500, budgetMs / 4));
   const delays = [0];
-  for (let total = 0, next = 500; total < window; total += next, next = Math.min(8_000, next * 2)) delays.push(Math.min(next, window - total));
+  for (let total = 0, next = 500; total < window; total += next, next = Math.min(8_000, next * 2))
+    delays.push(Math.min(next, window - total));
   return delays;
 }
 

@@ -1,6 +1,5 @@
 import { Session } from "./session";
 import { forgetOwner, knownOwner, knownOwnerOfVm, madeByThisProcess, rememberMadeHere, rememberVm } from "./machineOwners";
-import { PlatformApi } from "./platform";
 
 /** A platform that is never asked anything: what is learned of it is only remembered. */
 const platform = (): Session => {

@@ -47,7 +47,12 @@ export function forgetOwner(session: Session, machineKey: string): void {
 }
 
 /** A VM this process just created, changed or read; an unknown allow_hotplug only matters (and is only left out) when it runs. */
-export function rememberVm(session: Session, ref: MachineOwner["ref"], status: MachineOwner["status"], allowHotplug: boolean | undefined): void {
+export function rememberVm(
+  session: Session,
+  ref: MachineOwner["ref"],
+  status: MachineOwner["status"],
+  allowHotplug: boolean | undefined,
+): void {
   if (allowHotplug === undefined && status.running) return;
   rememberOwner(session, { ref, status, allowHotplug: allowHotplug === true });
 }

@@ -1,7 +1,7 @@
 import type { Session } from "./session";
-import { Row, str } from "./platform";
+import { type Row, str } from "./platform";
 import { waitForRow } from "./statusPoller";
-import { Clock } from "./waitFor";
+import type { Clock } from "./waitFor";
 
 /** Live runtime state of a machine, read from machine_status (never the powerstate column). */
 export interface MachineStatus {
@@ -12,8 +12,7 @@ export interface MachineStatus {
 /** Status values of clone, snapshot and restore: the operation is finished when none holds. */
 export const LONG_OPERATION_STATUSES = ["cloning", "snapshotting", "restoring"] as const;
 
-export const isIdle = (s: MachineStatus): boolean =>
-  !(LONG_OPERATION_STATUSES as readonly string[]).includes(s.status);
+export const isIdle = (s: MachineStatus): boolean => !(LONG_OPERATION_STATUSES as readonly string[]).includes(s.status);
 export const isRunning = (s: MachineStatus): boolean => s.running && s.status === "running";
 export const isStopped = (s: MachineStatus): boolean => !s.running && s.status === "stopped";
 
@@ -51,7 +50,11 @@ export async function waitForMachineStatus(
     api,
     "machine_status",
     STATUS_FIELDS,
-    { key: machineKey, done: (r) => predicate(statusOfRow(machineKey, r)), describe: (r) => `status ${r ? toMachineStatus(r).status : "gone"}` },
+    {
+      key: machineKey,
+      done: (r) => predicate(statusOfRow(machineKey, r)),
+      describe: (r) => `status ${r ? toMachineStatus(r).status : "gone"}`,
+    },
     opts,
   );
   return statusOfRow(machineKey, row);

@@ -18,7 +18,9 @@ export function platformApiFromConfig(
     list: (table, query) => client.list(table, query),
     // A read of one row with known fields joins the other reads of its table (a refresh: one GET per table, not per resource).
     get: async (table, key, fields) =>
-      fields && /^\d+$/.test(key) ? (await reader.load(table, "$key", key, fields))[0] : client.get(table, key, fields ? { fields } : undefined),
+      fields && /^\d+$/.test(key)
+        ? (await reader.load(table, "$key", key, fields))[0]
+        : client.get(table, key, fields ? { fields } : undefined),
     listWhere: (table, column, value, fields) => reader.load(table, column, value, fields),
     create: (table, body) => client.create(table, body),
     action: (table, body) => client.action(table, body),
@@ -32,4 +34,3 @@ export function platformApiFromConfig(
     },
   };
 }
-

@@ -1,6 +1,6 @@
 import { Session } from "./session";
-import { MachineStatus } from "./machineStatus";
-import { PlatformApi, Row } from "./platform";
+import type { MachineStatus } from "./machineStatus";
+import type { PlatformApi, Row } from "./platform";
 import { PowerCycleRefusedError, applyWithPowerCycle, powerOff, powerOn } from "./power";
 import { fakeClock } from "./testClock";
 
@@ -8,7 +8,10 @@ const vm = { vmKey: "42", machineKey: "54", name: "web" };
 const timeouts = { powerChange: 60, gracefulShutdown: 30, forcedShutdown: 10 };
 
 class ApiError extends Error {
-  constructor(readonly status: number, message: string) {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
     super(message);
   }
 }
@@ -112,7 +115,12 @@ describe("applyWithPowerCycle", () => {
   test("refuse policy: fails naming the fields, before changing anything", async () => {
     const m = fakeMachine(running);
     const apply = jest.fn();
-    const err = await applyWithPowerCycle(m.api, vm, { policy: "refuse", reasons: ["cpuCores", "ram"], running: true, timeouts }, apply).catch((e) => e);
+    const err = await applyWithPowerCycle(
+      m.api,
+      vm,
+      { policy: "refuse", reasons: ["cpuCores", "ram"], running: true, timeouts },
+      apply,
+    ).catch((e) => e);
     expect(err).toBeInstanceOf(PowerCycleRefusedError);
     expect(err.message).toContain("cpuCores, ram");
     expect(err.message).toContain('powerCyclePolicy is "refuse"');
@@ -123,7 +131,9 @@ describe("applyWithPowerCycle", () => {
   test("a stopped VM or a live-applicable change is applied directly", async () => {
     const m = fakeMachine(stopped);
     const apply = jest.fn(async () => "done");
-    await expect(applyWithPowerCycle(m.api, vm, { policy: "refuse", reasons: ["ram"], running: false, timeouts }, apply)).resolves.toBe("done");
+    await expect(applyWithPowerCycle(m.api, vm, { policy: "refuse", reasons: ["ram"], running: false, timeouts }, apply)).resolves.toBe(
+      "done",
+    );
     await expect(applyWithPowerCycle(m.api, vm, { policy: "refuse", reasons: [], running: true, timeouts }, apply)).resolves.toBe("done");
     expect(m.actions).toEqual([]);
   });

@@ -1,9 +1,9 @@
 import type { Session } from "./session";
 import type { PowerCyclePolicy } from "../schemas/hardware";
-import { MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
-import { Row, errorStatus } from "./platform";
+import { type MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
+import { type Row, errorStatus } from "./platform";
 import { forgetOwner } from "./machineOwners";
-import { Clock, WaitTimeoutError, realClock } from "./waitFor";
+import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
 
 /** What the reconciler needs to know to act on a VM. */
 export interface VmRef {
@@ -11,7 +11,6 @@ export interface VmRef {
   machineKey: string;
   name: string;
 }
-
 
 /** Seconds. */
 export interface PowerTimeouts {

@@ -1,4 +1,4 @@
-import { PlatformApi, Row } from "./platform";
+import type { PlatformApi, Row } from "./platform";
 import { StatusPoller, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock } from "./testClock";
 import { realClock } from "./waitFor";
@@ -9,8 +9,12 @@ function table(statuses: Record<string, string[]>) {
   const api = {
     async list(_table: string, query?: { filter?: string }) {
       filters.push(String(query?.filter));
-      const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
-      return keys.flatMap((k) => (statuses[k] ? [{ $key: Number(k), status: statuses[k].length > 1 ? statuses[k].shift() : statuses[k][0] } as Row] : []));
+      const keys = String(query?.filter)
+        .split(" or ")
+        .map((c) => c.replace("$key eq ", ""));
+      return keys.flatMap((k) =>
+        statuses[k] ? [{ $key: Number(k), status: statuses[k].length > 1 ? statuses[k].shift() : statuses[k][0] } as Row] : [],
+      );
     },
   } as unknown as PlatformApi;
   return { api, filters };
@@ -42,7 +46,9 @@ describe("a poller shared by several waits", () => {
   test("every GET reads all the rows still waited on; each wait ends when its own row is ready", async () => {
     const t = table({ "1": ["starting", "running"], "2": ["starting", "starting", "starting", "running"], "3": ["running"] });
     const poller = new StatusPoller(t.api, "machine_status", "status", fakeClock());
-    const waits = ["1", "2", "3"].map((key) => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }));
+    const waits = ["1", "2", "3"].map((key) =>
+      poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }),
+    );
     await Promise.all(waits);
     expect(t.filters[0]).toBe("$key eq 1 or $key eq 2 or $key eq 3");
     expect(t.filters.at(-1)).toBe("$key eq 2");
@@ -53,9 +59,14 @@ describe("a poller shared by several waits", () => {
     const t = table({ "1": ["starting"], "2": ["starting", "running"] });
     const clock = fakeClock();
     const poller = new StatusPoller(t.api, "machine_status", "status", clock);
-    const stuck = poller.wait({ key: "1", done: isRunning, describe: describe_ }, { timeoutSec: 5, label: "VM 'a' to reach running", timeoutInput: "powerChange" });
+    const stuck = poller.wait(
+      { key: "1", done: isRunning, describe: describe_ },
+      { timeoutSec: 5, label: "VM 'a' to reach running", timeoutInput: "powerChange" },
+    );
     const fine = poller.wait({ key: "2", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: "VM 'b' to reach running" });
-    await expect(stuck).rejects.toThrow("vplatform: timed out after 5s waiting for VM 'a' to reach running (last status starting); raise timeouts.powerChange if the platform is just slow");
+    await expect(stuck).rejects.toThrow(
+      "vplatform: timed out after 5s waiting for VM 'a' to reach running (last status starting); raise timeouts.powerChange if the platform is just slow",
+    );
     await expect(fine).resolves.toEqual({ $key: 2, status: "running" });
     expect(clock.lines).toContain("vplatform: waiting for VM 'a' to reach running (0s/5s, status starting)");
   });
@@ -71,7 +82,14 @@ describe("a poller shared by several waits", () => {
     const t = table({});
     const poller = new StatusPoller(t.api, "machine_status", "status", fakeClock());
     const gone = poller.wait(
-      { key: "9", done: (r) => { if (!r) throw new Error("machine 9 has no status row"); return false; }, describe: describe_ },
+      {
+        key: "9",
+        done: (r) => {
+          if (!r) throw new Error("machine 9 has no status row");
+          return false;
+        },
+        describe: describe_,
+      },
       { timeoutSec: 60, label: "9" },
     );
     await expect(gone).rejects.toThrow("machine 9 has no status row");
@@ -87,13 +105,20 @@ describe("a lab powering on: waits that start one after another", () => {
     const waits: Promise<unknown>[] = [];
     const start = (key: string) => {
       startedAt.set(key, clock.now());
-      waits.push(poller.wait({ key, done: (r) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false), describe: describe_ }, { timeoutSec: 300, label: key }));
+      waits.push(
+        poller.wait(
+          { key, done: (r) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false), describe: describe_ },
+          { timeoutSec: 300, label: key },
+        ),
+      );
     };
     let next = 0;
     (poller as unknown as { api: PlatformApi }).api = {
       async list(_table: string, query?: { filter?: string }) {
         while (next < 20 && next * 1000 <= clock.now()) start(String(next++)); // the engine hands over the next VM
-        const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
+        const keys = String(query?.filter)
+          .split(" or ")
+          .map((c) => c.replace("$key eq ", ""));
         return keys.map((k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + 20_000 ? "running" : "starting" }) as Row);
       },
     } as unknown as PlatformApi;
@@ -124,7 +149,9 @@ describe("a poller leaves no timer behind", () => {
       async list(_table: string, query?: { filter?: string }) {
         const first = reads++ === 0;
         if (first) skew = 40_000;
-        const keys = String(query?.filter).split(" or ").map((c) => c.replace("$key eq ", ""));
+        const keys = String(query?.filter)
+          .split(" or ")
+          .map((c) => c.replace("$key eq ", ""));
         return keys.map((k) => ({ $key: Number(k), status: first ? "starting" : "running" }) as Row);
       },
     } as unknown as PlatformApi;

@@ -1,8 +1,8 @@
 import { deadlineIn, withDeadline } from "../client/operationDeadline";
 import { filterLiteral } from "../client/query-string";
-import { PlatformApi, Row, str } from "./platform";
+import { type PlatformApi, type Row, str } from "./platform";
 import { perSession, type Session } from "./session";
-import { Clock, PollOptions, WaitTimeoutError, realClock, waitLimit } from "./waitFor";
+import { type Clock, type PollOptions, type WaitTimeoutError, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -198,10 +198,16 @@ const pollers = perSession(() => new WeakMap<Clock, Map<string, StatusPoller>>()
 export function pollerFor(api: Session, table: string, fields: string, clock: Clock = realClock): StatusPoller {
   const byClock = pollers(api);
   let byTable = byClock.get(clock);
-  if (!byTable) byClock.set(clock, (byTable = new Map()));
+  if (!byTable) {
+    byTable = new Map();
+    byClock.set(clock, byTable);
+  }
   const id = `${table}?${fields}`;
   let poller = byTable.get(id);
-  if (!poller) byTable.set(id, (poller = new StatusPoller(api, table, fields, clock)));
+  if (!poller) {
+    poller = new StatusPoller(api, table, fields, clock);
+    byTable.set(id, poller);
+  }
   return poller;
 }
 

@@ -1,5 +1,5 @@
-import { Clock } from "./waitFor";
-import { OperationTimeouts } from "../schemas/timeouts";
+import type { Clock } from "./waitFor";
+import type { OperationTimeouts } from "../schemas/timeouts";
 
 /** A clock whose sleep advances virtual time at once; log lines are kept. */
 export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
@@ -20,5 +20,15 @@ export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
 
 /** Short limits for unit tests (virtual time, so nothing actually waits). */
 export const DEFAULT_TEST_TIMEOUTS: OperationTimeouts = {
-  create: 60, update: 60, clone: 60, snapshot: 60, restore: 60, powerChange: 60, delete: 60, gracefulShutdown: 30, forcedShutdown: 10, reboot: 60, hotplug: 60,
+  create: 60,
+  update: 60,
+  clone: 60,
+  snapshot: 60,
+  restore: 60,
+  powerChange: 60,
+  delete: 60,
+  gracefulShutdown: 30,
+  forcedShutdown: 10,
+  reboot: 60,
+  hotplug: 60,
 };

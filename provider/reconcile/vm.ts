@@ -1,12 +1,12 @@
 import type { Session } from "./session";
-import { MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
+import { type MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { hasTag, taggedDescription } from "./createMarker";
 import { insertRow } from "./insertRow";
-import { Row, rowsWhere, str } from "./platform";
-import { PowerTimeouts, VmRef, powerOff, powerOn, vmAction } from "./power";
-import { OperationTimeouts } from "../schemas/timeouts";
+import { type Row, rowsWhere, str } from "./platform";
+import { type PowerTimeouts, type VmRef, powerOff, powerOn, vmAction } from "./power";
+import type { OperationTimeouts } from "../schemas/timeouts";
 import { forgetOwner } from "./machineOwners";
-import { Clock, realClock } from "./waitFor";
+import { type Clock, realClock } from "./waitFor";
 import { quoteLiteral } from "../client/query-string";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
@@ -72,7 +72,11 @@ export async function insertVm(
     );
   const send = source
     ? async () => {
-        const answer = await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", { ...source.params, name, description });
+        const answer = await vmAction(api, { vmKey: source.vmKey, machineKey: source.machineKey, name: source.name }, "clone", {
+          ...source.params,
+          name,
+          description,
+        });
         const r = answer.response ?? {};
         return { $key: str(r.vmkey), response: { ...r, machine: r.machinekey } };
       }
@@ -82,7 +86,13 @@ export async function insertVm(
   const created = await insertRow(api, { table: "vms", body, what, findOurs, send, lookFirst: false }, timeouts.create * 1000, clock);
   if (source) await waitForCloneToFinish(api, source, timeouts, clock);
   const machineKey = str(created.response?.machine);
-  return { vmKey: str(created.$key), machineKey, name, recovered: created.recovered, row: created.recovered ? created.response : undefined };
+  return {
+    vmKey: str(created.$key),
+    machineKey,
+    name,
+    recovered: created.recovered,
+    row: created.recovered ? created.response : undefined,
+  };
 }
 
 /** The clone finishes when the SOURCE machine leaves `cloning`. */
@@ -118,7 +128,13 @@ export async function enforcePower(
 }
 
 /** A running VM is shut down (graceful, then kill) before its row is deleted. */
-export async function deleteVm(api: Session, vm: VmRef, live: MachineStatus, t: OperationTimeouts, clock: Clock = realClock): Promise<void> {
+export async function deleteVm(
+  api: Session,
+  vm: VmRef,
+  live: MachineStatus,
+  t: OperationTimeouts,
+  clock: Clock = realClock,
+): Promise<void> {
   api.forgetOwedStart(vm.machineKey);
   forgetOwner(api, vm.machineKey);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);

@@ -27,7 +27,14 @@ export const realClock: Clock = {
   sleep: (ms, cancel) =>
     new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
-      cancel?.addEventListener("abort", () => (clearTimeout(timer), resolve()), { once: true });
+      cancel?.addEventListener(
+        "abort",
+        () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        { once: true },
+      );
     }),
   log: (line) => console.log(line),
 };
@@ -52,10 +59,13 @@ export function* backoffDelays(initialMs = 200, maxMs = 3000, factor = 1.5): Gen
 }
 
 /** When a wait that started at `started` must end, and the error it then ends with. */
-export function waitLimit(opts: PollOptions, started: number): { deadline: number; timedOut(state: string, elapsedSec: number): WaitTimeoutError } {
+export function waitLimit(
+  opts: PollOptions,
+  started: number,
+): { deadline: number; timedOut(state: string, elapsedSec: number): WaitTimeoutError } {
   // The engine's customTimeouts bound the whole operation, so every wait in it.
   const engine = currentDeadline();
-  const engineBound = engine !== undefined && engine.bindsWaits && engine.at <= started + opts.timeoutSec * 1000;
+  const engineBound = engine?.bindsWaits && engine.at <= started + opts.timeoutSec * 1000;
   return {
     deadline: engineBound ? engine.at : started + opts.timeoutSec * 1000,
     timedOut(state, elapsed) {

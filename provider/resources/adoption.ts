@@ -1,5 +1,5 @@
 import { jsonEqual } from "../schemas/normalize";
-import { Row } from "../reconcile/platform";
+import type { Row } from "../reconcile/platform";
 import { PartialCreateError } from "./defineProvider";
 
 export interface AdoptionLookups<T> {

@@ -1,6 +1,6 @@
 import { Session } from "../reconcile/session";
 import { COPY_FRESH_MS, checkCopy, rowExists } from "./checkCopy";
-import { PlatformApi, Row } from "../reconcile/platform";
+import type { PlatformApi, Row } from "../reconcile/platform";
 
 /** A platform whose list answers from `answers` in turn (an Error is thrown), counting the reads. */
 function platform(...answers: (Row[] | Error)[]) {

@@ -1,4 +1,4 @@
-import { Row, rowsWhere, str } from "../reconcile/platform";
+import { type Row, rowsWhere, str } from "../reconcile/platform";
 import { perSession, type Session } from "../reconcile/session";
 
 /** How long a copy vouches for later checks: the checks of one engine run follow each other within seconds. */

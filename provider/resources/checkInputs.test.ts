@@ -23,7 +23,11 @@ describe("checkInputs", () => {
 
   test("unknown values during preview are passed through, not validated", () => {
     const r = checkInputs(schema, { name: "os", machine: UNKNOWN, tags: ["a", UNKNOWN] });
-    expect(r).toEqual({ ok: true, inputs: { name: "os", machine: UNKNOWN, tags: ["a", UNKNOWN], size: 10 }, unknown: new Set(["machine", "tags"]) });
+    expect(r).toEqual({
+      ok: true,
+      inputs: { name: "os", machine: UNKNOWN, tags: ["a", UNKNOWN], size: 10 },
+      unknown: new Set(["machine", "tags"]),
+    });
   });
 
   test("known fields are still validated when others are unknown", () => {
@@ -41,7 +45,13 @@ describe("plainJson", () => {
 
 describe("cross-field rules with unknown inputs", () => {
   const refined = z
-    .strictObject({ media: z.string(), source: z.string().optional(), size: z.number().optional(), boot: z.boolean().optional(), uefi: z.boolean().optional() })
+    .strictObject({
+      media: z.string(),
+      source: z.string().optional(),
+      size: z.number().optional(),
+      boot: z.boolean().optional(),
+      uefi: z.boolean().optional(),
+    })
     .superRefine((d, ctx) => {
       if (d.media === "disk" && d.size === undefined) ctx.addIssue({ code: "custom", path: ["size"], message: "a disk needs a size" });
     })

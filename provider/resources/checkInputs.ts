@@ -42,9 +42,17 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
 }
 
 /** zod reports undeclared keys on the object; each is named as its own failure, with the key as the property. */
-function namingUnrecognizedKeys(issue: { path: PropertyKey[]; message: string; code?: string; keys?: string[] }): { path: PropertyKey[]; message: string }[] {
+function namingUnrecognizedKeys(issue: {
+  path: PropertyKey[];
+  message: string;
+  code?: string;
+  keys?: string[];
+}): { path: PropertyKey[]; message: string }[] {
   if (issue.code !== "unrecognized_keys" || !issue.keys?.length) return [issue];
-  return issue.keys.map((key) => ({ path: [...issue.path, key], message: `'${key}' is not an input of this resource (check its spelling)` }));
+  return issue.keys.map((key) => ({
+    path: [...issue.path, key],
+    message: `'${key}' is not an input of this resource (check its spelling)`,
+  }));
 }
 
 type Rule = { _zod: { check(payload: { value: unknown; issues: z.core.$ZodRawIssue[] }): void } };

@@ -1,4 +1,4 @@
-import { Row } from "../reconcile/platform";
+import type { Row } from "../reconcile/platform";
 
 /**
  * A read reports only the fields the program declares (the rest is the

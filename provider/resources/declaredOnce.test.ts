@@ -12,7 +12,16 @@ import { RESOURCES, RESOURCE_LIST } from "./index";
 import { dynamicDoor } from "./defineProvider";
 import { SessionRegistry } from "./sessionRegistry";
 
-const noChange = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
+const noChange = {
+  changes: false,
+  replaces: [],
+  updates: [],
+  powerCycle: [],
+  nextStart: [],
+  noApiCall: [],
+  deleteBeforeReplace: false,
+  warnings: [],
+};
 
 /** A resource the provider does not have: its rows live in `gadgets`, made by the platform it is given. */
 const gadget = defineResource<Row, Row>({
@@ -46,7 +55,12 @@ describe("a resource declared once appears everywhere the list reaches", () => {
   test("the plugin serves it, on the session of its provider instance", async () => {
     const site = platform();
     const schema = { name: "vplatform", version: "1.2.3", resources: {} };
-    const plugin = new VplatformProvider(() => 0, { text: JSON.stringify(schema), schema }, () => site.api, withGadget);
+    const plugin = new VplatformProvider(
+      () => 0,
+      { text: JSON.stringify(schema), schema },
+      () => site.api,
+      withGadget,
+    );
     plugin.configure({ endpoint: "https://a.example", apiKey: "k" });
     expect(plugin.resourceNames).toContain("Gadget");
     const created = await plugin.create("urn:pulumi:dev::lab::vplatform:index:Gadget::g", { name: "g1" });

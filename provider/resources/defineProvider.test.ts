@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { PartialCreateError, ResourceBehaviour, dynamicDoor, resourceOperations } from "./defineProvider";
+import { PartialCreateError, type ResourceBehaviour, dynamicDoor, resourceOperations } from "./defineProvider";
 import { SessionRegistry } from "./sessionRegistry";
 import type { PlatformApi } from "../reconcile/platform";
 import { currentDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
@@ -8,22 +8,34 @@ import { apiField } from "../schemas/common";
 
 const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
 type I = z.output<typeof schema>;
-const noChange = { changes: false, replaces: [], updates: [], powerCycle: [], nextStart: [], noApiCall: [], deleteBeforeReplace: false, warnings: [] };
+const noChange = {
+  changes: false,
+  replaces: [],
+  updates: [],
+  powerCycle: [],
+  nextStart: [],
+  noApiCall: [],
+  deleteBeforeReplace: false,
+  warnings: [],
+};
 
 /** The dynamic door of a resource "Thing", configured (on a platform that is never asked anything). */
 function fake(overrides: Partial<ResourceBehaviour<I, I>> = {}) {
   const sessions = new SessionRegistry(() => ({}) as PlatformApi);
   sessions.configure("Thing", () => undefined);
-  return dynamicDoor(resourceOperations<I, I>({
-    token: "Thing",
-    schema,
-    diff: () => noChange,
-    create: async (_session, inputs) => ({ id: "1", outs: { ...inputs, extra: undefined } as I }),
-    read: async () => undefined,
-    update: async (_session, _id, _o, news) => news,
-    delete: async () => undefined,
-    ...overrides,
-  }), sessions);
+  return dynamicDoor(
+    resourceOperations<I, I>({
+      token: "Thing",
+      schema,
+      diff: () => noChange,
+      create: async (_session, inputs) => ({ id: "1", outs: { ...inputs, extra: undefined } as I }),
+      read: async () => undefined,
+      update: async (_session, _id, _o, news) => news,
+      delete: async () => undefined,
+      ...overrides,
+    }),
+    sessions,
+  );
 }
 
 describe("defineProvider", () => {
@@ -58,7 +70,11 @@ describe("defineProvider", () => {
     });
     const live = { name: "a", address: "", passHash: "", note: "" };
     const p = fake({ schema: importable, read: async () => ({ inputs: live, outs: { ...live, status: "up" } }) as never });
-    await expect(p.read!("1", {})).resolves.toEqual({ id: "1", inputs: { name: "a", note: "" }, props: { name: "a", note: "", status: "up" } });
+    await expect(p.read!("1", {})).resolves.toEqual({
+      id: "1",
+      inputs: { name: "a", note: "" },
+      props: { name: "a", note: "", status: "up" },
+    });
     const held = { ...live, passHash: "x1" };
     const q = fake({ schema: importable, read: async () => ({ inputs: held, outs: held }) as never });
     expect((await q.read!("1", {})).inputs).toEqual({ name: "a", passHash: "x1", note: "" });
@@ -76,7 +92,9 @@ describe("defineProvider", () => {
 
   test("diff prints its warnings and reports replacements", async () => {
     const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
-    const p = fake({ diff: () => ({ ...noChange, changes: true, replaces: ["size"], deleteBeforeReplace: true, warnings: ["size forces a replacement"] }) });
+    const p = fake({
+      diff: () => ({ ...noChange, changes: true, replaces: ["size"], deleteBeforeReplace: true, warnings: ["size forces a replacement"] }),
+    });
     const d = await p.diff!("1", { name: "a", size: 1 }, { name: "a", size: 2 });
     expect(log).toHaveBeenCalledWith("vplatform: Thing 1: size forces a replacement");
     log.mockRestore();

@@ -4,13 +4,13 @@ import type { ResourceDiff } from "../plan/diff";
 import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
 import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
 import { MARKER_INPUT } from "../reconcile/createMarker";
-import { Row } from "../reconcile/platform";
+import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
-import { SessionRegistry, dynamicSessions } from "./sessionRegistry";
+import { type SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { fieldMeta, shapeOf } from "../schemas/common";
-import { CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { type CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
@@ -206,7 +206,6 @@ function within<T>(limit: Limit, work: () => Promise<T>): Promise<T> {
   const engine = currentDeadline();
   return withDeadline(engine?.bindsWaits ? engine : deadlineIn(limit.seconds, limit.name), work);
 }
-
 
 function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> {
   const { __provider: _ignored, ...rest } = bag;

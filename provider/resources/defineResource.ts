@@ -9,7 +9,7 @@ import type { Row } from "../reconcile/platform";
  * and the list in provider/resources/index.ts is typed by them, so a
  * declaration left out of the list does not compile.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-interface
+// biome-ignore lint/suspicious/noEmptyInterface: an interface (not a type) so that each declaration can add its token to it
 export interface ResourceTokens {}
 export type ResourceToken = keyof ResourceTokens;
 

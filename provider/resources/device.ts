@@ -1,9 +1,17 @@
 import { diffFields, named, type ResourceDiff } from "../plan/diff";
 import type { OutputValues } from "../schemas/outputs";
-import { DEVICE_READ_FIELDS, DeviceInputs, deviceOutputs, deviceInputsSchema, deviceShape, fromDeviceApiRow, toDeviceApiBody } from "../schemas/device";
+import {
+  DEVICE_READ_FIELDS,
+  type DeviceInputs,
+  deviceOutputs,
+  deviceInputsSchema,
+  deviceShape,
+  fromDeviceApiRow,
+  toDeviceApiBody,
+} from "../schemas/device";
 import { type Row, str } from "../reconcile/platform";
 import { defineResource } from "./defineResource";
-import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
+import { type HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DeviceInputs & HardwareInputs;
 type Outputs = Inputs & OutputValues<typeof deviceOutputs>;

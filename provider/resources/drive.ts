@@ -1,10 +1,10 @@
 import type { Row } from "../reconcile/platform";
 import { describeChange, diffFields, formatValue, named, type ResourceDiff } from "../plan/diff";
-import { DRIVE_READ_FIELDS, DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
+import { DRIVE_READ_FIELDS, type DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "../schemas/drive";
 import { unplugAndDeleteDrive } from "../reconcile/hardware";
 import { toNumber } from "../schemas/normalize";
 import { defineResource } from "./defineResource";
-import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
+import { type HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = DriveInputs & HardwareInputs;
 
@@ -53,6 +53,7 @@ export const drive = defineResource<Inputs, Inputs>({
     readFields: DRIVE_READ_FIELDS,
     references: [{ field: "mediaSource", table: "files", noun: "file" }],
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
-    removeLive: (api, owner, id, olds, t) => (owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined),
+    removeLive: (api, owner, id, olds, t) =>
+      owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined,
   }),
 });

@@ -28,7 +28,15 @@ describe("a preview whose machine key is unknown", () => {
 
 describe("the owner fields the SDK copies from the VM are bookkeeping", () => {
   const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => ownerCopiesAloneAreNoChange(diffDrive(olds, news));
-  const drive = { machine: "100", vm: "7", name: "os", media: "disk", interface: "virtio-scsi", disksize: 10 * 2 ** 30, powerCyclePolicy: "restart" };
+  const drive = {
+    machine: "100",
+    vm: "7",
+    name: "os",
+    media: "disk",
+    interface: "virtio-scsi",
+    disksize: 10 * 2 ** 30,
+    powerCyclePolicy: "restart",
+  };
 
   test("a change of the VM's policy alone is no change for the engine (stock --expect-no-changes passes)", () => {
     expect(diff(drive, { ...drive, powerCyclePolicy: "refuse" }).changes).toBe(false);

@@ -1,21 +1,21 @@
 import type { Session } from "../reconcile/session";
 import type { z } from "zod";
-import { ResourceDiff, apiUpdateBody } from "../plan/diff";
+import { type ResourceDiff, apiUpdateBody } from "../plan/diff";
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import type { Shape } from "../schemas/common";
-import { changeHardware, findMachineOwner, MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
+import { changeHardware, findMachineOwner, type MachineOwner, waitUntilPluggedIn } from "../reconcile/hardware";
 import { madeByThisProcess } from "../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
-import { Inserted, insertRow } from "../reconcile/insertRow";
-import { CreatedRow, Row, errorText, rowsWhere, str } from "../reconcile/platform";
+import { type Inserted, insertRow } from "../reconcile/insertRow";
+import { type CreatedRow, type Row, errorText, rowsWhere, str } from "../reconcile/platform";
 import { OWNER_COPIES, type PowerCyclePolicy } from "../schemas/hardware";
-import { OperationTimeouts } from "../schemas/timeouts";
+import type { OperationTimeouts } from "../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
-import { PartialCreateError, ResourceBehaviour } from "./defineProvider";
+import { PartialCreateError, type ResourceBehaviour } from "./defineProvider";
 import type { ResourceToken, SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
-import { Reference, verifyReferences } from "./referenceCheck";
+import { type Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../client/query-string";
 
@@ -98,7 +98,13 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
   const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
-      ? (await api.list(spec.table, { filter: `machine eq ${inputs.machine} and name eq ${quoteLiteral(inputs.name)}`, fields: spec.readFields, limit: 1 }))[0]
+      ? (
+          await api.list(spec.table, {
+            filter: `machine eq ${inputs.machine} and name eq ${quoteLiteral(inputs.name)}`,
+            fields: spec.readFields,
+            limit: 1,
+          })
+        )[0]
       : undefined;
   const marking = markingOf(spec);
   /**
@@ -107,7 +113,9 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
    */
   const findOurs = (api: Session, inputs: I, marker: string) => async () => {
     const rows = await rowsWhere(api, spec.table, "machine", String(inputs.machine), spec.readFields);
-    return rows.find((row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0);
+    return rows.find(
+      (row) => marking.marks(row, marker, inputs) && spec.diff(liveAsInputs(spec, row, inputs), inputs).replaces.length === 0,
+    );
   };
   return {
     token: spec.token,
@@ -145,9 +153,14 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
             const body = marking.mark(spec.toApiBody(inputs), marker, inputs);
             // A machine this process made holds no row of an earlier run: only a resend (after a failed POST) must look.
             const lookFirst = !madeByThisProcess(api, machine);
-            created = inserted = await insertRow(api, { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker), lookFirst }, t.create * 1000);
+            created = inserted = await insertRow(
+              api,
+              { table: spec.table, body, what: what(inputs), findOurs: findOurs(api, inputs, marker), lookFirst },
+              t.create * 1000,
+            );
           });
-          if (owner.status.running && hotplugView(owner, spec).allowHotplug) await waitUntilPluggedIn(api, spec.table, created!.$key, what(inputs), t);
+          if (owner.status.running && hotplugView(owner, spec).allowHotplug)
+            await waitUntilPluggedIn(api, spec.table, created!.$key, what(inputs), t);
         } catch (err) {
           if (!created) throw err;
           // The row exists but the VM could not be started again: record the row, never add it twice.
@@ -158,7 +171,8 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
             [errorText(err)],
           );
         }
-        if (inserted?.recovered) assertRecoveredMatches(what(inputs), inputs, spec.fromApiRow(withoutTag(inserted.response ?? {}), inputs), inserted.$key, outs());
+        if (inserted?.recovered)
+          assertRecoveredMatches(what(inputs), inputs, spec.fromApiRow(withoutTag(inserted.response ?? {}), inputs), inserted.$key, outs());
         return { id: str(created!.$key), outs: outs() };
       });
     },

@@ -1,8 +1,8 @@
 import type { ApiClient } from "../client/api-client";
-import { LOOKUPS, NamedLookup, Row, findOne } from "../client/lookups";
+import { LOOKUPS, type NamedLookup, type Row, findOne } from "../client/lookups";
 import { str } from "../reconcile/platform";
 import { fieldMeta, type Shape } from "../schemas/common";
-import { OutputDecl, output } from "../schemas/outputs";
+import { type OutputDecl, output } from "../schemas/outputs";
 import { virtualMachineShape } from "../schemas/virtualMachine";
 import { vnetShape } from "../schemas/vnet";
 
@@ -22,7 +22,10 @@ export interface LookupFunction {
   outputs: Record<string, LookupOutput>;
 }
 
-const out = <T extends "string" | "integer">(type: T, column: string, description: string): LookupOutput<T> => ({ ...output(type, description), column });
+const out = <T extends "string" | "integer">(type: T, column: string, description: string): LookupOutput<T> => ({
+  ...output(type, description),
+  column,
+});
 /** An output read from the column a resource schema maps `field` to. */
 const mapped = (shape: Shape, field: string, description: string) => out("string", fieldMeta(shape[field])!.api!, description);
 const id = out("string", "$key", "Row key");
@@ -32,7 +35,12 @@ const FUNCTIONS = {
   getVnet: {
     description: "The virtual network with this name.",
     lookup: LOOKUPS.vnet,
-    outputs: { id, name: mapped(vnetShape, "name", "Name"), network: mapped(vnetShape, "network", "Network address (CIDR)"), type: mapped(vnetShape, "type", "Network type") },
+    outputs: {
+      id,
+      name: mapped(vnetShape, "name", "Name"),
+      network: mapped(vnetShape, "network", "Network address (CIDR)"),
+      type: mapped(vnetShape, "type", "Network type"),
+    },
   },
   getVirtualMachine: {
     description: "The VM (not a snapshot) with this name.",

@@ -1,7 +1,7 @@
 import { rowsWhere, str } from "../reconcile/platform";
 import { perSession, type Session } from "../reconcile/session";
 import { knownOwner } from "../reconcile/machineOwners";
-import { CheckFailure } from "./checkInputs";
+import type { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
 
 /** Machine keys confirmed in this session (a preview checks many drives of one VM). */

@@ -1,8 +1,8 @@
 import type { Session } from "../reconcile/session";
 import { MARKER_INPUT, hasTag } from "../reconcile/createMarker";
-import { Row, rowsWhere, str } from "../reconcile/platform";
+import { type Row, rowsWhere, str } from "../reconcile/platform";
 import { toBoolean } from "../schemas/normalize";
-import { CheckFailure } from "./checkInputs";
+import type { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, checkCopy } from "./checkCopy";
 
 /**
@@ -21,7 +21,9 @@ export async function verifyVmNameFree(api: Session, inputs: Row, unknown: Set<s
   if (olds === undefined || typeof name !== "string" || unknown.has("name") || inputs.adopt || olds.name === name) return [];
   const copy = await checkCopy(api, "vms", VM_CHECK_FIELDS);
   if (copy && !copy.some((r) => r.name === name && toBoolean(r.is_snapshot) !== true)) return [];
-  const rows = (await rowsWhere(api, "vms", "name", name, "$key,name,description,is_snapshot")).filter((r) => toBoolean(r.is_snapshot) !== true);
+  const rows = (await rowsWhere(api, "vms", "name", name, "$key,name,description,is_snapshot")).filter(
+    (r) => toBoolean(r.is_snapshot) !== true,
+  );
   const marker = inputs[MARKER_INPUT];
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
   if (!taken) return [];

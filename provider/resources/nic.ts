@@ -1,8 +1,8 @@
 import type { Row } from "../reconcile/platform";
 import { diffFields, named, type ResourceDiff } from "../plan/diff";
-import { NIC_READ_FIELDS, NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "../schemas/nic";
+import { NIC_READ_FIELDS, type NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "../schemas/nic";
 import { defineResource } from "./defineResource";
-import { HardwareInputs, hardwareBehaviour } from "./hardwareResource";
+import { type HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 
 type Inputs = NicInputs & HardwareInputs;
 

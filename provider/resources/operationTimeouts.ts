@@ -1,5 +1,5 @@
 import { currentDeadline } from "../client/operationDeadline";
-import { OperationTimeouts } from "../schemas/timeouts";
+import type { OperationTimeouts } from "../schemas/timeouts";
 import { DEFAULT_TIMEOUTS } from "../schemas/common";
 
 export { DEFAULT_TIMEOUTS };

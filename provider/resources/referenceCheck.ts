@@ -1,5 +1,5 @@
 import { perSession, type Session } from "../reconcile/session";
-import { CheckFailure } from "./checkInputs";
+import type { CheckFailure } from "./checkInputs";
 import { rowExists } from "./checkCopy";
 
 /** An input holding the key of another row, which must exist when the preview runs. */

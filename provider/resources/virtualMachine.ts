@@ -1,8 +1,8 @@
 import type { Session } from "../reconcile/session";
 import {
   VIRTUAL_MACHINE_READ_FIELDS,
-  VirtualMachineInputs,
-  VirtualMachineOutputs,
+  type VirtualMachineInputs,
+  type VirtualMachineOutputs,
   virtualMachineOutputs,
   fromVirtualMachineApiRow,
   toCloneParams,
@@ -13,16 +13,26 @@ import {
 import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../plan/diff";
 import { toBoolean } from "../schemas/normalize";
 import { withoutOutputs } from "../schemas/outputs";
-import { LiveVmState, VmStep, planVmUpdate } from "../plan/vmUpdate";
-import { CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
+import { type LiveVmState, type VmStep, planVmUpdate } from "../plan/vmUpdate";
+import { type CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../reconcile/cloudinitFiles";
 import { markerOf, withoutTag } from "../reconcile/createMarker";
 import { isNameConflict } from "../reconcile/insertRow";
-import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
+import { type MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { errorText, str } from "../reconcile/platform";
-import { VmRef, powerOff, powerOn } from "../reconcile/power";
+import { type VmRef, powerOff, powerOn } from "../reconcile/power";
 import { forgetOwner, rememberMadeHere, rememberVm } from "../reconcile/machineOwners";
-import { OperationTimeouts } from "../schemas/timeouts";
-import { CloneSource, LiveVm, deleteVm, enforcePower, findVmByName, insertVm, powerTimeouts, readVm, setVmNote } from "../reconcile/vm";
+import type { OperationTimeouts } from "../schemas/timeouts";
+import {
+  type CloneSource,
+  type LiveVm,
+  deleteVm,
+  enforcePower,
+  findVmByName,
+  insertVm,
+  powerTimeouts,
+  readVm,
+  setVmNote,
+} from "../reconcile/vm";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError } from "./defineProvider";
@@ -32,13 +42,13 @@ import { resolveTimeouts } from "./operationTimeouts";
 
 type PowerState = "running" | "stopped";
 
-
 /** `needRestart` is read live on refresh; after our own changes it is false (power-cycle changes are applied with a cycle). */
 function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus, needRestart = false): VirtualMachineOutputs {
   return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running, needRestart };
 }
 
-const statusOf = (running: boolean): MachineStatus => (running ? { running: true, status: "running" } : { running: false, status: "stopped" });
+const statusOf = (running: boolean): MachineStatus =>
+  running ? { running: true, status: "running" } : { running: false, status: "stopped" };
 
 const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.cloudinitFiles?.map((f) => f.name) ?? [];
 
@@ -103,7 +113,11 @@ async function recoveredVmStatus(api: Session, vm: VmRef, inputs: VirtualMachine
   if (!live) throw new Error(`vplatform: VM '${vm.name}' (key ${vm.vmKey}) disappeared right after it was found; re-run \`pulumi up\``);
   if (!inputs.cloneFrom) {
     const asInputs = fromVirtualMachineApiRow(withoutTag(live.row), inputs);
-    const outs = outputs({ ...inputs, ...asInputs, powerState: live.status.running ? "running" : "stopped" } as VirtualMachineInputs, vm, live.status);
+    const outs = outputs(
+      { ...inputs, ...asInputs, powerState: live.status.running ? "running" : "stopped" } as VirtualMachineInputs,
+      vm,
+      live.status,
+    );
     assertRecoveredMatches(`VM '${vm.name}'`, inputs, asInputs, vm.vmKey, outs);
   }
   return live.status;
@@ -114,7 +128,8 @@ function findVmToAdopt(api: Session, inputs: VirtualMachineInputs & { adopt: tru
   return findAdoptable(`VM '${inputs.name}'`, inputs.adopt, {
     byKey: async (key) => {
       const live = await readVm(api, key, `${VIRTUAL_MACHINE_READ_FIELDS},is_snapshot`);
-      if (live && toBoolean(live.row.is_snapshot) === true) throw new Error(`vplatform: adopt: '${key}' is the key of a snapshot, not of a VM`);
+      if (live && toBoolean(live.row.is_snapshot) === true)
+        throw new Error(`vplatform: adopt: '${key}' is the key of a snapshot, not of a VM`);
       return live;
     },
     byName: () => findVmByName(api, inputs.name, VIRTUAL_MACHINE_READ_FIELDS),
@@ -137,9 +152,12 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
   const plan = planVmUpdate(olds, news, live);
   if (plan.diff.replaces.length > 0) return plan.diff;
   if (!plan.ok && (recorded || olds.running !== false)) {
-    throw new Error(`vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`);
+    throw new Error(
+      `vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`,
+    );
   }
-  if (!plan.ok) return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };
+  if (!plan.ok)
+    return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };
   const t = resolveTimeouts(news.timeouts);
   const restart = `the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`;
   const lines = plan.restart ? [`${plan.restart}: ${recorded ? restart : `if it is running then, ${restart}`}`] : [];
@@ -253,7 +271,8 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
     return api.withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");
-      if (!live) throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
+      if (!live)
+        throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
       const vm: VmRef = { ...live.ref, name: news.name };
       if (news.powerState) api.forgetOwedStart(vm.machineKey); // the plan brings about the declared state
       const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });

@@ -1,17 +1,22 @@
 import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
 import { diffFields, type ResourceDiff } from "../plan/diff";
-import { MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
+import { type MachineStatus, readMachineStatus } from "../reconcile/machineStatus";
 import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
-import { VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs, vmPowerShape } from "../schemas/vmPower";
+import { type VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs, vmPowerShape } from "../schemas/vmPower";
 import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
 type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
 
-const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): Outputs => ({ ...inputs, machineKey, status: s.status, running: s.running });
+const outputs = (inputs: VmPowerInputs, machineKey: string, s: MachineStatus): Outputs => ({
+  ...inputs,
+  machineKey,
+  status: s.status,
+  running: s.running,
+});
 
 /** Brings the VM to the declared state; the status is read under the machine's lock, after every other change to it. */
 async function enforceDeclared(api: Session, inputs: VmPowerInputs): Promise<Outputs> {
@@ -44,7 +49,7 @@ export const vmPower = defineResource<VmPowerInputs, Outputs>({
   token: "VmPower",
   table: "vms",
   description:
-  "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
+    "The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is.",
   outputs: vmPowerOutputs,
   schema: vmPowerInputsSchema,
   sdk: { createMarker: false },

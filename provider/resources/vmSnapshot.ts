@@ -1,12 +1,18 @@
 import type { Session } from "../reconcile/session";
 import { diffFields, named, type ResourceDiff } from "../plan/diff";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
-import { VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "../schemas/vmSnapshot";
+import {
+  type VmSnapshotInputs,
+  toVmSnapshotApiParams,
+  vmSnapshotInputsSchema,
+  vmSnapshotOutputs,
+  vmSnapshotShape,
+} from "../schemas/vmSnapshot";
 import { isIdle, waitForMachineStatus } from "../reconcile/machineStatus";
 import { markerOf, taggedDescription, taggedFilter } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
 import { errorText, type Row, str } from "../reconcile/platform";
-import { VmRef, vmAction } from "../reconcile/power";
+import { type VmRef, vmAction } from "../reconcile/power";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError } from "./defineProvider";
 import { defineResource } from "./defineResource";
@@ -39,7 +45,8 @@ async function findSnapshot(api: Session, vmKey: string, name: string, marker: s
  * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
  */
 async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec: number) {
-  const wait = (machineKey: string, label: string) => waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
+  const wait = (machineKey: string, label: string) =>
+    waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
   await wait(vm.machineKey, `VM '${vm.name}' to finish its running operation`);
   const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
@@ -85,10 +92,20 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
       try {
         await insertRow(
           api,
-          { table: "vm_actions", body: params, what: `snapshot '${inputs.name}' of VM '${vm.name}'`, findOurs: taken, send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }) },
+          {
+            table: "vm_actions",
+            body: params,
+            what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
+            findOurs: taken,
+            send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
+          },
           t.snapshot * 1000,
         );
-        await waitForMachineStatus(api, vm.machineKey, isIdle, { timeoutSec: t.snapshot, label: `VM '${vm.name}' to finish snapshotting`, timeoutInput: "snapshot" });
+        await waitForMachineStatus(api, vm.machineKey, isIdle, {
+          timeoutSec: t.snapshot,
+          label: `VM '${vm.name}' to finish snapshotting`,
+          timeoutInput: "snapshot",
+        });
       } catch (err) {
         const row = await taken().catch(() => undefined);
         if (!row) throw err;
@@ -108,7 +125,7 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
 
   async read(api, id, olds) {
     const row = await api.get("vms", id, "$key,name,is_snapshot,parent_vm");
-    if (!row || row.is_snapshot !== true) return undefined;
+    if (row?.is_snapshot !== true) return undefined;
     const declared = withoutOutputs(olds, vmSnapshotOutputs);
     if (declaredFields(declared)) return { outs: olds, inputs: declared as Inputs };
     // Imported (nothing declared yet): the snapshot row names its VM.
@@ -122,9 +139,7 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
     if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger")) {
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
-      const machineKey = await api.withMachineLock(vm.machineKey, () =>
-        restore(api, vm, id, resolveTimeouts(news.timeouts).restore),
-      );
+      const machineKey = await api.withMachineLock(vm.machineKey, () => restore(api, vm, id, resolveTimeouts(news.timeouts).restore));
       return { ...news, machineKey };
     }
     return { ...news, machineKey: olds.machineKey };

@@ -1,6 +1,6 @@
 import type { Session } from "../reconcile/session";
 import { apiUpdateBody, describeChange, diffFields, named, type ResourceDiff } from "../plan/diff";
-import { VNET_READ_FIELDS, VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
+import { VNET_READ_FIELDS, type VnetInputs, fromVnetApiRow, toVnetApiBody, vnetInputsSchema, vnetShape } from "../schemas/vnet";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../reconcile/createMarker";
 import { insertRow } from "../reconcile/insertRow";
 import { errorStatus, errorText, type Row, str } from "../reconcile/platform";
@@ -73,7 +73,8 @@ export const vnet = defineResource<Inputs, Inputs>({
     };
     const body = { ...toVnetApiBody(inputs), description: taggedDescription(inputs.description, marker) };
     const created = await insertRow(api, { table: "vnets", body, what, findOurs }, resolveTimeouts(inputs.timeouts).create * 1000);
-    if (created.recovered) assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, inputs);
+    if (created.recovered)
+      assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, inputs);
     return { id: str(created.$key), outs: inputs };
   },
 
@@ -96,7 +97,13 @@ export const vnet = defineResource<Inputs, Inputs>({
       () => removeUnlessInUse(api, id),
       (inUse) => inUse === undefined,
       (inUse) => inUse ?? "deleted",
-      { timeoutSec: t.delete, label: `vnet '${olds.name}' to be free of NICs (their VMs are being deleted)`, timeoutInput: "delete", initialDelayMs: 1000, maxDelayMs: (t.delete * 1000) / 30 },
+      {
+        timeoutSec: t.delete,
+        label: `vnet '${olds.name}' to be free of NICs (their VMs are being deleted)`,
+        timeoutInput: "delete",
+        initialDelayMs: 1000,
+        maxDelayMs: (t.delete * 1000) / 30,
+      },
     );
   },
 });

@@ -58,7 +58,13 @@ export interface FieldMeta {
 }
 
 /** A field with its API mapping and description. */
-export function apiField<T extends z.ZodType>(schema: T, api: string, kind: ApiKind, description: string, extra: Partial<FieldMeta> = {}): T {
+export function apiField<T extends z.ZodType>(
+  schema: T,
+  api: string,
+  kind: ApiKind,
+  description: string,
+  extra: Partial<FieldMeta> = {},
+): T {
   return schema.meta({ description, api, kind, ...removal(schema), ...extra }) as T;
 }
 
@@ -81,7 +87,8 @@ export function fieldMeta(schema: unknown): FieldMeta | undefined {
 /** A row key: digits, given as a string or a number (normalized to a string). */
 export const keySchema = z
   .union([z.string().regex(/^\d+$/, "must be a row key (digits)"), z.number().int().nonnegative()], {
-    error: (issue) => (issue.input === undefined ? 'required: a row key (digits, e.g. "42")' : 'must be a row key: digits as text ("42") or a whole number'),
+    error: (issue) =>
+      issue.input === undefined ? 'required: a row key (digits, e.g. "42")' : 'must be a row key: digits as text ("42") or a whole number',
   })
   .transform(String);
 
@@ -91,7 +98,10 @@ export const keySchema = z
  * field's wrong type or enumeration value instead of after that is fixed.
  */
 export function whenValid(...fields: string[]) {
-  return { when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) => !payload.issues.some((i) => fields.includes(String(i.path?.[0]))) };
+  return {
+    when: (payload: { issues: readonly { path?: readonly PropertyKey[] }[] }) =>
+      !payload.issues.some((i) => fields.includes(String(i.path?.[0]))),
+  };
 }
 
 /** Spec "suggested client timeouts", upper end of each range, in seconds. */
@@ -110,7 +120,12 @@ export const DEFAULT_TIMEOUTS: OperationTimeouts = {
 };
 
 const seconds = (what: string) =>
-  z.number().positive().max(86_400).optional().meta({ description: `${what} (seconds)` });
+  z
+    .number()
+    .positive()
+    .max(86_400)
+    .optional()
+    .meta({ description: `${what} (seconds)` });
 
 export const timeoutsSchema = z
   .strictObject({
@@ -136,7 +151,7 @@ export const timeoutsSchema = z
 
 export const adoptSchema = providerField(
   z.union([z.boolean(), keySchema], { error: () => 'must be true (find the row by its name) or a row key (digits, e.g. "42")' }).optional(),
-  "Take over an existing row instead of creating one: true finds it by name, a row key (e.g. \"42\") names it exactly. The row must match the declaration (differences are listed).",
+  'Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).',
 );
 
 /** Input value → API body value. */
@@ -243,8 +258,9 @@ export function parseCidr(cidr: string): { base: number; bits: number } | undefi
 
 export function cidrContains(cidr: { base: number; bits: number }, ip: number): boolean {
   const mask = cidr.bits === 0 ? 0 : (~0 << (32 - cidr.bits)) >>> 0;
-  return ((ip & mask) >>> 0) === ((cidr.base & mask) >>> 0);
+  return (ip & mask) >>> 0 === (cidr.base & mask) >>> 0;
 }
 
 /** The fields of an object schema (none for another schema). */
-export const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> => (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};
+export const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> =>
+  (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};

@@ -29,17 +29,30 @@ describe("a new disk needs a disksize (the spec: bytes, for new disks)", () => {
     ["an imported disk (sized by its source)", { media: "import", mediaSource: "9" }, []],
   ])("%s → %j", (_what, input, expected) => expect(drive(input)).toEqual(expected));
   test("every problem of a declaration is reported at its own path", () => {
-    expect(drive({ machine: "web", media: "cdrom", preferredTier: 9 }).map((p) => p.split(":")[0]).sort()).toEqual(["machine", "mediaSource", "preferredTier"]);
+    expect(
+      drive({ machine: "web", media: "cdrom", preferredTier: 9 })
+        .map((p) => p.split(":")[0])
+        .sort(),
+    ).toEqual(["machine", "mediaSource", "preferredTier"]);
   });
   test("the cross-field rules are checked even when another field has an invalid enumeration value", () => {
-    expect(drive({ media: "cdrom", interface: "scsi" }).map((p) => p.split(":")[0]).sort()).toEqual(["interface", "mediaSource"]);
+    expect(
+      drive({ media: "cdrom", interface: "scsi" })
+        .map((p) => p.split(":")[0])
+        .sort(),
+    ).toEqual(["interface", "mediaSource"]);
   });
 });
 
 describe("the API body is the spec's machine_drives representation", () => {
-  test("preferred_tier a string \"1\"..\"5\", disksize an integer in bytes, defaults sent explicitly", () => {
+  test('preferred_tier a string "1".."5", disksize an integer in bytes, defaults sent explicitly', () => {
     expect(toDriveApiBody(driveInputsSchema.parse({ machine: "54", disksize: 20 * 1024 ** 3, preferredTier: 5, name: "os" }))).toEqual({
-      machine: "54", name: "os", media: "disk", interface: "virtio-scsi", disksize: 21474836480, preferred_tier: "5",
+      machine: "54",
+      name: "os",
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: 21474836480,
+      preferred_tier: "5",
     });
   });
   test("an update body leaves the machine out (it moves by replacement)", () => {
@@ -49,12 +62,35 @@ describe("the API body is the spec's machine_drives representation", () => {
 
 describe("a drive row reads back as the declaration, whatever form the API answers in (no perpetual diff)", () => {
   const declared = driveInputsSchema.parse({
-    machine: "54", name: "os", description: "", media: "import", interface: "ahci", disksize: 10737418240, preferredTier: 2, mediaSource: "9",
-    showPt: true, enabled: false, readonly: false,
+    machine: "54",
+    name: "os",
+    description: "",
+    media: "import",
+    interface: "ahci",
+    disksize: 10737418240,
+    preferredTier: 2,
+    mediaSource: "9",
+    showPt: true,
+    enabled: false,
+    readonly: false,
   });
   test.each([
-    ["numbers and JSON booleans", { machine: 54, disksize: 10737418240, preferred_tier: 2, media_source: 9, show_pt: true, enabled: false, readonly: false }],
-    ["strings", { machine: "54", disksize: "10737418240", preferred_tier: "2", media_source: "9", show_pt: "true", enabled: "false", readonly: "false" }],
+    [
+      "numbers and JSON booleans",
+      { machine: 54, disksize: 10737418240, preferred_tier: 2, media_source: 9, show_pt: true, enabled: false, readonly: false },
+    ],
+    [
+      "strings",
+      {
+        machine: "54",
+        disksize: "10737418240",
+        preferred_tier: "2",
+        media_source: "9",
+        show_pt: "true",
+        enabled: "false",
+        readonly: "false",
+      },
+    ],
     ["1/0 booleans", { machine: 54, disksize: 10737418240, preferred_tier: "2", media_source: 9, show_pt: 1, enabled: 0, readonly: 0 }],
   ])("%s", (_forms, forms) => {
     const row = { $key: 12, name: "os", description: "", media: "import", interface: "ahci", status: 12, ...forms };

@@ -11,6 +11,7 @@ import { fieldMeta, mappingOf, type Shape } from "./common";
 
 export type Row = Record<string, unknown>;
 
+// biome-ignore lint/suspicious/noExplicitAny: a list of codecs of different value types
 export interface FieldCodec<T = any> {
   /** The API columns this field is read from (for `fields=`). */
   columns: readonly string[];
@@ -105,7 +106,9 @@ export function ipListCodec(column: string): FieldCodec<ListedAddress[]> {
     }),
     fromApi(row, declared) {
       if (!(column in row)) return undefined;
-      const live = text(row[column]).split(/[,\s]+/).filter(Boolean);
+      const live = text(row[column])
+        .split(/[,\s]+/)
+        .filter(Boolean);
       const enabledDeclared = (declared ?? []).filter((e) => e.enabled).map((e) => e.address);
       if (declared !== undefined && JSON.stringify(live) === JSON.stringify(enabledDeclared)) return declared;
       const disabled = (declared ?? []).filter((e) => !e.enabled);

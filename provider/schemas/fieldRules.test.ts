@@ -42,30 +42,65 @@ interface Place {
 const vmBase = { name: "web", uefi: true };
 const places: Place[] = [
   { name: "VirtualMachine", schema: virtualMachineInputsSchema, shape: virtualMachineShape, base: vmBase, at: [], wrap: (o) => o },
-  { name: "Drive", schema: driveInputsSchema, shape: driveShape, base: { machine: "54", disksize: 1024, mediaSource: "9" }, at: [], wrap: (o) => o },
+  {
+    name: "Drive",
+    schema: driveInputsSchema,
+    shape: driveShape,
+    base: { machine: "54", disksize: 1024, mediaSource: "9" },
+    at: [],
+    wrap: (o) => o,
+  },
   { name: "Nic", schema: nicInputsSchema, shape: nicShape, base: { machine: "1", vnet: "2" }, at: [], wrap: (o) => o },
   { name: "Device", schema: deviceInputsSchema, shape: deviceShape, base: { machine: "5", resourceGroup: UUID }, at: [], wrap: (o) => o },
   {
-    name: "Vnet", schema: vnetInputsSchema, shape: vnetShape, at: [], wrap: (o) => o,
+    name: "Vnet",
+    schema: vnetInputsSchema,
+    shape: vnetShape,
+    at: [],
+    wrap: (o) => o,
     base: { name: "lan", network: "10.0.0.0/24", dhcpStart: "10.0.0.10", dhcpStop: "10.0.0.20" },
   },
   { name: "VmSnapshot", schema: vmSnapshotInputsSchema, shape: vmSnapshotShape, base: { vm: "7", name: "s" }, at: [], wrap: (o) => o },
   { name: "VmPower", schema: vmPowerInputsSchema, shape: vmPowerShape, base: { vm: "7", state: "running" }, at: [], wrap: (o) => o },
   // nested objects, declared inside a VM or a vnet
-  { name: "VirtualMachine.cloneFrom", schema: virtualMachineInputsSchema, shape: cloneFromShape, base: { vm: "7" }, at: ["cloneFrom"], wrap: (o) => ({ ...vmBase, cloneFrom: o }) },
   {
-    name: "VirtualMachine.cloudinitFiles[]", schema: virtualMachineInputsSchema, at: ["cloudinitFiles", 0],
-    shape: shapeOf((inner(virtualMachineShape.cloudinitFiles) as z.ZodArray).element as z.ZodType),
-    base: { name: "/user-data", contents: "" }, wrap: (o) => ({ ...vmBase, cloudinitFiles: [o] }),
+    name: "VirtualMachine.cloneFrom",
+    schema: virtualMachineInputsSchema,
+    shape: cloneFromShape,
+    base: { vm: "7" },
+    at: ["cloneFrom"],
+    wrap: (o) => ({ ...vmBase, cloneFrom: o }),
   },
-  { name: "VirtualMachine.timeouts", schema: virtualMachineInputsSchema, shape: shapeOf(timeoutsSchema), base: {}, at: ["timeouts"], wrap: (o) => ({ ...vmBase, timeouts: o }) },
   {
-    name: "Vnet.advancedOptions", schema: vnetInputsSchema, shape: shapeOf(vnetShape.advancedOptions), base: {}, at: ["advancedOptions"],
+    name: "VirtualMachine.cloudinitFiles[]",
+    schema: virtualMachineInputsSchema,
+    at: ["cloudinitFiles", 0],
+    shape: shapeOf((inner(virtualMachineShape.cloudinitFiles) as z.ZodArray).element as z.ZodType),
+    base: { name: "/user-data", contents: "" },
+    wrap: (o) => ({ ...vmBase, cloudinitFiles: [o] }),
+  },
+  {
+    name: "VirtualMachine.timeouts",
+    schema: virtualMachineInputsSchema,
+    shape: shapeOf(timeoutsSchema),
+    base: {},
+    at: ["timeouts"],
+    wrap: (o) => ({ ...vmBase, timeouts: o }),
+  },
+  {
+    name: "Vnet.advancedOptions",
+    schema: vnetInputsSchema,
+    shape: shapeOf(vnetShape.advancedOptions),
+    base: {},
+    at: ["advancedOptions"],
     wrap: (o) => ({ name: "lan", advancedOptions: o }),
   },
 ];
 
-interface Cases { accept: unknown[]; reject: unknown[] }
+interface Cases {
+  accept: unknown[];
+  reject: unknown[];
+}
 
 const KEY: Cases = { accept: ["0", "7", "123456", 7, 0], reject: ["web", "-1", "7a", "", " 7", -1, 1.5, true] };
 /** Refused for either end of the DHCP range in 10.0.0.0/24 (ending before it starts is a vnet.test.ts rule). */
@@ -74,12 +109,25 @@ const NOT_AN_ADDRESS_IN_NET = ["10.0.0.256", "10.0.0", "10.0.0.1.1", "", "::1", 
 /** Hand-written cases where the JSON Schema cannot say what is valid. */
 const handWritten: Record<string, Cases> = {
   "VirtualMachine.cluster": KEY,
-  "VirtualMachine.machineType": { accept: ["pc", "q35", "pc-i440fx-9.2", "pc-q35-10.0", "pc-q35-rhel9.4.0"], reject: ["Q35", "PC", "pc-q35-", "pc-i440fx-", "i440fx", "q35-10.0", "virt", "", 35] },
+  "VirtualMachine.machineType": {
+    accept: ["pc", "q35", "pc-i440fx-9.2", "pc-q35-10.0", "pc-q35-rhel9.4.0"],
+    reject: ["Q35", "PC", "pc-q35-", "pc-i440fx-", "i440fx", "q35-10.0", "virt", "", 35],
+  },
   "VirtualMachine.cloudinitFiles": {
-    accept: [[], [{ name: "/user-data", contents: "#cloud-config\n" }], [{ name: "/a", contents: "" }, { name: "/b", contents: "" }]],
+    accept: [
+      [],
+      [{ name: "/user-data", contents: "#cloud-config\n" }],
+      [
+        { name: "/a", contents: "" },
+        { name: "/b", contents: "" },
+      ],
+    ],
     reject: [{ name: "/user-data", contents: "" }, [{ name: "/user-data" }], ["/user-data"], "x"],
   },
-  "VirtualMachine.cloneFrom": { accept: [{ vm: "7" }, { vm: 7, quiesce: true, preserveMacs: false, preserveDeviceUuids: true, cluster: 2, description: "d" }], reject: [{}, { vm: "template" }, "7", 7] },
+  "VirtualMachine.cloneFrom": {
+    accept: [{ vm: "7" }, { vm: 7, quiesce: true, preserveMacs: false, preserveDeviceUuids: true, cluster: 2, description: "d" }],
+    reject: [{}, { vm: "template" }, "7", 7],
+  },
   "VirtualMachine.adopt": { accept: [true, false, "42"], reject: ["web", "", 1.5] },
   "VirtualMachine.timeouts": { accept: [{}, { create: 1, clone: 86400 }], reject: [{ create: 0 }, { crate: 5 }, 600] },
   "VirtualMachine.cloneFrom.vm": KEY,
@@ -92,15 +140,27 @@ const handWritten: Record<string, Cases> = {
     accept: ["52:54:00:12:34:56", "52:54:00:ab:cd:ef", "52:54:00:AB:CD:EF", "ff:ff:ff:ff:ff:ff"],
     reject: ["52-54-00-ab-cd-ef", "52:54:00:ab:cd", "52:54:00:ab:cd:ef:01", "52:54:00:ab:cd:eg", "5254.00ab.cdef", "", 5],
   },
-  "Nic.ipaddress": { accept: ["10.0.0.5", "0.0.0.0", "255.255.255.255", "192.168.1.1"], reject: ["10.0.0.256", "10.0.0", "", "::1", "host", 10] },
+  "Nic.ipaddress": {
+    accept: ["10.0.0.5", "0.0.0.0", "255.255.255.255", "192.168.1.1"],
+    reject: ["10.0.0.256", "10.0.0", "", "::1", "host", 10],
+  },
   "Device.machine": KEY,
-  "Device.resourceGroup": { accept: [UUID, UUID.toUpperCase()], reject: ["nvidia-a100", UUID.slice(0, -1), `${UUID}0`, UUID.replace(/-/g, ""), "", 5] },
+  "Device.resourceGroup": {
+    accept: [UUID, UUID.toUpperCase()],
+    reject: ["nvidia-a100", UUID.slice(0, -1), `${UUID}0`, UUID.replace(/-/g, ""), "", 5],
+  },
   "Device.settingsArgs": { accept: [{}, { model: "crb", count: 2 }], reject: [[], "x", null] },
-  "Vnet.network": { accept: ["10.0.0.0/24", "10.0.0.0/8", "0.0.0.0/0"], reject: ["10.0.0.0", "10.0.0.0/33", "10.0.0.256/24", "10.0.0.0/", "10.0.0.0/-1", "", 24] },
+  "Vnet.network": {
+    accept: ["10.0.0.0/24", "10.0.0.0/8", "0.0.0.0/0"],
+    reject: ["10.0.0.0", "10.0.0.0/33", "10.0.0.256/24", "10.0.0.0/", "10.0.0.0/-1", "", 24],
+  },
   "Vnet.gateway": { accept: ["10.0.0.1", "10.0.0.254", ""], reject: ["10.0.0.256", "gw", "10.0.1.1", 1] },
   "Vnet.dhcpStart": { accept: ["10.0.0.0", "10.0.0.10", "10.0.0.20"], reject: [...NOT_AN_ADDRESS_IN_NET, "9.255.255.255"] },
   "Vnet.dhcpStop": { accept: ["10.0.0.10", "10.0.0.255"], reject: [...NOT_AN_ADDRESS_IN_NET, "10.0.1.0"] },
-  "Vnet.advancedOptions": { accept: [{}, { dnsmasq: [] }, { dnsmasq: ["dhcp-option=6,10.0.0.1"] }], reject: [{ dnsmasq: "x" }, { dnsmasq: [1] }, { dnsmsq: [] }, []] },
+  "Vnet.advancedOptions": {
+    accept: [{}, { dnsmasq: [] }, { dnsmasq: ["dhcp-option=6,10.0.0.1"] }],
+    reject: [{ dnsmasq: "x" }, { dnsmasq: [1] }, { dnsmsq: [] }, []],
+  },
   "Vnet.advancedOptions.dnsmasq": { accept: [[], ["a", "b"]], reject: ["a", [1], {}] },
   "VmSnapshot.vm": KEY,
   "VmSnapshot.restoreTrigger": { accept: ["2024-06-01T12:00:00Z", "", 1, 0], reject: [true, null, {}] },
@@ -131,7 +191,7 @@ function generated(js: Obj): Cases | undefined {
       const max = js.maximum as number | undefined;
       const accept = [min ?? 0, max ?? (min ?? 0) + 1];
       const reject: unknown[] = [String(min ?? 0)];
-      if (min !== undefined) reject.push(int ? min - 1 : exclusive ?? min - 1);
+      if (min !== undefined) reject.push(int ? min - 1 : (exclusive ?? min - 1));
       if (max !== undefined && max < MAX_SAFE) reject.push(max + 1);
       if (max !== undefined && max === MAX_SAFE) reject.push(2 ** 53);
       if (int) reject.push((min ?? 0) + 0.5);
@@ -151,7 +211,13 @@ function generated(js: Obj): Cases | undefined {
   return undefined;
 }
 
-interface Field { place: Place; field: string; id: string; schema: z.ZodType; cases?: Cases }
+interface Field {
+  place: Place;
+  field: string;
+  id: string;
+  schema: z.ZodType;
+  cases?: Cases;
+}
 const fields: Field[] = places.flatMap((place) =>
   Object.entries(place.shape).map(([field, schema]) => {
     const id = `${place.name}.${field}`;
@@ -213,9 +279,20 @@ describe("a required input left out is refused by its path", () => {
   });
   test("the required inputs are the ones the resources cannot do without", () => {
     expect(required.map((f) => f.id)).toEqual([
-      "VirtualMachine.name", "Drive.machine", "Nic.machine", "Nic.vnet", "Device.machine", "Device.resourceGroup", "Vnet.name",
-      "VmSnapshot.vm", "VmSnapshot.name", "VmPower.vm", "VmPower.state", "VirtualMachine.cloneFrom.vm",
-      "VirtualMachine.cloudinitFiles[].name", "VirtualMachine.cloudinitFiles[].contents",
+      "VirtualMachine.name",
+      "Drive.machine",
+      "Nic.machine",
+      "Nic.vnet",
+      "Device.machine",
+      "Device.resourceGroup",
+      "Vnet.name",
+      "VmSnapshot.vm",
+      "VmSnapshot.name",
+      "VmPower.vm",
+      "VmPower.state",
+      "VirtualMachine.cloneFrom.vm",
+      "VirtualMachine.cloudinitFiles[].name",
+      "VirtualMachine.cloudinitFiles[].contents",
     ]);
   });
 });

@@ -16,7 +16,7 @@ export function isIpv6(text: string): boolean {
   const tail = halves.length === 2 ? groups(halves[1]) : [];
   const all = [...head, ...tail];
   const last = all[all.length - 1];
-  const v4Tail = last !== undefined && last.includes(".");
+  const v4Tail = last?.includes(".");
   if (v4Tail && ipv4ToInt(last) === undefined) return false;
   const hextets = v4Tail ? all.slice(0, -1) : all;
   if (!hextets.every((g) => HEXTET.test(g))) return false;

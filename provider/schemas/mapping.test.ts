@@ -45,10 +45,14 @@ describe("every mapped field", () => {
     expect(apiBodyOf(f.shape, { [f.field]: input })).toEqual({ [f.api]: body });
   });
 
-  test.each(mappedFields.map((f) => [`${f.resource}.${f.field}`, f]))("%s reads back as declared from every form the API answers with", (_name, f) => {
-    const { input, answers } = samples[f.kind];
-    for (const answer of answers) expect(inputsFromApiRow(f.shape, { [f.api]: answer }, { [f.field]: input })).toEqual({ [f.field]: input });
-  });
+  test.each(mappedFields.map((f) => [`${f.resource}.${f.field}`, f]))(
+    "%s reads back as declared from every form the API answers with",
+    (_name, f) => {
+      const { input, answers } = samples[f.kind];
+      for (const answer of answers)
+        expect(inputsFromApiRow(f.shape, { [f.api]: answer }, { [f.field]: input })).toEqual({ [f.field]: input });
+    },
+  );
 
   test("MAC addresses compare case-insensitively", () => {
     expect(inputsFromApiRow(nicShape, { macaddress: "52:54:00:AB:CD:EF" })).toEqual({ macaddress: "52:54:00:ab:cd:ef" });
@@ -61,13 +65,17 @@ describe("every mapped field", () => {
 });
 
 describe("every input of every resource", () => {
-  const inputs = Object.entries(shapes).flatMap(([resource, shape]) => Object.entries(shape).map(([field, schema]) => [`${resource}.${field}`, fieldMeta(schema)] as const));
+  const inputs = Object.entries(shapes).flatMap(([resource, shape]) =>
+    Object.entries(shape).map(([field, schema]) => [`${resource}.${field}`, fieldMeta(schema)] as const),
+  );
   test.each(inputs)("%s has a description (schema.json and docs/resources.md show it)", (_name, meta) => {
     expect(meta?.description?.trim().length ?? 0).toBeGreaterThan(0);
   });
   test("provider-only (control) inputs have no API name, so they are never sent", () => {
     const control = inputs.filter(([, meta]) => meta?.onChange === "control");
-    expect(control.map(([name]) => name)).toEqual(expect.arrayContaining(["VirtualMachine.timeouts", "VirtualMachine.adopt", "VirtualMachine.powerCyclePolicy"]));
+    expect(control.map(([name]) => name)).toEqual(
+      expect.arrayContaining(["VirtualMachine.timeouts", "VirtualMachine.adopt", "VirtualMachine.powerCyclePolicy"]),
+    );
     expect(control.filter(([, meta]) => meta?.api !== undefined)).toEqual([]);
   });
 });

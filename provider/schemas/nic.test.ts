@@ -24,8 +24,26 @@ describe("a MAC address is kept lowercase, so the platform's upper-case answer i
 
 describe("the API body is the spec's machine_nics representation", () => {
   test("enabled a JSON boolean, the MAC lowercase", () => {
-    expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, name: "eth0", interface: "e1000", enabled: false, macaddress: "52:54:00:AB:CD:EF", ipaddress: "10.0.0.5" }))).toEqual({
-      machine: "1", vnet: "2", name: "eth0", interface: "e1000", enabled: false, macaddress: "52:54:00:ab:cd:ef", ipaddress: "10.0.0.5",
+    expect(
+      toNicApiBody(
+        nicInputsSchema.parse({
+          machine: 1,
+          vnet: 2,
+          name: "eth0",
+          interface: "e1000",
+          enabled: false,
+          macaddress: "52:54:00:AB:CD:EF",
+          ipaddress: "10.0.0.5",
+        }),
+      ),
+    ).toEqual({
+      machine: "1",
+      vnet: "2",
+      name: "eth0",
+      interface: "e1000",
+      enabled: false,
+      macaddress: "52:54:00:ab:cd:ef",
+      ipaddress: "10.0.0.5",
     });
   });
   test("an update body can move the NIC to another vnet but leaves the machine out", () => {
@@ -34,12 +52,23 @@ describe("the API body is the spec's machine_nics representation", () => {
 });
 
 describe("a NIC row reads back as the declaration, whatever form the API answers in (no perpetual diff)", () => {
-  const declared = nicInputsSchema.parse({ machine: 1, vnet: 2, name: "eth0", description: "", interface: "rtl8139", enabled: true, macaddress: "52:54:00:12:34:56", ipaddress: "10.0.0.5" });
+  const declared = nicInputsSchema.parse({
+    machine: 1,
+    vnet: 2,
+    name: "eth0",
+    description: "",
+    interface: "rtl8139",
+    enabled: true,
+    macaddress: "52:54:00:12:34:56",
+    ipaddress: "10.0.0.5",
+  });
   test.each([
     ["numbers and JSON booleans", { machine: 1, vnet: 2, enabled: true, macaddress: "52:54:00:12:34:56" }],
     ["strings", { machine: "1", vnet: "2", enabled: "true", macaddress: "52:54:00:12:34:56" }],
     ["1 and an upper-case MAC", { machine: 1, vnet: 2, enabled: 1, macaddress: "52:54:00:12:34:56".toUpperCase() }],
   ])("%s", (_forms, forms) => {
-    expect(fromNicApiRow({ $key: 4, name: "eth0", description: "", interface: "rtl8139", ipaddress: "10.0.0.5", ...forms }, declared)).toEqual(declared);
+    expect(
+      fromNicApiRow({ $key: 4, name: "eth0", description: "", interface: "rtl8139", ipaddress: "10.0.0.5", ...forms }, declared),
+    ).toEqual(declared);
   });
 });

@@ -1,4 +1,14 @@
-import { PREVIEW_UNKNOWN, containsPreviewUnknown, jsonEqual, machineTypeFamily, normalizeMac, sameMachineType, toBoolean, toKey, toNumber } from "./normalize";
+import {
+  PREVIEW_UNKNOWN,
+  containsPreviewUnknown,
+  jsonEqual,
+  machineTypeFamily,
+  normalizeMac,
+  sameMachineType,
+  toBoolean,
+  toKey,
+  toNumber,
+} from "./normalize";
 
 describe("booleans from the API", () => {
   test.each([true, "true", "True", 1, "1"])("%p reads as true", (v) => expect(toBoolean(v)).toBe(true));

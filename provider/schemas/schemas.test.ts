@@ -40,7 +40,17 @@ describe("the registry", () => {
 
 describe("timeouts", () => {
   test("defaults are the upper end of the spec's suggested client timeouts", () => {
-    expect(DEFAULT_TIMEOUTS).toMatchObject({ create: 600, clone: 1800, snapshot: 300, restore: 900, powerChange: 60, delete: 300, gracefulShutdown: 120, forcedShutdown: 30, reboot: 120 });
+    expect(DEFAULT_TIMEOUTS).toMatchObject({
+      create: 600,
+      clone: 1800,
+      snapshot: 300,
+      restore: 900,
+      powerChange: 60,
+      delete: 300,
+      gracefulShutdown: 120,
+      forcedShutdown: 30,
+      reboot: 120,
+    });
   });
   test("are positive seconds and unknown operations are refused", () => {
     expect(fieldsOf({ create: 0 }, timeoutsSchema)).toEqual(["create"]);
@@ -55,7 +65,10 @@ describe("VirtualMachine inputs", () => {
     expect(vm.parse({ name: "web" })).toEqual({ name: "web", powerCyclePolicy: "restart" });
   });
   test("keys given as numbers become strings", () => {
-    expect(vm.parse({ name: "web", cluster: 1, cloneFrom: { vm: 7, cluster: 2 } })).toMatchObject({ cluster: "1", cloneFrom: { vm: "7", cluster: "2" } });
+    expect(vm.parse({ name: "web", cluster: 1, cloneFrom: { vm: 7, cluster: 2 } })).toMatchObject({
+      cluster: "1",
+      cloneFrom: { vm: "7", cluster: "2" },
+    });
   });
   test("RAM is 512 to 1048576 MB", () => {
     expect(fieldsOf({ name: "a", ram: 511 }, vm)).toEqual(["ram"]);
@@ -68,7 +81,9 @@ describe("VirtualMachine inputs", () => {
     expect(fieldsOf({ name: "a", cpuCores: 0 }, vm)).toEqual(["cpuCores"]);
     expect(fieldsOf({ name: "a", cpuCores: 1.5 }, vm)).toEqual(["cpuCores"]);
   });
-  test.each(["pc", "q35", "pc-i440fx-9.2", "pc-q35-10.0"])("machine type %s is valid", (t) => expect(fieldsOf({ name: "a", machineType: t }, vm)).toEqual([]));
+  test.each(["pc", "q35", "pc-i440fx-9.2", "pc-q35-10.0"])("machine type %s is valid", (t) =>
+    expect(fieldsOf({ name: "a", machineType: t }, vm)).toEqual([]),
+  );
   test.each(["i440fx", "pc-q35-", "virt", "Q35"])("machine type %s is refused with the valid options", (t) => {
     expect(problems(vm, { name: "a", machineType: t })).toEqual(["machineType: valid options: pc, q35, pc-i440fx-*, pc-q35-*"]);
   });
@@ -81,7 +96,10 @@ describe("VirtualMachine inputs", () => {
     expect(problems(vm, { name: "a", secureBoot: true, uefi: true })).toEqual([]);
   });
   test("cloud-init file names are unique", () => {
-    const files = [{ name: "/user-data", contents: "a" }, { name: "/user-data", contents: "b" }];
+    const files = [
+      { name: "/user-data", contents: "a" },
+      { name: "/user-data", contents: "b" },
+    ];
     expect(fieldsOf({ name: "a", cloudinitFiles: files }, vm)).toEqual(["cloudinitFiles.1.name"]);
   });
   test("unknown inputs are refused by name", () => {
@@ -94,24 +112,75 @@ describe("VirtualMachine inputs", () => {
 
 describe("VirtualMachine mapping", () => {
   test("API body: snake_case, string booleans for VM settings, JSON booleans for enabled and allow_hotplug", () => {
-    const inputs = vm({ name: "web", cpuCores: 2, uefi: true, secureBoot: true, guestAgent: false, enabled: true, allowHotplug: false, cluster: "1", powerState: "running" });
+    const inputs = vm({
+      name: "web",
+      cpuCores: 2,
+      uefi: true,
+      secureBoot: true,
+      guestAgent: false,
+      enabled: true,
+      allowHotplug: false,
+      cluster: "1",
+      powerState: "running",
+    });
     expect(toVirtualMachineApiBody(inputs)).toEqual({
-      name: "web", cpu_cores: 2, uefi: "true", secure_boot: "true", guest_agent: "false", enabled: true, allow_hotplug: false, cluster: "1",
+      name: "web",
+      cpu_cores: 2,
+      uefi: "true",
+      secure_boot: "true",
+      guest_agent: "false",
+      enabled: true,
+      allow_hotplug: false,
+      cluster: "1",
     });
   });
   test("an update body leaves the create-only fields out", () => {
-    expect(toVirtualMachineApiBody(vm({ name: "web", cluster: "1", cloudinitFiles: [{ name: "/x", contents: "" }] }), "update")).toEqual({ name: "web" });
+    expect(toVirtualMachineApiBody(vm({ name: "web", cluster: "1", cloudinitFiles: [{ name: "/x", contents: "" }] }), "update")).toEqual({
+      name: "web",
+    });
   });
   test("a row reads back as the declared inputs: string/number booleans, numeric strings, the declared machine type spelling", () => {
-    const row = { $key: 3, name: "web", cpu_cores: "2", ram: 2048, uefi: "true", guest_agent: 0, allow_hotplug: 1, machine_type: "pc-q35-10.0", cluster: 1, cloudinit_files: [] };
-    const declared = { name: "web", cpuCores: 2, ram: 2048, uefi: true, guestAgent: false, allowHotplug: true, machineType: "q35", cluster: "1", cloudinitFiles: [] };
-    expect(fromVirtualMachineApiRow(row, declared)).toEqual({ name: "web", cpuCores: 2, ram: 2048, uefi: true, guestAgent: false, allowHotplug: true, machineType: "q35", cluster: "1" });
+    const row = {
+      $key: 3,
+      name: "web",
+      cpu_cores: "2",
+      ram: 2048,
+      uefi: "true",
+      guest_agent: 0,
+      allow_hotplug: 1,
+      machine_type: "pc-q35-10.0",
+      cluster: 1,
+      cloudinit_files: [],
+    };
+    const declared = {
+      name: "web",
+      cpuCores: 2,
+      ram: 2048,
+      uefi: true,
+      guestAgent: false,
+      allowHotplug: true,
+      machineType: "q35",
+      cluster: "1",
+      cloudinitFiles: [],
+    };
+    expect(fromVirtualMachineApiRow(row, declared)).toEqual({
+      name: "web",
+      cpuCores: 2,
+      ram: 2048,
+      uefi: true,
+      guestAgent: false,
+      allowHotplug: true,
+      machineType: "q35",
+      cluster: "1",
+    });
   });
   test("only declared fields are read back when the declaration is given", () => {
     expect(fromVirtualMachineApiRow({ name: "web", ram: 1024, console: "vnc" }, { name: "web" })).toEqual({ name: "web" });
   });
   test("another version of a declared machine type reads back as it is (a real change)", () => {
-    expect(fromVirtualMachineApiRow({ machine_type: "pc-q35-10.0" }, { machineType: "pc-q35-9.0" })).toEqual({ machineType: "pc-q35-10.0" });
+    expect(fromVirtualMachineApiRow({ machine_type: "pc-q35-10.0" }, { machineType: "pc-q35-9.0" })).toEqual({
+      machineType: "pc-q35-10.0",
+    });
   });
 });
 function vm(input: Record<string, unknown>) {
@@ -143,7 +212,14 @@ describe("Drive", () => {
   test("API body: preferred_tier, show_pt and keys as strings; read back as the inputs", () => {
     const inputs = driveInputsSchema.parse({ ...base, preferredTier: 3, showPt: true });
     const body = toDriveApiBody(inputs);
-    expect(body).toEqual({ machine: "54", media: "disk", interface: "virtio-scsi", disksize: base.disksize, preferred_tier: "3", show_pt: "true" });
+    expect(body).toEqual({
+      machine: "54",
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: base.disksize,
+      preferred_tier: "3",
+      show_pt: "true",
+    });
     expect(fromDriveApiRow({ ...body, show_pt: "true", disksize: String(base.disksize) })).toEqual({ ...inputs });
   });
 });
@@ -166,28 +242,51 @@ describe("Nic", () => {
     expect(fieldsOf({}, nicInputsSchema).sort()).toEqual(["machine", "vnet"]);
   });
   test("API body uses a JSON boolean for enabled; a row reads back with a lowercase MAC", () => {
-    expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, enabled: false }))).toEqual({ machine: "1", vnet: "2", interface: "virtio", enabled: false });
-    expect(fromNicApiRow({ machine: 1, vnet: 2, enabled: 1, macaddress: "52:54:00:AB:CD:EF" })).toEqual({ machine: "1", vnet: "2", enabled: true, macaddress: "52:54:00:ab:cd:ef" });
+    expect(toNicApiBody(nicInputsSchema.parse({ machine: 1, vnet: 2, enabled: false }))).toEqual({
+      machine: "1",
+      vnet: "2",
+      interface: "virtio",
+      enabled: false,
+    });
+    expect(fromNicApiRow({ machine: 1, vnet: 2, enabled: 1, macaddress: "52:54:00:AB:CD:EF" })).toEqual({
+      machine: "1",
+      vnet: "2",
+      enabled: true,
+      macaddress: "52:54:00:ab:cd:ef",
+    });
   });
 });
 
 describe("Device", () => {
   const group = "9a8b7c6d-5e4f-4321-8fed-cba987654321";
   test("settingsArgs defaults to {} (plain passthrough)", () => {
-    expect(deviceInputsSchema.parse({ machine: 5, resourceGroup: group })).toEqual({ machine: "5", resourceGroup: group, settingsArgs: {} });
+    expect(deviceInputsSchema.parse({ machine: 5, resourceGroup: group })).toEqual({
+      machine: "5",
+      resourceGroup: group,
+      settingsArgs: {},
+    });
   });
   test("the resource group is a UUID", () => {
     expect(fieldsOf({ machine: 5, resourceGroup: "nvidia-a100" }, deviceInputsSchema)).toEqual(["resourceGroup"]);
   });
   test("API body", () => {
     expect(toDeviceApiBody(deviceInputsSchema.parse({ machine: 5, resourceGroup: group, settingsArgs: { model: "crb" } }))).toEqual({
-      machine: "5", resource_group: group, settings_args: { model: "crb" },
+      machine: "5",
+      resource_group: group,
+      settings_args: { model: "crb" },
     });
   });
 });
 
 describe("Vnet", () => {
-  const net = { name: "lan", network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.10", dhcpStop: "10.0.0.99", gateway: "10.0.0.1" };
+  const net = {
+    name: "lan",
+    network: "10.0.0.0/24",
+    dhcpEnabled: true,
+    dhcpStart: "10.0.0.10",
+    dhcpStop: "10.0.0.99",
+    gateway: "10.0.0.1",
+  };
   test("a consistent network is accepted", () => expect(problems(vnetInputsSchema, net)).toEqual([]));
   test("the network is a CIDR block", () => {
     expect(fieldsOf({ name: "lan", network: "10.0.0.0" }, vnetInputsSchema)).toEqual(["network"]);
@@ -205,15 +304,24 @@ describe("Vnet", () => {
     ]);
   });
   test("DHCP needs its pool, and a pool needs the network", () => {
-    expect(fieldsOf({ name: "lan", network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.10" }, vnetInputsSchema)).toEqual(["dhcpStop"]);
+    expect(fieldsOf({ name: "lan", network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.10" }, vnetInputsSchema)).toEqual([
+      "dhcpStop",
+    ]);
     expect(fieldsOf({ name: "lan", dhcpStart: "10.0.0.10", dhcpStop: "10.0.0.20" }, vnetInputsSchema)).toEqual(["network"]);
   });
   test("MTU bounds and enumerations name their fields", () => {
-    expect(fieldsOf({ name: "lan", mtu: 100, type: "wan", layer2Type: "gre" }, vnetInputsSchema).sort()).toEqual(["layer2Type", "mtu", "type"]);
+    expect(fieldsOf({ name: "lan", mtu: 100, type: "wan", layer2Type: "gre" }, vnetInputsSchema).sort()).toEqual([
+      "layer2Type",
+      "mtu",
+      "type",
+    ]);
   });
   test("a row reads back with JSON booleans and numbers", () => {
     expect(fromVnetApiRow({ name: "lan", dhcp_enabled: "true", mtu: "1500", advanced_options: { dnsmasq: ["a"] } })).toEqual({
-      name: "lan", dhcpEnabled: true, mtu: 1500, advancedOptions: { dnsmasq: ["a"] },
+      name: "lan",
+      dhcpEnabled: true,
+      mtu: 1500,
+      advancedOptions: { dnsmasq: ["a"] },
     });
   });
 });
@@ -227,12 +335,25 @@ describe("VmSnapshot", () => {
 
 describe("action params", () => {
   test("clone params: string booleans and a string cluster key, without the source VM", () => {
-    const { cloneFrom } = virtualMachineInputsSchema.parse({ name: "web", cloneFrom: { vm: 7, quiesce: true, preserveMacs: false, preserveDeviceUuids: true, cluster: 2, description: "d" } });
-    expect(toCloneParams(cloneFrom!)).toEqual({ description: "d", quiesce: "true", preserve_macs: "false", preserve_device_uuids: "true", cluster: "2" });
+    const { cloneFrom } = virtualMachineInputsSchema.parse({
+      name: "web",
+      cloneFrom: { vm: 7, quiesce: true, preserveMacs: false, preserveDeviceUuids: true, cluster: 2, description: "d" },
+    });
+    expect(toCloneParams(cloneFrom!)).toEqual({
+      description: "d",
+      quiesce: "true",
+      preserve_macs: "false",
+      preserve_device_uuids: "true",
+      cluster: "2",
+    });
   });
   test("snapshot params: name, description and quiesce as a string boolean", () => {
-    expect(toVmSnapshotApiParams(vmSnapshotInputsSchema.parse({ vm: 7, name: "s", description: "d", quiesce: true, restoreTrigger: "1" }))).toEqual({
-      name: "s", description: "d", quiesce: "true",
+    expect(
+      toVmSnapshotApiParams(vmSnapshotInputsSchema.parse({ vm: 7, name: "s", description: "d", quiesce: true, restoreTrigger: "1" })),
+    ).toEqual({
+      name: "s",
+      description: "d",
+      quiesce: "true",
     });
   });
 });

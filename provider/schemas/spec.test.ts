@@ -120,7 +120,13 @@ const TABLES = {
 };
 type Resource = keyof typeof TABLES;
 const SHAPES: Record<Resource, Shape> = {
-  VirtualMachine: virtualMachineShape, Drive: driveShape, Nic: nicShape, Device: deviceShape, Vnet: vnetShape, cloneFrom: cloneFromShape, VmSnapshot: vmSnapshotShape,
+  VirtualMachine: virtualMachineShape,
+  Drive: driveShape,
+  Nic: nicShape,
+  Device: deviceShape,
+  Vnet: vnetShape,
+  cloneFrom: cloneFromShape,
+  VmSnapshot: vmSnapshotShape,
 };
 const PUT_VMS =
   "**PUT /v4/vms/{vm_key}** updates VM-level settings: ram (integer MB), cpu_cores (integer), console (`spice`, `vnc`, `none`), video (`qxl`, `virtio`, `std`, `cirrus`), show_advanced, nested_virtualization, disable_hypervisor, guest_agent, uefi, secure_boot (strings `true`/`false`). Effect timing: ram, cpu_cores, nested_virtualization, disable_hypervisor, uefi, secure_boot usually need a restart (CPU and RAM changes always need a power cycle); console, video and guest_agent apply at next start.";
@@ -146,17 +152,27 @@ const POST_VMS = `
 | cloudinit_files | array of objects with \`name\`, \`contents\` | no | |
 `;
 
-interface SpecField { api: string; type: string; notes: string }
+interface SpecField {
+  api: string;
+  type: string;
+  notes: string;
+}
 /** Rows of a table (`| a, b | type | notes |`), or the params of an action row (`` `a` (type, notes) ``). */
 function parse(block: string): SpecField[] {
   const action = /^\| (clone|snapshot) \|/m.test(block);
   if (action) {
     return [...block.matchAll(/`(\w+)` \(([^)]*)\)/g)].map(([, api, inside]) => ({ api, type: inside.split(/[ ,]/)[0], notes: inside }));
   }
-  return block.trim().split("\n").flatMap((line) => {
-    const [names, type, notes] = line.split("|").slice(1, -1).map((c) => c.trim());
-    return names.split(", ").map((api) => ({ api, type, notes }));
-  });
+  return block
+    .trim()
+    .split("\n")
+    .flatMap((line) => {
+      const [names, type, notes] = line
+        .split("|")
+        .slice(1, -1)
+        .map((c) => c.trim());
+      return names.split(", ").map((api) => ({ api, type, notes }));
+    });
 }
 const specFields = Object.fromEntries(Object.entries(TABLES).map(([r, b]) => [r, parse(b)])) as Record<Resource, SpecField[]>;
 
@@ -167,16 +183,30 @@ const mapped = (shape: Shape) =>
   });
 
 describe("the tables copied here are the spec's text", () => {
-  const blocks = [...Object.entries(TABLES), ["PUT /v4/vms", PUT_VMS], ["booleans", BOOLEANS], ["limits", [LIMIT_RAM, LIMIT_TIER, LIMIT_DRIVE].join("\n")], ["POST /v4/vms", POST_VMS]];
-  const lines = blocks.flatMap(([name, block]) => block.trim().split("\n").map((line) => [name, line] as const));
+  const blocks = [
+    ...Object.entries(TABLES),
+    ["PUT /v4/vms", PUT_VMS],
+    ["booleans", BOOLEANS],
+    ["limits", [LIMIT_RAM, LIMIT_TIER, LIMIT_DRIVE].join("\n")],
+    ["POST /v4/vms", POST_VMS],
+  ];
+  const lines = blocks.flatMap(([name, block]) =>
+    block
+      .trim()
+      .split("\n")
+      .map((line) => [name, line] as const),
+  );
   test("docs/platform-api.md is the shared spec wherever the checkout sits below one", () => {
     expect([undefined, spec]).toContain(sharedSpec());
   });
   test.each(lines)("%s: %s", (_name, line) => expect(spec).toContain(line));
   test("the copied resource tables hold every row of the spec's tables", () => {
     const headings: Record<string, string> = {
-      VirtualMachine: "### VM (`vms`)", Drive: "### Machine drive (`machine_drives`)", Nic: "### Machine NIC (`machine_nics`)",
-      Device: "### Machine device (`machine_devices`)", Vnet: "### Virtual network (`vnets`)",
+      VirtualMachine: "### VM (`vms`)",
+      Drive: "### Machine drive (`machine_drives`)",
+      Nic: "### Machine NIC (`machine_nics`)",
+      Device: "### Machine device (`machine_devices`)",
+      Vnet: "### Virtual network (`vnets`)",
     };
     for (const [resource, heading] of Object.entries(headings)) {
       const section = spec.slice(spec.indexOf(heading) + heading.length).split("\n### ")[0];
@@ -203,22 +233,52 @@ const BEYOND_SPEC: Record<Resource, string[]> = {
 describe("every API name a schema sends is in the spec's table for its resource (or in the reviewed list of platform fields beyond it)", () => {
   test.each(Object.keys(TABLES) as Resource[])("%s", (resource) => {
     const names = new Set(specFields[resource].map((f) => f.api));
-    expect(mapped(SHAPES[resource]).map((f) => f.api).filter((a) => !names.has(a))).toEqual(BEYOND_SPEC[resource]);
+    expect(
+      mapped(SHAPES[resource])
+        .map((f) => f.api)
+        .filter((a) => !names.has(a)),
+    ).toEqual(BEYOND_SPEC[resource]);
   });
 });
 
 describe("the inputs cover the spec's writable fields", () => {
-  const readOnly = ["$key", "machine", "created", "modified", "is_snapshot", "parent_vm", "uuid", "need_restart", "console_status", "imported", "created_from", "creator"];
-  test.each(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "cloneFrom", "VmSnapshot"] as Resource[])("%s maps every field of its table", (resource) => {
-    const apis = mapped(SHAPES[resource]).map((f) => f.api);
-    // the VM's `machine` is read-only, a drive's is required: only the VM table has read-only rows
-    const writable = specFields[resource].map((f) => f.api).filter((a) => !(resource === "VirtualMachine" && readOnly.includes(a)) && a !== "$key");
-    // the clone's name is the VM's name
-    expect(writable.filter((a) => !apis.includes(a) && !(resource === "cloneFrom" && a === "name"))).toEqual([]);
-  });
+  const readOnly = [
+    "$key",
+    "machine",
+    "created",
+    "modified",
+    "is_snapshot",
+    "parent_vm",
+    "uuid",
+    "need_restart",
+    "console_status",
+    "imported",
+    "created_from",
+    "creator",
+  ];
+  test.each(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "cloneFrom", "VmSnapshot"] as Resource[])(
+    "%s maps every field of its table",
+    (resource) => {
+      const apis = mapped(SHAPES[resource]).map((f) => f.api);
+      // the VM's `machine` is read-only, a drive's is required: only the VM table has read-only rows
+      const writable = specFields[resource]
+        .map((f) => f.api)
+        .filter((a) => !(resource === "VirtualMachine" && readOnly.includes(a)) && a !== "$key");
+      // the clone's name is the VM's name
+      expect(writable.filter((a) => !apis.includes(a) && !(resource === "cloneFrom" && a === "name"))).toEqual([]);
+    },
+  );
   test("every field of POST /v4/vms is a VM input sent on create", () => {
-    const body = apiBodyOf(virtualMachineShape, Object.fromEntries(mapped(virtualMachineShape).map((f) => [f.field, f.kind === "json" ? [] : "1"])), "create");
-    expect(parse(POST_VMS).map((f) => f.api).filter((a) => !(a in body))).toEqual([]);
+    const body = apiBodyOf(
+      virtualMachineShape,
+      Object.fromEntries(mapped(virtualMachineShape).map((f) => [f.field, f.kind === "json" ? [] : "1"])),
+      "create",
+    );
+    expect(
+      parse(POST_VMS)
+        .map((f) => f.api)
+        .filter((a) => !(a in body)),
+    ).toEqual([]);
   });
 });
 
@@ -243,17 +303,32 @@ describe("every mapped field goes out in the JSON type the spec's table gives it
 
 describe("request booleans: strings for most VM and clone settings, JSON booleans for enabled and allow_hotplug", () => {
   const kindOf = (shape: Shape, api: string) => mapped(shape).find((f) => f.api === api)?.kind;
-  test.each(["guest_agent", "uefi", "secure_boot", "nested_virtualization", "disable_hypervisor", "show_advanced"])("VM %s is a string boolean", (api) => {
-    expect(kindOf(virtualMachineShape, api)).toBe("stringBool");
-  });
-  test.each(["quiesce", "preserve_macs", "preserve_device_uuids"])("clone %s is a string boolean", (api) => expect(kindOf(cloneFromShape, api)).toBe("stringBool"));
+  test.each(["guest_agent", "uefi", "secure_boot", "nested_virtualization", "disable_hypervisor", "show_advanced"])(
+    "VM %s is a string boolean",
+    (api) => {
+      expect(kindOf(virtualMachineShape, api)).toBe("stringBool");
+    },
+  );
+  test.each(["quiesce", "preserve_macs", "preserve_device_uuids"])("clone %s is a string boolean", (api) =>
+    expect(kindOf(cloneFromShape, api)).toBe("stringBool"),
+  );
   test.each([
-    ["VirtualMachine", "enabled"], ["VirtualMachine", "allow_hotplug"], ["Drive", "enabled"], ["Nic", "enabled"], ["Device", "enabled"],
+    ["VirtualMachine", "enabled"],
+    ["VirtualMachine", "allow_hotplug"],
+    ["Drive", "enabled"],
+    ["Nic", "enabled"],
+    ["Device", "enabled"],
   ] as [Resource, string][])("%s %s is a JSON boolean", (resource, api) => expect(kindOf(SHAPES[resource], api)).toBe("bool"));
   test("a VM body carries both forms as the spec shows them", () => {
-    expect(apiBodyOf(virtualMachineShape, { uefi: true, secureBoot: false, guestAgent: true, enabled: false, allowHotplug: true })).toEqual({
-      uefi: "true", secure_boot: "false", guest_agent: "true", enabled: false, allow_hotplug: true,
-    });
+    expect(apiBodyOf(virtualMachineShape, { uefi: true, secureBoot: false, guestAgent: true, enabled: false, allowHotplug: true })).toEqual(
+      {
+        uefi: "true",
+        secure_boot: "false",
+        guest_agent: "true",
+        enabled: false,
+        allow_hotplug: true,
+      },
+    );
   });
 });
 
@@ -270,7 +345,10 @@ describe("an enumeration accepts every value the spec lists for it", () => {
   );
   test("the spec's listed values are found (sanity)", () => expect(listed.length).toBeGreaterThanOrEqual(22));
   test.each(listed)("%s accepts %s", (_id, value, schema) => expect(schema.safeParse(value).success).toBe(true));
-  test.each([["console", ["spice", "vnc", "none"]], ["video", ["qxl", "virtio", "std", "cirrus"]]] as const)("PUT /v4/vms %s takes %j", (field, values) => {
+  test.each([
+    ["console", ["spice", "vnc", "none"]],
+    ["video", ["qxl", "virtio", "std", "cirrus"]],
+  ] as const)("PUT /v4/vms %s takes %j", (field, values) => {
     for (const v of values) expect(virtualMachineShape[field].safeParse(v).success).toBe(true);
   });
 });
@@ -283,7 +361,9 @@ describe("a field the spec marks required is required by the schema, and the ref
     Device: [deviceInputsSchema, { machine: "1", resourceGroup: "9a8b7c6d-5e4f-4321-8fed-cba987654321" }],
   };
   const required = (Object.keys(bases) as Resource[]).flatMap((resource) =>
-    specFields[resource].filter((s) => /^required/.test(s.notes)).map((s) => [resource, s.api, mapped(SHAPES[resource]).find((f) => f.api === s.api)?.field] as const),
+    specFields[resource]
+      .filter((s) => /^required/.test(s.notes))
+      .map((s) => [resource, s.api, mapped(SHAPES[resource]).find((f) => f.api === s.api)?.field] as const),
   );
   test("the spec's required fields are found (sanity)", () => expect(required.map(([r, a]) => `${r}.${a}`)).toHaveLength(6));
   test.each(required)("%s %s", (resource, _api, field) => {
@@ -299,9 +379,14 @@ describe("limits", () => {
   test("RAM: at least 512 MB, at most 1048576 MB, refused past either bound with the bound in the message", () => {
     const [, min, max] = /at least (\d+) MB, at most (\d+) MB/.exec(LIMIT_RAM)!.map(Number);
     expect([ram(min).success, ram(max).success]).toEqual([true, true]);
-    for (const [v, bound] of [[min - 1, min], [max + 1, max]]) {
+    for (const [v, bound] of [
+      [min - 1, min],
+      [max + 1, max],
+    ]) {
       const r = ram(v);
-      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([["ram", expect.stringContaining(`${bound} MB`)]]);
+      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["ram", expect.stringContaining(`${bound} MB`)],
+      ]);
     }
   });
   test("storage tier 1 to 5, sent as the string the drive table gives (preferred_tier string)", () => {
@@ -313,7 +398,9 @@ describe("limits", () => {
     }
     for (const t of [min - 1, max + 1]) {
       const r = drive(t);
-      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([["preferredTier", "storage tier must be 1 to 5"]]);
+      expect(r.success ? [] : r.error.issues.map((i) => [i.path.join("."), i.message])).toEqual([
+        ["preferredTier", "storage tier must be 1 to 5"],
+      ]);
     }
   });
   test("a drive only grows: disksize is grow-only (a smaller size replaces the drive)", () => {
@@ -324,7 +411,8 @@ describe("limits", () => {
 
 describe("PUT /v4/vms: what it updates, in which form, and when it takes effect", () => {
   const [updates, timing] = PUT_VMS.split("Effect timing:");
-  const names = (text: string) => [...text.matchAll(/\b([a-z]+(?:_[a-z]+)+|ram|console|video|uefi)\b/g)].map(([n]) => n).filter((n) => n !== "vm_key");
+  const names = (text: string) =>
+    [...text.matchAll(/\b([a-z]+(?:_[a-z]+)+|ram|console|video|uefi)\b/g)].map(([n]) => n).filter((n) => n !== "vm_key");
   const byApi = (api: string) => mapped(virtualMachineShape).find((f) => f.api === api);
   const updatable = [...new Set(names(updates))];
   const stringBooleans = names(updates.slice(updates.indexOf("show_advanced")));
@@ -338,7 +426,9 @@ describe("PUT /v4/vms: what it updates, in which form, and when it takes effect"
   });
   test.each(updatable)("%s is an input sent in update bodies (not create-only)", (api) => {
     const f = byApi(api)!;
-    expect(apiBodyOf(virtualMachineShape, { [f.field]: f.kind === "int" ? 1024 : f.kind.endsWith("Bool") ? true : "vnc" }, "update")).toHaveProperty([api]);
+    expect(
+      apiBodyOf(virtualMachineShape, { [f.field]: f.kind === "int" ? 1024 : f.kind.endsWith("Bool") ? true : "vnc" }, "update"),
+    ).toHaveProperty([api]);
   });
   test.each(stringBooleans)("%s goes out as the strings true/false", (api) => {
     const f = byApi(api)!;

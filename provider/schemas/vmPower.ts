@@ -9,7 +9,9 @@ import { machineKeyOutput, statusOutputs } from "./outputs";
  */
 export const vmPowerShape = {
   vm: providerField(keySchema, "VM key (vm.id) whose power state this manages; changing it replaces the resource", { onChange: "replace" }),
-  state: providerField(z.enum(["running", "stopped"]), "Desired power state, read back from the live machine status", { onChange: "action" }),
+  state: providerField(z.enum(["running", "stopped"]), "Desired power state, read back from the live machine status", {
+    onChange: "action",
+  }),
   timeouts: timeoutsSchema,
 };
 

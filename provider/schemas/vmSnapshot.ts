@@ -4,12 +4,21 @@ import { machineKeyOutput } from "./outputs";
 
 export const vmSnapshotShape = {
   vm: providerField(keySchema, "VM key of the VM to snapshot (vm.id); changing it replaces the snapshot", { onChange: "replace" }),
-  name: apiField(z.string().min(1).max(128), "name", "string", "Snapshot name (changing it replaces the snapshot)", { onChange: "replace" }),
-  description: apiField(z.string().optional(), "description", "string", "Description (changing it replaces the snapshot)", { onChange: "replace" }),
-  quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while snapshotting", { onChange: "replace" }),
+  name: apiField(z.string().min(1).max(128), "name", "string", "Snapshot name (changing it replaces the snapshot)", {
+    onChange: "replace",
+  }),
+  description: apiField(z.string().optional(), "description", "string", "Description (changing it replaces the snapshot)", {
+    onChange: "replace",
+  }),
+  quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while snapshotting", {
+    onChange: "replace",
+  }),
   restoreTrigger: providerField(
-    z.union([z.string(), z.number()], { error: () => 'must be a string or a number (e.g. a timestamp): changing it restores the VM' }).optional(),
-    "Restore is an explicit action: changing this value (e.g. to a timestamp) restores the VM to this snapshot.", { onChange: "action" },
+    z
+      .union([z.string(), z.number()], { error: () => "must be a string or a number (e.g. a timestamp): changing it restores the VM" })
+      .optional(),
+    "Restore is an explicit action: changing this value (e.g. to a timestamp) restores the VM to this snapshot.",
+    { onChange: "action" },
   ),
   timeouts: timeoutsSchema,
 };

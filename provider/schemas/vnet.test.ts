@@ -78,14 +78,38 @@ describe("an invalid network is reported once, at the network", () => {
 
 describe("the API body and read-back are the spec's vnets representation", () => {
   const declared = vnetInputsSchema.parse({
-    name: "lan", description: "", type: "internal", layer2Type: "vxlan", network: "10.0.0.0/24", gateway: "", dnslist: "10.0.0.1,1.1.1.1", mtu: 9000,
-    dhcpEnabled: true, dhcpStart: "10.0.0.100", dhcpStop: "10.0.0.200", rateLimit: 0, rateLimitBurst: 10, rateLimitType: "mbytes/second",
+    name: "lan",
+    description: "",
+    type: "internal",
+    layer2Type: "vxlan",
+    network: "10.0.0.0/24",
+    gateway: "",
+    dnslist: "10.0.0.1,1.1.1.1",
+    mtu: 9000,
+    dhcpEnabled: true,
+    dhcpStart: "10.0.0.100",
+    dhcpStop: "10.0.0.200",
+    rateLimit: 0,
+    rateLimitBurst: 10,
+    rateLimitType: "mbytes/second",
     advancedOptions: { dnsmasq: ["dhcp-option=6,10.0.0.1"] },
   });
   test("dhcp_enabled a JSON boolean, mtu and rate limits integers, advanced_options an object holding dnsmasq strings", () => {
     expect(toVnetApiBody(declared)).toEqual({
-      name: "lan", description: "", type: "internal", layer2_type: "vxlan", network: "10.0.0.0/24", gateway: "", dnslist: "10.0.0.1,1.1.1.1", mtu: 9000,
-      dhcp_enabled: true, dhcp_start: "10.0.0.100", dhcp_stop: "10.0.0.200", rate_limit: 0, rate_limit_burst: 10, rate_limit_type: "mbytes/second",
+      name: "lan",
+      description: "",
+      type: "internal",
+      layer2_type: "vxlan",
+      network: "10.0.0.0/24",
+      gateway: "",
+      dnslist: "10.0.0.1,1.1.1.1",
+      mtu: 9000,
+      dhcp_enabled: true,
+      dhcp_start: "10.0.0.100",
+      dhcp_stop: "10.0.0.200",
+      rate_limit: 0,
+      rate_limit_burst: 10,
+      rate_limit_type: "mbytes/second",
       advanced_options: { dnsmasq: ["dhcp-option=6,10.0.0.1"] },
     });
   });

@@ -2,9 +2,9 @@
 // --expect-no-changes`, on a lab nothing declared has changed in: the
 // provider's bookkeeping (create markers, the owner fields the SDK copies into
 // hardware) is no change for it. State in PostgreSQL, as a team keeps it.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { startPostgres, type RunningPostgres } from "./postgres";
 import { createTeamRepo, type TeamRepo } from "./teamRepo";
@@ -87,7 +87,9 @@ describe("an upgrade keeps the state of the previous release free of changes", (
   test("state exported by the previous release, imported and previewed by this one: no changes", async () => {
     team.writeEnvironment("upgrade", fs.readFileSync(path.join(fixture, "upgrade.yaml"), "utf8"));
     expect(await team.pulumi("stack", "init", "--stack", "upgrade")).toMatchObject({ code: 0 });
-    expect(await team.pulumi("stack", "import", "--file", path.join(fixture, "stack.json"), "--stack", "upgrade")).toMatchObject({ code: 0 });
+    expect(await team.pulumi("stack", "import", "--file", path.join(fixture, "stack.json"), "--stack", "upgrade")).toMatchObject({
+      code: 0,
+    });
     const preview = await team.pulumi("preview", "--expect-no-changes", "--diff", "--stack", "upgrade");
     expect(preview.stderr).toBe("");
     expect(preview.code).toBe(0);

@@ -2,8 +2,8 @@
 // `stack export --show-secrets`), stack-config credentials are where the README says; and a
 // sample of the fault matrix (a late answer and a reset after sending, on unnamed rows) ends
 // with no orphan, no duplicate and a clean preview and refresh.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
 import { collect, startE2e, type E2eContext } from "./harness";
 
@@ -26,9 +26,12 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => ctx?.dispose());
 
-const rowsOf = async (table: string, machineKey: string) => (await ctx.api("GET", `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=$key`)).body as unknown[];
+const rowsOf = async (table: string, machineKey: string) =>
+  (await ctx.api("GET", `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=$key`)).body as unknown[];
 const storedFiles = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? storedFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? storedFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
 describe("a late answer and a reset after sending, on unnamed rows, under the engine", () => {
   test("the up recovers both rows by their markers: one NIC, one drive, then preview and refresh clean", async () => {
@@ -51,7 +54,9 @@ describe("credentials", () => {
     const exported = JSON.stringify(await ctx.stack.exportStack()); // the Automation API exports with --show-secrets
     expect(exported).toContain("cred-vm");
     expect(exported).not.toContain(ctx.emulator.apiKey);
-    const stored = storedFiles(ctx.stateDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
+    const stored = storedFiles(ctx.stateDir)
+      .map((f) => fs.readFileSync(f, "utf8"))
+      .join("\n");
     expect(stored).not.toContain(ctx.emulator.apiKey);
     expect(ctx.output.join("")).not.toContain(ctx.emulator.apiKey);
   }, 120_000);
@@ -60,10 +65,14 @@ describe("credentials", () => {
     await ctx.stack.setConfig("vplatform:apiKey", { value: ctx.emulator.apiKey, secret: true });
     (ctx.stack.workspace as LocalWorkspace).envVars.VPLATFORM_API_KEY = "";
     await ctx.stack.up(collect(ctx));
-    const stored = storedFiles(ctx.stateDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
+    const stored = storedFiles(ctx.stateDir)
+      .map((f) => fs.readFileSync(f, "utf8"))
+      .join("\n");
     expect(stored).not.toContain(ctx.emulator.apiKey);
     const exported = await ctx.stack.exportStack();
-    const defaultProvider = (exported.deployment.resources as { type: string; inputs?: Record<string, unknown> }[]).find((r) => r.type === "pulumi:providers:pulumi-nodejs");
+    const defaultProvider = (exported.deployment.resources as { type: string; inputs?: Record<string, unknown> }[]).find(
+      (r) => r.type === "pulumi:providers:pulumi-nodejs",
+    );
     expect(JSON.stringify(defaultProvider?.inputs ?? {})).toContain(ctx.emulator.apiKey);
   }, 300_000);
 

@@ -3,8 +3,8 @@
 // of one name (the program-wide scope is the run's stack resource); the per-VM scope of hardware
 // names is tested in sdk/uniqueNames.test.ts. A project run by the language host: the program's
 // error stays in its own process.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
 
@@ -38,7 +38,9 @@ describe("a name declared twice in one program is refused at preview, naming the
     await ctx.resetRequestCounts();
     const failed = await ctx.stack.preview(collect(ctx)).catch((e: Error) => e);
     expect(failed).toBeInstanceOf(Error);
-    expect(String((failed as Error).message)).toMatch(/VirtualMachine 'vm-again': name: 'dup-vm' is already the name of VirtualMachine 'vm' in this program; names must be unique there — rename one/);
+    expect(String((failed as Error).message)).toMatch(
+      /VirtualMachine 'vm-again': name: 'dup-vm' is already the name of VirtualMachine 'vm' in this program; names must be unique there — rename one/,
+    );
     expect((await ctx.requestCounts()).entries.filter((e) => e.method !== "GET")).toEqual([]);
   }, 120_000);
 });

@@ -1,10 +1,10 @@
 // `vplatform env ...` (the compiled CLI, as a user runs it) on an environment
 // file in a temporary directory outside the repository, under the real engine
 // against the emulator: preview, up, drift, refresh, destroy and their exit codes.
-import { execFile } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
 import { startPostgres, type RunningPostgres } from "./postgres";
@@ -114,7 +114,10 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(drive.fields.map((f: { field: string }) => f.field)).toEqual(["disksize", "interface", "machine", "media", "name"]);
     expect(drive.bookkeeping.map((f: { field: string }) => f.field)).toEqual(expect.arrayContaining(["__marker", "vm"]));
     // Secret inputs are masked in the plan (it is posted on pull requests).
-    expect(plan.plan.changes.find((c: { type: string }) => c.type === "VirtualMachine").fields).toContainEqual({ field: "consolePassHash", after: "[secret]" });
+    expect(plan.plan.changes.find((c: { type: string }) => c.type === "VirtualMachine").fields).toContainEqual({
+      field: "consolePassHash",
+      after: "[secret]",
+    });
     expect(preview.stdout + preview.stderr).not.toContain("console-hash-never-shown");
     // The local default backend, in the working directory; nothing else is written there.
     expect(preview.stderr).toMatch(/state in file:\/\/.*\.vplatform\/state \(local default/);
@@ -140,8 +143,12 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(drift.code).toBe(2);
     const report = JSON.parse(drift.stdout);
     expect(report).toMatchObject({ result: "drift", exitCode: 2 });
-    expect(report.plan.changes).toEqual([expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] })]);
-    expect(report.plan.outside).toEqual([expect.objectContaining({ name: "team-web", fields: [{ field: "ram", before: 2048, after: 4096 }] })]);
+    expect(report.plan.changes).toEqual([
+      expect.objectContaining({ action: "update", name: "team-web", fields: [{ field: "ram", before: 4096, after: 2048 }] }),
+    ]);
+    expect(report.plan.outside).toEqual([
+      expect.objectContaining({ name: "team-web", fields: [{ field: "ram", before: 2048, after: 4096 }] }),
+    ]);
     expect(report.plan.warnings.join("\n")).toMatch(/needs a power cycle of VM 'team-web'/);
     // The drift check changed nothing.
     expect((await vms())[0].ram).toBe(4096);
@@ -180,17 +187,35 @@ describe("vplatform env provisions an environment file from the team's own repos
     // The team's repository with vplatform installed (here: linked) and a Pulumi project naming env/main.js.
     fs.mkdirSync(path.join(repo, "node_modules", "@pulumi"), { recursive: true });
     fs.symlinkSync(findRepoRoot(), path.join(repo, "node_modules", "vplatform"), "dir");
-    fs.symlinkSync(path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"), path.join(repo, "node_modules", "@pulumi", "pulumi"), "dir");
-    fs.writeFileSync(path.join(repo, "Pulumi.yaml"), "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n");
+    fs.symlinkSync(
+      path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"),
+      path.join(repo, "node_modules", "@pulumi", "pulumi"),
+      "dir",
+    );
+    fs.writeFileSync(
+      path.join(repo, "Pulumi.yaml"),
+      "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n",
+    );
     // environments/<stack>.yaml, with the stack's overlay applied.
-    fs.writeFileSync(path.join(repo, "environments", "qa.yaml"), "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n");
+    fs.writeFileSync(
+      path.join(repo, "environments", "qa.yaml"),
+      "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n",
+    );
     const pulumi = (...args: string[]) =>
       new Promise<Run>((resolve) => {
-        const env = { ...process.env, PULUMI_HOME: path.join(repo, ".pulumi-home"), PULUMI_BACKEND_URL: postgres.url, PULUMI_CONFIG_PASSPHRASE: "" };
+        const env = {
+          ...process.env,
+          PULUMI_HOME: path.join(repo, ".pulumi-home"),
+          PULUMI_BACKEND_URL: postgres.url,
+          PULUMI_CONFIG_PASSPHRASE: "",
+        };
         const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
         const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
-        execFile(engine, [...args, "--stack", "qa", "--non-interactive"], { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-          resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        execFile(
+          engine,
+          [...args, "--stack", "qa", "--non-interactive"],
+          { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 },
+          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
         );
       });
     try {

@@ -1,7 +1,7 @@
 // The main job: the root Pulumi project (Pulumi.yaml, run by the Node.js
 // language host) provisions a YAML environment definition.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
@@ -76,12 +76,16 @@ describe("the root program provisions an environment definition, state in Postgr
     const stack = await rootStack("e2e-env-full", path.join(root, "examples/environments/full.yaml"));
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
-    const [vm] = await api("/v4/vms?filter=name%20eq%20'full-vm'&fields=$key,machine,uefi,secure_boot,note,machine%23status%23status%20as%20status");
+    const [vm] = await api(
+      "/v4/vms?filter=name%20eq%20'full-vm'&fields=$key,machine,uefi,secure_boot,note,machine%23status%23status%20as%20status",
+    );
     expect(vm).toMatchObject({ status: "running", note: "Declared in examples/environments/full.yaml" });
     // Started once, after its GPU was attached (a passthrough device needs a stopped VM).
     expect(up.stdout).not.toMatch(/restarting VM 'full-vm'/);
     expect(await api(`/v4/machine_devices?filter=machine%20eq%20${vm.machine}&fields=name`)).toEqual([{ name: "gpu0" }]);
-    expect((await api(`/v4/machine_drives?filter=machine%20eq%20${vm.machine}&fields=name&sort=%2Bname`)).map((d: { name: string }) => d.name)).toEqual(["installer", "os"]);
+    expect(
+      (await api(`/v4/machine_drives?filter=machine%20eq%20${vm.machine}&fields=name&sort=%2Bname`)).map((d: { name: string }) => d.name),
+    ).toEqual(["installer", "os"]);
     const [clone] = await api("/v4/vms?filter=name%20eq%20'full-clone'&fields=machine%23status%23status%20as%20status");
     expect(clone).toEqual({ status: "stopped" });
     const preview = await stack.preview();

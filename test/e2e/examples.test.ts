@@ -1,7 +1,7 @@
 // Every TypeScript example runs under the real engine against the emulator:
 // up, the platform holds what it declares, a second preview is empty, destroy leaves nothing.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { collect, startE2e, type E2eContext } from "./harness";
 
 type Outputs = Record<string, any>;
@@ -13,19 +13,38 @@ const liveStatus = (ctx: E2eContext, vmKey: string): Promise<{ status: string; n
 const expectRunningOnANode = async (ctx: E2eContext, vmKey: string) =>
   expect(await liveStatus(ctx, vmKey)).toEqual({ status: "running", node: expect.any(Number) });
 /** Hardware rows of one machine, sorted by name. */
-const onMachine = (table: string, machineKey: string, fields: string) => `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=${fields}&sort=%2Bname`;
+const onMachine = (table: string, machineKey: string, fields: string) =>
+  `/v4/${table}?filter=machine%20eq%20${machineKey}&fields=${fields}&sort=%2Bname`;
 
 /** Everything an example may create; after destroy each holds exactly what the emulator was seeded with. */
-const createdTables = ["vms?filter=is_snapshot%20eq%20false", "machine_drives", "machine_nics", "machine_devices", "vnets", "cloudinit_files"];
+const createdTables = [
+  "vms?filter=is_snapshot%20eq%20false",
+  "machine_drives",
+  "machine_nics",
+  "machine_devices",
+  "vnets",
+  "cloudinit_files",
+];
 const rowKeys = async (ctx: E2eContext) =>
-  Object.fromEntries(await Promise.all(createdTables.map(async (t) => [t, (await get(ctx, `/v4/${t}${t.includes("?") ? "&" : "?"}fields=%24key`)).map((r: { $key: unknown }) => r.$key)])));
+  Object.fromEntries(
+    await Promise.all(
+      createdTables.map(async (t) => [
+        t,
+        (await get(ctx, `/v4/${t}${t.includes("?") ? "&" : "?"}fields=%24key`)).map((r: { $key: unknown }) => r.$key),
+      ]),
+    ),
+  );
 
 /** API requests per stack operation, from the emulator's counter (kept for the README figures, not asserted). */
 type RequestFigures = Record<"up" | "preview" | "destroy", number>;
 
 const repoRoot = path.join(__dirname, "..", "..");
 
-async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>, config: Record<string, string> = {}) {
+async function runExample(
+  folder: string,
+  verify: (ctx: E2eContext, outputs: Outputs) => Promise<void>,
+  config: Record<string, string> = {},
+) {
   // Run as users run it: `pulumi up` in the example folder, index.ts started (and compiled) by the language host.
   const ctx = await startE2e(folder, { projectDir: path.join(repoRoot, "examples", folder) });
   try {
@@ -51,7 +70,7 @@ async function runExample(folder: string, verify: (ctx: E2eContext, outputs: Out
     const destroy = await counted("destroy", () => ctx.stack.destroy(collect(ctx)));
     expect(destroy.summary.result).toBe("succeeded");
     expect(await rowKeys(ctx)).toEqual(seeded);
-    fs.writeFileSync(path.join(ctx.stateDir, "..", "requests.json"), JSON.stringify(requests) + "\n");
+    fs.writeFileSync(path.join(ctx.stateDir, "..", "requests.json"), `${JSON.stringify(requests)}\n`);
   } finally {
     await ctx.dispose();
   }
@@ -61,12 +80,19 @@ describe("examples/three-tier-lab", () => {
   test("one vnet and three running VMs, each with its drives (the database also a data drive) and a NIC on that vnet", async () => {
     await runExample("three-tier-lab", async (ctx, out) => {
       expect(out.vms.map((v: { name: string }) => v.name)).toEqual(["lab-web", "lab-app", "lab-db"]);
-      expect((await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`))).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
+      expect(await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`)).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
       const GiB = 1024 ** 3;
       const declared = {
         "lab-web": { cpu_cores: 2, ram: 2048, drives: [{ name: "os", media: "disk", disksize: 20 * GiB }] },
         "lab-app": { cpu_cores: 4, ram: 4096, drives: [{ name: "os", media: "disk", disksize: 40 * GiB }] },
-        "lab-db": { cpu_cores: 4, ram: 8192, drives: [{ name: "data", media: "disk", disksize: 200 * GiB }, { name: "os", media: "disk", disksize: 40 * GiB }] },
+        "lab-db": {
+          cpu_cores: 4,
+          ram: 8192,
+          drives: [
+            { name: "data", media: "disk", disksize: 200 * GiB },
+            { name: "os", media: "disk", disksize: 40 * GiB },
+          ],
+        },
       };
       for (const vm of out.vms) {
         const { drives, ...settings } = declared[vm.name as keyof typeof declared];
@@ -74,7 +100,9 @@ describe("examples/three-tier-lab", () => {
         await expectRunningOnANode(ctx, vm.key);
         expect(await get(ctx, onMachine("machine_drives", vm.machineKey, "name,media,disksize"))).toEqual(drives);
         const nics = await get(ctx, onMachine("machine_nics", vm.machineKey, "name,vnet"));
-        expect(nics.map((n: { name: string; vnet: unknown }) => ({ name: n.name, vnet: String(n.vnet) }))).toEqual([{ name: "eth0", vnet: out.vnetKey }]);
+        expect(nics.map((n: { name: string; vnet: unknown }) => ({ name: n.name, vnet: String(n.vnet) }))).toEqual([
+          { name: "eth0", vnet: out.vnetKey },
+        ]);
       }
     });
   }, 120_000);
@@ -88,7 +116,9 @@ describe("examples/gpu-passthrough", () => {
       expect(out.gpuResourceGroup).toBe(group.uuid);
       const { machine, ...settings } = await get(ctx, `/v4/vms/${out.vmKey}?fields=machine,cpu_cores,ram,uefi`);
       expect(settings).toEqual({ cpu_cores: 8, ram: 32768, uefi: true });
-      expect(await get(ctx, onMachine("machine_devices", machine, "resource_group,uuid"))).toEqual([{ resource_group: group.uuid, uuid: out.deviceUuid }]);
+      expect(await get(ctx, onMachine("machine_devices", machine, "resource_group,uuid"))).toEqual([
+        { resource_group: group.uuid, uuid: out.deviceUuid },
+      ]);
       await expectRunningOnANode(ctx, out.vmKey);
     });
   }, 120_000);
@@ -113,14 +143,21 @@ describe("examples/golden-image-clones", () => {
 
   test("the number of clones comes from stack config `clones`", async () => {
     const config = { "vplatform-golden-image-clones:clones": "2" };
-    await runExample("golden-image-clones", async (ctx, out) => {
-      const clones = await get(ctx, "/v4/vms?filter=name%20ne%20'golden-image'%20and%20is_snapshot%20eq%20false&fields=%24key,name&sort=%2Bname");
-      expect(clones).toEqual([
-        { $key: expect.anything(), name: "golden-clone-1" },
-        { $key: expect.anything(), name: "golden-clone-2" },
-      ]);
-      expect(clones.map((c: { $key: unknown }) => String(c.$key)).sort()).toEqual([...out.cloneKeys].sort());
-    }, config);
+    await runExample(
+      "golden-image-clones",
+      async (ctx, out) => {
+        const clones = await get(
+          ctx,
+          "/v4/vms?filter=name%20ne%20'golden-image'%20and%20is_snapshot%20eq%20false&fields=%24key,name&sort=%2Bname",
+        );
+        expect(clones).toEqual([
+          { $key: expect.anything(), name: "golden-clone-1" },
+          { $key: expect.anything(), name: "golden-clone-2" },
+        ]);
+        expect(clones.map((c: { $key: unknown }) => String(c.$key)).sort()).toEqual([...out.cloneKeys].sort());
+      },
+      config,
+    );
   }, 120_000);
 });
 

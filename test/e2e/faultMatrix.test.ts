@@ -7,12 +7,22 @@ import { ENGINE_KINDS, runEngineCell } from "./faultMatrix/engineMatrix";
 const full = process.env.VPLATFORM_FAULT_MATRIX === "full";
 const OPS: Op[] = ["create", "update", "delete"];
 const only = process.env.VPLATFORM_FAULT_MATRIX_ONLY; // "create/500,update/429": just those runs, to look into cells
-const runs: [Op, string][] = only ? only.split(",").map((run) => run.split("/") as [Op, string]) : full ? OPS.flatMap((op) => FAULT_NAMES.map((f) => [op, f] as [Op, string])) : [["create", "late answer"]];
+const runs: [Op, string][] = only
+  ? only.split(",").map((run) => run.split("/") as [Op, string])
+  : full
+    ? OPS.flatMap((op) => FAULT_NAMES.map((f) => [op, f] as [Op, string]))
+    : [["create", "late answer"]];
 const results = new Map<Op, Map<string, boolean>>(OPS.map((op) => [op, new Map()]));
 const started = Date.now();
 
 afterAll(() => {
-  const tables = OPS.filter((op) => results.get(op)!.size).map((op) => formatMatrix(op, ENGINE_KINDS.map((k) => k.name), results.get(op)!));
+  const tables = OPS.filter((op) => results.get(op)!.size).map((op) =>
+    formatMatrix(
+      op,
+      ENGINE_KINDS.map((k) => k.name),
+      results.get(op)!,
+    ),
+  );
   const all = [...results.values()].flatMap((m) => [...m.values()]);
   process.stdout.write(
     `\nfault matrix, under the engine:\n${tables.join("\n\n")}\n` +

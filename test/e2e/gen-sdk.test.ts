@@ -1,9 +1,9 @@
 // SDK generation for the resource plugin: `pulumi package gen-sdk` through our Node.js language host's
 // GeneratePackage, compiled by tsc (scripts/gen-sdk.sh), the Go SDK built with go, and the host's own Go tests.
-import { spawn } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
 
 const root = findRepoRoot();
@@ -32,7 +32,10 @@ describe("scripts/gen-sdk.sh", () => {
     expect(output.trim().split("\n").pop()).toBe(bin);
 
     const pkg = JSON.parse(fs.readFileSync(path.join(bin, "package.json"), "utf8"));
-    expect(pkg).toMatchObject({ version: JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version, pulumi: { resource: true, name: "vplatform" } });
+    expect(pkg).toMatchObject({
+      version: JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version,
+      pulumi: { resource: true, name: "vplatform" },
+    });
 
     // Every resource and function of the schema is a class or function of the compiled SDK, with its declarations.
     // Loaded as a program that depends on it would: @pulumi/pulumi from the program's node_modules.
@@ -59,7 +62,11 @@ describe("scripts/gen-sdk.sh", () => {
 describe("our Node.js language host (tools/pulumi-language-nodejs)", () => {
   test("passes its Go tests (run options, entry points, GeneratePackage, GenerateProgram, RunPlugin)", async () => {
     // The set-up's compile flags (scripts/build-engine.sh), so Go's build cache serves both.
-    const { code, output } = await run("go", ["test", "-trimpath", "-tags", "osusergo,grpcnotrace", "-count=1", "./..."], path.join(root, "tools", "pulumi-language-nodejs"));
+    const { code, output } = await run(
+      "go",
+      ["test", "-trimpath", "-tags", "osusergo,grpcnotrace", "-count=1", "./..."],
+      path.join(root, "tools", "pulumi-language-nodejs"),
+    );
     expect({ code, output }).toMatchObject({ code: 0 });
   }, 600_000);
 });

@@ -1,10 +1,10 @@
 // A TypeScript program on the plugin's generated Node.js SDK (scripts/gen-sdk.sh: `pulumi package
 // gen-sdk` through our language host's GeneratePackage, compiled): two explicit vplatform.Providers
 // pointed at two emulators in one program, resources and look-ups on each.
-import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import got from "got";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -20,10 +20,21 @@ const program: PulumiFn = async () => {
   const vplatform = require(path.join(sdkDir, "nodejs", "bin"));
   const [a, b] = sites.map((s, i) => new vplatform.Provider(`site-${"ab"[i]}`, { endpoint: s.url, apiKey: s.apiKey, caCert: s.caCert }));
   const out: Record<string, unknown> = {};
-  for (const [site, provider] of [["a", a], ["b", b]] as const) {
+  for (const [site, provider] of [
+    ["a", a],
+    ["b", b],
+  ] as const) {
     const tier = vplatform.getStorageTierOutput({ name: "Tier 2" }, { provider });
-    const vm = new vplatform.VirtualMachine(`web-${site}`, { name: `sdk-web-${site}`, cpuCores: 1, ram: 1024, powerState: "running" }, { provider });
-    new vplatform.Drive(`web-${site}-os`, { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: 5 * 1024 ** 3, preferredTier: tier.tier }, { provider });
+    const vm = new vplatform.VirtualMachine(
+      `web-${site}`,
+      { name: `sdk-web-${site}`, cpuCores: 1, ram: 1024, powerState: "running" },
+      { provider },
+    );
+    new vplatform.Drive(
+      `web-${site}-os`,
+      { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: 5 * 1024 ** 3, preferredTier: tier.tier },
+      { provider },
+    );
     out[`machine_${site}`] = vm.machineKey;
     out[`status_${site}`] = vm.status;
   }
@@ -31,8 +42,10 @@ const program: PulumiFn = async () => {
 };
 
 async function siteRows(site: RunningEmulator, query: string) {
-  const auth = "Basic " + Buffer.from(`${site.adminUser}:${site.adminPassword}`).toString("base64");
-  return got(`${site.url}/api/v4/${query}`, { headers: { authorization: auth }, https: { certificateAuthority: site.caCert } }).json<Record<string, unknown>[]>();
+  const auth = `Basic ${Buffer.from(`${site.adminUser}:${site.adminPassword}`).toString("base64")}`;
+  return got(`${site.url}/api/v4/${query}`, { headers: { authorization: auth }, https: { certificateAuthority: site.caCert } }).json<
+    Record<string, unknown>[]
+  >();
 }
 
 beforeAll(async () => {
@@ -56,7 +69,10 @@ describe("the generated SDK with two explicit providers", () => {
     for (const [i, site] of (["a", "b"] as const).entries()) {
       const vms = await siteRows(sites[i], "vms?filter=is_snapshot%20eq%20false&fields=name");
       expect(vms.map((r) => r.name)).toEqual([`sdk-web-${site}`]);
-      const drives = await siteRows(sites[i], `machine_drives?filter=machine%20eq%20${up.outputs[`machine_${site}`].value}&fields=name,preferred_tier`);
+      const drives = await siteRows(
+        sites[i],
+        `machine_drives?filter=machine%20eq%20${up.outputs[`machine_${site}`].value}&fields=name,preferred_tier`,
+      );
       expect(drives.map((d) => [d.name, String(d.preferred_tier)])).toEqual([["os", "2"]]);
     }
   }, 300_000);

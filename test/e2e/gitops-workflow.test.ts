@@ -1,10 +1,10 @@
 // The examples/gitops workflow run for real by scripts/gitops-workflow.sh: the
 // packed tarball installed in a fresh directory, then plan, up, drift, an
 // outside change, drift, up and destroy, state in PostgreSQL.
-import { execFile } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
 import { startPostgres, type RunningPostgres } from "./postgres";
 
@@ -26,8 +26,11 @@ describe("the GitOps example's workflow, step by step against the emulator and P
   test("every step ends as the workflow expects, and each leaves what a reviewer or an operator reads", async () => {
     const run = await new Promise<{ code: number; stderr: string }>((resolve) => {
       const script = path.join(findRepoRoot(), "scripts", "gitops-workflow.sh");
-      execFile("bash", [script, work], { env: { ...process.env, PULUMI_BACKEND_URL: postgres.url }, maxBuffer: 64 << 20 }, (err, _stdout, stderr) =>
-        resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
+      execFile(
+        "bash",
+        [script, work],
+        { env: { ...process.env, PULUMI_BACKEND_URL: postgres.url }, maxBuffer: 64 << 20 },
+        (err, _stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stderr }),
       );
     });
     if (run.code !== 0) throw new Error(`gitops-workflow.sh failed (exit ${run.code}):\n${run.stderr.slice(-6000)}`);
@@ -40,7 +43,9 @@ describe("the GitOps example's workflow, step by step against the emulator and P
     expect(comment).toMatch(/```mermaid\nflowchart LR\n[\s\S]*VM shop-dev-web/);
     // The policy pack ran from the installed package: passed on dev, stopped the prod-like stack with the rule's message.
     expect(read("plan-engine.txt")).toMatch(/Policies:\s+✅ vplatform@v/);
-    expect(read("policy-stopped.txt")).toContain("stack 'prod-try' is production (prod*): set powerCyclePolicy: refuse on VM 'shop-dev-web'");
+    expect(read("policy-stopped.txt")).toContain(
+      "stack 'prod-try' is production (prod*): set powerCyclePolicy: refuse on VM 'shop-dev-web'",
+    );
     // The stock CLI, the installed package as its program: no changes after up, the pack run from node_modules.
     expect(read("stock-preview.txt")).toMatch(/Policies:\s+✅ vplatform@v[\s\S]*6 unchanged/);
     expect(read("drift-found.txt")).toMatch(/ram: 4096 → 2048/);

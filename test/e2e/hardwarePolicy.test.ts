@@ -22,7 +22,8 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(async () => ctx?.dispose());
 
-const machineStatus = async (vmKey: string) => (await ctx.api("GET", `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status`)).body.status;
+const machineStatus = async (vmKey: string) =>
+  (await ctx.api("GET", `/v4/vms/${vmKey}?fields=machine%23status%23status%20as%20status`)).body.status;
 
 describe("--target on a drive of a running VM whose powerCyclePolicy is refuse", () => {
   let vmKey: string;

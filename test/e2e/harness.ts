@@ -1,5 +1,5 @@
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import got from "got";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
@@ -22,7 +22,16 @@ export interface E2eContext {
   requestCounts(): Promise<{ total: number; entries: { key: string; method: string; table: string; count: number }[] }>;
   resetRequestCounts(): Promise<void>;
   /** Makes chosen answers of the emulator fail (administrator hook). */
-  fault(spec: { method: string; table: string; status?: number; drop?: boolean; dropAfter?: boolean; stallMs?: number; lateMs?: number; count?: number }): Promise<{ id: string }>;
+  fault(spec: {
+    method: string;
+    table: string;
+    status?: number;
+    drop?: boolean;
+    dropAfter?: boolean;
+    stallMs?: number;
+    lateMs?: number;
+    count?: number;
+  }): Promise<{ id: string }>;
   clearFaults(): Promise<void>;
   /** The faults still armed (a fault with a count retires when used up), with their hits. */
   faults(): Promise<{ id: number; hits: number }[]>;
@@ -43,9 +52,11 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
     stackName: typeof program === "function" ? "e2e" : `e2e-${path.basename(workDir)}`,
     stateDir,
     connection: { endpoint: emulator.url, apiKey: emulator.apiKey, caCert: emulator.caCert },
-    ...(typeof program === "function" ? { program: { projectName: `e2e-${name}`, fn: program, workDir } } : { workDir: program.projectDir }),
+    ...(typeof program === "function"
+      ? { program: { projectName: `e2e-${name}`, fn: program, workDir } }
+      : { workDir: program.projectDir }),
   });
-  const adminAuth = "Basic " + Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64");
+  const adminAuth = `Basic ${Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64")}`;
   const call = async (method: string, url: string, body?: unknown) => {
     const res = await got(url, {
       method: method as "GET",

@@ -5,10 +5,10 @@
 // and `up`, with every drive once, none orphaned, no state entry without a row, no pending
 // operation, and a clean refresh and preview. CI runs the engine SIGKILL; `npm run
 // test:faults:engine` runs them all.
-import { execFileSync, spawn, type ChildProcess } from "child_process";
-import * as fs from "fs";
-import * as net from "net";
-import * as path from "path";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { generate } from "selfsigned";
 import { findRepoRoot } from "../../env/local-stack";
@@ -70,10 +70,13 @@ async function engineOnceDrivesSent(ctx: E2eContext, n = 1): Promise<{ pid: numb
 }
 
 const driveRows = async (ctx: E2eContext, machine: string) =>
-  ((await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machine}&fields=$key`)).body as { $key: unknown }[]).map((r) => String(r.$key)).sort();
+  ((await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machine}&fields=$key`)).body as { $key: unknown }[])
+    .map((r) => String(r.$key))
+    .sort();
 
 type StateResource = { type: string; id?: string; outputs?: Record<string, unknown> };
-const stateOf = async (ctx: E2eContext) => (await ctx.stack.exportStack()).deployment as { resources?: StateResource[]; pending_operations?: unknown[] };
+const stateOf = async (ctx: E2eContext) =>
+  (await ctx.stack.exportStack()).deployment as { resources?: StateResource[]; pending_operations?: unknown[] };
 
 /**
  * After the interruption: `up` converges (every drive once: the rows the dead run made are taken
@@ -129,7 +132,7 @@ if (full) {
   describe.each([
     ["once", 1],
     ["twice", 2],
-  ] as const)("SIGINT %s in the middle of creates", (label, signals) => {
+  ] as const)("SIGINT %s in the middle of creates", (_label, signals) => {
     let ctx: E2eContext;
     beforeAll(async () => {
       ctx = await startE2e(`sigint-${signals}`, programOf(`sigint${signals}`));
@@ -208,8 +211,14 @@ class ExternalEmulator implements E2eEmulator {
   static async start(): Promise<ExternalEmulator> {
     const dir = fs.mkdtempSync(path.join(findRepoRoot(), ".e2e-work", "emulator-"));
     const pems = await generate([{ name: "commonName", value: "localhost" }], {
-      keyType: "ec", curve: "P-256", days: 2, algorithm: "sha256",
-      extensions: [{ name: "basicConstraints", cA: true }, { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+      keyType: "ec",
+      curve: "P-256",
+      days: 2,
+      algorithm: "sha256",
+      extensions: [
+        { name: "basicConstraints", cA: true },
+        { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+      ],
     } as never);
     fs.writeFileSync(path.join(dir, "cert.pem"), pems.cert);
     fs.writeFileSync(path.join(dir, "key.pem"), pems.private);
@@ -217,7 +226,18 @@ class ExternalEmulator implements E2eEmulator {
     const dataDir = path.join(dir, "data");
     const common = ["--data-dir", dataDir, "--admin-password", "intr-admin-pw"];
     const apiKey = execFileSync(process.execPath, [cli, ...common, "--create-api-key", "interrupts"], { encoding: "utf8" }).trim();
-    const args = [cli, ...common, "--port", String(await freePort()), "--time-scale", "0.01", "--cert", path.join(dir, "cert.pem"), "--key", path.join(dir, "key.pem")];
+    const args = [
+      cli,
+      ...common,
+      "--port",
+      String(await freePort()),
+      "--time-scale",
+      "0.01",
+      "--cert",
+      path.join(dir, "cert.pem"),
+      "--key",
+      path.join(dir, "key.pem"),
+    ];
     const emulator = new ExternalEmulator(apiKey, pems.cert, args, dir);
     await emulator.spawn();
     return emulator;

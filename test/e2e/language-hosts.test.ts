@@ -3,8 +3,8 @@
 // like the stock host: index.ts directly, compiled on the fly, with Pulumi.yaml's `main` and runtime options
 // and package.json's `main` honoured. Each project lives inside this repository, whose own package.json
 // (main: dist/sdk/index.js) encloses it: it must never be run instead of the user's program.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { collect, startE2e } from "./harness";
 import { findRepoRoot } from "../../env/local-stack";
 
@@ -63,11 +63,12 @@ describe("a TypeScript project as `pulumi new typescript` makes it", () => {
 
   test("Pulumi.yaml's main runs that file, compiled with runtime.options.tsconfig (looked up beside main, as the stock host does)", async () => {
     const dir = project("main", {
-      "Pulumi.yaml": "name: ts-main\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n    tsconfig: tsconfig.pulumi.json\nmain: app/main.ts\n",
+      "Pulumi.yaml":
+        "name: ts-main\nruntime:\n  name: nodejs\n  options:\n    typescript: true\n    tsconfig: tsconfig.pulumi.json\nmain: app/main.ts\n",
       "app/tsconfig.pulumi.json": JSON.stringify({ compilerOptions: { strict: true, noUnusedLocals: true } }),
       "index.ts": tsProgram("index.ts"),
       // Only the tsconfig's noUnusedLocals makes this an error: proof that it reached the compiler.
-      "app/main.ts": tsProgram("app/main.ts") + "const unusedLocal = 1;\n",
+      "app/main.ts": `${tsProgram("app/main.ts")}const unusedLocal = 1;\n`,
     });
     const { outputs, output } = await up("ts-main", dir);
     expect(outputs).toBeUndefined();
@@ -118,7 +119,9 @@ describe("a Pulumi YAML program (runtime: yaml)", () => {
       ].join("\n"),
     });
     const { outputs, output } = await up("yaml-smoke", dir);
-    expect({ outputs, output }).toMatchObject({ outputs: { message: "hello from yaml-smoke", endpoint: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/) } });
+    expect({ outputs, output }).toMatchObject({
+      outputs: { message: "hello from yaml-smoke", endpoint: expect.stringMatching(/^https:\/\/127\.0\.0\.1:\d+$/) },
+    });
     expect(output).not.toMatch(/from \$PATH/);
   }, 120_000);
 });

@@ -1,8 +1,8 @@
 // The provider under the real Pulumi engine, following Pulumi's own lifecycle
 // test: up, then preview/up/refresh each expecting no changes, then edits, then
 // destroy — every check of the platform made through its API.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { collect, startE2e, type E2eContext } from "./harness";
 
@@ -13,7 +13,13 @@ const desired = { ram: 2048, disksize: 10 * GiB, nics: 1 };
 
 const program: PulumiFn = async () => {
   const vp = require("vplatform");
-  const net = new vp.Vnet("net", { name: "e2e-net", network: "10.30.0.0/24", dhcpEnabled: true, dhcpStart: "10.30.0.10", dhcpStop: "10.30.0.50" });
+  const net = new vp.Vnet("net", {
+    name: "e2e-net",
+    network: "10.30.0.0/24",
+    dhcpEnabled: true,
+    dhcpStart: "10.30.0.10",
+    dhcpStop: "10.30.0.50",
+  });
   const vm = new vp.VirtualMachine("web", {
     name: "e2e-web",
     cpuCores: 2,
@@ -23,8 +29,16 @@ const program: PulumiFn = async () => {
     powerCyclePolicy: "restart",
     consolePassHash: CONSOLE_HASH,
   });
-  new vp.Drive("web-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: desired.disksize, preferredTier: 3 });
-  for (let i = 0; i < desired.nics; i++) new vp.Nic(`web-eth${i}`, { machine: vm.machineKey, name: `eth${i}`, vnet: net.id, interface: "virtio" });
+  new vp.Drive("web-os", {
+    machine: vm.machineKey,
+    name: "os",
+    media: "disk",
+    interface: "virtio-scsi",
+    disksize: desired.disksize,
+    preferredTier: 3,
+  });
+  for (let i = 0; i < desired.nics; i++)
+    new vp.Nic(`web-eth${i}`, { machine: vm.machineKey, name: `eth${i}`, vnet: net.id, interface: "virtio" });
   return { vmKey: vm.id, machineKey: vm.machineKey };
 };
 
@@ -33,7 +47,9 @@ let vmKey: string;
 let machineKey: string;
 
 const listFiles = (dir: string): string[] =>
-  fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+  fs
+    .readdirSync(dir, { withFileTypes: true })
+    .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
 const onlySame = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
 

@@ -1,9 +1,9 @@
 // `vplatform env preview --markdown`, the pull-request comment, under the real
 // engine; its Mermaid diagram rendered by the `mermaid` library in headless
 // Chromium (Debian's chromium, driven by playwright-core), as GitHub renders it.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { chromium, type BrowserContext } from "playwright-core";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
@@ -70,7 +70,9 @@ async function renderMermaid(source: string): Promise<{ svgText?: string; error?
     await page.setContent("<!doctype html><html><body></body></html>");
     await page.addScriptTag({ path: path.join(findRepoRoot(), "node_modules", "mermaid", "dist", "mermaid.min.js") });
     return await page.evaluate(async (src) => {
-      const mermaid = (globalThis as unknown as { mermaid: { initialize(o: object): void; render(id: string, s: string): Promise<{ svg: string }> } }).mermaid;
+      const mermaid = (
+        globalThis as unknown as { mermaid: { initialize(o: object): void; render(id: string, s: string): Promise<{ svg: string }> } }
+      ).mermaid;
       mermaid.initialize({ startOnLoad: false, securityLevel: "strict" });
       try {
         const { svg } = await mermaid.render("plan", src);
@@ -93,7 +95,9 @@ describe("vplatform env preview --markdown writes a pull-request comment", () =>
     const preview = await team.vplatform("preview", "environments/review.yaml", "--stack", "review", "--markdown");
     expect(preview.code).toBe(0);
     const md = preview.stdout;
-    expect(md).toMatch(/^### vplatform Plan: stack `review`, `environments\/review\.yaml`\n\n\*\*8 to create, 0 to update, 0 to replace, 0 to delete/);
+    expect(md).toMatch(
+      /^### vplatform Plan: stack `review`, `environments\/review\.yaml`\n\n\*\*8 to create, 0 to update, 0 to replace, 0 to delete/,
+    );
     expect(md).toContain("| ➕ create | VirtualMachine `review-web` | cpuCores |  | `2` |");
     const diagram = /```mermaid\n([\s\S]*?)\n```/.exec(md)?.[1];
     expect(diagram).toBeDefined();
@@ -107,7 +111,7 @@ describe("vplatform env preview --markdown writes a pull-request comment", () =>
   }, 300_000);
 
   test("the renderer's check is real: a broken diagram is reported", async () => {
-    expect((await renderMermaid("flowchart LR\n  a[\"unclosed\n")).error).toMatch(/Parse error|error/i);
+    expect((await renderMermaid('flowchart LR\n  a["unclosed\n')).error).toMatch(/Parse error|error/i);
   }, 60_000);
 });
 

@@ -5,11 +5,11 @@
 // by the installed package's CLI (`npx vplatform env ...`), the user's `tsc`
 // under both Pulumi TypeScript templates, and the emulator started from the
 // installed package's bin. One pack and one install serve every check.
-import { execFile, execFileSync, spawn } from "child_process";
-import * as fs from "fs";
-import * as net from "net";
-import * as os from "os";
-import * as path from "path";
+import { execFile, execFileSync, spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
 import { engineEnv, pulumiRoot } from "../../env/local-stack";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -21,7 +21,8 @@ const USER_PULUMI = "3.270.0";
 /** Node versions the program and the dynamic provider run under: this one (24) and the set-up's Node 22. */
 function nodeBins(): Record<string, string> {
   const node22 = process.env.VPLATFORM_NODE22;
-  if (!node22 || !fs.existsSync(node22)) throw new Error("VPLATFORM_NODE22 (a Node 22 binary) is not set: run through ./dev test (scripts/env.sh installs it)");
+  if (!node22 || !fs.existsSync(node22))
+    throw new Error("VPLATFORM_NODE22 (a Node 22 binary) is not set: run through ./dev test (scripts/env.sh installs it)");
   return { [`node${process.versions.node.split(".")[0]}`]: process.execPath, node22 };
 }
 
@@ -87,7 +88,8 @@ const TEMPLATE_TSCONFIG = {
   noImplicitReturns: true,
   forceConsistentCasingInFileNames: true,
 };
-const tsconfig = (options: object) => JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts", "entry-points.ts"] }, null, 2);
+const tsconfig = (options: object) =>
+  JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts", "entry-points.ts"] }, null, 2);
 
 let work: string;
 let project: string;
@@ -124,11 +126,25 @@ afterAll(() => {
 
 describe("the tarball", () => {
   test("holds compiled JavaScript and declarations of the SDK, provider, environment runner, emulator and policy pack, and nothing else", () => {
-    const files = run("tar", ["tzf", tarball], work).trim().split("\n").map((f) => f.replace(/^package\//, ""));
-    const allowed = /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator|policy)\/.+\.(js|d\.ts))$/;
+    const files = run("tar", ["tzf", tarball], work)
+      .trim()
+      .split("\n")
+      .map((f) => f.replace(/^package\//, ""));
+    const allowed =
+      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator|policy)\/.+\.(js|d\.ts))$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
-    expect(files).toEqual(expect.arrayContaining(["dist/sdk/index.js", "dist/sdk/index.d.ts", "dist/emulator/cli.js", "dist/env/index.js", "dist/provider/resources/virtualMachine.js", "policy/PulumiPolicy.yaml", "dist/policy/pack.js"]));
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "dist/sdk/index.js",
+        "dist/sdk/index.d.ts",
+        "dist/emulator/cli.js",
+        "dist/env/index.js",
+        "dist/provider/resources/virtualMachine.js",
+        "policy/PulumiPolicy.yaml",
+        "dist/policy/pack.js",
+      ]),
+    );
   });
 
   test("installs with no install scripts of its own and @pulumi/pulumi as the user's one copy", () => {
@@ -160,7 +176,11 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
   /** The compiler's errors ("" when it compiles). */
   const tscErrors = (config: string): string => {
     try {
-      run(process.execPath, [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "--pretty", "false", "-p", config], project);
+      run(
+        process.execPath,
+        [path.join(project, "node_modules/typescript/bin/tsc"), "--noEmit", "--pretty", "false", "-p", config],
+        project,
+      );
       return "";
     } catch (e) {
       return String((e as { stdout?: string }).stdout ?? e);
@@ -173,8 +193,14 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
     expect(tscErrors("tsconfig.commonjs.json")).toBe("");
   });
   test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
-    fs.writeFileSync(path.join(project, "wrong.ts"), `import * as vp from "vplatform";\nconst vm = new vp.VirtualMachine("v", { name: "v" });\nnew vp.Drive("d", { machine: vm.id, disksize: 1 });\n`);
-    fs.writeFileSync(path.join(project, "tsconfig.wrong.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["wrong.ts"] }));
+    fs.writeFileSync(
+      path.join(project, "wrong.ts"),
+      `import * as vp from "vplatform";\nconst vm = new vp.VirtualMachine("v", { name: "v" });\nnew vp.Drive("d", { machine: vm.id, disksize: 1 });\n`,
+    );
+    fs.writeFileSync(
+      path.join(project, "tsconfig.wrong.json"),
+      JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["wrong.ts"] }),
+    );
     try {
       const errors = tscErrors("tsconfig.wrong.json");
       expect(errors).toMatch(/wrong\.ts\(3,.*MachineKey/);
@@ -219,7 +245,9 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
       const vm = await adminGet(emulator, `/v4/vms/${vmKey}?fields=name`);
       expect(vm.name).toBe("pkg-web");
       // Each resource's provider is recorded as a require of the installed package, not as serialized closures.
-      const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) => r.type.startsWith("pulumi-nodejs:dynamic/"));
+      const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) =>
+        r.type.startsWith("pulumi-nodejs:dynamic/"),
+      );
       expect(dynamic.length).toBe(4);
       for (const r of dynamic) expect(r.inputs.__provider).toMatch(/require\("vplatform\/dynamic\/[a-zA-Z]+"\)/);
       for (const r of dynamic) expect(r.inputs.__provider.length).toBeLessThan(400);
@@ -292,15 +320,19 @@ describe("a YAML environment file kept in the user project, through the installe
     expect(r.stdout).not.toMatch(/no changes|ENOENT/);
   }, 60_000);
 
-  test.each(others)("under %s: up, drift exits 0, destroy", async (name, nodeBin) => {
-    await withCli(name, nodeBin, async ({ env, vms }) => {
-      expect(await env("up")).toMatchObject({ code: 0 });
-      expect(await vms()).toEqual([expect.objectContaining({ name: "env-web", status: "running" })]);
-      expect(await env("drift")).toMatchObject({ code: 0 });
-      expect(await env("destroy")).toMatchObject({ code: 0 });
-      expect(await vms()).toEqual([]);
-    });
-  }, 300_000);
+  test.each(others)(
+    "under %s: up, drift exits 0, destroy",
+    async (name, nodeBin) => {
+      await withCli(name, nodeBin, async ({ env, vms }) => {
+        expect(await env("up")).toMatchObject({ code: 0 });
+        expect(await vms()).toEqual([expect.objectContaining({ name: "env-web", status: "running" })]);
+        expect(await env("drift")).toMatchObject({ code: 0 });
+        expect(await env("destroy")).toMatchObject({ code: 0 });
+        expect(await vms()).toEqual([]);
+      });
+    },
+    300_000,
+  );
 });
 
 /**
@@ -393,7 +425,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     await ok("pulumi stack init dev");
     fs.writeFileSync(path.join(fresh, "ca.pem"), emulator.caCert);
     await ok(readme.configure.replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey));
-    expect(await ok("pulumi config get vplatform:caCert")).toBe(emulator.caCert.trimEnd() + "\n");
+    expect(await ok("pulumi config get vplatform:caCert")).toBe(`${emulator.caCert.trimEnd()}\n`);
     fs.writeFileSync(path.join(fresh, "index.ts"), readme.program);
     const applied = await ok(readme.apply);
     expect(applied).toMatch(/5 created/);
@@ -475,7 +507,8 @@ async function withCli(
     expect(run("node", ["--version"], project, cliEnv(nodeBin, emulator)).trim()).toMatch(new RegExp(`^v${name.replace("node", "")}\\.`));
     await body({
       env: (command, ...args) => npxVplatform(nodeBin, emulator, ["env", command, "environments/dev.yaml", "--stack", name, ...args]),
-      vms: async () => adminGet(emulator, "/v4/vms?fields=$key,name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false"),
+      vms: async () =>
+        adminGet(emulator, "/v4/vms?fields=$key,name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false"),
       emulator,
     });
   } finally {
@@ -499,8 +532,11 @@ function cliEnv(nodeBin: string, emulator: RunningEmulator): NodeJS.ProcessEnv {
 /** `npx vplatform ...` in the user project (its own node_modules/.bin); never throws, returns the exit code. */
 function npxVplatform(nodeBin: string, emulator: RunningEmulator, args: string[]): Promise<CliRun> {
   return new Promise((resolve) => {
-    execFile("npx", ["--no-install", "vplatform", ...args], { cwd: project, env: cliEnv(nodeBin, emulator), maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+    execFile(
+      "npx",
+      ["--no-install", "vplatform", ...args],
+      { cwd: project, env: cliEnv(nodeBin, emulator), maxBuffer: 64 << 20 },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
@@ -528,13 +564,18 @@ async function userStack(name: string, nodeBin: string, emulator: RunningEmulato
   return stack;
 }
 
-async function adminFetch(emulator: RunningEmulator, apiPath: string, method = "GET", json?: unknown): Promise<{ status: number; body: any }> {
+async function adminFetch(
+  emulator: RunningEmulator,
+  apiPath: string,
+  method = "GET",
+  json?: unknown,
+): Promise<{ status: number; body: any }> {
   const { default: got } = await import("got");
   const url = apiPath.startsWith("/_emulator/") ? `${emulator.url}${apiPath}` : `${emulator.url}/api${apiPath}`;
   const res = await got(url, {
     method: method as "GET",
     json,
-    headers: { authorization: "Basic " + Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64") },
+    headers: { authorization: `Basic ${Buffer.from(`${emulator.adminUser}:${emulator.adminPassword}`).toString("base64")}` },
     https: { certificateAuthority: emulator.caCert },
     throwHttpErrors: false,
     retry: { limit: 0 },

@@ -31,7 +31,10 @@ let team: TeamRepo;
 
 async function api(apiPath: string): Promise<any> {
   const { default: got } = await import("got");
-  return got(`${emulator.url}/api${apiPath}`, { headers: { authorization: `Bearer ${emulator.apiKey}` }, https: { certificateAuthority: emulator.caCert } }).json();
+  return got(`${emulator.url}/api${apiPath}`, {
+    headers: { authorization: `Bearer ${emulator.apiKey}` },
+    https: { certificateAuthority: emulator.caCert },
+  }).json();
 }
 
 /** Each resource of the stack's state once, by URN. */
@@ -42,7 +45,8 @@ async function stateUrns(stack: string): Promise<string[]> {
   return JSON.parse(exported.stdout).deployment.resources.map((r: { urn: string }) => r.urn);
 }
 
-const vmNames = async () => (await api("/v4/vms?fields=name&filter=is_snapshot%20eq%20false&sort=%2Bname")).map((v: { name: string }) => v.name);
+const vmNames = async () =>
+  (await api("/v4/vms?fields=name&filter=is_snapshot%20eq%20false&sort=%2Bname")).map((v: { name: string }) => v.name);
 
 beforeAll(async () => {
   postgres = await startPostgres();
@@ -79,7 +83,9 @@ describe("two pipelines on the same stack", () => {
 
     // A change, applied by two pipelines at once that are told to wait: the second runs after the first.
     team.writeEnvironment("dev", environment("dev", 2048));
-    const waiting = await Promise.all([1, 2].map(() => team.vplatform("up", "environments/dev.yaml", "--stack", "dev", "--wait-for-lock", "300")));
+    const waiting = await Promise.all(
+      [1, 2].map(() => team.vplatform("up", "environments/dev.yaml", "--stack", "dev", "--wait-for-lock", "300")),
+    );
     expect(waiting.map((r) => r.code)).toEqual([0, 0]);
     expect(waiting.map((r) => r.stderr).join("\n")).toMatch(/stack 'dev' is locked by another update; waiting/);
 

@@ -1,7 +1,7 @@
 // The resource plugin under the real engine: the default provider (stack config)
 // and an explicit provider for a second platform site, in one program.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import got from "got";
 import * as pulumi from "@pulumi/pulumi";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
@@ -33,8 +33,11 @@ const program: PulumiFn = async () => {
 const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
 
 async function siteBVmNames(): Promise<string[]> {
-  const auth = "Basic " + Buffer.from(`${siteB.adminUser}:${siteB.adminPassword}`).toString("base64");
-  const rows = await got(`${siteB.url}/api/v4/vms?filter=is_snapshot%20eq%20false&fields=name`, { headers: { authorization: auth }, https: { certificateAuthority: siteB.caCert } }).json<{ name: string }[]>();
+  const auth = `Basic ${Buffer.from(`${siteB.adminUser}:${siteB.adminPassword}`).toString("base64")}`;
+  const rows = await got(`${siteB.url}/api/v4/vms?filter=is_snapshot%20eq%20false&fields=name`, {
+    headers: { authorization: auth },
+    https: { certificateAuthority: siteB.caCert },
+  }).json<{ name: string }[]>();
   return rows.map((r) => r.name);
 }
 
@@ -52,8 +55,14 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
     const { vmKey, machineKey, netKey } = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, v.value]));
-    expect((await ctx.api("GET", `/v4/vnets/${netKey}?fields=name,network`)).body).toMatchObject({ name: "plug-net", network: "10.40.0.0/24" });
-    expect((await ctx.api("GET", `/v4/vms/${vmKey}?fields=name,machine%23status%23status%20as%20status`)).body).toMatchObject({ name: "plug-web", status: "running" });
+    expect((await ctx.api("GET", `/v4/vnets/${netKey}?fields=name,network`)).body).toMatchObject({
+      name: "plug-net",
+      network: "10.40.0.0/24",
+    });
+    expect((await ctx.api("GET", `/v4/vms/${vmKey}?fields=name,machine%23status%23status%20as%20status`)).body).toMatchObject({
+      name: "plug-web",
+      status: "running",
+    });
     const drives = (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machineKey}&fields=name,disksize`)).body;
     expect(drives).toEqual([expect.objectContaining({ name: "os", disksize: 10 * GiB })]);
     const aVms = (await ctx.api("GET", `/v4/vms?filter=is_snapshot%20eq%20false&fields=name`)).body.map((r: { name: string }) => r.name);
@@ -72,18 +81,34 @@ describe("the plugin serves schema.json's resources under the engine", () => {
     const schema = JSON.parse(fs.readFileSync(path.join(findRepoRoot(), "schema.json"), "utf8"));
     const state = await ctx.stack.exportStack();
     const recorded = state.deployment.resources.filter((r: { type: string }) => r.type.startsWith("vplatform:index:"));
-    expect(recorded.map((r: { type: string }) => r.type).sort()).toEqual(["vplatform:index:Drive", "vplatform:index:VirtualMachine", "vplatform:index:VirtualMachine", "vplatform:index:Vnet"]);
+    expect(recorded.map((r: { type: string }) => r.type).sort()).toEqual([
+      "vplatform:index:Drive",
+      "vplatform:index:VirtualMachine",
+      "vplatform:index:VirtualMachine",
+      "vplatform:index:Vnet",
+    ]);
     for (const r of recorded) {
       const declared = schema.resources[r.type];
-      expect({ type: r.type, undeclared: Object.keys(r.outputs).filter((k) => !(k in declared.properties)) }).toEqual({ type: r.type, undeclared: [] });
+      expect({ type: r.type, undeclared: Object.keys(r.outputs).filter((k) => !(k in declared.properties)) }).toEqual({
+        type: r.type,
+        undeclared: [],
+      });
       expect({ type: r.type, missing: declared.required.filter((k: string) => !(k in r.outputs)) }).toEqual({ type: r.type, missing: [] });
-      expect({ type: r.type, undeclaredInputs: Object.keys(r.inputs).filter((k) => !(k in declared.inputProperties)) }).toEqual({ type: r.type, undeclaredInputs: [] });
+      expect({ type: r.type, undeclaredInputs: Object.keys(r.inputs).filter((k) => !(k in declared.inputProperties)) }).toEqual({
+        type: r.type,
+        undeclaredInputs: [],
+      });
     }
   });
 
   test("the explicit provider's API key is stored encrypted: never in plain text in the state or the engine's output", async () => {
-    const files = (dir: string): string[] => fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
-    const stored = files(ctx.stateDir).map((f) => fs.readFileSync(f, "utf8")).join("\n");
+    const files = (dir: string): string[] =>
+      fs
+        .readdirSync(dir, { withFileTypes: true })
+        .flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
+    const stored = files(ctx.stateDir)
+      .map((f) => fs.readFileSync(f, "utf8"))
+      .join("\n");
     expect(stored).toContain("pulumi:providers:vplatform");
     expect(stored).not.toContain(siteB.apiKey);
     expect(ctx.output.join("")).not.toContain(siteB.apiKey);

@@ -2,8 +2,8 @@
 // nodejs), named in Pulumi.yaml's `plugins: providers:`: the engine runs it through our Node.js language
 // host's RunPlugin. The engine here sees no pulumi-resource-vplatform on PATH nor in its plugin cache, so only
 // the directory can serve it.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { findRepoRoot } from "../../env/local-stack";
 import { markerTag, stableMarker } from "../../provider/reconcile/createMarker";
@@ -11,14 +11,16 @@ import { collect, startE2e, type E2eContext } from "./harness";
 
 const root = findRepoRoot();
 const PLUGIN = "pulumi-resource-vplatform";
-const RESOURCES = "resources:\n  net:\n    type: vplatform:index:Vnet\n    properties:\n      name: folder-net\n      network: 10.70.0.0/24\noutputs:\n  netKey: ${net.id}\n";
+const RESOURCES =
+  "resources:\n  net:\n    type: vplatform:index:Vnet\n    properties:\n      name: folder-net\n      network: 10.70.0.0/24\noutputs:\n  netKey: ${net.id}\n";
 const pluginsSection = `plugins:\n  providers:\n    - name: vplatform\n      path: ${path.join(root, "plugin")}\n`;
 
 let ctx: E2eContext;
 let work: string;
 let projectDir: string;
 const savedRoot = process.env.VPLATFORM_PULUMI_ROOT;
-const writeProject = (plugins: string) => fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), `name: plugin-folder\nruntime: yaml\n${plugins}${RESOURCES}`);
+const writeProject = (plugins: string) =>
+  fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), `name: plugin-folder\nruntime: yaml\n${plugins}${RESOURCES}`);
 
 beforeAll(async () => {
   fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
@@ -34,7 +36,10 @@ beforeAll(async () => {
   writeProject(pluginsSection);
   ctx = await startE2e("plugin-folder", { projectDir });
   const ws = ctx.stack.workspace as LocalWorkspace;
-  ws.envVars.PATH = (process.env.PATH ?? "").split(path.delimiter).filter((dir) => dir && !fs.existsSync(path.join(dir, PLUGIN))).join(path.delimiter);
+  ws.envVars.PATH = (process.env.PATH ?? "")
+    .split(path.delimiter)
+    .filter((dir) => dir && !fs.existsSync(path.join(dir, PLUGIN)))
+    .join(path.delimiter);
   ws.envVars.PULUMI_HOME = path.join(work, "home"); // no plugin cache (the set-up installs ours in its own)
 }, 120_000);
 afterAll(async () => {

@@ -3,10 +3,10 @@
 // and refreshes with no changes; `get:` reads a row into the program without managing it.
 // In a TypeScript project the code comes from our Node.js language host (GenerateProgram),
 // and pasted beside the generated SDK it previews with no changes too.
-import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
@@ -40,7 +40,13 @@ describe("pulumi import through the plugin", () => {
     const vm = await ctx.api("POST", "/v4/vms", { name: "imp-web", cpu_cores: 2, ram: 2048 });
     keys.vm = String(vm.body.$key);
     keys.machine = String((await ctx.api("GET", `/v4/vms/${keys.vm}?fields=machine`)).body.machine);
-    const drive = await ctx.api("POST", "/v4/machine_drives", { machine: keys.machine, name: "os", media: "disk", interface: "virtio-scsi", disksize: 10 * GiB });
+    const drive = await ctx.api("POST", "/v4/machine_drives", {
+      machine: keys.machine,
+      name: "os",
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: 10 * GiB,
+    });
     keys.drive = String(drive.body.$key);
     expect([net.status, vm.status, drive.status].every((s) => s < 300)).toBe(true);
 
@@ -57,7 +63,16 @@ describe("pulumi import through the plugin", () => {
     expect(result.stdout).not.toMatch(/failed to validate/);
     generated = result.generatedCode;
     // The YAML generator writes short tokens (vplatform:Vnet) and large integers in float notation.
-    for (const line of [/type: vplatform:(index:)?Vnet/, /network: 10\.50\.0\.0\/24/, /type: vplatform:(index:)?VirtualMachine/, /name: imp-web/, /ram: 2048/, /type: vplatform:(index:)?Drive/, new RegExp(`machine: '${keys.machine}'`), /disksize: (10737418240|1\.073741824e\+10)/]) {
+    for (const line of [
+      /type: vplatform:(index:)?Vnet/,
+      /network: 10\.50\.0\.0\/24/,
+      /type: vplatform:(index:)?VirtualMachine/,
+      /name: imp-web/,
+      /ram: 2048/,
+      /type: vplatform:(index:)?Drive/,
+      new RegExp(`machine: '${keys.machine}'`),
+      /disksize: (10737418240|1\.073741824e\+10)/,
+    ]) {
       expect(generated).toMatch(line);
     }
   }, 300_000);
@@ -66,12 +81,17 @@ describe("pulumi import through the plugin", () => {
     writeProgram(generated);
     const preview = await ctx.stack.preview({ ...collect(ctx), diff: true });
     // On failure the engine's diff (in the message) names the differing fields.
-    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({ changes: [], diff: expect.not.stringMatching(/^\s+[~+-] /m) });
+    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({
+      changes: [],
+      diff: expect.not.stringMatching(/^\s+[~+-] /m),
+    });
     expect(changed((await ctx.stack.refresh(collect(ctx))).summary.resourceChanges ?? {})).toEqual([]);
   }, 300_000);
 
   test("`get:` reads an existing VM by key into the program without managing it", async () => {
-    writeProgram(`${generated}\n  seen:\n    type: vplatform:index:VirtualMachine\n    get:\n      id: "${keys.vm}"\noutputs:\n  seenName: \${seen.name}\n  seenRam: \${seen.ram}\n  seenMachine: \${seen.machineKey}\n`);
+    writeProgram(
+      `${generated}\n  seen:\n    type: vplatform:index:VirtualMachine\n    get:\n      id: "${keys.vm}"\noutputs:\n  seenName: \${seen.name}\n  seenRam: \${seen.ram}\n  seenMachine: \${seen.machineKey}\n`,
+    );
     const up = await ctx.stack.up(collect(ctx));
     expect([up.outputs.seenName?.value, up.outputs.seenRam?.value, up.outputs.seenMachine?.value]).toEqual(["imp-web", 2048, keys.machine]);
     expect(changed(up.summary.resourceChanges ?? {})).toEqual([]);
@@ -88,12 +108,21 @@ describe("pulumi import in a TypeScript project", () => {
     fs.writeFileSync(path.join(tsDir, "Pulumi.yaml"), "name: plugin-import-ts\nruntime: nodejs\n");
     fs.writeFileSync(path.join(tsDir, "index.ts"), "export {};\n");
     const { url, apiKey, caCert } = ctx.emulator;
-    tsStack = await createLocalStack({ stackName: "ts", stateDir: path.join(tsDir, "state"), connection: { endpoint: url, apiKey, caCert }, workDir: tsDir });
+    tsStack = await createLocalStack({
+      stackName: "ts",
+      stateDir: path.join(tsDir, "state"),
+      connection: { endpoint: url, apiKey, caCert },
+      workDir: tsDir,
+    });
   }, 120_000);
   afterAll(() => tsDir && fs.rmSync(tsDir, { recursive: true, force: true }));
 
   test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript that declares the VM as it is", async () => {
-    const result = await tsStack.import({ resources: [{ type: "vplatform:index:VirtualMachine", name: "web", id: keys.vm }], protect: false, ...collect(ctx) });
+    const result = await tsStack.import({
+      resources: [{ type: "vplatform:index:VirtualMachine", name: "web", id: keys.vm }],
+      protect: false,
+      ...collect(ctx),
+    });
     expect(result.summary.result).toBe("succeeded");
     code = result.generatedCode;
     expect(code).toMatch(/^import \* as vplatform from "vplatform";$/m);
@@ -103,13 +132,24 @@ describe("pulumi import in a TypeScript project", () => {
 
   test("pasted into index.ts beside the generated SDK, it compiles and previews with no changes", async () => {
     // The SDK of the plugin (scripts/gen-sdk.sh), installed as the program's `vplatform`.
-    const sdk = execFileSync("bash", [path.join(findRepoRoot(), "scripts", "gen-sdk.sh"), path.join(tsDir, "sdk")], { cwd: findRepoRoot(), stdio: "pipe" }).toString().trim().split("\n").pop()!;
+    const sdk = execFileSync("bash", [path.join(findRepoRoot(), "scripts", "gen-sdk.sh"), path.join(tsDir, "sdk")], {
+      cwd: findRepoRoot(),
+      stdio: "pipe",
+    })
+      .toString()
+      .trim()
+      .split("\n")
+      .pop()!;
     const modules = path.join(findRepoRoot(), "node_modules");
     fs.mkdirSync(path.join(tsDir, "node_modules"));
-    for (const name of fs.readdirSync(modules).filter((n) => n !== "vplatform")) fs.symlinkSync(path.join(modules, name), path.join(tsDir, "node_modules", name));
+    for (const name of fs.readdirSync(modules).filter((n) => n !== "vplatform"))
+      fs.symlinkSync(path.join(modules, name), path.join(tsDir, "node_modules", name));
     fs.symlinkSync(sdk, path.join(tsDir, "node_modules", "vplatform"), "dir");
     fs.writeFileSync(path.join(tsDir, "index.ts"), code);
     const preview = await tsStack.preview({ ...collect(ctx), diff: true });
-    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({ changes: [], diff: expect.not.stringMatching(/^\s+[~+-] /m) });
+    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({
+      changes: [],
+      diff: expect.not.stringMatching(/^\s+[~+-] /m),
+    });
   }, 300_000);
 });

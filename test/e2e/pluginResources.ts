@@ -11,7 +11,12 @@ export class Site extends pulumi.ProviderResource {
 }
 
 /** Computed outputs of each resource (beside the echoed inputs), so programs can read them. */
-const COMPUTED: Record<string, string[]> = { VirtualMachine: ["machineKey", "status", "running", "needRestart"], Device: ["uuid"], VmSnapshot: ["machineKey"], VmPower: ["machineKey", "status", "running"] };
+const COMPUTED: Record<string, string[]> = {
+  VirtualMachine: ["machineKey", "status", "running", "needRestart"],
+  Device: ["uuid"],
+  VmSnapshot: ["machineKey"],
+  VmPower: ["machineKey", "status", "running"],
+};
 
 export type PluginResource = pulumi.CustomResource & Record<string, pulumi.Output<any>>;
 

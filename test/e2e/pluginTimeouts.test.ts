@@ -38,14 +38,23 @@ describe("customTimeouts", () => {
     );
     const seconds = (Date.now() - started) / 1000;
     // The wait's progress is shown on the resource, as the dynamic provider's is.
-    expect(ctx.output.join("")).toMatch(/vplatform:index:VirtualMachine slow creating \(\d+s\) vplatform: waiting for VM 'slow-start' to reach running/);
-    expect(String(err)).toMatch(new RegExp(`customTimeouts\\.create \\(${CUSTOM_CREATE_SECONDS}s\\) ran out after \\d+s waiting for VM 'slow-start' to reach running`));
+    expect(ctx.output.join("")).toMatch(
+      /vplatform:index:VirtualMachine slow creating \(\d+s\) vplatform: waiting for VM 'slow-start' to reach running/,
+    );
+    expect(String(err)).toMatch(
+      new RegExp(
+        `customTimeouts\\.create \\(${CUSTOM_CREATE_SECONDS}s\\) ran out after \\d+s waiting for VM 'slow-start' to reach running`,
+      ),
+    );
     // The engine's own start-up and the rollback of the VM come on top of the limit.
     expect(seconds).toBeGreaterThanOrEqual(CUSTOM_CREATE_SECONDS);
     expect(seconds).toBeLessThan(CUSTOM_CREATE_SECONDS + 30);
     // No orphan: a VM left on the site (it cannot be deleted while starting) is recorded in the state, partially created.
-    const auth = "Basic " + Buffer.from(`${slowSite.adminUser}:${slowSite.adminPassword}`).toString("base64");
-    const rows = await got(`${slowSite.url}/api/v4/vms?fields=$key`, { headers: { authorization: auth }, https: { certificateAuthority: slowSite.caCert } }).json<{ $key: number }[]>();
+    const auth = `Basic ${Buffer.from(`${slowSite.adminUser}:${slowSite.adminPassword}`).toString("base64")}`;
+    const rows = await got(`${slowSite.url}/api/v4/vms?fields=$key`, {
+      headers: { authorization: auth },
+      https: { certificateAuthority: slowSite.caCert },
+    }).json<{ $key: number }[]>();
     const state = await ctx.stack.exportStack();
     const recorded = (state.deployment.resources ?? []).filter((r: { type: string }) => r.type === "vplatform:index:VirtualMachine");
     expect(recorded.map((r: { id: string }) => r.id)).toEqual(rows.map((r) => String(r.$key)));

@@ -1,7 +1,7 @@
 // The policy pack of the package under the real engine, run locally (no
 // Pulumi Cloud): `pulumi preview --policy-pack node_modules/vplatform/policy`.
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { startPostgres, type RunningPostgres } from "./postgres";
 import { createTeamRepo, type TeamRepo } from "./teamRepo";
@@ -36,7 +36,8 @@ afterAll(async () => {
   team?.remove();
 });
 
-const preview = (...extra: string[]) => team.pulumi("preview", "--stack", "prod-eu", "--policy-pack", "node_modules/vplatform/policy", ...extra);
+const preview = (...extra: string[]) =>
+  team.pulumi("preview", "--stack", "prod-eu", "--policy-pack", "node_modules/vplatform/policy", ...extra);
 
 describe("the policy pack stops at preview what the team agreed never to ship", () => {
   test("a production VM that would be restarted unannounced is stopped with the rule's message (mandatory)", async () => {

@@ -3,11 +3,11 @@
 // service. Debian's `postgresql` package provides the binaries (scripts/env.sh
 // installs it). initdb refuses to run as root, so as root (CI) the cluster
 // belongs to the `postgres` user the package creates.
-import { execFile } from "child_process";
-import * as fs from "fs";
-import * as net from "net";
-import * as os from "os";
-import * as path from "path";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
 
 export interface RunningPostgres {
   /** `postgres://pulumi@127.0.0.1:PORT/state?sslmode=disable`: the engine's DIY backend URL. */
@@ -20,7 +20,8 @@ export function postgresBinDir(): string {
   const root = "/usr/lib/postgresql";
   const majors = fs.existsSync(root) ? fs.readdirSync(root).filter((d) => fs.existsSync(path.join(root, d, "bin", "initdb"))) : [];
   const newest = majors.sort((a, b) => Number(b) - Number(a))[0];
-  if (!newest) throw new Error("PostgreSQL not found under /usr/lib/postgresql: run `source scripts/env.sh` (it installs Debian's postgresql)");
+  if (!newest)
+    throw new Error("PostgreSQL not found under /usr/lib/postgresql: run `source scripts/env.sh` (it installs Debian's postgresql)");
   return path.join(root, newest, "bin");
 }
 
@@ -40,13 +41,16 @@ function run(tool: string, args: string[]): Promise<string> {
   const bin = path.join(postgresBinDir(), tool);
   const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   return new Promise((resolve, reject) => {
-    execFile(file, argv, { cwd: os.tmpdir() }, (err, stdout, stderr) => (err ? reject(new Error(`${tool} ${args.join(" ")}: ${stderr || err.message}`)) : resolve(stdout)));
+    execFile(file, argv, { cwd: os.tmpdir() }, (err, stdout, stderr) =>
+      err ? reject(new Error(`${tool} ${args.join(" ")}: ${stderr || err.message}`)) : resolve(stdout),
+    );
   });
 }
 
 export async function startPostgres(): Promise<RunningPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-pg-"));
-  if (process.getuid?.() === 0) fs.chownSync(dir, Number((await runId("postgres", "-u")).trim()), Number((await runId("postgres", "-g")).trim()));
+  if (process.getuid?.() === 0)
+    fs.chownSync(dir, Number((await runId("postgres", "-u")).trim()), Number((await runId("postgres", "-g")).trim()));
   const data = path.join(dir, "data");
   await run("initdb", ["-D", data, "-U", "pulumi", "--auth=trust", "--no-sync", "-E", "UTF8"]);
   // A free port can be taken between the probe and the start: try a few.

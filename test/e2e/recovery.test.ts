@@ -12,7 +12,14 @@ const program: PulumiFn = async () => {
   const vp = require("vplatform");
   const vm = new vp.VirtualMachine("app", { name: "e2e-app", cpuCores: 1, ram: 1024, powerState: "stopped" });
   for (const name of ["os", "data"])
-    new vp.Drive(`app-${name}`, { machine: vm.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: 5 * GiB, preferredTier: 2 });
+    new vp.Drive(`app-${name}`, {
+      machine: vm.machineKey,
+      name,
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: 5 * GiB,
+      preferredTier: 2,
+    });
   const legacy = withLegacy ? new vp.VirtualMachine("legacy", { name: "e2e-legacy", cpuCores: 2, ram: 2048, adopt }) : undefined;
   return { appKey: vm.id, machineKey: vm.machineKey, legacyKey: legacy?.id };
 };

@@ -1,8 +1,8 @@
 // Request economy under the real engine: hardware deleted with its VM, and a
 // lab that fits the platform's real rate limit (1000 requests per key-hour,
 // with the hour time-scaled like every other duration of the emulator).
-import * as fs from "fs";
-import * as path from "path";
+import * as fs from "node:fs";
+import * as path from "node:path";
 import got from "got";
 import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
@@ -75,7 +75,9 @@ describe("hardware is deleted with its VM", () => {
 
   test("up makes three running VMs with two drives and a NIC each", async () => {
     expect((await run.stack.up(collect(run))).summary.result).toBe("succeeded");
-    expect(await run.api("/v4/vms?filter=name%20bw%20'dw-'%20and%20machine%23status%23status%20eq%20'running'&fields=name")).toHaveLength(3);
+    expect(await run.api("/v4/vms?filter=name%20bw%20'dw-'%20and%20machine%23status%23status%20eq%20'running'&fields=name")).toHaveLength(
+      3,
+    );
   }, 180_000);
 
   test("removing one drive of a VM that stays deletes that drive alone (unplugged first: the VM runs)", async () => {
@@ -106,16 +108,23 @@ describe("hardware is deleted with its VM", () => {
 describe("under the platform's real rate limit (1000 requests per key-hour; the hour is 36 s at time scale 0.01)", () => {
   let run: Run;
   beforeAll(async () => {
-    run = await open("key-hour", labProgram(() => ({ vms: 50, dataGiB: 1, prefix: "kh" })), { timeScale: 0.01, rateLimitPerHour: 1000, rateLimitFollowsTimeScale: true }, {
-      "vplatform:requestBudgetWindowSec": "36",
-    });
+    run = await open(
+      "key-hour",
+      labProgram(() => ({ vms: 50, dataGiB: 1, prefix: "kh" })),
+      { timeScale: 0.01, rateLimitPerHour: 1000, rateLimitFollowsTimeScale: true },
+      {
+        "vplatform:requestBudgetWindowSec": "36",
+      },
+    );
   }, 120_000);
   afterAll(() => run?.dispose());
 
   test("a 50-VM lab goes up and is destroyed completely in one run of the key's budget", async () => {
     const parallel = 200; // waits are coalesced: let the lab's power-ons overlap
     expect((await run.stack.up({ ...collect(run), parallel })).summary.result).toBe("succeeded");
-    expect(await run.api("/v4/vms?filter=name%20bw%20'kh-'%20and%20machine%23status%23status%20eq%20'running'&fields=name")).toHaveLength(50);
+    expect(await run.api("/v4/vms?filter=name%20bw%20'kh-'%20and%20machine%23status%23status%20eq%20'running'&fields=name")).toHaveLength(
+      50,
+    );
     expect((await run.stack.destroy({ ...collect(run), parallel })).summary.result).toBe("succeeded");
     expect(await run.api("/v4/vms?filter=name%20bw%20'kh-'&fields=name")).toEqual([]);
     expect(await run.api("/v4/machine_drives?fields=$key")).toEqual([]);
@@ -130,7 +139,11 @@ describe("a 429 from the platform is waited out, never failing the run", () => {
   let run: Run;
   beforeAll(async () => {
     // 60 requests per key-hour, the hour 18 s long: an 8-VM lab needs several hours' worth.
-    run = await open("rate-limited", labProgram(() => ({ vms: 8, dataGiB: 1, prefix: "rl" })), { timeScale: 0.005, rateLimitPerHour: 60, rateLimitFollowsTimeScale: true });
+    run = await open(
+      "rate-limited",
+      labProgram(() => ({ vms: 8, dataGiB: 1, prefix: "rl" })),
+      { timeScale: 0.005, rateLimitPerHour: 60, rateLimitFollowsTimeScale: true },
+    );
   }, 120_000);
   afterAll(() => run?.dispose());
 

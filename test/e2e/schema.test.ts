@@ -1,8 +1,8 @@
 // schema.json is generated from the zod input schemas and accepted by the real engine.
-import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import { findRepoRoot, pulumiRoot } from "../../env/local-stack";
 import { generatedFiles } from "../../scripts/gen-schema";
 
@@ -22,24 +22,29 @@ describe("schema.json", () => {
     );
     const refs = JSON.stringify(schema).match(/"#\/types\/[^"]+"/g) ?? [];
     for (const ref of refs) expect(schema.types).toHaveProperty([ref.slice(9, -1)]);
-    for (const r of Object.values<any>(schema.resources)) for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);
+    for (const r of Object.values<any>(schema.resources))
+      for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);
   });
 
   test("the real engine validates it against Pulumi's package metaschema", () => {
     const out = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-gen-sdk-"));
     let output = "";
     try {
-      output = execFileSync(path.join(pulumiRoot(), "bin", "pulumi"), ["package", "gen-sdk", path.join(root, "schema.json"), "--language", "nodejs", "--out", out], {
-        // The language host sits beside the CLI; the engine looks for it on PATH.
-        env: {
-          ...process.env,
-          PATH: `${path.join(pulumiRoot(), "bin")}${path.delimiter}${process.env.PATH}`,
-          PULUMI_SKIP_UPDATE_CHECK: "true",
-          PULUMI_HOME: path.join(root, ".pulumi", "home"),
+      output = execFileSync(
+        path.join(pulumiRoot(), "bin", "pulumi"),
+        ["package", "gen-sdk", path.join(root, "schema.json"), "--language", "nodejs", "--out", out],
+        {
+          // The language host sits beside the CLI; the engine looks for it on PATH.
+          env: {
+            ...process.env,
+            PATH: `${path.join(pulumiRoot(), "bin")}${path.delimiter}${process.env.PATH}`,
+            PULUMI_SKIP_UPDATE_CHECK: "true",
+            PULUMI_HOME: path.join(root, ".pulumi", "home"),
+          },
+          encoding: "utf8",
+          stdio: "pipe",
         },
-        encoding: "utf8",
-        stdio: "pipe",
-      });
+      );
     } catch (e) {
       output = String((e as { stderr?: string }).stderr ?? e);
       // The schema was bound and validated; only code generation is left to the language host, and

@@ -2,10 +2,10 @@
 // temporary directory outside this checkout with environment files, this
 // package linked in, and the commands a pipeline runs (`vplatform env ...`,
 // the stock `pulumi ...`), each with only the environment a CI job gives it.
-import { execFile } from "child_process";
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
+import { execFile } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { findRepoRoot, pulumiRoot } from "../../env/local-stack";
 
@@ -45,9 +45,16 @@ export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, ex
   fs.mkdirSync(path.join(dir, "environments"));
   fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
   fs.symlinkSync(findRepoRoot(), path.join(dir, "node_modules", "vplatform"), "dir");
-  fs.symlinkSync(path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"), path.join(dir, "node_modules", "@pulumi", "pulumi"), "dir");
+  fs.symlinkSync(
+    path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"),
+    path.join(dir, "node_modules", "@pulumi", "pulumi"),
+    "dir",
+  );
   // The stock commands' project: the package's environment runner (README, "The same file with the stock pulumi commands").
-  fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n");
+  fs.writeFileSync(
+    path.join(dir, "Pulumi.yaml"),
+    "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n",
+  );
   const env: NodeJS.ProcessEnv = {
     ...Object.fromEntries(KEPT.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
     PULUMI_HOME: path.join(dir, ".pulumi-home"),

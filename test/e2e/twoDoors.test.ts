@@ -7,7 +7,11 @@ import { collect, startE2e, type E2eContext } from "./harness";
 import { resource } from "./pluginResources";
 
 const GiB = 1024 ** 3;
-type Declare = (type: "VirtualMachine" | "Drive", name: string, args: Record<string, unknown>) => pulumi.CustomResource & Record<string, any>;
+type Declare = (
+  type: "VirtualMachine" | "Drive",
+  name: string,
+  args: Record<string, unknown>,
+) => pulumi.CustomResource & Record<string, any>;
 
 const doors: [string, Declare][] = [
   ["the dynamic resources", (type, name, args) => new (require("vplatform")[type])(name, args)],
@@ -19,7 +23,14 @@ describe.each(doors)("through %s", (door, declare) => {
   const desired = { ram: 2048, disksize: 10 * GiB, drive: true };
   const program: PulumiFn = async () => {
     const vm = declare("VirtualMachine", "web", { name: "doors-web", cpuCores: 2, ram: desired.ram, powerState: "running" });
-    if (desired.drive) declare("Drive", "web-os", { machine: vm.machineKey, name: "os", media: "disk", interface: "virtio-scsi", disksize: desired.disksize });
+    if (desired.drive)
+      declare("Drive", "web-os", {
+        machine: vm.machineKey,
+        name: "os",
+        media: "disk",
+        interface: "virtio-scsi",
+        disksize: desired.disksize,
+      });
     return { vmKey: vm.id, machineKey: vm.machineKey };
   };
   let vmKey = "";

@@ -1,6 +1,6 @@
 // examples/yaml-lab: a Pulumi YAML program (pulumi-language-yaml) declaring a lab with the
 // plugin's vplatform:index:* resources and a look-up, under the real engine.
-import * as path from "path";
+import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
 
@@ -21,7 +21,8 @@ describe("the Pulumi YAML example", () => {
     machineKey = up.outputs.machineKey.value;
     const vm = (await ctx.api("GET", `/v4/vms/${up.outputs.vmKey.value}?fields=name,ram,machine%23status%23status%20as%20status`)).body;
     expect(vm).toMatchObject({ name: "yaml-web", ram: 2048, status: "running" });
-    const drives = (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machineKey}&fields=name,disksize,preferred_tier`)).body;
+    const drives = (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machineKey}&fields=name,disksize,preferred_tier`))
+      .body;
     expect(drives).toEqual([expect.objectContaining({ name: "os", disksize: 20 * GiB })]);
     expect(String(drives[0].preferred_tier)).toBe("1");
     const nics = (await ctx.api("GET", `/v4/machine_nics?filter=machine%20eq%20${machineKey}&fields=name,vnet%23name%20as%20vnet`)).body;

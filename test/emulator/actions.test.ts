@@ -7,7 +7,8 @@ beforeAll(async () => {
 });
 afterAll(() => c.emu.close());
 
-const act = (vm: string, action: string, params?: Record<string, unknown>) => c.post("/api/v4/vm_actions", { vm, action, ...(params ? { params } : {}) });
+const act = (vm: string, action: string, params?: Record<string, unknown>) =>
+  c.post("/api/v4/vm_actions", { vm, action, ...(params ? { params } : {}) });
 const status = async (machine: string) => (await c.get(`/api/v4/machine_status/${machine}?fields=most`)).body;
 
 describe("power", () => {
@@ -47,7 +48,12 @@ describe("power", () => {
   test("reset graceful and hard, and the guestreset spelling, restart a running VM", async () => {
     const { vm, machine } = await c.createVm({ name: "p4" });
     await powerOnAndWait(c, vm, machine);
-    for (const [action, params] of [["reset", { graceful: true }], ["reset", undefined], ["guestreset", undefined], ["guestreboot", undefined]] as const) {
+    for (const [action, params] of [
+      ["reset", { graceful: true }],
+      ["reset", undefined],
+      ["guestreset", undefined],
+      ["guestreboot", undefined],
+    ] as const) {
       expect((await act(vm, action, params)).status).toBe(201);
       await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "running");
     }
@@ -99,7 +105,11 @@ describe("clone", () => {
     expect([typeof vmkey, machinekey, machinestatuskey, clusterkey]).toEqual(["string", machinekey, machinekey, "1"]);
     expect((await status(machine)).status).toBe("cloning");
     await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
-    expect((await c.get(`/api/v4/vms/${vmkey}?fields=name,cpu_cores,created_from`)).body).toEqual({ name: "src-copy", cpu_cores: 2, created_from: "clone" });
+    expect((await c.get(`/api/v4/vms/${vmkey}?fields=name,cpu_cores,created_from`)).body).toEqual({
+      name: "src-copy",
+      cpu_cores: 2,
+      created_from: "clone",
+    });
     expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${machinekey}`)).body).toHaveLength(1);
     const copiedNic = (await c.get(`/api/v4/machine_nics?filter=machine+eq+${machinekey}&fields=macaddress`)).body[0];
     expect(copiedNic.macaddress).toBe((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=macaddress`)).body.macaddress);
@@ -115,7 +125,9 @@ describe("clone", () => {
 
   test("a clone that does not fit the tier is 507", async () => {
     const { vm, machine } = await c.createVm({ name: "src3" });
-    expect((await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: Math.round(0.6 * 1024 ** 4), preferred_tier: 5 })).status).toBe(201);
+    expect(
+      (await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: Math.round(0.6 * 1024 ** 4), preferred_tier: 5 })).status,
+    ).toBe(201);
     const r = await act(vm, "clone", { name: "src3-copy" });
     expect(r.status).toBe(507);
     expect(r.body.error).toBe("insufficient storage space in the requested tier");
@@ -184,7 +196,13 @@ describe("hotplug", () => {
   test("hotplug by new-drive fields adds an online drive", async () => {
     const { vm, machine } = await c.createVm({ name: "hp2" });
     await powerOnAndWait(c, vm, machine);
-    const r = await act(vm, "hotplugdrive", { name: "extra", disksize: 1024 ** 3, interface: "virtio-scsi", media: "disk", preferred_tier: "2" });
+    const r = await act(vm, "hotplugdrive", {
+      name: "extra",
+      disksize: 1024 ** 3,
+      interface: "virtio-scsi",
+      media: "disk",
+      preferred_tier: "2",
+    });
     expect(r.status).toBe(201);
     await c.waitFor(`/api/v4/machine_drives/${r.body.$key}?fields=status%23status+as+status`, (d) => d.status === "online");
   });

@@ -14,8 +14,14 @@ import { checkedCreate, providers, startLab, type Lab } from "../provider/harnes
 
 const CHROMIUM = "/usr/bin/chromium";
 const FLAGS = [
-  "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-  "--disable-component-update", "--disable-sync",
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
 ];
 const ARTIFACTS = join(__dirname, "..", "..", ".artifacts", "console");
 
@@ -41,8 +47,12 @@ beforeAll(async () => {
   await lab.api("POST", "task_events", { task: Number(task.$key), table: "vms", event: "poweroff" });
   profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
   browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, args: FLAGS, ignoreHTTPSErrors: true,
-    httpCredentials: { username: "admin", password: lab.emu.adminPassword }, viewport: { width: 1280, height: 900 },
+    executablePath: CHROMIUM,
+    headless: true,
+    args: FLAGS,
+    ignoreHTTPSErrors: true,
+    httpCredentials: { username: "admin", password: lab.emu.adminPassword },
+    viewport: { width: 1280, height: 900 },
   });
   page = browser.pages()[0] ?? (await browser.newPage());
   await page.goto(`${lab.emu.url}/ui`);
@@ -101,7 +111,7 @@ describe("faults are armed and cleared from the page through the admin API", () 
     mkdirSync(ARTIFACTS, { recursive: true });
     await page.screenshot({ path: join(ARTIFACTS, "console-desktop.png"), fullPage: true });
     await expect(lab.api("GET", "vms?fields=name")).rejects.toMatchObject({ status: 503 });
-    expect((await lab.hook("GET", "/_emulator/faults"))).toHaveLength(1);
+    expect(await lab.hook("GET", "/_emulator/faults")).toHaveLength(1);
     await page.click("#clear");
     await expectSoon(() => text("#fault-message"), "cleared");
     expect(await lab.hook("GET", "/_emulator/faults")).toEqual([]);

@@ -120,7 +120,10 @@ describe("the request recorder: JSON lines without secrets, replayed against ano
       expect(text).not.toContain(source.emu.apiKey);
       const exchanges = readRecording(file);
       expect(exchanges.map((e) => `${e.method} ${e.url} ${e.status}`)).toEqual([
-        "POST /api/v4/user_api_keys 201", "POST /api/v4/users 201", "POST /api/v4/vnets 201", "GET /api/v4/vnets?fields=name&sort=name 200",
+        "POST /api/v4/user_api_keys 201",
+        "POST /api/v4/users 201",
+        "POST /api/v4/vnets 201",
+        "GET /api/v4/vnets?fields=name&sort=name 200",
       ]);
       expect(exchanges[0]).toMatchObject({ auth: "bearer", answer: { response: { token: "<redacted>" } } });
 

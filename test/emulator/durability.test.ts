@@ -46,7 +46,13 @@ function kill(running: Running): Promise<void> {
 
 const agent = new https.Agent({ rejectUnauthorized: false, keepAlive: false });
 function call(running: Running, method: string, path: string, body?: unknown): Promise<JsonReply> {
-  return jsonRequest({ method, url: `${running.url}/api/v4${path}`, agent, body, headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}` } });
+  return jsonRequest({
+    method,
+    url: `${running.url}/api/v4${path}`,
+    agent,
+    body,
+    headers: { authorization: `Basic ${Buffer.from(`admin:${PASSWORD}`).toString("base64")}` },
+  });
 }
 
 async function created(running: Running, table: string, body: unknown): Promise<{ $key: string; response?: any }> {

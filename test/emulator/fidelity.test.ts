@@ -21,26 +21,70 @@ afterAll(async () => {
 
 describe("create bodies with the fields the maker's clients send are accepted", () => {
   test("POST /v4/vms with disable_powercycle, preferred_node, ha_group, os_description", async () => {
-    const r = await c.post("/api/v4/vms", { name: "tf-vm", disable_powercycle: true, preferred_node: 2, ha_group: "", os_description: "Debian 12", cluster_failover: null });
+    const r = await c.post("/api/v4/vms", {
+      name: "tf-vm",
+      disable_powercycle: true,
+      preferred_node: 2,
+      ha_group: "",
+      os_description: "Debian 12",
+      cluster_failover: null,
+    });
     expect(r.status).toBe(201);
-    expect((await c.get(`/api/v4/vms/${r.body.$key}?fields=disable_powercycle,preferred_node,os_description`)).body)
-      .toEqual({ disable_powercycle: true, preferred_node: 2, os_description: "Debian 12" });
+    expect((await c.get(`/api/v4/vms/${r.body.$key}?fields=disable_powercycle,preferred_node,os_description`)).body).toEqual({
+      disable_powercycle: true,
+      preferred_node: 2,
+      os_description: "Debian 12",
+    });
   });
 
   test("POST /v4/vnets with dhcp_dynamic and dhcp_sequential", async () => {
-    const r = await c.post("/api/v4/vnets", { name: "tf-net", network: "10.3.0.0/24", dhcp_enabled: true, dhcp_start: "10.3.0.10", dhcp_stop: "10.3.0.20", dhcp_dynamic: false, dhcp_sequential: true });
+    const r = await c.post("/api/v4/vnets", {
+      name: "tf-net",
+      network: "10.3.0.0/24",
+      dhcp_enabled: true,
+      dhcp_start: "10.3.0.10",
+      dhcp_stop: "10.3.0.20",
+      dhcp_dynamic: false,
+      dhcp_sequential: true,
+    });
     expect(r.status).toBe(201);
-    expect((await c.get(`/api/v4/vnets/${r.body.$key}?fields=dhcp_dynamic,dhcp_sequential`)).body).toEqual({ dhcp_dynamic: false, dhcp_sequential: true });
+    expect((await c.get(`/api/v4/vnets/${r.body.$key}?fields=dhcp_dynamic,dhcp_sequential`)).body).toEqual({
+      dhcp_dynamic: false,
+      dhcp_sequential: true,
+    });
   });
 
   test("NIC driver/model/vendor/port and device description/orderid/asset are stored", async () => {
     const vm = await c.createVm({ name: "hw-fields" });
-    const nic = await c.post("/api/v4/machine_nics", { machine: vm.machine, vnet: 1, driver: "virtio-net", model: "m", vendor: "v", port: 3 });
-    expect((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=driver,model,vendor,port,device`)).body).toEqual({ driver: "virtio-net", model: "m", vendor: "v", port: 3, device: "" });
+    const nic = await c.post("/api/v4/machine_nics", {
+      machine: vm.machine,
+      vnet: 1,
+      driver: "virtio-net",
+      model: "m",
+      vendor: "v",
+      port: 3,
+    });
+    expect((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=driver,model,vendor,port,device`)).body).toEqual({
+      driver: "virtio-net",
+      model: "m",
+      vendor: "v",
+      port: 3,
+      device: "",
+    });
     const group = (await c.get("/api/v4/resource_groups?filter=name+eq+'usb-yubikey'&fields=$key")).body[0].$key;
-    const dev = await c.post("/api/v4/machine_devices", { machine: vm.machine, resource_group: group, description: "key", orderid: 2, asset: "A-1" });
-    expect((await c.get(`/api/v4/machine_devices/${dev.body.$key}?fields=description,orderid,asset,machine_type`)).body)
-      .toEqual({ description: "key", orderid: 2, asset: "A-1", machine_type: "pc-q35-10.0" });
+    const dev = await c.post("/api/v4/machine_devices", {
+      machine: vm.machine,
+      resource_group: group,
+      description: "key",
+      orderid: 2,
+      asset: "A-1",
+    });
+    expect((await c.get(`/api/v4/machine_devices/${dev.body.$key}?fields=description,orderid,asset,machine_type`)).body).toEqual({
+      description: "key",
+      orderid: 2,
+      asset: "A-1",
+      machine_type: "pc-q35-10.0",
+    });
   });
 });
 
@@ -65,18 +109,27 @@ describe("an unknown field name is refused with 400 naming it", () => {
 });
 
 describe("the field lists the maker's Python and TypeScript clients read are all known", () => {
-  const vmFields = "$key,name,description,enabled,cpu_cores,ram,os_family,guest_agent,uefi,secure_boot,machine_type,created,modified,is_snapshot,machine,"
-    + "machine#status#status as status,machine#status#running as running,machine#status#node as node_key,machine#status#node#name as node_name,"
-    + "machine#cluster as cluster_key,machine#cluster#name as cluster_name,machine#ha_group as ha_group,cloudinit_datasource,console,on_power_loss,cluster,"
-    + "cluster_failover,preferred_node,ha_group,cpu_type,boot_order,need_restart,allow_hotplug,uuid";
-  const driveFields = "$key,name,orderid,interface,media,description,enabled,serial,preferred_tier,readonly,ms_2023_kek_applied,disksize,used_bytes,"
-    + "media_source,machine,status#status as status,status#display(status) as status_display,media_source#name as media_file,media_source#allocated_bytes as allocated_bytes";
-  const nicFields = "$key,name,orderid,interface,description,enabled,macaddress,ipaddress,vnet,machine,status#status as status,status#display(status) as status_display,"
-    + "status#speed as speed,vnet#$key as vnet_key,vnet#name as vnet_name,vnet#machine#status#status as vnet_status,stats#rx_bytes as rx_bytes,stats#tx_bytes as tx_bytes";
-  const vnetFields = "$key,name,description,enabled,type,layer2_type,layer2_id,network,ipaddress,gateway,mtu,dhcp_enabled,dhcp_start,dhcp_stop,dns,domain,"
-    + "need_fw_apply,need_dns_apply,need_proxy_apply,need_restart,on_power_loss,interface_vnet,proxy_enabled,machine,cluster,cluster_failover,preferred_node,ha_group,"
-    + "machine#status#powerstate as powerstate,machine#status#status as status";
-  test.each([["vms", vmFields], ["machine_drives", driveFields], ["machine_nics", nicFields], ["vnets", vnetFields]])("%s", async (table, fields) => {
+  const vmFields =
+    "$key,name,description,enabled,cpu_cores,ram,os_family,guest_agent,uefi,secure_boot,machine_type,created,modified,is_snapshot,machine," +
+    "machine#status#status as status,machine#status#running as running,machine#status#node as node_key,machine#status#node#name as node_name," +
+    "machine#cluster as cluster_key,machine#cluster#name as cluster_name,machine#ha_group as ha_group,cloudinit_datasource,console,on_power_loss,cluster," +
+    "cluster_failover,preferred_node,ha_group,cpu_type,boot_order,need_restart,allow_hotplug,uuid";
+  const driveFields =
+    "$key,name,orderid,interface,media,description,enabled,serial,preferred_tier,readonly,ms_2023_kek_applied,disksize,used_bytes," +
+    "media_source,machine,status#status as status,status#display(status) as status_display,media_source#name as media_file,media_source#allocated_bytes as allocated_bytes";
+  const nicFields =
+    "$key,name,orderid,interface,description,enabled,macaddress,ipaddress,vnet,machine,status#status as status,status#display(status) as status_display," +
+    "status#speed as speed,vnet#$key as vnet_key,vnet#name as vnet_name,vnet#machine#status#status as vnet_status,stats#rx_bytes as rx_bytes,stats#tx_bytes as tx_bytes";
+  const vnetFields =
+    "$key,name,description,enabled,type,layer2_type,layer2_id,network,ipaddress,gateway,mtu,dhcp_enabled,dhcp_start,dhcp_stop,dns,domain," +
+    "need_fw_apply,need_dns_apply,need_proxy_apply,need_restart,on_power_loss,interface_vnet,proxy_enabled,machine,cluster,cluster_failover,preferred_node,ha_group," +
+    "machine#status#powerstate as powerstate,machine#status#status as status";
+  test.each([
+    ["vms", vmFields],
+    ["machine_drives", driveFields],
+    ["machine_nics", nicFields],
+    ["vnets", vnetFields],
+  ])("%s", async (table, fields) => {
     const r = await c.get(`/api/v4/${table}?fields=${encodeURIComponent(fields)}`);
     expect(r.status).toBe(200);
   });
@@ -85,7 +138,10 @@ describe("the field lists the maker's Python and TypeScript clients read are all
 describe("nodes, volumes and clusters carry what the clients look them up by", () => {
   test("nodes have an id equal to their key, and node details", async () => {
     const nodes = (await c.get("/api/v4/nodes?fields=$key,id,name,physical,cores,ram,vm_ram,yb_version")).body;
-    expect(nodes.map((n: { $key: number; id: number }) => [n.$key, n.id])).toEqual([[1, 1], [2, 2]]);
+    expect(nodes.map((n: { $key: number; id: number }) => [n.$key, n.id])).toEqual([
+      [1, 1],
+      [2, 2],
+    ]);
     expect(nodes[0]).toMatchObject({ physical: true, cores: 32, ram: 131072, vm_ram: 0 });
   });
 
@@ -96,10 +152,15 @@ describe("nodes, volumes and clusters carry what the clients look them up by", (
   });
 
   test("clusters have enabled/storage/compute and a status row read through status#...", async () => {
-    const cluster = (await c.get("/api/v4/clusters/1?fields=enabled,storage,compute,status%23status+as+status,status%23total_nodes+as+nodes,status%23total_ram+as+ram")).body;
+    const cluster = (
+      await c.get(
+        "/api/v4/clusters/1?fields=enabled,storage,compute,status%23status+as+status,status%23total_nodes+as+nodes,status%23total_ram+as+ram",
+      )
+    ).body;
     expect(cluster).toEqual({ enabled: true, storage: true, compute: true, status: "online", nodes: 2, ram: 2 * 131072 });
-    expect((await c.get("/api/v4/cluster_status?filter=cluster+eq+1&fields=cluster,online_nodes,running_machines")).body)
-      .toEqual([{ cluster: 1, online_nodes: 2, running_machines: expect.any(Number) }]);
+    expect((await c.get("/api/v4/cluster_status?filter=cluster+eq+1&fields=cluster,online_nodes,running_machines")).body).toEqual([
+      { cluster: 1, online_nodes: 2, running_machines: expect.any(Number) },
+    ]);
   });
 
   test("a cluster shutdown shows in its status", async () => {
@@ -113,7 +174,13 @@ describe("the dashboard table", () => {
   test("answers system-wide counts as one object", async () => {
     const dash = (await c.get("/api/v4/dashboard")).body;
     const vms = (await c.get("/api/v4/vms?filter=is_snapshot+eq+false&fields=$key")).body.length;
-    expect(dash).toMatchObject({ machines_count: vms, nodes_count: 2, nodes_online: 2, clusters_count: expect.any(Number), vnets_online: 1 });
+    expect(dash).toMatchObject({
+      machines_count: vms,
+      nodes_count: 2,
+      nodes_online: 2,
+      clusters_count: expect.any(Number),
+      vnets_online: 1,
+    });
   });
 });
 
@@ -122,7 +189,9 @@ describe("display() answers the label of the table schema's list", () => {
     const vm = await c.createVm({ name: "labels" });
     await c.post("/api/v4/machine_drives", { machine: vm.machine, name: "d", interface: "virtio-scsi" });
     expect((await c.get(`/api/v4/machine_status/${vm.machine}?fields=display(status)+as+s`)).body).toEqual({ s: "Stopped" });
-    expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${vm.machine}&fields=display(interface)+as+i`)).body).toEqual([{ i: "Virtio-SCSI" }]);
+    expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${vm.machine}&fields=display(interface)+as+i`)).body).toEqual([
+      { i: "Virtio-SCSI" },
+    ]);
     expect((await c.get("/api/v4/machine_drives/$table")).body.fields.media.list.cdrom).toBe("CD-ROM");
     expect((await c.get("/api/v4/machine_nics/$table")).body.fields.interface.list.e1000).toBe("Intel e1000");
   });
@@ -130,7 +199,8 @@ describe("display() answers the label of the table schema's list", () => {
 
 describe("vnets run on a machine of their own", () => {
   const net = async (name: string) => (await c.post("/api/v4/vnets", { name, network: "10.44.0.0/24" })).body.$key as string;
-  const state = async (key: string) => (await c.get(`/api/v4/vnets/${key}?fields=powerstate,machine%23status%23status+as+status,need_fw_apply`)).body;
+  const state = async (key: string) =>
+    (await c.get(`/api/v4/vnets/${key}?fields=powerstate,machine%23status%23status+as+status,need_fw_apply`)).body;
 
   test("a new vnet is stopped; poweron → starting → running; poweroff → stopping → stopped", async () => {
     const key = await net("rt-1");
@@ -178,7 +248,8 @@ describe("vnets run on a machine of their own", () => {
 });
 
 describe("vm_actions hibernate, move and migrate", () => {
-  const status = async (machine: string) => (await c.get(`/api/v4/machine_status/${machine}?fields=status,powerstate,node,migrated_node`)).body;
+  const status = async (machine: string) =>
+    (await c.get(`/api/v4/machine_status/${machine}?fields=status,powerstate,node,migrated_node`)).body;
 
   test("hibernate: running → hibernating → hibernated (resources freed); poweron resumes", async () => {
     const vm = await c.createVm({ name: "sleeper" });

@@ -12,7 +12,13 @@ const GiB = 1024 ** 3;
 
 describe("drives", () => {
   test("disksize can grow; shrinking is 422", async () => {
-    const d = await c.post("/api/v4/machine_drives", { machine, media: "disk", interface: "virtio-scsi", disksize: 10 * GiB, preferred_tier: "3" });
+    const d = await c.post("/api/v4/machine_drives", {
+      machine,
+      media: "disk",
+      interface: "virtio-scsi",
+      disksize: 10 * GiB,
+      preferred_tier: "3",
+    });
     expect(d.status).toBe(201);
     expect((await c.put(`/api/v4/machine_drives/${d.body.$key}`, { disksize: 20 * GiB })).status).toBe(200);
     const shrink = await c.put(`/api/v4/machine_drives/${d.body.$key}`, { disksize: 5 * GiB });
@@ -70,7 +76,10 @@ describe("NICs", () => {
     const vnet = await c.post("/api/v4/vnets", { name: "nic-net" });
     const n = await c.post("/api/v4/machine_nics", { machine, vnet: 1 });
     expect((await c.put(`/api/v4/machine_nics/${n.body.$key}`, { vnet: vnet.body.$key, enabled: false })).status).toBe(200);
-    expect((await c.get(`/api/v4/machine_nics/${n.body.$key}?fields=vnet,enabled`)).body).toEqual({ vnet: Number(vnet.body.$key), enabled: false });
+    expect((await c.get(`/api/v4/machine_nics/${n.body.$key}?fields=vnet,enabled`)).body).toEqual({
+      vnet: Number(vnet.body.$key),
+      enabled: false,
+    });
   });
 });
 
@@ -90,7 +99,15 @@ describe("devices", () => {
 
 describe("vnets", () => {
   test("a DHCP range inside the network is accepted", async () => {
-    const r = await c.post("/api/v4/vnets", { name: "lan", network: "10.20.0.0/24", gateway: "10.20.0.1", dhcp_enabled: true, dhcp_start: "10.20.0.100", dhcp_stop: "10.20.0.200", advanced_options: { dnsmasq: ["dhcp-option=42,10.0.0.1"] } });
+    const r = await c.post("/api/v4/vnets", {
+      name: "lan",
+      network: "10.20.0.0/24",
+      gateway: "10.20.0.1",
+      dhcp_enabled: true,
+      dhcp_start: "10.20.0.100",
+      dhcp_stop: "10.20.0.200",
+      advanced_options: { dnsmasq: ["dhcp-option=42,10.0.0.1"] },
+    });
     expect(r.status).toBe(201);
   });
 

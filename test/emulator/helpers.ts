@@ -12,7 +12,11 @@ export type Auth = { bearer: string } | { basic: [string, string] } | { token: s
 
 export interface Client {
   emu: RunningEmulator;
-  request(method: string, path: string, opts?: { body?: unknown; raw?: string; auth?: Auth; headers?: Record<string, string> }): Promise<Reply>;
+  request(
+    method: string,
+    path: string,
+    opts?: { body?: unknown; raw?: string; auth?: Auth; headers?: Record<string, string> },
+  ): Promise<Reply>;
   get(path: string, auth?: Auth): Promise<Reply>;
   post(path: string, body: unknown, auth?: Auth): Promise<Reply>;
   put(path: string, body: unknown, auth?: Auth): Promise<Reply>;
@@ -34,7 +38,14 @@ export async function startTestEmulator(opts: EmulatorOptions = {}): Promise<Cli
   const emu = await startEmulator({ timeScale: 0.01, quiet: true, ...opts });
   const agent = new https.Agent({ ca: emu.caCert, keepAlive: true });
   const request: Client["request"] = (method, path, o = {}) =>
-    jsonRequest({ method, url: `${emu.url}${path}`, agent, body: o.body, raw: o.raw, headers: { ...authHeader(o.auth ?? { bearer: emu.apiKey }), ...o.headers } });
+    jsonRequest({
+      method,
+      url: `${emu.url}${path}`,
+      agent,
+      body: o.body,
+      raw: o.raw,
+      headers: { ...authHeader(o.auth ?? { bearer: emu.apiKey }), ...o.headers },
+    });
   const client: Client = {
     emu,
     request,

@@ -11,7 +11,9 @@ import { edges, sourceFiles } from "../importGraph";
 const graph = edges(["emulator"]);
 const files = sourceFiles("emulator").map((file) => ({
   file: file.replace(/\.ts$/, ""),
-  imports: [...new Set(graph.filter((e) => e.from === file && /^(emulator|provider|sdk|env)\//.test(e.to)).map((e) => e.to.replace(/\.ts$/, "")))],
+  imports: [
+    ...new Set(graph.filter((e) => e.from === file && /^(emulator|provider|sdk|env)\//.test(e.to)).map((e) => e.to.replace(/\.ts$/, ""))),
+  ],
 }));
 const importsOfFile = (name: string) => files.find((f) => f.file === name)!.imports;
 
@@ -29,17 +31,25 @@ describe("the emulator's imports point one way", () => {
   });
 
   test("the query language imports only itself", () => {
-    const outside = files.filter((f) => f.file.startsWith("emulator/query/")).flatMap((f) => f.imports.filter((i) => !i.startsWith("emulator/query/")).map((i) => `${f.file} → ${i}`));
+    const outside = files
+      .filter((f) => f.file.startsWith("emulator/query/"))
+      .flatMap((f) => f.imports.filter((i) => !i.startsWith("emulator/query/")).map((i) => `${f.file} → ${i}`));
     expect(outside).toEqual([]);
   });
 
   test("domain/ uses tables/ only through the table types", () => {
-    const wrong = files.filter((f) => f.file.startsWith("emulator/domain/")).flatMap((f) => f.imports.filter((i) => i.startsWith("emulator/tables/") && i !== "emulator/tables/types").map((i) => `${f.file} → ${i}`));
+    const wrong = files
+      .filter((f) => f.file.startsWith("emulator/domain/"))
+      .flatMap((f) =>
+        f.imports.filter((i) => i.startsWith("emulator/tables/") && i !== "emulator/tables/types").map((i) => `${f.file} → ${i}`),
+      );
     expect(wrong).toEqual([]);
   });
 
   test("only the entry point composes the HTTP server", () => {
-    const wrong = files.filter((f) => !f.file.startsWith("emulator/server/") && f.file !== "emulator/index").flatMap((f) => f.imports.filter((i) => i.startsWith("emulator/server/")).map((i) => `${f.file} → ${i}`));
+    const wrong = files
+      .filter((f) => !f.file.startsWith("emulator/server/") && f.file !== "emulator/index")
+      .flatMap((f) => f.imports.filter((i) => i.startsWith("emulator/server/")).map((i) => `${f.file} → ${i}`));
     expect(wrong).toEqual([]);
   });
 

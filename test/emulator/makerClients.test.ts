@@ -53,8 +53,11 @@ describe("groups, members and group logs", () => {
     expect((await c.post("/api/v4/members", { parent_group: Number(group), member: `/v4/users/${user}` })).status).toBe(201);
     const again = await c.post("/api/v4/members", { parent_group: Number(group), member: `/v4/users/${user}` });
     expect(again.status).toBe(409);
-    expect((await c.get(`/api/v4/groups/${group}?fields=name,count(members)+as+n,system_group`)).body)
-      .toEqual({ name: "devs", n: 1, system_group: false });
+    expect((await c.get(`/api/v4/groups/${group}?fields=name,count(members)+as+n,system_group`)).body).toEqual({
+      name: "devs",
+      n: 1,
+      system_group: false,
+    });
     const logs = (await c.get(`/api/v4/group_logs?filter=group+eq+${group}&fields=text`)).body.map((l: { text: string }) => l.text);
     expect(logs).toEqual(["group 'devs' created", `/v4/users/${user} added`]);
   });
@@ -71,7 +74,9 @@ describe("/version.json shows the name, the version and the build hash", () => {
   test("the three fields the Terraform provider's version data source reads", async () => {
     const body = (await c.get("/version.json", "none")).body;
     expect(body).toEqual({
-      name: "vplatform-emulator", version: expect.stringMatching(/^\d+\.\d+\.\d+$/), hash: expect.stringMatching(/^[0-9a-f]{40}$/),
+      name: "vplatform-emulator",
+      version: expect.stringMatching(/^\d+\.\d+\.\d+$/),
+      hash: expect.stringMatching(/^[0-9a-f]{40}$/),
     });
   });
 });

@@ -11,7 +11,7 @@ afterAll(() => c.emu.close());
 
 describe("bad input", () => {
   test("malformed JSON is 400 and the server keeps serving", async () => {
-    const r = await c.request("POST", "/api/v4/vms", { raw: "{\"name\": " });
+    const r = await c.request("POST", "/api/v4/vms", { raw: '{"name": ' });
     expect(r.status).toBe(400);
     expect(r.body.err).toMatch(/malformed JSON/);
     expect((await c.get("/api/v4/vms")).status).toBe(200);
@@ -53,7 +53,7 @@ describe("bad input", () => {
 
   test("an empty body with a JSON content type is fine on DELETE", async () => {
     const vm = await c.createVm({ name: "empty-del" });
-    const r = await c.request("DELETE", `/api/v4/vms/${vm.vm}`, { raw: "" , headers: { "content-type": "application/json" } });
+    const r = await c.request("DELETE", `/api/v4/vms/${vm.vm}`, { raw: "", headers: { "content-type": "application/json" } });
     expect(r.status).toBe(200);
   });
 });

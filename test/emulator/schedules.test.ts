@@ -31,9 +31,18 @@ async function created(client: Client, table: string, body: Record<string, unkno
 }
 
 /** A webhook task triggered by a new schedule (every minute unless `schedule` says otherwise). */
-async function scheduledTask(client: Client, name: string, opts: { task?: Record<string, unknown>; schedule?: Record<string, unknown> } = {}) {
+async function scheduledTask(
+  client: Client,
+  name: string,
+  opts: { task?: Record<string, unknown>; schedule?: Record<string, unknown> } = {},
+) {
   const hook = await created(client, "webhook_urls", { name: `${name}-hook`, url: receiver.url, retries: 0 });
-  const task = await created(client, "tasks", { name, owner: `webhook_urls/${hook}`, settings_args: { message: "tick ${NAME}" }, ...opts.task });
+  const task = await created(client, "tasks", {
+    name,
+    owner: `webhook_urls/${hook}`,
+    settings_args: { message: "tick ${NAME}" },
+    ...opts.task,
+  });
   const schedule = await created(client, "task_schedules", { name: `${name}-schedule`, repeat_every: "minute", ...opts.schedule });
   await created(client, "task_schedule_triggers", { task, schedule });
   return { task, schedule };
@@ -45,7 +54,10 @@ async function deliveries(client: Client, task: string): Promise<any[]> {
 }
 
 function sentAtLeast(client: Client, task: string, count: number): Promise<any[]> {
-  return client.waitFor(`/api/v4/webhooks?filter=task eq ${task}&fields=all`, (rows: any[]) => rows.filter((r) => r.status === "sent").length >= count);
+  return client.waitFor(
+    `/api/v4/webhooks?filter=task eq ${task}&fields=all`,
+    (rows: any[]) => rows.filter((r) => r.status === "sent").length >= count,
+  );
 }
 
 describe("a schedule runs the tasks it triggers", () => {

@@ -3,7 +3,12 @@ import { startTestEmulator, type Client } from "./helpers";
 let c: Client;
 beforeAll(async () => {
   c = await startTestEmulator();
-  for (const [name, ram] of [["alpha", 2048], ["bravo", 1024], ["charlie one", 4096]] as const) await c.createVm({ name, ram });
+  for (const [name, ram] of [
+    ["alpha", 2048],
+    ["bravo", 1024],
+    ["charlie one", 4096],
+  ] as const)
+    await c.createVm({ name, ram });
 });
 afterAll(() => c.emu.close());
 
@@ -11,7 +16,12 @@ describe("creation responses", () => {
   test("carry location, dbpath, integer $row and string $key", async () => {
     const r = await c.post("/api/v4/vnets", { name: "net-a", network: "10.1.0.0/24" });
     expect(r.status).toBe(201);
-    expect(r.body).toEqual({ location: `/v4/vnets/${r.body.$key}`, dbpath: `vnets/${r.body.$key}`, $row: Number(r.body.$key), $key: r.body.$key });
+    expect(r.body).toEqual({
+      location: `/v4/vnets/${r.body.$key}`,
+      dbpath: `vnets/${r.body.$key}`,
+      $row: Number(r.body.$key),
+      $key: r.body.$key,
+    });
     expect(typeof r.body.$key).toBe("string");
   });
 });
@@ -31,7 +41,9 @@ describe("query options", () => {
   });
 
   test("# joins follow references and aliases rename", async () => {
-    const r = await c.get("/api/v4/vms?filter=name+eq+'alpha'&fields=name,machine%23status%23status+as+status,machine%23status%23running+as+running");
+    const r = await c.get(
+      "/api/v4/vms?filter=name+eq+'alpha'&fields=name,machine%23status%23status+as+status,machine%23status%23running+as+running",
+    );
     expect(r.body).toEqual([{ name: "alpha", status: "stopped", running: false }]);
   });
 

@@ -10,7 +10,14 @@ describe("VM creation", () => {
   test("creates the machine and its stopped status; answers response.machine", async () => {
     const { vm, machine } = await c.createVm({ name: "create-1" });
     const row = (await c.get(`/api/v4/vms/${vm}?fields=most`)).body;
-    expect(row).toMatchObject({ cpu_cores: 1, ram: 1024, enabled: true, machine: Number(machine), machine_type: "pc-q35-10.0", is_snapshot: false });
+    expect(row).toMatchObject({
+      cpu_cores: 1,
+      ram: 1024,
+      enabled: true,
+      machine: Number(machine),
+      machine_type: "pc-q35-10.0",
+      is_snapshot: false,
+    });
     const status = (await c.get(`/api/v4/machine_status/${machine}?fields=most`)).body;
     expect(status).toMatchObject({ running: false, powerstate: false, status: "stopped", state: "offline", node: null, status_info: "" });
   });
@@ -40,7 +47,11 @@ describe("VM creation", () => {
 
   test("booleans arrive as JSON booleans or strings", async () => {
     const { vm } = await c.createVm({ name: "bools", uefi: "true", guest_agent: true, secure_boot: "false" });
-    expect((await c.get(`/api/v4/vms/${vm}?fields=uefi,guest_agent,secure_boot`)).body).toEqual({ uefi: true, guest_agent: true, secure_boot: false });
+    expect((await c.get(`/api/v4/vms/${vm}?fields=uefi,guest_agent,secure_boot`)).body).toEqual({
+      uefi: true,
+      guest_agent: true,
+      secure_boot: false,
+    });
   });
 
   test("enums are checked", async () => {
@@ -48,7 +59,11 @@ describe("VM creation", () => {
   });
 
   test("cloudinit_files become cloudinit_files rows owned by the VM", async () => {
-    const { vm } = await c.createVm({ name: "ci", cloudinit_datasource: "nocloud", cloudinit_files: [{ name: "/user-data", contents: "#cloud-config\n" }] });
+    const { vm } = await c.createVm({
+      name: "ci",
+      cloudinit_datasource: "nocloud",
+      cloudinit_files: [{ name: "/user-data", contents: "#cloud-config\n" }],
+    });
     const files = (await c.get(`/api/v4/cloudinit_files?filter=owner+eq+'vms/${vm}'&fields=$key,name`)).body;
     expect(files).toHaveLength(1);
     const raw = await c.get(`/api/v4/cloudinit_files/${files[0].$key}?download=1`);
@@ -60,7 +75,11 @@ describe("VM update", () => {
   test("a stopped VM takes CPU and RAM changes without need_restart", async () => {
     const { vm } = await c.createVm({ name: "upd-stopped" });
     expect((await c.put(`/api/v4/vms/${vm}`, { cpu_cores: 4, ram: 4096 })).status).toBe(200);
-    expect((await c.get(`/api/v4/vms/${vm}?fields=cpu_cores,ram,need_restart`)).body).toEqual({ cpu_cores: 4, ram: 4096, need_restart: false });
+    expect((await c.get(`/api/v4/vms/${vm}?fields=cpu_cores,ram,need_restart`)).body).toEqual({
+      cpu_cores: 4,
+      ram: 4096,
+      need_restart: false,
+    });
   });
 
   test("a CPU change while running without hotplug is 409", async () => {
@@ -99,7 +118,11 @@ describe("VM deletion", () => {
     const { vm, machine } = await c.createVm({ name: "del", cloudinit_files: [{ name: "/meta-data", contents: "x" }] });
     const drive = await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 });
     const nic = await c.post("/api/v4/machine_nics", { machine, vnet: 1 });
-    const dev = await c.post("/api/v4/machine_devices", { machine, resource_group: "9a8b7c6d-5e4f-4321-8fed-cba987654321", settings_args: {} });
+    const dev = await c.post("/api/v4/machine_devices", {
+      machine,
+      resource_group: "9a8b7c6d-5e4f-4321-8fed-cba987654321",
+      settings_args: {},
+    });
     expect([drive.status, nic.status, dev.status]).toEqual([201, 201, 201]);
     expect((await c.del(`/api/v4/vms/${vm}`)).status).toBe(200);
     expect((await c.get(`/api/v4/vms/${vm}`)).status).toBe(404);

@@ -48,7 +48,10 @@ describe("references follow the field types of the tables", () => {
     const vm = await c.createVm({ name: "refs" });
     const net = await c.post("/api/v4/vnets", { name: "refs-net", network: "10.8.0.0/24" });
     const nic = await c.post("/api/v4/machine_nics", { machine: vm.machine, vnet: net.body.$key });
-    expect((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=machine,vnet`)).body).toEqual({ machine: Number(vm.machine), vnet: Number(net.body.$key) });
+    expect((await c.get(`/api/v4/machine_nics/${nic.body.$key}?fields=machine,vnet`)).body).toEqual({
+      machine: Number(vm.machine),
+      vnet: Number(net.body.$key),
+    });
     expect((await c.get(`/api/v4/vms/${vm.vm}?fields=cluster`)).body).toEqual({ cluster: 1 });
   });
 });

@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -12,7 +12,13 @@ const GiB = 2 ** 30;
 describe("adopt: true takes over the row with the declared name", () => {
   test("a matching VM is taken over instead of created", async () => {
     const made = await lab.api("POST", "vms", { name: "adopt-ok", cpu_cores: 2, ram: 2048 });
-    const vm = await checkedCreate(providers.VirtualMachine(), { name: "adopt-ok", cpuCores: 2, ram: 2048, adopt: true, powerState: "stopped" });
+    const vm = await checkedCreate(providers.VirtualMachine(), {
+      name: "adopt-ok",
+      cpuCores: 2,
+      ram: 2048,
+      adopt: true,
+      powerState: "stopped",
+    });
     expect(vm.id).toBe(String(made.$key));
     expect(await vmsNamed("adopt-ok")).toHaveLength(1);
   });
@@ -33,7 +39,14 @@ describe("adopt: true takes over the row with the declared name", () => {
     const made = await lab.api("POST", "vms", { name: "taken-preview" });
     await lab.newRun();
     const checked = await providers.VirtualMachine().check({}, { name: "taken-preview" });
-    expect(checked.failures).toEqual([{ property: "name", reason: expect.stringMatching(new RegExp(`already exists on the platform \\(key ${made.$key}\\).*set adopt: true.*or choose another name`)) }]);
+    expect(checked.failures).toEqual([
+      {
+        property: "name",
+        reason: expect.stringMatching(
+          new RegExp(`already exists on the platform \\(key ${made.$key}\\).*set adopt: true.*or choose another name`),
+        ),
+      },
+    ]);
   });
 
   test("the check lets through a name the resource already had, adopt, and a row carrying the resource's own create marker", async () => {
@@ -47,7 +60,9 @@ describe("adopt: true takes over the row with the declared name", () => {
   });
 
   test("nothing by that name is an error, and nothing is created", async () => {
-    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-none", adopt: true })).rejects.toThrow(/adopt: no VM 'adopt-none' exists/);
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-none", adopt: true })).rejects.toThrow(
+      /adopt: no VM 'adopt-none' exists/,
+    );
     expect(await vmsNamed("adopt-none")).toEqual([]);
   });
 });
@@ -84,18 +99,30 @@ describe("adopt: <key> takes over exactly that row", () => {
   test("the key of a snapshot is refused", async () => {
     const made = await lab.api("POST", "vms", { name: "adopt-snapped" });
     await lab.api("POST", "vm_actions", { vm: made.$key, action: "snapshot", params: { name: "snap-1" } });
-    const snaps = await lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${made.$key}`)}&fields=$key,name`);
-    await expect(checkedCreate(providers.VirtualMachine(), { name: snaps[0].name, adopt: String(snaps[0].$key) })).rejects.toThrow(/is the key of a snapshot/);
+    const snaps = await lab.api(
+      "GET",
+      `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${made.$key}`)}&fields=$key,name`,
+    );
+    await expect(checkedCreate(providers.VirtualMachine(), { name: snaps[0].name, adopt: String(snaps[0].$key) })).rejects.toThrow(
+      /is the key of a snapshot/,
+    );
   });
 
   test("a drive by key must belong to the declared machine", async () => {
     const vm = await lab.api("POST", "vms", { name: "adopt-hw" });
     const other = await lab.api("POST", "vms", { name: "adopt-hw-2" });
-    const drive = await lab.api("POST", "machine_drives", { machine: Number(vm.response.machine), name: "data", media: "disk", disksize: GiB });
+    const drive = await lab.api("POST", "machine_drives", {
+      machine: Number(vm.response.machine),
+      name: "data",
+      media: "disk",
+      disksize: GiB,
+    });
     const declared = { name: "data", media: "disk", disksize: GiB, adopt: String(drive.$key) };
     const adopted = await checkedCreate(providers.Drive(), { ...declared, machine: String(vm.response.machine) });
     expect(adopted.id).toBe(String(drive.$key));
-    await expect(checkedCreate(providers.Drive(), { ...declared, machine: String(other.response.machine) })).rejects.toThrow(/machine \(declared/);
+    await expect(checkedCreate(providers.Drive(), { ...declared, machine: String(other.response.machine) })).rejects.toThrow(
+      /machine \(declared/,
+    );
   });
 
   test("a vnet by key", async () => {

@@ -8,7 +8,7 @@ import { loadEnvironment } from "../../env/load-environment";
 import { EnvironmentError } from "../../env/environment-error";
 import { RESOURCE_LIST } from "../../provider/resources";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
-import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
 let lab: Lab;
@@ -36,7 +36,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(async () => {
   const total = refused.length + notRefused.length;
-  process.stdout.write(`\nbad input refused at preview with the field named: ${refused.length}/${total}${notRefused.length ? ` (not: ${notRefused.join(", ")})` : ""}\n`);
+  process.stdout.write(
+    `\nbad input refused at preview with the field named: ${refused.length}/${total}${notRefused.length ? ` (not: ${notRefused.join(", ")})` : ""}\n`,
+  );
   await lab.close();
 });
 
@@ -53,9 +55,13 @@ const generated = RESOURCE_LIST.flatMap((r) =>
 async function expectRefused(token: string, inputs: Record<string, unknown>, field: string) {
   const provider = (providers as Record<string, () => any>)[token]();
   const result = await provider.check({}, inputs);
-  const named = (result.failures ?? []).some((f: { property: string; reason: string }) => f.property === field || f.property.startsWith(`${field}.`));
+  const named = (result.failures ?? []).some(
+    (f: { property: string; reason: string }) => f.property === field || f.property.startsWith(`${field}.`),
+  );
   (named ? refused : notRefused).push(`${token}.${field}`);
-  expect(result.failures ?? []).toEqual(expect.arrayContaining([expect.objectContaining({ property: expect.stringMatching(new RegExp(`^${field}(\\.|$)`)) })]));
+  expect(result.failures ?? []).toEqual(
+    expect.arrayContaining([expect.objectContaining({ property: expect.stringMatching(new RegExp(`^${field}(\\.|$)`)) })]),
+  );
 }
 
 describe("every input's wrong value is refused in check, naming the field (generated from the schemas)", () => {
@@ -70,22 +76,34 @@ describe("every input's wrong value is refused in check, naming the field (gener
 
 describe("the cases found accepted at preview are refused there now", () => {
   const U = PREVIEW_UNKNOWN;
-  test("a cdrom drive without mediaSource (its VM not created yet)", () => expectRefused("Drive", { machine: U, media: "cdrom" }, "mediaSource"));
+  test("a cdrom drive without mediaSource (its VM not created yet)", () =>
+    expectRefused("Drive", { machine: U, media: "cdrom" }, "mediaSource"));
   test("a disk drive without disksize (its VM not created yet)", () => expectRefused("Drive", { machine: U, media: "disk" }, "disksize"));
   test("a VM's key given as a drive's machine", () => expectRefused("Drive", { ...valid.Drive, machine: vm.id }, "machine"));
   test("a mediaSource of no file", () => expectRefused("Drive", { machine: U, media: "cdrom", mediaSource: "999999" }, "mediaSource"));
   test("a NIC's vnet key of no vnet", () => expectRefused("Nic", { machine: U, vnet: "999999" }, "vnet"));
-  test("a device's resource group UUID of nothing", () => expectRefused("Device", { machine: U, resourceGroup: "11111111-2222-4333-8444-555555555555" }, "resourceGroup"));
+  test("a device's resource group UUID of nothing", () =>
+    expectRefused("Device", { machine: U, resourceGroup: "11111111-2222-4333-8444-555555555555" }, "resourceGroup"));
   test("a CIDR with two prefixes", () => expectRefused("Vnet", { name: "n", network: "10.0.0.0/24/8" }, "network"));
-  test("a VM named like an existing VM, without adopt (one read-only look-up)", () => expectRefused("VirtualMachine", { name: "bad-input-host" }, "name"));
+  test("a VM named like an existing VM, without adopt (one read-only look-up)", () =>
+    expectRefused("VirtualMachine", { name: "bad-input-host" }, "name"));
   test("a cross-field rule still holds when another input is unknown (DHCP range ends before it starts)", () =>
-    expectRefused("Vnet", { name: U, network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.200", dhcpStop: "10.0.0.100" }, "dhcpStop"));
+    expectRefused(
+      "Vnet",
+      { name: U, network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.200", dhcpStop: "10.0.0.100" },
+      "dhcpStop",
+    ));
 });
 
 describe("a YAML environment with a key given twice in one mapping is refused, naming the key with its line and column", () => {
   test.each([
     ["a VM's field given twice", "vms:\n  - name: web\n    ram: 1024\n    ram: 2048\n", "vms[0].ram", 4],
-    ["a drive's field given twice", "vms:\n  - name: web\n    drives:\n      - name: os\n        disksize: 1GiB\n        disksize: 2GiB\n", "vms[0].drives[0].disksize", 6],
+    [
+      "a drive's field given twice",
+      "vms:\n  - name: web\n    drives:\n      - name: os\n        disksize: 1GiB\n        disksize: 2GiB\n",
+      "vms[0].drives[0].disksize",
+      6,
+    ],
     ["a top-level list given twice", "vms: []\nvnets: []\nvms: []\n", "vms", 3],
   ])("%s", (_case, text, path, line) => {
     let problems: { path: string; location: { line: number } }[] = [];

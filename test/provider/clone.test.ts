@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -22,8 +22,19 @@ describe("cloneFrom makes the VM as a copy of a template", () => {
 
   test("settings declared beside cloneFrom are applied in the same up, so a refresh shows no diff", async () => {
     const tpl = await checkedCreate(vmProvider(), { name: "tpl-2", cpuCores: 1, ram: 1024 });
-    const clone = await checkedCreate(vmProvider(), { name: "clone-2", cpuCores: 4, ram: 4096, description: "web", cloneFrom: { vm: tpl.id }, powerState: "running" });
-    expect(await lab.api("GET", `vms/${clone.id}?fields=cpu_cores,ram,description`)).toMatchObject({ cpu_cores: 4, ram: 4096, description: expect.stringMatching(/^web \[vplatform:[0-9a-f]+\]$/) });
+    const clone = await checkedCreate(vmProvider(), {
+      name: "clone-2",
+      cpuCores: 4,
+      ram: 4096,
+      description: "web",
+      cloneFrom: { vm: tpl.id },
+      powerState: "running",
+    });
+    expect(await lab.api("GET", `vms/${clone.id}?fields=cpu_cores,ram,description`)).toMatchObject({
+      cpu_cores: 4,
+      ram: 4096,
+      description: expect.stringMatching(/^web \[vplatform:[0-9a-f]+\]$/),
+    });
     const read = await vmProvider().read(clone.id, clone.outs);
     expect((await vmProvider().diff(clone.id, read.props, clone.inputs)).changes).toBe(false);
     expect(read.props.running).toBe(true);
@@ -38,7 +49,9 @@ describe("cloneFrom makes the VM as a copy of a template", () => {
   });
 
   test("a missing template is named in the error and nothing is created", async () => {
-    await expect(checkedCreate(vmProvider(), { name: "clone-5", cloneFrom: { vm: "999999" } })).rejects.toThrow(/cloneFrom.vm: no VM with key '999999'/);
+    await expect(checkedCreate(vmProvider(), { name: "clone-5", cloneFrom: { vm: "999999" } })).rejects.toThrow(
+      /cloneFrom.vm: no VM with key '999999'/,
+    );
     expect(await lab.api("GET", "vms?filter=name eq 'clone-5'&fields=$key")).toEqual([]);
   });
 });

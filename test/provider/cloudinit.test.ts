@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -11,7 +11,10 @@ const userData = { name: "/user-data", contents: "#cloud-config\nhostname: a\n" 
 const metaData = { name: "/meta-data", contents: "instance-id: a\n" };
 
 async function liveFiles(vmKey: string) {
-  const rows = await lab.api("GET", `cloudinit_files?filter=${encodeURIComponent(`owner eq 'vms/${vmKey}'`)}&fields=name,contents&sort=name`);
+  const rows = await lab.api(
+    "GET",
+    `cloudinit_files?filter=${encodeURIComponent(`owner eq 'vms/${vmKey}'`)}&fields=name,contents&sort=name`,
+  );
   return rows.map((r: { name: string; contents: string }) => ({ name: r.name, contents: r.contents }));
 }
 

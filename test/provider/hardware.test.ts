@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 let lab: Lab;
 let vm: { id: string; outs: Record<string, any> };
@@ -11,7 +11,14 @@ beforeAll(async () => {
 afterAll(() => lab.close());
 
 const GiB = 1024 ** 3;
-const driveArgs = (name: string, size = 20) => ({ machine: vm.outs.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: size * GiB, preferredTier: 3 });
+const driveArgs = (name: string, size = 20) => ({
+  machine: vm.outs.machineKey,
+  name,
+  media: "disk",
+  interface: "virtio-scsi",
+  disksize: size * GiB,
+  preferredTier: 3,
+});
 
 describe("check of hardware", () => {
   test("rejects a VM key where the machine key belongs, naming the right value and the output in TypeScript and Pulumi YAML", async () => {
@@ -124,7 +131,10 @@ describe("hardware added to a running VM without hotplug", () => {
     await lab.api("PUT", `vms/${vm.id}`, { ram: 1048576 });
     const net = await checkedCreate(providers.Vnet(), { name: "partial-net" });
     const inputs = (await providers.Nic().check({}, { machine: vm.outs.machineKey, vnet: net.id, name: "eth9" })).inputs;
-    const err = await providers.Nic().create(inputs).catch((e: unknown) => e);
+    const err = await providers
+      .Nic()
+      .create(inputs)
+      .catch((e: unknown) => e);
     const nics = await lab.api("GET", `machine_nics?filter=machine eq ${vm.outs.machineKey} and name eq 'eth9'&fields=$key`);
     expect(nics).toHaveLength(1);
     expect(err).toMatchObject({ name: "PartialCreateError", id: String(nics[0].$key) });

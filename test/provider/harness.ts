@@ -1,12 +1,12 @@
 import * as https from "node:https";
-import { RunningEmulator, startEmulator } from "../../emulator/index";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { jsonRequest } from "../../emulator/client/jsonRequest";
 import { RESOURCE_LIST, type Resource, type ResourceToken } from "../../provider/resources";
 
 /** Every provider under test (each declared resource's dynamic door), configured against one emulator like the engine would. */
-export const providers = Object.fromEntries(
-  RESOURCE_LIST.map((r) => [r.token, () => r.dynamic] as const),
-) as { [T in ResourceToken]: () => Resource["dynamic"] };
+export const providers = Object.fromEntries(RESOURCE_LIST.map((r) => [r.token, () => r.dynamic] as const)) as {
+  [T in ResourceToken]: () => Resource["dynamic"];
+};
 
 export interface Lab {
   emu: RunningEmulator;
@@ -35,7 +35,9 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
   };
   // As the engine does: each resource type is configured, with the same stack config.
   const configure = () =>
-    Promise.all(Object.values(providers).map((p) => p().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } })));
+    Promise.all(
+      Object.values(providers).map((p) => p().configure({ config: { get: (k: string) => config[k], require: (k: string) => config[k] } })),
+    );
   await configure();
   const agent = new https.Agent({ ca: emu.caCert });
   const call = async (method: string, path: string, body?: unknown) => {

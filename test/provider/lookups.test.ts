@@ -1,5 +1,5 @@
-import * as pulumi from "@pulumi/pulumi";
-import { RunningEmulator, startEmulator } from "../../emulator/index";
+import type * as pulumi from "@pulumi/pulumi";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
 
 /**
  * Look-ups run in the program process, so they are configured like a program
@@ -27,18 +27,18 @@ afterAll(async () => {
 
 const sdk = () => require("../../sdk/lookups") as typeof import("../../sdk/lookups");
 /** The value of an Output outside a deployment (known values only). */
-const valueOf = <T>(o: pulumi.Output<T>): Promise<T> => (o as unknown as { promise(): Promise<T> }).promise();
+const outputValue = <T>(o: pulumi.Output<T>): Promise<T> => (o as unknown as { promise(): Promise<T> }).promise();
 
 describe("SDK look-ups by name against the platform", () => {
   test("getResourceGroupOutput finds the seeded GPU by exact name, not its longer-named siblings", async () => {
     const group = sdk().getResourceGroupOutput({ name: "nvidia-a100" });
-    expect(await valueOf(group)).toEqual({
+    expect(await outputValue(group)).toEqual({
       uuid: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001",
       name: "nvidia-a100",
       type: "node_host_gpu_devices",
       id: "0f3e6a52-6d1b-4b8e-9a51-a100a100a001",
     });
-    expect(await valueOf(group.uuid)).toBe("0f3e6a52-6d1b-4b8e-9a51-a100a100a001");
+    expect(await outputValue(group.uuid)).toBe("0f3e6a52-6d1b-4b8e-9a51-a100a100a001");
   });
 
   test("a name that matches nothing is an error naming what was searched", async () => {

@@ -10,7 +10,7 @@ import { z } from "zod";
 import { fieldMeta, normalizeFieldValue, type Shape } from "../../provider/schemas/common";
 import { RESOURCE_LIST } from "../../provider/resources";
 import { withoutTag } from "../../provider/reconcile/createMarker";
-import { Lab, providers, startLab } from "./harness";
+import { type Lab, providers, startLab } from "./harness";
 
 type Row = Record<string, any>;
 type Token = keyof typeof providers;
@@ -48,7 +48,10 @@ const bases: Record<Token, () => Row> = {
  * Values the JSON Schema cannot suggest, with what they need beside them
  * (`with`: inputs that stay declared; `adopt` needs a row to take over).
  */
-interface Sample { value: unknown; with?: Row }
+interface Sample {
+  value: unknown;
+  with?: Row;
+}
 const samples: Record<string, () => Sample> = {
   "VirtualMachine.cluster": () => ({ value: keys.cluster }),
   "VirtualMachine.machineType": () => ({ value: "q35" }),
@@ -81,7 +84,7 @@ function generated(js: Row): unknown {
   if (v.enum) return v.enum.find((e: unknown) => e !== js.default) ?? v.enum[0];
   switch (v.type) {
     case "boolean":
-      return js.default === true ? false : true;
+      return js.default !== true;
     case "integer":
     case "number":
       return Math.max(v.minimum ?? 1, v.exclusiveMinimum !== undefined ? v.exclusiveMinimum + 1 : 1);
@@ -113,37 +116,43 @@ const createdKey = async (token: Token, news: Row) => (await create(token, news)
 const tableOf = (token: Token) => RESOURCE_LIST.find((r) => r.token === token)!.table;
 
 describe("removing an optional input leaves no diff (generated: every optional input of every resource)", () => {
-  test.concurrent.each(optionalInputs)("%s", async (_id, token, field, schema) => {
-    const p = providers[token]();
-    const sample = samples[`${token}.${field}`]?.() ?? { value: generated(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Row) };
-    const { [field]: _declaredByBase, ...base } = { ...bases[token](), ...sample.with };
-    if (field === "adopt") await create(token, base); // a row to take over
-    let { id, outs } = await create(token, { ...base, [field]: sample.value });
+  test.concurrent.each(optionalInputs)(
+    "%s",
+    async (_id, token, field, schema) => {
+      const p = providers[token]();
+      const sample = samples[`${token}.${field}`]?.() ?? {
+        value: generated(z.toJSONSchema(schema, { io: "input", unrepresentable: "any" }) as Row),
+      };
+      const { [field]: _declaredByBase, ...base } = { ...bases[token](), ...sample.with };
+      if (field === "adopt") await create(token, base); // a row to take over
+      let { id, outs } = await create(token, { ...base, [field]: sample.value });
 
-    // The program no longer declares the input: the engine checks, diffs, then updates or replaces.
-    const news = await check(token, outs, base);
-    const diff = await p.diff(id, outs, news);
-    if (diff.replaces?.length) {
-      if (diff.deleteBeforeReplace) await p.delete(id, outs);
-      const replacement = await p.create(news);
-      if (!diff.deleteBeforeReplace) await p.delete(id, outs);
-      ({ id, outs } = replacement);
-    } else if (diff.changes) {
-      outs = (await p.update(id, outs, news)).outs;
-    }
+      // The program no longer declares the input: the engine checks, diffs, then updates or replaces.
+      const news = await check(token, outs, base);
+      const diff = await p.diff(id, outs, news);
+      if (diff.replaces?.length) {
+        if (diff.deleteBeforeReplace) await p.delete(id, outs);
+        const replacement = await p.create(news);
+        if (!diff.deleteBeforeReplace) await p.delete(id, outs);
+        ({ id, outs } = replacement);
+      } else if (diff.changes) {
+        outs = (await p.update(id, outs, news)).outs;
+      }
 
-    expect(await p.diff(id, outs, await check(token, outs, base))).toMatchObject({ changes: false });
-    const refreshed = await p.read(id, outs);
-    expect(await p.diff(id, refreshed.props, await check(token, refreshed.inputs, base))).toMatchObject({ changes: false });
+      expect(await p.diff(id, outs, await check(token, outs, base))).toMatchObject({ changes: false });
+      const refreshed = await p.read(id, outs);
+      expect(await p.diff(id, refreshed.props, await check(token, refreshed.inputs, base))).toMatchObject({ changes: false });
 
-    // The platform holds what the metadata promises (a row field; a snapshot's inputs are parameters of its action),
-    // apart from the create marker the provider tags descriptions with (its bookkeeping, stripped on every read).
-    const meta = fieldMeta(schema)!;
-    if (meta.api && token !== "VmSnapshot") {
-      const row = withoutTag(await lab.api("GET", `${tableOf(token)}/${id}?fields=${encodeURIComponent(meta.api)}`));
-      const expected = meta.whenRemoved === "default" ? news[field] : sample.value;
-      expect(normalizeFieldValue(meta, row[meta.api])).toEqual(normalizeFieldValue(meta, z.parse(schema, expected)));
-    }
-    await p.delete(id, outs);
-  }, 60_000);
+      // The platform holds what the metadata promises (a row field; a snapshot's inputs are parameters of its action),
+      // apart from the create marker the provider tags descriptions with (its bookkeeping, stripped on every read).
+      const meta = fieldMeta(schema)!;
+      if (meta.api && token !== "VmSnapshot") {
+        const row = withoutTag(await lab.api("GET", `${tableOf(token)}/${id}?fields=${encodeURIComponent(meta.api)}`));
+        const expected = meta.whenRemoved === "default" ? news[field] : sample.value;
+        expect(normalizeFieldValue(meta, row[meta.api])).toEqual(normalizeFieldValue(meta, z.parse(schema, expected)));
+      }
+      await p.delete(id, outs);
+    },
+    60_000,
+  );
 });

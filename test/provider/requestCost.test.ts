@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -25,9 +25,22 @@ describe("request cost", () => {
     await measure("create", async () => {
       vm = await checkedCreate(providers.VirtualMachine(), { name: "cost-web", cpuCores: 2, ram: 2048, powerState: "stopped" });
       for (const name of ["os", "data"]) {
-        hw.push({ p: providers.Drive(), r: await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name, media: "disk", interface: "virtio-scsi", disksize: 10 * 1024 ** 3, preferredTier: 3 }) });
+        hw.push({
+          p: providers.Drive(),
+          r: await checkedCreate(providers.Drive(), {
+            machine: vm.outs.machineKey,
+            name,
+            media: "disk",
+            interface: "virtio-scsi",
+            disksize: 10 * 1024 ** 3,
+            preferredTier: 3,
+          }),
+        });
       }
-      hw.push({ p: providers.Nic(), r: await checkedCreate(providers.Nic(), { machine: vm.outs.machineKey, vnet: net.id, interface: "virtio" }) });
+      hw.push({
+        p: providers.Nic(),
+        r: await checkedCreate(providers.Nic(), { machine: vm.outs.machineKey, vnet: net.id, interface: "virtio" }),
+      });
     });
     await measure("powerOn", async () => {
       const news = (await providers.VirtualMachine().check(vm.inputs, { ...vm.inputs, powerState: "running" })).inputs;

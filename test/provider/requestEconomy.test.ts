@@ -1,6 +1,6 @@
 // The request economy, proven with the emulator's request counter: what each
 // mechanism costs in requests, never how long it takes.
-import { ApiClientOptions } from "../../provider/client/api-client";
+import type { ApiClientOptions } from "../../provider/client/api-client";
 import { VplatformProvider } from "../../provider/plugin/vplatformProvider";
 import { RequestPacer } from "../../provider/client/pacer";
 import { isRunning, waitForMachineStatus } from "../../provider/reconcile/machineStatus";
@@ -9,7 +9,7 @@ import { Session } from "../../provider/reconcile/session";
 import { dynamicDoor } from "../../provider/resources/defineProvider";
 import { SessionRegistry, dynamicSessions } from "../../provider/resources/sessionRegistry";
 import { pollerFor } from "../../provider/reconcile/statusPoller";
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 const GiB = 1024 ** 3;
 let lab: Lab;
@@ -32,9 +32,16 @@ async function makeVms(n: number, opts: { hotplug?: boolean } = {}) {
   const net = await checkedCreate(providers.Vnet(), { name: `${tag}-net`, network: `10.${70 + labNo}.0.0/24` });
   return Promise.all(
     range(n).map(async (i) => {
-      const vm = await checkedCreate(providers.VirtualMachine(), { name: `${tag}-${i}`, cpuCores: 1, ram: 1024, allowHotplug: opts.hotplug ?? true });
+      const vm = await checkedCreate(providers.VirtualMachine(), {
+        name: `${tag}-${i}`,
+        cpuCores: 1,
+        ram: 1024,
+        allowHotplug: opts.hotplug ?? true,
+      });
       const machine = vm.outs.machineKey;
-      const drives = await Promise.all(["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 })));
+      const drives = await Promise.all(
+        ["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 })),
+      );
       const nic = await checkedCreate(providers.Nic(), { machine, vnet: net.id });
       return { vm, drives, nic };
     }),
@@ -60,7 +67,9 @@ describe("coalesced waits: one poller per table reads every waited-on row in one
     await Promise.all(vms.map(({ vm }) => api.action("vm_actions", { vm: vm.id, action: "poweron" })));
     await lab.resetRequests();
     await Promise.all(
-      vms.map(({ vm }) => waitForMachineStatus(watched, vm.outs.machineKey, isRunning, { timeoutSec: 60, label: `VM ${vm.id} to reach running` })),
+      vms.map(({ vm }) =>
+        waitForMachineStatus(watched, vm.outs.machineKey, isRunning, { timeoutSec: 60, label: `VM ${vm.id} to reach running` }),
+      ),
     );
     expect(keysPerGet).toEqual([12]);
     expect(count(await lab.requests(), "GET", "machine_status")).toBe(1);
@@ -99,7 +108,10 @@ describe("nothing read that this process knows: a VmPower starts a VM this proce
   test("a VM started outside this process meanwhile: the power-on's 409 is read as 'there already', nothing fails", async () => {
     const [{ vm }] = await makeVms(1);
     await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron" });
-    await waitForMachineStatus(dynamicSessions.sessionOf("VirtualMachine"), vm.outs.machineKey, isRunning, { timeoutSec: 30, label: "the VM to run" });
+    await waitForMachineStatus(dynamicSessions.sessionOf("VirtualMachine"), vm.outs.machineKey, isRunning, {
+      timeoutSec: 30,
+      label: "the VM to run",
+    });
     const made = await checkedCreate(providers.VmPower(), { vm: vm.id, state: "running" });
     expect(made.outs).toMatchObject({ running: true, status: "running" });
   });
@@ -124,7 +136,10 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
   test("reads of rows that do not exist report them gone, the others found, in the same GET", async () => {
     const [{ drives }] = await makeVms(1);
     await lab.resetRequests();
-    const [live, gone] = await Promise.all([providers.Drive().read(drives[0].id, drives[0].outs), providers.Drive().read("999999", drives[0].outs)]);
+    const [live, gone] = await Promise.all([
+      providers.Drive().read(drives[0].id, drives[0].outs),
+      providers.Drive().read("999999", drives[0].outs),
+    ]);
     expect(live.id).toBe(drives[0].id);
     expect(gone.id).toBe("");
     expect((await lab.requests()).total).toBe(1);
@@ -142,13 +157,17 @@ describe("nothing verified twice: checks answer from one copy of a table per run
   test("the name checks of 10 new VMs, made one at a time as the engine does, cost one vms GET together", async () => {
     await lab.newRun();
     await lab.resetRequests();
-    const results = await oneAtATime(range(10), (i) => providers.VirtualMachine().check({}, { name: `named-${i}`, cpuCores: 1, ram: 1024 }));
+    const results = await oneAtATime(range(10), (i) =>
+      providers.VirtualMachine().check({}, { name: `named-${i}`, cpuCores: 1, ram: 1024 }),
+    );
     expect(results.map((r) => r.failures ?? [])).toEqual(range(10).map(() => []));
     expect((await lab.requests()).total).toBe(1);
   });
 
   test("checks of 6 drives on VMs made before this run cost one GET together; an unchanged key costs none", async () => {
-    const machines = await Promise.all(range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
+    const machines = await Promise.all(
+      range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),
+    );
     const drive = (machine: string) => ({ machine, name: "extra", disksize: GiB, preferredTier: 3 });
     await lab.newRun();
     await lab.resetRequests();
@@ -164,7 +183,9 @@ describe("nothing verified twice: checks answer from one copy of a table per run
 
   test("the vnet checks of 8 NICs cost one GET together; a vnet unchanged since the last run or already found costs none", async () => {
     const net = await lab.api("POST", "vnets", { name: "ref-net", network: "10.99.0.0/24" });
-    const machines = await Promise.all(range(8).map(async (i) => String((await lab.api("POST", "vms", { name: `ref-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
+    const machines = await Promise.all(
+      range(8).map(async (i) => String((await lab.api("POST", "vms", { name: `ref-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),
+    );
     const nics = machines.map((machine) => ({ machine, vnet: String(net.$key) }));
     await lab.newRun();
     await lab.resetRequests();
@@ -189,7 +210,9 @@ describe("nothing verified twice: checks answer from one copy of a table per run
     expect((await providers.Nic().check({}, { machine, vnet: String(early.$key) })).failures).toBeUndefined();
     const late = await lab.api("POST", "vnets", { name: "copy-late", network: "10.97.0.0/24" });
     expect((await providers.Nic().check({}, { machine, vnet: String(late.$key) })).failures).toBeUndefined();
-    expect((await providers.Nic().check({}, { machine, vnet: "999999" })).failures).toEqual([{ property: "vnet", reason: expect.stringContaining("no vnet '999999'") }]);
+    expect((await providers.Nic().check({}, { machine, vnet: "999999" })).failures).toEqual([
+      { property: "vnet", reason: expect.stringContaining("no vnet '999999'") },
+    ]);
   });
 
   test("the plugin's check gets the old inputs too: an unchanged machine key costs no request, a new one is verified", async () => {
@@ -225,19 +248,29 @@ describe("look-ups before a create: the row an interrupted earlier attempt made 
   test("VMs send no look before their POST (a VM an earlier attempt made shows as the name conflict); drives of VMs this process made need no look", async () => {
     await lab.newRun();
     await lab.resetRequests();
-    const vms = await Promise.all(range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `pre-${i}`, cpuCores: 1, ram: 1024 })));
+    const vms = await Promise.all(
+      range(6).map((i) => checkedCreate(providers.VirtualMachine(), { name: `pre-${i}`, cpuCores: 1, ram: 1024 })),
+    );
     const afterVms = await lab.requests();
     expect(count(afterVms, "POST", "vms")).toBe(6);
     expect(count(afterVms, "GET", "vms")).toBe(1); // the checks' copy of the VM names
     await lab.resetRequests();
-    await Promise.all(vms.map(({ outs }) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 })));
+    await Promise.all(
+      vms.map(({ outs }) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 })),
+    );
     expect(count(await lab.requests(), "GET", "machine_drives")).toBe(0);
   });
 
   test("12 drives on 6 VMs made elsewhere look for an earlier attempt's rows in at most two machine_drives GETs", async () => {
-    const machines = await Promise.all(range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `pre-out-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)));
+    const machines = await Promise.all(
+      range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `pre-out-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),
+    );
     await lab.resetRequests();
-    await Promise.all(machines.flatMap((machine) => ["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 }))));
+    await Promise.all(
+      machines.flatMap((machine) =>
+        ["os", "data"].map((name) => checkedCreate(providers.Drive(), { machine, name, disksize: GiB, preferredTier: 3 })),
+      ),
+    );
     const afterDrives = await lab.requests();
     expect(count(afterDrives, "POST", "machine_drives")).toBe(12);
     // The six os drives' look-ups go together, then the six data drives' (a machine's changes take turns under its lock).
@@ -251,7 +284,10 @@ describe("a drive or NIC added to a running VM is created once it is plugged in"
     const news = (await providers.VirtualMachine().check(vm.inputs, { ...vm.inputs, powerState: "running" })).inputs;
     await providers.VirtualMachine().update(vm.id, vm.outs, news);
     const drive = await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: "hot", disksize: GiB, preferredTier: 3 });
-    const nic = await checkedCreate(providers.Nic(), { machine: vm.outs.machineKey, vnet: (await lab.api("GET", "vnets?filter=name%20eq%20'External'&fields=$key"))[0].$key });
+    const nic = await checkedCreate(providers.Nic(), {
+      machine: vm.outs.machineKey,
+      vnet: (await lab.api("GET", "vnets?filter=name%20eq%20'External'&fields=$key"))[0].$key,
+    });
     expect((await lab.api("GET", `machine_drive_status/${drive.id}?fields=status`)).status).toBe("online");
     expect((await lab.api("GET", `machine_nic_status/${nic.id}?fields=status`)).status).toBe("up");
     await providers.Drive().delete(drive.id, drive.outs);
@@ -271,7 +307,8 @@ describe("pacing: a budget of B requests per window is never exceeded, the run w
     const log = jest.spyOn(console, "log").mockImplementation((line: string) => void lines.push(line));
     try {
       const vm = await checkedCreate(vmDoor, { name: "paced", cpuCores: 1, ram: 1024 });
-      for (const i of range(20)) await checkedCreate(driveDoor, { machine: vm.outs.machineKey, name: `d${i}`, disksize: GiB, preferredTier: 3 });
+      for (const i of range(20))
+        await checkedCreate(driveDoor, { machine: vm.outs.machineKey, name: `d${i}`, disksize: GiB, preferredTier: 3 });
     } finally {
       log.mockRestore();
     }

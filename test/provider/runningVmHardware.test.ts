@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 let netId: string;
@@ -57,7 +57,9 @@ describe("a passthrough device and a running VM", () => {
   test("under the refuse policy the create fails naming the policy, and nothing is attached or stopped", async () => {
     const vm = await runningVm("rh-3", { powerCyclePolicy: "refuse" });
     // The SDK copies the VM's policy into its hardware's inputs.
-    await expect(checkedCreate(providers.Device(), { machine: vm.outs.machineKey, vm: vm.id, powerCyclePolicy: "refuse", resourceGroup: gpuGroup })).rejects.toThrow(
+    await expect(
+      checkedCreate(providers.Device(), { machine: vm.outs.machineKey, vm: vm.id, powerCyclePolicy: "refuse", resourceGroup: gpuGroup }),
+    ).rejects.toThrow(
       /VM 'rh-3' is running and adding device of machine \d+ \(VM has no hotplug\) needs a power cycle, but powerCyclePolicy is "refuse"/,
     );
     expect(await lab.api("GET", `machine_devices?filter=machine eq ${vm.outs.machineKey}&fields=$key`)).toEqual([]);
@@ -81,9 +83,30 @@ describe("in-place hardware updates", () => {
     const m = vm.outs.machineKey;
     const other = await checkedCreate(providers.Vnet(), { name: "rh-net-2" });
     const cases = [
-      { p: providers.Nic(), args: { machine: m, vnet: netId, name: "eth0" }, change: { vnet: other.id }, table: "machine_nics", field: "vnet", expected: Number(other.id) },
-      { p: providers.Drive(), args: { machine: m, name: "os", disksize: GiB }, change: { interface: "virtio" }, table: "machine_drives", field: "interface", expected: "virtio" },
-      { p: providers.Device(), args: { machine: m, resourceGroup: gpuGroup }, change: { enabled: false }, table: "machine_devices", field: "enabled", expected: false },
+      {
+        p: providers.Nic(),
+        args: { machine: m, vnet: netId, name: "eth0" },
+        change: { vnet: other.id },
+        table: "machine_nics",
+        field: "vnet",
+        expected: Number(other.id),
+      },
+      {
+        p: providers.Drive(),
+        args: { machine: m, name: "os", disksize: GiB },
+        change: { interface: "virtio" },
+        table: "machine_drives",
+        field: "interface",
+        expected: "virtio",
+      },
+      {
+        p: providers.Device(),
+        args: { machine: m, resourceGroup: gpuGroup },
+        change: { enabled: false },
+        table: "machine_devices",
+        field: "enabled",
+        expected: false,
+      },
     ];
     for (const c of cases) {
       const made = await checkedCreate(c.p, c.args);

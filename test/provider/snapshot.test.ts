@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -28,7 +28,8 @@ describe("VmSnapshot", () => {
 });
 
 describe("an interrupted snapshot create", () => {
-  const snapshotsOf = (vmKey: string) => lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vmKey}`)}&fields=$key`);
+  const snapshotsOf = (vmKey: string) =>
+    lab.api("GET", `vms?filter=${encodeURIComponent(`is_snapshot eq true and parent_vm eq ${vmKey}`)}&fields=$key`);
 
   test("a lost answer whose snapshot was taken: found by its marker and recorded, one snapshot", async () => {
     const vm = await checkedCreate(providers.VirtualMachine(), { name: "snap-drop", powerState: "stopped" });

@@ -3,7 +3,7 @@
 // request budget and its own knowledge of machines, over real HTTPS.
 import * as https from "node:https";
 import { jsonRequest } from "../../emulator/client/jsonRequest";
-import { RunningEmulator, startEmulator } from "../../emulator/index";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { VplatformProvider } from "../../provider/plugin/vplatformProvider";
 
 const SCHEMA = { name: "vplatform", version: "1.2.3", resources: {} };
@@ -44,7 +44,9 @@ describe("two sites in one plugin process never share what a session owns", () =
     const [a, b] = sites;
     await create(a, "Vnet", "net-a1", { name: "net-a1", network: "10.1.0.0/24", timeouts: { create: 2 } });
     await create(a, "Vnet", "net-a2", { name: "net-a2", network: "10.2.0.0/24", timeouts: { create: 2 } });
-    await expect(create(a, "Vnet", "net-a3", { name: "net-a3", network: "10.3.0.0/24", timeouts: { create: 2 } })).rejects.toThrow(/request budget/);
+    await expect(create(a, "Vnet", "net-a3", { name: "net-a3", network: "10.3.0.0/24", timeouts: { create: 2 } })).rejects.toThrow(
+      /request budget/,
+    );
     const onB = await create(b, "Vnet", "net-b1", { name: "net-b1", network: "10.1.0.0/24", timeouts: { create: 2 } });
     expect(onB.id).toBeTruthy();
   }, 30_000);

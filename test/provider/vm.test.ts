@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -11,7 +11,13 @@ const liveStatus = async (machineKey: string) => (await lab.api("GET", `machine_
 
 describe("VirtualMachine lifecycle", () => {
   test("create powers the VM on and outputs echo inputs plus machineKey and status", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "life-1", cpuCores: 2, ram: 2048, machineType: "q35", powerState: "running" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "life-1",
+      cpuCores: 2,
+      ram: 2048,
+      machineType: "q35",
+      powerState: "running",
+    });
     expect(outs).toMatchObject({ ...inputs, status: "running", running: true });
     expect(outs.machineKey).toMatch(/^\d+$/);
     expect(outs.machineKey).not.toBe(id);
@@ -59,7 +65,12 @@ describe("VirtualMachine lifecycle", () => {
   });
 
   test("update of RAM on a running VM restarts it under the restart policy and ends running", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "life-6", ram: 1024, powerState: "running", powerCyclePolicy: "restart" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "life-6",
+      ram: 1024,
+      powerState: "running",
+      powerCyclePolicy: "restart",
+    });
     const news = (await vmProvider().check(inputs, { ...inputs, ram: 2048 })).inputs;
     const updated = (await vmProvider().update(id, outs, news)).outs;
     expect(updated.ram).toBe(2048);
@@ -68,9 +79,16 @@ describe("VirtualMachine lifecycle", () => {
   });
 
   test("update needing a power cycle under the refuse policy fails clearly and changes nothing", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "life-7", ram: 1024, powerState: "running", powerCyclePolicy: "refuse" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "life-7",
+      ram: 1024,
+      powerState: "running",
+      powerCyclePolicy: "refuse",
+    });
     const news = (await vmProvider().check(inputs, { ...inputs, ram: 2048 })).inputs;
-    await expect(vmProvider().update(id, outs, news)).rejects.toThrow(/ram 1024 → 2048 needs a power cycle of VM 'life-7' and powerCyclePolicy is 'refuse'/);
+    await expect(vmProvider().update(id, outs, news)).rejects.toThrow(
+      /ram 1024 → 2048 needs a power cycle of VM 'life-7' and powerCyclePolicy is 'refuse'/,
+    );
     expect((await lab.api("GET", `vms/${id}?fields=ram`)).ram).toBe(1024);
     expect(await liveStatus(outs.machineKey)).toBe("running");
   });

@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, mutating, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -15,7 +15,9 @@ async function preview(id: string, outs: Record<string, unknown>, inputs: Record
   await lab.resetRequests();
   try {
     const news = (await vmProvider().check(inputs, { ...inputs, ...change })).inputs;
-    const diff = await vmProvider().diff(id, outs, news).catch((err: Error) => err);
+    const diff = await vmProvider()
+      .diff(id, outs, news)
+      .catch((err: Error) => err);
     return { diff, printed: printed.join("\n"), mutating: mutating((await lab.requests()).entries) };
   } finally {
     log.mockRestore();
@@ -27,7 +29,9 @@ describe("preview of a VM change says what the update will do to the VM", () => 
     const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-1", cpuCores: 1, powerState: "running" });
     const p = await preview(id, outs, inputs, { cpuCores: 2 });
     expect(p.diff).toMatchObject({ changes: true, replaces: [] });
-    expect(p.printed).toMatch(/cpuCores 1 → 2 needs a power cycle of VM 'pv-1': the VM will be RESTARTED \(graceful shutdown, forced after 120s\)/);
+    expect(p.printed).toMatch(
+      /cpuCores 1 → 2 needs a power cycle of VM 'pv-1': the VM will be RESTARTED \(graceful shutdown, forced after 120s\)/,
+    );
     expect(p.mutating).toEqual([]);
   });
 
@@ -46,15 +50,27 @@ describe("preview of a VM change says what the update will do to the VM", () => 
   });
 
   test("under the refuse policy the preview itself fails, naming the field and the way out", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-4", ram: 1024, powerState: "running", powerCyclePolicy: "refuse" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "pv-4",
+      ram: 1024,
+      powerState: "running",
+      powerCyclePolicy: "refuse",
+    });
     const p = await preview(id, outs, inputs, { ram: 2048 });
     expect(p.diff).toBeInstanceOf(Error);
-    expect((p.diff as Error).message).toMatch(/ram 1024 → 2048 needs a power cycle of VM 'pv-4' and powerCyclePolicy is 'refuse': set powerCyclePolicy to 'restart', or powerState to 'stopped'/);
+    expect((p.diff as Error).message).toMatch(
+      /ram 1024 → 2048 needs a power cycle of VM 'pv-4' and powerCyclePolicy is 'refuse': set powerCyclePolicy to 'restart', or powerState to 'stopped'/,
+    );
     expect(p.mutating).toEqual([]);
   });
 
   test("under the refuse policy, stopping the VM in the same change is accepted", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "pv-5", ram: 1024, powerState: "running", powerCyclePolicy: "refuse" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "pv-5",
+      ram: 1024,
+      powerState: "running",
+      powerCyclePolicy: "refuse",
+    });
     const p = await preview(id, outs, inputs, { ram: 2048, powerState: "stopped" });
     expect(p.diff).toMatchObject({ changes: true, replaces: [] });
   });
@@ -98,7 +114,13 @@ describe("preview of a VM change says what the update will do to the VM", () => 
 
 describe("update runs the plan against the live power state", () => {
   test("a running hotplug VM takes the PUT live and is restarted once", async () => {
-    const { id, outs, inputs } = await checkedCreate(vmProvider(), { name: "up-1", cpuCores: 1, ram: 1024, allowHotplug: true, powerState: "running" });
+    const { id, outs, inputs } = await checkedCreate(vmProvider(), {
+      name: "up-1",
+      cpuCores: 1,
+      ram: 1024,
+      allowHotplug: true,
+      powerState: "running",
+    });
     const news = (await vmProvider().check(inputs, { ...inputs, cpuCores: 2, ram: 2048 })).inputs;
     await lab.resetRequests();
     const updated = (await vmProvider().update(id, outs, news)).outs;

@@ -1,4 +1,4 @@
-import { Lab, checkedCreate, providers, startLab } from "./harness";
+import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
 beforeAll(async () => {
@@ -9,7 +9,13 @@ afterAll(() => lab.close());
 describe("Vnet", () => {
   test("create, read without drift, update in place, delete, read as gone", async () => {
     const p = providers.Vnet();
-    const v = await checkedCreate(p, { name: "lab", network: "10.20.0.0/24", dhcpEnabled: true, dhcpStart: "10.20.0.100", dhcpStop: "10.20.0.200" });
+    const v = await checkedCreate(p, {
+      name: "lab",
+      network: "10.20.0.0/24",
+      dhcpEnabled: true,
+      dhcpStart: "10.20.0.100",
+      dhcpStop: "10.20.0.200",
+    });
     expect(v.outs).toEqual(v.inputs);
     const read = await p.read(v.id, v.outs);
     expect(read.inputs).toEqual(v.inputs);

@@ -1,6 +1,6 @@
-import { execFileSync } from "child_process";
-import * as fs from "fs";
-import * as path from "path";
+import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as path from "node:path";
 
 // What a provider user's process loads: the SDK (program side) and every
 // dynamic resource implementation (provider side), by their package names,

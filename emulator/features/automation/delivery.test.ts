@@ -24,7 +24,9 @@ function createWebhook(settings: Record<string, unknown> = {}, url = receiver.ur
 
 /** webhook_url_actions send; answers the delivery log key. */
 function sendTest(hook: string, message?: string): string {
-  return String(post(ctx, "webhook_url_actions", { webhook_url: hook, action: "send", params: message === undefined ? {} : { message } }).$key);
+  return String(
+    post(ctx, "webhook_url_actions", { webhook_url: hook, action: "send", params: message === undefined ? {} : { message } }).$key,
+  );
 }
 
 async function finished(logKey: string, timeoutMs?: number): Promise<Row> {
@@ -38,7 +40,12 @@ describe("webhook settings", () => {
   it("defaults to a JSON content type header, no authorization, timeout 5 s and 3 retries", () => {
     const hook = createWebhook();
     expect(get(ctx, "webhook_urls", hook)).toMatchObject({
-      type: "custom", headers: "Content-Type: application/json", authorization_type: "none", allow_insecure: false, timeout: 5, retries: 3,
+      type: "custom",
+      headers: "Content-Type: application/json",
+      authorization_type: "none",
+      allow_insecure: false,
+      timeout: 5,
+      retries: 3,
     });
   });
 
@@ -108,7 +115,9 @@ describe("authorization types", () => {
   });
 
   it("replaces an Authorization header configured among the headers", async () => {
-    await finished(sendTest(createWebhook({ headers: "Authorization: stale", authorization_type: "bearer", authorization_value: "fresh" })));
+    await finished(
+      sendTest(createWebhook({ headers: "Authorization: stale", authorization_type: "bearer", authorization_value: "fresh" })),
+    );
     expect(receiver.received[0].headers.filter(([n]) => n.toLowerCase() === "authorization")).toEqual([["Authorization", "Bearer fresh"]]);
   });
 });
@@ -177,12 +186,16 @@ describe("TLS verification", () => {
   it("refuses a self-signed receiver unless allow_insecure is set", async () => {
     const strict = await finished(sendTest(createWebhook({ retries: 0 }, tlsReceiver.url)));
     expect(strict.status).toBe("error");
-    expect(String(strict.status_info)).toMatch(/^request failed: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/);
+    expect(String(strict.status_info)).toMatch(
+      /^request failed: (DEPTH_ZERO_SELF_SIGNED_CERT|SELF_SIGNED_CERT_IN_CHAIN|ERR_TLS_CERT_ALTNAME_INVALID)/,
+    );
     expect(tlsReceiver.received).toHaveLength(0);
   });
 
   it("delivers over HTTPS to a self-signed receiver with allow_insecure", async () => {
-    const log = await finished(sendTest(createWebhook({ allow_insecure: true, authorization_type: "bearer", authorization_value: "t" }, tlsReceiver.url)));
+    const log = await finished(
+      sendTest(createWebhook({ allow_insecure: true, authorization_type: "bearer", authorization_value: "t" }, tlsReceiver.url)),
+    );
     expect(log.status).toBe("sent");
     expect(tlsReceiver.header(tlsReceiver.received[0], "Authorization")).toBe("Bearer t");
   });

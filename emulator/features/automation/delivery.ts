@@ -29,7 +29,11 @@ function targetOf(hook: Row): WebhookTarget {
   const configured = parseHeaderLines(String(hook.headers ?? ""));
   return {
     url: String(hook.url),
-    headers: requestHeaders(typeof configured === "string" ? [] : configured, hook.authorization_type as AuthorizationType, String(hook.authorization_value ?? "")),
+    headers: requestHeaders(
+      typeof configured === "string" ? [] : configured,
+      hook.authorization_type as AuthorizationType,
+      String(hook.authorization_value ?? ""),
+    ),
     timeoutMs: Number(hook.timeout) * 1000,
     attempts: 1 + Number(hook.retries),
     allowInsecure: hook.allow_insecure === true,
@@ -61,7 +65,14 @@ async function attemptAll(ctx: EmulatorContext, log: Row, target: WebhookTarget,
     if (!ctx.get("webhooks", log.$key)) return log; // the log row was deleted: stop quietly
     ctx.update("webhooks", log.$key, { status: "running", attempts: attempt, last_attempt: ctx.nowSeconds() });
     const { signal, release } = runtime.track();
-    outcome = await sendOnce({ url: target.url, headers: target.headers, body: message, timeoutMs: target.timeoutMs, allowInsecure: target.allowInsecure, signal });
+    outcome = await sendOnce({
+      url: target.url,
+      headers: target.headers,
+      body: message,
+      timeoutMs: target.timeoutMs,
+      allowInsecure: target.allowInsecure,
+      signal,
+    });
     release();
     if (!ctx.get("webhooks", log.$key)) return log;
     ctx.update("webhooks", log.$key, { status_info: outcome.info, response_code: outcome.statusCode ?? null });
@@ -74,8 +85,15 @@ async function attemptAll(ctx: EmulatorContext, log: Row, target: WebhookTarget,
 export function deliver(ctx: EmulatorContext, hook: Row, message: string, task: RowKey | null): { log: Row; done: Promise<Row> } {
   dropOldLogRows(ctx);
   const log = ctx.insert("webhooks", {
-    webhook_url: hook.$key, task, message, status: "queued", status_info: "", attempts: 0, last_attempt: 0,
-    response_code: null, created: ctx.nowSeconds(),
+    webhook_url: hook.$key,
+    task,
+    message,
+    status: "queued",
+    status_info: "",
+    attempts: 0,
+    last_attempt: 0,
+    response_code: null,
+    created: ctx.nowSeconds(),
   });
   const target = targetOf(hook);
   // Attempts start on the next turn, so the answer to the request that queued the delivery comes first.

@@ -11,7 +11,14 @@ import { runTask } from "./tasks";
 
 /** Tables of this feature: their own row events never trigger tasks (a delivery would trigger itself). */
 export const AUTOMATION_TABLES = new Set([
-  "webhook_urls", "webhooks", "webhook_url_actions", "tasks", "task_actions", "task_events", "task_schedules", "task_schedule_triggers",
+  "webhook_urls",
+  "webhooks",
+  "webhook_url_actions",
+  "tasks",
+  "task_actions",
+  "task_events",
+  "task_schedules",
+  "task_schedule_triggers",
   "task_event_types",
 ]);
 

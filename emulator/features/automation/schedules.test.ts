@@ -28,12 +28,21 @@ function runs(s: Row, count: number, after = CREATED): string[] {
 describe("next run of a schedule (UTC)", () => {
   it("minute: every repeat_iteration minutes on the day's grid, after the creation time", () => {
     expect(runs(schedule({ repeat_every: "minute" }), 2)).toEqual(["2025-03-05T10:01:00Z", "2025-03-05T10:02:00Z"]);
-    expect(runs(schedule({ repeat_every: "minute", repeat_iteration: 15 }), 3))
-      .toEqual(["2025-03-05T10:15:00Z", "2025-03-05T10:30:00Z", "2025-03-05T10:45:00Z"]);
+    expect(runs(schedule({ repeat_every: "minute", repeat_iteration: 15 }), 3)).toEqual([
+      "2025-03-05T10:15:00Z",
+      "2025-03-05T10:30:00Z",
+      "2025-03-05T10:45:00Z",
+    ]);
   });
 
   it("hour without all_day: only inside start_time_of_day..end_time_of_day, starting again at each day's opening", () => {
-    const s = schedule({ repeat_every: "hour", repeat_iteration: 4, all_day: false, start_time_of_day: 8 * 3600, end_time_of_day: 18 * 3600 });
+    const s = schedule({
+      repeat_every: "hour",
+      repeat_iteration: 4,
+      all_day: false,
+      start_time_of_day: 8 * 3600,
+      end_time_of_day: 18 * 3600,
+    });
     expect(runs(s, 4)).toEqual(["2025-03-05T12:00:00Z", "2025-03-05T16:00:00Z", "2025-03-06T08:00:00Z", "2025-03-06T12:00:00Z"]);
   });
 
@@ -43,20 +52,34 @@ describe("next run of a schedule (UTC)", () => {
   });
 
   it("week: the checked weekdays of every repeat_iteration-th week, weeks starting on Monday", () => {
-    const s = schedule({ repeat_every: "week", repeat_iteration: 2, start_time_of_day: 18 * 3600, ...NO_WEEKDAYS, monday: true, friday: true });
+    const s = schedule({
+      repeat_every: "week",
+      repeat_iteration: 2,
+      start_time_of_day: 18 * 3600,
+      ...NO_WEEKDAYS,
+      monday: true,
+      friday: true,
+    });
     expect(runs(s, 4)).toEqual(["2025-03-07T18:00:00Z", "2025-03-17T18:00:00Z", "2025-03-21T18:00:00Z", "2025-03-31T18:00:00Z"]);
   });
 
   it("month: on day_of_month (the last day of a shorter month), whatever the weekday; 0 = the start date's day", () => {
-    expect(runs(schedule({ repeat_every: "month", day_of_month: 31, ...NO_WEEKDAYS }), 3))
-      .toEqual(["2025-03-31T00:00:00Z", "2025-04-30T00:00:00Z", "2025-05-31T00:00:00Z"]);
+    expect(runs(schedule({ repeat_every: "month", day_of_month: 31, ...NO_WEEKDAYS }), 3)).toEqual([
+      "2025-03-31T00:00:00Z",
+      "2025-04-30T00:00:00Z",
+      "2025-05-31T00:00:00Z",
+    ]);
     expect(runs(schedule({ repeat_every: "month", repeat_iteration: 3 }), 2)).toEqual(["2025-06-05T00:00:00Z", "2025-09-05T00:00:00Z"]);
   });
 
   it("year: the start date every repeat_iteration years, Feb 29 falling on Feb 28", () => {
     const s = schedule({ repeat_every: "year", start_date: t("2024-02-29T00:00:00Z"), start_time_of_day: 3600 });
-    expect(runs(s, 4, t("2024-01-01T00:00:00Z")))
-      .toEqual(["2024-02-29T01:00:00Z", "2025-02-28T01:00:00Z", "2026-02-28T01:00:00Z", "2027-02-28T01:00:00Z"]);
+    expect(runs(s, 4, t("2024-01-01T00:00:00Z"))).toEqual([
+      "2024-02-29T01:00:00Z",
+      "2025-02-28T01:00:00Z",
+      "2026-02-28T01:00:00Z",
+      "2027-02-28T01:00:00Z",
+    ]);
   });
 
   it("never: once, at the first run time from the start", () => {
@@ -66,7 +89,12 @@ describe("next run of a schedule (UTC)", () => {
   });
 
   it("nothing runs before start_date or after end_date", () => {
-    const s = schedule({ repeat_every: "minute", repeat_iteration: 30, start_date: t("2025-03-06T09:10:00Z"), end_date: t("2025-03-06T10:00:00Z") });
+    const s = schedule({
+      repeat_every: "minute",
+      repeat_iteration: 30,
+      start_date: t("2025-03-06T09:10:00Z"),
+      end_date: t("2025-03-06T10:00:00Z"),
+    });
     expect(runs(s, 3)).toEqual(["2025-03-06T09:30:00Z", "2025-03-06T10:00:00Z", "none"]);
   });
 

@@ -99,7 +99,10 @@ export function nextRun(schedule: Row, after: number): number | undefined {
   const start = num(schedule.start_date) || num(schedule.created);
   const end = num(schedule.end_date) || Infinity;
   // `never` runs once: at its first slot from the start, whenever it is asked.
-  const at = schedule.repeat_every === "never" ? firstRunFrom(schedule, start, start) : firstRunFrom(schedule, start, Math.max(start, Math.floor(after) + 1));
+  const at =
+    schedule.repeat_every === "never"
+      ? firstRunFrom(schedule, start, start)
+      : firstRunFrom(schedule, start, Math.max(start, Math.floor(after) + 1));
   return at !== undefined && at > after && at <= end ? at : undefined;
 }
 
@@ -127,7 +130,7 @@ export function armSchedule(ctx: EmulatorContext, key: RowKey, from = ctx.now() 
   timers.get(key)?.();
   timers.delete(key);
   const schedule = ctx.get("task_schedules", key);
-  if (!schedule || schedule.enabled !== true || runtimeOf(ctx).isClosed) return;
+  if (schedule?.enabled !== true || runtimeOf(ctx).isClosed) return;
   const at = nextRun(schedule, from);
   if (at !== undefined) waitThen(ctx, key, (at - from) * 1000, () => runScheduled(ctx, key, at));
 }

@@ -46,8 +46,10 @@ export function sendOnce(outgoing: OutgoingRequest): Promise<AttemptOutcome> {
       clearTimeout(timer);
       resolve(outcome);
     };
-    const failure = (info: string): AttemptOutcome =>
-      ({ delivered: false, info: timedOut ? `no response within ${outgoing.timeoutMs / 1000} s` : info });
+    const failure = (info: string): AttemptOutcome => ({
+      delivered: false,
+      info: timedOut ? `no response within ${outgoing.timeoutMs / 1000} s` : info,
+    });
     const onResponse = (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       let kept = 0;
@@ -63,9 +65,10 @@ export function sendOnce(outgoing: OutgoingRequest): Promise<AttemptOutcome> {
       });
       response.on("error", () => finish(failure("response interrupted")));
     };
-    const req: ClientRequest = url.protocol === "https:"
-      ? httpsRequest(url, { ...options, rejectUnauthorized: !outgoing.allowInsecure }, onResponse)
-      : httpRequest(url, options, onResponse);
+    const req: ClientRequest =
+      url.protocol === "https:"
+        ? httpsRequest(url, { ...options, rejectUnauthorized: !outgoing.allowInsecure }, onResponse)
+        : httpRequest(url, options, onResponse);
     const timer = setTimeout(() => {
       timedOut = true;
       req.destroy();

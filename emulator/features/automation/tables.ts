@@ -30,7 +30,13 @@ export const webhookUrlsTable: TableDef = {
     type: { type: "string", default: "custom", enum: { custom: "Custom" } },
     headers: { type: "text", default: DEFAULT_HEADERS, description: "'Name: Value' lines, sent in this order" },
     authorization_type: { type: "string", default: "none", enum: AUTHORIZATION_TYPES },
-    authorization_value: { type: "text", default: "", hidden: true, maxLength: 4096, description: "token, raw API key or user:password (write-only)" },
+    authorization_value: {
+      type: "text",
+      default: "",
+      hidden: true,
+      maxLength: 4096,
+      description: "token, raw API key or user:password (write-only)",
+    },
     allow_insecure: { type: "bool", default: false },
     timeout: { type: "uint32", default: 5, min: 3, max: 120, boundsMessage: "must be 3 or greater (at most 120)" },
     retries: { type: "uint32", default: 3, min: 0, max: 100 },
@@ -106,7 +112,8 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
   const settings = { ...(args as Record<string, unknown>) };
   if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
   if (typeof settings.message !== "string") throw validationError("settings_args", "message must be a string");
-  const fromArgs = settings.webhook_url === undefined || settings.webhook_url === null ? undefined : `webhook_urls/${String(settings.webhook_url)}`;
+  const fromArgs =
+    settings.webhook_url === undefined || settings.webhook_url === null ? undefined : `webhook_urls/${String(settings.webhook_url)}`;
   const owner = row.owner ?? fromArgs;
   if (owner === undefined || owner === null || owner === "") throw validationError("owner", "is required (webhook_urls/<key>)");
   const key = webhookKeyOf(owner);
@@ -118,7 +125,8 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
 
 export const tasksTable: TableDef = {
   name: "tasks",
-  description: "automation rules: object type webhook (owner webhook_urls/<key>), action send, run by events, schedules or task_actions execute",
+  description:
+    "automation rules: object type webhook (owner webhook_urls/<key>), action send, run by events, schedules or task_actions execute",
   keyType: "int",
   owner: "owner",
   unique: { field: "name", message: "a task with that name exists" },
@@ -133,7 +141,10 @@ export const tasksTable: TableDef = {
     owner: { type: "string", description: "the object: webhook_urls/<key>" },
     action: { type: "string", default: "send", enum: { send: "Send" } },
     action_display: { type: "string", compute: (_ctx, row) => (row.action === "send" ? "Send" : row.action) },
-    settings_args: { type: "json", description: "{message} (may contain ${DATE} ${TIMESTAMP} ${RANDOM} ${NAME}); webhook_url accepted instead of owner" },
+    settings_args: {
+      type: "json",
+      description: "{message} (may contain ${DATE} ${TIMESTAMP} ${RANDOM} ${NAME}); webhook_url accepted instead of owner",
+    },
     delete_after_run: { type: "bool", default: false },
     last_run: { type: "uint64", readOnly: true, default: 0 },
     system_created: { type: "bool", readOnly: true, default: false },
@@ -192,7 +203,8 @@ function checkTaskEvent(ctx: EmulatorContext, row: Row): void {
   const table = String(row.table);
   const events = eventsOfType(ctx, table);
   if (!events) throw validationError("table", `'${table}' is not a valid option (valid: ${eventTypes(ctx).join(", ")})`);
-  if (!events.includes(String(row.event))) throw validationError("event", `'${String(row.event)}' is not a valid option for ${table} (valid: ${events.join(", ")})`);
+  if (!events.includes(String(row.event)))
+    throw validationError("event", `'${String(row.event)}' is not a valid option for ${table} (valid: ${events.join(", ")})`);
   const hasOwner = row.owner !== null && row.owner !== undefined && row.owner !== "";
   const hasTag = row.tag !== null && row.tag !== undefined;
   if (Object.hasOwn(GENERIC_TYPES, table) && (hasOwner || hasTag)) {
@@ -244,20 +256,38 @@ export const taskSchedulesTable: TableDef = {
     description: { type: "text", default: "" },
     enabled: { type: "bool", default: true },
     repeat_every: {
-      type: "string", default: "never",
+      type: "string",
+      default: "never",
       enum: { minute: "Minute", hour: "Hour", day: "Day", week: "Week", month: "Month", year: "Year", never: "Never" },
     },
     repeat_iteration: { type: "uint32", default: 1, min: 1 },
     start_date: { type: "uint64", default: 0, description: "Unix seconds: its UTC day is the first day; 0 = the creation time" },
     start_date_epoch: { type: "uint64", compute: (_ctx, row) => row.start_date, description: "start_date (the name some clients read)" },
     end_date: { type: "uint64", default: 0, description: "Unix seconds: no run after it; 0 = no end" },
-    start_time_of_day: { type: "uint32", default: 0, max: 86400, description: "seconds after midnight (UTC): the run time, or the window's opening for minute/hour repeats" },
+    start_time_of_day: {
+      type: "uint32",
+      default: 0,
+      max: 86400,
+      description: "seconds after midnight (UTC): the run time, or the window's opening for minute/hour repeats",
+    },
     end_time_of_day: { type: "uint32", default: 86400, max: 86400, description: "the window's end for minute/hour repeats" },
     all_day: { type: "bool", default: true, description: "minute/hour repeats run the whole day (the window is ignored)" },
-    day_of_month: { type: "uint8", default: 0, max: 31, description: "month repeats: the date (past the month's end = its last day); 0 = the start date's" },
-    ...Object.fromEntries(DAYS.map((day) => [day, { type: "bool" as const, default: true, description: "runs on this weekday (not for month/year repeats)" }])),
-    task: { type: "row", ref: "tasks", default: null, refMustExist: 404,
-      description: "a task the schedule was made for (runs go by triggers)" },
+    day_of_month: {
+      type: "uint8",
+      default: 0,
+      max: 31,
+      description: "month repeats: the date (past the month's end = its last day); 0 = the start date's",
+    },
+    ...Object.fromEntries(
+      DAYS.map((day) => [day, { type: "bool" as const, default: true, description: "runs on this weekday (not for month/year repeats)" }]),
+    ),
+    task: {
+      type: "row",
+      ref: "tasks",
+      default: null,
+      refMustExist: 404,
+      description: "a task the schedule was made for (runs go by triggers)",
+    },
     system_created: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true, default: "" },
     created: { type: "created", readOnly: true },
@@ -265,8 +295,10 @@ export const taskSchedulesTable: TableDef = {
   },
   hooks: {
     validate: (_ctx, row) => {
-      if (Number(row.end_date) !== 0 && Number(row.end_date) < Number(row.start_date)) throw validationError("end_date", "is before start_date");
-      if (Number(row.end_time_of_day) < Number(row.start_time_of_day)) throw validationError("end_time_of_day", "is before start_time_of_day");
+      if (Number(row.end_date) !== 0 && Number(row.end_date) < Number(row.start_date))
+        throw validationError("end_date", "is before start_date");
+      if (Number(row.end_time_of_day) < Number(row.start_time_of_day))
+        throw validationError("end_time_of_day", "is before start_time_of_day");
     },
     beforeCreate: (_ctx, row, caller) => {
       row.creator = caller.user;
@@ -308,5 +340,12 @@ export const taskEventTypesTable: TableDef = {
 
 export const automationTables: TableDef[] = [
   taskEventTypesTable,
-  webhookUrlsTable, webhooksTable, webhookUrlActionsTable, tasksTable, taskActionsTable, taskEventsTable, taskSchedulesTable, taskScheduleTriggersTable,
+  webhookUrlsTable,
+  webhooksTable,
+  webhookUrlActionsTable,
+  tasksTable,
+  taskActionsTable,
+  taskEventsTable,
+  taskSchedulesTable,
+  taskScheduleTriggersTable,
 ];

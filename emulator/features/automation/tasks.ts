@@ -60,7 +60,10 @@ export function runTask(ctx: EmulatorContext, task: Row, objectName: string): { 
   const finished = done.then((final) => {
     if (runtime.isClosed) return;
     const sent = final.status === "sent";
-    finishRun(ctx, task, { status: sent ? "idle" : "error", info: sent ? "" : `delivery ${String(log.$key)} failed: ${String(final.status_info)}` });
+    finishRun(ctx, task, {
+      status: sent ? "idle" : "error",
+      info: sent ? "" : `delivery ${String(log.$key)} failed: ${String(final.status_info)}`,
+    });
   });
   return { log, done: finished };
 }

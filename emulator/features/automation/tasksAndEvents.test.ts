@@ -20,7 +20,9 @@ afterEach(async () => {
 });
 
 function createTask(settings: Record<string, unknown> = {}): string {
-  return String(post(ctx, "tasks", { name: `task-${ctx.all("tasks").length + 1}`, owner: `webhook_urls/${hook}`, action: "send", ...settings }).$key);
+  return String(
+    post(ctx, "tasks", { name: `task-${ctx.all("tasks").length + 1}`, owner: `webhook_urls/${hook}`, action: "send", ...settings }).$key,
+  );
 }
 
 function onEvent(task: string, table: string, event: string, narrowing: Record<string, unknown> = {}): string {
@@ -55,8 +57,17 @@ describe("task settings", () => {
   it("defaults to an enabled, idle send task with the default message and a 40-hex id", () => {
     const task = get(ctx, "tasks", createTask(), "most");
     expect(task).toMatchObject({
-      enabled: true, status: "idle", action: "send", action_display: "Send", table: "webhook_urls", owner: `webhook_urls/${hook}`,
-      settings_args: { message: '{"message": "Webhook"}' }, delete_after_run: false, last_run: 0, creator: "admin", events_count: 0,
+      enabled: true,
+      status: "idle",
+      action: "send",
+      action_display: "Send",
+      table: "webhook_urls",
+      owner: `webhook_urls/${hook}`,
+      settings_args: { message: '{"message": "Webhook"}' },
+      delete_after_run: false,
+      last_run: 0,
+      creator: "admin",
+      events_count: 0,
     });
     expect(task.id).toMatch(/^[0-9a-f]{40}$/);
   });
@@ -67,7 +78,9 @@ describe("task settings", () => {
   });
 
   it("refuses a task without a webhook (400) or with a missing one (404)", () => {
-    expect(refusal(() => post(ctx, "tasks", { name: "none" })).message).toBe("Validation error on field: 'owner' - 'is required (webhook_urls/<key>)'");
+    expect(refusal(() => post(ctx, "tasks", { name: "none" })).message).toBe(
+      "Validation error on field: 'owner' - 'is required (webhook_urls/<key>)'",
+    );
     expect(refusal(() => post(ctx, "tasks", { name: "vm", owner: "vms/1" })).status).toBe(400);
     expect(refusal(() => post(ctx, "tasks", { name: "gone", owner: "webhook_urls/999" })).status).toBe(404);
     expect(refusal(() => post(ctx, "tasks", { name: "x", owner: `webhook_urls/${hook}`, action: "delete" })).status).toBe(400);
@@ -76,7 +89,10 @@ describe("task settings", () => {
   it("toggles with PUT {enabled}", () => {
     const task = createTask();
     put(ctx, "tasks", task, { enabled: false });
-    expect(get(ctx, "tasks", task, "enabled,settings_args")).toEqual({ enabled: false, settings_args: { message: '{"message": "Webhook"}' } });
+    expect(get(ctx, "tasks", task, "enabled,settings_args")).toEqual({
+      enabled: false,
+      settings_args: { message: '{"message": "Webhook"}' },
+    });
   });
 });
 

@@ -29,7 +29,10 @@ export class Receiver {
   /** Requests whose connection closed before an answer. */
   abandoned = 0;
 
-  private constructor(private readonly server: Server, readonly url: string) {}
+  private constructor(
+    private readonly server: Server,
+    readonly url: string,
+  ) {}
 
   static async start(tls?: { cert: string; key: string }): Promise<Receiver> {
     let receiver: Receiver | undefined;
@@ -44,7 +47,9 @@ export class Receiver {
   /** HTTPS with a certificate made now for 127.0.0.1 (self-signed: senders must accept it or trust `cert`). */
   static async startSelfSigned(): Promise<Receiver & { cert: string }> {
     const pems = await generate([{ name: "commonName", value: "127.0.0.1" }], {
-      keyType: "ec", curve: "P-256", days: 1,
+      keyType: "ec",
+      curve: "P-256",
+      days: 1,
       extensions: [{ name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
     } as never);
     return Object.assign(await Receiver.start({ cert: pems.cert, key: pems.private }), { cert: pems.cert });

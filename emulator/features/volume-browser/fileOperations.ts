@@ -8,9 +8,18 @@ import { sep } from "node:path";
 import { readEntries, type DirEntry } from "./listing";
 import { newEntryPath, resolveDirectory, resolveEntry, VolumeError } from "./sandbox";
 
-export interface RenameParams { path: string; name: string }
-export interface DeleteParams { paths: string[] }
-export interface PasteParams { action: "copy" | "move"; sources: string[]; destination: string }
+export interface RenameParams {
+  path: string;
+  name: string;
+}
+export interface DeleteParams {
+  paths: string[];
+}
+export interface PasteParams {
+  action: "copy" | "move";
+  sources: string[];
+  destination: string;
+}
 
 /** The result entries of `names` in a real directory, as get-dir shows them. */
 function entriesNamed(root: string, directory: string, names: string[]): DirEntry[] {

@@ -64,7 +64,10 @@ export function readEntries(root: string, directory: string): DirEntry[] {
 
 /** "iso, .QCOW2" → {iso, qcow2}; "" → undefined (all files). */
 export function parseExtensions(list: string): Set<string> | undefined {
-  const extensions = list.split(",").map((e) => e.trim().replace(/^\./, "").toLowerCase()).filter((e) => e !== "");
+  const extensions = list
+    .split(",")
+    .map((e) => e.trim().replace(/^\./, "").toLowerCase())
+    .filter((e) => e !== "");
   return extensions.length ? new Set(extensions) : undefined;
 }
 
@@ -86,7 +89,8 @@ export function sortEntries(entries: DirEntry[], sort: string): DirEntry[] {
   const spec = sort === "" ? "+name" : sort;
   const descending = spec.startsWith("-");
   const key = spec.replace(/^[+-]/, "") as SortKey;
-  const byName = (a: DirEntry, b: DirEntry) => (a.n_name < b.n_name ? -1 : a.n_name > b.n_name ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const byName = (a: DirEntry, b: DirEntry) =>
+    a.n_name < b.n_name ? -1 : a.n_name > b.n_name ? 1 : a.name < b.name ? -1 : a.name > b.name ? 1 : 0;
   const byKey = (a: DirEntry, b: DirEntry) => (key === "name" ? byName(a, b) : a[key] - b[key]);
   return [...entries].sort((a, b) => {
     if (a.type !== b.type) return a.type === "directory" ? -1 : 1;

@@ -42,11 +42,14 @@ const SCHEMAS: { [Q in Query]: Record<keyof ParamsOf[Q], Check> } = {
       if (typeof v !== "object" || v === null || Array.isArray(v)) return new Invalid("must be an object with 'extensions'");
       const keys = Object.keys(v);
       const extensions = (v as Record<string, unknown>).extensions;
-      if (keys.length !== 1 || typeof extensions !== "string") return new Invalid("must be {\"extensions\": \"<comma list or empty>\"}");
+      if (keys.length !== 1 || typeof extensions !== "string") return new Invalid('must be {"extensions": "<comma list or empty>"}');
       return { extensions };
     },
     volume: (v, top) => (v === top ? v : new Invalid("must equal the top-level volume")),
-    sort: (v) => (v === "" || (typeof v === "string" && SORT_PATTERN.test(v)) ? v : new Invalid("must be '' or name, size or date with an optional + or -")),
+    sort: (v) =>
+      v === "" || (typeof v === "string" && SORT_PATTERN.test(v))
+        ? v
+        : new Invalid("must be '' or name, size or date with an optional + or -"),
   },
   rename: { path: text, name: text },
   delete: { paths },

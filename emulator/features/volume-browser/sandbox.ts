@@ -13,7 +13,8 @@ export class VolumeError extends Error {}
 /** The relative path's segments, or a VolumeError for a path that could leave the root. */
 export function pathSegments(relative: string): string[] {
   if (relative.includes("\0")) throw new VolumeError("invalid path: NUL byte");
-  if (/^([/\\]|[A-Za-z]:)/.test(relative)) throw new VolumeError(`invalid path '${relative}': absolute paths are not allowed (use '' for the root)`);
+  if (/^([/\\]|[A-Za-z]:)/.test(relative))
+    throw new VolumeError(`invalid path '${relative}': absolute paths are not allowed (use '' for the root)`);
   // Backslashes count as separators so Windows-style paths cannot smuggle a `..` in.
   const segments = relative.split(/[/\\]/).filter((s) => s !== "" && s !== ".");
   if (segments.includes("..")) throw new VolumeError(`invalid path '${relative}': path escapes the volume`);

@@ -51,7 +51,11 @@ export const volumesTable: TableDef = {
   transient: true,
   operations: ["list", "get", "update"],
   fields: {
-    id: { type: "string", compute: (_ctx, row) => String(row.$key), description: "the volume's id (its key), which NAS clients look volumes up by" },
+    id: {
+      type: "string",
+      compute: (_ctx, row) => String(row.$key),
+      description: "the volume's id (its key), which NAS clients look volumes up by",
+    },
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", default: "" },
     status: { type: "string", enum: { online: "Online", offline: "Offline" }, default: "online" },
@@ -60,7 +64,10 @@ export const volumesTable: TableDef = {
     // The volume's settings as the maker's clients read and send them; the browser serves the host directory whatever they say.
     enabled: { type: "bool", default: true },
     fs_type: {
-      type: "string", readOnly: true, default: "ext4", enum: { ext4: "EXT4", xfs: "XFS", remote: "Remote", remotefs: "Remote FS" },
+      type: "string",
+      readOnly: true,
+      default: "ext4",
+      enum: { ext4: "EXT4", xfs: "XFS", remote: "Remote", remotefs: "Remote FS" },
     },
     maxsize: { type: "uint64", default: 0, description: "bytes; 0 = no limit" },
     preferred_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
@@ -124,7 +131,12 @@ export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) =>
       query: { type: "string", required: true, enum: QUERIES },
       params: { type: "json", required: true, notInMost: true },
       status: { type: "string", readOnly: true, default: "running", enum: { running: "Running", complete: "Complete", error: "Error" } },
-      result: { type: "json", readOnly: true, notInMost: true, description: "entries on complete, the message on error; only when requested" },
+      result: {
+        type: "json",
+        readOnly: true,
+        notInMost: true,
+        description: "entries on complete, the message on error; only when requested",
+      },
       command: { type: "string", readOnly: true },
       creator: { type: "string", readOnly: true },
       created: { type: "created", readOnly: true },

@@ -67,7 +67,12 @@ describe("volumes table", () => {
     const volume = get(ctx, "volumes", VOLUME, "$key,name,status,service,service#status as service_status");
     expect(volume).toEqual({ $key: VOLUME, name: "isos", status: "online", service: expect.anything(), service_status: "running" });
     expect(VOLUME).toMatch(/^[0-9a-f]{40}$/);
-    expect(ctx.all("volumes").map((v) => v.name).sort()).toEqual(["isos", "other"]);
+    expect(
+      ctx
+        .all("volumes")
+        .map((v) => v.name)
+        .sort(),
+    ).toEqual(["isos", "other"]);
   });
 });
 
@@ -99,7 +104,13 @@ describe("get-dir entries", () => {
   it("lists the root ('' not '/') with name, lowercase n_name, size, date and type", async () => {
     const { result } = await runJob("get-dir", getDirParams());
     const entries = result as Record<string, unknown>[];
-    expect(entries.find((e) => e.name === "alpine.ISO")).toEqual({ name: "alpine.ISO", n_name: "alpine.iso", size: 100, date: 1_700_000_100, type: "file" });
+    expect(entries.find((e) => e.name === "alpine.ISO")).toEqual({
+      name: "alpine.ISO",
+      n_name: "alpine.iso",
+      size: 100,
+      date: 1_700_000_100,
+      type: "file",
+    });
     expect(entries.find((e) => e.name === "images")).toMatchObject({ type: "directory", size: 0 });
   });
 
@@ -113,8 +124,14 @@ describe("get-dir entries", () => {
   });
 
   it("fails the job for a missing directory or a file given as dir", async () => {
-    expect(await runJob("get-dir", getDirParams({ dir: "nope" }))).toEqual({ status: "error", result: "no such file or directory: 'nope'" });
-    expect(await runJob("get-dir", getDirParams({ dir: "notes.txt" }))).toEqual({ status: "error", result: "not a directory: 'notes.txt'" });
+    expect(await runJob("get-dir", getDirParams({ dir: "nope" }))).toEqual({
+      status: "error",
+      result: "no such file or directory: 'nope'",
+    });
+    expect(await runJob("get-dir", getDirParams({ dir: "notes.txt" }))).toEqual({
+      status: "error",
+      result: "not a directory: 'notes.txt'",
+    });
   });
 });
 
@@ -174,7 +191,7 @@ describe("params validation", () => {
     ["limit", { limit: -1 }, "must be a non-negative integer"],
     ["offset", { offset: 1.5 }, "must be a non-negative integer"],
     ["filter", { filter: "iso" }, "must be an object with 'extensions'"],
-    ["filter", { filter: {} }, "must be {\"extensions\": \"<comma list or empty>\"}"],
+    ["filter", { filter: {} }, 'must be {"extensions": "<comma list or empty>"}'],
     ["dir", { dir: null }, "must be a string"],
     ["path", { path: "x" }, "unknown parameter of get-dir"],
   ])("refuses a bad params.%s", (field, override, reason) => {
@@ -183,7 +200,9 @@ describe("params validation", () => {
   });
 
   it("refuses params sent as a JSON-encoded string and unknown queries", () => {
-    expect(refusal(() => post(ctx, "volume_browser", { volume: VOLUME, query: "get-dir", params: JSON.stringify(getDirParams()) })).status).toBe(400);
+    expect(
+      refusal(() => post(ctx, "volume_browser", { volume: VOLUME, query: "get-dir", params: JSON.stringify(getDirParams()) })).status,
+    ).toBe(400);
     expect(refusal(() => startJob("list", getDirParams())).status).toBe(400);
   });
 
@@ -296,9 +315,13 @@ describe("paste", () => {
 
   it("refuses to overwrite or to paste a directory into itself, changing nothing", async () => {
     writeFileSync(join(volumeDir, "empty", "notes.txt"), "old");
-    expect((await runJob("paste", { action: "copy", sources: ["disk.qcow2", "notes.txt"], destination: "empty" })).result).toBe("destination exists: 'notes.txt'");
+    expect((await runJob("paste", { action: "copy", sources: ["disk.qcow2", "notes.txt"], destination: "empty" })).result).toBe(
+      "destination exists: 'notes.txt'",
+    );
     expect(existsSync(join(volumeDir, "empty", "disk.qcow2"))).toBe(false);
-    expect((await runJob("paste", { action: "move", sources: ["images"], destination: "images/old" })).result).toBe("cannot paste 'images' into itself");
+    expect((await runJob("paste", { action: "move", sources: ["images"], destination: "images/old" })).result).toBe(
+      "cannot paste 'images' into itself",
+    );
   });
 });
 
@@ -312,7 +335,10 @@ describe("service and volume state", () => {
 
   it("fails jobs when the NAS service is gone", async () => {
     del(ctx, "vm_services", volume().service);
-    expect(await runJob("get-dir", getDirParams())).toEqual({ status: "error", result: "error getting volumes VM service: no such file or directory" });
+    expect(await runJob("get-dir", getDirParams())).toEqual({
+      status: "error",
+      result: "error getting volumes VM service: no such file or directory",
+    });
   });
 
   it("fails jobs while the volume is offline", async () => {

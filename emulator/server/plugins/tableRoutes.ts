@@ -73,7 +73,10 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
     authorize(def, "get", caller);
     const row = requireRow(ctx, def.name, params.key, "get");
     if (def.downloadField && query.download === "1") {
-      return reply.code(200).type("text/plain; charset=utf-8").send(String(row[def.downloadField] ?? ""));
+      return reply
+        .code(200)
+        .type("text/plain; charset=utf-8")
+        .send(String(row[def.downloadField] ?? ""));
     }
     return sendJson(request, reply, 200, readRow(ctx, def, row, query.fields));
   });

@@ -41,24 +41,39 @@ interface EngineKind {
 
 const q = (filter: string) => encodeURIComponent(filter);
 const keysOf = async (r: Promise<{ body: any }>) => ((await r).body as { $key: unknown }[]).map((x) => String(x.$key));
-const byName = (table: string, name: string, extra = "") => (api: E2eContext["api"]) => keysOf(api("GET", `/v4/${table}?filter=${q(`name eq '${name}'${extra}`)}&fields=$key`));
+const byName =
+  (table: string, name: string, extra = "") =>
+  (api: E2eContext["api"]) =>
+    keysOf(api("GET", `/v4/${table}?filter=${q(`name eq '${name}'${extra}`)}&fields=$key`));
 const rowKey = (method: string, table: string) => (k: Known) => ({ method, table, where: { $key: k.id! } });
 
 const vmKind = (name: string, logical: string, running: boolean): EngineKind => ({
   name,
   logical,
   declare: (vp, _s, changed) =>
-    new vp.VirtualMachine(logical, { name: `${P}-${logical}`, ram: changed ? 2048 : 1024, powerState: running ? "running" : "stopped", timeouts: LIMITS }),
+    new vp.VirtualMachine(logical, {
+      name: `${P}-${logical}`,
+      ram: changed ? 2048 : 1024,
+      powerState: running ? "running" : "stopped",
+      timeouts: LIMITS,
+    }),
   // A running VM's faults hit its power actions: the power-on of the create, the power cycle of the update, the stop before the delete.
   target: running
     ? (op, k) => ({ method: "POST", table: "vm_actions", where: op === "create" ? { action: "poweron" } : { vm: k.id! } })
-    : (op, k) => (op === "create" ? { method: "POST", table: "vms", where: { name: `${P}-${logical}` } } : rowKey(op === "update" ? "PUT" : "DELETE", "vms")(k)),
+    : (op, k) =>
+        op === "create"
+          ? { method: "POST", table: "vms", where: { name: `${P}-${logical}` } }
+          : rowKey(op === "update" ? "PUT" : "DELETE", "vms")(k),
   rows: (api) => byName("vms", `${P}-${logical}`, " and is_snapshot eq false")(api),
 });
 
 function hardwareKind(name: string, logical: string, table: string, type: "Drive" | "Nic" | "Device", named: boolean): EngineKind {
   const base = (s: { machine: any; net: any }) =>
-    type === "Drive" ? { machine: s.machine, media: "disk", disksize: 1024 ** 3 } : type === "Nic" ? { machine: s.machine, vnet: s.net.id } : { machine: s.machine, resourceGroup: GPU, settingsArgs: {} };
+    type === "Drive"
+      ? { machine: s.machine, media: "disk", disksize: 1024 ** 3 }
+      : type === "Nic"
+        ? { machine: s.machine, vnet: s.net.id }
+        : { machine: s.machine, resourceGroup: GPU, settingsArgs: {} };
   const change = (inputs: Row): Row => (type === "Drive" ? { ...inputs, disksize: 2 * 1024 ** 3 } : { ...inputs, enabled: false });
   return {
     name,
@@ -68,7 +83,10 @@ function hardwareKind(name: string, logical: string, table: string, type: "Drive
       const inputs = { ...base(s), ...(named ? { name: "hw0" } : {}), timeouts: LIMITS };
       return new vp[type](logical, changed ? change(inputs) : inputs);
     },
-    target: (op, k) => (op === "create" ? { method: "POST", table, where: { machine: k.machines[logical] } } : rowKey(op === "update" ? "PUT" : "DELETE", table)(k)),
+    target: (op, k) =>
+      op === "create"
+        ? { method: "POST", table, where: { machine: k.machines[logical] } }
+        : rowKey(op === "update" ? "PUT" : "DELETE", table)(k),
     rows: (api, k) => keysOf(api("GET", `/v4/${table}?filter=${q(`machine eq ${k.machines[logical]}`)}&fields=$key`)),
   };
 }
@@ -79,8 +97,12 @@ export const ENGINE_KINDS: EngineKind[] = [
   {
     name: "vnet",
     logical: "vnet",
-    declare: (vp, _s, changed) => new vp.Vnet("vnet", { name: `${P}-vnet`, network: "10.88.0.0/24", ...(changed ? { description: "changed" } : {}), timeouts: LIMITS }),
-    target: (op, k) => (op === "create" ? { method: "POST", table: "vnets", where: { name: `${P}-vnet` } } : rowKey(op === "update" ? "PUT" : "DELETE", "vnets")(k)),
+    declare: (vp, _s, changed) =>
+      new vp.Vnet("vnet", { name: `${P}-vnet`, network: "10.88.0.0/24", ...(changed ? { description: "changed" } : {}), timeouts: LIMITS }),
+    target: (op, k) =>
+      op === "create"
+        ? { method: "POST", table: "vnets", where: { name: `${P}-vnet` } }
+        : rowKey(op === "update" ? "PUT" : "DELETE", "vnets")(k),
     rows: byName("vnets", `${P}-vnet`),
   },
   hardwareKind("drive", "drive", "machine_drives", "Drive", true),
@@ -92,9 +114,12 @@ export const ENGINE_KINDS: EngineKind[] = [
   {
     name: "snapshot",
     logical: "snap",
-    declare: (vp, s, changed) => new vp.VmSnapshot("snap", { vm: s.src.id, name: `${P}-snap`, ...(changed ? { restoreTrigger: "1" } : {}), timeouts: LIMITS }),
+    declare: (vp, s, changed) =>
+      new vp.VmSnapshot("snap", { vm: s.src.id, name: `${P}-snap`, ...(changed ? { restoreTrigger: "1" } : {}), timeouts: LIMITS }),
     target: (op, k) =>
-      op === "delete" ? rowKey("DELETE", "vms")(k) : { method: "POST", table: "vm_actions", where: { action: op === "create" ? "snapshot" : "restore" } },
+      op === "delete"
+        ? rowKey("DELETE", "vms")(k)
+        : { method: "POST", table: "vm_actions", where: { action: op === "create" ? "snapshot" : "restore" } },
     rows: (api, k) => keysOf(api("GET", `/v4/vms?filter=${q(`is_snapshot eq true and parent_vm eq ${k.srcVm}`)}&fields=$key`)),
   },
 ];
@@ -108,10 +133,20 @@ function programOf(kinds: EngineKind[], stage: () => Stage): PulumiFn {
     const net = new vp.Vnet("net", { name: `${P}-net`, network: "10.77.0.0/24" });
     const src = new vp.VirtualMachine("src", { name: `${P}-src`, ram: 1024, powerState: "stopped" });
     const hosts = Object.fromEntries(
-      kinds.filter((k) => k.onHost).map((k) => [k.logical, new vp.VirtualMachine(`host-${k.logical}`, { name: `${P}-host-${k.logical}`, ram: 1024, powerState: "stopped" })]),
+      kinds
+        .filter((k) => k.onHost)
+        .map((k) => [
+          k.logical,
+          new vp.VirtualMachine(`host-${k.logical}`, { name: `${P}-host-${k.logical}`, ram: 1024, powerState: "stopped" }),
+        ]),
     );
-    if (stage() !== "support") for (const k of kinds) awaitedByNobody(k.declare(vp, { machine: hosts[k.logical]?.machineKey, net, src }, stage() === "changed"));
-    return { machines: Object.fromEntries(Object.entries(hosts).map(([n, vm]) => [n, (vm as any).machineKey])), srcVm: src.id, net: net.id };
+    if (stage() !== "support")
+      for (const k of kinds) awaitedByNobody(k.declare(vp, { machine: hosts[k.logical]?.machineKey, net, src }, stage() === "changed"));
+    return {
+      machines: Object.fromEntries(Object.entries(hosts).map(([n, vm]) => [n, (vm as any).machineKey])),
+      srcVm: src.id,
+      net: net.id,
+    };
   };
 }
 
@@ -138,24 +173,38 @@ const logicalOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);
 /** One engine run of the matrix: every kind under `fault` for `op`, then a second up, refresh and preview. */
 export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] = ENGINE_KINDS): Promise<Map<string, KindResult>> {
   let stage: Stage = op === "create" ? "support" : "declared";
-  const ctx = await startE2e(`faults-${op}`, programOf(kinds, () => stage));
+  const ctx = await startE2e(
+    `faults-${op}`,
+    programOf(kinds, () => stage),
+  );
   try {
     await ctx.stack.setConfig("vplatform:requestTimeoutMs", { value: String(REQUEST_TIMEOUT_MS) });
     const made = await ctx.stack.up(collect(ctx));
     const support = Object.fromEntries(Object.entries(made.outputs).map(([k, v]) => [k, v.value])) as Support;
     const stateOf = async () => (await ctx.stack.exportStack()).deployment.resources as StateEntry[];
-    const idOf = (state: StateEntry[], k: EngineKind) => state.find((r) => r.id && logicalOf(r.urn) === k.logical && r.type.includes("vplatform:"))?.id;
+    const idOf = (state: StateEntry[], k: EngineKind) =>
+      state.find((r) => r.id && logicalOf(r.urn) === k.logical && r.type.includes("vplatform:"))?.id;
     const before = await stateOf();
 
     const faultIds = new Map<string, number>();
-    for (const k of kinds) faultIds.set(k.name, Number((await ctx.fault({ ...k.target(op, { ...support, id: idOf(before, k) }), ...FAULTS[fault]() } as any)).id));
+    for (const k of kinds)
+      faultIds.set(
+        k.name,
+        Number((await ctx.fault({ ...k.target(op, { ...support, id: idOf(before, k) }), ...FAULTS[fault]() } as any)).id),
+      );
     stage = op === "create" ? "declared" : op === "update" ? "changed" : "support";
     // Every kind gets its attempt under the fault, whichever fails first (the engine otherwise stops launching steps).
-    const first = await ctx.stack.up({ ...collect(ctx), continueOnError: true }).then(() => "ok", (e: Error) => errorLines(e.message));
+    const first = await ctx.stack.up({ ...collect(ctx), continueOnError: true }).then(
+      () => "ok",
+      (e: Error) => errorLines(e.message),
+    );
     // A fault still armed with no hit never reached its kind (a 503×3 may stop after one hit: the provider gave up).
     const unfired = new Set((await ctx.faults()).filter((f) => f.hits === 0).map((f) => f.id));
     await ctx.clearFaults();
-    const second = await ctx.stack.up(collect(ctx)).then(() => undefined, (e: Error) => errorLines(e.message));
+    const second = await ctx.stack.up(collect(ctx)).then(
+      () => undefined,
+      (e: Error) => errorLines(e.message),
+    );
 
     const after = await stateOf();
     await ctx.stack.refresh(collect(ctx));
@@ -177,8 +226,10 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
       if (unfired.has(faultIds.get(k.name)!)) problems.push("its fault never fired");
       if (second) problems.push(`the second up failed: ${second}`);
       const expected = op === "delete" ? [] : id ? [id] : ["(in state)"];
-      if (JSON.stringify(rows.sort()) !== JSON.stringify(expected)) problems.push(`rows ${JSON.stringify(rows)}, state ${JSON.stringify(id ?? null)}`);
-      const outs = (s: StateEntry[]) => canonical(s.find((r) => r.id && logicalOf(r.urn) === k.logical && r.type.includes("vplatform:"))?.outputs ?? null);
+      if (JSON.stringify(rows.sort()) !== JSON.stringify(expected))
+        problems.push(`rows ${JSON.stringify(rows)}, state ${JSON.stringify(id ?? null)}`);
+      const outs = (s: StateEntry[]) =>
+        canonical(s.find((r) => r.id && logicalOf(r.urn) === k.logical && r.type.includes("vplatform:"))?.outputs ?? null);
       if (outs(after) !== outs(refreshed)) problems.push("the refresh changed its outputs");
       if (planned.has(k.logical)) problems.push("the preview after the refresh plans a change");
       results.set(k.name, { clean: problems.length === 0, detail: `${problems.join("; ")} (first up: ${first})` });
@@ -199,4 +250,6 @@ const errorLines = (message: string) =>
 
 /** JSON with object keys sorted: a refresh may write the same outputs in another order. */
 const canonical = (v: unknown): string =>
-  JSON.stringify(v, (_k, x) => (x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x));
+  JSON.stringify(v, (_k, x) =>
+    x && typeof x === "object" && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => a.localeCompare(b))) : x,
+  );

@@ -52,7 +52,7 @@ describe("a schedule runs the tasks it links, on time", () => {
     const settled = receiver.received.length;
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received.length).toBe(settled);
-  });
+  }, 30_000);
 
   test("the schedule reads back as declared; setting the same tasks again sends nothing", async () => {
     const declared = scheduleInputsSchema.parse({

@@ -1,7 +1,7 @@
-import { inspect } from "util";
+import { inspect } from "node:util";
 import { ApiClient } from "../../../provider/client/api-client";
 import { ApiError } from "../../../provider/client/errors";
-import { Reply, SeenRequest, TestServer, closedPortUrl, startResettingServer, startTestServer } from "./https-test-server";
+import { type Reply, type SeenRequest, type TestServer, closedPortUrl, startResettingServer, startTestServer } from "./https-test-server";
 import { API_KEY, clientFor, rejectionOf } from "./client-setup";
 
 let server: TestServer;
@@ -94,7 +94,12 @@ describe("401", () => {
   test.each(["GET", "PUT", "DELETE", "POST"])("%s is never retried (accounts lock after a few failed logins)", async (method) => {
     const { client } = clientFor(server, { apiKey: undefined, username: "admin", password: "wrong" });
     fallback = () => ({ status: 401, body: { err: "invalid login or password" } });
-    const call = { GET: () => client.list("vms"), PUT: () => client.update("vms", 1, {}), DELETE: () => client.delete("vms", 1), POST: () => client.create("vms", {}) }[method]!;
+    const call = {
+      GET: () => client.list("vms"),
+      PUT: () => client.update("vms", 1, {}),
+      DELETE: () => client.delete("vms", 1),
+      POST: () => client.create("vms", {}),
+    }[method]!;
     await expect(call()).rejects.toMatchObject({ status: 401, apiMessage: "invalid login or password" });
     expect(server.seen).toHaveLength(1);
     expect(client.requestCount).toBe(1);
@@ -246,7 +251,12 @@ describe("secrets never leave the client", () => {
 
   function expectNoSecret(...things: unknown[]) {
     for (const thing of things) {
-      const views = [inspect(thing, { depth: 10, showHidden: true }), JSON.stringify(thing) ?? "", String(thing), (thing as Error)?.stack ?? ""];
+      const views = [
+        inspect(thing, { depth: 10, showHidden: true }),
+        JSON.stringify(thing) ?? "",
+        String(thing),
+        (thing as Error)?.stack ?? "",
+      ];
       for (const view of views) for (const secret of SECRETS) expect(view).not.toContain(secret);
     }
   }
@@ -274,7 +284,13 @@ describe("secrets never leave the client", () => {
   });
 
   test("inspect of the client shows the endpoint and count only", () => {
-    const client = new ApiClient({ endpoint: "https://h", apiKey: API_KEY, insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 1000 });
+    const client = new ApiClient({
+      endpoint: "https://h",
+      apiKey: API_KEY,
+      insecure: false,
+      tokenHeader: "x-service-token",
+      requestTimeoutMs: 1000,
+    });
     expect(inspect(client)).toBe("ApiClient { endpoint: 'https://h', requestCount: 0 }");
     expect(JSON.stringify(client)).toBe('{"endpoint":"https://h","requestCount":0}');
     client.close();

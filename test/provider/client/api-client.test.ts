@@ -2,7 +2,7 @@ import { ApiError } from "../../../provider/client/errors";
 import { BudgetWaitTooLong, RequestPacer } from "../../../provider/client/pacer";
 import { deadlineIn, withDeadline } from "../../../provider/client/operationDeadline";
 import { DEFAULT_RETRY } from "../../../provider/client/retry-policy";
-import { Reply, SeenRequest, TestServer, startTestServer } from "./https-test-server";
+import { type Reply, type SeenRequest, type TestServer, startTestServer } from "./https-test-server";
 import { API_KEY, clientFor, rejectionOf } from "./client-setup";
 
 let server: TestServer;
@@ -74,7 +74,11 @@ describe("requests", () => {
     const { client } = clientFor(server);
     answer({ status: 201, body: { location: "/v4/vms/42", dbpath: "vms/42", $row: 42, $key: 42, response: { machine: "154" } } });
     await expect(client.create("vms", { name: "web", ram: 2048 })).resolves.toEqual({
-      location: "/v4/vms/42", dbpath: "vms/42", $row: 42, $key: "42", response: { machine: "154" },
+      location: "/v4/vms/42",
+      dbpath: "vms/42",
+      $row: 42,
+      $key: "42",
+      response: { machine: "154" },
     });
     expect(server.seen[0]).toMatchObject({ method: "POST", url: "/api/v4/vms", body: '{"name":"web","ram":2048}' });
     expect(server.seen[0].headers["content-type"]).toMatch(/^application\/json/);
@@ -137,7 +141,12 @@ describe("errors", () => {
     answer({ status: 400, body: { err: "Validation error on field: 'ram' - 'fails validation test'" } });
     const err = await rejectionOf(client.create("vms", { name: "x", ram: 1 }));
     expect(err).toBeInstanceOf(ApiError);
-    expect(err).toMatchObject({ status: 400, method: "POST", path: "/v4/vms", apiMessage: "Validation error on field: 'ram' - 'fails validation test'" });
+    expect(err).toMatchObject({
+      status: 400,
+      method: "POST",
+      path: "/v4/vms",
+      apiMessage: "Validation error on field: 'ram' - 'fails validation test'",
+    });
     expect(err.message).toBe("POST /v4/vms: 400 Validation error on field: 'ram' - 'fails validation test'");
     client.close();
   });
@@ -214,7 +223,9 @@ describe("request accounting", () => {
     await client.list("vnets");
     expect(server.seen).toHaveLength(3);
     expect(clock.sleeps).toEqual([50_000]); // the first request leaves the 60 s window 60 s after it went
-    expect(clock.lines).toEqual(["vplatform: the request budget of 2 requests per 60s is used; waiting 50s before the next request (2 sent so far)"]);
+    expect(clock.lines).toEqual([
+      "vplatform: the request budget of 2 requests per 60s is used; waiting 50s before the next request (2 sent so far)",
+    ]);
     client.close();
   });
 
@@ -274,7 +285,10 @@ describe("429 inside a resource operation", () => {
   test("is honoured with its Retry-After however long, within the operation's timeout, without using up the attempts", async () => {
     const clock = pacerClock();
     const { client } = clientFor(server, {}, { pacer: new RequestPacer(clock) });
-    answer(...Array.from({ length: 5 }, () => ({ status: 429, headers: { "retry-after": "120" }, body: { error: "rate limit exceeded" } })), { status: 200, body: [] });
+    answer(
+      ...Array.from({ length: 5 }, () => ({ status: 429, headers: { "retry-after": "120" }, body: { error: "rate limit exceeded" } })),
+      { status: 200, body: [] },
+    );
     await expect(withDeadline(deadlineIn(900, "timeouts.create"), () => client.list("vms"))).resolves.toEqual([]);
     expect(server.seen).toHaveLength(6);
     expect(clock.sleeps).toEqual(Array(5).fill(120_000));
@@ -298,14 +312,24 @@ describe("429 inside a resource operation", () => {
     answer({ status: 429, headers: { "retry-after": "3000" }, body: { error: "rate limit exceeded" } });
     const err = await rejectionOf(withDeadline(deadlineIn(300, "timeouts.delete"), () => client.list("vms")));
     expect(err).toBeInstanceOf(BudgetWaitTooLong);
-    expect(err.message).toMatch(/^GET \/v4\/vms: not sent, the platform's rate limit \(429 Retry-After\) lets the next request go in 3000s, after this operation's timeout; raise the resource's timeouts.*\(timeouts\.delete\)$/);
+    expect(err.message).toMatch(
+      /^GET \/v4\/vms: not sent, the platform's rate limit \(429 Retry-After\) lets the next request go in 3000s, after this operation's timeout; raise the resource's timeouts.*\(timeouts\.delete\)$/,
+    );
     client.close();
   });
 });
 
 describe("observers", () => {
   test("an observer that throws does not fail the request", async () => {
-    const { client } = clientFor(server, {}, { onRequest: () => { throw new Error("logger broke"); } });
+    const { client } = clientFor(
+      server,
+      {},
+      {
+        onRequest: () => {
+          throw new Error("logger broke");
+        },
+      },
+    );
     await expect(client.list("vms")).resolves.toEqual([]);
     client.close();
   });

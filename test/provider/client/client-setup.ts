@@ -1,4 +1,4 @@
-import { ApiClient, ApiClientOptions } from "../../../provider/client/api-client";
+import { ApiClient, type ApiClientOptions } from "../../../provider/client/api-client";
 import { RequestPacer } from "../../../provider/client/pacer";
 import type { ProviderConfig } from "../../../provider/config/provider-config";
 import type { TestServer } from "./https-test-server";
@@ -6,11 +6,23 @@ import type { TestServer } from "./https-test-server";
 export const API_KEY = "vpk_live_S3CRET-api-key-0123456789";
 
 /** A client of `server` that trusts its certificate, records retry delays instead of sleeping and has its own request ledger. */
-export function clientFor(server: Pick<TestServer, "url" | "caCert">, config: Partial<ProviderConfig> = {}, options: ApiClientOptions = {}) {
+export function clientFor(
+  server: Pick<TestServer, "url" | "caCert">,
+  config: Partial<ProviderConfig> = {},
+  options: ApiClientOptions = {},
+) {
   const delays: number[] = [];
   const events: { method: string; path: string; status: number }[] = [];
   const client = new ApiClient(
-    { endpoint: server.url, apiKey: API_KEY, caCert: server.caCert, insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 5_000, ...config },
+    {
+      endpoint: server.url,
+      apiKey: API_KEY,
+      caCert: server.caCert,
+      insecure: false,
+      tokenHeader: "x-service-token",
+      requestTimeoutMs: 5_000,
+      ...config,
+    },
     {
       pacer: new RequestPacer(),
       sleep: async (ms) => void delays.push(ms),

@@ -1,6 +1,6 @@
-import * as https from "https";
-import * as net from "net";
-import type { IncomingMessage, ServerResponse } from "http";
+import * as https from "node:https";
+import * as net from "node:net";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import { generate } from "selfsigned";
 
 export interface SeenRequest {
@@ -11,10 +11,7 @@ export interface SeenRequest {
 }
 
 /** What the server does with one request: answer, or drop the connection after reading it, or never answer. */
-export type Reply =
-  | { status: number; body?: unknown; headers?: Record<string, string> }
-  | { drop: true }
-  | { hang: true };
+export type Reply = { status: number; body?: unknown; headers?: Record<string, string> } | { drop: true } | { hang: true };
 
 export interface TestServer {
   url: string;
@@ -30,8 +27,13 @@ let certificate: Promise<{ cert: string; key: string }> | undefined;
 /** One self-signed certificate for 127.0.0.1 per test file. */
 function testCertificate() {
   certificate ??= generate([{ name: "commonName", value: "127.0.0.1" }], {
-    keyType: "ec", curve: "P-256", days: 2,
-    extensions: [{ name: "basicConstraints", cA: true }, { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] }],
+    keyType: "ec",
+    curve: "P-256",
+    days: 2,
+    extensions: [
+      { name: "basicConstraints", cA: true },
+      { name: "subjectAltName", altNames: [{ type: 7, ip: "127.0.0.1" }] },
+    ],
   } as never).then((p) => ({ cert: p.cert, key: p.private }));
   return certificate;
 }

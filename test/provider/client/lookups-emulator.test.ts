@@ -1,15 +1,28 @@
 import { ApiClient } from "../../../provider/client/api-client";
 import {
-  LookupError, findClusterByName, findMediaFileByName, findResourceGroupByName, findStorageTierByName, findVgpuDeviceByName, findVmByName, findVnetByName,
+  LookupError,
+  findClusterByName,
+  findMediaFileByName,
+  findResourceGroupByName,
+  findStorageTierByName,
+  findVgpuDeviceByName,
+  findVmByName,
+  findVnetByName,
 } from "../../../provider/client/lookups";
 import { RequestPacer } from "../../../provider/client/pacer";
 import type { ProviderConfig } from "../../../provider/config/provider-config";
-import { RunningEmulator, startEmulator } from "../../../emulator/index";
+import { type RunningEmulator, startEmulator } from "../../../emulator/index";
 
 let emu: RunningEmulator;
 let client: ApiClient;
 const configFor = (e: RunningEmulator, extra: Partial<ProviderConfig> = {}): ProviderConfig => ({
-  endpoint: e.url, apiKey: e.apiKey, caCert: e.caCert, insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 10_000, ...extra,
+  endpoint: e.url,
+  apiKey: e.apiKey,
+  caCert: e.caCert,
+  insecure: false,
+  tokenHeader: "x-service-token",
+  requestTimeoutMs: 10_000,
+  ...extra,
 });
 
 beforeAll(async () => {
@@ -57,7 +70,9 @@ describe("look-ups by name against the emulator", () => {
 
 describe("user name and password against the emulator", () => {
   test("are accepted as Basic credentials on every request (no session is opened)", async () => {
-    const basic = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), { pacer: new RequestPacer() });
+    const basic = new ApiClient(configFor(emu, { apiKey: undefined, username: emu.adminUser, password: emu.adminPassword }), {
+      pacer: new RequestPacer(),
+    });
     await expect(basic.list("vms", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
     await expect(basic.list("vnets", { fields: "name", limit: 1 })).resolves.toEqual(expect.any(Array));
     expect(basic.requestCount).toBe(2);

@@ -12,7 +12,7 @@
  * each fault on 2 or 3 kinds, per op: 20 of 80 cells). `npm run test:faults`
  * (VPLATFORM_FAULT_MATRIX=full) runs all 240 cells.
  */
-import { Lab, providers } from "../harness";
+import { type Lab, providers } from "../harness";
 import { FAULT_NAMES, faultSpecs, formatMatrix, type Op } from "./faults";
 
 export const REQUEST_TIMEOUT_MS = 1_000;
@@ -55,7 +55,8 @@ async function makeVm(c: Cell, suffix: string, extra: Row = {}): Promise<{ id: s
   return { id: r.id, machineKey: r.outs.machineKey };
 }
 
-const vmRows = (c: Cell, inputs: Row) => c.lab.api("GET", `vms?filter=${q(`name eq '${inputs.name}' and is_snapshot eq false`)}&fields=$key`).then(keysOf);
+const vmRows = (c: Cell, inputs: Row) =>
+  c.lab.api("GET", `vms?filter=${q(`name eq '${inputs.name}' and is_snapshot eq false`)}&fields=$key`).then(keysOf);
 
 const vmKind = (name: string, running: boolean): Kind => ({
   name,
@@ -64,12 +65,23 @@ const vmKind = (name: string, running: boolean): Kind => ({
   changed: (i) => ({ ...i, ram: 2048 }),
   // A running VM's faults hit its power actions: the power-on of the create, the power cycle of the update, the stop before the delete.
   target: running
-    ? { create: { method: "POST", table: "vm_actions" }, update: { method: "POST", table: "vm_actions" }, delete: { method: "POST", table: "vm_actions" } }
+    ? {
+        create: { method: "POST", table: "vm_actions" },
+        update: { method: "POST", table: "vm_actions" },
+        delete: { method: "POST", table: "vm_actions" },
+      }
     : { create: { method: "POST", table: "vms" }, update: { method: "PUT", table: "vms" }, delete: { method: "DELETE", table: "vms" } },
   rows: vmRows,
 });
 
-function hardwareKind(name: string, table: string, named: boolean, declare: (c: Cell, machine: string) => Promise<Row>, changed: (i: Row) => Row, provider: () => any): Kind {
+function hardwareKind(
+  name: string,
+  table: string,
+  named: boolean,
+  declare: (c: Cell, machine: string) => Promise<Row>,
+  changed: (i: Row) => Row,
+  provider: () => any,
+): Kind {
   return {
     name,
     provider,
@@ -90,9 +102,9 @@ async function vnetFor(c: Cell): Promise<string> {
   return (await p.create((await p.check({}, { name: `${c.tag}-net`, network: "10.77.0.0/24" })).inputs)).id;
 }
 
-const drive = (c: Cell, machine: string) => Promise.resolve({ machine, media: "disk", disksize: 1024 ** 3 });
+const drive = (_c: Cell, machine: string) => Promise.resolve({ machine, media: "disk", disksize: 1024 ** 3 });
 const nic = async (c: Cell, machine: string) => ({ machine, vnet: await vnetFor(c) });
-const device = (c: Cell, machine: string) => Promise.resolve({ machine, resourceGroup: GPU, settingsArgs: {} });
+const device = (_c: Cell, machine: string) => Promise.resolve({ machine, resourceGroup: GPU, settingsArgs: {} });
 
 export const KINDS: Kind[] = [
   vmKind("VM", false),
@@ -102,7 +114,11 @@ export const KINDS: Kind[] = [
     provider: providers.Vnet,
     declare: async (c) => ({ name: `${c.tag}-vnet`, network: "10.88.0.0/24", timeouts: LIMITS }),
     changed: (i) => ({ ...i, description: "changed" }),
-    target: { create: { method: "POST", table: "vnets" }, update: { method: "PUT", table: "vnets" }, delete: { method: "DELETE", table: "vnets" } },
+    target: {
+      create: { method: "POST", table: "vnets" },
+      update: { method: "PUT", table: "vnets" },
+      delete: { method: "DELETE", table: "vnets" },
+    },
     rows: (c, inputs) => c.lab.api("GET", `vnets?filter=${q(`name eq '${inputs.name}'`)}&fields=$key`).then(keysOf),
   },
   hardwareKind("drive", "machine_drives", true, drive, (i) => ({ ...i, disksize: 2 * 1024 ** 3 }), providers.Drive),
@@ -116,7 +132,11 @@ export const KINDS: Kind[] = [
     provider: providers.VmSnapshot,
     declare: async (c) => ({ vm: (await makeVm(c, "src")).id, name: `${c.tag}-snap`, timeouts: LIMITS }),
     changed: (i) => ({ ...i, restoreTrigger: "1" }),
-    target: { create: { method: "POST", table: "vm_actions" }, update: { method: "POST", table: "vm_actions" }, delete: { method: "DELETE", table: "vms" } },
+    target: {
+      create: { method: "POST", table: "vm_actions" },
+      update: { method: "POST", table: "vm_actions" },
+      delete: { method: "DELETE", table: "vms" },
+    },
     rows: (c, inputs) => c.lab.api("GET", `vms?filter=${q(`is_snapshot eq true and parent_vm eq ${inputs.vm}`)}&fields=$key`).then(keysOf),
   },
 ];
@@ -228,7 +248,13 @@ export function defineMatrixSuite(op: Op, startLab: (config: Record<string, stri
     lab = await startLab({ "vplatform:requestTimeoutMs": String(REQUEST_TIMEOUT_MS) });
   });
   afterAll(async () => {
-    process.stdout.write(`\nfault matrix, in-process:\n${formatMatrix(op, KINDS.map((k) => k.name), results)}\n`);
+    process.stdout.write(
+      `\nfault matrix, in-process:\n${formatMatrix(
+        op,
+        KINDS.map((k) => k.name),
+        results,
+      )}\n`,
+    );
     await lab.close();
   });
   const cells = cellsOf(op);
@@ -236,14 +262,21 @@ export function defineMatrixSuite(op: Op, startLab: (config: Record<string, stri
     expect(new Set(cells.map((c) => c.kind.name))).toEqual(new Set(KINDS.map((k) => k.name)));
     expect(new Set(cells.map((c) => c.fault))).toEqual(new Set(FAULT_NAMES));
   });
-  describe.each(KINDS.map((k) => [k.name, cells.filter((c) => c.kind === k)] as const))(`${op} of a %s under a fault, then a second up`, (kindName, ofKind) => {
-    test.each(ofKind.map((c) => [c.fault, c] as const))("%s: no orphan, no duplicate, refresh and preview clean", async (fault, { kind, kindIndex, faultIndex }) => {
-      const cell = `${kindName}/${fault}`;
-      results.set(cell, false);
-      const r = await runCell(lab, kind, op, fault, `${op}-${kindIndex}-${faultIndex}`);
-      expect(r.rows).toEqual(op === "delete" ? [] : [r.state.id]);
-      expect(r.refreshClean).toBe(true);
-      results.set(cell, true);
-    }, 60_000);
-  });
+  describe.each(KINDS.map((k) => [k.name, cells.filter((c) => c.kind === k)] as const))(
+    `${op} of a %s under a fault, then a second up`,
+    (kindName, ofKind) => {
+      test.each(ofKind.map((c) => [c.fault, c] as const))(
+        "%s: no orphan, no duplicate, refresh and preview clean",
+        async (fault, { kind, kindIndex, faultIndex }) => {
+          const cell = `${kindName}/${fault}`;
+          results.set(cell, false);
+          const r = await runCell(lab, kind, op, fault, `${op}-${kindIndex}-${faultIndex}`);
+          expect(r.rows).toEqual(op === "delete" ? [] : [r.state.id]);
+          expect(r.refreshClean).toBe(true);
+          results.set(cell, true);
+        },
+        60_000,
+      );
+    },
+  );
 }
