@@ -2,8 +2,9 @@
  * What the web console shows, as one JSON document (`GET /ui/state`): every list is read through the emulator's
  * own query engine with an explicit field list — the same `fields`/`filter`/`sort` a client would send — so the
  * console sees what the API answers, and no hidden field (password, API key secret, webhook credential) can
- * reach the page. Beside the tables: the request log, the per-caller counts and hour budgets, and the armed faults.
+ * reach the page. Beside the tables: the request log, the per-caller counts and hour budgets, the armed faults and the chaos rules.
  */
+import type { ChaosRule } from "../admin/chaos";
 import type { Fault } from "../admin/faults";
 import type { CounterEntry } from "../admin/requestCounter";
 import type { EmulatorContext } from "../core/context";
@@ -59,13 +60,15 @@ export interface ConsoleState {
   lists: ConsoleLists;
   requests: { total: number; byCaller: Record<string, number>; perHour: number; budgets: Budget[]; recent: LoggedRequest[] };
   faults: Fault[];
+  chaos: ChaosRule[];
 }
 
-/** Where the request figures come from (the server's counter, rate limiter, fault switch and the console's log). */
+/** Where the request figures come from (the server's counter, rate limiter, fault switch, chaos rules and the console's log). */
 export interface RequestSources {
   counter: { snapshot(): { total: number; byKey: Record<string, number>; entries: CounterEntry[] } };
   rateLimiter: { perHour: number; usage(): { id: string; used: number; left: number; resetsInS: number }[] };
   faults: { list(): Fault[] };
+  chaos: { list(): ChaosRule[] };
   log: { latest(count: number): LoggedRequest[] };
 }
 
@@ -96,5 +99,6 @@ export function consoleState(ctx: EmulatorContext, sources: RequestSources): Con
       recent: sources.log.latest(50),
     },
     faults: sources.faults.list(),
+    chaos: sources.chaos.list(),
   };
 }

@@ -1,7 +1,7 @@
 /**
  * The console page: one HTML document with its style and script inline, shipped as a string in the compiled
  * package (no asset files, no build step of its own). The script polls `/ui/state` every second and rebuilds the
- * lists with `textContent` only (row values never become markup); it arms and clears faults through the admin API.
+ * lists with `textContent` only (row values never become markup); it arms and clears faults and chaos rules through the admin API.
  * Every list carries `data-list`, every VM row `data-vm="<name>"`: the browser test reads the page by them.
  */
 const STYLE = `
@@ -34,7 +34,7 @@ input, select, button { font: inherit; padding: .3rem .4rem; }
 input { width: 7rem; }
 button { cursor: pointer; border: 1px solid #243447; background: #243447; color: #fff; border-radius: 4px; }
 button.secondary { background: #fff; color: #243447; }
-#fault-message { font-size: .85rem; }
+#fault-message, #chaos-message { font-size: .85rem; }
 @media (max-width: 600px) {
   main { padding: .5rem; gap: .5rem; } section { padding: .5rem; } th, td { padding: .25rem .35rem; }
   /* A VM is a card on a phone: name, power, status, node and size on two lines, its hardware below. */
@@ -132,6 +132,9 @@ function render(state) {
       .filter(Boolean).join(", ")],
     ["Probability", (f) => (f.probability === undefined ? 1 : f.probability)],
     ["Hits", (f) => f.hits + (f.count ? " of " + f.count : "")]]);
+  fill("chaos", state.chaos, [["#", (c) => c.id], ["Method", (c) => c.method], ["Table", (c) => c.table],
+    ["Does", (c) => [c.status && "answers " + c.status, c.latencyMs && "adds " + c.latencyMs + " ms"].filter(Boolean).join(", ")],
+    ["Probability", (c) => c.probability], ["Hits", (c) => c.hits + " (spared " + c.spared + ")"]]);
 }
 
 // A poll sent before a change may answer after one sent later: only the newest answer is shown.
@@ -155,14 +158,15 @@ async function refresh() {
   }
 }
 
-async function admin(method, body) {
-  const message = document.getElementById("fault-message");
-  const answer = await fetch("/_emulator/faults", {
+// Arms (POST) or clears (DELETE) faults or chaos rules through the admin API; says what happened under its form.
+async function admin(what, method, body) {
+  const message = document.getElementById(what + "-message");
+  const answer = await fetch("/_emulator/" + (what === "fault" ? "faults" : "chaos"), {
     method, credentials: "same-origin",
     headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined,
   });
   const text = await answer.text();
-  message.textContent = answer.ok ? (method === "POST" ? "armed fault #" + JSON.parse(text).id : "cleared") : "refused: " + text;
+  message.textContent = answer.ok ? (method === "POST" ? "armed " + what + " #" + JSON.parse(text).id : "cleared") : "refused: " + text;
   message.className = answer.ok ? "" : "error";
   await refresh();
 }
@@ -173,9 +177,17 @@ document.getElementById("arm").addEventListener("submit", (event) => {
   const body = { method: f.get("method"), table: f.get("table") || "*" };
   for (const name of ["status", "stallMs", "count"]) if (f.get(name)) body[name] = Number(f.get(name));
   if (f.get("probability")) body.probability = Number(f.get("probability"));
-  void admin("POST", body);
+  void admin("fault", "POST", body);
 });
-document.getElementById("clear").addEventListener("click", () => void admin("DELETE"));
+document.getElementById("clear").addEventListener("click", () => void admin("fault", "DELETE"));
+document.getElementById("arm-chaos").addEventListener("submit", (event) => {
+  event.preventDefault();
+  const f = new FormData(event.target);
+  const body = { method: f.get("method"), table: f.get("table") || "*" };
+  for (const name of ["status", "latencyMs", "probability"]) if (f.get(name)) body[name] = Number(f.get(name));
+  void admin("chaos", "POST", body);
+});
+document.getElementById("clear-chaos").addEventListener("click", () => void admin("chaos", "DELETE"));
 void refresh();
 setInterval(refresh, 1000);
 `;
@@ -226,6 +238,20 @@ ${section(
 </form>
 <div id="fault-message"></div>
 <div class="scroll"><table data-list="faults"></table></div>
+</section>
+<section class="wide"><h2>Chaos rules</h2>
+<form id="arm-chaos">
+<label>Method<select name="method">
+<option>*</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option>
+</select></label>
+<label>Table<input name="table" placeholder="* or vms"></label>
+<label>Answer status<input name="status" type="number" min="400" max="599" placeholder="none"></label>
+<label>Added latency ms<input name="latencyMs" type="number" min="0" placeholder="0"></label>
+<label>Probability<input name="probability" type="number" min="0" max="1" step="0.05" placeholder="1"></label>
+<button type="submit">Arm</button><button type="button" id="clear-chaos" class="secondary">Clear all</button>
+</form>
+<div id="chaos-message"></div>
+<div class="scroll"><table data-list="chaos"></table></div>
 </section>
 </main>
 <script>${SCRIPT}</script>

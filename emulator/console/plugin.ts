@@ -2,10 +2,11 @@
  * The web console (`/ui`), administrators only: the page (`GET /ui`, one HTML document with its script and
  * style, no build step) and what it shows (`GET /ui/state`, polled by the page). A browser logs in with the
  * admin's Basic credentials (the answer to no credentials asks for them); the page arms and clears faults
- * through the admin API (`/_emulator/faults`), with the same credentials. The plugin also keeps the live request
+ * and chaos rules through the admin API (`/_emulator/faults`, `/_emulator/chaos`), with the same credentials. The plugin also keeps the live request
  * log: every `/api` answer, logged when it leaves.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { ChaosControls } from "../admin/chaos";
 import type { FaultInjector } from "../admin/faults";
 import type { RequestCounter } from "../admin/requestCounter";
 import { authenticate, SESSION_HEADER } from "../auth/authenticate";
@@ -24,6 +25,7 @@ export interface ConsoleDeps {
   counter: RequestCounter;
   rateLimiter: RateLimiter;
   faults: FaultInjector;
+  chaos: ChaosControls;
 }
 
 const REALM = 'Basic realm="vplatform emulator console", charset="UTF-8"';

@@ -1,7 +1,7 @@
 /**
  * The web console in a real browser: Debian's Chromium, driven by playwright-core, opens `/ui` of an emulator
  * holding a lab provisioned through the provider (a vnet, two VMs with drives and NICs, one running) plus a webhook
- * and a task sending to it when a VM powers off, and the page shows what the API holds; faults are armed and
+ * and a task sending to it when a VM powers off, and the page shows what the API holds; faults and chaos rules are armed and
  * cleared from the page through the admin API; a VM powered off through the API changes on the page; it fits a
  * phone's width. Screenshots are kept in .artifacts/console/ (gitignored): console-desktop.png (taken with a
  * fault armed and a VM running) and console-phone.png.
@@ -115,6 +115,25 @@ describe("faults are armed and cleared from the page through the admin API", () 
     await page.click("#clear");
     await expectSoon(() => text("#fault-message"), "cleared");
     expect(await lab.hook("GET", "/_emulator/faults")).toEqual([]);
+    expect(await lab.api("GET", "vms?fields=name")).toEqual(expect.arrayContaining([{ name: "console-web" }]));
+  });
+});
+
+describe("chaos rules are armed and cleared from the page through the admin API", () => {
+  test("a 502 rule on GET vms is listed with its hits, answers API calls, and Clear all removes it", async () => {
+    await page.selectOption('#arm-chaos select[name="method"]', "GET");
+    await page.fill('#arm-chaos input[name="table"]', "vms");
+    await page.fill('#arm-chaos input[name="status"]', "502");
+    await page.fill('#arm-chaos input[name="latencyMs"]', "20");
+    await page.click('#arm-chaos button[type="submit"]');
+    await expectSoon(() => text("#chaos-message"), /^armed chaos #\d+$/);
+    await expectSoon(() => text('[data-list="chaos"]'), /GET\s+vms\s+answers 502, adds 20 ms/);
+    await expect(lab.api("GET", "vms?fields=name")).rejects.toMatchObject({ status: 502 });
+    await expectSoon(() => text('[data-list="chaos"]'), /[1-9]\d* \(spared 0\)/);
+    expect((await lab.hook("GET", "/_emulator/chaos")).rules).toHaveLength(1);
+    await page.click("#clear-chaos");
+    await expectSoon(() => text("#chaos-message"), "cleared");
+    expect((await lab.hook("GET", "/_emulator/chaos")).rules).toEqual([]);
     expect(await lab.api("GET", "vms?fields=name")).toEqual(expect.arrayContaining([{ name: "console-web" }]));
   });
 });
