@@ -1,12 +1,10 @@
 // `vplatform env preview --markdown`, the pull-request comment, under the real
 // engine; its Mermaid diagram rendered by the `mermaid` library in headless
 // Chromium (Debian's chromium, driven by playwright-core), as GitHub renders it.
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
-import { chromium, type BrowserContext } from "playwright-core";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
+import { type HeadlessChromium, launchHeadlessChromium } from "../headlessChromium";
 import { startPostgres, type RunningPostgres } from "./postgres";
 import { createTeamRepo, type TeamRepo } from "./teamRepo";
 
@@ -31,41 +29,27 @@ vms:
       - vnet: review-net
 `;
 
-const BROWSER_FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
-
 let postgres: RunningPostgres;
 let emulator: RunningEmulator;
 let team: TeamRepo;
-let browser: BrowserContext;
-let profile: string;
+let browser: HeadlessChromium;
 
 beforeAll(async () => {
   postgres = await startPostgres();
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
   team = createTeamRepo(emulator, postgres.url);
-  profile = fs.mkdtempSync(path.join(os.tmpdir(), "chromium-profile-"));
-  browser = await chromium.launchPersistentContext(profile, { executablePath: "/usr/bin/chromium", headless: true, args: BROWSER_FLAGS });
+  browser = await launchHeadlessChromium();
 }, 120_000);
 afterAll(async () => {
   await browser?.close();
   await emulator?.close();
   await postgres?.stop();
   team?.remove();
-  if (profile) fs.rmSync(profile, { recursive: true, force: true });
 });
 
 /** Renders Mermaid source with the mermaid library in the browser: the SVG's text, or the library's error. */
 async function renderMermaid(source: string): Promise<{ svgText?: string; error?: string }> {
-  const page = await browser.newPage();
+  const page = await browser.context.newPage();
   try {
     await page.setContent("<!doctype html><html><body></body></html>");
     await page.addScriptTag({ path: path.join(findRepoRoot(), "node_modules", "mermaid", "dist", "mermaid.min.js") });

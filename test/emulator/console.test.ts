@@ -6,29 +6,17 @@
  * phone's width. Screenshots are kept in .artifacts/console/ (gitignored): console-desktop.png (taken with a
  * fault armed and a VM running) and console-phone.png.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync } from "node:fs";
 import { join } from "node:path";
-import { chromium, type BrowserContext, type Page } from "playwright-core";
+import type { Page } from "playwright-core";
+import { type HeadlessChromium, launchHeadlessChromium } from "../headlessChromium";
 import { checkedCreate, providers, startLab, type Lab } from "../provider/harness";
 
-const CHROMIUM = "/usr/bin/chromium";
-const FLAGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
 const ARTIFACTS = join(__dirname, "..", "..", ".artifacts", "console");
 
 let lab: Lab;
-let browser: BrowserContext;
+let chromium: HeadlessChromium;
 let page: Page;
-let profile: string;
 const vms: Record<string, { id: string; machineKey: string }> = {};
 
 beforeAll(async () => {
@@ -45,22 +33,17 @@ beforeAll(async () => {
   const hook = await lab.api("POST", "webhook_urls", { name: "console-hook", url: "http://127.0.0.1:9/hook", retries: 0, timeout: 3 });
   const task = await lab.api("POST", "tasks", { name: "tell-on-poweroff", owner: `webhook_urls/${hook.$key}`, action: "send" });
   await lab.api("POST", "task_events", { task: Number(task.$key), table: "vms", event: "poweroff" });
-  profile = mkdtempSync(join(tmpdir(), "console-chromium-"));
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: FLAGS,
+  chromium = await launchHeadlessChromium({
     ignoreHTTPSErrors: true,
     httpCredentials: { username: "admin", password: lab.emu.adminPassword },
     viewport: { width: 1280, height: 900 },
   });
-  page = browser.pages()[0] ?? (await browser.newPage());
+  page = chromium.context.pages()[0] ?? (await chromium.context.newPage());
   await page.goto(`${lab.emu.url}/ui`);
 }, 180_000);
 
 afterAll(async () => {
-  await browser?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.close();
   await lab?.close();
 });
 
