@@ -3,13 +3,18 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 
 // What a provider user's process loads: the SDK (program side) and every
-// dynamic resource implementation (provider side), by their package names,
-// from the build — in a child process, so nothing this test runner loaded counts.
+// dynamic resource's entry module (provider side), by their package names,
+// and every module of provider/resources, from the installed build — in a
+// child process, so nothing this test runner loaded counts.
 const root = path.resolve(__dirname, "../..");
-const resources = fs
-  .readdirSync(path.join(root, "provider/resources"))
-  .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))
-  .map((f) => f.replace(/\.ts$/, ""));
+const modulesOf = (dir: string) =>
+  fs
+    .readdirSync(path.join(root, dir))
+    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.endsWith(".typecheck.ts"))
+    .map((f) => f.replace(/\.ts$/, ""));
+const entries = modulesOf("provider/dynamic").map((r) => `vplatform/dynamic/${r}`);
+// Not exported by name (the package's exports list only the entry modules): loaded by their installed path.
+const resources = modulesOf("provider/resources").map((r) => path.join(root, "node_modules/vplatform/dist/provider/resources", r));
 
 function packagesLoadedBy(specifiers: string[]): string[] {
   const script = `
@@ -29,8 +34,8 @@ describe("a provider user's require tree holds nothing of the emulator's server 
     if (!fs.existsSync(path.join(root, "dist/sdk/index.js"))) throw new Error("dist/ is missing: run `npm run build` (./dev test does)");
   });
 
-  test("the SDK and every resource implementation load without Fastify or selfsigned", () => {
-    const loaded = packagesLoadedBy(["vplatform", ...resources.map((r) => `vplatform/provider/${r}`)]);
+  test("the SDK, every dynamic entry module and every resource implementation load without Fastify or selfsigned", () => {
+    const loaded = packagesLoadedBy(["vplatform", ...entries, ...resources]);
     expect(loaded).toEqual(expect.arrayContaining(["@pulumi/pulumi", "zod"]));
     expect(loaded.filter((p) => EMULATOR_STACK.test(p))).toEqual([]);
   });
