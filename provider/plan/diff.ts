@@ -53,8 +53,9 @@ interface DiffOptions {
   uniqueName: boolean;
 }
 
-export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffOptions): ResourceDiff {
-  const d: ResourceDiff = {
+/** A diff that changes nothing, to add to (a new one each time: callers push into its lists). */
+export function noChange(): ResourceDiff {
+  return {
     changes: false,
     replaces: [],
     updates: [],
@@ -64,6 +65,10 @@ export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffO
     deleteBeforeReplace: false,
     warnings: [],
   };
+}
+
+export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffOptions): ResourceDiff {
+  const d = noChange();
   for (const [field, schema] of Object.entries(shape)) {
     const meta = fieldMeta(schema) ?? { description: "" };
     const next = news[field];

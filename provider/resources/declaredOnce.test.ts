@@ -3,6 +3,7 @@
 // docs derive from that, with nothing else written. (Leaving a declaration out of the list fails
 // tsc: see registry.typecheck.ts.)
 import { z } from "zod";
+import { noChange } from "../plan/diff";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
 import { VplatformProvider } from "../plugin/vplatformProvider";
@@ -12,17 +13,6 @@ import { RESOURCES, RESOURCE_LIST } from "./index";
 import { dynamicDoor } from "./defineProvider";
 import { SessionRegistry } from "./sessionRegistry";
 
-const noChange = {
-  changes: false,
-  replaces: [],
-  updates: [],
-  powerCycle: [],
-  nextStart: [],
-  noApiCall: [],
-  deleteBeforeReplace: false,
-  warnings: [],
-};
-
 /** A resource the provider does not have: its rows live in `gadgets`, made by the platform it is given. */
 const gadget = defineResource<Row, Row>({
   token: "Gadget" as ResourceToken,
@@ -30,7 +20,7 @@ const gadget = defineResource<Row, Row>({
   description: "A gadget of the test.",
   schema: z.object({ name: z.string().min(1).meta({ description: "The gadget's name" }) }),
   outputs: { serial: { type: "string", description: "Given by the platform" } },
-  diff: () => noChange,
+  diff: () => noChange(),
   async create(session, inputs) {
     const row = await session.create("gadgets", inputs);
     return { id: row.$key, outs: { ...inputs, serial: `g-${row.$key}` } };

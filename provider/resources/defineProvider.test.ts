@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { noChange } from "../plan/diff";
 import { PartialCreateError, type ResourceBehaviour, dynamicDoor, resourceOperations } from "./defineProvider";
 import { SessionRegistry } from "./sessionRegistry";
 import type { PlatformApi } from "../reconcile/platform";
@@ -8,16 +9,6 @@ import { apiField } from "../schemas/common";
 
 const schema = z.object({ name: z.string().min(1), size: z.number().default(1) });
 type I = z.output<typeof schema>;
-const noChange = {
-  changes: false,
-  replaces: [],
-  updates: [],
-  powerCycle: [],
-  nextStart: [],
-  noApiCall: [],
-  deleteBeforeReplace: false,
-  warnings: [],
-};
 
 /** The dynamic door of a resource "Thing", configured (on a platform that is never asked anything). */
 function fake(overrides: Partial<ResourceBehaviour<I, I>> = {}) {
@@ -27,7 +18,7 @@ function fake(overrides: Partial<ResourceBehaviour<I, I>> = {}) {
     resourceOperations<I, I>({
       token: "Thing",
       schema,
-      diff: () => noChange,
+      diff: () => noChange(),
       create: async (_session, inputs) => ({ id: "1", outs: { ...inputs, extra: undefined } as I }),
       read: async () => undefined,
       update: async (_session, _id, _o, news) => news,
@@ -93,7 +84,13 @@ describe("defineProvider", () => {
   test("diff prints its warnings and reports replacements", async () => {
     const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
     const p = fake({
-      diff: () => ({ ...noChange, changes: true, replaces: ["size"], deleteBeforeReplace: true, warnings: ["size forces a replacement"] }),
+      diff: () => ({
+        ...noChange(),
+        changes: true,
+        replaces: ["size"],
+        deleteBeforeReplace: true,
+        warnings: ["size forces a replacement"],
+      }),
     });
     const d = await p.diff!("1", { name: "a", size: 1 }, { name: "a", size: 2 });
     expect(log).toHaveBeenCalledWith("vplatform: Thing 1: size forces a replacement");
