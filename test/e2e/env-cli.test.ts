@@ -7,6 +7,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
+import { layStockProject } from "./teamRepo";
 import { startPostgres, type RunningPostgres } from "./postgres";
 
 const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
@@ -185,17 +186,7 @@ describe("vplatform env provisions an environment file from the team's own repos
 
   test("the same kind of file with the stock pulumi commands, state in PostgreSQL: a three-line project whose program is the package's runner", async () => {
     // The team's repository with vplatform installed (here: linked) and a Pulumi project naming env/main.js.
-    fs.mkdirSync(path.join(repo, "node_modules", "@pulumi"), { recursive: true });
-    fs.symlinkSync(findRepoRoot(), path.join(repo, "node_modules", "vplatform"), "dir");
-    fs.symlinkSync(
-      path.join(findRepoRoot(), "node_modules", "@pulumi", "pulumi"),
-      path.join(repo, "node_modules", "@pulumi", "pulumi"),
-      "dir",
-    );
-    fs.writeFileSync(
-      path.join(repo, "Pulumi.yaml"),
-      "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n",
-    );
+    layStockProject(repo);
     // environments/<stack>.yaml, with the stack's overlay applied.
     fs.writeFileSync(
       path.join(repo, "environments", "qa.yaml"),

@@ -37,12 +37,11 @@ export function runProgram(file: string, args: string[], opts: { cwd: string; en
 }
 
 /**
- * A team repository whose stacks live in `backendUrl` (a shared backend: PostgreSQL) and whose
- * platform is the emulator; `extraEnv` adds or overrides variables (e.g. another API key).
+ * The stock commands' project in `dir`: vplatform installed (here: linked) beside @pulumi/pulumi, and a
+ * Pulumi.yaml whose program is the package's environment runner (README, "The same file with the stock pulumi
+ * commands").
  */
-export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, extraEnv: Record<string, string> = {}): TeamRepo {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "team-repo-"));
-  fs.mkdirSync(path.join(dir, "environments"));
+export function layStockProject(dir: string): void {
   fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
   fs.symlinkSync(findRepoRoot(), path.join(dir, "node_modules", "vplatform"), "dir");
   fs.symlinkSync(
@@ -50,11 +49,20 @@ export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, ex
     path.join(dir, "node_modules", "@pulumi", "pulumi"),
     "dir",
   );
-  // The stock commands' project: the package's environment runner (README, "The same file with the stock pulumi commands").
   fs.writeFileSync(
     path.join(dir, "Pulumi.yaml"),
     "name: team-environments\nruntime: nodejs\nmain: node_modules/vplatform/dist/env/main.js\n",
   );
+}
+
+/**
+ * A team repository whose stacks live in `backendUrl` (a shared backend: PostgreSQL) and whose
+ * platform is the emulator; `extraEnv` adds or overrides variables (e.g. another API key).
+ */
+export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, extraEnv: Record<string, string> = {}): TeamRepo {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "team-repo-"));
+  fs.mkdirSync(path.join(dir, "environments"));
+  layStockProject(dir);
   const env: NodeJS.ProcessEnv = {
     ...Object.fromEntries(KEPT.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]])),
     PULUMI_HOME: path.join(dir, ".pulumi-home"),
