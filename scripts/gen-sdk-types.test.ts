@@ -56,7 +56,7 @@ describe("the committed plain SDK types", () => {
           `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`,
       ),
     ].join("\n");
-    expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+    expect(targets.map((t) => t.token)).toEqual(RESOURCE_LIST.map((r) => r.token)); // every resource has its types
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);

@@ -80,3 +80,55 @@ export class VmPower extends pulumi.dynamic.Resource {
   }
 }
 export interface VmPower extends Outputs<T.VmPowerValues & Computed<T.VmPowerComputed>> {}
+
+export type WebhookArgs = Args<T.WebhookInputs>;
+
+/**
+ * Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is
+ * made in place.
+ */
+export class Webhook extends pulumi.dynamic.Resource {
+  constructor(name: string, args: WebhookArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("Webhook", name, args, opts));
+  }
+}
+export interface Webhook extends Outputs<T.WebhookValues> {}
+
+export type TaskArgs = Args<T.TaskInputs>;
+
+/**
+ * Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the
+ * task.
+ */
+export class Task extends pulumi.dynamic.Resource {
+  constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("Task", name, args, opts));
+  }
+}
+export interface Task extends Outputs<T.TaskValues> {}
+
+export type EventTriggerArgs = Args<T.EventTriggerInputs>;
+
+/**
+ * Runs a task when an event of a type happens: to one object, to the objects carrying a tag, or to any. Changing task or
+ * type replaces it.
+ */
+export class EventTrigger extends pulumi.dynamic.Resource {
+  constructor(name: string, args: EventTriggerArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("EventTrigger", name, args, opts));
+  }
+}
+export interface EventTrigger extends Outputs<T.EventTriggerValues> {}
+
+export type ScheduleArgs = Args<T.ScheduleInputs>;
+
+/**
+ * When tasks run (every minute … year, or once), from a start to an end, on which weekdays; tasks are the Task ids it
+ * runs. Every change is made in place.
+ */
+export class Schedule extends pulumi.dynamic.Resource {
+  constructor(name: string, args: ScheduleArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("Schedule", name, args, opts));
+  }
+}
+export interface Schedule extends Outputs<T.ScheduleValues> {}

@@ -867,6 +867,412 @@ export interface VmPowerComputed {
     running: boolean;
 }
 
+/** Webhook inputs as a program declares them. Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place. */
+export interface WebhookInputs {
+    /** Webhook name, unique on the platform */
+    name: string;
+    /** Endpoint that receives the request */
+    url: string;
+    /** Description */
+    description?: string | undefined;
+    /** How the request authenticates (secret; the platform never answers it) */
+    authorization?: {
+        type: "none";
+    } | {
+        type: "bearer";
+        token: string;
+    } | {
+        type: "apiKey";
+        key: string;
+    } | {
+        type: "basic";
+        username: string;
+        password: string;
+    } | undefined;
+    /** Headers, sent in this order (default: Content-Type: application/json, the platform's default; [] sends none) */
+    headers?: {
+        /** Header name */
+        name: string;
+        /** Header value */
+        value: string;
+    }[] | undefined;
+    /** Accept self-signed certificates (not for production) */
+    allowInsecure?: boolean | undefined;
+    /** Seconds to wait for an answer, 3 or more (default 5) */
+    timeout?: number | undefined;
+    /** Reattempts when there is no answer or an error (default 3) */
+    retries?: number | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Webhook inputs as validated and normalized: what its outputs hold. */
+export interface WebhookValues {
+    /** Webhook name, unique on the platform */
+    name: string;
+    /** Description */
+    description: string;
+    /** Endpoint that receives the request */
+    url: string;
+    /** How the request authenticates (secret; the platform never answers it) */
+    authorization: {
+        type: "none";
+    } | {
+        type: "bearer";
+        token: string;
+    } | {
+        type: "apiKey";
+        key: string;
+    } | {
+        type: "basic";
+        username: string;
+        password: string;
+    };
+    /** Headers, sent in this order (default: Content-Type: application/json, the platform's default; [] sends none) */
+    headers: {
+        /** Header name */
+        name: string;
+        /** Header value */
+        value: string;
+    }[];
+    /** Accept self-signed certificates (not for production) */
+    allowInsecure: boolean;
+    /** Seconds to wait for an answer, 3 or more (default 5) */
+    timeout: number;
+    /** Reattempts when there is no answer or an error (default 3) */
+    retries: number;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Task inputs as a program declares them. Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task. */
+export interface TaskInputs {
+    /** Task name, unique on the platform */
+    name: string;
+    /** Key of the webhook the task sends to (a Webhook's id) */
+    webhook: string | number;
+    /** Description */
+    description?: string | undefined;
+    /** Whether events and schedules run the task */
+    enabled?: boolean | undefined;
+    /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
+    message?: string | undefined;
+    /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
+    deleteAfterRunning?: boolean | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Task inputs as validated and normalized: what its outputs hold. */
+export interface TaskValues {
+    /** Task name, unique on the platform */
+    name: string;
+    /** Description */
+    description: string;
+    /** Whether events and schedules run the task */
+    enabled: boolean;
+    /** Key of the webhook the task sends to (a Webhook's id) */
+    webhook: string;
+    /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
+    message: string;
+    /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
+    deleteAfterRunning: boolean;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** EventTrigger inputs as a program declares them. Runs a task when an event of a type happens: to one object, to the objects carrying a tag, or to any. Changing task or type replaces it. */
+export interface EventTriggerInputs {
+    /** Key of the task to run (a Task's id). Changing it replaces the trigger */
+    task: string | number;
+    /** Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger */
+    type: string;
+    /** The event, one the type offers, e.g. poweroff for vms */
+    event: string;
+    /** Key of one object of the type (e.g. a VM's id): the trigger applies to it only */
+    object?: string | number | undefined;
+    /** Key of a tag: the trigger applies to every object of the type carrying it (not with object) */
+    tag?: string | number | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** EventTrigger inputs as validated and normalized: what its outputs hold. */
+export interface EventTriggerValues {
+    /** Key of the task to run (a Task's id). Changing it replaces the trigger */
+    task: string;
+    /** Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger */
+    type: string;
+    /** The event, one the type offers, e.g. poweroff for vms */
+    event: string;
+    /** Key of one object of the type (e.g. a VM's id): the trigger applies to it only */
+    object?: string | undefined;
+    /** Key of a tag: the trigger applies to every object of the type carrying it (not with object) */
+    tag?: string | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Schedule inputs as a program declares them. When tasks run (every minute … year, or once), from a start to an end, on which weekdays; tasks are the Task ids it runs. Every change is made in place. */
+export interface ScheduleInputs {
+    /** Schedule name, unique on the platform */
+    name: string;
+    /** Description */
+    description?: string | undefined;
+    /** Whether the schedule runs its tasks */
+    enabled?: boolean | undefined;
+    /** Unit of repetition; never runs once */
+    repeatEvery?: "never" | "minute" | "hour" | "day" | "week" | "month" | "year" | undefined;
+    /** Runs every this many units (default 1) */
+    repeatIteration?: number | undefined;
+    /** First day (and time) the schedule may run (default: when it is created) */
+    start?: string | undefined;
+    /** No run after this date (default: no end) */
+    end?: string | undefined;
+    /** Time of the run, or the window's opening for minute and hour repeats (UTC) */
+    startTimeOfDay?: string | undefined;
+    /** The window's end for minute and hour repeats (UTC) */
+    endTimeOfDay?: string | undefined;
+    /** Minute and hour repeats run all day (the window is ignored) */
+    allDay?: boolean | undefined;
+    /** Month repeats: the day of the month (0 = the start's day) */
+    dayOfMonth?: number | undefined;
+    /** Weekdays it runs on (not for month and year repeats; default all) */
+    days?: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[] | undefined;
+    /** Keys of the tasks the schedule runs (Task ids): each is a link row, added and deleted without touching the schedule */
+    tasks?: (string | number)[] | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Schedule inputs as validated and normalized: what its outputs hold. */
+export interface ScheduleValues {
+    /** Schedule name, unique on the platform */
+    name: string;
+    /** Description */
+    description: string;
+    /** Whether the schedule runs its tasks */
+    enabled: boolean;
+    /** Unit of repetition; never runs once */
+    repeatEvery: "never" | "minute" | "hour" | "day" | "week" | "month" | "year";
+    /** Runs every this many units (default 1) */
+    repeatIteration: number;
+    /** Time of the run, or the window's opening for minute and hour repeats (UTC) */
+    startTimeOfDay: string;
+    /** The window's end for minute and hour repeats (UTC) */
+    endTimeOfDay: string;
+    /** Minute and hour repeats run all day (the window is ignored) */
+    allDay: boolean;
+    /** Month repeats: the day of the month (0 = the start's day) */
+    dayOfMonth: number;
+    /** Weekdays it runs on (not for month and year repeats; default all) */
+    days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+    /** Keys of the tasks the schedule runs (Task ids): each is a link row, added and deleted without touching the schedule */
+    tasks: string[];
+    /** First day (and time) the schedule may run (default: when it is created) */
+    start?: string | undefined;
+    /** No run after this date (default: no end) */
+    end?: string | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
 /** getVnet: The virtual network with this name. */
 export interface GetVnetResult {
     /** Row key */

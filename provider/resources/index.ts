@@ -1,11 +1,15 @@
 import type { Resource, ResourceToken } from "./defineResource";
 import { device } from "./device";
 import { drive } from "./drive";
+import { eventTrigger } from "./eventTrigger";
 import { nic } from "./nic";
+import { schedule } from "./schedule";
+import { task } from "./task";
 import { virtualMachine } from "./virtualMachine";
 import { vmPower } from "./vmPower";
 import { vmSnapshot } from "./vmSnapshot";
 import { vnet } from "./vnet";
+import { webhook } from "./webhook";
 
 /** Every resource the provider serves, one per declared token: a declaration left out does not compile. */
 export type ResourceRegistry = { readonly [T in ResourceToken]: Resource };
@@ -23,6 +27,10 @@ export const RESOURCES: ResourceRegistry = {
   Vnet: vnet,
   VmSnapshot: vmSnapshot,
   VmPower: vmPower,
+  Webhook: webhook,
+  Task: task,
+  EventTrigger: eventTrigger,
+  Schedule: schedule,
 };
 
 export const RESOURCE_LIST: readonly Resource[] = Object.values(RESOURCES);

@@ -7,7 +7,7 @@ import { eventChoiceProblems, taskWebhookProblems, type EventChoice, type Proble
 import { WEBHOOK_TABLE } from "../../schemas/webhook";
 import type { PlatformApi } from "../platform";
 import type { Session } from "../session";
-import { readEventCatalog } from "./eventCatalog";
+import { sessionEventCatalog } from "./eventCatalog";
 import { findMediaFile } from "./volumeFiles";
 
 /** A task whose webhook does not exist (the read joins the batch of webhook reads of the run). */
@@ -15,9 +15,9 @@ export async function taskWebhookCheck(api: PlatformApi, webhook: string): Promi
   return taskWebhookProblems(webhook, (await api.get(WEBHOOK_TABLE, webhook, "$key")) !== undefined);
 }
 
-/** An event trigger's type, event, object and tag against the platform's catalog. */
-export async function eventChoiceCheck(api: PlatformApi, choice: EventChoice): Promise<Problem[]> {
-  return eventChoiceProblems(choice, await readEventCatalog(api));
+/** An event trigger's type, event, object and tag against the platform's catalog (read once per session). */
+export async function eventChoiceCheck(api: Session, choice: EventChoice): Promise<Problem[]> {
+  return eventChoiceProblems(choice, await sessionEventCatalog(api));
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 import type { EventCatalog } from "../../schemas/automationRules";
 import { str, type PlatformApi } from "../platform";
+import { perSession, type Session } from "../session";
 
 export const EVENT_CATALOG_TABLE = "task_event_types";
 
@@ -16,4 +17,19 @@ export async function readEventCatalog(api: PlatformApi): Promise<EventCatalog> 
       { events: Array.isArray(r.events) ? r.events.map(str) : [], generic: r.generic === true || r.generic === "true" },
     ]),
   );
+}
+
+/** The catalog read once per session: every trigger of a preview is checked against one read (a failed read is tried again). */
+const catalogRead = perSession((): { reading?: Promise<EventCatalog> } => ({}));
+
+export function sessionEventCatalog(session: Session): Promise<EventCatalog> {
+  const memo = catalogRead(session);
+  if (!memo.reading) {
+    const reading = readEventCatalog(session);
+    memo.reading = reading;
+    reading.catch(() => {
+      if (memo.reading === reading) memo.reading = undefined;
+    });
+  }
+  return memo.reading;
 }

@@ -5,8 +5,9 @@ import { volumeWith, type TestVolume } from "../../../emulator/features/volume-b
 import { eventChoiceCheck, mediaPathCheck, taskWebhookCheck } from "../../../provider/reconcile/automation/checks";
 import { webhookRows } from "../../../provider/reconcile/automation/mappings";
 import { createRow } from "../../../provider/reconcile/automation/rows";
+import { Session } from "../../../provider/reconcile/session";
 import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { once, type Site, startSite, STARTUP_MS } from "./site";
+import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let volume: TestVolume;
@@ -69,5 +70,14 @@ describe("a media path must be a file on the volume", () => {
       expect.stringMatching(/^path 'images\/missing.iso' is not on the volume 'nas'/),
     ]);
     expect(missing.sent).toEqual(["POST volume_browser"]);
+  });
+});
+
+describe("a session reads the event catalog once, however many triggers it checks", () => {
+  test("three choices checked: one GET of task_event_types", async () => {
+    const fresh = new Session(site.api);
+    await site.resetRequests();
+    for (const event of ["poweroff", "poweron", "exploded"]) await eventChoiceCheck(fresh, { type: "vms", event });
+    expect(countOf(await site.requests(), "GET", "task_event_types")).toBe(1);
   });
 });

@@ -1,0 +1,24 @@
+import { eventChoiceCheck } from "../reconcile/automation/checks";
+import { eventTriggerRows } from "../reconcile/automation/mappings";
+import { EVENT_TRIGGER_TABLE, type EventTriggerInputs, eventTriggerInputsSchema, eventTriggerShape } from "../schemas/eventTrigger";
+import { asFailures, rowBehaviour } from "./automationRow";
+import { defineResource } from "./defineResource";
+
+declare module "./defineResource" {
+  interface ResourceTokens {
+    EventTrigger: true;
+  }
+}
+
+/** The fields the event catalog judges: while one is unknown (preview), the check waits for the run that knows it. */
+const CHOICE = ["type", "event", "object", "tag"] as const;
+
+export const eventTrigger = defineResource<EventTriggerInputs, EventTriggerInputs>({
+  token: "EventTrigger",
+  table: EVENT_TRIGGER_TABLE,
+  description:
+    "Runs a task when an event of a type happens: to one object, to the objects carrying a tag, or to any. Changing task or type replaces it.",
+  schema: eventTriggerInputsSchema,
+  verify: async (api, inputs, unknown) => (CHOICE.some((f) => unknown.has(f)) ? [] : asFailures(await eventChoiceCheck(api, inputs))),
+  ...rowBehaviour(eventTriggerShape, eventTriggerRows),
+});
