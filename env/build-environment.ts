@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
-import { cloneOrder } from "./environment-schema";
+import { cloneOrder, eventTriggerIdentity } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 
@@ -31,6 +31,7 @@ export function buildEnvironment(env: Environment): BuiltEnvironment {
     const vnetsOfNics = entry.nics.flatMap((n) => vnets.get(n.vnet) ?? []);
     vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }, { dependsOn: vnetsOfNics }));
   }
+  declareAutomation(env, vmKey);
   return {
     vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
     vms: Object.fromEntries([...vms].map(([name, { vm, status }]) => [name, { id: vm.id, machineKey: vm.machineKey, status }])),
@@ -83,4 +84,19 @@ function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomReso
     { parent: vm, dependsOn: hardware },
   );
   return { vm, status: power.status };
+}
+
+/**
+ * Webhooks, the tasks that send through them, the event triggers and schedules that run the tasks: a
+ * reference is the name of an entry of the file, else a key (a trigger's VM may also be an existing VM's name).
+ */
+function declareAutomation(env: Environment, vmKey: (ref: string) => pulumi.Output<string>): void {
+  const keyOf = (declared: Map<string, { id: pulumi.Output<string> }>) => (ref: string) => declared.get(ref)?.id ?? pulumi.output(ref);
+  const webhookKey = keyOf(new Map(env.webhooks.map((w) => [w.name, new vp.Webhook(w.name, w)])));
+  const taskKey = keyOf(new Map(env.tasks.map((t) => [t.name, new vp.Task(t.name, { ...t, webhook: webhookKey(t.webhook) })])));
+  for (const trigger of env.eventTriggers) {
+    const object = trigger.object === undefined ? undefined : trigger.type === "vms" ? vmKey(trigger.object) : trigger.object;
+    new vp.EventTrigger(eventTriggerIdentity(trigger), { ...trigger, task: taskKey(trigger.task), object });
+  }
+  for (const schedule of env.schedules) new vp.Schedule(schedule.name, { ...schedule, tasks: schedule.tasks.map(taskKey) });
 }

@@ -6,6 +6,10 @@ import { withoutMachineOwner } from "../provider/schemas/hardware";
 import { nicShape } from "../provider/schemas/nic";
 import { VIRTUAL_MACHINE_RULE_FIELDS, checkVirtualMachine, cloneFromShape, virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
+import { webhookInputsSchema } from "../provider/schemas/webhook";
+import { taskInputsSchema } from "../provider/schemas/task";
+import { eventTriggerInputsSchema } from "../provider/schemas/eventTrigger";
+import { scheduleInputsSchema } from "../provider/schemas/schedule";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -75,10 +79,32 @@ const vmEntry = z
   })
   .superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
 
+// Automation refers by name (a task's webhook, a trigger's task and VM, a schedule's tasks) or by key; the
+// provider's own rules (message variables, the schedule's window) still apply: safeExtend keeps them.
+const reference = (what: string) => z.string().min(1).describe(`Name of a ${what} of this environment, or a ${what} key`);
+const taskEntry = taskInputsSchema.safeExtend({ webhook: reference("webhook") });
+const eventTriggerEntry = eventTriggerInputsSchema.safeExtend({
+  task: reference("task"),
+  object: z.string().min(1).optional().describe("For type vms: name of a VM (of this environment or existing) or its key; else a key"),
+});
+const scheduleEntry = scheduleInputsSchema.safeExtend({
+  tasks: z.array(reference("task")).default([]).describe("Names of tasks of this environment, or task keys"),
+});
+
+/** The event triggers of a file have no name: they are known by what they do, so two alike are one declared twice. */
+export const eventTriggerIdentity = (t: { task: string; type: string; event: string; object?: string; tag?: string }): string =>
+  [t.task, t.type, t.event, t.object, t.tag].filter((part) => part !== undefined).join("-");
+
+const KEY = /^\d+$/;
+
 export const environmentSchema = z
   .strictObject({
     vnets: z.array(vnetInputsSchema).default([]),
     vms: z.array(vmEntry).default([]),
+    webhooks: z.array(webhookInputsSchema).default([]),
+    tasks: z.array(taskEntry).default([]),
+    eventTriggers: z.array(eventTriggerEntry).default([]),
+    schedules: z.array(scheduleEntry).default([]),
   })
   .superRefine((env, ctx) => {
     const duplicate = (kind: "vnets" | "vms", names: string[]) =>
@@ -98,6 +124,7 @@ export const environmentSchema = z
       "vms",
       env.vms.map((v) => v.name),
     );
+    for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
     env.vms.forEach((vm, i) => {
       const names = (list: { name?: string }[], kind: string) =>
         list.forEach((x, j) => {
@@ -116,6 +143,51 @@ export const environmentSchema = z
     const order = cloneOrder(env.vms);
     if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
   });
+
+type AutomationEntries = Pick<z.output<typeof environmentSchema>, "webhooks" | "tasks" | "eventTriggers" | "schedules">;
+
+/** Names declared twice, and references to a webhook or task that is neither declared here nor a key. */
+function automationProblems(env: AutomationEntries): { path: (string | number)[]; message: string }[] {
+  const twice = (kind: keyof AutomationEntries, names: string[], noun: string) =>
+    names.flatMap((name, i) =>
+      names.indexOf(name) === i
+        ? []
+        : [{ path: [kind, i, kind === "eventTriggers" ? "task" : "name"], message: `${noun} '${name}' is declared twice` }],
+    );
+  const known = (names: string[], noun: string) => (ref: string, path: (string | number)[]) =>
+    KEY.test(ref) || names.includes(ref)
+      ? []
+      : [{ path, message: `${noun} '${ref}' is not declared under ${noun}s: declare it there, or give an existing ${noun}'s key` }];
+  const webhook = known(
+    env.webhooks.map((w) => w.name),
+    "webhook",
+  );
+  const task = known(
+    env.tasks.map((t) => t.name),
+    "task",
+  );
+  return [
+    ...twice(
+      "webhooks",
+      env.webhooks.map((w) => w.name),
+      "webhook name",
+    ),
+    ...twice(
+      "tasks",
+      env.tasks.map((t) => t.name),
+      "task name",
+    ),
+    ...twice(
+      "schedules",
+      env.schedules.map((s) => s.name),
+      "schedule name",
+    ),
+    ...twice("eventTriggers", env.eventTriggers.map(eventTriggerIdentity), "event trigger"),
+    ...env.tasks.flatMap((t, i) => webhook(t.webhook, ["tasks", i, "webhook"])),
+    ...env.eventTriggers.flatMap((t, i) => task(t.task, ["eventTriggers", i, "task"])),
+    ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),
+  ];
+}
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 

@@ -318,4 +318,199 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
     }[];
+    webhooks: {
+        /** Webhook name, unique on the platform */
+        name: string;
+        /** Description */
+        description: string;
+        /** Endpoint that receives the request */
+        url: string;
+        /** How the request authenticates (secret; the platform never answers it) */
+        authorization: {
+            type: "none";
+        } | {
+            type: "bearer";
+            token: string;
+        } | {
+            type: "apiKey";
+            key: string;
+        } | {
+            type: "basic";
+            username: string;
+            password: string;
+        };
+        /** Headers, sent in this order (default: Content-Type: application/json, the platform's default; [] sends none) */
+        headers: {
+            /** Header name */
+            name: string;
+            /** Header value */
+            value: string;
+        }[];
+        /** Accept self-signed certificates (not for production) */
+        allowInsecure: boolean;
+        /** Seconds to wait for an answer, 3 or more (default 5) */
+        timeout: number;
+        /** Reattempts when there is no answer or an error (default 3) */
+        retries: number;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
+    tasks: {
+        /** Task name, unique on the platform */
+        name: string;
+        /** Description */
+        description: string;
+        /** Whether events and schedules run the task */
+        enabled: boolean;
+        /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
+        message: string;
+        /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
+        deleteAfterRunning: boolean;
+        /** Name of a webhook of this environment, or a webhook key */
+        webhook: string;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
+    eventTriggers: {
+        /** Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger */
+        type: string;
+        /** The event, one the type offers, e.g. poweroff for vms */
+        event: string;
+        /** Name of a task of this environment, or a task key */
+        task: string;
+        /** Key of a tag: the trigger applies to every object of the type carrying it (not with object) */
+        tag?: string | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+        /** For type vms: name of a VM (of this environment or existing) or its key; else a key */
+        object?: string | undefined;
+    }[];
+    schedules: {
+        /** Schedule name, unique on the platform */
+        name: string;
+        /** Description */
+        description: string;
+        /** Whether the schedule runs its tasks */
+        enabled: boolean;
+        /** Unit of repetition; never runs once */
+        repeatEvery: "never" | "minute" | "hour" | "day" | "week" | "month" | "year";
+        /** Runs every this many units (default 1) */
+        repeatIteration: number;
+        /** Time of the run, or the window's opening for minute and hour repeats (UTC) */
+        startTimeOfDay: string;
+        /** The window's end for minute and hour repeats (UTC) */
+        endTimeOfDay: string;
+        /** Minute and hour repeats run all day (the window is ignored) */
+        allDay: boolean;
+        /** Month repeats: the day of the month (0 = the start's day) */
+        dayOfMonth: number;
+        /** Weekdays it runs on (not for month and year repeats; default all) */
+        days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
+        /** Names of tasks of this environment, or task keys */
+        tasks: string[];
+        /** First day (and time) the schedule may run (default: when it is created) */
+        start?: string | undefined;
+        /** No run after this date (default: no end) */
+        end?: string | undefined;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
 }

@@ -142,3 +142,60 @@ describe("one file for several stacks: per-stack overlays under `stacks`", () =>
     expect(problems("vms: [{ name: a }]\nstacks: [p]\n")[0]).toMatch(/^env\.yaml:2:9: stacks: a map of stack name/);
   });
 });
+
+describe("webhooks, tasks, event triggers and schedules are declared by name", () => {
+  const automation = [
+    "vms:",
+    "  - name: web",
+    "webhooks:",
+    "  - name: alerts",
+    "    url: https://hooks.example/alert",
+    "    authorization: { type: bearer, token: s3cret }",
+    "tasks:",
+    "  - name: web-stopped",
+    "    webhook: alerts",
+    '    message: "${NAME} stopped at ${TIMESTAMP}"',
+    "eventTriggers:",
+    "  - { task: web-stopped, type: vms, event: poweroff, object: web }",
+    "schedules:",
+    "  - { name: nightly, repeatEvery: day, startTimeOfDay: '02:30', tasks: [web-stopped, '42'] }",
+    "",
+  ].join("\n");
+
+  test("references stay names (resolved when the resources are declared); the provider's defaults apply", () => {
+    const env = loadEnvironment("env.yaml", automation);
+    expect(env.webhooks[0]).toMatchObject({ name: "alerts", headers: [{ name: "Content-Type", value: "application/json" }], timeout: 5 });
+    expect(env.tasks[0]).toMatchObject({ webhook: "alerts", deleteAfterRunning: false });
+    expect(env.eventTriggers[0]).toEqual({ task: "web-stopped", type: "vms", event: "poweroff", object: "web" });
+    expect(env.schedules[0]).toMatchObject({ name: "nightly", tasks: ["web-stopped", "42"], repeatEvery: "day" });
+  });
+
+  test("a webhook or task that is neither declared nor a key is refused at the reference", () => {
+    const text = automation.replace("webhook: alerts", "webhook: alarms").replace("tasks: [web-stopped, '42']", "tasks: [web-started]");
+    expect(problems(text)).toEqual([
+      expect.stringMatching(/^env\.yaml:9:14: tasks\[0\]\.webhook: webhook 'alarms' is not declared under webhooks: declare it there/),
+      expect.stringMatching(/^env\.yaml:14:\d+: schedules\[0\]\.tasks\[0\]: task 'web-started' is not declared under tasks/),
+    ]);
+  });
+
+  test("the provider's rules apply: a message variable outside the four, a bearer token with its prefix, an end before the start", () => {
+    const text = automation
+      .replace("${TIMESTAMP}", "${HOST}")
+      .replace("token: s3cret", "token: Bearer s3cret")
+      .replace("tasks: [web-stopped, '42']", "start: '2031-02-01', end: '2031-01-01'");
+    const found = problems(text).join("\n");
+    expect(found).toMatch(/tasks\[0\]\.message: message uses \$\{HOST\}/);
+    expect(found).toMatch(/webhooks\[0\]\.authorization\.token: /);
+    expect(found).toMatch(/schedules\[0\]\.end: end 2031-01-01 is before start 2031-02-01/);
+  });
+
+  test("names are unique per kind, and two triggers alike are one declared twice", () => {
+    const text = `${automation}  - { name: nightly }\n`.replace(
+      "eventTriggers:\n  - { task: web-stopped, type: vms, event: poweroff, object: web }",
+      "eventTriggers:\n  - { task: web-stopped, type: vms, event: poweroff, object: web }\n  - { task: web-stopped, type: vms, event: poweroff, object: web }",
+    );
+    const found = problems(text).join("\n");
+    expect(found).toMatch(/schedules\[1\]\.name: schedule name 'nightly' is declared twice/);
+    expect(found).toMatch(/eventTriggers\[1\]\.task: event trigger 'web-stopped-vms-poweroff-web' is declared twice/);
+  });
+});

@@ -237,3 +237,58 @@ describe("a Schedule runs its Task on time (the emulator's manual clock)", () =>
     expect((await timed.api("GET", "/v4/task_schedules?fields=name")).body).toEqual([]);
   }, 300_000);
 });
+
+// ---- the same in a YAML environment: references by name ---------------------------------------
+
+let yamlCtx: E2eContext;
+const environmentYaml = () =>
+  [
+    "vms:",
+    "  - { name: yaml-hooked, powerState: running }",
+    "webhooks:",
+    `  - { name: yaml-receiver, url: "${receiver.url}", allowInsecure: true, retries: 0, authorization: { type: apiKey, key: raw-k3y } }`,
+    "tasks:",
+    '  - { name: yaml-stopped, webhook: yaml-receiver, message: "${NAME} stopped" }',
+    "eventTriggers:",
+    "  - { task: yaml-stopped, type: vms, event: poweroff, object: yaml-hooked }",
+    "schedules:",
+    "  - { name: yaml-yearly, repeatEvery: year, start: '2031-01-01', tasks: [yaml-stopped] }",
+    "",
+  ].join("\n");
+const environmentProgram: PulumiFn = async () => {
+  const { buildEnvironment, loadEnvironment } = require("vplatform/env");
+  buildEnvironment(loadEnvironment("hooks.yaml", environmentYaml()));
+};
+
+describe("a YAML environment declares webhooks, tasks, event triggers and schedules by name", () => {
+  beforeAll(async () => {
+    yamlCtx = await startE2e("hooks-yaml", environmentProgram);
+  }, 120_000);
+  afterAll(async () => yamlCtx?.dispose());
+
+  test("up resolves the names; a power-off of the named VM sends the task's message; a second preview is empty; destroy leaves no row", async () => {
+    const up = await yamlCtx.stack.up(collect(yamlCtx));
+    expect(up.summary.resourceChanges).toMatchObject({ create: 7 }); // the stack, VM, its power, webhook, task, trigger, schedule
+    const [vm] = (await yamlCtx.api("GET", "/v4/vms?filter=name%20eq%20'yaml-hooked'&fields=%24key")).body;
+    const [schedule] = (await yamlCtx.api("GET", "/v4/task_schedules?filter=name%20eq%20'yaml-yearly'&fields=%24key")).body;
+    const [task] = (await yamlCtx.api("GET", "/v4/tasks?filter=name%20eq%20'yaml-stopped'&fields=%24key")).body;
+    const links = (await yamlCtx.api("GET", `/v4/task_schedule_triggers?filter=schedule%20eq%20${schedule.$key}&fields=task`)).body;
+    expect(links.map((l: { task: unknown }) => String(l.task))).toEqual([String(task.$key)]);
+
+    receiver.received.length = 0;
+    expect((await yamlCtx.api("POST", "/v4/vm_actions", { vm: vm.$key, action: "poweroff" })).status).toBeLessThan(300);
+    const [request] = await receiver.requests(1, 30_000);
+    expect(request.body).toBe("yaml-hooked stopped");
+    expect(receiver.header(request, "Authorization")).toBe("raw-k3y");
+    await quiet();
+    expect(receiver.received).toHaveLength(1);
+    await yamlCtx.api("POST", "/v4/vm_actions", { vm: vm.$key, action: "poweron" });
+
+    const preview = await yamlCtx.stack.preview(collect(yamlCtx));
+    expect(onlySame(preview.changeSummary)).toEqual([]);
+    await yamlCtx.stack.destroy(collect(yamlCtx));
+    for (const table of ["webhook_urls", "tasks", "task_schedules", "vms"]) {
+      expect([table, (await yamlCtx.api("GET", `/v4/${table}?fields=name&filter=name%20ct%20'yaml'`)).body]).toEqual([table, []]);
+    }
+  }, 300_000);
+});
