@@ -22,6 +22,8 @@ beforeAll(async () => {
   const made = await checkedCreate(providers.VirtualMachine(), { name: "bad-input-host", powerState: "stopped" });
   const net = await checkedCreate(providers.Vnet(), { name: "bad-input-net", network: "10.91.0.0/24" });
   vm = { id: made.id, machineKey: made.outs.machineKey };
+  const hook = await checkedCreate(providers.Webhook(), { name: "bad-input-hook", url: "https://127.0.0.1:9/" });
+  const task = await checkedCreate(providers.Task(), { name: "bad-input-task", webhook: hook.id });
   valid = {
     VirtualMachine: { name: "bad-vm" },
     Drive: { machine: vm.machineKey, media: "disk", disksize: 1024 ** 3 },
@@ -30,6 +32,10 @@ beforeAll(async () => {
     Vnet: { name: "bad-net", network: "10.92.0.0/24" },
     VmSnapshot: { vm: vm.id, name: "snap" },
     VmPower: { vm: vm.id, state: "running" },
+    Webhook: { name: "bad-hook", url: "https://hooks.example/alert" },
+    Task: { name: "bad-task", webhook: hook.id },
+    EventTrigger: { task: task.id, type: "vms", event: "poweroff" },
+    Schedule: { name: "bad-schedule" },
   };
   await lab.newRun(); // the preview checked below is a later run than the one that made the host
   await lab.resetRequests();
@@ -93,6 +99,27 @@ describe("the cases found accepted at preview are refused there now", () => {
       { name: U, network: "10.0.0.0/24", dhcpEnabled: true, dhcpStart: "10.0.0.200", dhcpStop: "10.0.0.100" },
       "dhcpStop",
     ));
+});
+
+describe("the bad input of issue 20 for webhooks, tasks, event triggers and schedules is refused at preview", () => {
+  const U = PREVIEW_UNKNOWN;
+  test("a webhook timeout below 3", () => expectRefused("Webhook", { ...valid.Webhook, timeout: 2 }, "timeout"));
+  test("a bearer token that starts with Bearer", () =>
+    expectRefused("Webhook", { ...valid.Webhook, authorization: { type: "bearer", token: "Bearer abc" } }, "authorization.token"));
+  test("an API key value with a prefix", () =>
+    expectRefused("Webhook", { ...valid.Webhook, authorization: { type: "apiKey", key: "ApiKey abc" } }, "authorization.key"));
+  test("a header without a name", () =>
+    expectRefused("Webhook", { ...valid.Webhook, headers: [{ name: " ", value: "x" }] }, "headers.0.name"));
+  test("a message variable outside the four", () => expectRefused("Task", { ...valid.Task, message: "${NAME} on ${HOST}" }, "message"));
+  test("a task whose webhook does not exist (one read-only look-up)", () =>
+    expectRefused("Task", { ...valid.Task, webhook: "999999" }, "webhook"));
+  test("an event that the type does not have (the catalog, read once)", () =>
+    expectRefused("EventTrigger", { ...valid.EventTrigger, event: "exploded" }, "event"));
+  test("an object given for a generic type", () =>
+    expectRefused("EventTrigger", { task: U, type: "alarms", event: "raised", object: "1" }, "object"));
+  test("a tag and an object both given", () => expectRefused("EventTrigger", { ...valid.EventTrigger, object: vm.id, tag: "1" }, "tag"));
+  test("a schedule whose end is before its start", () =>
+    expectRefused("Schedule", { ...valid.Schedule, start: "2031-02-01", end: "2031-01-01" }, "end"));
 });
 
 describe("a YAML environment with a key given twice in one mapping is refused, naming the key with its line and column", () => {
