@@ -1054,7 +1054,7 @@ export interface GetVolumeFilesResult {
     }[];
 }
 
-/** Arguments of getMediaFileByPath: The file at this path on a NAS volume, found on the volume (a volume-browser job). */
+/** Arguments of getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
 export interface GetMediaFileByPathArgs {
     /** Name of the NAS volume */
     volume: string;
@@ -1062,8 +1062,10 @@ export interface GetMediaFileByPathArgs {
     path: string;
 }
 
-/** getMediaFileByPath: The file at this path on a NAS volume, found on the volume (a volume-browser job). */
+/** getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
 export interface GetMediaFileByPathResult {
+    /** Media file key: a cdrom or import drive's mediaSource */
+    id: string;
     /** Volume key */
     volume: string;
     /** File name */

@@ -147,9 +147,11 @@ const FUNCTIONS = {
     },
   }),
   getMediaFileByPath: declare({
-    description: "The file at this path on a NAS volume, found on the volume (a volume-browser job).",
+    description:
+      "The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource.",
     args: getMediaFileByPathArgsSchema,
     result: z.object({
+      id: text("Media file key: a cdrom or import drive's mediaSource"),
       volume: text("Volume key"),
       name: text("File name"),
       path: text("Path relative to the volume's root"),

@@ -91,9 +91,36 @@ describe("the files of a directory come from a volume-browser job", () => {
 });
 
 describe("a media file is found by its path on the volume", () => {
-  test("images/ubuntu.iso: the file with its volume", async () => {
+  test("images/ubuntu.iso: the file with its volume and the key of its media file", async () => {
     expect(await findMediaFile(site.api, "nas", "images/ubuntu.iso")).toEqual({
-      file: { name: "ubuntu.iso", path: "images/ubuntu.iso", size: 4096, date: expect.any(Number), type: "file", volume: nas.key },
+      file: {
+        id: expect.stringMatching(/^\d+$/),
+        name: "ubuntu.iso",
+        path: "images/ubuntu.iso",
+        size: 4096,
+        date: expect.any(Number),
+        type: "file",
+        volume: nas.key,
+      },
+    });
+  });
+  test("the media file is the platform's files row of that volume and path, an ISO, found again by a second look", async () => {
+    const first = await findMediaFile(site.api, "nas", "images/ubuntu.iso");
+    const again = await findMediaFile(site.api, "nas", "images/ubuntu.iso");
+    const id = "file" in first ? first.file.id : "";
+    expect("file" in again && again.file.id).toBe(id);
+    expect(await site.api.get("files", id, "name,type,filesize,volume,volume_path,path")).toMatchObject({
+      name: "ubuntu.iso",
+      type: "iso",
+      filesize: 4096,
+      volume: nas.key,
+      volume_path: "images/ubuntu.iso",
+      path: "/volumes/nas/images/ubuntu.iso",
+    });
+  });
+  test("a file that is no ISO or disk image is refused at path", async () => {
+    expect(await findMediaFile(site.api, "nas", "images/notes.txt")).toEqual({
+      problems: [{ path: ["path"], message: expect.stringContaining("path 'images/notes.txt' on the volume 'nas' is no media file") }],
     });
   });
   test.each([
