@@ -121,19 +121,28 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
   };
 }
 
+/** A look-up's arguments or result (a zod object) as a function's inputs or outputs, its object types named after it. */
+function objectProperties(schema: z.ZodObject, io: "input" | "output", typeName: string, types: Json): Json {
+  const properties = Object.fromEntries(
+    Object.entries(schema.shape as Record<string, z.ZodType>).map(([k, field]) => [
+      k,
+      toProperty(z.toJSONSchema(field, { io, unrepresentable: "any" }) as Json, `${typeName}${pascal(k)}`, types),
+    ]),
+  );
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const required = Object.keys(shape).filter((k) => io === "output" || !shape[k].safeParse(undefined).success);
+  return { properties, ...(required.length ? { required } : {}) };
+}
+
 /** The look-ups (provider/resources/lookupFunctions), which the plugin serves by invoke. */
-function buildFunctions(): Json {
-  const property = (type: string, description: string) => ({ type, description });
+function buildFunctions(types: Json): Json {
   return Object.fromEntries(
     LOOKUP_FUNCTIONS.map((fn) => [
       token(fn.name),
       {
         description: fn.description,
-        inputs: { properties: { name: property("string", "Name to look up") }, required: ["name"] },
-        outputs: {
-          properties: Object.fromEntries(Object.entries(fn.outputs).map(([k, o]) => [k, property(o.type, o.description)])),
-          required: Object.keys(fn.outputs),
-        },
+        inputs: objectProperties(fn.args, "input", `${pascal(fn.name)}Args`, types),
+        outputs: objectProperties(fn.result, "output", `${pascal(fn.name)}Result`, types),
       },
     ]),
   );
@@ -151,6 +160,7 @@ const withProviderResource = (schema: Json): Json => ({
 export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
   const types: Json = {};
   const resources = Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)]));
+  const functions = buildFunctions(types);
   return withProviderResource({
     name: PKG,
     displayName: "vplatform",
@@ -169,7 +179,7 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     },
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
-    functions: buildFunctions(),
+    functions,
     language: { nodejs: { packageName: "vplatform" } },
   });
 }
@@ -220,6 +230,24 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
       `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`,
       "",
     );
+  }
+  lines.push("# Functions (look-ups)", "", "SDK functions (`getX` and `getXOutput`) and the plugin's functions (`fn::invoke`).", "");
+  for (const [tok, f] of Object.entries((schema.functions ?? {}) as Json)) {
+    lines.push(
+      `## ${tok.split(":").pop()}`,
+      "",
+      f.description,
+      "",
+      "| argument | type | required | default | description |",
+      "|---|---|---|---|---|",
+    );
+    for (const [name, p] of Object.entries(f.inputs.properties as Json)) {
+      const required = (f.inputs.required ?? []).includes(name) ? "yes" : "";
+      const byDefault = p.default !== undefined ? `\`${JSON.stringify(p.default)}\`` : "";
+      lines.push(`| ${name} | ${typeText(p)} | ${required} | ${byDefault} | ${String(p.description ?? "").replace(/\|/g, "\\|")} |`);
+    }
+    const results = Object.entries(f.outputs.properties as Json).map(([k, p]) => `\`${k}\` (${typeText(p)})`);
+    lines.push("", `Result: ${results.join(", ")}.`, "");
   }
   lines.push("## Types", "");
   for (const [tok, t] of Object.entries(schema.types as Json)) {

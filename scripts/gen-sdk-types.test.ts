@@ -11,6 +11,7 @@ import {
   environmentTypesFile,
   GENERATED_FILE,
   inName,
+  lookupArgsName,
   lookupResultName,
   outName,
   schemaTargets,
@@ -39,7 +40,7 @@ describe("the committed plain SDK types", () => {
       `import type { z } from "zod";`,
       `import type * as T from "../sdk/schemaTypes.generated";`,
       `import type { OutputValues } from "../provider/schemas/outputs";`,
-      `import type { LookupOutputsOf } from "../provider/resources/lookupFunctions";`,
+      `import type { LookupArgsOf, LookupResultOf } from "../provider/resources/lookupFunctions";`,
       ...targets.map(
         (t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`,
       ),
@@ -51,10 +52,10 @@ describe("the committed plain SDK types", () => {
           ? [`export const ${computedName(t.token)}: Same<T.${computedName(t.token)}, OutputValues<typeof ${t.outputsExport}>> = true;`]
           : []),
       ]),
-      ...LOOKUP_FUNCTIONS.map(
-        (fn) =>
-          `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`,
-      ),
+      ...LOOKUP_FUNCTIONS.flatMap((fn) => [
+        `export const ${lookupArgsName(fn.name)}: Same<T.${lookupArgsName(fn.name)}, LookupArgsOf["${fn.name}"]> = true;`,
+        `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, LookupResultOf["${fn.name}"]> = true;`,
+      ]),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(RESOURCE_LIST.map((r) => r.token)); // every resource has its types
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);

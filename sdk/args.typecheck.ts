@@ -2,7 +2,7 @@
 // (tsc): each `@ts-expect-error` fails the build if the line compiles. Nothing
 // here runs; the function is never called.
 import * as pulumi from "@pulumi/pulumi";
-import { getVnetOutput, readTableOutput } from "./lookups";
+import { getMediaFileByPathOutput, getTableRowsOutput, getVnetOutput, getVolumeFilesOutput, readTableOutput } from "./lookups";
 import type { DeviceArgs, DriveArgs, VirtualMachineArgs, VnetArgs } from "./resources";
 import type { VmPowerArgs } from "./vmPower";
 import { machineKey as keyOf, type MachineKey } from "./types";
@@ -25,6 +25,13 @@ export function argumentTypes(
   const vnet: VnetArgs = { name: "n", advancedOptions: { dnsmasq: [text, "log-dhcp"] } };
   const power: VmPowerArgs = { vm: vmId, state: "running" };
   const lookups = [getVnetOutput({ name: text }), readTableOutput({ table: "vms", filter: text, fields: [text, "name"] })];
+  const iso = getMediaFileByPathOutput({ volume: "nas", path: text });
+  const cdrom: DriveArgs = { machine: machineKey, media: "cdrom", mediaSource: iso.id }; // a NAS file's media file
+  const rows = getTableRowsOutput({ table: "clusters", fields: ["name", text], limit: pulumi.output(5) }).rows;
+  // @ts-expect-error a misspelled look-up argument
+  const badArgument = getVolumeFilesOutput({ volume: "nas", directry: "images" });
+  // @ts-expect-error text where a look-up's number belongs
+  const badLimit = getVolumeFilesOutput({ volume: "nas", limit: "10" });
   // @ts-expect-error a VM key where the machine key belongs
   const wrongKey: DriveArgs = { machine: vmId, disksize: 1 };
   // @ts-expect-error plain text where the machine key belongs
@@ -52,6 +59,10 @@ export function argumentTypes(
     vnet,
     power,
     lookups,
+    cdrom,
+    rows,
+    badArgument,
+    badLimit,
     wrongKey,
     textKey,
     wrongNested,

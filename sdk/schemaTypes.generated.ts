@@ -1273,6 +1273,12 @@ export interface ScheduleValues {
     } | undefined;
 }
 
+/** Arguments of getVnet: The virtual network with this name. */
+export interface GetVnetArgs {
+    /** Name to look up */
+    name: string;
+}
+
 /** getVnet: The virtual network with this name. */
 export interface GetVnetResult {
     /** Row key */
@@ -1283,6 +1289,12 @@ export interface GetVnetResult {
     network: string;
     /** Network type */
     type: string;
+}
+
+/** Arguments of getVirtualMachine: The VM (not a snapshot) with this name. */
+export interface GetVirtualMachineArgs {
+    /** Name to look up */
+    name: string;
 }
 
 /** getVirtualMachine: The VM (not a snapshot) with this name. */
@@ -1297,11 +1309,23 @@ export interface GetVirtualMachineResult {
     cluster: string;
 }
 
+/** Arguments of getCluster: The cluster with this name. */
+export interface GetClusterArgs {
+    /** Name to look up */
+    name: string;
+}
+
 /** getCluster: The cluster with this name. */
 export interface GetClusterResult {
     /** Row key */
     id: string;
     /** Name */
+    name: string;
+}
+
+/** Arguments of getStorageTier: The storage tier "3", "Tier 3" or with this description (tiers have a number, no name). */
+export interface GetStorageTierArgs {
+    /** Name to look up */
     name: string;
 }
 
@@ -1313,6 +1337,12 @@ export interface GetStorageTierResult {
     name: string;
     /** Tier number */
     tier: number;
+}
+
+/** Arguments of getResourceGroup: The hardware resource group (GPUs, PCI, USB) with this name: attach one with a Device whose resourceGroup is its uuid. */
+export interface GetResourceGroupArgs {
+    /** Name to look up */
+    name: string;
 }
 
 /** getResourceGroup: The hardware resource group (GPUs, PCI, USB) with this name: attach one with a Device whose resourceGroup is its uuid. */
@@ -1327,11 +1357,23 @@ export interface GetResourceGroupResult {
     id: string;
 }
 
+/** Arguments of getVgpuDevice: The NVIDIA vGPU device with this name. */
+export interface GetVgpuDeviceArgs {
+    /** Name to look up */
+    name: string;
+}
+
 /** getVgpuDevice: The NVIDIA vGPU device with this name. */
 export interface GetVgpuDeviceResult {
     /** Row key */
     id: string;
     /** Name */
+    name: string;
+}
+
+/** Arguments of getMediaFile: The media file (ISO, disk image) with this name, for a drive's mediaSource. */
+export interface GetMediaFileArgs {
+    /** Name to look up */
     name: string;
 }
 
@@ -1345,4 +1387,138 @@ export interface GetMediaFileResult {
     type: string;
     /** Size in bytes */
     filesize: number;
+}
+
+/** Arguments of getUser: The user with this name: the owner an API key takes its rights from. */
+export interface GetUserArgs {
+    /** Name of the user */
+    name: string;
+}
+
+/** getUser: The user with this name: the owner an API key takes its rights from. */
+export interface GetUserResult {
+    /** User key */
+    id: string;
+    /** Name */
+    name: string;
+    /** Display name */
+    displayName: string;
+    /** E-mail address */
+    email: string;
+    /** Role: admin, vmoperator or readonly */
+    role: string;
+    /** Whether the user may log in */
+    enabled: boolean;
+}
+
+/** Arguments of getNasVolume: The NAS volume with this name. */
+export interface GetNasVolumeArgs {
+    /** Name of the NAS volume */
+    name: string;
+}
+
+/** getNasVolume: The NAS volume with this name. */
+export interface GetNasVolumeResult {
+    /** Volume key */
+    id: string;
+    /** Name */
+    name: string;
+    /** Status: online or offline */
+    status: string;
+}
+
+/** Arguments of getVolumeFiles: One page of the files and directories in a directory of a NAS volume (a volume-browser job): directories first, then by name. */
+export interface GetVolumeFilesArgs {
+    /** Name of the NAS volume */
+    volume: string;
+    /** Directory, relative to the volume's root ("" = the root) */
+    directory?: string | undefined;
+    /** Only files with these extensions (e.g. ["iso", "qcow2"]; directories are always listed); [] = all */
+    extensions?: string[] | undefined;
+    /** Entries per page (default 1000) */
+    limit?: number | undefined;
+    /** Entries to skip: the page starts after them (default 0) */
+    offset?: number | undefined;
+}
+
+/** getVolumeFiles: One page of the files and directories in a directory of a NAS volume (a volume-browser job): directories first, then by name. */
+export interface GetVolumeFilesResult {
+    /** Volume key */
+    volume: string;
+    /** The page's entries */
+    entries: {
+        /** File or directory name */
+        name: string;
+        /** Path relative to the volume's root */
+        path: string;
+        /** Size in bytes (0 for a directory) */
+        size: number;
+        /** Modification time, Unix seconds */
+        date: number;
+        /** file or directory */
+        type: "file" | "directory";
+    }[];
+}
+
+/** Arguments of getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
+export interface GetMediaFileByPathArgs {
+    /** Name of the NAS volume */
+    volume: string;
+    /** Path of the file, relative to the volume's root (e.g. images/ubuntu.iso) */
+    path: string;
+}
+
+/** getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
+export interface GetMediaFileByPathResult {
+    /** Media file key: a cdrom or import drive's mediaSource */
+    id: string;
+    /** Volume key */
+    volume: string;
+    /** File name */
+    name: string;
+    /** Path relative to the volume's root */
+    path: string;
+    /** Size in bytes */
+    size: number;
+    /** Modification time, Unix seconds */
+    date: number;
+}
+
+/** Arguments of getEventTypes: The event types the platform offers and the events of each (for an EventTrigger's type and event). */
+export interface GetEventTypesArgs {
+    /** Only this event type (e.g. vms); default: every type */
+    type?: string | undefined;
+}
+
+/** getEventTypes: The event types the platform offers and the events of each (for an EventTrigger's type and event). */
+export interface GetEventTypesResult {
+    /** The event types, by name */
+    types: {
+        /** Event type (an area of the system, e.g. vms) */
+        type: string;
+        /** Events of the type (e.g. poweroff) */
+        events: string[];
+        /** Generic types (e.g. alarms) take neither an object nor a tag */
+        generic: boolean;
+    }[];
+}
+
+/** Arguments of getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...), with the API's fields, filter, sort and limit. */
+export interface GetTableRowsArgs {
+    /** Table of the platform (e.g. clusters, certificates, licenses, logs) */
+    table: string;
+    /** Fields of each row (e.g. ["name", "status"]); [] = the table's default fields */
+    fields?: string[] | undefined;
+    /** Filter expression, e.g. "enabled eq true and name bw 'prod'" */
+    filter?: string | undefined;
+    /** Sort field, + ascending or - descending */
+    sort?: string | undefined;
+    /** At most this many rows (0 = all; default 100) */
+    limit?: number | undefined;
+}
+
+/** getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...), with the API's fields, filter, sort and limit. */
+export interface GetTableRowsResult {
+    /** The rows, as the API answers them */
+    rows: Record<string, unknown>[];
 }

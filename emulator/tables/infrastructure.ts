@@ -426,9 +426,10 @@ export const vgpuDevicesTable: TableDef = {
 
 export const filesTable: TableDef = {
   name: "files",
-  description: "stored media files (ISO images, disk images) usable as media_source",
+  description: "stored media files (ISO images, disk images) usable as media_source, and the image files of NAS volumes",
   keyType: "int",
-  unique: { field: "name", message: "a file with that name exists" },
+  // Names are unique in the media store; a volume's files are told apart by their volume and path.
+  unique: { field: "name", message: "a file with that name exists", scope: (row) => !row.volume },
   fields: {
     name: { type: "string", required: true, maxLength: 255, summary: true },
     type: {
@@ -457,7 +458,22 @@ export const filesTable: TableDef = {
     url: { type: "string", readOnly: true, default: "", description: "download URL of an uploaded-from-URL file" },
     modified: { type: "modified", readOnly: true },
     creator: { type: "string", readOnly: true, default: "system" },
-    path: { type: "string", compute: (_ctx, row) => `/files/${String(row.name)}`, description: "where the file is stored" },
+    volume: {
+      type: "row",
+      ref: "volumes",
+      readOnly: true,
+      default: null,
+      description: "the NAS volume holding the file (null: the media store)",
+    },
+    volume_path: { type: "string", readOnly: true, default: "", description: "the file's path on its volume" },
+    path: {
+      type: "string",
+      compute: (ctx, row) =>
+        row.volume
+          ? `/volumes/${String(ctx.get("volumes", row.volume)?.name ?? row.volume)}/${String(row.volume_path)}`
+          : `/files/${String(row.name)}`,
+      description: "where the file is stored",
+    },
   },
   seed: (ctx) => {
     const files = [

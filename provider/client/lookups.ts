@@ -1,4 +1,4 @@
-import type { ApiClient } from "./api-client";
+import type { ApiClient, ListQuery } from "./api-client";
 import { quoteLiteral } from "./query-string";
 import type { Row } from "./row";
 
@@ -27,9 +27,14 @@ export interface NamedLookup {
   filterFor: (name: string) => string;
 }
 
+/** What a look-up reads rows with: the API client, or a session of the reconciler. */
+export interface RowLister {
+  list(table: string, query?: ListQuery): Promise<Row[]>;
+}
+
 /** The one row `lookup` selects for `name`: two rows are asked for, to tell a unique match from an ambiguous one. */
-export async function findOne<T = Row>(client: ApiClient, lookup: NamedLookup, name: string, fields?: string): Promise<T> {
-  const rows = await client.list<T>(lookup.table, { filter: lookup.filterFor(name), fields, limit: 2 });
+export async function findOne<T = Row>(client: RowLister, lookup: NamedLookup, name: string, fields?: string): Promise<T> {
+  const rows = (await client.list(lookup.table, { filter: lookup.filterFor(name), fields, limit: 2 })) as T[];
   if (rows.length === 0) throw new LookupError("none", lookup.what, name, `no ${lookup.what} named '${name}'`);
   if (rows.length > 1) throw new LookupError("ambiguous", lookup.what, name, `more than one ${lookup.what} named '${name}'`);
   return rows[0];

@@ -2,22 +2,19 @@ import type * as provider from "@pulumi/pulumi/provider";
 import { unwrapRpcSecret } from "@pulumi/pulumi/runtime/rpc";
 import { ConfigError, resolveProviderConfig } from "../config/provider-config";
 import { type OperationDeadline, engineDeadline, withDeadline } from "../client/operationDeadline";
-import type { ApiClient } from "../client/api-client";
 import type { PlatformApi } from "../reconcile/platform";
 import { Session } from "../reconcile/session";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
-import { LOOKUP_FUNCTIONS, type LookupFunction, runLookup } from "../resources/lookupFunctions";
+import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
 
 type Settings = Record<string, unknown>;
-/** A provider instance's platform: what resources use, and the client look-ups query. */
-type InstanceApi = PlatformApi & { client?: ApiClient };
 
 const withoutMarker = ({ [MARKER_INPUT]: _marker, ...outs }: Settings): Settings => outs;
 
@@ -35,14 +32,13 @@ export class VplatformProvider implements provider.Provider {
   private readonly pkg: string;
   private readonly resources: Map<string, ResourceOperations>;
   private readonly functions: Map<string, LookupFunction>;
-  private api?: InstanceApi;
   /** This instance's session: its resources never share locks, caches or budget with another instance's. */
   private session?: Session;
 
   constructor(
     private readonly requestTimeout: RequestTimeout = () => 0,
     loaded: { text: string; schema: PackageSchema } = loadSchema(),
-    private readonly apiFromSettings: (get: (key: string) => string | undefined) => InstanceApi = platformApiFromConfig,
+    private readonly apiFromSettings: (get: (key: string) => string | undefined) => PlatformApi = platformApiFromConfig,
     /** The resources served: the declared ones (the dynamic resources' operations, through a second door). */
     served: readonly Resource[] = RESOURCE_LIST,
   ) {
@@ -66,8 +62,7 @@ export class VplatformProvider implements provider.Provider {
   /** The provider's inputs (schema.json's config keys; secrets arrive wrapped): a client for this instance only. */
   configure(settings: Settings): void {
     this.session?.close();
-    this.api = this.apiFromSettings(this.getter(settings));
-    this.session = new Session(this.api);
+    this.session = new Session(this.apiFromSettings(this.getter(settings)));
   }
 
   /** Bad settings refused at preview, each naming its key. */
@@ -121,19 +116,14 @@ export class VplatformProvider implements provider.Provider {
     return this.run(urn, this.deadline("delete"), (ops, session) => ops.delete(session, id, props));
   }
 
-  /** The look-ups (`vplatform:index:getVnet`, ...): the SDK's functions, run by this instance's client. */
+  /** The look-ups (`vplatform:index:getVnet`, ...): the SDK's functions, run by this instance's session. */
   async invoke(token: string, inputs: Settings): Promise<provider.InvokeResult> {
     const fn = this.functions.get(resourceName(this.pkg, token) ?? "");
     if (!fn) throw new Error(`vplatform: unknown function '${token}' (this provider serves ${this.functionNames.join(", ")})`);
-    if (typeof inputs.name !== "string" || inputs.name === "")
-      return { failures: [{ property: "name", reason: `${fn.name} needs the name to look up (a non-empty string)` }] };
-    const client = this.api?.client;
-    if (!client) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
-    try {
-      return { outputs: await runLookup(fn, client, inputs.name) };
-    } catch (err) {
-      throw new Error(`vplatform: ${fn.name}: ${err instanceof Error ? err.message : String(err)}`);
-    }
+    const checked = checkLookupArgs(fn, inputs);
+    if (checked.failures) return { failures: checked.failures };
+    if (!this.session) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
+    return { outputs: await runLookup(fn, this.session, checked.args) };
   }
 
   private deadline(operation: "create" | "update" | "delete"): OperationDeadline | undefined {

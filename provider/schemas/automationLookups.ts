@@ -19,6 +19,9 @@ const volumePath = z
   .refine((p) => !p.split(/[\\/]/).includes(".."), "stays inside the volume: remove the '..' segments")
   .refine((p) => !p.includes("\0"), "holds a NUL byte");
 
+/** The argument of a look-up by name (getVnet, getCluster, ...). */
+export const nameArgsSchema = z.strictObject({ name: described(z.string().min(1), "Name to look up") });
+
 export const getUserArgsSchema = z.strictObject({ name: name("user") });
 
 export const getNasVolumeArgsSchema = z.strictObject({ name: name("NAS volume") });

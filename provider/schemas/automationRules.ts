@@ -198,3 +198,11 @@ export function mediaPathProblems(path: string, volume: string, entries: readonl
     `path '${path}' ${why} the volume '${volume}': give the path of a file on it, relative to the volume's root (e.g. images/ubuntu.iso)`,
   );
 }
+
+/** A file on the volume that the platform keeps no media file for: not an ISO or disk image. */
+export function notMediaProblems(path: string, volume: string): Problem[] {
+  return problem(
+    ["path"],
+    `path '${path}' on the volume '${volume}' is no media file: give the path of an ISO or disk image (iso, qcow2, raw, vmdk, vhd, vhdx, ova, ovf, img)`,
+  );
+}

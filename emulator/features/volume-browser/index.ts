@@ -9,7 +9,8 @@ import type { EmulatorContext } from "../../core/context";
 import { applyDefaults } from "../../core/engine";
 import type { FeatureModule, Row } from "../../tables/types";
 import { deleteEntries, pasteEntries, renameEntry } from "./fileOperations";
-import { getDir, type DirEntry } from "./listing";
+import { getDir, type DirEntry, type GetDirParams } from "./listing";
+import { registerImageFiles } from "./mediaFiles";
 import type { ParamsOf, Query } from "./params";
 import { volumeRoot, VolumeError } from "./sandbox";
 import { NAS_SERVICE_NAME, vmServicesTable, volumeBrowserTable, volumeKey, volumesTable } from "./tables";
@@ -64,6 +65,8 @@ export function runJob(ctx: EmulatorContext, hostDirs: ReadonlyMap<string, strin
   try {
     const root = volumeRoot(hostDirs.get(String(volume!.$key))!);
     const result = runQuery(root, job.query as Query, job.params as ParamsOf[Query]);
+    if (job.query === "get-dir")
+      registerImageFiles(ctx, String(volume!.$key), (job.params as GetDirParams).dir.replace(/^\/+|\/+$/g, ""), result);
     ctx.update("volume_browser", job.$key, { status: "complete", result });
   } catch (error) {
     ctx.update("volume_browser", job.$key, { status: "error", result: jobErrorMessage(error) });

@@ -173,6 +173,39 @@ describe("get-dir extension filter", () => {
   });
 });
 
+describe("the image files a listing shows are media files (files rows of their volume and path)", () => {
+  const volumeFiles = () =>
+    ctx
+      .find("files", (f) => f.volume === VOLUME)
+      .map((f) => [f.name, f.type, f.filesize, f.volume_path, get(ctx, "files", String(f.$key), "path").path]);
+
+  it("each ISO and disk image listed, once however often it is listed; other files and directories are none", async () => {
+    await listNames();
+    await listNames();
+    await listNames({ dir: "images" });
+    expect(volumeFiles()).toEqual([
+      ["alpine.ISO", "iso", 100, "alpine.ISO", "/volumes/isos/alpine.ISO"],
+      ["Debian.iso", "iso", 300, "Debian.iso", "/volumes/isos/Debian.iso"],
+      ["disk.qcow2", "qcow2", 200, "disk.qcow2", "/volumes/isos/disk.qcow2"],
+      ["a.raw", "raw", 3, "images/a.raw", "/volumes/isos/images/a.raw"],
+    ]);
+  });
+
+  it("a file rewritten on the volume shows its new size at the next listing", async () => {
+    await listNames();
+    writeFileSync(join(volumeDir, "Debian.iso"), "x".repeat(900));
+    await listNames();
+    expect(volumeFiles().find(([name]) => name === "Debian.iso")?.[2]).toBe(900);
+  });
+
+  it("a volume's file may share its name with the media store's, which stay unique among themselves", async () => {
+    post(ctx, "files", { name: "Debian.iso", type: "iso" }, admin);
+    await listNames();
+    expect(ctx.find("files", (f) => f.name === "Debian.iso")).toHaveLength(2);
+    expect(refusal(() => post(ctx, "files", { name: "Debian.iso", type: "iso" }, admin)).status).toBe(409);
+  });
+});
+
 describe("params validation", () => {
   const jobsBefore = () => ctx.all("volume_browser").length;
 

@@ -5,7 +5,8 @@
  * while `running`), and its `result` is the page of entries. A job ending in
  * `error` fails with the platform's message.
  */
-import { mediaPathProblems, type Problem } from "../../schemas/automationRules";
+import { quoteLiteral } from "../../client/query-string";
+import { mediaPathProblems, notMediaProblems, type Problem } from "../../schemas/automationRules";
 import { str, type PlatformApi, type Row } from "../platform";
 import type { Session } from "../session";
 import { waitForRow } from "../statusPoller";
@@ -100,13 +101,20 @@ export async function listDirectory(api: Session, volume: Volume, q: DirectoryQu
   }));
 }
 
-/** A media file by its path on a volume, or the problem that refuses the path (named at `path`). */
+/** A file on a volume, with the key of the media file (`files` row) the platform keeps for it: a drive's mediaSource. */
+export type MediaFile = VolumeEntry & { volume: string; id: string };
+
+/**
+ * A media file by its path on a volume, or the problem that refuses the path (named at `path`). The directory is
+ * listed first (the file must be on the volume); the platform's NAS keeps a `files` row for each ISO or disk image
+ * it lists, found by its volume and path.
+ */
 export async function findMediaFile(
   api: Session,
   volumeName: string,
   path: string,
   clock?: Clock,
-): Promise<{ file: VolumeEntry & { volume: string } } | { problems: Problem[] }> {
+): Promise<{ file: MediaFile } | { problems: Problem[] }> {
   const volume = await findVolume(api, volumeName);
   const parts = path.split("/").filter(Boolean);
   const name = parts.pop() ?? "";
@@ -120,5 +128,9 @@ export async function findMediaFile(
   }
   const problems = mediaPathProblems(path, volumeName, entries);
   if (problems.length > 0) return { problems };
-  return { file: { ...entries!.find((e) => e.name === name)!, volume: volume.key } };
+  const entry = entries!.find((e) => e.name === name)!;
+  const filter = `volume eq ${quoteLiteral(volume.key)} and volume_path eq ${quoteLiteral(entry.path)}`;
+  const [media] = await api.list("files", { filter, fields: "$key", limit: 1 });
+  if (!media) return { problems: notMediaProblems(path, volumeName) };
+  return { file: { ...entry, volume: volume.key, id: str(media.$key) } };
 }

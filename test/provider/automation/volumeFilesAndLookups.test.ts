@@ -7,6 +7,7 @@ import { tableRows } from "../../../provider/reconcile/automation/tableRows";
 import { findMediaFile, findVolume, listDirectory, VolumeJobError, type Volume } from "../../../provider/reconcile/automation/volumeFiles";
 import { eventChoiceProblems } from "../../../provider/schemas/automationRules";
 import { getTableRowsArgsSchema } from "../../../provider/schemas/automationLookups";
+import { LOOKUP_FUNCTIONS, runLookup } from "../../../provider/resources/lookupFunctions";
 import { type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
@@ -90,9 +91,36 @@ describe("the files of a directory come from a volume-browser job", () => {
 });
 
 describe("a media file is found by its path on the volume", () => {
-  test("images/ubuntu.iso: the file with its volume", async () => {
+  test("images/ubuntu.iso: the file with its volume and the key of its media file", async () => {
     expect(await findMediaFile(site.api, "nas", "images/ubuntu.iso")).toEqual({
-      file: { name: "ubuntu.iso", path: "images/ubuntu.iso", size: 4096, date: expect.any(Number), type: "file", volume: nas.key },
+      file: {
+        id: expect.stringMatching(/^\d+$/),
+        name: "ubuntu.iso",
+        path: "images/ubuntu.iso",
+        size: 4096,
+        date: expect.any(Number),
+        type: "file",
+        volume: nas.key,
+      },
+    });
+  });
+  test("the media file is the platform's files row of that volume and path, an ISO, found again by a second look", async () => {
+    const first = await findMediaFile(site.api, "nas", "images/ubuntu.iso");
+    const again = await findMediaFile(site.api, "nas", "images/ubuntu.iso");
+    const id = "file" in first ? first.file.id : "";
+    expect("file" in again && again.file.id).toBe(id);
+    expect(await site.api.get("files", id, "name,type,filesize,volume,volume_path,path")).toMatchObject({
+      name: "ubuntu.iso",
+      type: "iso",
+      filesize: 4096,
+      volume: nas.key,
+      volume_path: "images/ubuntu.iso",
+      path: "/volumes/nas/images/ubuntu.iso",
+    });
+  });
+  test("a file that is no ISO or disk image is refused at path", async () => {
+    expect(await findMediaFile(site.api, "nas", "images/notes.txt")).toEqual({
+      problems: [{ path: ["path"], message: expect.stringContaining("path 'images/notes.txt' on the volume 'nas' is no media file") }],
     });
   });
   test.each([
@@ -143,5 +171,46 @@ describe("rows of a table without a resource of its own, read-only", () => {
     expect(getTableRowsArgsSchema.safeParse({ table: "cluster_actions" }).error?.issues[0].message).toBe(
       "is an action table, which is only posted to: read the table it acts on",
     );
+  });
+});
+
+describe("the declared look-ups answer through a session, as both doors run them", () => {
+  const run = (name: string, args: object) => runLookup(LOOKUP_FUNCTIONS.find((f) => f.name === name)!, site.api, args);
+
+  test("getUser: the administrator with its role", async () => {
+    const [admin] = await site.api.list("users", { fields: "name", filter: "role eq 'admin'", limit: 1 });
+    expect(await run("getUser", { name: admin.name })).toMatchObject({ name: admin.name, role: "admin", enabled: true });
+  });
+  test("getNasVolume: key, name and status", async () => {
+    expect(await run("getNasVolume", { name: "nas" })).toEqual({ id: nas.key, name: "nas", status: "online" });
+  });
+  test("getVolumeFiles: a page of entries; a missing directory fails with the platform's message", async () => {
+    expect(await run("getVolumeFiles", { volume: "nas", directory: "images", extensions: ["iso"], limit: 2, offset: 1 })).toEqual({
+      volume: nas.key,
+      entries: [
+        { name: "debian.ISO", path: "images/debian.ISO", size: 10, date: expect.any(Number), type: "file" },
+        { name: "ubuntu.iso", path: "images/ubuntu.iso", size: 4096, date: expect.any(Number), type: "file" },
+      ],
+    });
+    await expect(run("getVolumeFiles", { volume: "nas", directory: "gone" })).rejects.toThrow(
+      "vplatform: getVolumeFiles: the listing of 'gone' on the NAS volume 'nas' failed: no such file or directory: 'gone'",
+    );
+  });
+  test("getMediaFileByPath: a missing path fails naming it", async () => {
+    await expect(run("getMediaFileByPath", { volume: "nas", path: "images/missing.iso" })).rejects.toThrow(
+      "vplatform: getMediaFileByPath: path: path 'images/missing.iso' is not on the volume 'nas'",
+    );
+  });
+  test("getEventTypes: one type, or an unknown one named with the types there are", async () => {
+    expect(await run("getEventTypes", { type: "alarms" })).toEqual({
+      types: [{ type: "alarms", events: ["raised", "lowered", "resolved"], generic: true }],
+    });
+    await expect(run("getEventTypes", { type: "weather" })).rejects.toThrow(
+      /getEventTypes: type: the platform has no event type 'weather': give one of .*vms/,
+    );
+  });
+  test("getTableRows: rows of clusters with the chosen fields", async () => {
+    const { rows } = await run("getTableRows", { table: "clusters", fields: ["name"], limit: 1 });
+    expect(rows).toEqual([{ name: expect.any(String) }]);
   });
 });
