@@ -56,8 +56,24 @@ describe("the committed plain SDK types", () => {
           `export const ${lookupResultName(fn.name)}: Same<T.${lookupResultName(fn.name)}, OutputValues<LookupOutputsOf["${fn.name}"]>> = true;`,
       ),
     ].join("\n");
-    expect(targets.map((t) => t.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
-    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower"]);
+    expect(targets.map((t) => t.token)).toEqual([
+      "VirtualMachine",
+      "Drive",
+      "Nic",
+      "Device",
+      "Vnet",
+      "VmSnapshot",
+      "VmPower",
+      "User",
+      "ApiKey",
+    ]);
+    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual([
+      "VirtualMachine",
+      "Device",
+      "VmSnapshot",
+      "VmPower",
+      "ApiKey",
+    ]);
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
 });

@@ -91,6 +91,16 @@ describe("a resource declared once appears everywhere the list reaches", () => {
 describe("the list", () => {
   test("keys each declaration by its own token, in the order the plugin reports them", () => {
     expect(Object.entries(RESOURCES).map(([key, r]) => [key, r.token])).toEqual(RESOURCE_LIST.map((r) => [r.token, r.token]));
-    expect(RESOURCE_LIST.map((r) => r.token)).toEqual(["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower"]);
+    expect(RESOURCE_LIST.map((r) => r.token)).toEqual([
+      "VirtualMachine",
+      "Drive",
+      "Nic",
+      "Device",
+      "Vnet",
+      "VmSnapshot",
+      "VmPower",
+      "User",
+      "ApiKey",
+    ]);
   });
 });

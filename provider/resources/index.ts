@@ -1,7 +1,9 @@
 import type { Resource, ResourceToken } from "./defineResource";
+import { apiKey } from "./apiKey";
 import { device } from "./device";
 import { drive } from "./drive";
 import { nic } from "./nic";
+import { user } from "./user";
 import { virtualMachine } from "./virtualMachine";
 import { vmPower } from "./vmPower";
 import { vmSnapshot } from "./vmSnapshot";
@@ -23,6 +25,8 @@ export const RESOURCES: ResourceRegistry = {
   Vnet: vnet,
   VmSnapshot: vmSnapshot,
   VmPower: vmPower,
+  User: user,
+  ApiKey: apiKey,
 };
 
 export const RESOURCE_LIST: readonly Resource[] = Object.values(RESOURCES);

@@ -16,7 +16,7 @@ function problems(schema: z.ZodType, input: unknown): string[] {
 const fieldsOf = (input: unknown, schema: z.ZodType) => problems(schema, input).map((p) => p.split(":")[0]);
 
 describe("the registry", () => {
-  test("holds the seven resources with their tables", () => {
+  test("holds the nine resources with their tables", () => {
     expect(RESOURCE_LIST.map((r) => [r.token, r.table])).toEqual([
       ["VirtualMachine", "vms"],
       ["Drive", "machine_drives"],
@@ -25,6 +25,8 @@ describe("the registry", () => {
       ["Vnet", "vnets"],
       ["VmSnapshot", "machine_snapshots"],
       ["VmPower", "vms"],
+      ["User", "users"],
+      ["ApiKey", "user_api_keys"],
     ]);
   });
   test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {

@@ -28,6 +28,7 @@ beforeAll(async () => {
   keys.vm = vm.id;
   keys.machine = vm.outs.machineKey;
   keys.vnet = await createdKey("Vnet", { name: "rm-net" });
+  keys.user = await createdKey("User", { name: "rm-key-owner" });
 }, 120_000);
 afterAll(() => lab.close());
 
@@ -42,6 +43,8 @@ const bases: Record<Token, () => Row> = {
   Vnet: () => ({ name: `rm-net-${++serial}` }),
   VmSnapshot: () => ({ vm: keys.vm, name: `rm-s-${++serial}` }),
   VmPower: () => ({ vm: keys.template, state: "stopped" }),
+  User: () => ({ name: `rm-u-${++serial}` }),
+  ApiKey: () => ({ name: `rm-k-${++serial}` }),
 };
 
 /**
@@ -75,6 +78,12 @@ const samples: Record<string, () => Sample> = {
   "Vnet.dnslist": () => ({ value: "10.0.0.53" }),
   "Vnet.advancedOptions": () => ({ value: { dnsmasq: ["dhcp-option=6,10.0.0.1"] } }),
   "VmSnapshot.restoreTrigger": () => ({ value: "2026-01-01T00:00:00Z" }),
+  "User.email": () => ({ value: "rm@example.org" }),
+  "ApiKey.user": () => ({ value: keys.user }),
+  "ApiKey.expires": () => ({ value: new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d+Z$/, "Z") }),
+  "ApiKey.ipAllowList": () => ({ value: [{ address: "127.0.0.0/8" }] }),
+  "ApiKey.ipDenyList": () => ({ value: [{ address: "192.0.2.0/24" }] }),
+  "ApiKey.rotation": () => ({ value: "2026-01-01" }),
 };
 
 /** A valid value that differs from the input's default, from its JSON Schema. */
@@ -146,7 +155,8 @@ describe("removing an optional input leaves no diff (generated: every optional i
       // The platform holds what the metadata promises (a row field; a snapshot's inputs are parameters of its action),
       // apart from the create marker the provider tags descriptions with (its bookkeeping, stripped on every read).
       const meta = fieldMeta(schema)!;
-      if (meta.api && token !== "VmSnapshot") {
+      // A write-only input is never read back, and a field with a codec has its own API form (keysAndUsers.test.ts reads those).
+      if (meta.api && token !== "VmSnapshot" && !meta.writeOnly && !meta.codec) {
         const row = withoutTag(await lab.api("GET", `${tableOf(token)}/${id}?fields=${encodeURIComponent(meta.api)}`));
         const expected = meta.whenRemoved === "default" ? news[field] : sample.value;
         expect(normalizeFieldValue(meta, row[meta.api])).toEqual(normalizeFieldValue(meta, z.parse(schema, expected)));
