@@ -21,7 +21,7 @@ describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
     expect(resources.map(([t]) => t)).toEqual(
-      ["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower", "Webhook", "Task", "EventTrigger", "Schedule"].map(
+      ["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower", "Webhook", "Task", "EventTrigger", "Schedule", "User", "ApiKey"].map(
         (t) => `vplatform:index:${t}`,
       ),
     );

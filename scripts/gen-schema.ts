@@ -61,6 +61,9 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     const hasString = variants.some((v) => v.type === "string");
     const kept = variants.filter((v) => !(hasString && (v.type === "integer" || v.type === "number")));
     if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types));
+    // Variants of one primitive type (a date or "never") are that type: SDK generators refuse a union of equal types.
+    const primitive = ["string", "number", "integer", "boolean"];
+    if (kept.every((v) => v.type === kept[0].type && primitive.includes(v.type) && !v.enum)) return withDoc({ type: kept[0].type });
     // adopt: true or a key.
     return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types)) });
   }
@@ -110,7 +113,9 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
     inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${r.token}${pascal(name)}`, types);
     if (!field.safeParse(undefined).success) requiredInputs.push(name);
   }
-  const outputs = Object.fromEntries(Object.entries(r.outputs).map(([k, v]) => [k, { type: v.type, description: v.description }]));
+  const outputs = Object.fromEntries(
+    Object.entries(r.outputs).map(([k, v]) => [k, { type: v.type, description: v.description, ...(v.secret ? { secret: true } : {}) }]),
+  );
   const properties = { ...inputProperties, ...outputs };
   return {
     description: r.description,
@@ -227,7 +232,7 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
     const outputs = Object.keys(r.properties).filter((k) => !(k in r.inputProperties));
     lines.push(
       "",
-      `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\``).join(", ") || "nothing else"}.`,
+      `Outputs: \`id\` (the row key), every input (normalized), ${outputs.map((o) => `\`${o}\`${r.properties[o].secret ? " (secret)" : ""}`).join(", ") || "nothing else"}.`,
       "",
     );
   }

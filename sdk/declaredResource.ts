@@ -35,6 +35,6 @@ export function declaredResource(
   const owner = sdk.onMachine ? ownerOf(given.machine) : undefined;
   claimUniqueName(sdk, owner, token, name, given.name);
   const props = seed(inputs, owner ? withOwnerCopies(given, owner) : given, outputs);
-  const options = withSecretOutputs(inputs, owner ? deletedWithItsVm(owner, opts) : opts);
+  const options = withSecretOutputs(inputs, outputs, owner ? deletedWithItsVm(owner, opts) : opts);
   return [providers.get(token)!, name, sdk.createMarker === false ? props : withMarker(token, name, props), options, "vplatform", token];
 }

@@ -2,7 +2,8 @@ import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
-import { fieldMeta, shapeOf } from "../provider/schemas/common";
+import { shapeOf } from "../provider/schemas/common";
+import { secretInputs, secretProperties } from "../provider/schemas/secretFields";
 import type { OutputDecls } from "../provider/schemas/outputs";
 
 /**
@@ -45,10 +46,6 @@ function closureShim(file: string): pulumi.dynamic.ResourceProvider {
   };
 }
 
-/** Inputs marked secret in the schema (console password hash): never stored in plain text. */
-const secretFields = (schema: z.ZodType) =>
-  Object.entries(shapeOf(schema)).flatMap(([name, field]) => (fieldMeta(field)?.secret ? [name] : []));
-
 /**
  * The props of a resource: every output name present (undefined = computed) so
  * the SDK exposes it, and secret inputs wrapped so the state holds them encrypted.
@@ -56,13 +53,20 @@ const secretFields = (schema: z.ZodType) =>
 export function seed(schema: z.ZodType, args: Record<string, unknown>, computed: OutputDecls = {}): Record<string, unknown> {
   const names = [...Object.keys(shapeOf(schema)), ...Object.keys(computed)];
   const props: Record<string, unknown> = { ...Object.fromEntries(names.map((n) => [n, undefined])), ...args };
-  for (const name of secretFields(schema)) if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
+  for (const name of secretInputs(schema)) if (props[name] !== undefined) props[name] = pulumi.secret(props[name]);
   return props;
 }
 
-/** The outputs echoing secret inputs are secret too (a dynamic provider cannot return secrets itself). */
-export function withSecretOutputs(schema: z.ZodType, opts: pulumi.CustomResourceOptions = {}): pulumi.CustomResourceOptions {
-  const secrets = secretFields(schema);
+/**
+ * The outputs echoing secret inputs, and the outputs declared secret, are secret in state (a dynamic provider
+ * cannot return secrets itself).
+ */
+export function withSecretOutputs(
+  schema: z.ZodType,
+  outputs: OutputDecls,
+  opts: pulumi.CustomResourceOptions = {},
+): pulumi.CustomResourceOptions {
+  const secrets = secretProperties(schema, outputs);
   return secrets.length ? { ...opts, additionalSecretOutputs: [...(opts.additionalSecretOutputs ?? []), ...secrets] } : opts;
 }
 

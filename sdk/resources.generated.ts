@@ -132,3 +132,26 @@ export class Schedule extends pulumi.dynamic.Resource {
   }
 }
 export interface Schedule extends Outputs<T.ScheduleValues> {}
+
+export type UserArgs = Args<T.UserInputs>;
+
+/** A user of the platform; its API keys have its rights, so a pipeline gets a user of its own. */
+export class User extends pulumi.dynamic.Resource {
+  constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("User", name, args, opts));
+  }
+}
+export interface User extends Outputs<T.UserValues> {}
+
+export type ApiKeyArgs = Args<T.ApiKeyInputs>;
+
+/**
+ * An API key of a user, with the user's rights. Its secret is a Pulumi secret output, answered once at creation; changing
+ * rotation replaces the key (the new one is created before the old one is deleted).
+ */
+export class ApiKey extends pulumi.dynamic.Resource {
+  constructor(name: string, args: ApiKeyArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...declaredResource("ApiKey", name, args, opts));
+  }
+}
+export interface ApiKey extends Outputs<T.ApiKeyValues & Computed<T.ApiKeyComputed>> {}

@@ -1273,6 +1273,210 @@ export interface ScheduleValues {
     } | undefined;
 }
 
+/** User inputs as a program declares them. A user of the platform; its API keys have its rights, so a pipeline gets a user of its own. */
+export interface UserInputs {
+    /** Login name, unique on the platform */
+    name: string;
+    /** Name shown in the platform's interface */
+    displayName?: string | undefined;
+    /** E-mail address */
+    email?: string | undefined;
+    /** Whether the user can log in (with a password or an API key) */
+    enabled?: boolean | undefined;
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+    role?: "readonly" | "admin" | "vmoperator" | undefined;
+    /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
+    password?: string | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** User inputs as validated and normalized: what its outputs hold. */
+export interface UserValues {
+    /** Login name, unique on the platform */
+    name: string;
+    /** Whether the user can log in (with a password or an API key) */
+    enabled: boolean;
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+    role: "readonly" | "admin" | "vmoperator";
+    /** Name shown in the platform's interface */
+    displayName?: string | undefined;
+    /** E-mail address */
+    email?: string | undefined;
+    /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
+    password?: string | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** ApiKey inputs as a program declares them. An API key of a user, with the user's rights. Its secret is a Pulumi secret output, answered once at creation; changing rotation replaces the key (the new one is created before the old one is deleted). */
+export interface ApiKeyInputs {
+    /** Key name */
+    name: string;
+    /** Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key */
+    user?: string | number | undefined;
+    /** Description */
+    description?: string | undefined;
+    /** Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire) */
+    expires?: string | undefined;
+    /** Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed */
+    ipAllowList?: {
+        /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+        address: string;
+        /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+        enabled?: boolean | undefined;
+    }[] | undefined;
+    /** These addresses cannot authenticate with the key, unless the allow list has them */
+    ipDenyList?: {
+        /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+        address: string;
+        /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+        enabled?: boolean | undefined;
+    }[] | undefined;
+    /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
+    rotation?: string | number | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** ApiKey inputs as validated and normalized: what its outputs hold. */
+export interface ApiKeyValues {
+    /** Key name */
+    name: string;
+    /** Description */
+    description: string;
+    /** Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire) */
+    expires: string;
+    /** Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed */
+    ipAllowList: {
+        /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+        address: string;
+        /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+        enabled: boolean;
+    }[];
+    /** These addresses cannot authenticate with the key, unless the allow list has them */
+    ipDenyList: {
+        /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+        address: string;
+        /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+        enabled: boolean;
+    }[];
+    /** Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key */
+    user?: string | undefined;
+    /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
+    rotation?: string | number | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** ApiKey outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface ApiKeyComputed {
+    /** The key's secret, answered once by the platform: a Pulumi secret (encrypted in state). Unknown after an import */
+    secret: string;
+    /** When the key was created (Unix seconds) */
+    created: number;
+    /** When the key last authenticated (Unix seconds; 0 = never) */
+    lastLoginStamp: number;
+    /** The address the key last authenticated from */
+    lastLoginIp: string;
+}
+
 /** Arguments of getVnet: The virtual network with this name. */
 export interface GetVnetArgs {
     /** Name to look up */

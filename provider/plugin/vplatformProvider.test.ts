@@ -108,7 +108,7 @@ describe("resource types", () => {
     const p = provider(fakePlatforms().factory);
     p.configure({ endpoint: "https://a.example", apiKey: "k" });
     await expect(p.check("urn:pulumi:dev::lab::vplatform:index:Router::r", {}, {})).rejects.toThrow(
-      /unknown resource type 'vplatform:index:Router' \(this provider serves VirtualMachine, Drive, Nic, Device, Vnet, VmSnapshot, VmPower\)/,
+      /unknown resource type 'vplatform:index:Router' \(this provider serves VirtualMachine, Drive, Nic, Device, Vnet, VmSnapshot, VmPower, User, ApiKey\)/,
     );
   });
 

@@ -10,6 +10,7 @@ import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "./engineLog";
+import { asSecrets } from "./secretValues";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
@@ -79,7 +80,10 @@ export class VplatformProvider implements provider.Provider {
 
   /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
   check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
-    return this.run(urn, undefined, (ops, session) => ops.check(session, news, olds ?? {}));
+    return this.run(urn, undefined, async (ops, session) => {
+      const checked = await ops.check(session, news, olds ?? {});
+      return { ...checked, inputs: asSecrets(checked.inputs, ops.secretProperties) };
+    });
   }
 
   diff(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.DiffResult> {
@@ -92,24 +96,32 @@ export class VplatformProvider implements provider.Provider {
    * recorded: schema.json declares no such property.
    */
   async create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
-    if (inputs[MARKER_INPUT] !== undefined) return this.run(urn, this.deadline("create"), (ops, session) => ops.create(session, inputs));
-    try {
-      const created = await this.run(urn, this.deadline("create"), (ops, session) =>
-        ops.create(session, { ...inputs, [MARKER_INPUT]: stableMarker(urn) }),
-      );
-      return { ...created, outs: withoutMarker(created.outs) };
-    } catch (err) {
-      if (err instanceof PartialCreateError) delete err.properties[MARKER_INPUT];
-      throw err;
-    }
+    const given = inputs[MARKER_INPUT] !== undefined;
+    return this.run(urn, this.deadline("create"), async (ops, session) => {
+      try {
+        const created = await ops.create(session, given ? inputs : { ...inputs, [MARKER_INPUT]: stableMarker(urn) });
+        return { ...created, outs: asSecrets(given ? created.outs : withoutMarker(created.outs), ops.secretProperties) };
+      } catch (err) {
+        if (err instanceof PartialCreateError) {
+          if (!given) delete err.properties[MARKER_INPUT];
+          Object.assign(err.properties, asSecrets(err.properties, ops.secretProperties));
+        }
+        throw err;
+      }
+    });
   }
 
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
-    return this.run(urn, undefined, (ops, session) => ops.read(session, id, props ?? {}));
+    return this.run(urn, undefined, async (ops, session) => {
+      const live = await ops.read(session, id, props ?? {});
+      return { ...live, props: asSecrets(live.props, ops.secretProperties), inputs: asSecrets(live.inputs, ops.secretProperties) };
+    });
   }
 
   async update(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.UpdateResult> {
-    return { outs: await this.run(urn, this.deadline("update"), (ops, session) => ops.update(session, id, olds, news)) };
+    return this.run(urn, this.deadline("update"), async (ops, session) => ({
+      outs: asSecrets(await ops.update(session, id, olds, news), ops.secretProperties),
+    }));
   }
 
   delete(id: string, urn: string, props: Settings): Promise<void> {

@@ -103,6 +103,8 @@ describe("the list", () => {
       "Task",
       "EventTrigger",
       "Schedule",
+      "User",
+      "ApiKey",
     ]);
   });
 });

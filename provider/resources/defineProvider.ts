@@ -10,6 +10,9 @@ import { type SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { fieldMeta, shapeOf } from "../schemas/common";
+import type { OutputDecls } from "../schemas/outputs";
+import { secretProperties } from "../schemas/secretFields";
+import { importWarnings } from "../schemas/unreadable";
 import { type CheckFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
@@ -37,6 +40,8 @@ export interface ReadBack<I, O> {
 export interface ResourceBehaviour<I extends Row, O extends Row> {
   token: string;
   schema: z.ZodType;
+  /** Computed outputs besides the echoed inputs and `id`. */
+  outputs?: OutputDecls;
   /** Read-only checks that need the platform (never mutates); runs only on known fields. */
   verify?(session: Session, inputs: I, unknown: Set<string>, olds: Row | undefined): Promise<CheckFailure[]>;
   /** Pure (no requests): `pulumi preview` calls it. Its warnings are printed. */
@@ -53,6 +58,8 @@ export interface ResourceOperations {
   token: string;
   /** The zod input schema (schema.json's inputProperties are generated from it). */
   schema: z.ZodType;
+  /** The properties each door keeps secret in state: secret inputs (echoed in outputs) and secret outputs. */
+  secretProperties: readonly string[];
   /** `olds`: the inputs of the last run ({} for a new resource; undefined when the door does not say): checks of unchanged values are skipped. */
   check(session: Session, news: Row, olds?: Row): Promise<{ inputs?: Row; failures?: CheckFailure[] }>;
   diff(id: string, olds: Row, news: Row): Promise<{ changes: boolean; replaces: string[]; deleteBeforeReplace: boolean }>;
@@ -68,6 +75,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
   return {
     token: b.token,
     schema: b.schema,
+    secretProperties: secretProperties(b.schema, b.outputs),
     async check(session, proposed, olds) {
       const news = machineOfUpdatedVm(olds, proposed);
       const checked = checkInputs(b.schema, news);
@@ -103,6 +111,8 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared, and so does an
       // empty secret (unset: the generated SDKs send none for "", which would otherwise be a change).
       const shape = shapeOf(b.schema);
+      // What the platform never answers stays unknown: one line per field says so and what to do.
+      for (const warning of importWarnings(shape, b.outputs)) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       const declarable = (k: string, v: unknown) => shape[k]?.safeParse(v).success !== false && !(v === "" && fieldMeta(shape[k])?.secret);
       const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => declarable(k, v)));
       const checked = checkInputs(b.schema, valid);

@@ -61,7 +61,6 @@ export interface ResourceDeclaration<I extends Row, O extends Row> extends Resou
   table: string;
   /** For schema.json and the docs. */
   description: string;
-  outputs?: OutputDecls;
   sdk?: SdkBehaviour;
 }
 

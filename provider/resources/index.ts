@@ -1,10 +1,12 @@
 import type { Resource, ResourceToken } from "./defineResource";
+import { apiKey } from "./apiKey";
 import { device } from "./device";
 import { drive } from "./drive";
 import { eventTrigger } from "./eventTrigger";
 import { nic } from "./nic";
 import { schedule } from "./schedule";
 import { task } from "./task";
+import { user } from "./user";
 import { virtualMachine } from "./virtualMachine";
 import { vmPower } from "./vmPower";
 import { vmSnapshot } from "./vmSnapshot";
@@ -31,6 +33,8 @@ export const RESOURCES: ResourceRegistry = {
   Task: task,
   EventTrigger: eventTrigger,
   Schedule: schedule,
+  User: user,
+  ApiKey: apiKey,
 };
 
 export const RESOURCE_LIST: readonly Resource[] = Object.values(RESOURCES);

@@ -8,6 +8,8 @@ export type OutputType = "string" | "boolean" | "integer";
 export interface OutputDecl<T extends OutputType = OutputType> {
   type: T;
   description: string;
+  /** Never shown in plain text: each door answers it as a secret (see secretFields.ts). */
+  secret?: boolean;
 }
 
 export type OutputDecls = Record<string, OutputDecl>;

@@ -29,6 +29,8 @@ describe("the registry", () => {
       ["Task", "tasks"],
       ["EventTrigger", "task_events"],
       ["Schedule", "task_schedules"],
+      ["User", "users"],
+      ["ApiKey", "user_api_keys"],
     ]);
   });
   test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {

@@ -8,7 +8,7 @@ import { fieldMeta, type Shape } from "./common";
 import type { OutputDecl } from "./outputs";
 
 /** An output the platform answers only when it creates the row; `regain` says how to get a value again. */
-export type OnceOutput = OutputDecl & { secret?: boolean; onlyAtCreation?: { regain: string } };
+export type OnceOutput = OutputDecl & { onlyAtCreation?: { regain: string } };
 
 export function importWarnings(shape: Shape, outputs: Record<string, OnceOutput> = {}): string[] {
   const inputs = Object.entries(shape)

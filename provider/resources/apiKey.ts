@@ -1,0 +1,74 @@
+import { diffFields, named, type ResourceDiff } from "../plan/diff";
+import { markerOf } from "../reconcile/createMarker";
+import { createApiKey, readApiKey, type ApiKeyState } from "../reconcile/automation/apiKeys";
+import { apiKeyRows } from "../reconcile/automation/mappings";
+import { deleteRow, updateRow } from "../reconcile/automation/rows";
+import type { Row } from "../reconcile/platform";
+import { type ApiKeyInputs, apiKeyExpiryProblems, apiKeyInputsSchema, apiKeyOutputs, apiKeyShape } from "../schemas/apiKey";
+import { type OutputValues, withoutOutputs } from "../schemas/outputs";
+import { declaredFields } from "./declaredFields";
+import { defineResource } from "./defineResource";
+import { resolveTimeouts } from "./operationTimeouts";
+
+type Inputs = ApiKeyInputs;
+/** `secret` is absent after an import: the platform answers it only at creation. */
+type Outputs = Inputs & Partial<OutputValues<typeof apiKeyOutputs>>;
+
+/** What changing a key does: `user` and `rotation` replace it (the new key is made before the old one goes). */
+export function diffApiKey(olds: Row, news: Row): ResourceDiff {
+  // Key names need not be unique, so a replacement never has to delete first.
+  return diffFields(apiKeyShape, olds, news, { what: named("API key", news), uniqueName: false });
+}
+
+/** The outputs the platform reports besides the inputs (the secret is not among them). */
+const reported = (live: ApiKeyState) => ({ created: live.created, lastLoginStamp: live.lastLoginStamp, lastLoginIp: live.lastLoginIp });
+
+declare module "./defineResource" {
+  interface ResourceTokens {
+    ApiKey: true;
+  }
+}
+
+export const apiKey = defineResource<Inputs, Outputs>({
+  token: "ApiKey",
+  table: apiKeyRows.table,
+  description:
+    "An API key of a user, with the user's rights. Its secret is a Pulumi secret output, answered once at creation; " +
+    "changing rotation replaces the key (the new one is created before the old one is deleted).",
+  schema: apiKeyInputsSchema,
+  outputs: apiKeyOutputs,
+  diff: (_id, olds, news) => diffApiKey(olds, news),
+
+  // A past expiry is refused only when it is new: a key that expired since is refresh's business.
+  verify: async (_api, inputs, unknown, olds) =>
+    unknown.has("expires")
+      ? []
+      : apiKeyExpiryProblems(inputs.expires, olds?.expires as string | undefined, Date.now()).map((p) => ({
+          property: p.path.join("."),
+          reason: p.message,
+        })),
+
+  async create(api, inputs) {
+    const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
+    const created = await createApiKey(api, inputs, { marker: markerOf(inputs), budgetMs });
+    const live = await readApiKey(api, created.key, Date.now(), inputs);
+    return { id: created.key, outs: { ...inputs, ...(live && reported(live)), secret: created.secret.reveal() } };
+  },
+
+  async read(api, id, olds) {
+    const declared = withoutOutputs(olds, apiKeyOutputs) as Partial<Inputs>;
+    const live = await readApiKey(api, id, Date.now(), declaredFields(declared));
+    if (!live) return undefined;
+    const inputs = { ...declared, ...live.inputs } as Inputs;
+    return { outs: { ...inputs, ...reported(live), ...(olds.secret === undefined ? {} : { secret: olds.secret }) }, inputs };
+  },
+
+  async update(api, id, olds, news) {
+    const d = diffApiKey(olds, news);
+    await updateRow(api, apiKeyRows, id, news, d.updates.filter((f) => !d.noApiCall.includes(f)) as (keyof Inputs & string)[]);
+    const { created, lastLoginStamp, lastLoginIp, secret } = olds;
+    return { ...news, created, lastLoginStamp, lastLoginIp, secret } as Outputs;
+  },
+
+  delete: (api, id) => deleteRow(api, apiKeyRows.table, id),
+});

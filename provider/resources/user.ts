@@ -1,0 +1,66 @@
+import { diffFields, named, type ResourceDiff } from "../plan/diff";
+import { markerOf } from "../reconcile/createMarker";
+import { userRows } from "../reconcile/automation/mappings";
+import { createRow, deleteRow, readRow, rowByName, updateRow } from "../reconcile/automation/rows";
+import { str, type Row } from "../reconcile/platform";
+import { type UserInputs, userInputsSchema, userShape } from "../schemas/user";
+import { assertAdoptable, findAdoptable } from "./adoption";
+import { declaredFields } from "./declaredFields";
+import { defineResource } from "./defineResource";
+import { resolveTimeouts } from "./operationTimeouts";
+
+type Inputs = UserInputs;
+
+/** What changing a user does: every field changes in place (a new password is sent again). */
+export function diffUser(olds: Row, news: Row): ResourceDiff {
+  return diffFields(userShape, olds, news, { what: named("user", news), uniqueName: true });
+}
+
+declare module "./defineResource" {
+  interface ResourceTokens {
+    User: true;
+  }
+}
+
+export const user = defineResource<Inputs, Inputs>({
+  token: "User",
+  table: userRows.table,
+  description: "A user of the platform; its API keys have its rights, so a pipeline gets a user of its own.",
+  schema: userInputsSchema,
+  sdk: { uniqueName: "program" },
+  diff: (_id, olds, news) => diffUser(olds, news),
+
+  async create(api, inputs) {
+    if (inputs.adopt) {
+      const what = `user '${inputs.name}'`;
+      const row = await findAdoptable(what, inputs.adopt, {
+        byKey: (key) => api.get(userRows.table, key, userRows.readFields),
+        byName: () => rowByName(api, userRows.table, "user", inputs.name, userRows.readFields).catch(() => undefined),
+      });
+      const { password: _unreadable, ...comparable } = inputs;
+      assertAdoptable(what, comparable, userRows.fromApiRow(row, comparable));
+      // The adopted user takes the declared password (the platform cannot say whether it is the same).
+      if (inputs.password !== undefined) await updateRow(api, userRows, str(row.$key), inputs, ["password"]);
+      return { id: str(row.$key), outs: inputs };
+    }
+    const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
+    const created = await createRow(api, userRows, inputs, { marker: markerOf(inputs), budgetMs });
+    return { id: created.key, outs: inputs };
+  },
+
+  async read(api, id, olds) {
+    const found = await readRow(api, userRows, id, declaredFields(olds));
+    if (!found) return undefined;
+    const inputs = { ...olds, ...found.inputs } as Inputs;
+    return { outs: inputs, inputs };
+  },
+
+  async update(api, id, olds, news) {
+    const d = diffUser(olds, news);
+    const changed = d.updates.filter((f) => !d.noApiCall.includes(f)) as (keyof Inputs & string)[];
+    await updateRow(api, userRows, id, news, changed);
+    return news;
+  },
+
+  delete: (api, id) => deleteRow(api, userRows.table, id),
+});
