@@ -21,9 +21,21 @@ describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
     expect(resources.map(([t]) => t)).toEqual(
-      ["VirtualMachine", "Drive", "Nic", "Device", "Vnet", "VmSnapshot", "VmPower", "Webhook", "Task", "EventTrigger", "Schedule", "User", "ApiKey"].map(
-        (t) => `vplatform:index:${t}`,
-      ),
+      [
+        "VirtualMachine",
+        "Drive",
+        "Nic",
+        "Device",
+        "Vnet",
+        "VmSnapshot",
+        "VmPower",
+        "Webhook",
+        "Task",
+        "EventTrigger",
+        "Schedule",
+        "User",
+        "ApiKey",
+      ].map((t) => `vplatform:index:${t}`),
     );
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {

@@ -58,7 +58,13 @@ describe("the committed plain SDK types", () => {
       ]),
     ].join("\n");
     expect(targets.map((t) => t.token)).toEqual(RESOURCE_LIST.map((r) => r.token)); // every resource has its types
-    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual(["VirtualMachine", "Device", "VmSnapshot", "VmPower", "ApiKey"]);
+    expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual([
+      "VirtualMachine",
+      "Device",
+      "VmSnapshot",
+      "VmPower",
+      "ApiKey",
+    ]);
     expect(() => compileProbe(root, source)).not.toThrow();
   }, 60_000);
 });
