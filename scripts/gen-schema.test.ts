@@ -2,6 +2,7 @@
 // tests fail when the committed files are stale or break Pulumi's schema rules.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
 
 const root = path.resolve(__dirname, "..");
@@ -75,6 +76,40 @@ describe("Pulumi package schema shape", () => {
     expect(vm.inputProperties.consolePassHash.secret).toBe(true);
     expect(schema.resources["vplatform:index:Nic"].inputProperties.enabled.default).toBe(true);
     expect(schema.resources["vplatform:index:Drive"].requiredInputs).toEqual(["machine"]);
+  });
+});
+
+describe("functions: each look-up's declared arguments and result", () => {
+  const functions = Object.entries<any>(schema.functions);
+  test("every declared look-up is a function, keyed by vplatform:index:<name>", () => {
+    expect(functions.map(([t]) => t)).toEqual(LOOKUP_FUNCTIONS.map((f) => `vplatform:index:${f.name}`));
+  });
+  test.each(functions)("%s: every argument and result field is documented", (_t, f) => {
+    const fields = { ...f.inputs.properties, ...f.outputs.properties };
+    expect(Object.keys(fields).filter((k) => !fields[k].description)).toEqual([]);
+  });
+  test("required arguments are those without a default; every result field is there", () => {
+    const files = schema.functions["vplatform:index:getVolumeFiles"];
+    expect(files.inputs.required).toEqual(["volume"]);
+    expect(files.inputs.properties.limit).toMatchObject({ type: "integer", default: 1000 });
+    expect(files.outputs.required).toEqual(["volume", "entries"]);
+    expect(files.outputs.properties.entries.items.$ref).toBe("#/types/vplatform:index:GetVolumeFilesResultEntriesItem");
+    expect(schema.types["vplatform:index:GetVolumeFilesResultEntriesItem"].required).toEqual(["name", "path", "size", "date", "type"]);
+    expect(schema.functions["vplatform:index:getEventTypes"].inputs.required).toBeUndefined();
+  });
+  test("a table's rows are objects of any fields", () => {
+    expect(schema.functions["vplatform:index:getTableRows"].outputs.properties.rows.items).toEqual({
+      type: "object",
+      additionalProperties: { $ref: "pulumi.json#/Any" },
+    });
+  });
+});
+
+describe("docs/resources.md functions", () => {
+  test("each function has its arguments table and its result", () => {
+    const docs = fs.readFileSync(path.join(root, "docs/resources.md"), "utf8");
+    for (const f of LOOKUP_FUNCTIONS) expect(docs).toContain(`## ${f.name}\n\n${f.description}\n\n| argument |`);
+    expect(docs).toContain("| path | string | yes |  | Path of the file, relative to the volume's root (e.g. images/ubuntu.iso) |");
   });
 });
 

@@ -1664,7 +1664,7 @@ export interface GetVolumeFilesResult {
     }[];
 }
 
-/** Arguments of getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
+/** Arguments of getMediaFileByPath: The ISO or disk image at this path on a NAS volume (a volume-browser job finds it): its id is a drive's mediaSource. */
 export interface GetMediaFileByPathArgs {
     /** Name of the NAS volume */
     volume: string;
@@ -1672,7 +1672,7 @@ export interface GetMediaFileByPathArgs {
     path: string;
 }
 
-/** getMediaFileByPath: The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource. */
+/** getMediaFileByPath: The ISO or disk image at this path on a NAS volume (a volume-browser job finds it): its id is a drive's mediaSource. */
 export interface GetMediaFileByPathResult {
     /** Media file key: a cdrom or import drive's mediaSource */
     id: string;
@@ -1707,7 +1707,7 @@ export interface GetEventTypesResult {
     }[];
 }
 
-/** Arguments of getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...), with the API's fields, filter, sort and limit. */
+/** Arguments of getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...): fields, filter, sort, limit. */
 export interface GetTableRowsArgs {
     /** Table of the platform (e.g. clusters, certificates, licenses, logs) */
     table: string;
@@ -1721,7 +1721,7 @@ export interface GetTableRowsArgs {
     limit?: number | undefined;
 }
 
-/** getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...), with the API's fields, filter, sort and limit. */
+/** getTableRows: Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...): fields, filter, sort, limit. */
 export interface GetTableRowsResult {
     /** The rows, as the API answers them */
     rows: Record<string, unknown>[];

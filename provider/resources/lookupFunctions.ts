@@ -147,8 +147,7 @@ const FUNCTIONS = {
     },
   }),
   getMediaFileByPath: declare({
-    description:
-      "The ISO or disk image at this path on a NAS volume (found by a volume-browser job): its id is a cdrom or import drive's mediaSource.",
+    description: "The ISO or disk image at this path on a NAS volume (a volume-browser job finds it): its id is a drive's mediaSource.",
     args: getMediaFileByPathArgsSchema,
     result: z.object({
       id: text("Media file key: a cdrom or import drive's mediaSource"),
@@ -193,8 +192,7 @@ const FUNCTIONS = {
     },
   }),
   getTableRows: declare({
-    description:
-      "Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...), with the API's fields, filter, sort and limit.",
+    description: "Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...): fields, filter, sort, limit.",
     args: getTableRowsArgsSchema,
     result: z.object({ rows: described(z.array(z.record(z.string(), z.unknown())), "The rows, as the API answers them") }),
     async run(api, args) {

@@ -203,6 +203,7 @@ export function mediaPathProblems(path: string, volume: string, entries: readonl
 export function notMediaProblems(path: string, volume: string): Problem[] {
   return problem(
     ["path"],
-    `path '${path}' on the volume '${volume}' is no media file: give the path of an ISO or disk image (iso, qcow2, raw, vmdk, vhd, vhdx, ova, ovf, img)`,
+    `path '${path}' on the volume '${volume}' is no media file: ` +
+      "give the path of an ISO or disk image (iso, qcow2, raw, vmdk, vhd, vhdx, ova, ovf, img)",
   );
 }

@@ -123,7 +123,7 @@ describe.each([
   ["a TypeScript program (the SDK's functions)", () => ts, "nas-ts"],
   ["its Pulumi YAML twin (the plugin's functions, fn::invoke)", () => yaml, "nas-yaml"],
 ])("%s", (_door, context, vmName) => {
-  test("the look-up finds images/ubuntu.iso on the volume and a cdrom drive boots from it: the drive row carries that media file", async () => {
+  test("the look-up finds images/ubuntu.iso and a cdrom drive boots from it: the drive row carries that media file", async () => {
     const ctx = context();
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
