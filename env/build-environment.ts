@@ -5,6 +5,9 @@ import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 
 type VmEntry = Environment["vms"][number];
+type AutomationLists = "webhooks" | "tasks" | "eventTriggers" | "schedules";
+/** An environment as validated; the automation lists may be left out (as code written before they existed does). */
+export type BuildableEnvironment = Omit<Environment, AutomationLists> & Partial<Pick<Environment, AutomationLists>>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY = /^\d+$/;
@@ -19,7 +22,7 @@ export interface BuiltEnvironment {
  * resources declared here first, then to existing rows (looked up by name);
  * plain keys and UUIDs are used as they are.
  */
-export function buildEnvironment(env: Environment): BuiltEnvironment {
+export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
   const vnets = new Map(env.vnets.map((v) => [v.name, new vp.Vnet(v.name, v)]));
   const vms = new Map<string, DeclaredVm>();
   const vnetKey = (ref: string) => vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
@@ -90,13 +93,13 @@ function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomReso
  * Webhooks, the tasks that send through them, the event triggers and schedules that run the tasks: a
  * reference is the name of an entry of the file, else a key (a trigger's VM may also be an existing VM's name).
  */
-function declareAutomation(env: Environment, vmKey: (ref: string) => pulumi.Output<string>): void {
+function declareAutomation(env: BuildableEnvironment, vmKey: (ref: string) => pulumi.Output<string>): void {
   const keyOf = (declared: Map<string, { id: pulumi.Output<string> }>) => (ref: string) => declared.get(ref)?.id ?? pulumi.output(ref);
-  const webhookKey = keyOf(new Map(env.webhooks.map((w) => [w.name, new vp.Webhook(w.name, w)])));
-  const taskKey = keyOf(new Map(env.tasks.map((t) => [t.name, new vp.Task(t.name, { ...t, webhook: webhookKey(t.webhook) })])));
-  for (const trigger of env.eventTriggers) {
+  const webhookKey = keyOf(new Map((env.webhooks ?? []).map((w) => [w.name, new vp.Webhook(w.name, w)])));
+  const taskKey = keyOf(new Map((env.tasks ?? []).map((t) => [t.name, new vp.Task(t.name, { ...t, webhook: webhookKey(t.webhook) })])));
+  for (const trigger of env.eventTriggers ?? []) {
     const object = trigger.object === undefined ? undefined : trigger.type === "vms" ? vmKey(trigger.object) : trigger.object;
     new vp.EventTrigger(eventTriggerIdentity(trigger), { ...trigger, task: taskKey(trigger.task), object });
   }
-  for (const schedule of env.schedules) new vp.Schedule(schedule.name, { ...schedule, tasks: schedule.tasks.map(taskKey) });
+  for (const schedule of env.schedules ?? []) new vp.Schedule(schedule.name, { ...schedule, tasks: schedule.tasks.map(taskKey) });
 }

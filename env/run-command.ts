@@ -53,7 +53,7 @@ function environmentFor(args: CliArgs, cwd: string): Environment | undefined {
 }
 
 /** `--parallel`, else from the VMs of the file (validated when the command loaded it, else as listed). */
-export function parallelismFor(args: CliArgs, environment: Environment | undefined, cwd: string): number {
+export function parallelismFor(args: CliArgs, environment: Pick<Environment, "vms"> | undefined, cwd: string): number {
   return args.parallel ?? defaultParallelism(environment?.vms.length ?? vmsListed(path.resolve(cwd, args.file)));
 }
 

@@ -3,6 +3,7 @@ import { engineDeadline, withDeadline } from "../client/operationDeadline";
 import { pollUntil, realClock } from "../reconcile/waitFor";
 import { resolveTimeouts } from "../resources/operationTimeouts";
 import { VplatformProvider } from "./vplatformProvider";
+import { RESOURCE_LIST } from "../resources";
 
 const quietClock = { ...realClock, log: () => undefined };
 
@@ -108,7 +109,7 @@ describe("resource types", () => {
     const p = provider(fakePlatforms().factory);
     p.configure({ endpoint: "https://a.example", apiKey: "k" });
     await expect(p.check("urn:pulumi:dev::lab::vplatform:index:Router::r", {}, {})).rejects.toThrow(
-      /unknown resource type 'vplatform:index:Router' \(this provider serves VirtualMachine, Drive, Nic, Device, Vnet, VmSnapshot, VmPower, User, ApiKey\)/,
+      `unknown resource type 'vplatform:index:Router' (this provider serves ${RESOURCE_LIST.map((r) => r.token).join(", ")})`,
     );
   });
 

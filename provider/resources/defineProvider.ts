@@ -116,7 +116,9 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const declarable = (k: string, v: unknown) => shape[k]?.safeParse(v).success !== false && !(v === "" && fieldMeta(shape[k])?.secret);
       const valid = Object.fromEntries(Object.entries(live.inputs).filter(([k, v]) => declarable(k, v)));
       const checked = checkInputs(b.schema, valid);
-      const inputs = checked.ok ? (checked.inputs as Row) : valid;
+      // A write-only input the platform did not answer stays undeclared: its default would claim what the platform may not hold.
+      const unanswered = (k: string) => fieldMeta(shape[k])?.writeOnly === true && !(k in valid);
+      const inputs = Object.fromEntries(Object.entries(checked.ok ? (checked.inputs as Row) : valid).filter(([k]) => !unanswered(k)));
       const computed = Object.fromEntries(Object.entries(live.outs).filter(([k]) => !(k in shape)));
       return { id, props: plainJson({ ...computed, ...inputs }), inputs: plainJson(inputs) };
     },

@@ -8,7 +8,7 @@ import { resource } from "./pluginResources";
 
 const GiB = 1024 ** 3;
 type Declare = (
-  type: "VirtualMachine" | "Drive",
+  type: "VirtualMachine" | "Drive" | "Webhook" | "Task" | "EventTrigger" | "Schedule",
   name: string,
   args: Record<string, unknown>,
 ) => pulumi.CustomResource & Record<string, any>;
@@ -76,5 +76,72 @@ describe.each(doors)("through %s", (door, declare) => {
     expect(await drives()).toEqual([]);
     await ctx.stack.destroy(collect(ctx));
     expect((await ctx.api("GET", `/v4/vms/${vmKey}?fields=name`)).status).toBe(404);
+  }, 300_000);
+});
+
+describe.each(doors)("webhooks, tasks, event triggers and schedules through %s", (door, declare) => {
+  let ctx: E2eContext;
+  const desired = { message: "${NAME} raised", schedule: true };
+  const program: PulumiFn = async () => {
+    const hook = declare("Webhook", "hook", {
+      name: "doors-hook",
+      url: "https://127.0.0.1:9/",
+      authorization: { type: "basic", username: "doors", password: "pa55-doors" },
+    });
+    const task = declare("Task", "task", { name: "doors-task", webhook: hook.id, message: desired.message });
+    const trigger = declare("EventTrigger", "on-alarm", { task: task.id, type: "alarms", event: "raised" });
+    if (desired.schedule) declare("Schedule", "weekly", { name: "doors-weekly", repeatEvery: "week", days: ["monday"], tasks: [task.id] });
+    return { hookKey: hook.id, taskKey: task.id, triggerKey: trigger.id };
+  };
+  let keys: Record<string, string> = {};
+  const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
+  const task = async () => (await ctx.api("GET", `/v4/tasks/${keys.taskKey}?fields=name,owner,settings_args`)).body;
+  const schedules = async () => (await ctx.api("GET", "/v4/task_schedules?fields=name,monday,tuesday")).body;
+
+  beforeAll(async () => {
+    ctx = await startE2e(`doors-hooks-${door.split(" ").pop()}`, program);
+  }, 120_000);
+  afterAll(async () => ctx?.dispose());
+
+  test("create: the webhook, its task, a trigger on an alarm and a weekly schedule running the task", async () => {
+    const up = await ctx.stack.up(collect(ctx));
+    keys = Object.fromEntries(Object.entries(up.outputs).map(([k, v]) => [k, String(v.value)]));
+    expect(await task()).toMatchObject({ name: "doors-task", owner: `webhook_urls/${keys.hookKey}` });
+    expect(await schedules()).toEqual([expect.objectContaining({ name: "doors-weekly", monday: true, tuesday: false })]);
+    const trigger = (await ctx.api("GET", `/v4/task_events/${keys.triggerKey}?fields=table,event,task`)).body;
+    expect(trigger).toMatchObject({ table: "alarms", event: "raised" });
+  }, 300_000);
+
+  test("read and diff: preview and refresh report no changes", async () => {
+    expect(changed((await ctx.stack.preview(collect(ctx))).changeSummary)).toEqual([]);
+    expect(changed((await ctx.stack.refresh(collect(ctx))).summary.resourceChanges ?? {})).toEqual([]);
+  }, 300_000);
+
+  test("read: a webhook's URL changed outside Pulumi is detected by refresh", async () => {
+    await ctx.api("PUT", `/v4/webhook_urls/${keys.hookKey}`, { url: "https://127.0.0.1:10/" });
+    const refresh = await ctx.stack.refresh(collect(ctx));
+    expect(refresh.summary.resourceChanges?.update).toBe(1);
+  }, 300_000);
+
+  test("update: the webhook's URL put back and a new message, in place (same keys)", async () => {
+    desired.message = "${NAME} raised at ${TIMESTAMP}";
+    const up = await ctx.stack.up(collect(ctx));
+    expect(changed(up.summary.resourceChanges ?? {})).toEqual(["update"]);
+    expect(String(up.outputs.taskKey.value)).toBe(keys.taskKey);
+    expect((await ctx.api("GET", `/v4/webhook_urls/${keys.hookKey}?fields=url`)).body.url).toBe("https://127.0.0.1:9/");
+    expect(JSON.stringify((await task()).settings_args)).toContain("raised at ${TIMESTAMP}");
+  }, 300_000);
+
+  test("delete: a schedule no longer declared is removed, then destroy removes every row", async () => {
+    desired.schedule = false;
+    await ctx.stack.up(collect(ctx));
+    expect(await schedules()).toEqual([]);
+    await ctx.stack.destroy(collect(ctx));
+    for (const [table, key] of [
+      ["webhook_urls", keys.hookKey],
+      ["tasks", keys.taskKey],
+      ["task_events", keys.triggerKey],
+    ])
+      expect([table, (await ctx.api("GET", `/v4/${table}/${key}?fields=name`)).status]).toEqual([table, 404]);
   }, 300_000);
 });

@@ -209,7 +209,10 @@ describe("a Schedule runs its Task on time (the emulator's manual clock)", () =>
   }, 120_000);
   afterAll(async () => timed?.dispose());
 
-  test("nothing runs before the hour; at the hour exactly one message; an hour later the next; the schedule links the task", async () => {
+  test("the preview shows the default header; nothing runs before the hour, then one message at the hour and one an hour later", async () => {
+    // The webhook declares no headers: the platform's default one is declared for it, and the preview shows it.
+    const first = await timed.stack.preview({ ...collect(timed), diff: true });
+    expect(first.stdout).toMatch(/headers\s*:\s*\[\s*\[0\]: \{\s*name\s*: "Content-Type"\s*value\s*: "application\/json"/);
     const up = await timed.stack.up(collect(timed));
     expect(up.summary.result).toBe("succeeded");
     const links = (await timed.api("GET", `/v4/task_schedule_triggers?filter=schedule%20eq%20${up.outputs.scheduleKey.value}&fields=task`))

@@ -133,6 +133,31 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
     expect(c.total).toBe(3);
   });
 
+  test("a refresh of 3 webhooks, 3 tasks, 3 event triggers and 3 schedules (with their task links) costs one GET per table", async () => {
+    const sets = await Promise.all(
+      range(3).map(async (i) => {
+        const hook = await checkedCreate(providers.Webhook(), { name: `eco-hook-${i}`, url: "https://127.0.0.1:9/" });
+        const task = await checkedCreate(providers.Task(), { name: `eco-task-${i}`, webhook: hook.id });
+        const trigger = await checkedCreate(providers.EventTrigger(), { task: task.id, type: "alarms", event: "raised" });
+        const schedule = await checkedCreate(providers.Schedule(), { name: `eco-schedule-${i}`, repeatEvery: "week", tasks: [task.id] });
+        return { hook, task, trigger, schedule };
+      }),
+    );
+    await lab.resetRequests();
+    await Promise.all(
+      sets.flatMap(({ hook, task, trigger, schedule }) => [
+        providers.Webhook().read(hook.id, hook.outs),
+        providers.Task().read(task.id, task.outs),
+        providers.EventTrigger().read(trigger.id, trigger.outs),
+        providers.Schedule().read(schedule.id, schedule.outs),
+      ]),
+    );
+    const c = await lab.requests();
+    const tables = ["webhook_urls", "tasks", "task_events", "task_schedules", "task_schedule_triggers"];
+    expect(tables.map((t) => count(c, "GET", t))).toEqual([1, 1, 1, 1, 1]);
+    expect(c.total).toBe(tables.length);
+  });
+
   test("reads of rows that do not exist report them gone, the others found, in the same GET", async () => {
     const [{ drives }] = await makeVms(1);
     await lab.resetRequests();

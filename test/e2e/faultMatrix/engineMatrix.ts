@@ -91,6 +91,38 @@ function hardwareKind(name: string, logical: string, table: string, type: "Drive
   };
 }
 
+/** A webhook the program sends nowhere (port 9 answers nothing; no event runs its tasks here). */
+const hookArgs = (name: string, changed = false) => ({
+  name: `${P}-${name}`,
+  url: "https://127.0.0.1:9/",
+  ...(changed ? { description: "changed" } : {}),
+  timeouts: LIMITS,
+});
+/** A task of its own webhook, for the kinds that need one (declared beside them, never under the fault). */
+const taskOf = (vp: any, logical: string, changed = false) =>
+  new vp.Task(logical, {
+    name: `${P}-${logical}`,
+    webhook: new vp.Webhook(`${logical}-hook`, hookArgs(`${logical}-hook`)).id,
+    ...(changed ? { message: "changed ${NAME}" } : {}),
+    timeouts: LIMITS,
+  });
+
+/** An automation row: the create's fault is aimed at its POST by `created`, the update's and delete's at its row key. */
+const automationKind = (
+  name: string,
+  logical: string,
+  table: string,
+  declare: EngineKind["declare"],
+  created: Row,
+  rows: EngineKind["rows"],
+): EngineKind => ({
+  name,
+  logical,
+  declare,
+  target: (op, k) => (op === "create" ? { method: "POST", table, where: created } : rowKey(op === "update" ? "PUT" : "DELETE", table)(k)),
+  rows,
+});
+
 export const ENGINE_KINDS: EngineKind[] = [
   vmKind("VM", "vm", false),
   vmKind("running VM", "runvm", true),
@@ -122,6 +154,50 @@ export const ENGINE_KINDS: EngineKind[] = [
         : { method: "POST", table: "vm_actions", where: { action: op === "create" ? "snapshot" : "restore" } },
     rows: (api, k) => keysOf(api("GET", `/v4/vms?filter=${q(`is_snapshot eq true and parent_vm eq ${k.srcVm}`)}&fields=$key`)),
   },
+  automationKind(
+    "webhook",
+    "hook",
+    "webhook_urls",
+    (vp, _s, changed) => new vp.Webhook("hook", hookArgs("hook", changed)),
+    { name: `${P}-hook` },
+    byName("webhook_urls", `${P}-hook`),
+  ),
+  automationKind(
+    "task",
+    "task",
+    "tasks",
+    (vp, _s, changed) => taskOf(vp, "task", changed),
+    { name: `${P}-task` },
+    byName("tasks", `${P}-task`),
+  ),
+  automationKind(
+    "event trigger",
+    "trigger",
+    "task_events",
+    (vp, _s, changed) =>
+      new vp.EventTrigger("trigger", {
+        task: taskOf(vp, "trigger-task").id,
+        type: "alarms",
+        event: changed ? "lowered" : "raised",
+        timeouts: LIMITS,
+      }),
+    { table: "alarms" },
+    (api) => keysOf(api("GET", `/v4/task_events?filter=${q("table eq 'alarms'")}&fields=$key`)),
+  ),
+  automationKind(
+    "schedule",
+    "schedule",
+    "task_schedules",
+    (vp, _s, changed) =>
+      new vp.Schedule("schedule", {
+        name: `${P}-schedule`,
+        repeatEvery: "week",
+        ...(changed ? { description: "changed" } : {}),
+        timeouts: LIMITS,
+      }),
+    { name: `${P}-schedule` },
+    byName("task_schedules", `${P}-schedule`),
+  ),
 ];
 
 /** What the program declares: the support only, the kinds as first declared, or changed. */

@@ -9,8 +9,8 @@
  * The default run (CI) takes a fixed sample: one cell in SAMPLE_STRIDE, the
  * kind and fault indexes shifted per op, so every op, every fault and every
  * resource kind is still run at least once (each kind under 2 of the 8 faults,
- * each fault on 2 or 3 kinds, per op: 20 of 80 cells). `npm run test:faults`
- * (VPLATFORM_FAULT_MATRIX=full) runs all 240 cells.
+ * each fault on 3 or 4 kinds, per op: 30 of 120 cells). `npm run test:faults`
+ * (VPLATFORM_FAULT_MATRIX=full) runs all 360 cells.
  */
 import { type Lab, providers } from "../harness";
 import { FAULT_NAMES, faultSpecs, formatMatrix, type Op } from "./faults";
@@ -106,6 +106,29 @@ const drive = (_c: Cell, machine: string) => Promise.resolve({ machine, media: "
 const nic = async (c: Cell, machine: string) => ({ machine, vnet: await vnetFor(c) });
 const device = (_c: Cell, machine: string) => Promise.resolve({ machine, resourceGroup: GPU, settingsArgs: {} });
 
+/** An automation row: its faults hit its own table; a row named by the cell is found by its name. */
+function automationKind(name: string, table: string, provider: () => any, declare: Kind["declare"], changed: Kind["changed"]): Kind {
+  return {
+    name,
+    provider,
+    declare,
+    changed,
+    target: { create: { method: "POST", table }, update: { method: "PUT", table }, delete: { method: "DELETE", table } },
+    rows: (c, inputs) =>
+      c.lab
+        .api("GET", `${table}?filter=${q(inputs.name ? `name eq '${inputs.name}'` : `task eq ${inputs.task}`)}&fields=$key`)
+        .then(keysOf),
+  };
+}
+
+/** Made fault-free before the cell: a webhook, and a task sending through it. */
+async function made(token: "Webhook" | "Task", inputs: Row): Promise<string> {
+  const p = providers[token]();
+  return (await p.create((await p.check({}, inputs)).inputs)).id;
+}
+const webhookOf = (c: Cell) => made("Webhook", { name: `${c.tag}-support-hook`, url: "https://127.0.0.1:9/" });
+const taskOf = async (c: Cell) => made("Task", { name: `${c.tag}-support-task`, webhook: await webhookOf(c) });
+
 export const KINDS: Kind[] = [
   vmKind("VM", false),
   vmKind("running VM", true),
@@ -139,6 +162,34 @@ export const KINDS: Kind[] = [
     },
     rows: (c, inputs) => c.lab.api("GET", `vms?filter=${q(`is_snapshot eq true and parent_vm eq ${inputs.vm}`)}&fields=$key`).then(keysOf),
   },
+  automationKind(
+    "webhook",
+    "webhook_urls",
+    providers.Webhook,
+    async (c) => ({ name: `${c.tag}-hook`, url: "https://127.0.0.1:9/", timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
+  automationKind(
+    "task",
+    "tasks",
+    providers.Task,
+    async (c) => ({ name: `${c.tag}-task`, webhook: await webhookOf(c), timeouts: LIMITS }),
+    (i) => ({ ...i, message: "changed ${NAME}" }),
+  ),
+  automationKind(
+    "event trigger",
+    "task_events",
+    providers.EventTrigger,
+    async (c) => ({ task: await taskOf(c), type: "alarms", event: "raised", timeouts: LIMITS }),
+    (i) => ({ ...i, event: "lowered" }),
+  ),
+  automationKind(
+    "schedule",
+    "task_schedules",
+    providers.Schedule,
+    async (c) => ({ name: `${c.tag}-schedule`, repeatEvery: "week", timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
 ];
 
 /** What the engine's state holds for the resource. */
