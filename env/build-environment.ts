@@ -11,6 +11,9 @@ const KEY = /^\d+$/;
 
 export interface BuiltEnvironment {
   vnets: Record<string, pulumi.Output<string>>;
+  users: Record<string, pulumi.Output<string>>;
+  /** Each key's secret is a Pulumi secret output: a stack reference can use it; nothing prints it. */
+  apiKeys: Record<string, { id: pulumi.Output<string>; secret: pulumi.Output<string> }>;
   vms: Record<string, { id: pulumi.Output<string>; machineKey: pulumi.Output<string>; status: pulumi.Output<string> }>;
 }
 
@@ -31,8 +34,13 @@ export function buildEnvironment(env: Environment): BuiltEnvironment {
     const vnetsOfNics = entry.nics.flatMap((n) => vnets.get(n.vnet) ?? []);
     vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }, { dependsOn: vnetsOfNics }));
   }
+  const users = new Map(env.users.map((u) => [u.name, new vp.User(u.name, u)]));
+  const userKey = (ref: string) => users.get(ref)?.id ?? pulumi.output(ref);
+  const apiKeys = env.apiKeys.map((k) => new vp.ApiKey(k.name, { ...k, user: k.user === undefined ? undefined : userKey(k.user) }));
   return {
     vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
+    users: Object.fromEntries([...users].map(([name, u]) => [name, u.id])),
+    apiKeys: Object.fromEntries(env.apiKeys.map((k, i) => [k.name, { id: apiKeys[i].id, secret: apiKeys[i].secret }])),
     vms: Object.fromEntries([...vms].map(([name, { vm, status }]) => [name, { id: vm.id, machineKey: vm.machineKey, status }])),
   };
 }

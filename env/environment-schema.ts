@@ -6,6 +6,8 @@ import { withoutMachineOwner } from "../provider/schemas/hardware";
 import { nicShape } from "../provider/schemas/nic";
 import { VIRTUAL_MACHINE_RULE_FIELDS, checkVirtualMachine, cloneFromShape, virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetInputsSchema } from "../provider/schemas/vnet";
+import { userInputsSchema } from "../provider/schemas/user";
+import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/schemas/apiKey";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -75,20 +77,26 @@ const vmEntry = z
   })
   .superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
 
+/** A key's user is written by name: a user of this environment, or the key of an existing user. */
+const apiKeyEntry = z
+  .strictObject({
+    ...apiKeyShape,
+    user: z.string().min(1).optional().describe("Name of a user of this environment, or the key of an existing user; default: the caller"),
+  })
+  .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
+
 export const environmentSchema = z
   .strictObject({
     vnets: z.array(vnetInputsSchema).default([]),
     vms: z.array(vmEntry).default([]),
+    users: z.array(userInputsSchema).default([]),
+    apiKeys: z.array(apiKeyEntry).default([]),
   })
   .superRefine((env, ctx) => {
-    const duplicate = (kind: "vnets" | "vms", names: string[]) =>
+    const duplicate = (kind: keyof typeof KINDS, names: string[]) =>
       names.forEach((name, i) => {
         if (names.indexOf(name) !== i)
-          ctx.addIssue({
-            code: "custom",
-            path: [kind, i, "name"],
-            message: `${kind === "vms" ? "VM" : "vnet"} name '${name}' is declared twice`,
-          });
+          ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${KINDS[kind]} name '${name}' is declared twice` });
       });
     duplicate(
       "vnets",
@@ -98,6 +106,22 @@ export const environmentSchema = z
       "vms",
       env.vms.map((v) => v.name),
     );
+    duplicate(
+      "users",
+      env.users.map((u) => u.name),
+    );
+    duplicate(
+      "apiKeys",
+      env.apiKeys.map((k) => k.name),
+    );
+    env.apiKeys.forEach((key, i) => {
+      if (key.user === undefined || /^\d+$/.test(key.user) || env.users.some((u) => u.name === key.user)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["apiKeys", i, "user"],
+        message: `user '${key.user}' is not a user of this environment: declare it under users, or give an existing user's key`,
+      });
+    });
     env.vms.forEach((vm, i) => {
       const names = (list: { name?: string }[], kind: string) =>
         list.forEach((x, j) => {
@@ -116,6 +140,9 @@ export const environmentSchema = z
     const order = cloneOrder(env.vms);
     if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
   });
+
+/** What each list declares, in messages. */
+const KINDS = { vnets: "vnet", vms: "VM", users: "user", apiKeys: "API key" } as const;
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 
