@@ -5,7 +5,7 @@ import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 
 type VmEntry = Environment["vms"][number];
-type AutomationLists = "webhooks" | "tasks" | "eventTriggers" | "schedules";
+type AutomationLists = "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules";
 /** An environment as validated; the automation lists may be left out (as code written before they existed does). */
 export type BuildableEnvironment = Omit<Environment, AutomationLists> & Partial<Pick<Environment, AutomationLists>>;
 
@@ -14,6 +14,9 @@ const KEY = /^\d+$/;
 
 export interface BuiltEnvironment {
   vnets: Record<string, pulumi.Output<string>>;
+  users: Record<string, pulumi.Output<string>>;
+  /** Each key's secret is a Pulumi secret output: a stack reference can use it; nothing prints it. */
+  apiKeys: Record<string, { id: pulumi.Output<string>; secret: pulumi.Output<string> }>;
   vms: Record<string, { id: pulumi.Output<string>; machineKey: pulumi.Output<string>; status: pulumi.Output<string> }>;
 }
 
@@ -35,8 +38,14 @@ export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
     vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }, { dependsOn: vnetsOfNics }));
   }
   declareAutomation(env, vmKey);
+  const users = new Map((env.users ?? []).map((u) => [u.name, new vp.User(u.name, u)]));
+  const userKey = (ref: string) => users.get(ref)?.id ?? pulumi.output(ref);
+  const declaredKeys = env.apiKeys ?? [];
+  const apiKeys = declaredKeys.map((k) => new vp.ApiKey(k.name, { ...k, user: k.user === undefined ? undefined : userKey(k.user) }));
   return {
     vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
+    users: Object.fromEntries([...users].map(([name, u]) => [name, u.id])),
+    apiKeys: Object.fromEntries(declaredKeys.map((k, i) => [k.name, { id: apiKeys[i].id, secret: apiKeys[i].secret }])),
     vms: Object.fromEntries([...vms].map(([name, { vm, status }]) => [name, { id: vm.id, machineKey: vm.machineKey, status }])),
   };
 }

@@ -10,6 +10,8 @@ import { webhookInputsSchema } from "../provider/schemas/webhook";
 import { taskInputsSchema } from "../provider/schemas/task";
 import { eventTriggerInputsSchema } from "../provider/schemas/eventTrigger";
 import { scheduleInputsSchema } from "../provider/schemas/schedule";
+import { userInputsSchema } from "../provider/schemas/user";
+import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/schemas/apiKey";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -96,6 +98,13 @@ export const eventTriggerIdentity = (t: { task: string; type: string; event: str
   [t.task, t.type, t.event, t.object, t.tag].filter((part) => part !== undefined).join("-");
 
 const KEY = /^\d+$/;
+/** A key's user is written by name: a user of this environment, or the key of an existing user. */
+const apiKeyEntry = z
+  .strictObject({
+    ...apiKeyShape,
+    user: z.string().min(1).optional().describe("Name of a user of this environment, or the key of an existing user; default: the caller"),
+  })
+  .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
 export const environmentSchema = z
   .strictObject({
@@ -105,16 +114,14 @@ export const environmentSchema = z
     tasks: z.array(taskEntry).default([]),
     eventTriggers: z.array(eventTriggerEntry).default([]),
     schedules: z.array(scheduleEntry).default([]),
+    users: z.array(userInputsSchema).default([]),
+    apiKeys: z.array(apiKeyEntry).default([]),
   })
   .superRefine((env, ctx) => {
-    const duplicate = (kind: "vnets" | "vms", names: string[]) =>
+    const duplicate = (kind: keyof typeof KINDS, names: string[]) =>
       names.forEach((name, i) => {
         if (names.indexOf(name) !== i)
-          ctx.addIssue({
-            code: "custom",
-            path: [kind, i, "name"],
-            message: `${kind === "vms" ? "VM" : "vnet"} name '${name}' is declared twice`,
-          });
+          ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${KINDS[kind]} name '${name}' is declared twice` });
       });
     duplicate(
       "vnets",
@@ -125,6 +132,22 @@ export const environmentSchema = z
       env.vms.map((v) => v.name),
     );
     for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
+    duplicate(
+      "users",
+      env.users.map((u) => u.name),
+    );
+    duplicate(
+      "apiKeys",
+      env.apiKeys.map((k) => k.name),
+    );
+    env.apiKeys.forEach((key, i) => {
+      if (key.user === undefined || /^\d+$/.test(key.user) || env.users.some((u) => u.name === key.user)) return;
+      ctx.addIssue({
+        code: "custom",
+        path: ["apiKeys", i, "user"],
+        message: `user '${key.user}' is not a user of this environment: declare it under users, or give an existing user's key`,
+      });
+    });
     env.vms.forEach((vm, i) => {
       const names = (list: { name?: string }[], kind: string) =>
         list.forEach((x, j) => {
@@ -188,6 +211,8 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
     ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),
   ];
 }
+/** What each list declares, in messages. */
+const KINDS = { vnets: "vnet", vms: "VM", users: "user", apiKeys: "API key" } as const;
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 

@@ -513,4 +513,96 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
     }[];
+    users: {
+        /** Login name, unique on the platform */
+        name: string;
+        /** Whether the user can log in (with a password or an API key) */
+        enabled: boolean;
+        /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+        role: "readonly" | "admin" | "vmoperator";
+        /** Name shown in the platform's interface */
+        displayName?: string | undefined;
+        /** E-mail address */
+        email?: string | undefined;
+        /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
+        password?: string | undefined;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
+    apiKeys: {
+        /** Key name */
+        name: string;
+        /** Description */
+        description: string;
+        /** Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire) */
+        expires: string;
+        /** Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed */
+        ipAllowList: {
+            /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+            address: string;
+            /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+            enabled: boolean;
+        }[];
+        /** These addresses cannot authenticate with the key, unless the allow list has them */
+        ipDenyList: {
+            /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+            address: string;
+            /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+            enabled: boolean;
+        }[];
+        /** Name of a user of this environment, or the key of an existing user; default: the caller */
+        user?: string | undefined;
+        /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
+        rotation?: string | number | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
 }

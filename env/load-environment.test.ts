@@ -4,6 +4,8 @@ import { driveShape } from "../provider/schemas/drive";
 import { nicShape } from "../provider/schemas/nic";
 import { virtualMachineShape } from "../provider/schemas/virtualMachine";
 import { vnetShape } from "../provider/schemas/vnet";
+import { userShape } from "../provider/schemas/user";
+import { apiKeyShape } from "../provider/schemas/apiKey";
 import { loadEnvironment } from "./load-environment";
 import { EnvironmentError } from "./environment-error";
 
@@ -41,6 +43,22 @@ describe("environment definitions are validated with the provider's own schemas"
     expect(missing(driveShape, hw("drives"), implied)).toEqual([]);
     expect(missing(nicShape, hw("nics"), implied)).toEqual([]);
     expect(missing(deviceShape, hw("devices"), implied)).toEqual([]);
+    expect(missing(userShape, env.users)).toEqual([]);
+    expect(missing(apiKeyShape, env.apiKeys)).toEqual([]);
+  });
+
+  test("users and API keys are declared by name: a key's user names a user of the file or is a key", () => {
+    const env = loadEnvironment("env.yaml", "users:\n  - name: ci\napiKeys:\n  - name: k\n    user: ci\n  - name: old\n    user: '7'\n");
+    expect(env.apiKeys.map((k) => k.user)).toEqual(["ci", "7"]);
+    expect(problems("apiKeys:\n  - name: k\n    user: nobody\n")).toEqual([
+      "env.yaml:3:11: apiKeys[0].user: user 'nobody' is not a user of this environment: declare it under users, or give an existing user's key",
+    ]);
+  });
+
+  test("a key's IP entry that is neither an address nor a CIDR block is refused at its line", () => {
+    expect(problems("apiKeys:\n  - name: k\n    ipDenyList:\n      - address: 10.0.0.300\n")).toEqual([
+      expect.stringMatching(/^env\.yaml:4:\d+: apiKeys\[0\]\.ipDenyList\[0\]\.address: ipDenyList\[0\] '10\.0\.0\.300' is neither/),
+    ]);
   });
 
   test("a bound of the VM schema is reported at its line and column", () => {

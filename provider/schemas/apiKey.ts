@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
-import { expiryProblems, ipListProblems, raise, type Problem } from "./automationRules";
+import { expiryProblems, type IpEntry, ipListProblems, raise, type Problem } from "./automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "./fieldCodec";
 import { output } from "./outputs";
 import type { OnceOutput } from "./unreadable";
@@ -59,12 +59,13 @@ export const apiKeyShape = {
   timeouts: timeoutsSchema,
 };
 
-export const apiKeyInputsSchema = z
-  .strictObject(apiKeyShape)
-  .superRefine(
-    (k, ctx) => raise(ctx, [...ipListProblems("ipAllowList", k.ipAllowList), ...ipListProblems("ipDenyList", k.ipDenyList)]),
-    whenValid("ipAllowList", "ipDenyList"),
-  );
+/** The IP lists' entries, each an address or a CIDR block (also the environment file's rule). */
+export const API_KEY_RULE_FIELDS = ["ipAllowList", "ipDenyList"] as const;
+export function checkApiKey(k: { ipAllowList: IpEntry[]; ipDenyList: IpEntry[] }, ctx: z.RefinementCtx): void {
+  raise(ctx, [...ipListProblems("ipAllowList", k.ipAllowList), ...ipListProblems("ipDenyList", k.ipDenyList)]);
+}
+
+export const apiKeyInputsSchema = z.strictObject(apiKeyShape).superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 export type ApiKeyInputs = z.output<typeof apiKeyInputsSchema>;
 
 /**

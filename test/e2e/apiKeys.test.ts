@@ -2,6 +2,7 @@
 // pipeline's User and ApiKey, and an explicit provider configured with the key's secret output
 // creates a VM. Rotation replaces the key (create before delete); an expired key is refreshed away
 // and planned again; the secret and the password never show in plain text anywhere the engine writes.
+import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import got from "got";
@@ -135,12 +136,11 @@ describe("the secret and the password never appear in plain text", () => {
     expect(verbose.join("").length).toBeGreaterThan(10_000); // the log was really written
     // `pulumi stack export` as a user runs it (the automation API's exportStack adds --show-secrets).
     const ws = ctx.stack.workspace as LocalWorkspace;
-    const exported = (
-      await ws.pulumiCommand.run(["stack", "export", "--stack", ctx.stack.name], ws.workDir, {
-        PULUMI_HOME: ws.pulumiHome ?? "",
-        ...ws.envVars,
-      })
-    ).stdout;
+    const exported = execFileSync(ws.pulumiCommand.command, ["stack", "export", "--stack", ctx.stack.name], {
+      cwd: ws.workDir,
+      env: { ...process.env, PULUMI_HOME: ws.pulumiHome, ...ws.envVars },
+      encoding: "utf8",
+    });
     expect(exported).toContain("ApiKey::ci-key");
     for (const plain of [...secrets, PASSWORD]) {
       expect(stateText()).not.toContain(plain);

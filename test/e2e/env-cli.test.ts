@@ -221,6 +221,26 @@ describe("vplatform env provisions an environment file from the team's own repos
     }
   }, 600_000);
 
+  test("users and API keys by name: the password shows as [secret] in --json, and no key secret is ever printed", async () => {
+    const file =
+      "users:\n  - name: env-ci\n    role: vmoperator\n    password: env-ci-pw-never-shown\napiKeys:\n  - name: env-ci-key\n    user: env-ci\n";
+    fs.writeFileSync(path.join(repo, "environments", "keys.yaml"), file);
+    const up = await vplatform("up", "environments/keys.yaml", "--stack", "keys", "--json");
+    expect(up.code).toBe(0);
+    const created = JSON.parse(up.stdout).plan.changes;
+    expect(created.map((c: { type: string; name: string }) => `${c.type} ${c.name}`).sort()).toEqual(["ApiKey env-ci-key", "User env-ci"]);
+    const user = created.find((c: { type: string }) => c.type === "User");
+    expect(user.fields).toContainEqual({ field: "password", after: "[secret]" });
+    const [row] = await api("GET", "/v4/users?filter=name%20eq%20'env-ci'&fields=$key");
+    expect(await api("GET", `/v4/user_api_keys?filter=user%20eq%20${row.$key}&fields=name`)).toEqual([{ name: "env-ci-key" }]);
+    const destroy = await vplatform("destroy", "environments/keys.yaml", "--stack", "keys", "--json");
+    expect(destroy.code).toBe(0);
+    for (const run of [up, destroy]) {
+      expect(run.stdout + run.stderr).not.toContain("env-ci-pw-never-shown");
+      expect(run.stdout + run.stderr).not.toMatch(/vpk_\w+/); // the emulator's key secrets
+    }
+  }, 300_000);
+
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
     fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
     const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");

@@ -88,6 +88,14 @@ describe("the root program provisions an environment definition, state in Postgr
     ).toEqual(["installer", "os"]);
     const [clone] = await api("/v4/vms?filter=name%20eq%20'full-clone'&fields=machine%23status%23status%20as%20status");
     expect(clone).toEqual({ status: "stopped" });
+    // The pipeline's user and its key by name; the key's secret is a secret output, the password never printed.
+    const [ci] = await api("/v4/users?filter=name%20eq%20'full-ci'&fields=$key,role");
+    expect(ci).toMatchObject({ role: "vmoperator" });
+    expect(await api(`/v4/user_api_keys?filter=user%20eq%20${ci.$key}&fields=name,ip_allow_list`)).toEqual([
+      { name: "full-ci-key", ip_allow_list: "127.0.0.0/8" },
+    ]);
+    expect(up.stdout).toMatch(/secret\s*:\s*\[secret\]/); // the stack output apiKeys.full-ci-key.secret
+    expect(up.stdout).not.toMatch(/vpk_\w+|full-example-pw/);
     const preview = await stack.preview();
     expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
     await stack.destroy();

@@ -98,6 +98,39 @@ describe("pulumi import through the plugin", () => {
   }, 300_000);
 });
 
+describe("pulumi import of a user and its API key: what the platform never answers is left unknown, said once per field", () => {
+  test("each unreadable field gets its warning; the code declares neither; pasted, it previews with no changes", async () => {
+    const user = await ctx.api("POST", "/v4/users", { name: "imp-ci", role: "readonly", password: "imp-pw-never-read" });
+    const key = await ctx.api("POST", "/v4/user_api_keys", { user: user.body.$key, name: "imp-key", expires_type: "never" });
+    expect([user.status, key.status]).toEqual([201, 201]);
+    const result = await ctx.stack.import({
+      resources: [
+        { type: "vplatform:index:User", name: "ci", id: String(user.body.$key) },
+        { type: "vplatform:index:ApiKey", name: "ciKey", id: String(key.body.$key) },
+      ],
+      protect: false,
+      ...collect(ctx),
+    });
+    expect(result.summary.result).toBe("succeeded");
+    // Each message once, in the engine's Diagnostics section (the progress lines show it beside the resource too).
+    const diagnostics = result.stdout.slice(result.stdout.indexOf("Diagnostics:"));
+    const said = (pattern: RegExp) => diagnostics.split("\n").filter((line) => pattern.test(line));
+    expect(said(/password is write-only: the platform never answers it, so the import leaves it unknown/)).toHaveLength(1);
+    expect(said(/secret is answered only when the row is created, so the import leaves it unknown; change rotation/)).toHaveLength(1);
+    expect(result.generatedCode).toMatch(/name: imp-ci/);
+    expect(result.generatedCode).toMatch(/name: imp-key/);
+    expect(result.generatedCode).not.toMatch(/password|secret:/);
+    const program = fs.readFileSync(path.join(projectDir, "Pulumi.yaml"), "utf8").slice(HEADER.length);
+    const [resources, outputs] = program.split(/^outputs:\n/m);
+    writeProgram(`${resources.trimEnd()}\n${result.generatedCode.replace(/^resources:\n/, "")}\noutputs:\n${outputs}`);
+    const preview = await ctx.stack.preview({ ...collect(ctx), diff: true });
+    expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({
+      changes: [],
+      diff: expect.not.stringMatching(/^\s+[~+-] /m),
+    });
+  }, 300_000);
+});
+
 describe("pulumi import in a TypeScript project", () => {
   let tsDir: string;
   let tsStack: Stack;

@@ -16,6 +16,7 @@ const COMPUTED: Record<string, string[]> = {
   Device: ["uuid"],
   VmSnapshot: ["machineKey"],
   VmPower: ["machineKey", "status", "running"],
+  ApiKey: ["secret", "created", "lastLoginStamp", "lastLoginIp"],
 };
 
 export type PluginResource = pulumi.CustomResource & Record<string, pulumi.Output<any>>;

@@ -3,12 +3,15 @@
 // types, as a generated SDK declares them). Same program, same assertions.
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import got from "got";
 import { collect, startE2e, type E2eContext } from "./harness";
 import { resource } from "./pluginResources";
 
 const GiB = 1024 ** 3;
 type Declare = (
-  type: "VirtualMachine" | "Drive" | "Webhook" | "Task" | "EventTrigger" | "Schedule",
+  type: "VirtualMachine" | "Drive" | "Webhook" | "Task" | "EventTrigger" | "Schedule" | "User" | "ApiKey",
   name: string,
   args: Record<string, unknown>,
 ) => pulumi.CustomResource & Record<string, any>;
@@ -145,3 +148,68 @@ describe.each(doors)("webhooks, tasks, event triggers and schedules through %s",
       expect([table, (await ctx.api("GET", `/v4/${table}/${key}?fields=name`)).status]).toEqual([table, 404]);
   }, 300_000);
 });
+describe.each(doors)("users and API keys through %s", (door, declare) => {
+  let ctx: E2eContext;
+  const PASSWORD = "doors-pw-never-in-state";
+  const desired = { rotation: "1" };
+  const program: PulumiFn = async () => {
+    const user = declare("User", "ci", { name: `doors-ci-${door.split(" ").pop()}`, role: "readonly", password: PASSWORD });
+    const key = declare("ApiKey", "ci-key", { user: user.id, name: "ci", rotation: desired.rotation });
+    return { keyId: key.id, secret: key.secret };
+  };
+  const status = async (secret: string) =>
+    (
+      await got(`${ctx.emulator.url}/api/v4/system`, {
+        headers: { authorization: `Bearer ${secret}` },
+        https: { certificateAuthority: ctx.emulator.caCert },
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+      })
+    ).statusCode;
+  const stateText = () =>
+    fs
+      .readdirSync(ctx.stateDir, { recursive: true, encoding: "utf8" })
+      .filter((f) => f.endsWith(".json"))
+      .map((f) => fs.readFileSync(path.join(ctx.stateDir, f), "utf8"))
+      .join("\n");
+  const secrets: string[] = [];
+
+  beforeAll(async () => {
+    ctx = await startE2e(`doors-keys-${door.split(" ").pop()}`, program);
+  }, 120_000);
+  afterAll(async () => ctx?.dispose());
+
+  test("create: the key's secret is a secret output that authenticates; state holds neither it nor the password", async () => {
+    const up = await ctx.stack.up(collect(ctx));
+    expect(up.outputs.secret.secret).toBe(true);
+    secrets.push(up.outputs.secret.value);
+    expect(await status(up.outputs.secret.value)).toBe(200);
+    for (const plain of [...secrets, PASSWORD]) {
+      expect(stateText()).not.toContain(plain);
+      expect(ctx.output.join("")).not.toContain(plain);
+    }
+    expect(changed((await ctx.stack.preview(collect(ctx))).changeSummary)).toEqual([]);
+  }, 300_000);
+
+  test("rotation replaces the key: the new secret authenticates, the old one gets 401", async () => {
+    desired.rotation = "2";
+    const up = await ctx.stack.up(collect(ctx));
+    expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
+    expect(await status(up.outputs.secret.value)).toBe(200);
+    expect(await status(secrets[0])).toBe(401);
+    expect(stateText()).not.toContain(up.outputs.secret.value);
+  }, 300_000);
+
+  test("a key deleted outside Pulumi: refresh drops it, the next up creates it again", async () => {
+    const keyId = (await ctx.stack.outputs()).keyId.value;
+    expect((await ctx.api("DELETE", `/v4/user_api_keys/${keyId}`)).status).toBeLessThan(300);
+    expect((await ctx.stack.refresh(collect(ctx))).summary.resourceChanges).toMatchObject({ delete: 1 });
+    expect((await ctx.stack.preview(collect(ctx))).changeSummary).toMatchObject({ create: 1 });
+    const up = await ctx.stack.up(collect(ctx));
+    expect(await status(up.outputs.secret.value)).toBe(200);
+    await ctx.stack.destroy(collect(ctx));
+    expect((await ctx.api("GET", `/v4/user_api_keys/${up.outputs.keyId.value}?fields=name`)).status).toBe(404);
+  }, 300_000);
+});
+
+const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);

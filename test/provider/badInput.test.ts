@@ -36,6 +36,8 @@ beforeAll(async () => {
     Task: { name: "bad-task", webhook: hook.id },
     EventTrigger: { task: task.id, type: "vms", event: "poweroff" },
     Schedule: { name: "bad-schedule" },
+    User: { name: "bad-user" },
+    ApiKey: { name: "bad-key" },
   };
   await lab.newRun(); // the preview checked below is a later run than the one that made the host
   await lab.resetRequests();
@@ -90,6 +92,13 @@ describe("the cases found accepted at preview are refused there now", () => {
   test("a NIC's vnet key of no vnet", () => expectRefused("Nic", { machine: U, vnet: "999999" }, "vnet"));
   test("a device's resource group UUID of nothing", () =>
     expectRefused("Device", { machine: U, resourceGroup: "11111111-2222-4333-8444-555555555555" }, "resourceGroup"));
+  test("an API key's allow-list entry that is neither an address nor a CIDR block", () =>
+    expectRefused("ApiKey", { name: "k", ipAllowList: [{ address: "10.0.0.300" }] }, "ipAllowList"));
+  test("an API key's deny-list entry with a prefix too long", () =>
+    expectRefused("ApiKey", { name: "k", ipDenyList: [{ address: "10.0.0.0/33" }] }, "ipDenyList"));
+  test("a new API key's expiry in the past", () => expectRefused("ApiKey", { name: "k", expires: "2020-01-01" }, "expires"));
+  test("an API key's expiry that is no date", () => expectRefused("ApiKey", { name: "k", expires: "tomorrow" }, "expires"));
+  test("a user whose name the platform refuses", () => expectRefused("User", { name: "two words" }, "name"));
   test("a CIDR with two prefixes", () => expectRefused("Vnet", { name: "n", network: "10.0.0.0/24/8" }, "network"));
   test("a VM named like an existing VM, without adopt (one read-only look-up)", () =>
     expectRefused("VirtualMachine", { name: "bad-input-host" }, "name"));

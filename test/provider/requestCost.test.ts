@@ -59,3 +59,19 @@ describe("request cost", () => {
     expect(phases.create + phases.powerOn + phases.refresh + phases.destroy).toBeLessThan(60);
   });
 });
+
+describe("a refresh of API keys is batched like every refresh", () => {
+  test("eight keys of one user, refreshed together through the door, cost one GET of user_api_keys", async () => {
+    const user = await checkedCreate(providers.User(), { name: "cost-ci" });
+    const keys = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => checkedCreate(providers.ApiKey(), { user: user.id, name: `cost-key-${i}` })),
+    );
+    await lab.resetRequests();
+    const read = await Promise.all(keys.map((k) => providers.ApiKey().read(k.id, k.outs)));
+    expect(read.map((r) => r.id)).toEqual(keys.map((k) => k.id));
+    // The secret is not the platform's to answer again: refresh keeps the recorded one.
+    expect(read.map((r) => r.props.secret)).toEqual(keys.map((k) => k.outs.secret));
+    const gets = (await lab.requests()).entries.filter((e) => e.method === "GET" && e.table === "user_api_keys");
+    expect(gets.reduce((n, e) => n + e.count, 0)).toBe(1);
+  });
+});

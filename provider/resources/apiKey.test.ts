@@ -1,0 +1,43 @@
+// What the ApiKey's declaration makes of a change, and which expiry check refuses: pure, no platform.
+import type { Session } from "../reconcile/session";
+import { apiKey } from "./apiKey";
+
+const ops = apiKey.operations;
+const session = {} as Session;
+const recorded = { name: "ci", user: "4", description: "", expires: "never", ipAllowList: [], ipDenyList: [], rotation: "1" };
+
+describe("rotation and user replace the key, create before delete; the rest changes in place", () => {
+  test.each([
+    ["rotation", { rotation: "2" }],
+    ["user", { user: "5" }],
+  ])("a new %s replaces the key, and the old one is deleted only after the new one exists", async (field, change) => {
+    expect(await ops.diff("9", recorded, { ...recorded, ...change })).toEqual({
+      changes: true,
+      replaces: [field],
+      deleteBeforeReplace: false,
+    });
+  });
+
+  test("name, description, expiry and IP lists change in place", async () => {
+    const news = {
+      ...recorded,
+      name: "ci2",
+      description: "d",
+      expires: "2099-01-01",
+      ipDenyList: [{ address: "192.0.2.0/24", enabled: true }],
+    };
+    expect(await ops.diff("9", recorded, news)).toEqual({ changes: true, replaces: [], deleteBeforeReplace: false });
+  });
+});
+
+describe("a past expiry is refused only when it is new", () => {
+  test("a new key's past expiry is refused, naming expires", async () => {
+    const { failures } = await ops.check(session, { name: "ci", expires: "2020-01-01" }, {});
+    expect(failures).toEqual([{ property: "expires", reason: expect.stringContaining("is in the past") }]);
+  });
+
+  test("a recorded expiry that has passed since is no bad input (refresh has dropped or will drop the key)", async () => {
+    const olds = { ...recorded, expires: "2020-01-01" };
+    expect((await ops.check(session, { name: "ci", expires: "2020-01-01" }, olds)).failures).toBeUndefined();
+  });
+});
