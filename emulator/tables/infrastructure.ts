@@ -346,7 +346,7 @@ export const clusterTiersTable: TableDef = {
     cost_per_gb: { type: "num", readOnly: true, default: 0 },
     price_per_gb: { type: "num", readOnly: true, default: 0 },
     status: { type: "row", ref: "cluster_tier_status", compute: (_ctx, row) => row.$key, description: "live status (same key)" },
-    // I/O rates the maker's clients read as stats#rops...: the emulator moves no data, so they stay zero.
+    // I/O rates: the emulator moves no data, so zeros (clients asking `stats#rops` get null, which they read as 0).
     stats: { type: "json", notInMost: true, compute: () => ({ rops: 0, wops: 0, rbps: 0, wbps: 0 }) },
   },
   seed: (ctx) => {
