@@ -19,24 +19,6 @@ function programSession(): Session {
   return session;
 }
 
-export interface ReadTableArgs {
-  table: string;
-  fields?: string | string[];
-  filter?: string;
-  sort?: string;
-  limit?: number;
-}
-
-/** Any table, with the API's query options (fields, OData-like filter, +/- sort, limit). */
-export function readTable(args: ReadTableArgs): Promise<TableRow[]> {
-  const fields = Array.isArray(args.fields) ? args.fields.join(",") : args.fields;
-  return programSession().list(args.table, { fields, filter: args.filter, sort: args.sort, limit: args.limit });
-}
-
-export function readTableOutput(args: DeepInput<ReadTableArgs>): pulumi.Output<TableRow[]> {
-  return pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
-}
-
 /**
  * The look-up `fn` (provider/resources/lookupFunctions declares each, its arguments and its result), typed as
  * generated from that declaration: the arguments are checked before any request, each problem named by its argument.
@@ -71,6 +53,27 @@ export const getMediaFileByPath = lookup<T.GetMediaFileByPathArgs, T.GetMediaFil
 export const getEventTypes = lookup<T.GetEventTypesArgs, T.GetEventTypesResult>("getEventTypes");
 /** Rows of a table that has no resource of its own (clusters, certificates, licenses, logs ...), read-only. */
 export const getTableRows = lookup<T.GetTableRowsArgs, T.GetTableRowsResult>("getTableRows");
+
+/** The arguments of readTable: those of getTableRows, with `fields` also as one comma-separated string. */
+export interface ReadTableArgs {
+  table: string;
+  fields?: string | string[];
+  filter?: string;
+  sort?: string;
+  /** At most this many rows; without it, every row (getTableRows reads 100 unless told). */
+  limit?: number;
+}
+
+/**
+ * The older name of getTableRows, kept for the programs that call it: the same checks and the same request,
+ * answering the rows themselves; without `limit` it reads every row.
+ */
+export async function readTable(args: ReadTableArgs): Promise<TableRow[]> {
+  const fields = args.fields === undefined ? [] : [args.fields].flat().filter((field) => field !== "");
+  const { rows } = await getTableRows({ ...args, fields, limit: args.limit ?? 0 });
+  return rows as TableRow[];
+}
+export const readTableOutput = outputOf(readTable);
 
 export type VnetResult = Awaited<ReturnType<typeof getVnet>>;
 export type VmResult = Awaited<ReturnType<typeof getVirtualMachine>>;

@@ -1,15 +1,16 @@
 /**
  * Feature modules of the emulator beyond the core tables: the NAS volume
- * browser and webhooks/tasks/events. The emulator registers each with
+ * browser, webhooks/tasks/events and the logs. The emulator registers each with
  * `EmulatorContext.registerFeature` (see README.md in this folder).
  */
 import type { EmulatorContext } from "../core/context";
 import type { FeatureModule } from "../tables/types";
 import { automationFeature, resumeSchedules, settleAutomation } from "./automation";
+import { logsFeature } from "./logs";
 import { volumeBrowserFeature } from "./volume-browser";
 
 export function allFeatures(opts: { volumes?: Record<string, string> /* volume name -> host directory */ }): FeatureModule[] {
-  return [volumeBrowserFeature(opts.volumes ?? {}), automationFeature()];
+  return [volumeBrowserFeature(opts.volumes ?? {}), automationFeature(), logsFeature()];
 }
 
 /**

@@ -6,6 +6,8 @@ import {
   clusterActionsTable,
   clustersTable,
   clusterStatusTable,
+  clusterTierStatusTable,
+  clusterTiersTable,
   dashboardTable,
   fileActionsTable,
   filesTable,
@@ -16,6 +18,8 @@ import {
   vgpuDevicesTable,
 } from "./infrastructure";
 import { authSourcesTable } from "./authSources";
+import { certificatesTable } from "./certificates";
+import { licensesTable } from "./licenses";
 import { groupLogsTable, groupsTable, membersTable } from "./groups";
 import { machinesTable, machineStatsTable, machineStatusTable } from "./machines";
 import {
@@ -23,6 +27,7 @@ import {
   billingTable,
   catalogRepositoriesTable,
   catalogRepositoryActionsTable,
+  catalogsTable,
   cloneIsoActionsTable,
   cloneIsoTable,
 } from "./operations";
@@ -47,6 +52,8 @@ export const builtInTables: TableDef[] = [
   clusterActionsTable,
   dashboardTable,
   storageTiersTable,
+  clusterTiersTable,
+  clusterTierStatusTable,
   resourceGroupsTable,
   vgpuDevicesTable,
   filesTable,
@@ -74,6 +81,9 @@ export const builtInTables: TableDef[] = [
   billingActionsTable,
   catalogRepositoriesTable,
   catalogRepositoryActionsTable,
+  catalogsTable,
   cloneIsoTable,
   cloneIsoActionsTable,
+  certificatesTable,
+  licensesTable,
 ];

@@ -1,6 +1,6 @@
 /**
  * Seeded infrastructure: clusters and nodes (finite CPU/RAM), storage tiers
- * (finite capacity), hardware resource groups, vGPU devices, media files, and
+ * (finite capacity) and each cluster's view of them, hardware resource groups, vGPU devices, media files, and
  * the `system` row. Sizes are listed in README.md.
  */
 import { randomBytes } from "node:crypto";
@@ -114,6 +114,10 @@ export const clustersTable: TableDef = {
     },
     afterDelete: (ctx, row) => {
       ctx.remove("cluster_status", row.$key);
+      for (const tier of ctx.find("cluster_tiers", (t) => t.cluster === row.$key)) {
+        ctx.remove("cluster_tiers", tier.$key);
+        ctx.remove("cluster_tier_status", tier.$key);
+      }
     },
   },
   seed: (ctx) => {
@@ -297,6 +301,60 @@ export const storageTiersTable: TableDef = {
     const capacities = [2 * TiB, 4 * TiB, 8 * TiB, 16 * TiB, 1 * TiB];
     for (const [i, capacity] of capacities.entries()) {
       ctx.insert("storage_tiers", { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
+    }
+  },
+};
+
+/** A cluster tier's live figure, computed from its storage tier (same key as the cluster tier). */
+function tierFigure(figure: (capacity: number, used: number) => unknown): FieldDef {
+  return {
+    type: "uint64",
+    compute: (ctx, row) => {
+      const tier = String(ctx.get("cluster_tiers", row.$key)?.tier);
+      return figure(Number(ctx.get("storage_tiers", tier)?.capacity ?? 0), tierUsed(ctx, tier));
+    },
+  };
+}
+
+export const clusterTierStatusTable: TableDef = {
+  name: "cluster_tier_status",
+  description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    tier: { type: "row", ref: "cluster_tiers", compute: (_ctx, row) => row.$key, summary: true },
+    status: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
+    state: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
+    capacity: tierFigure((capacity) => capacity),
+    used: tierFigure((_capacity, used) => used),
+    used_pct: tierFigure((capacity, used) => Math.round((100 * used) / Math.max(1, capacity))),
+    redundant: { type: "bool", compute: () => true },
+    encrypted: { type: "bool", compute: () => false },
+    working: { type: "bool", compute: () => false },
+  },
+};
+
+export const clusterTiersTable: TableDef = {
+  name: "cluster_tiers",
+  description: "a cluster's storage tiers with their cost and price per GB; `status` joins cluster_tier_status (read-only)",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    cluster: { type: "row", ref: "clusters", readOnly: true, summary: true },
+    tier: { type: "uint8", readOnly: true, summary: true },
+    description: { type: "text", readOnly: true, default: "" },
+    cost_per_gb: { type: "num", readOnly: true, default: 0 },
+    price_per_gb: { type: "num", readOnly: true, default: 0 },
+    status: { type: "row", ref: "cluster_tier_status", compute: (_ctx, row) => row.$key, description: "live status (same key)" },
+    // I/O rates: the emulator moves no data, so zeros (clients asking `stats#rops` get null, which they read as 0).
+    stats: { type: "json", notInMost: true, compute: () => ({ rops: 0, wops: 0, rbps: 0, wbps: 0 }) },
+  },
+  seed: (ctx) => {
+    for (const cluster of ctx.all("clusters")) {
+      for (const { tier, description } of ctx.all("storage_tiers")) {
+        const row = ctx.insert("cluster_tiers", { cluster: cluster.$key, tier, description, cost_per_gb: 0, price_per_gb: 0 });
+        ctx.insert("cluster_tier_status", { $key: row.$key });
+      }
     }
   },
 };

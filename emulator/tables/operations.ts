@@ -1,9 +1,10 @@
 /**
  * Tables the spec lists with their action tables only: billing,
- * catalog repositories and the clone-ISO builder. Their behaviour is the
+ * catalog repositories (and their catalogs) and the clone-ISO builder. Their behaviour is the
  * emulator's (plausible) choice, documented in README.md.
  */
-import { createRow } from "../core/engine";
+import { randomHex } from "../core/context";
+import { applyDefaults, createRow } from "../core/engine";
 import { ApiError } from "../core/errors";
 import type { Caller, FieldDef, TableDef } from "./types";
 
@@ -112,6 +113,34 @@ export const catalogRepositoriesTable: TableDef = {
       { name: "Marketplace", description: "emulated public catalog", url: "https://catalog.invalid/", type: "yottabyte" },
       SYSTEM,
     );
+  },
+};
+
+/** Catalogs of a repository (read-only here: the emulator's repositories publish a fixed set). */
+export const catalogsTable: TableDef = {
+  name: "catalogs",
+  description: "catalogs of a catalog repository (read-only)",
+  keyType: "int",
+  operations: ["list", "get"],
+  fields: {
+    id: { type: "string", readOnly: true, default: () => randomHex(40), description: "global identifier (40 hex)" },
+    repository: { type: "row", ref: "catalog_repositories", readOnly: true, summary: true },
+    name: { type: "string", readOnly: true, summary: true },
+    description: { type: "text", readOnly: true, default: "" },
+    publishing_scope: {
+      type: "string",
+      readOnly: true,
+      default: "global",
+      enum: { private: "Private", global: "Global", tenant: "Tenant" },
+    },
+    enabled: { type: "bool", readOnly: true, default: true },
+    created: { type: "created", readOnly: true },
+  },
+  seed: (ctx) => {
+    for (const repository of ctx.find("catalog_repositories", (r) => r.type === "yottabyte")) {
+      const row = { repository: repository.$key, name: "Operating systems", description: "emulated installer images" };
+      ctx.insert("catalogs", applyDefaults(ctx, catalogsTable, row));
+    }
   },
 };
 

@@ -1,8 +1,8 @@
-// A drive boots from a file found on the NAS, and a table with no resource of its own is read, under the real
+// A drive boots from a file found on the NAS, and tables with no resource of their own are read, under the real
 // engine: an emulator whose volume `nas` holds images/ubuntu.iso; a TypeScript program (the SDK's functions) and
 // its Pulumi YAML twin (the plugin's functions, `fn::invoke`) find the file by path, give its media file to a
-// cdrom drive as mediaSource, and read the clusters with the generic look-up. A missing path fails at preview,
-// naming the path, before any change.
+// cdrom drive as mediaSource, and read the clusters and the self-signed certificate with the generic look-up.
+// A missing path fails at preview, naming the path, before any change.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -20,9 +20,14 @@ module.exports = async () => {
   const isoPath = new pulumi.Config().get("isoPath") ?? "images/ubuntu.iso";
   const iso = await vp.getMediaFileByPath({ volume: "nas", path: isoPath });
   const clusters = await vp.getTableRows({ table: "clusters", fields: ["$key", "name"], sort: "name" });
+  const certificates = await vp.getTableRows({
+    table: "certificates",
+    fields: ["domain", "type", "valid"],
+    filter: "type eq 'self_signed'",
+  });
   const vm = new vp.VirtualMachine("installer", { name: "nas-ts", ram: 1024, powerState: "stopped" });
   new vp.Drive("installer-cd", { machine: vm.machineKey, name: "cd", media: "cdrom", mediaSource: iso.id });
-  return { mediaId: iso.id, mediaPath: iso.path, clusters: clusters.rows, machineKey: vm.machineKey };
+  return { mediaId: iso.id, mediaPath: iso.path, clusters: clusters.rows, certificates: certificates.rows, machineKey: vm.machineKey };
 };
 `;
 
@@ -47,6 +52,14 @@ variables:
         fields: ["$key", name]
         sort: name
       return: rows
+  certificates:
+    fn::invoke:
+      function: vplatform:index:getTableRows
+      arguments:
+        table: certificates
+        fields: [domain, type, valid]
+        filter: type eq 'self_signed'
+      return: rows
 resources:
   installer:
     type: vplatform:index:VirtualMachine
@@ -65,6 +78,7 @@ outputs:
   mediaId: \${iso.id}
   mediaPath: \${iso.path}
   clusters: \${clusters}
+  certificates: \${certificates}
   machineKey: \${installer.machineKey}
 `;
 
@@ -106,9 +120,7 @@ async function cdrom(ctx: E2eContext, machineKey: string) {
   return { drives, file };
 }
 
-async function clusterRows(ctx: E2eContext) {
-  return (await ctx.api("GET", "/v4/clusters?fields=%24key,name&sort=name")).body;
-}
+const rowsOf = async (ctx: E2eContext, query: string) => (await ctx.api("GET", `/v4/${query}`)).body;
 
 /** Requests that change something, besides the volume-browser jobs that list a directory (which change nothing). */
 async function changingRequests(ctx: E2eContext): Promise<string[]> {
@@ -138,12 +150,15 @@ describe.each([
     expect(vms).toEqual([{ name: vmName }]);
   }, 300_000);
 
-  test("the generic look-up answers the rows of clusters, a table with no resource of its own, as the API holds them", async () => {
+  test("the generic look-up answers the rows of clusters and certificates, tables with no resource, as the API holds them", async () => {
     const ctx = context();
     const out = (await ctx.stack.outputs()) as Record<string, { value: unknown }>;
-    const rows = await clusterRows(ctx);
-    expect(rows.length).toBeGreaterThan(0);
-    expect(out.clusters.value).toEqual(rows);
+    const clusters = await rowsOf(ctx, "clusters?fields=%24key,name&sort=name");
+    expect(clusters.length).toBeGreaterThan(0);
+    expect(out.clusters.value).toEqual(clusters);
+    const certificates = await rowsOf(ctx, "certificates?fields=domain,type,valid&filter=type%20eq%20'self_signed'");
+    expect(certificates).toEqual([{ domain: "vplatform.local", type: "self_signed", valid: true }]);
+    expect(out.certificates.value).toEqual(certificates);
   });
 
   test("a path that is not on the volume fails at preview, naming the path, and nothing is changed", async () => {

@@ -119,6 +119,50 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
       ],
     },
   },
+  catalogs: {
+    // pyvergeos/resources/catalogs.py
+    pyVergeOS: {
+      fields: [
+        "$key",
+        "id",
+        "repository",
+        "repository#name as repository_display",
+        "name",
+        "description",
+        "publishing_scope",
+        "enabled",
+        "created",
+      ],
+      filter: ["enabled", "repository"],
+    },
+  },
+  certificates: {
+    // pyvergeos/resources/certificates.py
+    pyVergeOS: {
+      fields: [
+        "$key",
+        "domain",
+        "domainname",
+        "domainlist",
+        "description",
+        "type",
+        "acme_server",
+        "key_type",
+        "rsa_key_size",
+        "contact",
+        "agree_tos",
+        "valid",
+        "autocreated",
+        "expires",
+        "created",
+        "modified",
+        "public",
+        "private",
+        "chain",
+      ],
+      filter: ["domain", "domainname", "type", "valid"],
+    },
+  },
   cloudinit_files: {
     // pyvergeos/resources/cloudinit_files.py
     pyVergeOS: {
@@ -264,6 +308,32 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
       filter: ["name"],
     },
   },
+  cluster_tiers: {
+    // pyvergeos/resources/cluster_tiers.py
+    pyVergeOS: {
+      fields: [
+        "$key",
+        "tier",
+        "cluster",
+        "description",
+        "cost_per_gb",
+        "price_per_gb",
+        "status#status as display_status",
+        "status#state as display_state",
+        "status#capacity as capacity",
+        "status#used as used",
+        "status#used_pct as used_pct",
+        "status#redundant as redundant",
+        "status#encrypted as encrypted",
+        "status#working as working",
+        "stats#rops as rops",
+        "stats#wops as wops",
+        "stats#rbps as rbps",
+        "stats#wbps as wbps",
+      ],
+      filter: ["cluster", "tier"],
+    },
+  },
   files: {
     // pyvergeos/resources/drives.py, pyvergeos/resources/system.py
     pyVergeOS: {
@@ -319,6 +389,33 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     terraformProvider: {
       fields: ["$key", "description", "enabled", "name"],
       filter: ["name"],
+    },
+  },
+  licenses: {
+    // pyvergeos/resources/system.py
+    pyVergeOS: {
+      fields: [
+        "$key",
+        "name",
+        "description",
+        "added",
+        "added_by",
+        "issued",
+        "valid_from",
+        "valid_until",
+        "features",
+        "allow_branding",
+        "auto_renewal",
+        "note",
+      ],
+      filter: ["name"],
+    },
+  },
+  logs: {
+    // pyvergeos/resources/logs.py
+    pyVergeOS: {
+      fields: ["$key", "level", "text", "timestamp", "user", "object_type", "object_name"],
+      filter: ["level", "object_type", "text", "timestamp", "user"],
     },
   },
   machine_devices: {
@@ -436,6 +533,13 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
         "readonly",
         "serial",
       ],
+    },
+  },
+  machine_logs: {
+    // pyvergeos/resources/machine_stats.py
+    pyVergeOS: {
+      fields: ["$key", "machine", "machine#name as machine_name", "level", "text", "user", "timestamp"],
+      filter: ["level", "machine"],
     },
   },
   machine_nics: {

@@ -1,4 +1,6 @@
+import * as https from "node:https";
 import type * as pulumi from "@pulumi/pulumi";
+import { jsonRequest } from "../../emulator/client/jsonRequest";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
 
 /**
@@ -48,5 +50,37 @@ describe("SDK look-ups by name against the platform", () => {
   test("storage tiers, which have no name, are found by number or description", async () => {
     expect(await sdk().getStorageTier({ name: "3" })).toEqual({ id: "3", name: "Tier 3", tier: 3 });
     expect(await sdk().getStorageTier({ name: "Tier 5" })).toMatchObject({ tier: 5 });
+  });
+});
+
+describe("readTable is the older form of getTableRows", () => {
+  test("the same rows as getTableRows, fields given as one comma-separated string", async () => {
+    const args = { table: "logs", filter: "object_type eq 'system'", sort: "+timestamp" };
+    const { rows } = await sdk().getTableRows({ ...args, fields: ["level", "text"] });
+    expect(await sdk().readTable({ ...args, fields: "level,text" })).toEqual(rows);
+    expect(rows).toContainEqual({ level: "message", text: "system started" });
+  });
+
+  test("without a limit it reads every row, where getTableRows stops at 100", async () => {
+    const agent = new https.Agent({ ca: emu.caCert });
+    for (let i = 0; i < 101; i++) {
+      const body = { name: `category-${i}` };
+      await jsonRequest({
+        method: "POST",
+        url: `${emu.url}/api/v4/tag_categories`,
+        agent,
+        body,
+        headers: { authorization: `Bearer ${emu.apiKey}` },
+      });
+    }
+    agent.destroy();
+    const keys = await sdk().readTable({ table: "tag_categories", fields: "$key" });
+    expect(keys).toHaveLength(101);
+    expect((await sdk().getTableRows({ table: "tag_categories", fields: ["$key"] })).rows).toHaveLength(100);
+    expect(await sdk().readTable({ table: "tag_categories", fields: ["$key"], limit: 3 })).toEqual(keys.slice(0, 3));
+  });
+
+  test("an action table is refused as getTableRows refuses it, before any request", async () => {
+    await expect(sdk().readTable({ table: "vm_actions" })).rejects.toThrow("is an action table");
   });
 });
