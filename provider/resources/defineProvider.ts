@@ -92,7 +92,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       }
     },
     async read(session, id, props) {
-      const live = await within(READ_LIMIT, () => b.read(session, id, props as O));
+      const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O)));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
