@@ -3,14 +3,13 @@ import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
 import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
 import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
-import { MARKER_INPUT } from "../reconcile/createMarker";
 import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
 import { type SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { fieldMeta, shapeOf } from "../schemas/common";
-import { type CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { type CheckFailure, HIDDEN_INPUTS, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
@@ -95,8 +94,9 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O)));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
-        // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
-        const keep = (bag: Row) => (props[MARKER_INPUT] === undefined ? bag : { ...bag, [MARKER_INPUT]: props[MARKER_INPUT] });
+        // The bookkeeping inputs (create marker, ...) are no platform values: they stay as recorded, never drift.
+        const recorded = Object.fromEntries(HIDDEN_INPUTS.filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));
+        const keep = (bag: Row) => ({ ...bag, ...recorded });
         return { id, props: plainJson(keep(live.outs)), inputs: plainJson(keep(live.inputs)) };
       }
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;

@@ -235,7 +235,7 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
     try {
       const stack = await userStack(name, nodeBin, emulator);
       const preview = await stack.preview();
-      expect(preview.changeSummary.create).toBe(5); // the stack and four resources
+      expect(preview.changeSummary.create).toBe(6); // the stack, four resources and the VM's start after its hardware
 
       const up = await stack.up();
       expect(up.summary.result).toBe("succeeded");
