@@ -3,6 +3,7 @@ import type { PowerCyclePolicy } from "../schemas/hardware";
 import { type MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { type Row, errorStatus } from "./platform";
 import { forgetOwner } from "./machineOwners";
+import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
 import { ApiError, isUnreachable } from "../client/errors";
 
@@ -63,12 +64,14 @@ const unanswered = (err: unknown): boolean => err instanceof ApiError && err.sta
 
 export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(api, vm, POWER_ON))) return;
-  await waitForMachineStatus(api, vm.machineKey, isRunning, {
-    timeoutSec: t.powerChange,
-    label: `VM '${vm.name}' to reach running`,
-    timeoutInput: "powerChange",
-    clock,
-  });
+  const wait = () =>
+    waitForMachineStatus(api, vm.machineKey, isRunning, {
+      timeoutSec: t.powerChange,
+      label: `VM '${vm.name}' to reach running`,
+      timeoutInput: "powerChange",
+      clock,
+    });
+  await waitingForStart(api, wait, (line) => clock.log(line));
 }
 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */

@@ -5,6 +5,7 @@ import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
 import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
 import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
+import { inEngineSlot } from "../reconcile/queuedStarts";
 import { type SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
@@ -83,7 +84,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async create(session, inputs) {
       try {
-        const created = await within(ownLimit(inputs, "create"), () => b.create(session, inputs as I));
+        const created = await within(ownLimit(inputs, "create"), () => inEngineSlot(session, () => b.create(session, inputs as I)));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         if (err instanceof PartialCreateError) throw err;
@@ -112,14 +113,16 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async update(session, id, olds, news) {
       try {
-        return plainJson(await within(ownLimit(news, "update"), () => b.update(session, id, olds as O, news as I)));
+        return plainJson(
+          await within(ownLimit(news, "update"), () => inEngineSlot(session, () => b.update(session, id, olds as O, news as I))),
+        );
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
     async delete(session, id, props) {
       try {
-        await within(ownLimit(props, "delete"), () => b.delete(session, id, props as O));
+        await within(ownLimit(props, "delete"), () => inEngineSlot(session, () => b.delete(session, id, props as O)));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }

@@ -40,9 +40,9 @@ describe("a refresh reads each table once, whatever the engine's parallelism", (
 describe("the machine-key checks of hardware on VMs made in the same run cost no look-up each", () => {
   const program: PulumiFn = async () => {
     const vp = require("vplatform");
-    for (const v of range(4)) {
+    for (const v of range(5)) {
       const vm = new vp.VirtualMachine(`mk-${v}`, { name: `mk-${v}`, cpuCores: 1, ram: 512, powerState: "running" });
-      for (const d of range(10)) new vp.Drive(`mk-${v}-d${d}`, { machine: vm.machineKey, name: `d${d}`, disksize: GiB, preferredTier: 3 });
+      for (const d of range(8)) new vp.Drive(`mk-${v}-d${d}`, { machine: vm.machineKey, name: `d${d}`, disksize: GiB, preferredTier: 3 });
     }
   };
   let run: CountedStack;
@@ -51,7 +51,7 @@ describe("the machine-key checks of hardware on VMs made in the same run cost no
   }, 120_000);
   afterAll(() => run?.dispose());
 
-  test("up of 4 VMs and 40 drives at parallelism 2 reads the VMs once (the checks' copy) and looks up no machine key", async () => {
+  test("up of 5 VMs and 40 drives at parallelism 2 reads the VMs once (the checks' copy) and looks up no machine key", async () => {
     await run.record();
     expect((await run.stack.up({ ...collectInto(run), parallel })).summary.result).toBe("succeeded");
     const vmReads = run.recorded().filter((r) => r.method === "GET" && /\/v4\/vms\b/.test(r.url));
@@ -103,5 +103,25 @@ describe("hardware of a VM declared running is attached before the VM is started
   test("the next preview shows no change", async () => {
     const preview = await run.stack.preview({ ...collectInto(run), parallel, expectNoChanges: true });
     expect(preview.changeSummary.same).toBeGreaterThan(0);
+  }, 300_000);
+});
+
+describe("the run says when VM starts queue behind the engine's parallelism", () => {
+  const program: PulumiFn = async () => {
+    const vp = require("vplatform");
+    for (const v of range(8)) new vp.VirtualMachine(`q-${v}`, { name: `q-${v}`, cpuCores: 1, ram: 512, powerState: "running" });
+  };
+  let run: CountedStack;
+  beforeAll(async () => {
+    run = await openCountedStack("eco-queued", program, { timeScale: 0.01 });
+  }, 120_000);
+  afterAll(() => run?.dispose());
+
+  test("8 VMs to start at parallelism 2: said once during the run, with the command that fixes it", async () => {
+    expect((await run.stack.up({ ...collectInto(run), parallel })).summary.result).toBe("succeeded");
+    // The engine repeats a provider's lines under Diagnostics at the end: count them as the run went.
+    const during = run.output.join("").split("Diagnostics:")[0];
+    const hints = during.match(/VM starts are queued behind the engine's parallelism.*?`pulumi up --parallel N`/g) ?? [];
+    expect(hints).toHaveLength(1);
   }, 300_000);
 });
