@@ -85,9 +85,15 @@ describe("a declaration's SDK behaviour shapes its generated class", () => {
   });
 
   test("a machine's owner registers itself once constructed; others do not", () => {
-    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    ownMachine(this);\n  }`;
+    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    ownMachine(this, args);\n  }`;
     expect(declared({ ownsMachine: true })).toContain(constructed);
-    expect(declared({})).not.toContain("ownMachine(this)");
+    expect(declared({})).not.toContain("ownMachine(this");
+  });
+
+  test("hardware registers itself with its machine once constructed (its VM's start may wait for it); others do not", () => {
+    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    onMachine(this, args);\n  }`;
+    expect(declared({ onMachine: true })).toContain(constructed);
+    expect(declared({})).not.toContain("onMachine(this");
   });
 
   test("declared computed outputs are typed as computed (machine keys branded), besides the echoed inputs", () => {

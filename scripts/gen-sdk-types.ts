@@ -285,7 +285,8 @@ function sdkClass({ token, description, outputs, sdk }: Declared): string {
     `export class ${token} extends pulumi.dynamic.Resource {`,
     `  constructor(name: string, args: ${token}Args, opts?: pulumi.CustomResourceOptions) {`,
     `    super(...declaredResource("${token}", name, args, opts));`,
-    ...(sdk.ownsMachine ? ["    ownMachine(this);"] : []),
+    ...(sdk.ownsMachine ? ["    ownMachine(this, args);"] : []),
+    ...(sdk.onMachine ? ["    onMachine(this, args);"] : []),
     "  }",
     "}",
     `export interface ${token} extends Outputs<${[onMachine(`T.${outName(token)}`), ...computed].join(" & ")}> {}`,
@@ -296,7 +297,7 @@ function sdkClass({ token, description, outputs, sdk }: Declared): string {
  * The SDK's file of classes, one per resource of `resourceList` in its order, with their Args and output types
  * and their declarations' descriptions as doc comments. What a class does besides sending its inputs is its
  * declaration's `sdk` behaviour, done by sdk/declaredResource.ts; here that behaviour only types the class
- * (hardware takes the branded machine key) and registers a machine's owner.
+ * (hardware takes the branded machine key) and registers a machine's owner and its hardware.
  */
 export function sdkClassesFile(resourceList: readonly Declared[]): string {
   return [
@@ -304,7 +305,7 @@ export function sdkClassesFile(resourceList: readonly Declared[]): string {
     "// Regenerate: npm run build && node dist/scripts/gen-sdk-types.js",
     `import * as pulumi from "@pulumi/pulumi";`,
     `import { declaredResource } from "./declaredResource";`,
-    `import { ownMachine } from "./machineOwners";`,
+    `import { onMachine, ownMachine } from "./machineOwners";`,
     `import type * as T from "./schemaTypes.generated";`,
     `import type { Args, Computed, OnMachine, Outputs } from "./types";`,
     "",

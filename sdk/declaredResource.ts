@@ -1,10 +1,12 @@
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, RESOURCE_LIST, type ResourceToken } from "../provider/resources";
 import type { SdkBehaviour } from "../provider/resources/defineResource";
 import { deletedWithItsVm } from "./deletedWithVm";
 import { type MachineOwner, ownerOf, withOwnerCopies } from "./machineOwners";
 import { dynamicProvider, seed, withMarker, withSecretOutputs } from "./providerShim";
 import { claimName, programScope } from "./uniqueNames";
+import { type StartStep, planStartAfterHardware } from "./startAfterHardware";
+import { START_AFTER_HARDWARE_INPUT } from "../provider/schemas/virtualMachine";
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(
@@ -35,6 +37,23 @@ export function declaredResource(
   const owner = sdk.onMachine ? ownerOf(given.machine) : undefined;
   claimUniqueName(sdk, owner, token, name, given.name);
   const props = seed(inputs, owner ? withOwnerCopies(given, owner) : given, outputs);
+  if (sdk.ownsMachine && given.powerState === "running") props[START_AFTER_HARDWARE_INPUT] = planStartAfterHardware(given, startStep(name));
   const options = withSecretOutputs(inputs, outputs, owner ? deletedWithItsVm(owner, opts) : opts);
   return [providers.get(token)!, name, sdk.createMarker === false ? props : withMarker(token, name, props), options, "vplatform", token];
 }
+
+/** A resource the SDK declares itself (the program holds no class instance of it). */
+class AddedResource extends pulumi.dynamic.Resource {}
+
+/** The step that starts VM `name` once its hardware is attached: a VmPower (deleting it leaves the VM as it is). */
+const startStep =
+  (name: string): StartStep =>
+  (vm, hardware) =>
+    new AddedResource(
+      ...declaredResource(
+        "VmPower",
+        `${name}-start`,
+        { vm: vm.id, state: "running", [START_AFTER_HARDWARE_INPUT]: true },
+        { parent: vm, dependsOn: hardware },
+      ),
+    );

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import type { MachineKey } from "./types";
+import { collectHardwareOf, hardwareDeclared } from "./startAfterHardware";
 
 /** A resource whose `machineKey` output hardware attaches to (a VirtualMachine). */
 export interface MachineOwner extends pulumi.CustomResource {
@@ -14,8 +15,15 @@ export interface MachineOwner extends pulumi.CustomResource {
  */
 const machineOwners = new WeakMap<object, MachineOwner>();
 
-export function ownMachine(vm: MachineOwner): void {
+/** A VM is constructed from `args`: its machine key is known as its, and a start planned after its hardware collects it. */
+export function ownMachine(vm: MachineOwner, args: object): void {
   machineOwners.set(vm.machineKey, vm);
+  collectHardwareOf(vm, args);
+}
+
+/** Hardware is constructed from `args`: a start of its VM planned after its hardware waits for it. */
+export function onMachine(hardware: pulumi.Resource, args: { machine?: unknown }): void {
+  hardwareDeclared(ownerOf(args.machine), hardware);
 }
 
 export const ownerOf = (machine: unknown): MachineOwner | undefined =>

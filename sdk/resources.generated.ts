@@ -2,7 +2,7 @@
 // Regenerate: npm run build && node dist/scripts/gen-sdk-types.js
 import * as pulumi from "@pulumi/pulumi";
 import { declaredResource } from "./declaredResource";
-import { ownMachine } from "./machineOwners";
+import { onMachine, ownMachine } from "./machineOwners";
 import type * as T from "./schemaTypes.generated";
 import type { Args, Computed, OnMachine, Outputs } from "./types";
 
@@ -12,7 +12,7 @@ export type VirtualMachineArgs = Args<T.VirtualMachineInputs>;
 export class VirtualMachine extends pulumi.dynamic.Resource {
   constructor(name: string, args: VirtualMachineArgs, opts?: pulumi.CustomResourceOptions) {
     super(...declaredResource("VirtualMachine", name, args, opts));
-    ownMachine(this);
+    ownMachine(this, args);
   }
 }
 export interface VirtualMachine extends Outputs<T.VirtualMachineValues & Computed<T.VirtualMachineComputed>> {}
@@ -23,6 +23,7 @@ export type DriveArgs = Args<OnMachine<T.DriveInputs>>;
 export class Drive extends pulumi.dynamic.Resource {
   constructor(name: string, args: DriveArgs, opts?: pulumi.CustomResourceOptions) {
     super(...declaredResource("Drive", name, args, opts));
+    onMachine(this, args);
   }
 }
 export interface Drive extends Outputs<OnMachine<T.DriveValues>> {}
@@ -33,6 +34,7 @@ export type NicArgs = Args<OnMachine<T.NicInputs>>;
 export class Nic extends pulumi.dynamic.Resource {
   constructor(name: string, args: NicArgs, opts?: pulumi.CustomResourceOptions) {
     super(...declaredResource("Nic", name, args, opts));
+    onMachine(this, args);
   }
 }
 export interface Nic extends Outputs<OnMachine<T.NicValues>> {}
@@ -43,6 +45,7 @@ export type DeviceArgs = Args<OnMachine<T.DeviceInputs>>;
 export class Device extends pulumi.dynamic.Resource {
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...declaredResource("Device", name, args, opts));
+    onMachine(this, args);
   }
 }
 export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.DeviceComputed>> {}

@@ -49,3 +49,9 @@ export const hasTag = (row: Row, marker: string): boolean => str(row.description
 
 /** The filter term finding rows tagged with `marker`. */
 export const taggedFilter = (marker: string): string => `description ct ${quoteLiteral(markerTag(marker))}`;
+
+/** The tables whose rows carry the marker in `description` (a device's is in its name). */
+export const MARKED_IN_DESCRIPTION: ReadonlySet<string> = new Set(["vms", "vnets", "machine_drives", "machine_nics"]);
+
+/** The filter term finding every row a create of this provider marked (any stack's). */
+export const ANY_MARKER_FILTER = `description ct ${quoteLiteral("[vplatform:")}`;

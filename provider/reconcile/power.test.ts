@@ -3,6 +3,7 @@ import type { MachineStatus } from "./machineStatus";
 import type { PlatformApi, Row } from "./platform";
 import { PowerCycleRefusedError, applyWithPowerCycle, powerOff, powerOn } from "./power";
 import { fakeClock } from "./testClock";
+import { ApiError as ClientError } from "../client/errors";
 
 const vm = { vmKey: "42", machineKey: "54", name: "web" };
 const timeouts = { powerChange: 60, gracefulShutdown: 30, forcedShutdown: 10 };
@@ -16,8 +17,8 @@ class ApiError extends Error {
   }
 }
 
-/** One machine; actions take effect after `lag` status reads; a guest may ignore ACPI. */
-function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?: number } = {}) {
+/** One machine; actions take effect after `lag` status reads; a guest may ignore ACPI; `unanswered` actions get no answer. */
+function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?: number; unanswered?: { taken: boolean }[] } = {}) {
   let status = { ...initial };
   let pending: { target: MachineStatus; reads: number } | undefined;
   const actions: string[] = [];
@@ -36,6 +37,11 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
       expect(table).toBe("vm_actions");
       const action = String(body.action);
       actions.push(action);
+      const lost = opts.unanswered?.shift();
+      if (lost) {
+        if (lost.taken) await api.action(table, { ...body, replayed: true }).finally(() => actions.pop());
+        throw new ClientError(0, "POST /v4/vm_actions: no response ETIMEDOUT", "ETIMEDOUT");
+      }
       const running = status.running;
       if (action === "poweron") {
         if (running) throw new ApiError(409, "cannot power on, already running");
@@ -43,6 +49,7 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
         pending = { target: { running: true, status: "running" }, reads: opts.lag ?? 2 };
       } else if (action === "poweroff" || action === "kill") {
         if (!running) throw new ApiError(409, "cannot power off, not running");
+        if (action === "poweroff" && !opts.ignoresAcpi) status = { running: true, status: "stopping" };
         if (action === "kill" || !opts.ignoresAcpi) pending = { target: { running: false, status: "stopped" }, reads: opts.lag ?? 2 };
       }
       return {};
@@ -60,6 +67,34 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
 
 const stopped = { running: false, status: "stopped" };
 const running = { running: true, status: "running" };
+
+describe("a power action whose answer never came is ridden out", () => {
+  test("a power-on that was taken: the machine is on its way, the run waits for it and sends nothing more", async () => {
+    const m = fakeMachine(stopped, { unanswered: [{ taken: true }] });
+    await powerOn(m.api, vm, timeouts, fakeClock());
+    expect(m.actions).toEqual(["poweron"]);
+    expect(m.current()).toEqual(running);
+  });
+
+  test("a power-on that was not taken: the machine is still stopped, so it is sent once more", async () => {
+    const m = fakeMachine(stopped, { unanswered: [{ taken: false }] });
+    await powerOn(m.api, vm, timeouts, fakeClock());
+    expect(m.actions).toEqual(["poweron", "poweron"]);
+    expect(m.current()).toEqual(running);
+  });
+
+  test("a second lost answer fails the run with the client's error", async () => {
+    const m = fakeMachine(stopped, { unanswered: [{ taken: false }, { taken: false }] });
+    await expect(powerOn(m.api, vm, timeouts, fakeClock())).rejects.toThrow(/no response ETIMEDOUT/);
+  });
+
+  test("a shutdown that was taken is waited for", async () => {
+    const m = fakeMachine(running, { unanswered: [{ taken: true }] });
+    await powerOff(m.api, vm, timeouts, fakeClock());
+    expect(m.actions).toEqual(["poweroff"]);
+    expect(m.current()).toEqual(stopped);
+  });
+});
 
 describe("powerOn", () => {
   test("sends poweron once and waits until the machine status says running", async () => {

@@ -3,7 +3,9 @@ import type { PowerCyclePolicy } from "../schemas/hardware";
 import { type MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
 import { type Row, errorStatus } from "./platform";
 import { forgetOwner } from "./machineOwners";
+import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
+import { ApiError, isUnreachable } from "../client/errors";
 
 /** What the reconciler needs to know to act on a VM. */
 export interface VmRef {
@@ -25,40 +27,56 @@ export function vmAction(api: Session, vm: VmRef, action: string, params?: Row):
   return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 
+/** A power action, the state it brings the machine to, and the states that show it was taken (the machine is on its way). */
+interface PowerAction {
+  action: string;
+  params?: Row;
+  target: (s: MachineStatus) => boolean;
+  underway: (s: MachineStatus) => boolean;
+}
+
+const POWER_ON: PowerAction = { action: "poweron", params: {}, target: isRunning, underway: (s) => s.running || s.status === "starting" };
+const POWER_OFF: PowerAction = { action: "poweroff", target: isStopped, underway: (s) => !s.running || s.status === "stopping" };
+const KILL: PowerAction = { action: "kill", target: isStopped, underway: (s) => !s.running };
+
 /**
- * Sends `action` and returns true, or returns false when the platform answers
- * 409 because the machine is already in `target` state (poweron while running,
+ * Sends the action and returns true, or returns false when the platform answers
+ * 409 because the machine is already in the target state (poweron while running,
  * poweroff while stopped). Any other 409 (operation in progress) is rethrown.
+ * An action whose answer never came may have been taken: the machine's state
+ * says so (the run rides it out), and a machine still where it was gets it once more.
  */
-async function sendPowerAction(
-  api: Session,
-  vm: VmRef,
-  action: string,
-  params: Row | undefined,
-  target: (s: MachineStatus) => boolean,
-): Promise<boolean> {
+async function sendPowerAction(api: Session, vm: VmRef, power: PowerAction, resent = false): Promise<boolean> {
   try {
-    await vmAction(api, vm, action, params);
+    await vmAction(api, vm, power.action, power.params);
     return true;
   } catch (err) {
-    if (errorStatus(err) === 409 && target(await readMachineStatus(api, vm.machineKey))) return false;
-    throw err;
+    if (errorStatus(err) === 409 && power.target(await readMachineStatus(api, vm.machineKey))) return false;
+    if (resent || !unanswered(err)) throw err;
+    const now = await readMachineStatus(api, vm.machineKey);
+    if (power.target(now)) return false;
+    return power.underway(now) || sendPowerAction(api, vm, power, true);
   }
 }
 
+/** A request sent whose answer never came (timed out, connection reset): it may have been applied. */
+const unanswered = (err: unknown): boolean => err instanceof ApiError && err.status === 0 && !isUnreachable(err.code);
+
 export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, "poweron", {}, isRunning))) return;
-  await waitForMachineStatus(api, vm.machineKey, isRunning, {
-    timeoutSec: t.powerChange,
-    label: `VM '${vm.name}' to reach running`,
-    timeoutInput: "powerChange",
-    clock,
-  });
+  if (!(await sendPowerAction(api, vm, POWER_ON))) return;
+  const wait = () =>
+    waitForMachineStatus(api, vm.machineKey, isRunning, {
+      timeoutSec: t.powerChange,
+      label: `VM '${vm.name}' to reach running`,
+      timeoutInput: "powerChange",
+      clock,
+    });
+  await waitingForStart(api, wait, (line) => clock.log(line));
 }
 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
 export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, "poweroff", undefined, isStopped))) return;
+  if (!(await sendPowerAction(api, vm, POWER_OFF))) return;
   try {
     await waitForMachineStatus(api, vm.machineKey, isStopped, {
       timeoutSec: t.gracefulShutdown,
@@ -70,7 +88,7 @@ export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock:
     if (!(err instanceof WaitTimeoutError)) throw err;
   }
   clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
-  if (!(await sendPowerAction(api, vm, "kill", undefined, isStopped))) return;
+  if (!(await sendPowerAction(api, vm, KILL))) return;
   await waitForMachineStatus(api, vm.machineKey, isStopped, {
     timeoutSec: t.forcedShutdown,
     label: `VM '${vm.name}' to stop after kill`,

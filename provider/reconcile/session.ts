@@ -1,5 +1,7 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { KeyedMutex } from "./keyedMutex";
 import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
+import { ReadCopies } from "./readCopy";
 
 /** A piece of what a session learns (a cache, the pollers): declared once at module scope, kept per session. */
 export interface Memo<T> {
@@ -28,30 +30,50 @@ export class Session implements PlatformApi {
   /** Machine key → the start owed to a machine stopped for hardware changes it could not take running. */
   readonly #owedStarts = new Map<string, () => Promise<void>>();
   readonly #memory = new Map<Memo<unknown>, unknown>();
+  /** Bumped when a change is sent and when it is answered: a copy read meanwhile may not show it. */
+  #mutations = 0;
+  readonly #readCopies: ReadCopies;
+  /** Set while a `read` operation runs: its row reads may come from the run's copy of the table. */
+  readonly #reading = new AsyncLocalStorage<true>();
   readonly listWhere?: PlatformApi["listWhere"];
 
   constructor(api: PlatformApi) {
     this.#api = api;
+    this.#readCopies = new ReadCopies(api, () => this.#mutations);
     if (api.listWhere) this.listWhere = (table, column, value, fields) => api.listWhere!(table, column, value, fields);
   }
 
   list(table: string, query?: ListQuery): Promise<Row[]> {
     return this.#api.list(table, query);
   }
-  get(table: string, key: string, fields?: string): Promise<Row | undefined> {
-    return this.#api.get(table, key, fields);
+  async get(table: string, key: string, fields?: string): Promise<Row | undefined> {
+    const copied = fields && this.#reading.getStore() ? await this.#readCopies.serve(table, key, fields) : undefined;
+    return copied ?? this.#api.get(table, key, fields);
   }
   create(table: string, body: Row): Promise<CreatedRow> {
-    return this.#api.create(table, body);
+    return this.#mutating(() => this.#api.create(table, body));
   }
   action(table: string, body: Row): Promise<Row> {
-    return this.#api.action(table, body);
+    return this.#mutating(() => this.#api.action(table, body));
   }
   update(table: string, key: string, body: Row): Promise<void> {
-    return this.#api.update(table, key, body);
+    return this.#mutating(() => this.#api.update(table, key, body));
   }
   remove(table: string, key: string): Promise<void> {
-    return this.#api.remove(table, key);
+    return this.#mutating(() => this.#api.remove(table, key));
+  }
+  async #mutating<T>(send: () => Promise<T>): Promise<T> {
+    this.#mutations++;
+    try {
+      return await send();
+    } finally {
+      this.#mutations++;
+    }
+  }
+
+  /** Runs a `read` operation (refresh, import): its reads of rows may be answered from the run's copy of their table. */
+  reading<T>(work: () => Promise<T>): Promise<T> {
+    return this.#reading.run(true, work);
   }
   /** Ends the client's keep-alive connections: a replaced session must not hold its sockets. */
   close(): void {

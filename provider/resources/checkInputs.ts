@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { containsPreviewUnknown } from "../schemas/normalize";
+import { START_AFTER_HARDWARE_INPUT } from "../schemas/virtualMachine";
 
 export interface CheckFailure {
   property: string;
@@ -8,8 +9,10 @@ export interface CheckFailure {
 
 export type Checked<T> = { ok: true; inputs: T; unknown: Set<string> } | { ok: false; failures: CheckFailure[] };
 
+/** The SDK's bookkeeping inputs: kept beside the validated ones, never sent to the platform. */
+export const HIDDEN_INPUTS: readonly string[] = ["__marker", START_AFTER_HARDWARE_INPUT];
 /** Inputs that travel beside the declared ones (engine and SDK plumbing), never validated. */
-const PASSED_THROUGH: ReadonlySet<string> = new Set(["__provider", "__marker"]);
+const PASSED_THROUGH: ReadonlySet<string> = new Set(["__provider", ...HIDDEN_INPUTS]);
 
 /**
  * Validates and normalizes with the resource's zod schema. Fields whose value
@@ -37,7 +40,7 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   // Only unknown fields failed (e.g. a required field that is unknown): fine during preview.
   const inputs = parsed.success ? { ...(parsed.data as Record<string, unknown>) } : { ...known };
   for (const field of unknown) inputs[field] = news[field];
-  if (news.__marker !== undefined) inputs.__marker = news.__marker;
+  for (const hidden of HIDDEN_INPUTS) if (news[hidden] !== undefined) inputs[hidden] = news[hidden];
   return { ok: true, inputs: inputs as z.output<S>, unknown };
 }
 

@@ -3,9 +3,9 @@ import type { z } from "zod";
 import type { ResourceDiff } from "../plan/diff";
 import { machineOfUpdatedVm } from "../plan/machineOfUpdatedVm";
 import { dropHostErrorEchoesOnce } from "./hostErrorEcho";
-import { MARKER_INPUT } from "../reconcile/createMarker";
 import type { Row } from "../reconcile/platform";
 import type { Session } from "../reconcile/session";
+import { inEngineSlot } from "../reconcile/queuedStarts";
 import { type SessionRegistry, dynamicSessions } from "./sessionRegistry";
 import { explained } from "../client/errors";
 import type { OperationTimeouts } from "../schemas/timeouts";
@@ -13,7 +13,7 @@ import { fieldMeta, shapeOf } from "../schemas/common";
 import type { OutputDecls } from "../schemas/outputs";
 import { secretProperties } from "../schemas/secretFields";
 import { importWarnings } from "../schemas/unreadable";
-import { type CheckFailure, checkInputs, plainJson } from "./checkInputs";
+import { type CheckFailure, HIDDEN_INPUTS, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
@@ -92,7 +92,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async create(session, inputs) {
       try {
-        const created = await within(ownLimit(inputs, "create"), () => b.create(session, inputs as I));
+        const created = await within(ownLimit(inputs, "create"), () => inEngineSlot(session, () => b.create(session, inputs as I)));
         return { id: created.id, outs: plainJson(created.outs) };
       } catch (err) {
         if (err instanceof PartialCreateError) throw err;
@@ -100,11 +100,12 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       }
     },
     async read(session, id, props) {
-      const live = await within(READ_LIMIT, () => b.read(session, id, props as O));
+      const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O)));
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
-        // The create marker is no platform value: it stays as recorded, so a refresh never reports it as drift.
-        const keep = (bag: Row) => (props[MARKER_INPUT] === undefined ? bag : { ...bag, [MARKER_INPUT]: props[MARKER_INPUT] });
+        // The bookkeeping inputs (create marker, ...) are no platform values: they stay as recorded, never drift.
+        const recorded = Object.fromEntries(HIDDEN_INPUTS.filter((k) => props[k] !== undefined).map((k) => [k, props[k]]));
+        const keep = (bag: Row) => ({ ...bag, ...recorded });
         return { id, props: plainJson(keep(live.outs)), inputs: plainJson(keep(live.inputs)) };
       }
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
@@ -124,14 +125,16 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async update(session, id, olds, news) {
       try {
-        return plainJson(await within(ownLimit(news, "update"), () => b.update(session, id, olds as O, news as I)));
+        return plainJson(
+          await within(ownLimit(news, "update"), () => inEngineSlot(session, () => b.update(session, id, olds as O, news as I))),
+        );
       } catch (err) {
         throw explained(err, "update", describe(b.token, news, id));
       }
     },
     async delete(session, id, props) {
       try {
-        await within(ownLimit(props, "delete"), () => b.delete(session, id, props as O));
+        await within(ownLimit(props, "delete"), () => inEngineSlot(session, () => b.delete(session, id, props as O)));
       } catch (err) {
         throw explained(err, "delete", describe(b.token, props, id));
       }

@@ -1,6 +1,6 @@
 import { rowsWhere, str } from "../reconcile/platform";
 import { perSession, type Session } from "../reconcile/session";
-import { knownOwner } from "../reconcile/machineOwners";
+import { knownOwner, madeByThisProcess } from "../reconcile/machineOwners";
 import type { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
 
@@ -15,7 +15,9 @@ const CHECK_FIELDS = "$key,name,machine";
  */
 export async function verifyMachineKey(api: Session, machine: string): Promise<CheckFailure[]> {
   const confirmed = knownMachines(api);
-  if (confirmed.has(machine) || knownOwner(api, machine) || !/^\d+$/.test(machine)) return []; // the schema reports malformed keys
+  // A machine this session created exists (the run's copy of the VMs, taken at the first check, predates it).
+  if (confirmed.has(machine) || knownOwner(api, machine) || madeByThisProcess(api, machine)) return [];
+  if (!/^\d+$/.test(machine)) return []; // the schema reports malformed keys
   // The usual case (a right key) is vouched for by the run's copy of the VMs; a wrong one costs a look-up of what it is.
   if (await rowExists(api, "vms", "machine", machine, VM_CHECK_FIELDS)) {
     confirmed.add(machine);

@@ -1,5 +1,6 @@
 import type { Session } from "../reconcile/session";
 import {
+  START_AFTER_HARDWARE_INPUT,
   VIRTUAL_MACHINE_READ_FIELDS,
   type VirtualMachineInputs,
   type VirtualMachineOutputs,
@@ -246,9 +247,12 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
         if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
         if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
         const desired = inputs.powerState as PowerState | undefined;
-        await enforcePower(api, vm, status, desired, t);
+        // The SDK's start step starts it after its hardware, attached cold meanwhile (no hot-plug, no power cycle).
+        const startedLater = desired === "running" && !adopt && (inputs as Record<string, unknown>)[START_AFTER_HARDWARE_INPUT] === true;
+        await enforcePower(api, vm, status, startedLater ? undefined : desired, t);
         const after = desired ? statusOf(desired === "running") : status;
-        rememberVm(api, vm, after, inputs.allowHotplug as boolean | undefined); // its hardware needs no look-up of it
+        // Its hardware needs no look-up of it; the status recorded is the one the run ends with.
+        rememberVm(api, vm, startedLater ? status : after, inputs.allowHotplug as boolean | undefined);
         return { id: vm.vmKey, outs: outputs(inputs, vm, after) };
       } catch (err) {
         if (adopt) throw err;

@@ -6,6 +6,7 @@ import { knownOwner, knownOwnerOfVm } from "../reconcile/machineOwners";
 import { enforcePower, readVm } from "../reconcile/vm";
 import { withoutOutputs, type OutputValues } from "../schemas/outputs";
 import { type VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs, vmPowerShape } from "../schemas/vmPower";
+import { START_AFTER_HARDWARE_INPUT } from "../schemas/virtualMachine";
 import { defineResource } from "./defineResource";
 import { resolveTimeouts } from "./operationTimeouts";
 
@@ -61,6 +62,9 @@ export const vmPower = defineResource<VmPowerInputs, Outputs>({
   },
 
   async read(api, id, olds) {
+    // The SDK's start step of a VM declared running: the VM's own powerState reports its power drift, once.
+    if ((olds as Record<string, unknown>)[START_AFTER_HARDWARE_INPUT] === true)
+      return { outs: olds, inputs: withoutOutputs(olds, vmPowerOutputs) };
     const live = await readVm(api, olds.vm ?? id, "name");
     if (!live) return undefined;
     const declared = withoutOutputs(olds, vmPowerOutputs);

@@ -205,6 +205,12 @@ export function checkVirtualMachine(
 
 export type VirtualMachineInputs = z.output<typeof virtualMachineInputsSchema>;
 
+/**
+ * Hidden input the SDK sets on a VM declared running whose hardware the program declares with it: the create
+ * leaves the VM stopped, its hardware is attached cold, and a start step after the hardware starts it once.
+ */
+export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
+
 export const virtualMachineOutputs = {
   machineKey: machineKeyOutput("the VM"),
   ...statusOutputs,

@@ -235,7 +235,7 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
     try {
       const stack = await userStack(name, nodeBin, emulator);
       const preview = await stack.preview();
-      expect(preview.changeSummary.create).toBe(5); // the stack and four resources
+      expect(preview.changeSummary.create).toBe(6); // the stack, four resources and the VM's start after its hardware
 
       const up = await stack.up();
       expect(up.summary.result).toBe("succeeded");
@@ -428,7 +428,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     expect(await ok("pulumi config get vplatform:caCert")).toBe(`${emulator.caCert.trimEnd()}\n`);
     fs.writeFileSync(path.join(fresh, "index.ts"), readme.program);
     const applied = await ok(readme.apply);
-    expect(applied).toMatch(/5 created/);
+    expect(applied).toMatch(/6 created/); // the stack, the four resources and the VM's start after its hardware
     const vms = await adminGet(emulator, "/v4/vms?fields=name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
     expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
 

@@ -1,56 +1,12 @@
 // Request economy under the real engine: hardware deleted with its VM, and a
 // lab that fits the platform's real rate limit (1000 requests per key-hour,
 // with the hour time-scaled like every other duration of the emulator).
-import * as fs from "node:fs";
-import * as path from "node:path";
-import got from "got";
-import type { PulumiFn, Stack } from "@pulumi/pulumi/automation";
-import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
-import { createLocalStack, findRepoRoot } from "../../env/local-stack";
+import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { labProgram } from "../../bench/lab";
+import { type CountedStack, collectInto as collect, countOf as count, openCountedStack as open } from "./countedStack";
 
 const GiB = 1024 ** 3;
-const root = findRepoRoot();
-
-interface Run {
-  emu: RunningEmulator;
-  stack: Stack;
-  output: string[];
-  counts(): Promise<{ total: number; entries: { method: string; table: string; count: number }[] }>;
-  reset(): Promise<void>;
-  api(apiPath: string): Promise<any>;
-  dispose(): Promise<void>;
-}
-
-async function open(name: string, program: PulumiFn, emuOpts: EmulatorOptions, config: Record<string, string> = {}): Promise<Run> {
-  const emu = await startEmulator({ port: 0, quiet: true, ...emuOpts });
-  fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
-  const work = fs.mkdtempSync(path.join(root, ".e2e-work", `${name}-`));
-  const stack = await createLocalStack({
-    stackName: "e2e",
-    stateDir: path.join(work, "state"),
-    connection: { endpoint: emu.url, apiKey: emu.apiKey, caCert: emu.caCert },
-    program: { projectName: `e2e-${name}`, fn: program, workDir: work },
-    config,
-  });
-  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
-  return {
-    emu,
-    stack,
-    output: [],
-    counts: () => got(`${emu.url}/_emulator/requests`, admin).json(),
-    reset: async () => void (await got(`${emu.url}/_emulator/requests`, { ...admin, method: "DELETE" })),
-    api: (apiPath) => got(`${emu.url}/api${apiPath}`, admin).json(),
-    async dispose() {
-      await emu.close();
-      fs.rmSync(work, { recursive: true, force: true });
-    },
-  };
-}
-
-const count = (c: Awaited<ReturnType<Run["counts"]>>, method: string, table: string) =>
-  c.entries.filter((e) => e.method === method && e.table === table).reduce((sum, e) => sum + e.count, 0);
-const collect = (run: Run) => ({ onOutput: (s: string) => run.output.push(s), color: "never" as const });
+type Run = CountedStack;
 
 describe("hardware is deleted with its VM", () => {
   const drivesOf: Record<string, string[]> = { "dw-0": ["os", "data"], "dw-1": ["os", "data"], "dw-2": ["os", "data"] };

@@ -1,0 +1,65 @@
+import { Session } from "./session";
+import type { PlatformApi } from "./platform";
+import { type Slots, inEngineSlot, queuedStartsHint, waitingForStart } from "./queuedStarts";
+
+const slots = (s: Partial<Slots>): Slots => ({ operating: 8, peak: 8, starting: 8, started: 17, told: false, ...s });
+
+describe("queuedStartsHint: says when VM starts queue behind the engine's parallelism", () => {
+  test("every slot waits for a start and more starts came than twice the slots: the hint names the command", () => {
+    expect(queuedStartsHint(slots({}))).toMatch(/pulumi up --parallel N.*PULUMI_PARALLEL=N/);
+  });
+
+  test("a slot doing something else, few starts, or a hint already given: nothing", () => {
+    expect(queuedStartsHint(slots({ starting: 7 }))).toBeUndefined();
+    expect(queuedStartsHint(slots({ operating: 1, starting: 1 }))).toBeUndefined();
+    expect(queuedStartsHint(slots({ started: 16 }))).toBeUndefined();
+    expect(queuedStartsHint(slots({ told: true }))).toBeUndefined();
+    expect(queuedStartsHint(slots({ operating: 0, peak: 0, starting: 0, started: 0 }))).toBeUndefined();
+  });
+});
+
+describe("waitingForStart: the hint is given once per session, during the run", () => {
+  const session = () => new Session({} as PlatformApi);
+  const release = () => {
+    let open!: () => void;
+    return { gate: new Promise<void>((r) => (open = r)), open: () => open() };
+  };
+
+  test("two slots, each starting VM after VM: said once, when both wait and more than four starts came", async () => {
+    const api = session();
+    const lines: string[] = [];
+    for (let round = 0; round < 4; round++) {
+      const starts = [release(), release()];
+      const ops = starts.map((s) =>
+        inEngineSlot(api, () =>
+          waitingForStart(
+            api,
+            () => s.gate,
+            (l) => lines.push(l),
+          ),
+        ),
+      );
+      for (const s of starts) s.open();
+      await Promise.all(ops);
+      expect(lines).toHaveLength(round < 2 ? 0 : 1);
+    }
+  });
+
+  test("starts that all fit in the slots at once: nothing said", async () => {
+    const api = session();
+    const lines: string[] = [];
+    const starts = Array.from({ length: 20 }, release);
+    const ops = starts.map((s) =>
+      inEngineSlot(api, () =>
+        waitingForStart(
+          api,
+          () => s.gate,
+          (l) => lines.push(l),
+        ),
+      ),
+    );
+    for (const s of starts) s.open();
+    await Promise.all(ops);
+    expect(lines).toEqual([]);
+  });
+});
