@@ -18,7 +18,9 @@ describe("schema.json", () => {
   test("every resource's required inputs are among its inputs and every $ref resolves", () => {
     const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
     expect(Object.keys(schema.resources).sort()).toEqual(
-      ["Device", "Drive", "Nic", "VirtualMachine", "VmPower", "VmSnapshot", "Vnet"].map((t) => `vplatform:index:${t}`),
+      ["Device", "Drive", "EventTrigger", "Nic", "Schedule", "Task", "VirtualMachine", "VmPower", "VmSnapshot", "Vnet", "Webhook"].map(
+        (t) => `vplatform:index:${t}`,
+      ),
     );
     const refs = JSON.stringify(schema).match(/"#\/types\/[^"]+"/g) ?? [];
     for (const ref of refs) expect(schema.types).toHaveProperty([ref.slice(9, -1)]);
