@@ -9,7 +9,7 @@ module.exports = {
       testEnvironment: "node",
       transform,
       testMatch: [
-        "<rootDir>/{emulator,provider,sdk,env,scripts,policy}/**/*.test.ts",
+        "<rootDir>/{emulator,provider,sdk,env,scripts,policy,bench}/**/*.test.ts",
         "<rootDir>/test/{emulator,provider,sdk,env,compat}/**/*.test.ts",
       ],
     },

@@ -1,6 +1,6 @@
-// The lab the benchmark and the scale tests provision: N VMs, each with two
-// drives and one NIC on one shared vnet, powered on (YAML-environment shape:
-// the VM, its hardware, then its power).
+// The scale tests' lab: N VMs, each with two drives and one NIC on one shared
+// vnet, powered on (YAML-environment shape: the VM, its hardware, then its
+// power); and the emulator with room for N VMs that the benchmark's labs use too.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
