@@ -10,7 +10,7 @@ import type { CheckFailure } from "../resources/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, runLookup } from "../resources/lookupFunctions";
-import { runForResource } from "./engineLog";
+import { runForResource } from "../client/engineLog";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";

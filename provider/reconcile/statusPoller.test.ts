@@ -144,6 +144,7 @@ describe("a poller leaves no timer behind", () => {
         return realClock.sleep(ms, cancel).finally(() => pendingSleeps--); // settles when its timer fires or is cleared
       },
       log: () => undefined,
+      progress: () => undefined,
     };
     const api = {
       async list(_table: string, query?: { filter?: string }) {
