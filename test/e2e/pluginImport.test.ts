@@ -141,6 +141,8 @@ describe("pulumi import in a TypeScript project that installed the packed packag
     expect(code).toMatch(/^import \* as vplatform from "vplatform\/plugin-sdk";$/m);
     expect(code).toMatch(/^const web = new vplatform\.VirtualMachine\("web", \{$/m);
     for (const property of [/name: "imp-web"/, /cpuCores: 2/, /ram: 2048/]) expect(code).toMatch(property);
+    // Enum-typed inputs are written as the plugin SDK's enums (what the dynamic SDK has no export for).
+    expect(code).toMatch(/^ {4}osFamily: vplatform\.VirtualMachineOsFamily\.Linux,$/m);
   }, 300_000);
 
   test.each([
