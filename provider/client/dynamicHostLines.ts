@@ -21,8 +21,8 @@ export function showLinesOnResourcesOnce(argv: string[] = process.argv, host: No
   if (!/dynamic-provider/.test(argv[1] ?? "") || !host) return;
   const engineAddress = engineAddressIn(argv.slice(2));
   if (!engineAddress) return;
-  // The host's own copy of the messages: the one its requests are made of.
-  const messages = host.require("../../proto/provider_pb") as Record<string, { prototype: RequestProto } | undefined>;
+  const messages = hostMessages(host);
+  if (!messages) return;
   for (const request of REQUESTS) {
     const proto = messages[request]?.prototype;
     for (const read of FIRST_READS) {
@@ -35,4 +35,16 @@ export function showLinesOnResourcesOnce(argv: string[] = process.argv, host: No
     }
   }
   sendConsoleToEngine(engineAddress);
+}
+
+/**
+ * The host's own copy of the messages (the one its requests are made of); none in a layout of @pulumi/pulumi
+ * without it, where the lines stay on the Stack rather than the run failing.
+ */
+function hostMessages(host: NodeJS.Module): Record<string, { prototype: RequestProto } | undefined> | undefined {
+  try {
+    return host.require("../../proto/provider_pb");
+  } catch {
+    return undefined;
+  }
 }
