@@ -14,6 +14,8 @@ const ALLOWED: Record<string, string> = {
   "provider/resources/sessionRegistry.ts dynamicSessions": "the dynamic door's sessions, keyed by configuration",
   // The engine's exit is the process's: one watcher, however many types are configured.
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
+  // The dynamic host's request messages and console are the process's: they are attached to the engine once.
+  "provider/client/dynamicHostLines.ts attached": "the dynamic host's lines are sent to the engine once",
   // A V8 flag is the process's: set once.
   "provider/client/youngGeneration.ts applied": "the process's V8 flag is set once",
   // The hosts' console.error is the process's: it is wrapped once, whichever door configures first.

@@ -185,7 +185,9 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     types: Object.fromEntries(Object.entries(types).sort(([a], [b]) => a.localeCompare(b))),
     resources,
     functions,
-    language: { nodejs: { packageName: "vplatform" } },
+    // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
+    // the plugin-backed SDK the package ships (plugin-sdk/).
+    language: { nodejs: { packageName: "vplatform/plugin-sdk" } },
   });
 }
 

@@ -3,7 +3,7 @@ import * as path from "node:path";
 import * as provider from "@pulumi/pulumi/provider";
 import type { CheckFailure } from "../resources/checkInputs";
 import { dropHostErrorEchoesOnce } from "../resources/hostErrorEcho";
-import { sendConsoleToEngine } from "./engineLog";
+import { engineAddressIn, sendConsoleToEngine } from "../client/engineLog";
 import { VplatformProvider } from "./vplatformProvider";
 
 // biome-ignore lint/suspicious/noExplicitAny: a gRPC request of any of the provider protocol's messages
@@ -36,7 +36,7 @@ export async function serve(args: string[]): Promise<void> {
   };
   await provider.main(plugin, args);
   // The port is printed: from now on console lines go to the engine.
-  const engineAddress = args.filter((a, i) => !a.startsWith("-") && args[i - 1] !== "--tracing")[0];
+  const engineAddress = engineAddressIn(args);
   if (engineAddress) sendConsoleToEngine(engineAddress);
 }
 

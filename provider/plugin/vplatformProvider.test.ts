@@ -5,7 +5,7 @@ import { resolveTimeouts } from "../resources/operationTimeouts";
 import { VplatformProvider } from "./vplatformProvider";
 import { RESOURCE_LIST } from "../resources";
 
-const quietClock = { ...realClock, log: () => undefined };
+const quietClock = { ...realClock, log: () => undefined, progress: () => undefined };
 
 const SCHEMA = { name: "vplatform", version: "1.2.3", resources: {} };
 const urnOf = (type: string) => `urn:pulumi:dev::lab::vplatform:index:${type}::web`;

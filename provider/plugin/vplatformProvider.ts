@@ -9,7 +9,7 @@ import type { CheckFailure } from "../resources/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
-import { runForResource } from "./engineLog";
+import { runForResource } from "../client/engineLog";
 import { asSecrets } from "./secretValues";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { PlatformApi, Row } from "./platform";
 import { StatusPoller, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock } from "./testClock";
@@ -69,6 +70,21 @@ describe("a poller shared by several waits", () => {
     );
     await expect(fine).resolves.toEqual({ $key: 2, status: "running" });
     expect(clock.lines).toContain("vplatform: waiting for VM 'a' to reach running (0s/5s, status starting)");
+  });
+
+  test("each wait's progress line is shown as its own operation's (the resource it runs for), not the first waiter's", async () => {
+    const t = table({ "1": ["starting", "starting", "running"], "2": ["starting", "starting", "running"] });
+    const operation = new AsyncLocalStorage<string>();
+    const clock = fakeClock();
+    const shown: string[] = [];
+    const poller = new StatusPoller(t.api, "machine_status", "status", {
+      ...clock,
+      progress: (line) => shown.push(`${operation.getStore()}: ${line.replace(/ \(.*/, "")}`),
+    });
+    const waitFor = (urn: string, key: string) =>
+      operation.run(urn, () => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }));
+    await Promise.all([waitFor("urn-a", "1"), waitFor("urn-b", "2")]);
+    expect(new Set(shown)).toEqual(new Set(["urn-a: vplatform: waiting for machine 1", "urn-b: vplatform: waiting for machine 2"]));
   });
 
   test("a failed read fails the waits it served", async () => {
@@ -144,6 +160,7 @@ describe("a poller leaves no timer behind", () => {
         return realClock.sleep(ms, cancel).finally(() => pendingSleeps--); // settles when its timer fires or is cleared
       },
       log: () => undefined,
+      progress: () => undefined,
     };
     const api = {
       async list(_table: string, query?: { filter?: string }) {

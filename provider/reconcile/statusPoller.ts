@@ -1,8 +1,9 @@
+import { AsyncResource } from "node:async_hooks";
 import { deadlineIn, withDeadline } from "../client/operationDeadline";
 import { filterLiteral } from "../client/query-string";
 import { type PlatformApi, type Row, str } from "./platform";
 import { perSession, type Session } from "./session";
-import { type Clock, type PollOptions, type WaitTimeoutError, realClock, waitLimit } from "./waitFor";
+import { type Clock, type PollOptions, type WaitTimeoutError, progressLine, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -40,6 +41,8 @@ interface Waiter extends RowWait {
   dueAt: number;
   lastShown: string;
   lastShownAt: number;
+  /** Shows a progress line as the waiting operation's own (the poller's loop runs in the first waiter's context). */
+  show(line: string): void;
   resolve(row: Row | undefined): void;
   reject(err: unknown): void;
 }
@@ -75,6 +78,7 @@ export class StatusPoller {
         dueAt: Math.min(limit.deadline, now + MIN_DELAY_MS),
         lastShown: "",
         lastShownAt: now,
+        show: AsyncResource.bind((line: string) => this.clock.progress(line)),
         resolve,
         reject,
       };
@@ -146,7 +150,7 @@ export class StatusPoller {
         continue;
       }
       if (state !== w.lastShown || now - w.lastShownAt >= (w.opts.progressEverySec ?? 10) * 1000) {
-        this.clock.log(`vplatform: waiting for ${w.opts.label} (${elapsed}s/${Math.round((w.deadline - w.started) / 1000)}s, ${state})`);
+        w.show(progressLine(w.opts.label, elapsed, (w.deadline - w.started) / 1000, state));
         w.lastShown = state;
         w.lastShownAt = now;
       }

@@ -1,7 +1,7 @@
 import type { Clock } from "./waitFor";
 import type { OperationTimeouts } from "../schemas/timeouts";
 
-/** A clock whose sleep advances virtual time at once; log lines are kept. */
+/** A clock whose sleep advances virtual time at once; log and progress lines are kept. */
 export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
   let now = 0;
   const lines: string[] = [];
@@ -15,6 +15,7 @@ export function fakeClock(): Clock & { lines: string[]; sleeps: number[] } {
       now += ms;
     },
     log: (line) => lines.push(line),
+    progress: (line) => lines.push(line),
   };
 }
 

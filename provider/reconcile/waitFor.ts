@@ -1,4 +1,5 @@
 /** Polling with capped exponential backoff and progress lines the engine shows. */
+import { showProgress } from "../client/engineLog";
 import { currentDeadline } from "../client/operationDeadline";
 
 export interface PollOptions {
@@ -19,9 +20,11 @@ export interface Clock {
   /** Resolves after `ms`, or at once when `cancel` aborts (its timer then cleared). */
   sleep(ms: number, cancel?: AbortSignal): Promise<void>;
   log(line: string): void;
+  /** How a wait is going: shown on the resource while it works, not kept with the run's diagnostics. */
+  progress(line: string): void;
 }
 
-/** console.log reaches the engine from a dynamic provider; pulumi.log does not. */
+/** console lines reach the engine from a dynamic provider; pulumi.log does not (engineLog.ts). */
 export const realClock: Clock = {
   now: () => Date.now(),
   sleep: (ms, cancel) =>
@@ -37,7 +40,12 @@ export const realClock: Clock = {
       );
     }),
   log: (line) => console.log(line),
+  progress: showProgress,
 };
+
+/** "vplatform: waiting for VM 'web' to reach running (3s/600s, status starting)" */
+export const progressLine = (label: string, elapsedSec: number, limitSec: number, state: string): string =>
+  `vplatform: waiting for ${label} (${elapsedSec}s/${Math.round(limitSec)}s, ${state})`;
 
 export class WaitTimeoutError extends Error {
   constructor(
@@ -106,7 +114,7 @@ export async function pollUntil<T>(
     const elapsed = Math.round((now - started) / 1000);
     if (now >= deadline) throw timedOut(state, elapsed);
     if (state !== lastShown || now - lastShownAt >= progressEveryMs) {
-      clock.log(`vplatform: waiting for ${opts.label} (${elapsed}s/${Math.round((deadline - started) / 1000)}s, ${state})`);
+      clock.progress(progressLine(opts.label, elapsed, (deadline - started) / 1000, state));
       lastShown = state;
       lastShownAt = now;
     }

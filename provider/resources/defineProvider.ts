@@ -15,6 +15,7 @@ import { secretProperties } from "../schemas/secretFields";
 import { importWarnings } from "../schemas/unreadable";
 import { type CheckFailure, HIDDEN_INPUTS, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../client/exitWithEngine";
+import { showLinesOnResourcesOnce } from "../client/dynamicHostLines";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
@@ -86,7 +87,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     },
     async diff(id, olds, news) {
       const d = b.diff(id, olds as O, news as I);
-      // The engine shows a provider process's console output (a dynamic provider's pulumi.log goes nowhere).
+      // Console lines reach the engine from both doors, on the resource (client/engineLog.ts); pulumi.log would not.
       for (const warning of d.warnings) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
@@ -164,6 +165,7 @@ export function dynamicDoor(ops: ResourceOperations, sessions: SessionRegistry):
     },
     async configure(req) {
       watchEngineOnce();
+      showLinesOnResourcesOnce();
       keepYoungGenerationSmall();
       dropHostErrorEchoesOnce();
       sessions.configure(ops.token, (key) => req.config.get(key));

@@ -59,6 +59,13 @@ describe("scripts/gen-sdk.sh", () => {
   }, 180_000);
 });
 
+describe("the SDK the package ships as vplatform/plugin-sdk (plugin-sdk/, what `pulumi import` code imports)", () => {
+  test("is what scripts/gen-plugin-sdk.sh makes of schema.json (regenerate it when the schema changes)", async () => {
+    const { code, output } = await run("bash", ["scripts/gen-plugin-sdk.sh", "--check"], root);
+    expect({ code, output }).toMatchObject({ code: 0 });
+  }, 180_000);
+});
+
 describe("our Node.js language host (tools/pulumi-language-nodejs)", () => {
   test("passes its Go tests (run options, entry points, GeneratePackage, GenerateProgram, RunPlugin)", async () => {
     // The set-up's compile flags (scripts/build-engine.sh), so Go's build cache serves both.

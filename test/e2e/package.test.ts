@@ -125,13 +125,13 @@ afterAll(() => {
 });
 
 describe("the tarball", () => {
-  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner, emulator and policy pack, and nothing else", () => {
+  test("holds compiled JavaScript and declarations of the SDK, provider, environment runner, emulator, policy pack and plugin SDK, and nothing else", () => {
     const files = run("tar", ["tzf", tarball], work)
       .trim()
       .split("\n")
       .map((f) => f.replace(/^package\//, ""));
     const allowed =
-      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator|policy)\/.+\.(js|d\.ts))$/;
+      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/resources\.md|emulator\/README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(
@@ -143,6 +143,8 @@ describe("the tarball", () => {
         "dist/provider/resources/virtualMachine.js",
         "policy/PulumiPolicy.yaml",
         "dist/policy/pack.js",
+        "dist/plugin-sdk/index.js",
+        "dist/plugin-sdk/package.json",
       ]),
     );
   });

@@ -1,8 +1,9 @@
 // `pulumi import` of rows made outside Pulumi, by key, through the plugin, in a Pulumi
 // YAML project: the code it generates is pasted into the program, which then previews
 // and refreshes with no changes; `get:` reads a row into the program without managing it.
-// In a TypeScript project the code comes from our Node.js language host (GenerateProgram),
-// and pasted beside the generated SDK it previews with no changes too.
+// In a TypeScript project the code comes from our Node.js language host (GenerateProgram) and imports the
+// plugin's SDK that the package ships (`vplatform/plugin-sdk`, schema.json's nodejs packageName): pasted into
+// a project that installed the packed tarball, it compiles and previews with no changes too.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -131,15 +132,27 @@ describe("pulumi import of a user and its API key: what the platform never answe
   }, 300_000);
 });
 
-describe("pulumi import in a TypeScript project", () => {
+describe("pulumi import in a TypeScript project that installed the packed package", () => {
   let tsDir: string;
   let tsStack: Stack;
   let code = "";
   beforeAll(async () => {
-    // Outside this repository, where `vplatform` would name the repository's own package (the dynamic SDK).
+    // Outside this repository, where `vplatform` would name the repository's own build.
     tsDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-import-ts-"));
     fs.writeFileSync(path.join(tsDir, "Pulumi.yaml"), "name: plugin-import-ts\nruntime: nodejs\n");
     fs.writeFileSync(path.join(tsDir, "index.ts"), "export {};\n");
+    // The tarball `npm pack` makes (dist/ was just built), unpacked as npm installs it; the rest of
+    // node_modules (@pulumi/pulumi, typescript) is the repository's.
+    const root = findRepoRoot();
+    const packed = JSON.parse(
+      execFileSync("npm", ["pack", "--json", "--ignore-scripts", "--pack-destination", tsDir], { cwd: root }).toString(),
+    );
+    const modules = path.join(root, "node_modules");
+    fs.mkdirSync(path.join(tsDir, "node_modules"));
+    for (const name of fs.readdirSync(modules).filter((n) => n !== "vplatform" && n !== ".bin"))
+      fs.symlinkSync(path.join(modules, name), path.join(tsDir, "node_modules", name));
+    execFileSync("tar", ["xzf", path.join(tsDir, packed[0].filename), "-C", tsDir]);
+    fs.renameSync(path.join(tsDir, "package"), path.join(tsDir, "node_modules", "vplatform"));
     const { url, apiKey, caCert } = ctx.emulator;
     tsStack = await createLocalStack({
       stackName: "ts",
@@ -147,10 +160,10 @@ describe("pulumi import in a TypeScript project", () => {
       connection: { endpoint: url, apiKey, caCert },
       workDir: tsDir,
     });
-  }, 120_000);
+  }, 300_000);
   afterAll(() => tsDir && fs.rmSync(tsDir, { recursive: true, force: true }));
 
-  test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript that declares the VM as it is", async () => {
+  test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript on vplatform/plugin-sdk declaring the VM", async () => {
     const result = await tsStack.import({
       resources: [{ type: "vplatform:index:VirtualMachine", name: "web", id: keys.vm }],
       protect: false,
@@ -158,27 +171,33 @@ describe("pulumi import in a TypeScript project", () => {
     });
     expect(result.summary.result).toBe("succeeded");
     code = result.generatedCode;
-    expect(code).toMatch(/^import \* as vplatform from "vplatform";$/m);
+    expect(code).toMatch(/^import \* as vplatform from "vplatform\/plugin-sdk";$/m);
     expect(code).toMatch(/^const web = new vplatform\.VirtualMachine\("web", \{$/m);
     for (const property of [/name: "imp-web"/, /cpuCores: 2/, /ram: 2048/]) expect(code).toMatch(property);
+    // Enum-typed inputs are written as the plugin SDK's enums (what the dynamic SDK has no export for).
+    expect(code).toMatch(/^ {4}osFamily: vplatform\.VirtualMachineOsFamily\.Linux,$/m);
   }, 300_000);
 
-  test("pasted into index.ts beside the generated SDK, it compiles and previews with no changes", async () => {
-    // The SDK of the plugin (scripts/gen-sdk.sh), installed as the program's `vplatform`.
-    const sdk = execFileSync("bash", [path.join(findRepoRoot(), "scripts", "gen-sdk.sh"), path.join(tsDir, "sdk")], {
-      cwd: findRepoRoot(),
-      stdio: "pipe",
-    })
-      .toString()
-      .trim()
-      .split("\n")
-      .pop()!;
-    const modules = path.join(findRepoRoot(), "node_modules");
-    fs.mkdirSync(path.join(tsDir, "node_modules"));
-    for (const name of fs.readdirSync(modules).filter((n) => n !== "vplatform"))
-      fs.symlinkSync(path.join(modules, name), path.join(tsDir, "node_modules", name));
-    fs.symlinkSync(sdk, path.join(tsDir, "node_modules", "vplatform"), "dir");
+  test.each([
+    ["the current template (module nodenext)", { module: "nodenext", moduleResolution: "nodenext" }],
+    ["the older template (commonjs, moduleResolution node)", { module: "commonjs", moduleResolution: "node" }],
+  ])("pasted into index.ts, it compiles under %s (the user's tsc, no skipLibCheck)", (_template, modules) => {
     fs.writeFileSync(path.join(tsDir, "index.ts"), code);
+    const compilerOptions = { strict: true, target: "es2020", noImplicitReturns: true, noEmit: true, ...modules };
+    fs.writeFileSync(path.join(tsDir, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["index.ts"] }));
+    const tsc = path.join(tsDir, "node_modules", "typescript", "bin", "tsc");
+    const errors = (() => {
+      try {
+        execFileSync(process.execPath, [tsc, "-p", "tsconfig.json", "--pretty", "false"], { cwd: tsDir, stdio: "pipe" });
+        return "";
+      } catch (e) {
+        return String((e as { stdout?: Buffer }).stdout ?? e);
+      }
+    })();
+    expect(errors).toBe("");
+  });
+
+  test("and previews with no changes", async () => {
     const preview = await tsStack.preview({ ...collect(ctx), diff: true });
     expect({ changes: changed(preview.changeSummary), diff: preview.stdout }).toEqual({
       changes: [],
