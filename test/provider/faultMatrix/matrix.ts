@@ -139,7 +139,34 @@ export const KINDS: Kind[] = [
     },
     rows: (c, inputs) => c.lab.api("GET", `vms?filter=${q(`is_snapshot eq true and parent_vm eq ${inputs.vm}`)}&fields=$key`).then(keysOf),
   },
+  rowKind(
+    "user",
+    "users",
+    providers.User,
+    (c) => ({ name: `${c.tag}-user`, timeouts: LIMITS }),
+    (i) => ({ ...i, displayName: "changed" }),
+  ),
+  // A key whose create answer is lost is deleted and made again (its secret was in that answer): still one row.
+  rowKind(
+    "API key",
+    "user_api_keys",
+    providers.ApiKey,
+    (c) => ({ name: `${c.tag}-key`, timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
 ];
+
+/** A kind whose rows live in one table, found by their name (users, API keys). */
+function rowKind(name: string, table: string, provider: () => any, declare: (c: Cell) => Row, changed: (i: Row) => Row): Kind {
+  return {
+    name,
+    provider,
+    declare: async (c) => declare(c),
+    changed,
+    target: { create: { method: "POST", table }, update: { method: "PUT", table }, delete: { method: "DELETE", table } },
+    rows: (c, inputs) => c.lab.api("GET", `${table}?filter=${q(`name eq '${inputs.name}'`)}&fields=$key`).then(keysOf),
+  };
+}
 
 /** What the engine's state holds for the resource. */
 interface State {
