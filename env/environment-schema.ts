@@ -98,22 +98,12 @@ export const environmentSchema = z
         if (names.indexOf(name) !== i)
           ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${KINDS[kind]} name '${name}' is declared twice` });
       });
-    duplicate(
-      "vnets",
-      env.vnets.map((v) => v.name),
-    );
-    duplicate(
-      "vms",
-      env.vms.map((v) => v.name),
-    );
-    duplicate(
-      "users",
-      env.users.map((u) => u.name),
-    );
-    duplicate(
-      "apiKeys",
-      env.apiKeys.map((k) => k.name),
-    );
+    for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
+      duplicate(
+        kind,
+        env[kind].map((x) => x.name),
+      );
+    }
     env.apiKeys.forEach((key, i) => {
       if (key.user === undefined || /^\d+$/.test(key.user) || env.users.some((u) => u.name === key.user)) return;
       ctx.addIssue({

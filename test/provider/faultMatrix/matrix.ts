@@ -9,8 +9,8 @@
  * The default run (CI) takes a fixed sample: one cell in SAMPLE_STRIDE, the
  * kind and fault indexes shifted per op, so every op, every fault and every
  * resource kind is still run at least once (each kind under 2 of the 8 faults,
- * each fault on 2 or 3 kinds, per op: 20 of 80 cells). `npm run test:faults`
- * (VPLATFORM_FAULT_MATRIX=full) runs all 240 cells.
+ * each fault on 3 kinds, per op: 24 of 96 cells). `npm run test:faults`
+ * (VPLATFORM_FAULT_MATRIX=full) runs all 288 cells.
  */
 import { type Lab, providers } from "../harness";
 import { FAULT_NAMES, faultSpecs, formatMatrix, type Op } from "./faults";
@@ -109,18 +109,13 @@ const device = (_c: Cell, machine: string) => Promise.resolve({ machine, resourc
 export const KINDS: Kind[] = [
   vmKind("VM", false),
   vmKind("running VM", true),
-  {
-    name: "vnet",
-    provider: providers.Vnet,
-    declare: async (c) => ({ name: `${c.tag}-vnet`, network: "10.88.0.0/24", timeouts: LIMITS }),
-    changed: (i) => ({ ...i, description: "changed" }),
-    target: {
-      create: { method: "POST", table: "vnets" },
-      update: { method: "PUT", table: "vnets" },
-      delete: { method: "DELETE", table: "vnets" },
-    },
-    rows: (c, inputs) => c.lab.api("GET", `vnets?filter=${q(`name eq '${inputs.name}'`)}&fields=$key`).then(keysOf),
-  },
+  rowKind(
+    "vnet",
+    "vnets",
+    providers.Vnet,
+    (c) => ({ name: `${c.tag}-vnet`, network: "10.88.0.0/24", timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
   hardwareKind("drive", "machine_drives", true, drive, (i) => ({ ...i, disksize: 2 * 1024 ** 3 }), providers.Drive),
   hardwareKind("unnamed drive", "machine_drives", false, drive, (i) => ({ ...i, disksize: 2 * 1024 ** 3 }), providers.Drive),
   hardwareKind("NIC", "machine_nics", true, nic, (i) => ({ ...i, enabled: false }), providers.Nic),
@@ -156,7 +151,7 @@ export const KINDS: Kind[] = [
   ),
 ];
 
-/** A kind whose rows live in one table, found by their name (users, API keys). */
+/** A kind whose rows live in one table, found by their name (vnets, users, API keys). */
 function rowKind(name: string, table: string, provider: () => any, declare: (c: Cell) => Row, changed: (i: Row) => Row): Kind {
   return {
     name,
