@@ -109,7 +109,7 @@ describe("an expired key is refreshed away and the next preview plans it again",
 });
 
 describe("the secret and the password never appear in plain text", () => {
-  test("state file, stack export, the engine's output and a -v=9 log hold neither", async () => {
+  test("state file, stack export and the engine's output hold neither; in a -v=9 log only the engine's own property traces do", async () => {
     const verbose: string[] = [];
     await ctx.stack.refresh({ ...collect(ctx), logVerbosity: 9, logToStdErr: true, onError: (s) => verbose.push(s) });
     await ctx.stack.preview({ ...collect(ctx), diff: true, logVerbosity: 9, logToStdErr: true, onError: (s) => verbose.push(s) });
