@@ -123,31 +123,13 @@ export const environmentSchema = z
         if (names.indexOf(name) !== i)
           ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${KINDS[kind]} name '${name}' is declared twice` });
       });
-    duplicate(
-      "vnets",
-      env.vnets.map((v) => v.name),
-    );
-    duplicate(
-      "vms",
-      env.vms.map((v) => v.name),
-    );
+    for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
+      duplicate(
+        kind,
+        env[kind].map((x) => x.name),
+      );
+    }
     for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
-    duplicate(
-      "users",
-      env.users.map((u) => u.name),
-    );
-    duplicate(
-      "apiKeys",
-      env.apiKeys.map((k) => k.name),
-    );
-    env.apiKeys.forEach((key, i) => {
-      if (key.user === undefined || /^\d+$/.test(key.user) || env.users.some((u) => u.name === key.user)) return;
-      ctx.addIssue({
-        code: "custom",
-        path: ["apiKeys", i, "user"],
-        message: `user '${key.user}' is not a user of this environment: declare it under users, or give an existing user's key`,
-      });
-    });
     env.vms.forEach((vm, i) => {
       const names = (list: { name?: string }[], kind: string) =>
         list.forEach((x, j) => {
@@ -167,16 +149,17 @@ export const environmentSchema = z
     if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
   });
 
-type AutomationEntries = Pick<z.output<typeof environmentSchema>, "webhooks" | "tasks" | "eventTriggers" | "schedules">;
+type AutomationEntries = Pick<
+  z.output<typeof environmentSchema>,
+  "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules"
+>;
 
-/** Names declared twice, and references to a webhook or task that is neither declared here nor a key. */
+/** Event triggers declared twice, and references to a user, webhook or task that is neither declared here nor a key. */
 function automationProblems(env: AutomationEntries): { path: (string | number)[]; message: string }[] {
-  const twice = (kind: keyof AutomationEntries, names: string[], noun: string) =>
-    names.flatMap((name, i) =>
-      names.indexOf(name) === i
-        ? []
-        : [{ path: [kind, i, kind === "eventTriggers" ? "task" : "name"], message: `${noun} '${name}' is declared twice` }],
-    );
+  const identities = env.eventTriggers.map(eventTriggerIdentity);
+  const twice = identities.flatMap((name, i) =>
+    identities.indexOf(name) === i ? [] : [{ path: ["eventTriggers", i, "task"], message: `event trigger '${name}' is declared twice` }],
+  );
   const known = (names: string[], noun: string) => (ref: string, path: (string | number)[]) =>
     KEY.test(ref) || names.includes(ref)
       ? []
@@ -189,30 +172,28 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
     env.tasks.map((t) => t.name),
     "task",
   );
+  const user = known(
+    env.users.map((u) => u.name),
+    "user",
+  );
   return [
-    ...twice(
-      "webhooks",
-      env.webhooks.map((w) => w.name),
-      "webhook name",
-    ),
-    ...twice(
-      "tasks",
-      env.tasks.map((t) => t.name),
-      "task name",
-    ),
-    ...twice(
-      "schedules",
-      env.schedules.map((s) => s.name),
-      "schedule name",
-    ),
-    ...twice("eventTriggers", env.eventTriggers.map(eventTriggerIdentity), "event trigger"),
+    ...twice,
+    ...env.apiKeys.flatMap((k, i) => (k.user === undefined ? [] : user(k.user, ["apiKeys", i, "user"]))),
     ...env.tasks.flatMap((t, i) => webhook(t.webhook, ["tasks", i, "webhook"])),
     ...env.eventTriggers.flatMap((t, i) => task(t.task, ["eventTriggers", i, "task"])),
     ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),
   ];
 }
 /** What each list declares, in messages. */
-const KINDS = { vnets: "vnet", vms: "VM", users: "user", apiKeys: "API key" } as const;
+const KINDS = {
+  vnets: "vnet",
+  vms: "VM",
+  users: "user",
+  apiKeys: "API key",
+  webhooks: "webhook",
+  tasks: "task",
+  schedules: "schedule",
+} as const;
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 

@@ -1,3 +1,4 @@
+import * as fs from "node:fs";
 import * as path from "node:path";
 import { deviceShape } from "../provider/schemas/device";
 import { driveShape } from "../provider/schemas/drive";
@@ -51,8 +52,16 @@ describe("environment definitions are validated with the provider's own schemas"
     const env = loadEnvironment("env.yaml", "users:\n  - name: ci\napiKeys:\n  - name: k\n    user: ci\n  - name: old\n    user: '7'\n");
     expect(env.apiKeys.map((k) => k.user)).toEqual(["ci", "7"]);
     expect(problems("apiKeys:\n  - name: k\n    user: nobody\n")).toEqual([
-      "env.yaml:3:11: apiKeys[0].user: user 'nobody' is not a user of this environment: declare it under users, or give an existing user's key",
+      "env.yaml:3:11: apiKeys[0].user: user 'nobody' is not declared under users: declare it there, or give an existing user's key",
     ]);
+  });
+
+  test("the README's users-and-keys environment is valid", () => {
+    const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### Users and API keys"));
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
+    const env = loadEnvironment("README.md", yaml);
+    expect(env.apiKeys).toEqual([expect.objectContaining({ name: "ci", user: "ci", expires: "2027-06-30", rotation: "2026-11" })]);
   });
 
   test("a key's IP entry that is neither an address nor a CIDR block is refused at its line", () => {

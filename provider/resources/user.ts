@@ -3,6 +3,7 @@ import { markerOf } from "../reconcile/createMarker";
 import { userRows } from "../reconcile/automation/mappings";
 import { createRow, deleteRow, readRow, rowByName, updateRow } from "../reconcile/automation/rows";
 import { str, type Row } from "../reconcile/platform";
+import { quoteLiteral } from "../client/query-string";
 import { type UserInputs, userInputsSchema, userShape } from "../schemas/user";
 import { assertAdoptable, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
@@ -29,6 +30,19 @@ export const user = defineResource<Inputs, Inputs>({
   schema: userInputsSchema,
   sdk: { uniqueName: "program" },
   diff: (_id, olds, news) => diffUser(olds, news),
+
+  /**
+   * A new user named like one on the platform would fail the `up` half-way (a user has no field to mark as
+   * ours, so it is never taken over): the preview refuses it, unless adopted. One read-only look-up.
+   */
+  async verify(api, inputs, unknown, olds) {
+    if (olds === undefined || unknown.has("name") || inputs.adopt || olds.name === inputs.name) return [];
+    const [taken] = await api.list(userRows.table, { filter: `name eq ${quoteLiteral(inputs.name)}`, fields: "$key", limit: 1 });
+    if (!taken) return [];
+    const key = str(taken.$key);
+    const reason = `name: a user named '${inputs.name}' already exists on the platform (key ${key}); set adopt: true (or adopt: '${key}') to manage it, or choose another name`;
+    return [{ property: "name", reason }];
+  },
 
   async create(api, inputs) {
     if (inputs.adopt) {

@@ -1,6 +1,6 @@
 // The fault matrix under the real engine (see faultMatrix/engineMatrix.ts): one engine run per
-// op × fault covers every resource kind. CI runs one such run (a create under a late answer: 14
-// cells); `npm run test:faults:engine` runs all 24 (336 cells) and prints the matrix.
+// op × fault covers every resource kind. CI runs one such run (a create under a late answer: 16
+// cells); `npm run test:faults:engine` runs all 24 (384 cells) and prints the matrix.
 import { FAULT_NAMES, formatMatrix, type Op } from "../provider/faultMatrix/faults";
 import { ENGINE_KINDS, runEngineCell } from "./faultMatrix/engineMatrix";
 

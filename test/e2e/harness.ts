@@ -91,6 +91,26 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
   };
 }
 
+/** The state files as the backend stores them (secrets encrypted), for a search for plain text. */
+export function storedState(ctx: Pick<E2eContext, "stateDir">): string {
+  return fs
+    .readdirSync(ctx.stateDir, { recursive: true, encoding: "utf8" })
+    .filter((f) => f.endsWith(".json"))
+    .map((f) => fs.readFileSync(path.join(ctx.stateDir, f), "utf8"))
+    .join("\n");
+}
+
+/** The status of a GET with an API key (a Bearer token): 200 while it authenticates, 401 once revoked or expired. */
+export async function statusWithKey(emulator: E2eEmulator, secret: string): Promise<number> {
+  const res = await got(`${emulator.url}/api/v4/system`, {
+    headers: { authorization: `Bearer ${secret}` },
+    https: { certificateAuthority: emulator.caCert },
+    throwHttpErrors: false,
+    retry: { limit: 0 },
+  });
+  return res.statusCode;
+}
+
 /** Options for stack operations that collect the engine's output into ctx.output. */
 export function collect(ctx: E2eContext) {
   return { onOutput: (s: string) => ctx.output.push(s), color: "never" as const };

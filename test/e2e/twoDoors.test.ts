@@ -3,10 +3,7 @@
 // types, as a generated SDK declares them). Same program, same assertions.
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import type * as pulumi from "@pulumi/pulumi";
-import * as fs from "node:fs";
-import * as path from "node:path";
-import got from "got";
-import { collect, startE2e, type E2eContext } from "./harness";
+import { collect, startE2e, statusWithKey, storedState, type E2eContext } from "./harness";
 import { resource } from "./pluginResources";
 
 const GiB = 1024 ** 3;
@@ -157,21 +154,8 @@ describe.each(doors)("users and API keys through %s", (door, declare) => {
     const key = declare("ApiKey", "ci-key", { user: user.id, name: "ci", rotation: desired.rotation });
     return { keyId: key.id, secret: key.secret };
   };
-  const status = async (secret: string) =>
-    (
-      await got(`${ctx.emulator.url}/api/v4/system`, {
-        headers: { authorization: `Bearer ${secret}` },
-        https: { certificateAuthority: ctx.emulator.caCert },
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-      })
-    ).statusCode;
-  const stateText = () =>
-    fs
-      .readdirSync(ctx.stateDir, { recursive: true, encoding: "utf8" })
-      .filter((f) => f.endsWith(".json"))
-      .map((f) => fs.readFileSync(path.join(ctx.stateDir, f), "utf8"))
-      .join("\n");
+  const status = (secret: string) => statusWithKey(ctx.emulator, secret);
+  const stateText = () => storedState(ctx);
   const secrets: string[] = [];
 
   beforeAll(async () => {

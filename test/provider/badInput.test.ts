@@ -99,6 +99,8 @@ describe("the cases found accepted at preview are refused there now", () => {
   test("a new API key's expiry in the past", () => expectRefused("ApiKey", { name: "k", expires: "2020-01-01" }, "expires"));
   test("an API key's expiry that is no date", () => expectRefused("ApiKey", { name: "k", expires: "tomorrow" }, "expires"));
   test("a user whose name the platform refuses", () => expectRefused("User", { name: "two words" }, "name"));
+  test("a new user named like a user on the platform, without adopt (one read-only look-up)", () =>
+    expectRefused("User", { name: "admin" }, "name"));
   test("a CIDR with two prefixes", () => expectRefused("Vnet", { name: "n", network: "10.0.0.0/24/8" }, "network"));
   test("a VM named like an existing VM, without adopt (one read-only look-up)", () =>
     expectRefused("VirtualMachine", { name: "bad-input-host" }, "name"));

@@ -9,7 +9,7 @@
  * duplicate, no orphan), found by the row's identity.
  */
 import { hasTag, taggedDescription, taggedFilter, withoutTag } from "../createMarker";
-import { insertRow } from "../insertRow";
+import { insertRow, isAmbiguousFailure } from "../insertRow";
 import { quoteLiteral } from "../../client/query-string";
 import type { PlatformApi, Row } from "../platform";
 import type { Clock } from "../waitFor";
@@ -57,14 +57,26 @@ export interface CreatedAutomationRow {
 export async function createRow<I>(api: PlatformApi, m: RowMapping<I>, inputs: I, opts: CreateOptions): Promise<CreatedAutomationRow> {
   const fields = m.toApiBody(inputs, "create");
   const body = m.identity === "marker" ? { ...fields, description: taggedDescription(fields.description, opts.marker) } : fields;
+  // A row found by its name alone is ours only once a send of this create may have made it: a name already
+  // taken at the first send is someone else's row (a user of that name), never one to take over.
+  let mayHaveMade = m.identity !== "name";
+  const send = async () => {
+    try {
+      return await api.create(m.table, body);
+    } catch (err) {
+      if (isAmbiguousFailure(err)) mayHaveMade = true;
+      throw err;
+    }
+  };
   const inserted = await insertRow(
     api,
     {
       table: m.table,
       body,
       what: describe(m, inputs),
-      findOurs: () => findOurs(api, m, body, opts.marker),
+      findOurs: async () => (mayHaveMade ? findOurs(api, m, body, opts.marker) : undefined),
       lookFirst: !m.uniqueName,
+      send,
     },
     opts.budgetMs,
     opts.clock,

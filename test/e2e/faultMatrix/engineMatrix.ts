@@ -126,17 +126,7 @@ const automationKind = (
 export const ENGINE_KINDS: EngineKind[] = [
   vmKind("VM", "vm", false),
   vmKind("running VM", "runvm", true),
-  {
-    name: "vnet",
-    logical: "vnet",
-    declare: (vp, _s, changed) =>
-      new vp.Vnet("vnet", { name: `${P}-vnet`, network: "10.88.0.0/24", ...(changed ? { description: "changed" } : {}), timeouts: LIMITS }),
-    target: (op, k) =>
-      op === "create"
-        ? { method: "POST", table: "vnets", where: { name: `${P}-vnet` } }
-        : rowKey(op === "update" ? "PUT" : "DELETE", "vnets")(k),
-    rows: byName("vnets", `${P}-vnet`),
-  },
+  namedRowKind("vnet", "vnet", "vnets", "Vnet", { description: "changed" }, { network: "10.88.0.0/24" }),
   hardwareKind("drive", "drive", "machine_drives", "Drive", true),
   hardwareKind("unnamed drive", "udrive", "machine_drives", "Drive", false),
   hardwareKind("NIC", "nic", "machine_nics", "Nic", true),
@@ -198,7 +188,22 @@ export const ENGINE_KINDS: EngineKind[] = [
     { name: `${P}-schedule` },
     byName("task_schedules", `${P}-schedule`),
   ),
+  namedRowKind("user", "user", "users", "User", { displayName: "changed" }),
+  namedRowKind("API key", "apikey", "user_api_keys", "ApiKey", { description: "changed" }),
 ];
+
+/** A kind whose one row is found by its name (vnets, users, API keys); `change` is its in-place update. */
+function namedRowKind(name: string, logical: string, table: string, type: string, change: Row, args: Row = {}): EngineKind {
+  const rowName = `${P}-${logical}`;
+  return {
+    name,
+    logical,
+    declare: (vp, _s, changed) => new vp[type](logical, { name: rowName, ...args, ...(changed ? change : {}), timeouts: LIMITS }),
+    target: (op, k) =>
+      op === "create" ? { method: "POST", table, where: { name: rowName } } : rowKey(op === "update" ? "PUT" : "DELETE", table)(k),
+    rows: byName(table, rowName),
+  };
+}
 
 /** What the program declares: the support only, the kinds as first declared, or changed. */
 type Stage = "support" | "declared" | "changed";

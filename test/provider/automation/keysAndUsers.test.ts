@@ -46,6 +46,15 @@ describe("a user is created, read back as declared, changed in place and deleted
   });
 });
 
+describe("a user name already taken on the platform is refused, never taken over", () => {
+  test("the create fails with the platform's conflict and the existing user is left as it was", async () => {
+    const theirs = await createRow(site.api, userRows, userInputsSchema.parse({ name: "someone", role: "admin" }), once());
+    const ours = userInputsSchema.parse({ name: "someone", role: "readonly" });
+    await expect(createRow(site.api, userRows, ours, once())).rejects.toThrow(/409/);
+    expect((await readRow(site.api, userRows, theirs.key))?.inputs).toMatchObject({ name: "someone", role: "admin" });
+  });
+});
+
 describe("an API key's secret is answered once, authenticates, and is revoked by deletion", () => {
   test("the secret works with the user's rights; the read never holds it; deleting revokes it", async () => {
     const { key: user } = await createRow(site.api, userRows, userInputsSchema.parse({ name: "reader", role: "readonly" }), once());

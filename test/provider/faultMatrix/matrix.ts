@@ -9,8 +9,8 @@
  * The default run (CI) takes a fixed sample: one cell in SAMPLE_STRIDE, the
  * kind and fault indexes shifted per op, so every op, every fault and every
  * resource kind is still run at least once (each kind under 2 of the 8 faults,
- * each fault on 3 or 4 kinds, per op: 30 of 120 cells). `npm run test:faults`
- * (VPLATFORM_FAULT_MATRIX=full) runs all 360 cells.
+ * each fault on 4 kinds, per op: 32 of 128 cells). `npm run test:faults`
+ * (VPLATFORM_FAULT_MATRIX=full) runs all 384 cells.
  */
 import { type Lab, providers } from "../harness";
 import { FAULT_NAMES, faultSpecs, formatMatrix, type Op } from "./faults";
@@ -106,7 +106,7 @@ const drive = (_c: Cell, machine: string) => Promise.resolve({ machine, media: "
 const nic = async (c: Cell, machine: string) => ({ machine, vnet: await vnetFor(c) });
 const device = (_c: Cell, machine: string) => Promise.resolve({ machine, resourceGroup: GPU, settingsArgs: {} });
 
-/** An automation row: its faults hit its own table; a row named by the cell is found by its name. */
+/** A row of one table: its faults hit that table; a row named by the cell is found by its name (else by its task). */
 function automationKind(name: string, table: string, provider: () => any, declare: Kind["declare"], changed: Kind["changed"]): Kind {
   return {
     name,
@@ -132,18 +132,13 @@ const taskOf = async (c: Cell) => made("Task", { name: `${c.tag}-support-task`, 
 export const KINDS: Kind[] = [
   vmKind("VM", false),
   vmKind("running VM", true),
-  {
-    name: "vnet",
-    provider: providers.Vnet,
-    declare: async (c) => ({ name: `${c.tag}-vnet`, network: "10.88.0.0/24", timeouts: LIMITS }),
-    changed: (i) => ({ ...i, description: "changed" }),
-    target: {
-      create: { method: "POST", table: "vnets" },
-      update: { method: "PUT", table: "vnets" },
-      delete: { method: "DELETE", table: "vnets" },
-    },
-    rows: (c, inputs) => c.lab.api("GET", `vnets?filter=${q(`name eq '${inputs.name}'`)}&fields=$key`).then(keysOf),
-  },
+  rowKind(
+    "vnet",
+    "vnets",
+    providers.Vnet,
+    (c) => ({ name: `${c.tag}-vnet`, network: "10.88.0.0/24", timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
   hardwareKind("drive", "machine_drives", true, drive, (i) => ({ ...i, disksize: 2 * 1024 ** 3 }), providers.Drive),
   hardwareKind("unnamed drive", "machine_drives", false, drive, (i) => ({ ...i, disksize: 2 * 1024 ** 3 }), providers.Drive),
   hardwareKind("NIC", "machine_nics", true, nic, (i) => ({ ...i, enabled: false }), providers.Nic),
@@ -190,7 +185,27 @@ export const KINDS: Kind[] = [
     async (c) => ({ name: `${c.tag}-schedule`, repeatEvery: "week", timeouts: LIMITS }),
     (i) => ({ ...i, description: "changed" }),
   ),
+  rowKind(
+    "user",
+    "users",
+    providers.User,
+    (c) => ({ name: `${c.tag}-user`, timeouts: LIMITS }),
+    (i) => ({ ...i, displayName: "changed" }),
+  ),
+  // A key whose create answer is lost is deleted and made again (its secret was in that answer): still one row.
+  rowKind(
+    "API key",
+    "user_api_keys",
+    providers.ApiKey,
+    (c) => ({ name: `${c.tag}-key`, timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
 ];
+
+/** A kind whose rows live in one table, found by their name (vnets, users, API keys). */
+function rowKind(name: string, table: string, provider: () => any, declare: (c: Cell) => Row, changed: (i: Row) => Row): Kind {
+  return automationKind(name, table, provider, async (c) => declare(c), changed);
+}
 
 /** What the engine's state holds for the resource. */
 interface State {
