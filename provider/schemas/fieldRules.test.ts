@@ -68,8 +68,6 @@ const places: Place[] = [
   },
   { name: "VmSnapshot", schema: vmSnapshotInputsSchema, shape: vmSnapshotShape, base: { vm: "7", name: "s" }, at: [], wrap: (o) => o },
   { name: "VmPower", schema: vmPowerInputsSchema, shape: vmPowerShape, base: { vm: "7", state: "running" }, at: [], wrap: (o) => o },
-  { name: "User", schema: userInputsSchema, shape: userShape, base: { name: "ci" }, at: [], wrap: (o) => o },
-  { name: "ApiKey", schema: apiKeyInputsSchema, shape: apiKeyShape, base: { name: "ci" }, at: [], wrap: (o) => o },
   {
     name: "Webhook",
     schema: webhookInputsSchema,
@@ -88,6 +86,8 @@ const places: Place[] = [
     wrap: (o) => o,
   },
   { name: "Schedule", schema: scheduleInputsSchema, shape: scheduleShape, base: { name: "nightly" }, at: [], wrap: (o) => o },
+  { name: "User", schema: userInputsSchema, shape: userShape, base: { name: "ci" }, at: [], wrap: (o) => o },
+  { name: "ApiKey", schema: apiKeyInputsSchema, shape: apiKeyShape, base: { name: "ci" }, at: [], wrap: (o) => o },
   // nested objects, declared inside a VM or a vnet
   {
     name: "VirtualMachine.cloneFrom",
@@ -361,8 +361,6 @@ describe("a required input left out is refused by its path", () => {
       "VmSnapshot.name",
       "VmPower.vm",
       "VmPower.state",
-      "User.name",
-      "ApiKey.name",
       "Webhook.name",
       "Webhook.url",
       "Task.name",
@@ -371,6 +369,8 @@ describe("a required input left out is refused by its path", () => {
       "EventTrigger.type",
       "EventTrigger.event",
       "Schedule.name",
+      "User.name",
+      "ApiKey.name",
       "VirtualMachine.cloneFrom.vm",
       "VirtualMachine.cloudinitFiles[].name",
       "VirtualMachine.cloudinitFiles[].contents",
