@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { MARKER_INPUT } from "../provider/reconcile/createMarker";
+import { HIDDEN_INPUTS } from "../provider/resources/checkInputs";
 import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/hardwareResource";
@@ -87,13 +87,13 @@ const HARDWARE_TYPES = new Set<string>(
 );
 
 /**
- * Inputs the provider keeps for itself, not what the file declares: the create
- * marker of every resource, and the owner fields the SDK copies from the VM
+ * Inputs the provider keeps for itself, not what the file declares: the hidden
+ * inputs (the create marker of every resource, a VM's start after its hardware), and the owner fields the SDK copies from the VM
  * into its drives, NICs and devices that never reach the platform (the VM's
  * key and powerCyclePolicy). Plans do not show them as changes.
  */
 export function bookkeepingInputsOf(type: string): ReadonlySet<string> {
-  return new Set([MARKER_INPUT, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_COPIES : [])]);
+  return new Set([...HIDDEN_INPUTS, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_COPIES : [])]);
 }
 const bookkeepingOf = (type: string) => {
   const inputs = bookkeepingInputsOf(type);

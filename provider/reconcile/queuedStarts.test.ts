@@ -20,27 +20,27 @@ describe("queuedStartsHint: says when VM starts queue behind the engine's parall
 
 describe("waitingForStart: the hint is given once per session, during the run", () => {
   const session = () => new Session({} as PlatformApi);
-  const release = () => {
-    let open!: () => void;
-    return { gate: new Promise<void>((r) => (open = r)), open: () => open() };
+  /** `count` operations in engine slots at once, each waiting for a start until let go; resolves when all are done. */
+  const startTogether = async (api: Session, count: number, lines: string[]) => {
+    const opens: (() => void)[] = [];
+    const ops = Array.from({ length: count }, () =>
+      inEngineSlot(api, () =>
+        waitingForStart(
+          api,
+          () => new Promise<void>((r) => opens.push(r)),
+          (l) => lines.push(l),
+        ),
+      ),
+    );
+    for (const open of opens) open();
+    await Promise.all(ops);
   };
 
   test("two slots, each starting VM after VM: said once, when both wait and more than four starts came", async () => {
     const api = session();
     const lines: string[] = [];
     for (let round = 0; round < 4; round++) {
-      const starts = [release(), release()];
-      const ops = starts.map((s) =>
-        inEngineSlot(api, () =>
-          waitingForStart(
-            api,
-            () => s.gate,
-            (l) => lines.push(l),
-          ),
-        ),
-      );
-      for (const s of starts) s.open();
-      await Promise.all(ops);
+      await startTogether(api, 2, lines);
       expect(lines).toHaveLength(round < 2 ? 0 : 1);
     }
   });
@@ -48,18 +48,7 @@ describe("waitingForStart: the hint is given once per session, during the run", 
   test("starts that all fit in the slots at once: nothing said", async () => {
     const api = session();
     const lines: string[] = [];
-    const starts = Array.from({ length: 20 }, release);
-    const ops = starts.map((s) =>
-      inEngineSlot(api, () =>
-        waitingForStart(
-          api,
-          () => s.gate,
-          (l) => lines.push(l),
-        ),
-      ),
-    );
-    for (const s of starts) s.open();
-    await Promise.all(ops);
+    await startTogether(api, 20, lines);
     expect(lines).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { containsPreviewUnknown } from "../schemas/normalize";
 import { START_AFTER_HARDWARE_INPUT } from "../schemas/virtualMachine";
+import { MARKER_INPUT } from "../reconcile/createMarker";
 
 export interface CheckFailure {
   property: string;
@@ -10,7 +11,7 @@ export interface CheckFailure {
 export type Checked<T> = { ok: true; inputs: T; unknown: Set<string> } | { ok: false; failures: CheckFailure[] };
 
 /** The SDK's bookkeeping inputs: kept beside the validated ones, never sent to the platform. */
-export const HIDDEN_INPUTS: readonly string[] = ["__marker", START_AFTER_HARDWARE_INPUT];
+export const HIDDEN_INPUTS: readonly string[] = [MARKER_INPUT, START_AFTER_HARDWARE_INPUT];
 /** Inputs that travel beside the declared ones (engine and SDK plumbing), never validated. */
 const PASSED_THROUGH: ReadonlySet<string> = new Set(["__provider", ...HIDDEN_INPUTS]);
 

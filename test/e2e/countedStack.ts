@@ -81,3 +81,18 @@ export const countOf = (c: RequestCounts, method: string, table: string): number
 
 /** Automation options that keep the engine's output for the assertions. */
 export const collectInto = (run: CountedStack) => ({ onOutput: (s: string) => run.output.push(s), color: "never" as const });
+
+/** A counted stack opened before the enclosing describe's tests and disposed after them: `const run = useCountedStack(...)`, then `run()`. */
+export function useCountedStack(
+  name: string,
+  program: PulumiFn,
+  emuOpts: EmulatorOptions,
+  config: Record<string, string> = {},
+): () => CountedStack {
+  let opened: CountedStack | undefined;
+  beforeAll(async () => {
+    opened = await openCountedStack(name, program, emuOpts, config);
+  }, 120_000);
+  afterAll(() => opened?.dispose());
+  return () => opened!;
+}
