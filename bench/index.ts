@@ -48,7 +48,7 @@ const VARIANTS: Variant[] = [
 /** What a plain `pulumi up` runs at: PULUMI_PARALLEL, else 4 × the CPUs (the engine's defaultParallel()). */
 const engineDefaultParallelism = (): number => Number(process.env.PULUMI_PARALLEL) || 4 * os.availableParallelism();
 
-/** The figures of the old per-resource behaviour, measured once and committed with the bench. */
+/** Earlier releases' figures, committed with the bench: the old per-resource behaviour ("baseline"), main before issue 21. */
 const RECORDED_BASELINE = "bench/baseline.jsonl";
 
 /** The emulator's own transition time an operation waits for (all VMs in parallel), ms. */
@@ -116,7 +116,7 @@ function recordedBaseline(runs: Run[]): Measured[] {
   const matches = (run: Run, r: Measured) => r.vms === run.n && r.speed === run.speed;
   for (const run of runs.filter((run) => !recorded.some((r) => matches(run, r))))
     console.log(`(no recorded baseline for ${run.n} VMs at ${run.speed} speed)`);
-  return recorded.filter((r) => runs.some((run) => matches(run, r)));
+  return recorded.filter((r) => runs.some((run) => matches(run, r))).map((r) => ({ ...r, recorded: true }));
 }
 
 function readResults(file: string): Measured[] {
