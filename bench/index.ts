@@ -86,7 +86,10 @@ function plannedRuns(): Run[] {
 
 async function main(): Promise<void> {
   const from = option("from");
-  if (from) return report(from.split(",").flatMap((file) => readResults(file)));
+  if (from) {
+    const results = from.split(",").flatMap((file) => readResults(file));
+    return report([...recordedBaseline(results.map((r) => ({ n: r.vms, speed: r.speed, scale: 0 }))), ...results]);
+  }
   const runs = plannedRuns();
   const wanted = option("variants")?.split(",") ?? VARIANTS.map((v) => v.name);
   const variants = VARIANTS.filter((v) => wanted.includes(v.name));
@@ -114,8 +117,10 @@ async function main(): Promise<void> {
 function recordedBaseline(runs: Run[]): Measured[] {
   const recorded = readResults(path.join(findRepoRoot(), RECORDED_BASELINE));
   const matches = (run: Run, r: Measured) => r.vms === run.n && r.speed === run.speed;
-  for (const run of runs.filter((run) => !recorded.some((r) => matches(run, r))))
-    console.log(`(no recorded baseline for ${run.n} VMs at ${run.speed} speed)`);
+  const unmatched = new Set(
+    runs.filter((run) => !recorded.some((r) => matches(run, r))).map((run) => `${run.n} VMs at ${run.speed} speed`),
+  );
+  for (const lab of unmatched) console.log(`(no recorded baseline for ${lab})`);
   return recorded.filter((r) => runs.some((run) => matches(run, r))).map((r) => ({ ...r, recorded: true }));
 }
 
