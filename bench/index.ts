@@ -88,7 +88,11 @@ async function main(): Promise<void> {
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));
-    return report([...recordedBaseline(results.map((r) => ({ n: r.vms, speed: r.speed, scale: 0 }))), ...results]);
+    const recorded = recordedBaseline(results.map((r) => ({ n: r.vms, speed: r.speed, scale: 0 })));
+    // bench/baseline.jsonl itself may be among the files: its rows show once, as recorded.
+    const asRead = (r: Measured) => JSON.stringify({ ...r, recorded: undefined });
+    const known = new Set(recorded.map(asRead));
+    return report([...recorded, ...results.filter((r) => !known.has(asRead(r)))]);
   }
   const runs = plannedRuns();
   const wanted = option("variants")?.split(",") ?? VARIANTS.map((v) => v.name);
