@@ -35,6 +35,8 @@ export interface Measured {
   transitionMs?: number;
   peakMiB: number;
   cpu?: CpuSeconds;
+  /** Read from bench/baseline.jsonl: an earlier release's figures, shown beside the measured ones, held to no target. */
+  recorded?: boolean;
 }
 
 /**
@@ -57,13 +59,13 @@ export function ratio(r: Pick<Measured, "op" | "vms" | "requests">): number | un
 export const inTransitions = (r: Pick<Measured, "seconds" | "transitionMs">): number | undefined =>
   r.transitionMs && r.transitionMs >= 1000 ? r.seconds / (r.transitionMs / 1000) : undefined;
 
-export function variantLabel(r: Pick<Measured, "variant" | "parallel" | "checkpoints" | "backend">): string {
+export function variantLabel(r: Pick<Measured, "variant" | "parallel" | "checkpoints" | "backend" | "recorded">): string {
   const details = [
     ...(r.parallel ? [`parallel ${r.parallel}`] : []),
     ...(r.checkpoints ? [] : ["no checkpoints"]),
     ...(r.backend ? [r.backend] : []),
   ];
-  const recorded = r.variant === "baseline" ? " (recorded)" : "";
+  const recorded = r.recorded ? " (recorded)" : "";
   return `${r.variant}${details.length ? ` (${details.join(", ")})` : ""}${recorded}`;
 }
 
@@ -72,6 +74,7 @@ export interface Lab {
   speed: string;
   label: string;
   variant: string;
+  recorded: boolean;
   ops: Partial<Record<Op, Measured>>;
 }
 
@@ -81,7 +84,7 @@ export function labs(results: Measured[]): Lab[] {
   for (const r of results) {
     const label = variantLabel(r);
     const key = `${r.vms}|${r.speed}|${label}`;
-    const lab = groups.get(key) ?? { vms: r.vms, speed: r.speed, label, variant: r.variant, ops: {} };
+    const lab = groups.get(key) ?? { vms: r.vms, speed: r.speed, label, variant: r.variant, recorded: !!r.recorded, ops: {} };
     lab.ops[r.op] = r;
     groups.set(key, lab);
   }
@@ -126,8 +129,8 @@ export function allRunsRows(results: Measured[]): string[][] {
 
 /**
  * One table per lab size and speed: an operation per row, each variant's
- * requests, per VM, × floor, seconds and wall time in transitions (up:
- * power-ons) side by side.
+ * requests, per VM, × floor and seconds side by side, and at a realistic speed
+ * the wall time in transitions (up: power-ons).
  */
 export function sideBySideTables(results: Measured[]): { title: string; rows: string[][] }[] {
   const byLab = new Map<string, Lab[]>();
@@ -137,21 +140,17 @@ export function sideBySideTables(results: Measured[]): { title: string; rows: st
   }
   return [...byLab.entries()].map(([title, variants]) => {
     const { vms } = variants[0];
-    const head = ["op", "floor", ...variants.flatMap((v) => [`${v.label}: requests`, "per VM", "× floor", "seconds", "× transition"])];
+    const timed = variants.some((v) => Object.values(v.ops).some((r) => inTransitions(r) !== undefined));
+    const columns = (label: string) => [`${label}: requests`, "per VM", "× floor", "seconds", ...(timed ? ["× transition"] : [])];
+    const blank = columns("").map(() => "");
     const rows = OPS.filter((op) => variants.some((v) => v.ops[op])).map((op) => [
       op,
       String(floor(op, vms)),
       ...variants.flatMap((v) => {
         const r = v.ops[op];
-        if (!r) return ["", "", "", "", ""];
-        const t = inTransitions(r);
-        return [
-          String(r.requests),
-          fixed(r.requests / vms, 1),
-          fixed(ratio(r), 2, "×"),
-          r.seconds.toFixed(1),
-          t === undefined ? "" : t.toFixed(1),
-        ];
+        if (!r) return blank;
+        const cells = [String(r.requests), fixed(r.requests / vms, 1), fixed(ratio(r), 2, "×"), r.seconds.toFixed(1)];
+        return timed ? [...cells, inTransitions(r)?.toFixed(1) ?? ""] : cells;
       }),
     ]);
     const lifecycle = variants.map(lifecycleRequests);
@@ -161,11 +160,11 @@ export function sideBySideTables(results: Measured[]): { title: string; rows: st
         String(OPS.reduce((s, op) => s + floor(op, vms), 0)),
         ...lifecycle.flatMap((total) =>
           total === undefined
-            ? ["", "", "", "", ""]
-            : [String(total), fixed(total / vms, 1), "", "", `${Math.floor(KEY_HOUR / (total / vms))} VMs/key-hour`],
+            ? blank
+            : [String(total), fixed(total / vms, 1), `${Math.floor(KEY_HOUR / (total / vms))} VMs/key-hour`, ...blank.slice(3)],
         ),
       ]);
-    return { title, rows: [head, ...rows] };
+    return { title, rows: [["op", "floor", ...variants.flatMap((v) => columns(v.label))], ...rows] };
   });
 }
 

@@ -48,7 +48,7 @@ const VARIANTS: Variant[] = [
 /** What a plain `pulumi up` runs at: PULUMI_PARALLEL, else 4 × the CPUs (the engine's defaultParallel()). */
 const engineDefaultParallelism = (): number => Number(process.env.PULUMI_PARALLEL) || 4 * os.availableParallelism();
 
-/** The figures of the old per-resource behaviour, measured once and committed with the bench. */
+/** Earlier releases' figures, committed with the bench: the old per-resource behaviour ("baseline"), main before issue 21. */
 const RECORDED_BASELINE = "bench/baseline.jsonl";
 
 /** The emulator's own transition time an operation waits for (all VMs in parallel), ms. */
@@ -86,7 +86,14 @@ function plannedRuns(): Run[] {
 
 async function main(): Promise<void> {
   const from = option("from");
-  if (from) return report(from.split(",").flatMap((file) => readResults(file)));
+  if (from) {
+    const results = from.split(",").flatMap((file) => readResults(file));
+    const recorded = recordedBaseline(results.map((r) => ({ n: r.vms, speed: r.speed, scale: 0 })));
+    // bench/baseline.jsonl itself may be among the files: its rows show once, as recorded.
+    const asRead = (r: Measured) => JSON.stringify({ ...r, recorded: undefined });
+    const known = new Set(recorded.map(asRead));
+    return report([...recorded, ...results.filter((r) => !known.has(asRead(r)))]);
+  }
   const runs = plannedRuns();
   const wanted = option("variants")?.split(",") ?? VARIANTS.map((v) => v.name);
   const variants = VARIANTS.filter((v) => wanted.includes(v.name));
@@ -114,9 +121,11 @@ async function main(): Promise<void> {
 function recordedBaseline(runs: Run[]): Measured[] {
   const recorded = readResults(path.join(findRepoRoot(), RECORDED_BASELINE));
   const matches = (run: Run, r: Measured) => r.vms === run.n && r.speed === run.speed;
-  for (const run of runs.filter((run) => !recorded.some((r) => matches(run, r))))
-    console.log(`(no recorded baseline for ${run.n} VMs at ${run.speed} speed)`);
-  return recorded.filter((r) => runs.some((run) => matches(run, r)));
+  const unmatched = new Set(
+    runs.filter((run) => !recorded.some((r) => matches(run, r))).map((run) => `${run.n} VMs at ${run.speed} speed`),
+  );
+  for (const lab of unmatched) console.log(`(no recorded baseline for ${lab})`);
+  return recorded.filter((r) => runs.some((run) => matches(run, r))).map((r) => ({ ...r, recorded: true }));
 }
 
 function readResults(file: string): Measured[] {

@@ -16,10 +16,10 @@ const TICKS_PER_SECOND = 100;
  * under 200 ms each.
  */
 export class ProcessUsage {
-  /** Role of each pid seen (null: not a descendant), decided once per pid. */
-  #roles = new Map<number, Role | null>();
-  #startTicks = new Map<number, number>();
-  #lastTicks = new Map<number, number>();
+  /** Role of each process seen (null: not a descendant), decided once, keyed by pid and start time (pids are reused). */
+  #roles = new Map<string, Role | null>();
+  #startTicks = new Map<string, number>();
+  #lastTicks = new Map<string, number>();
   #peakKiB = 0;
   #ownStart = process.cpuUsage();
   #timer?: NodeJS.Timeout;
@@ -38,9 +38,9 @@ export class ProcessUsage {
     clearInterval(this.#timer);
     this.#sample(false);
     const cpu: CpuSeconds = { engine: 0, provider: 0, program: 0, emulator: 0 };
-    for (const [pid, ticks] of this.#lastTicks) {
-      const role = this.#roles.get(pid);
-      if (role) cpu[role] += (ticks - (this.#startTicks.get(pid) ?? 0)) / TICKS_PER_SECOND;
+    for (const [id, ticks] of this.#lastTicks) {
+      const role = this.#roles.get(id);
+      if (role) cpu[role] += (ticks - (this.#startTicks.get(id) ?? 0)) / TICKS_PER_SECOND;
     }
     const own = process.cpuUsage(this.#ownStart);
     cpu.emulator = (own.user + own.system) / 1e6;
@@ -59,11 +59,12 @@ export class ProcessUsage {
     }
     for (const pid of pids) {
       try {
-        const role = this.#role(pid);
+        const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+        const id = processId(pid, stat);
+        const role = this.#role(pid, id, stat);
         if (!role) continue;
-        const ticks = cpuTicks(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
-        if (atStart) this.#startTicks.set(pid, ticks);
-        this.#lastTicks.set(pid, ticks);
+        if (atStart) this.#startTicks.set(id, cpuTicks(stat));
+        this.#lastTicks.set(id, cpuTicks(stat));
         if (role !== "provider") continue;
         const hwm = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, "utf8"));
         if (hwm) this.#peakKiB = Math.max(this.#peakKiB, Number(hwm[1]));
@@ -73,26 +74,29 @@ export class ProcessUsage {
     }
   }
 
-  #role(pid: number): Role | null {
-    const known = this.#roles.get(pid);
+  #role(pid: number, id: string, stat: string): Role | null {
+    const known = this.#roles.get(id);
     if (known !== undefined) return known;
-    const role = pid !== process.pid && this.#descends(pid) ? roleOf(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")) : null;
-    this.#roles.set(pid, role);
+    const role = pid !== process.pid && this.#descends(stat) ? roleOf(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8")) : null;
+    this.#roles.set(id, role);
     return role;
   }
 
-  #descends(pid: number): boolean {
-    const parent = parentOf(fs.readFileSync(`/proc/${pid}/stat`, "utf8"));
+  #descends(stat: string): boolean {
+    const parent = parentOf(stat);
     if (parent === process.pid) return true;
     if (parent <= 1) return false;
-    const known = this.#roles.get(parent);
-    return known === undefined ? this.#descends(parent) : known !== null;
+    const parentStat = fs.readFileSync(`/proc/${parent}/stat`, "utf8");
+    const known = this.#roles.get(processId(parent, parentStat));
+    return known === undefined ? this.#descends(parentStat) : known !== null;
   }
 }
 
 /** The fields of /proc/<pid>/stat after the command's closing parenthesis (which may itself hold spaces). */
 const statFields = (stat: string) => stat.slice(stat.lastIndexOf(")") + 2).split(" ");
 const parentOf = (stat: string) => Number(statFields(stat)[1]);
+/** A process's pid and start time (field 22 of stat): unique while the machine runs, where a pid alone is reused. */
+const processId = (pid: number, stat: string) => `${pid}@${statFields(stat)[19]}`;
 /** utime + stime (fields 14 and 15 of stat, 12 and 13 after the command). */
 const cpuTicks = (stat: string) => Number(statFields(stat)[11]) + Number(statFields(stat)[12]);
 

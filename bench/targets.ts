@@ -1,5 +1,5 @@
 // The request-economy targets (issue 21) the benchmark checks on every measured
-// lab of the working tree (recorded baseline rows are not held to them).
+// lab of the working tree (recorded rows are not held to them).
 import { inTransitions, labs, lifecycleRequests, type Lab, type Measured, ratio } from "./figures";
 
 interface Check {
@@ -52,7 +52,7 @@ const CHECKS: Check[] = [
 
 /** One row per target and lab it applies to: the figure, the limit, whether it is met ("?" without a yardstick). */
 export function targetRows(results: Measured[]): string[][] {
-  const all = labs(results).filter((l) => l.variant !== "baseline");
+  const all = labs(results).filter((l) => !l.recorded);
   const rows = [["target", "lab", "variant", "measured", "limit", "met"]];
   for (const lab of all)
     for (const check of CHECKS.filter((c) => c.applies(lab))) {
