@@ -84,7 +84,40 @@ function plannedRuns(): Run[] {
   return [...labSizes.map((n) => ({ n, scale: 0.01, speed: "lab" })), ...realisticSizes.map((n) => ({ n, scale, speed: `×${scale}` }))];
 }
 
+/** The options above; anything else (a typo of --full, say) is refused rather than silently running the quick form. */
+const OPTIONS = [
+  "quick",
+  "full",
+  "n1000",
+  "sizes",
+  "realistic",
+  "scale",
+  "variants",
+  "ops",
+  "skip-checkpoints",
+  "backend",
+  "detail",
+  "out",
+  "from",
+  "markdown",
+  "help",
+];
+
 async function main(): Promise<void> {
+  const unknown = process.argv.slice(2).filter((a) => !OPTIONS.includes(a.replace(/^--/, "").split("=")[0]));
+  if (flag("help") || unknown.length > 0) {
+    const usage = fs
+      .readFileSync(__filename, "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("//"))
+      .map((line) => line.slice(3));
+    console.log(usage.join("\n"));
+    if (unknown.length > 0) {
+      console.error(`bench: unknown option ${unknown.join(" ")}: the options are --${OPTIONS.join(", --")}`);
+      process.exitCode = 2;
+    }
+    return;
+  }
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));
