@@ -250,7 +250,7 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
       const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) =>
         r.type.startsWith("pulumi-nodejs:dynamic/"),
       );
-      expect(dynamic.length).toBe(4);
+      expect(dynamic.length).toBe(5); // the four resources and the VM's start after its hardware
       for (const r of dynamic) expect(r.inputs.__provider).toMatch(/require\("vplatform\/dynamic\/[a-zA-Z]+"\)/);
       for (const r of dynamic) expect(r.inputs.__provider.length).toBeLessThan(400);
 
@@ -482,7 +482,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     const port = await freePort();
     await ok("pulumi stack init offline");
     const result = await ok(readme.offline.replaceAll("8443", String(port)));
-    expect(result).toMatch(/5 created/);
+    expect(result).toMatch(/6 created/); // the stack, four resources and the VM's start after its hardware
     // `kill %1` reached npx; the emulator it started stops too (re-parented, it stops as on SIGTERM).
     const deadline = Date.now() + 10_000;
     while ((await portAccepts(port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
