@@ -39,7 +39,7 @@ export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
   }
   declareAutomation(env, vmKey);
   const users = new Map((env.users ?? []).map((u) => [u.name, new vp.User(u.name, u)]));
-  const userKey = (ref: string) => users.get(ref)?.id ?? pulumi.output(ref);
+  const userKey = (ref: string) => users.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getUserOutput({ name: ref }).id);
   const declaredKeys = env.apiKeys ?? [];
   const apiKeys = declaredKeys.map((k) => new vp.ApiKey(k.name, { ...k, user: k.user === undefined ? undefined : userKey(k.user) }));
   return {

@@ -102,7 +102,11 @@ const KEY = /^\d+$/;
 const apiKeyEntry = z
   .strictObject({
     ...apiKeyShape,
-    user: z.string().min(1).optional().describe("Name of a user of this environment, or the key of an existing user; default: the caller"),
+    user: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Name of a user of this environment or of an existing user, or a user key; default: the caller"),
   })
   .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
@@ -154,7 +158,7 @@ type AutomationEntries = Pick<
   "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules"
 >;
 
-/** Event triggers declared twice, and references to a user, webhook or task that is neither declared here nor a key. */
+/** Event triggers declared twice, and references to a webhook or task that is neither declared here nor a key. */
 function automationProblems(env: AutomationEntries): { path: (string | number)[]; message: string }[] {
   const identities = env.eventTriggers.map(eventTriggerIdentity);
   const twice = identities.flatMap((name, i) =>
@@ -172,13 +176,8 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
     env.tasks.map((t) => t.name),
     "task",
   );
-  const user = known(
-    env.users.map((u) => u.name),
-    "user",
-  );
   return [
     ...twice,
-    ...env.apiKeys.flatMap((k, i) => (k.user === undefined ? [] : user(k.user, ["apiKeys", i, "user"]))),
     ...env.tasks.flatMap((t, i) => webhook(t.webhook, ["tasks", i, "webhook"])),
     ...env.eventTriggers.flatMap((t, i) => task(t.task, ["eventTriggers", i, "task"])),
     ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),

@@ -575,7 +575,7 @@ export interface Environment {
             /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
             enabled: boolean;
         }[];
-        /** Name of a user of this environment, or the key of an existing user; default: the caller */
+        /** Name of a user of this environment or of an existing user, or a user key; default: the caller */
         user?: string | undefined;
         /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
         rotation?: string | number | undefined;

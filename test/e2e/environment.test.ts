@@ -94,6 +94,9 @@ describe("the root program provisions an environment definition, state in Postgr
     expect(await api(`/v4/user_api_keys?filter=user%20eq%20${ci.$key}&fields=name,ip_allow_list`)).toEqual([
       { name: "full-ci-key", ip_allow_list: "127.0.0.0/8" },
     ]);
+    // A key of an existing user, named in the file: its user is looked up by name.
+    const [admin] = await api("/v4/users?filter=name%20eq%20'admin'&fields=$key");
+    expect(await api("/v4/user_api_keys?filter=name%20eq%20'full-ops-key'&fields=user")).toEqual([{ user: admin.$key }]);
     expect(up.stdout).toMatch(/secret\s*:\s*\[secret\]/); // the stack output apiKeys.full-ci-key.secret
     expect(up.stdout).not.toMatch(/vpk_\w+|full-example-pw/);
     const preview = await stack.preview();
