@@ -17,6 +17,11 @@ export function runForResource<T>(urn: string, work: () => Promise<T>): Promise<
   return currentUrn.run(urn, work);
 }
 
+/** Runs `work` with its console lines shown on the Stack: for what concerns the whole run, not one resource. */
+export function forTheWholeRun<T>(work: () => T): T {
+  return currentUrn.run("", work);
+}
+
 /** From here on (until its async work ends) the running code's console lines are shown on the resource `urn`. */
 export function enterResource(urn: string): void {
   currentUrn.enterWith(urn);

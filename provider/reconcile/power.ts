@@ -6,6 +6,7 @@ import { forgetOwner } from "./machineOwners";
 import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
 import { ApiError, isUnreachable } from "../client/errors";
+import { forTheWholeRun } from "../client/engineLog";
 
 /** What the reconciler needs to know to act on a VM. */
 export interface VmRef {
@@ -71,7 +72,8 @@ export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: 
       timeoutInput: "powerChange",
       clock,
     });
-  await waitingForStart(api, wait, (line) => clock.log(line));
+  // The hint is about the run's parallelism, not this VM: on a resource, the engine would repeat it on each of its rows.
+  await waitingForStart(api, wait, (line) => forTheWholeRun(() => clock.log(line)));
 }
 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
