@@ -4,6 +4,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { findRepoRoot, pulumiRoot } from "../../env/local-stack";
+import { RESOURCE_LIST } from "../../provider/resources";
 import { generatedFiles } from "../../scripts/gen-schema";
 
 const root = findRepoRoot();
@@ -17,11 +18,7 @@ describe("schema.json", () => {
 
   test("every resource's required inputs are among its inputs and every $ref resolves", () => {
     const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
-    expect(Object.keys(schema.resources).sort()).toEqual(
-      ["Device", "Drive", "EventTrigger", "Nic", "Schedule", "Task", "VirtualMachine", "VmPower", "VmSnapshot", "Vnet", "Webhook"].map(
-        (t) => `vplatform:index:${t}`,
-      ),
-    );
+    expect(Object.keys(schema.resources).sort()).toEqual(RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`).sort());
     const refs = JSON.stringify(schema).match(/"#\/types\/[^"]+"/g) ?? [];
     for (const ref of refs) expect(schema.types).toHaveProperty([ref.slice(9, -1)]);
     for (const r of Object.values<any>(schema.resources))
