@@ -55,4 +55,17 @@ describe("a past expiry is refused only when it is new", () => {
     const { failures } = await ops.check(sessionAhead(86_400_000), { name: "ci", expires: inAnHour }, {});
     expect(failures).toEqual([{ property: "expires", reason: expect.stringContaining("is in the past") }]);
   });
+
+  test("only a new date needs the platform's time: a key that never expires, or a recorded date, asks nothing", async () => {
+    const asked: string[] = [];
+    const list = async (table: string) => (asked.push(table), []);
+    const unanswered = new Session({ clock: new PlatformClock(), list } as unknown as PlatformApi);
+    expect((await ops.check(unanswered, { name: "ci", expires: "never" }, {})).failures).toBeUndefined();
+    expect(
+      (await ops.check(unanswered, { name: "ci", expires: "2020-01-01" }, { ...recorded, expires: "2020-01-01" })).failures,
+    ).toBeUndefined();
+    expect(asked).toEqual([]);
+    await ops.check(unanswered, { name: "ci", expires: "2099-01-01" }, {});
+    expect(asked).toEqual(["user_api_keys"]);
+  });
 });

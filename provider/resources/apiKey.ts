@@ -4,7 +4,7 @@ import { createApiKey, readApiKey, type ApiKeyState } from "../reconcile/automat
 import { apiKeyRows } from "../reconcile/automation/mappings";
 import { deleteRow, updateRow } from "../reconcile/automation/rows";
 import type { Row } from "../reconcile/platform";
-import { type ApiKeyInputs, apiKeyExpiryProblems, apiKeyInputsSchema, apiKeyOutputs, apiKeyShape } from "../schemas/apiKey";
+import { type ApiKeyInputs, apiKeyExpiryProblems, apiKeyInputsSchema, apiKeyOutputs, apiKeyShape, judgesExpiry } from "../schemas/apiKey";
 import { type OutputValues, withoutOutputs } from "../schemas/outputs";
 import { declaredFields } from "./declaredFields";
 import { defineResource } from "./defineResource";
@@ -43,7 +43,7 @@ export const apiKey = defineResource<Inputs, Outputs>({
   // platform's clock, which decides when the key stops working: asked only then, as a check may precede any answer.
   verify: async (session, inputs, unknown, olds) => {
     const recorded = olds?.expires as string | undefined;
-    if (unknown.has("expires") || !inputs.expires || inputs.expires === recorded) return [];
+    if (unknown.has("expires") || !judgesExpiry(inputs.expires, recorded)) return [];
     const problems = apiKeyExpiryProblems(inputs.expires, recorded, await session.askPlatformNow());
     return problems.map((p) => ({ property: p.path.join("."), reason: p.message }));
   },
