@@ -71,7 +71,7 @@ export function buildContext(opts: {
   clock?: "real" | "manual";
 }): InMemoryContext {
   const timeScale = opts.timeScale ?? 1;
-  const ctx = new InMemoryContext(timeScale, Date.now, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
+  const ctx = new InMemoryContext(timeScale, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
   ctx.registerTables(builtInTables);
   for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {

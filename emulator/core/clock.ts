@@ -6,6 +6,8 @@
  */
 export interface TransitionClock {
   readonly mode: "real" | "manual";
+  /** The platform's "now" in milliseconds since the epoch: every timestamp and expiry the emulator judges uses it. */
+  now(): number;
   /** Runs `fn` after `ms` of platform time (not sooner than `minRealMs` of real time); returns a cancel function. */
   schedule(ms: number, fn: () => void, minRealMs?: number): () => void;
   pending(): number;
@@ -17,6 +19,10 @@ export class RealTimeClock implements TransitionClock {
   private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly timeScale: number) {}
+
+  now(): number {
+    return Date.now();
+  }
 
   schedule(ms: number, fn: () => void, minRealMs = 0): () => void {
     const timer = setTimeout(
@@ -55,6 +61,14 @@ export class ManualClock implements TransitionClock {
   private elapsed = 0;
   private order = 0;
   private queue: Transition[] = [];
+
+  /** `startMs`: the platform's time when the clock was made (the wall time by default). */
+  constructor(private readonly startMs = Date.now()) {}
+
+  /** Only advancing moves it: a key's expiry or a schedule's next run is reached by advancing, never by waiting. */
+  now(): number {
+    return this.startMs + this.elapsed;
+  }
 
   schedule(ms: number, fn: () => void): () => void {
     const transition = { due: this.elapsed + Math.max(0, ms), order: this.order++, fn };

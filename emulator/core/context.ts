@@ -21,12 +21,15 @@ export class InMemoryContext implements EmulatorContext {
   constructor(
     /** Multiplier on the duration of long operations (tests use 0.01). */
     readonly timeScale = 1,
-    /** Milliseconds since the epoch; replaceable in unit tests. */
-    readonly now: () => number = Date.now,
     /** Runs the delayed transitions: on timers, or when a test advances the manual clock. */
     readonly clock: TransitionClock = new RealTimeClock(timeScale),
   ) {
     this.events.setMaxListeners(100);
+  }
+
+  /** Milliseconds since the epoch, by the clock: the manual clock's time moves only when a test advances it. */
+  now(): number {
+    return this.clock.now();
   }
 
   nowSeconds(): number {

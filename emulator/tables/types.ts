@@ -219,7 +219,7 @@ export interface EmulatorContext {
   /** Multiplier on the duration of long operations (tests use 0.01). */
   readonly timeScale: number;
   /** Milliseconds since the epoch. */
-  readonly now: () => number;
+  now(): number;
   nowSeconds(): number;
   /** Called after every change (persistence journals it): with table and key for row changes. */
   onChange: (table?: string, key?: RowKey) => void;

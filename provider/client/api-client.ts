@@ -7,6 +7,7 @@ import { ApiError, apiMessageOf, isUnreachable, settingsHint, type RequestSettin
 import { buildQueryString, type ListQuery } from "./query-string";
 import { currentDeadline } from "./operationDeadline";
 import { BudgetWaitTooLong, RequestPacer, type RequestBudget } from "./pacer";
+import { PlatformClock } from "./platformClock";
 import { DEFAULT_RETRY, retryAfterMs, retryDelay, type AttemptOutcome, type RetryPolicy } from "./retry-policy";
 import { tlsHint, tlsOptionsFor } from "./tls-options";
 
@@ -75,6 +76,8 @@ export class ApiClient {
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #random: () => number;
   readonly #firstContactMs: number;
+  /** The platform's time, from the Date header of every answer (expiry is judged by it). */
+  readonly clock = new PlatformClock();
   #sent = 0;
   /** When the first attempt went out, and whether any attempt got an answer: see #givesUp. */
   #firstAttemptAt?: number;
@@ -233,6 +236,7 @@ export class ApiClient {
       });
       report(res.statusCode);
       this.#answered = true;
+      this.clock.observe(res.headers.date);
       if (res.statusCode >= 200 && res.statusCode < 300) return { value: this.#parseBody(method, path, res.statusCode, res.body) };
       const retryAfter = res.headers["retry-after"];
       return {

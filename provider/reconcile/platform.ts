@@ -4,6 +4,7 @@
  * reconcile logic can be unit-tested with small fakes.
  */
 import type { CreatedRow, ListQuery } from "../client/api-client";
+import type { PlatformClock } from "../client/platformClock";
 import type { Row } from "../client/row";
 import { filterLiteral } from "../client/query-string";
 
@@ -24,6 +25,8 @@ export interface PlatformApi {
   close?(): void;
   /** Rows whose plain `column` equals `value`; concurrent calls may share one request (see rowsWhere). */
   listWhere?(table: string, column: string, value: string, fields: string): Promise<Row[]>;
+  /** The platform's time as its answers tell it (absent: fakes and clients that cannot tell; the local clock serves). */
+  readonly clock?: PlatformClock;
 }
 
 /** Rows of `table` whose `column` equals `value`: batched with concurrent look-ups when the API can. */

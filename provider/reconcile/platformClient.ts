@@ -14,6 +14,7 @@ export function platformApiFromConfig(
   return {
     client,
     reader,
+    clock: client.clock,
     close: () => client.close(),
     list: (table, query) => client.list(table, query),
     // A read of one row with known fields joins the other reads of its table (a refresh: one GET per table, not per resource).

@@ -1,3 +1,4 @@
+import { PlatformClock } from "../client/platformClock";
 import type { PlatformApi } from "./platform";
 import { Session, perSession } from "./session";
 
@@ -93,5 +94,38 @@ describe("two sites in one process, with the same machine keys, share nothing", 
     expect(known(a).has("54")).toBe(true);
     expect(known(b).has("54")).toBe(false);
     expect(known(a)).toBe(known(a));
+  });
+});
+
+describe("the platform's time, as its answers tell it", () => {
+  const platform = (clock?: PlatformClock) => {
+    const probes: string[] = [];
+    const api = {
+      clock,
+      list: async (table: string, query: object) => (probes.push(`${table} ${JSON.stringify(query)}`), clock?.observe(DAY_AHEAD), []),
+    } as unknown as PlatformApi;
+    return { session: new Session(api), probes };
+  };
+  const local = 1_000_000_000_000;
+  const DAY_AHEAD = new Date(local + 86_400_000).toUTCString();
+
+  test("without a clock (a fake platform) it is the local clock, and nothing is asked", async () => {
+    const { session, probes } = platform();
+    expect(Math.abs((await session.askPlatformNow()) - Date.now())).toBeLessThan(1000);
+    expect(probes).toEqual([]);
+  });
+
+  test("before any answer, asking sends one small read whose answer sets the time; then nothing more is asked", async () => {
+    const { session, probes } = platform(new PlatformClock(() => local));
+    expect(session.platformNow()).toBe(local);
+    expect(await session.askPlatformNow()).toBe(local + 86_400_000);
+    expect(await session.askPlatformNow()).toBe(local + 86_400_000);
+    expect(probes).toEqual(['user_api_keys {"fields":"$key","limit":1}']);
+  });
+
+  test("a failed probe leaves the local clock", async () => {
+    const clock = new PlatformClock(() => local);
+    const session = new Session({ clock, list: async () => Promise.reject(new Error("down")) } as unknown as PlatformApi);
+    expect(await session.askPlatformNow()).toBe(local);
   });
 });

@@ -3,6 +3,9 @@ import { KeyedMutex } from "./keyedMutex";
 import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
 import { ReadCopies } from "./readCopy";
 
+/** Any answer tells the time, an error's too: the smallest read of a table every key may list (its own keys). */
+const CLOCK_PROBE = { table: "user_api_keys", query: { fields: "$key", limit: 1 } } as const;
+
 /** A piece of what a session learns (a cache, the pollers): declared once at module scope, kept per session. */
 export interface Memo<T> {
   readonly make: () => T;
@@ -75,6 +78,16 @@ export class Session implements PlatformApi {
   reading<T>(work: () => Promise<T>): Promise<T> {
     return this.#reading.run(true, work);
   }
+  /** The platform's time (ms since the epoch) by the Date header of its latest answer; the local clock's before any. */
+  platformNow(): number {
+    return this.#api.clock?.now() ?? Date.now();
+  }
+  /** As platformNow, but a check may come before any answer: then one small read asks the platform for its time. */
+  async askPlatformNow(): Promise<number> {
+    if (this.#api.clock?.known === false) await this.#api.list(CLOCK_PROBE.table, CLOCK_PROBE.query).catch(() => undefined);
+    return this.platformNow();
+  }
+
   /** Ends the client's keep-alive connections: a replaced session must not hold its sockets. */
   close(): void {
     this.#api.close?.();

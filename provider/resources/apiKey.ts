@@ -4,7 +4,7 @@ import { createApiKey, readApiKey, type ApiKeyState } from "../reconcile/automat
 import { apiKeyRows } from "../reconcile/automation/mappings";
 import { deleteRow, updateRow } from "../reconcile/automation/rows";
 import type { Row } from "../reconcile/platform";
-import { type ApiKeyInputs, apiKeyExpiryProblems, apiKeyInputsSchema, apiKeyOutputs, apiKeyShape } from "../schemas/apiKey";
+import { type ApiKeyInputs, apiKeyExpiryProblems, apiKeyInputsSchema, apiKeyOutputs, apiKeyShape, judgesExpiry } from "../schemas/apiKey";
 import { type OutputValues, withoutOutputs } from "../schemas/outputs";
 import { declaredFields } from "./declaredFields";
 import { defineResource } from "./defineResource";
@@ -39,25 +39,25 @@ export const apiKey = defineResource<Inputs, Outputs>({
   outputs: apiKeyOutputs,
   diff: (_id, olds, news) => diffApiKey(olds, news),
 
-  // A past expiry is refused only when it is new: a key that expired since is refresh's business.
-  verify: async (_api, inputs, unknown, olds) =>
-    unknown.has("expires")
-      ? []
-      : apiKeyExpiryProblems(inputs.expires, olds?.expires as string | undefined, Date.now()).map((p) => ({
-          property: p.path.join("."),
-          reason: p.message,
-        })),
+  // A past expiry is refused only when it is new (a key that expired since is refresh's business), and past by the
+  // platform's clock, which decides when the key stops working: asked only then, as a check may precede any answer.
+  verify: async (session, inputs, unknown, olds) => {
+    const recorded = olds?.expires as string | undefined;
+    if (unknown.has("expires") || !judgesExpiry(inputs.expires, recorded)) return [];
+    const problems = apiKeyExpiryProblems(inputs.expires, recorded, await session.askPlatformNow());
+    return problems.map((p) => ({ property: p.path.join("."), reason: p.message }));
+  },
 
   async create(api, inputs) {
     const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
     const created = await createApiKey(api, inputs, { marker: markerOf(inputs), budgetMs });
-    const live = await readApiKey(api, created.key, Date.now(), inputs);
+    const live = await readApiKey(api, created.key, () => api.platformNow(), inputs);
     return { id: created.key, outs: { ...inputs, ...(live && reported(live)), secret: created.secret.reveal() } };
   },
 
   async read(api, id, olds) {
     const declared = withoutOutputs(olds, apiKeyOutputs) as Partial<Inputs>;
-    const live = await readApiKey(api, id, Date.now(), declaredFields(declared));
+    const live = await readApiKey(api, id, () => api.platformNow(), declaredFields(declared));
     if (!live) return undefined;
     const inputs = { ...declared, ...live.inputs } as Inputs;
     return { outs: { ...inputs, ...reported(live), ...(olds.secret === undefined ? {} : { secret: olds.secret }) }, inputs };

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
-import { expiryProblems, type IpEntry, ipListProblems, raise, type Problem } from "./automationRules";
+import { expiryProblems, type IpEntry, ipListProblems, neverExpires, raise, type Problem } from "./automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "./fieldCodec";
 import { output } from "./outputs";
 import type { OnceOutput } from "./unreadable";
@@ -74,7 +74,12 @@ export type ApiKeyInputs = z.output<typeof apiKeyInputsSchema>;
  * is refresh's business (it is gone, and replaced), not a bad input.
  */
 export function apiKeyExpiryProblems(expires: string, recorded: string | undefined, nowMs: number): Problem[] {
-  return expires === recorded ? [] : expiryProblems(expires, nowMs);
+  return judgesExpiry(expires, recorded) ? expiryProblems(expires, nowMs) : [];
+}
+
+/** Whether the expiry rule has a date to judge (and so needs the time): a new one that can expire. */
+export function judgesExpiry(expires: string | undefined, recorded: string | undefined): boolean {
+  return expires !== recorded && !neverExpires(expires);
 }
 
 export const apiKeyOutputs = {

@@ -40,9 +40,12 @@ export function ipListProblems(field: string, entries: readonly IpEntry[]): Prob
   );
 }
 
-/** An expiry date that is not after now; `never` and undefined never expire. */
+/** `never` and undefined never expire. */
+export const neverExpires = (expires: string | undefined): expires is "never" | undefined => expires === undefined || expires === "never";
+
+/** An expiry date that is not after now. */
 export function expiryProblems(expires: string | undefined, nowMs: number): Problem[] {
-  if (expires === undefined || expires === "never") return [];
+  if (neverExpires(expires)) return [];
   const at = Date.parse(expires);
   if (Number.isNaN(at))
     return problem(

@@ -2,16 +2,21 @@
 // pipeline's User and ApiKey, and an explicit provider configured with the key's secret output
 // creates a VM. Rotation replaces the key (create before delete); an expired key is refreshed away
 // and planned again; the secret and the password never show in plain text anywhere the engine writes.
+// The emulator runs on its manual clock: a key expires when the test advances the platform's time
+// past its date, never by waiting (and ahead of ours, so only the platform's clock can tell).
 import { execFileSync } from "node:child_process";
 import type { EngineEvent, LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
+import got from "got";
+import { type RunningEmulator, startEmulator } from "../../emulator/index";
 import { collect, startE2e, statusWithKey, storedState, type E2eContext } from "./harness";
 import { Site, resource } from "./pluginResources";
 
 const PASSWORD = "e2e-pipeline-pw-7d21";
-const isoIn = (ms: number) => new Date(Date.now() + ms).toISOString().replace(/\.\d+Z$/, "Z");
+const HOUR = 3600_000;
+const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d+Z$/, "Z");
 
 /** What the program declares; the tests change it between runs. */
-const declared = { rotation: "1", shortExpires: isoIn(3600_000) };
+const declared = { rotation: "1", shortExpires: iso(Date.now() + 24 * HOUR) };
 
 const program: PulumiFn = async () => {
   const vp = require("vplatform");
@@ -30,6 +35,7 @@ const program: PulumiFn = async () => {
 };
 
 let ctx: E2eContext;
+let emulator: RunningEmulator;
 const connection = () => ({ endpoint: ctx.emulator.url, caCert: ctx.emulator.caCert });
 const as = (secret: string) => statusWithKey(ctx.emulator, secret);
 
@@ -41,8 +47,15 @@ const ENGINE_TRACE =
   /"msg":"(eventSink::Debug\(<\{%reset%\}>)?(Marshaling property for RPC|Unmarshaling property for RPC|RegisterResource RPC finished)/;
 let first: { keyId: string; secret: string; vmKey: string };
 
+/** The platform's time, as its answers tell it (the Date header; the manual clock stands still between advances). */
+async function platformNow(): Promise<number> {
+  const res = await got(`${emulator.url}/version.json`, { https: { certificateAuthority: emulator.caCert } });
+  return Date.parse(res.headers.date!);
+}
+
 beforeAll(async () => {
-  ctx = await startE2e("apikeys", program);
+  emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true, clock: "manual" });
+  ctx = await startE2e("apikeys", program, emulator);
 }, 120_000);
 afterAll(async () => ctx?.dispose());
 
@@ -92,10 +105,12 @@ describe("rotation replaces the key, the new one made before the old one is dele
 
 describe("an expired key is refreshed away and the next preview plans it again", () => {
   test("refresh reports the expired key gone; preview asks for a later date by name, then plans its creation", async () => {
-    declared.shortExpires = isoIn(15_000); // time for the up that sets it on a busy machine
+    declared.shortExpires = iso((await platformNow()) + HOUR);
     expect((await ctx.stack.up(collect(ctx))).summary.resourceChanges).toMatchObject({ update: 1 });
     const shortId = (await ctx.stack.outputs()).shortId.value;
-    await new Promise((r) => setTimeout(r, Date.parse(declared.shortExpires) + 1000 - Date.now()));
+    emulator.advanceClock(2 * HOUR);
+    // Past on the platform, still ahead on ours: the provider judges by the platform's clock.
+    expect(Date.parse(declared.shortExpires)).toBeGreaterThan(Date.now());
     const refresh = await ctx.stack.refresh(collect(ctx));
     expect(refresh.summary.resourceChanges).toMatchObject({ delete: 1 });
     const urns = (await ctx.stack.exportStack()).deployment.resources.map((r: { urn: string }) => r.urn);
@@ -103,7 +118,7 @@ describe("an expired key is refreshed away and the next preview plans it again",
     // The platform deletes an expired key once used: our read judged it by its date.
     expect((await ctx.api("GET", `/v4/user_api_keys/${shortId}?fields=name`)).status).toBe(200);
     await expect(ctx.stack.preview(collect(ctx))).rejects.toThrow(/expires .* is in the past/);
-    declared.shortExpires = isoIn(3600_000);
+    declared.shortExpires = iso((await platformNow()) + HOUR);
     expect((await ctx.stack.preview(collect(ctx))).changeSummary).toMatchObject({ create: 1 });
   }, 300_000);
 });

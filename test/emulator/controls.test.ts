@@ -38,6 +38,18 @@ describe("the manual clock: transitions wait until the test advances them", () =
     expect((await c.get(`/api/v4/machine_status/${machine}?fields=status`)).body.status).toBe("running");
   });
 
+  test("the platform's time moves with the clock: a key expires by advancing, and the Date header tells the time", async () => {
+    const before = Date.parse((await c.get("/_emulator/clock")).headers.date!);
+    const expiresAt = Math.floor(before / 1000) + 60;
+    const secret = await c.emu.createApiKey({ name: "minute", expiresAt });
+    expect((await c.get("/api/v4/vms?fields=name", { bearer: secret })).status).toBe(200);
+    c.emu.advanceClock(61_000);
+    const after = await c.get("/api/v4/vms?fields=name", { bearer: secret });
+    expect(after.status).toBe(401);
+    // The manual clock stands still in real time: the header moved by exactly the time advanced.
+    expect(Date.parse(after.headers.date!) - before).toBe(61_000);
+  });
+
   test("an emulator on the real-time clock refuses to be advanced, saying how to get a manual one", async () => {
     const real = await startTestEmulator();
     try {

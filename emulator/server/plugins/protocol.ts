@@ -2,7 +2,8 @@
  * The wire protocol of every answer, shared with the whole application: JSON bodies (an empty body is
  * "no body": clients send a JSON content type on GET and DELETE too), errors as `{"err"}` (validation,
  * malformed input) or `{"error"}` (operations) — nothing reaches a client as a crash — and the journal
- * commit before an answer leaves (what it acknowledges is durable).
+ * commit before an answer leaves (what it acknowledges is durable), and the `Date` header by the platform's
+ * clock (Node would send the wall time; a client learns the platform's time from it).
  */
 import fp from "fastify-plugin";
 import type { EmulatorContext } from "../../core/context";
@@ -39,7 +40,8 @@ export const protocolPlugin = fp<{ ctx: EmulatorContext }>(
     app.setNotFoundHandler((request, reply) => sendJson(request, reply, 404, { error: `resource ${request.url.split("?")[0]} not found` }));
 
     // The root's onSend runs before every scope's: the commit precedes a fault's late answer or drop.
-    app.addHook("onSend", async (_request, _reply, payload) => {
+    app.addHook("onSend", async (_request, reply, payload) => {
+      reply.header("date", new Date(ctx.now()).toUTCString());
       ctx.beforeAnswer();
       return payload;
     });

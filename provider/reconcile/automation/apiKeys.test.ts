@@ -49,7 +49,18 @@ describe("an expired key reads as gone", () => {
   });
   test("readApiKey answers undefined for an expired row, the state for a live one", async () => {
     const row = { $key: 9, name: "ci", expires: 100, expires_type: "date", created: 50, lastlogin_stamp: 0, lastlogin_ip: "" };
-    expect(await readApiKey(fakePlatform({}, row).api, "9", at(100))).toBeUndefined();
-    expect(await readApiKey(fakePlatform({}, row).api, "9", at(99))).toMatchObject({ created: 50, lastLoginStamp: 0, lastLoginIp: "" });
+    expect(await readApiKey(fakePlatform({}, row).api, "9", () => at(100))).toBeUndefined();
+    expect(await readApiKey(fakePlatform({}, row).api, "9", () => at(99))).toMatchObject({
+      created: 50,
+      lastLoginStamp: 0,
+      lastLoginIp: "",
+    });
+  });
+  test("the time is asked after the read: the read's answer is what tells the platform's time", async () => {
+    const row = { $key: 9, name: "ci", expires: 100, expires_type: "date", created: 50 };
+    const { api, calls } = fakePlatform({}, row);
+    const asked: string[][] = [];
+    await readApiKey(api, "9", () => (asked.push([...calls]), at(99)));
+    expect(asked).toEqual([["GET user_api_keys/9"]]);
   });
 });

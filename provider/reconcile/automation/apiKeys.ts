@@ -42,15 +42,18 @@ export async function createApiKey(
   return { key: created.key, secret: new SecretText(secret) };
 }
 
-/** The key as the platform holds it, or undefined when it is gone or expired (at `nowMs`). */
+/**
+ * The key as the platform holds it, or undefined when it is gone or expired at `now()`: the platform's time,
+ * asked after the read, whose answer tells it.
+ */
 export async function readApiKey(
   api: PlatformApi,
   key: string,
-  nowMs: number,
+  now: () => number,
   declared?: Partial<ApiKeyInputs>,
 ): Promise<ApiKeyState | undefined> {
   const found = await readRow(api, apiKeyRows, key, declared);
-  if (!found || hasExpired(found.row, nowMs)) return undefined;
+  if (!found || hasExpired(found.row, now())) return undefined;
   return {
     inputs: found.inputs,
     created: Number(found.row[API_KEY_OUTPUT_COLUMNS.created] ?? 0),

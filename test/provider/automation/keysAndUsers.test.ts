@@ -68,13 +68,13 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
     const secret = created.secret.reveal();
     expect(await status(secret)).toBe(200);
     expect((await site.call("POST", "/api/v4/vnets", { name: "not-allowed" }, secret)).status).toBe(403); // a read-only user's rights
-    const read = await readApiKey(site.api, created.key, Date.now(), declared);
+    const read = await readApiKey(site.api, created.key, () => Date.now(), declared);
     expect(read?.inputs).toEqual({ ...declared, rotation: undefined });
     expect(read?.lastLoginIp).toBe("127.0.0.1");
     expect(JSON.stringify(read)).not.toContain(secret);
     await deleteRow(site.api, apiKeyRows.table, created.key);
     expect(await status(secret)).toBe(401);
-    expect(await readApiKey(site.api, created.key, Date.now(), declared)).toBeUndefined();
+    expect(await readApiKey(site.api, created.key, () => Date.now(), declared)).toBeUndefined();
   });
 
   test("name, description, expiry and IP lists change in place; the secret stays valid", async () => {
@@ -90,7 +90,7 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
       ],
     };
     await updateRow(site.api, apiKeyRows, created.key, { ...declared, ...changed }, ["name", "description", "expires", "ipDenyList"]);
-    const read = await readApiKey(site.api, created.key, Date.now(), { ...declared, ...changed });
+    const read = await readApiKey(site.api, created.key, () => Date.now(), { ...declared, ...changed });
     expect(read?.inputs).toMatchObject(changed);
     expect(await status(created.secret.reveal())).toBe(200);
   });
@@ -104,8 +104,8 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
     const created = await createApiKey(site.api, key({ name: "short", expires: new Date(expiresAt * 1000).toISOString() }), once());
     expect(await status(created.secret.reveal())).toBe(200);
-    expect(await readApiKey(site.api, created.key, Date.now())).toBeDefined();
-    expect(await readApiKey(site.api, created.key, (expiresAt + 1) * 1000)).toBeUndefined(); // the time as the provider sees it
+    expect(await readApiKey(site.api, created.key, () => Date.now())).toBeDefined();
+    expect(await readApiKey(site.api, created.key, () => (expiresAt + 1) * 1000)).toBeUndefined(); // the time as the provider sees it
     await new Promise((r) => setTimeout(r, (expiresAt + 1) * 1000 - Date.now()));
     expect(await status(created.secret.reveal())).toBe(401); // the platform's clock
   });
@@ -122,7 +122,7 @@ describe("the secret leaves no trace outside the value handed back", () => {
       const created = await createApiKey(site.api, key({ name: "quiet" }), once());
       const secret = created.secret.reveal();
       expect(secret).toMatch(/^vpk_/);
-      await readApiKey(site.api, created.key, Date.now());
+      await readApiKey(site.api, created.key, () => Date.now());
       expect(JSON.stringify(site.events)).not.toContain(secret);
       expect(logged.join("\n")).not.toContain(secret);
       expect(inspect(created)).not.toContain(secret);
@@ -143,7 +143,7 @@ describe("reading keys is batched like every refresh", () => {
   test("three keys read together cost one GET of user_api_keys", async () => {
     const keys = await Promise.all(["b1", "b2", "b3"].map((name) => createApiKey(site.api, key({ name }), once())));
     await site.resetRequests();
-    const reads = await Promise.all(keys.map((k) => readApiKey(site.api, k.key, Date.now())));
+    const reads = await Promise.all(keys.map((k) => readApiKey(site.api, k.key, () => Date.now())));
     expect(reads.every((r) => r !== undefined)).toBe(true);
     expect(countOf(await site.requests(), "GET", "user_api_keys")).toBe(1);
   });

@@ -135,6 +135,19 @@ describe("requests", () => {
   });
 });
 
+describe("the platform's clock is learned from its answers' Date header", () => {
+  test("an answer dated a day ahead, an error's too, sets the client's clock a day ahead", async () => {
+    const { client } = clientFor(server);
+    expect(client.clock.known).toBe(false);
+    const dayAhead = new Date(Date.now() + 86_400_000).toUTCString();
+    answer({ status: 404, body: { err: "not found" }, headers: { date: dayAhead } });
+    await client.get("vms", 6);
+    expect(client.clock.known).toBe(true);
+    expect(Math.abs(client.clock.now() - Date.parse(dayAhead))).toBeLessThan(5000);
+    client.close();
+  });
+});
+
 describe("errors", () => {
   test("carry status, method, path and the API's err text", async () => {
     const { client } = clientFor(server);
