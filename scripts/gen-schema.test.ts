@@ -2,6 +2,7 @@
 // tests fail when the committed files are stale or break Pulumi's schema rules.
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { RESOURCE_LIST } from "../provider/resources";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
 
@@ -21,23 +22,7 @@ describe("the committed generated files", () => {
 describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
-    expect(resources.map(([t]) => t)).toEqual(
-      [
-        "VirtualMachine",
-        "Drive",
-        "Nic",
-        "Device",
-        "Vnet",
-        "VmSnapshot",
-        "VmPower",
-        "Webhook",
-        "Task",
-        "EventTrigger",
-        "Schedule",
-        "User",
-        "ApiKey",
-      ].map((t) => `vplatform:index:${t}`),
-    );
+    expect(resources.map(([t]) => t)).toEqual(RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`));
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
     for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);
