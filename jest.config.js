@@ -7,6 +7,9 @@ module.exports = {
     {
       displayName: "unit",
       testEnvironment: "node",
+      // Many of these talk to real sockets and child processes; 5 s is too tight on two shared cores
+      // (and shorter than the 10 s the tests' own `eventually` allows).
+      testTimeout: 20_000,
       transform,
       testMatch: [
         "<rootDir>/{emulator,provider,sdk,env,scripts,policy,bench}/**/*.test.ts",

@@ -89,7 +89,12 @@ export async function unplugAndDeleteDrive(
     api,
     "machine_drives",
     HOTPLUG_STATUS_FIELDS,
-    { key: driveKey, done: (r) => r === undefined || hotplugStatus(r) === "offline", describe: (r) => `drive status ${hotplugStatus(r)}` },
+    {
+      key: driveKey,
+      kind: "unplug",
+      done: (r) => r === undefined || hotplugStatus(r) === "offline",
+      describe: (r) => `drive status ${hotplugStatus(r)}`,
+    },
     {
       timeoutSec: t.hotplug,
       label: `drive '${driveName}' of VM '${owner.ref.name}' to go offline after unplug`,
@@ -124,6 +129,7 @@ export async function waitUntilPluggedIn(
     HOTPLUG_STATUS_FIELDS,
     {
       key,
+      kind: "hot-plug",
       done: (r) => {
         if (!r) throw new Error(`vplatform: ${what} (key ${key}) disappeared while it was being hot-plugged`);
         return hotplugStatus(r) !== "hotplugging";

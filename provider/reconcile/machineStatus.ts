@@ -32,6 +32,8 @@ export async function readMachineStatus(api: Session, machineKey: string): Promi
 }
 
 export interface MachineWait {
+  /** The kind of change ("power-on", "shutdown", "clone"): waits of one kind teach the poller how long it takes. */
+  kind: string;
   timeoutSec: number;
   /** e.g. "VM 'web' to reach running" */
   label: string;
@@ -52,6 +54,7 @@ export async function waitForMachineStatus(
     STATUS_FIELDS,
     {
       key: machineKey,
+      kind: opts.kind,
       done: (r) => predicate(statusOfRow(machineKey, r)),
       describe: (r) => `status ${r ? toMachineStatus(r).status : "gone"}`,
     },

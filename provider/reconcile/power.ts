@@ -67,6 +67,7 @@ export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: 
   if (!(await sendPowerAction(api, vm, POWER_ON))) return;
   const wait = () =>
     waitForMachineStatus(api, vm.machineKey, isRunning, {
+      kind: "power-on",
       timeoutSec: t.powerChange,
       label: `VM '${vm.name}' to reach running`,
       timeoutInput: "powerChange",
@@ -81,6 +82,7 @@ export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock:
   if (!(await sendPowerAction(api, vm, POWER_OFF))) return;
   try {
     await waitForMachineStatus(api, vm.machineKey, isStopped, {
+      kind: "shutdown",
       timeoutSec: t.gracefulShutdown,
       label: `VM '${vm.name}' to shut down`,
       clock,
@@ -92,6 +94,7 @@ export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock:
   clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
   if (!(await sendPowerAction(api, vm, KILL))) return;
   await waitForMachineStatus(api, vm.machineKey, isStopped, {
+    kind: "kill",
     timeoutSec: t.forcedShutdown,
     label: `VM '${vm.name}' to stop after kill`,
     timeoutInput: "forcedShutdown",

@@ -1,6 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PlatformApi, Row } from "./platform";
-import { StatusPoller, keyFilter, nextDelay, tickGap } from "./statusPoller";
+import { StatusPoller, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock } from "./testClock";
 import { realClock } from "./waitFor";
 
@@ -48,7 +48,7 @@ describe("a poller shared by several waits", () => {
     const t = table({ "1": ["starting", "running"], "2": ["starting", "starting", "starting", "running"], "3": ["running"] });
     const poller = new StatusPoller(t.api, "machine_status", "status", fakeClock());
     const waits = ["1", "2", "3"].map((key) =>
-      poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }),
+      poller.wait({ key, kind: "power-on", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }),
     );
     await Promise.all(waits);
     expect(t.filters[0]).toBe("$key eq 1 or $key eq 2 or $key eq 3");
@@ -61,10 +61,13 @@ describe("a poller shared by several waits", () => {
     const clock = fakeClock();
     const poller = new StatusPoller(t.api, "machine_status", "status", clock);
     const stuck = poller.wait(
-      { key: "1", done: isRunning, describe: describe_ },
+      { key: "1", kind: "power-on", done: isRunning, describe: describe_ },
       { timeoutSec: 5, label: "VM 'a' to reach running", timeoutInput: "powerChange" },
     );
-    const fine = poller.wait({ key: "2", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: "VM 'b' to reach running" });
+    const fine = poller.wait(
+      { key: "2", kind: "power-on", done: isRunning, describe: describe_ },
+      { timeoutSec: 60, label: "VM 'b' to reach running" },
+    );
     await expect(stuck).rejects.toThrow(
       "vplatform: timed out after 5s waiting for VM 'a' to reach running (last status starting); raise timeouts.powerChange if the platform is just slow",
     );
@@ -82,7 +85,9 @@ describe("a poller shared by several waits", () => {
       progress: (line) => shown.push(`${operation.getStore()}: ${line.replace(/ \(.*/, "")}`),
     });
     const waitFor = (urn: string, key: string) =>
-      operation.run(urn, () => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }));
+      operation.run(urn, () =>
+        poller.wait({ key, kind: "power-on", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: `machine ${key}` }),
+      );
     await Promise.all([waitFor("urn-a", "1"), waitFor("urn-b", "2")]);
     expect(new Set(shown)).toEqual(new Set(["urn-a: vplatform: waiting for machine 1", "urn-b: vplatform: waiting for machine 2"]));
   });
@@ -90,7 +95,9 @@ describe("a poller shared by several waits", () => {
   test("a failed read fails the waits it served", async () => {
     const api = { list: async () => Promise.reject(new Error("GET /v4/machine_status: 500")) } as unknown as PlatformApi;
     const poller = new StatusPoller(api, "machine_status", "status", fakeClock());
-    const waits = ["1", "2"].map((key) => poller.wait({ key, done: isRunning, describe: describe_ }, { timeoutSec: 60, label: key }));
+    const waits = ["1", "2"].map((key) =>
+      poller.wait({ key, kind: "power-on", done: isRunning, describe: describe_ }, { timeoutSec: 60, label: key }),
+    );
     for (const w of waits) await expect(w).rejects.toThrow("500");
   });
 
@@ -100,6 +107,7 @@ describe("a poller shared by several waits", () => {
     const gone = poller.wait(
       {
         key: "9",
+        kind: "power-on",
         done: (r) => {
           if (!r) throw new Error("machine 9 has no status row");
           return false;
@@ -123,7 +131,7 @@ describe("a lab powering on: waits that start one after another", () => {
       startedAt.set(key, clock.now());
       waits.push(
         poller.wait(
-          { key, done: (r) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false), describe: describe_ },
+          { key, kind: "power-on", done: (r) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false), describe: describe_ },
           { timeoutSec: 300, label: key },
         ),
       );
@@ -143,6 +151,61 @@ describe("a lab powering on: waits that start one after another", () => {
     // 39 s of power-ons: about 20 ticks 2 s apart after the first seconds (a tick every 250 ms would be 150)
     expect(poller.reads).toBeLessThanOrEqual(30);
     for (const [key, at] of seenAt) expect(at - (startedAt.get(key)! + 20_000)).toBeLessThanOrEqual(5000);
+  });
+});
+
+/**
+ * The engine's slots: `total` waits of `durationMs` each, `slots` at a time, a new one starting as
+ * soon as one ends. Answers the poller's GETs and how late each end was seen.
+ */
+async function batches(total: number, slots: number, durationMs: number, kindOf: (key: string) => string) {
+  const clock = fakeClock();
+  const startedAt = new Map<string, number>();
+  const lateBy: number[] = [];
+  const api = {
+    async list(_table: string, query?: { filter?: string }) {
+      const keys = String(query?.filter)
+        .split(" or ")
+        .map((c) => c.replace("$key eq ", ""));
+      return keys.map((k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + durationMs ? "stopped" : "stopping" }) as Row);
+    },
+  } as unknown as PlatformApi;
+  const poller = new StatusPoller(api, "machine_status", "status", clock);
+  let next = 0;
+  const slot = async (): Promise<void> => {
+    while (next < total) {
+      const key = String(next++);
+      startedAt.set(key, clock.now());
+      await poller.wait(
+        { key, kind: kindOf(key), done: (r) => r?.status === "stopped", describe: describe_ },
+        { timeoutSec: 300, label: key },
+      );
+      lateBy.push(clock.now() - (startedAt.get(key)! + durationMs));
+    }
+  };
+  await Promise.all(Array.from({ length: slots }, slot));
+  return { reads: poller.reads, latest: Math.max(...lateBy) };
+}
+
+describe("a destroy shutting VMs down a few at a time: the poller learns how long a shutdown takes", () => {
+  test("40 shutdowns of 30 s, 8 at a time: once one is seen to end, each batch costs about two GETs, and each end is seen within a quarter of its duration", async () => {
+    const learned = await batches(40, 8, 30_000, () => "shutdown");
+    // The first batch is read on the quarter-of-the-wait schedule (20 GETs); the four after it twice each.
+    expect(learned.reads).toBeLessThanOrEqual(30);
+    expect(learned.latest).toBeLessThanOrEqual(7500);
+  });
+
+  test("waits of kinds never seen to end are read on the quarter-of-the-wait schedule throughout", async () => {
+    const unlearned = await batches(40, 8, 30_000, (key) => `kind ${key}`);
+    const learned = await batches(40, 8, 30_000, () => "shutdown");
+    expect(unlearned.reads).toBeGreaterThanOrEqual(2 * learned.reads);
+    expect(unlearned.latest).toBeLessThanOrEqual(7500);
+  });
+
+  test("a change over before its first read teaches nothing: the next wait of its kind is read at once", () => {
+    expect(firstDelay(undefined)).toBe(250);
+    expect(firstDelay(30_000)).toBe(24_000);
+    expect(firstDelay(100)).toBe(250);
   });
 });
 
@@ -173,11 +236,11 @@ describe("a poller leaves no timer behind", () => {
       },
     } as unknown as PlatformApi;
     const poller = new StatusPoller(api, "machine_status", "status", clock);
-    const first = poller.wait({ key: "1", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "1" });
+    const first = poller.wait({ key: "1", kind: "power-on", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "1" });
     while (reads === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     await new Promise((resolve) => setTimeout(resolve, 50));
     expect(pendingSleeps).toBe(1); // the 10 s sleep
-    const second = poller.wait({ key: "2", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "2" });
+    const second = poller.wait({ key: "2", kind: "power-on", done: isRunning, describe: describe_ }, { timeoutSec: 300, label: "2" });
     await Promise.all([first, second]);
     await new Promise((resolve) => setImmediate(resolve));
     expect(reads).toBe(2);

@@ -18,9 +18,19 @@ import { type Clock, type PollOptions, type WaitTimeoutError, progressLine, real
  * poller as a whole keeps the same pace: ticks come no sooner than a quarter
  * of the time it has been busy (at most 2 s apart), so a stream of waits
  * starting one after another (a lab powering on) does not tick every 250 ms.
+ *
+ * The poller learns how long each kind of change takes on this platform: once
+ * one has been seen to finish, a new wait of that kind is first read after
+ * 4/5 of the quickest such change (a destroy shutting VMs down a few at a
+ * time reads each batch about twice, not every 2 s while any is pending).
+ * A change over before its first read teaches nothing. A tick also counts as
+ * a read for every wait it served, due or not, so a wait read just before
+ * its time is not read again at once.
  */
 export interface RowWait {
   key: string;
+  /** The kind of change waited for ("power-on", "shutdown", "hot-plug"): the poller learns how long one takes. */
+  kind: string;
   /** Whether the wait is over; `row` is undefined when the row does not exist. Throws to end the wait with that error. */
   done(row: Row | undefined): boolean;
   /** The short state shown in progress lines and errors. */
@@ -32,6 +42,8 @@ const MIN_DELAY_MS = 250;
 const MAX_TICK_GAP_MS = 2000;
 /** Keys per GET: keeps the query string short. */
 const KEYS_PER_READ = 100;
+/** A wait of a learned kind is first read after this share of the quickest change of that kind seen. */
+const LEARNED_SHARE = 0.8;
 
 interface Waiter extends RowWait {
   opts: PollOptions;
@@ -39,6 +51,8 @@ interface Waiter extends RowWait {
   deadline: number;
   timedOut(state: string, elapsedSec: number): WaitTimeoutError;
   dueAt: number;
+  /** Whether a tick has read the row and found the change not over yet. */
+  readBefore: boolean;
   lastShown: string;
   lastShownAt: number;
   /** Shows a progress line as the waiting operation's own (the poller's loop runs in the first waiter's context). */
@@ -55,6 +69,8 @@ export class StatusPoller {
   /** Since when some wait has been pending without a break, and when the last tick read. */
   #busySince = 0;
   #lastTick = -Infinity;
+  /** The quickest completion seen per kind of change (ms from the wait's start to the read that saw it done). */
+  readonly #quickest = new Map<string, number>();
   /** GETs this poller sent (for tests and the bench). */
   reads = 0;
 
@@ -75,7 +91,8 @@ export class StatusPoller {
         started: now,
         deadline: limit.deadline,
         timedOut: limit.timedOut,
-        dueAt: Math.min(limit.deadline, now + MIN_DELAY_MS),
+        dueAt: Math.min(limit.deadline, now + firstDelay(this.#quickest.get(w.kind))),
+        readBefore: false,
         lastShown: "",
         lastShownAt: now,
         show: AsyncResource.bind((line: string) => this.clock.progress(line)),
@@ -140,9 +157,11 @@ export class StatusPoller {
         continue;
       }
       if (finished) {
+        if (w.readBefore) this.#quickest.set(w.kind, Math.min(now - w.started, this.#quickest.get(w.kind) ?? Infinity));
         this.#settle(w, () => w.resolve(row));
         continue;
       }
+      w.readBefore = true;
       const state = w.describe(row);
       const elapsed = Math.round((now - w.started) / 1000);
       if (now >= w.deadline) {
@@ -154,7 +173,7 @@ export class StatusPoller {
         w.lastShown = state;
         w.lastShownAt = now;
       }
-      if (w.dueAt <= now) w.dueAt = Math.min(w.deadline, now + nextDelay(now - w.started, w.opts.timeoutSec));
+      w.dueAt = Math.min(w.deadline, Math.max(w.dueAt, now + nextDelay(now - w.started, w.opts.timeoutSec)));
     }
   }
 
@@ -188,6 +207,11 @@ export function keyFilter(keys: string[]): string {
 /** The poller's least gap between ticks: a quarter of the time it has been busy, between 250 ms and 2 s. */
 export function tickGap(busyMs: number): number {
   return Math.min(MAX_TICK_GAP_MS, Math.max(MIN_DELAY_MS, busyMs / 4));
+}
+
+/** When a new wait is first read: at once (250 ms) until its kind of change has been seen to finish, then 4/5 of the quickest. */
+export function firstDelay(quickestMs: number | undefined): number {
+  return Math.max(MIN_DELAY_MS, (quickestMs ?? 0) * LEARNED_SHARE);
 }
 
 /** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */

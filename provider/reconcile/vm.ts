@@ -98,6 +98,7 @@ export async function insertVm(
 /** The clone finishes when the SOURCE machine leaves `cloning`. */
 function waitForCloneToFinish(api: Session, source: CloneSource, t: OperationTimeouts, clock: Clock) {
   return waitForMachineStatus(api, source.machineKey, isIdle, {
+    kind: "clone",
     timeoutSec: t.clone,
     label: `VM '${source.name}' to finish cloning`,
     timeoutInput: "clone",

@@ -45,13 +45,13 @@ async function findSnapshot(api: Session, vmKey: string, name: string, marker: s
  * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
  */
 async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec: number) {
-  const wait = (machineKey: string, label: string) =>
-    waitForMachineStatus(api, machineKey, isIdle, { timeoutSec, label, timeoutInput: "restore" });
+  const wait = (machineKey: string, kind: string, label: string) =>
+    waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore" });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
-  await wait(vm.machineKey, `VM '${vm.name}' to finish its running operation`);
+  await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
   const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
   const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
-  await wait(machineKey, `VM '${vm.name}' to finish restoring`);
+  await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
   return machineKey;
 }
 
@@ -102,6 +102,7 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
           t.snapshot * 1000,
         );
         await waitForMachineStatus(api, vm.machineKey, isIdle, {
+          kind: "snapshot",
           timeoutSec: t.snapshot,
           label: `VM '${vm.name}' to finish snapshotting`,
           timeoutInput: "snapshot",

@@ -68,7 +68,11 @@ describe("coalesced waits: one poller per table reads every waited-on row in one
     await lab.resetRequests();
     await Promise.all(
       vms.map(({ vm }) =>
-        waitForMachineStatus(watched, vm.outs.machineKey, isRunning, { timeoutSec: 60, label: `VM ${vm.id} to reach running` }),
+        waitForMachineStatus(watched, vm.outs.machineKey, isRunning, {
+          kind: "power-on",
+          timeoutSec: 60,
+          label: `VM ${vm.id} to reach running`,
+        }),
       ),
     );
     expect(keysPerGet).toEqual([12]);
@@ -109,6 +113,7 @@ describe("nothing read that this process knows: a VmPower starts a VM this proce
     const [{ vm }] = await makeVms(1);
     await lab.api("POST", "vm_actions", { vm: vm.id, action: "poweron" });
     await waitForMachineStatus(dynamicSessions.sessionOf("VirtualMachine"), vm.outs.machineKey, isRunning, {
+      kind: "power-on",
       timeoutSec: 30,
       label: "the VM to run",
     });

@@ -82,6 +82,7 @@ export async function listDirectory(api: Session, volume: Volume, q: DirectoryQu
     "status,result",
     {
       key: job.$key,
+      kind: "directory listing",
       done(r) {
         if (!r) throw new Error(`vplatform: ${label} vanished (job ${job.$key}): list again`);
         if (r.status === "error") throw new VolumeJobError(str(r.result), `vplatform: ${label} failed: ${str(r.result)}`);

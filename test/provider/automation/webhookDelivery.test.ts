@@ -29,13 +29,13 @@ async function runningVm(): Promise<{ vm: string; name: string; machine: string 
   const created = await site.api.create("vms", { name });
   const machine = String(created.response?.machine);
   await site.api.action("vm_actions", { vm: created.$key, action: "poweron" });
-  await waitForMachineStatus(site.api, machine, isRunning, { timeoutSec: 30, label: `${name} to run` });
+  await waitForMachineStatus(site.api, machine, isRunning, { kind: "power-on", timeoutSec: 30, label: `${name} to run` });
   return { vm: created.$key, name, machine };
 }
 
 async function powerCycleOff(vm: { vm: string; machine: string; name: string }): Promise<void> {
   await site.api.action("vm_actions", { vm: vm.vm, action: "poweroff" });
-  await waitForMachineStatus(site.api, vm.machine, isStopped, { timeoutSec: 30, label: `${vm.name} to stop` });
+  await waitForMachineStatus(site.api, vm.machine, isStopped, { kind: "shutdown", timeoutSec: 30, label: `${vm.name} to stop` });
 }
 
 /** Lets deliveries that should not happen have their chance. */
