@@ -132,4 +132,12 @@ describe("the targets", () => {
     expect(met(targetRows([...twoHundred, ...thousand]), "1000 VMs: lifecycle per VM ≤ 200 VMs'")).toEqual(["NO"]);
     expect(met(targetRows(thousand), "1000 VMs: lifecycle per VM ≤ 200 VMs'")).toEqual(["?"]);
   });
+  test("hold 1000 VMs' up to 2 hours with the default backend only (no checkpoints, or PostgreSQL, is another question)", () => {
+    const ops = { up: 8000, preview: 0, refresh: 4, grow: 1000, destroy: 2000 };
+    const target = "1000 VMs: up within 2 hours (default backend)";
+    expect(met(targetRows(lifecycle(ops, { vms: 1000, seconds: 7300 })), target)).toEqual(["NO"]);
+    expect(met(targetRows(lifecycle(ops, { vms: 1000, seconds: 3600 })), target)).toEqual(["yes"]);
+    expect(met(targetRows(lifecycle(ops, { vms: 1000, checkpoints: false })), target)).toEqual([]);
+    expect(met(targetRows(lifecycle(ops, { vms: 1000, backend: "postgres" })), target)).toEqual([]);
+  });
 });
