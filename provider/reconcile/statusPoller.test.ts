@@ -4,15 +4,19 @@ import { StatusPoller, firstDelay, keyFilter, nextDelay, tickGap } from "./statu
 import { fakeClock } from "./testClock";
 import { realClock } from "./waitFor";
 
+/** The keys a poller's GET asks for (`$key eq 1 or $key eq 2`). */
+const keysOf = (query?: { filter?: string }) =>
+  String(query?.filter)
+    .split(" or ")
+    .map((c) => c.replace("$key eq ", ""));
+
 /** Rows of one table whose status moves on each read; records each list's filter. */
 function table(statuses: Record<string, string[]>) {
   const filters: string[] = [];
   const api = {
     async list(_table: string, query?: { filter?: string }) {
       filters.push(String(query?.filter));
-      const keys = String(query?.filter)
-        .split(" or ")
-        .map((c) => c.replace("$key eq ", ""));
+      const keys = keysOf(query);
       return keys.flatMap((k) =>
         statuses[k] ? [{ $key: Number(k), status: statuses[k].length > 1 ? statuses[k].shift() : statuses[k][0] } as Row] : [],
       );
@@ -140,9 +144,7 @@ describe("a lab powering on: waits that start one after another", () => {
     (poller as unknown as { api: PlatformApi }).api = {
       async list(_table: string, query?: { filter?: string }) {
         while (next < 20 && next * 1000 <= clock.now()) start(String(next++)); // the engine hands over the next VM
-        const keys = String(query?.filter)
-          .split(" or ")
-          .map((c) => c.replace("$key eq ", ""));
+        const keys = keysOf(query);
         return keys.map((k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + 20_000 ? "running" : "starting" }) as Row);
       },
     } as unknown as PlatformApi;
@@ -164,9 +166,7 @@ async function batches(total: number, slots: number, durationOf: (key: string) =
   const lateBy: number[] = [];
   const api = {
     async list(_table: string, query?: { filter?: string }) {
-      const keys = String(query?.filter)
-        .split(" or ")
-        .map((c) => c.replace("$key eq ", ""));
+      const keys = keysOf(query);
       return keys.map(
         (k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + durationOf(k) ? "stopped" : "stopping" }) as Row,
       );
@@ -243,9 +243,7 @@ describe("a poller leaves no timer behind", () => {
       async list(_table: string, query?: { filter?: string }) {
         const first = reads++ === 0;
         if (first) skew = 40_000;
-        const keys = String(query?.filter)
-          .split(" or ")
-          .map((c) => c.replace("$key eq ", ""));
+        const keys = keysOf(query);
         return keys.map((k) => ({ $key: Number(k), status: first ? "starting" : "running" }) as Row);
       },
     } as unknown as PlatformApi;
