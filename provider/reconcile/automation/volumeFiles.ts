@@ -90,7 +90,7 @@ export async function listDirectory(api: Session, volume: Volume, q: DirectoryQu
       },
       describe: (r) => str(r?.status ?? "missing"),
     },
-    { timeoutSec: JOB_TIMEOUT_SEC, label, initialDelayMs: 250, clock },
+    { timeoutSec: JOB_TIMEOUT_SEC, label, clock },
   );
   const dir = getDirParams(volume.key, q).dir as string;
   return (Array.isArray(row?.result) ? row.result : []).map((e: Row) => ({
