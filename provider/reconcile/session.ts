@@ -33,6 +33,8 @@ export class Session implements PlatformApi {
   /** Machine key → the start owed to a machine stopped for hardware changes it could not take running. */
   readonly #owedStarts = new Map<string, () => Promise<void>>();
   readonly #memory = new Map<Memo<unknown>, unknown>();
+  /** `table/key` of each row this session created: a reference to one needs no look-up. */
+  readonly #created = new Set<string>();
   /** Bumped when a change is sent and when it is answered: a copy read meanwhile may not show it. */
   #mutations = 0;
   readonly #readCopies: ReadCopies;
@@ -53,8 +55,14 @@ export class Session implements PlatformApi {
     const copied = fields && this.#reading.getStore() ? await this.#readCopies.serve(table, key, fields) : undefined;
     return copied ?? this.#api.get(table, key, fields);
   }
-  create(table: string, body: Row): Promise<CreatedRow> {
-    return this.#mutating(() => this.#api.create(table, body));
+  async create(table: string, body: Row): Promise<CreatedRow> {
+    const row = await this.#mutating(() => this.#api.create(table, body));
+    this.#created.add(`${table}/${row.$key}`);
+    return row;
+  }
+  /** Whether this session created the row `key` of `table` (and so it existed then). */
+  created(table: string, key: string): boolean {
+    return this.#created.has(`${table}/${key}`);
   }
   action(table: string, body: Row): Promise<Row> {
     return this.#mutating(() => this.#api.action(table, body));

@@ -19,6 +19,8 @@ import { showLinesOnResourcesOnce } from "../client/dynamicHostLines";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../client/operationDeadline";
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
+import { withMarkerOfItsOwn } from "./replacementMarker";
+import { referencesOf, verifyReferences } from "./referenceCheck";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 
@@ -73,6 +75,7 @@ export interface ResourceOperations {
 
 /** One implementation of a resource for both doors: no behaviour lives in a door only. */
 export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
+  const references = referencesOf(shapeOf(b.schema));
   return {
     token: b.token,
     schema: b.schema,
@@ -82,8 +85,12 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       const checked = checkInputs(b.schema, news);
       if (!checked.ok) return { failures: checked.failures };
       const verify = b.verify;
-      const failures = verify ? await within(CHECK_LIMIT, () => verify(session, checked.inputs as I, checked.unknown, olds)) : [];
-      return failures.length ? { failures } : { inputs: checked.inputs as Row };
+      const failures = await within(CHECK_LIMIT, async () => [
+        ...(verify ? await verify(session, checked.inputs as I, checked.unknown, olds) : []),
+        ...(await verifyReferences(session, checked.inputs as Row, checked.unknown, references, olds)),
+      ]);
+      if (failures.length) return { failures };
+      return { inputs: withMarkerOfItsOwn(checked.inputs as Row, olds, (o, n) => b.diff("", o as O, n as I)) };
     },
     async diff(id, olds, news) {
       const d = b.diff(id, olds as O, news as I);

@@ -42,7 +42,6 @@ export const device = defineResource<Inputs, Outputs>({
     hotpluggable: false,
     fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
     readFields: `${DEVICE_READ_FIELDS},uuid`,
-    references: [{ field: "resourceGroup", table: "resource_groups", noun: "resource group", column: "uuid" }],
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
   }),

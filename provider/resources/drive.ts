@@ -51,7 +51,6 @@ export const drive = defineResource<Inputs, Inputs>({
     toApiBody: (i, mode) => toDriveApiBody(i, mode),
     fromApiRow: (row, declared) => fromDriveApiRow(row, declared) as Partial<Inputs>,
     readFields: DRIVE_READ_FIELDS,
-    references: [{ field: "mediaSource", table: "files", noun: "file" }],
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
     removeLive: (api, owner, id, olds, t) =>
       owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined,

@@ -15,7 +15,6 @@ import { declaredFields } from "./declaredFields";
 import { PartialCreateError, type ResourceBehaviour } from "./defineProvider";
 import type { ResourceToken, SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
-import { type Reference, verifyReferences } from "./referenceCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../client/query-string";
 
@@ -51,8 +50,6 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
   readFields: string;
   /** Computed outputs from the creation answer (e.g. a device's uuid). */
   computed?(created: Row, inputs: I): Partial<O>;
-  /** Inputs naming other rows, looked up (read-only) at preview. */
-  references?: Reference[];
   /** Removal from a running VM when it is not just a plain DELETE (drive hot-unplug). */
   removeLive?(api: Session, owner: MachineOwner, id: string, olds: O, t: OperationTimeouts): Promise<void> | undefined;
 }
@@ -125,7 +122,6 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
-      ...(await verifyReferences(api, inputs, unknown, spec.references ?? [], olds)),
     ],
     diff: (_id, olds, news) => ownerCopiesAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
 

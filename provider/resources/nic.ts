@@ -30,6 +30,5 @@ export const nic = defineResource<Inputs, Inputs>({
     toApiBody: (i, mode) => toNicApiBody(i, mode),
     fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
     readFields: NIC_READ_FIELDS,
-    references: [{ field: "vnet", table: "vnets", noun: "vnet" }],
   }),
 });

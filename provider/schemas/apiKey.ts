@@ -9,6 +9,7 @@ import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from ".
 import { expiryProblems, type IpEntry, ipListProblems, neverExpires, raise, type Problem } from "./automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "./fieldCodec";
 import { output } from "./outputs";
+import { USER_TABLE } from "./user";
 import type { OnceOutput } from "./unreadable";
 
 export const API_KEY_TABLE = "user_api_keys";
@@ -31,7 +32,7 @@ export const apiKeyShape = {
     "user",
     "key",
     "Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key",
-    { createOnly: true, onChange: "replace" },
+    { createOnly: true, onChange: "replace", references: { table: USER_TABLE, noun: "user" } },
   ),
   name: apiField(z.string().min(1).max(128), "name", "string", "Key name"),
   description: apiField(z.string().default(""), "description", "string", "Description"),

@@ -10,7 +10,6 @@ import {
   mediaPathProblems,
   messageVariableProblems,
   scheduleWindowProblems,
-  taskWebhookProblems,
   webhookTimeoutProblems,
   type EventCatalog,
   type Problem,
@@ -246,18 +245,6 @@ describe("a schedule does not end before it starts", () => {
   ])("start %s, end %s is refused at end", (start, end) => {
     expect(scheduleWindowProblems(start, end)).toEqual([
       { path: ["end"], message: `end ${end} is before start ${start}: give an end after the start, or leave end out for no end` },
-    ]);
-  });
-});
-
-describe("a task's webhook exists (given what the look-up found)", () => {
-  test("found: no problem", () => expect(taskWebhookProblems("7", true)).toEqual([]));
-  test("not found: refused at webhook, naming it", () => {
-    expect(taskWebhookProblems("7", false)).toEqual([
-      {
-        path: ["webhook"],
-        message: "webhook '7' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)",
-      },
     ]);
   });
 });

@@ -176,15 +176,6 @@ export function scheduleWindowProblems(start: string | undefined, end: string | 
   return problem(["end"], `end ${end} is before start ${start}: give an end after the start, or leave end out for no end`);
 }
 
-/** A task whose webhook the look-up did not find (`found` is what reading the webhook's row answered). */
-export function taskWebhookProblems(webhook: string, found: boolean): Problem[] {
-  if (found) return [];
-  return problem(
-    ["webhook"],
-    `webhook '${webhook}' does not exist on the platform: give the key of an existing webhook (a Webhook resource's id)`,
-  );
-}
-
 export interface VolumeEntry {
   name: string;
   type: string;

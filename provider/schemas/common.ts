@@ -41,6 +41,13 @@ export type WhenRemoved = "default" | "unmanaged";
 /** Field-specific equality beyond the API kind's normalization. */
 export type Comparison = "machineType" | "mac";
 
+/** The rows an input names: `table` (the column `column`, default the row key); `noun` names them in messages. */
+export interface RowReference {
+  table: string;
+  noun: string;
+  column?: string;
+}
+
 export interface FieldMeta {
   description: string;
   /** API field name; absent for provider-only inputs (powerState, adopt, timeouts, ...). */
@@ -54,6 +61,8 @@ export interface FieldMeta {
   compare?: Comparison;
   /** Never shown in plain text (schema.json marks it secret). */
   secret?: boolean;
+  /** The value (or each entry of a list) names a row of another table, which must exist: checked at preview. */
+  references?: RowReference;
   [k: string]: unknown;
 }
 

@@ -10,7 +10,7 @@ export const deviceShape = {
     "resource_group",
     "string",
     "UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device",
-    { onChange: "replace" },
+    { onChange: "replace", references: { table: "resource_groups", noun: "resource group", column: "uuid" } },
   ),
   settingsArgs: apiField(
     z.record(z.string(), z.unknown()).default({}),

@@ -62,7 +62,7 @@ export const driveShape = {
     "media_source",
     "key",
     "Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)",
-    { onChange: "replace" },
+    { onChange: "replace", references: { table: "files", noun: "file" } },
   ),
   showPt: apiField(z.boolean().optional(), "show_pt", "stringBool", "Override the media source's default tier"),
   enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the drive is enabled"),

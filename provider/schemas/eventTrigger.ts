@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { apiField, keySchema, timeoutsSchema } from "./common";
 import { codecMappingOf, type FieldCodec } from "./fieldCodec";
+import { TASK_TABLE } from "./task";
 
 export const EVENT_TRIGGER_TABLE = "task_events";
 
@@ -24,6 +25,7 @@ const objectCodec: FieldCodec<string> = {
 export const eventTriggerShape = {
   task: apiField(keySchema, "task", "key", "Key of the task to run (a Task's id). Changing it replaces the trigger", {
     onChange: "replace",
+    references: { table: TASK_TABLE, noun: "task" },
   }),
   type: apiField(
     z.string().min(1),
@@ -47,6 +49,7 @@ export const eventTriggerShape = {
     "tag",
     "key",
     "Key of a tag: the trigger applies to every object of the type carrying it (not with object)",
+    { references: { table: "tags", noun: "tag" } },
   ),
   timeouts: timeoutsSchema,
 };

@@ -4,7 +4,7 @@ import { machineOwnerShape } from "./hardware";
 
 export const nicShape = {
   ...machineOwnerShape("NIC"),
-  vnet: apiField(keySchema, "vnet", "key", "Key of the vnet the NIC connects to"),
+  vnet: apiField(keySchema, "vnet", "key", "Key of the vnet the NIC connects to", { references: { table: "vnets", noun: "vnet" } }),
   name: apiField(z.string().min(1).max(128).optional(), "name", "string", "NIC name"),
   description: apiField(z.string().optional(), "description", "string", "Description"),
   interface: apiField(

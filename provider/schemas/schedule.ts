@@ -8,6 +8,7 @@ import { z } from "zod";
 import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema, whenValid } from "./common";
 import { raise, scheduleWindowProblems } from "./automationRules";
 import { codecMappingOf, dateCodec, timeOfDayCodec, WEEKDAYS, weekdaysCodec } from "./fieldCodec";
+import { TASK_TABLE } from "./task";
 
 export const SCHEDULE_TABLE = "task_schedules";
 export const SCHEDULE_TRIGGER_TABLE = "task_schedule_triggers";
@@ -63,7 +64,7 @@ export const scheduleShape = {
   tasks: providerField(
     z.array(keySchema).default([]),
     "Keys of the tasks the schedule runs (Task ids): each is a link row, added and deleted without touching the schedule",
-    { onChange: "action" },
+    { onChange: "action", references: { table: TASK_TABLE, noun: "task" } },
   ),
   adopt: adoptSchema,
   timeouts: timeoutsSchema,

@@ -20,6 +20,7 @@ export const taskShape = {
   enabled: apiField(z.boolean().default(true), "enabled", "bool", "Whether events and schedules run the task"),
   webhook: apiField(keySchema, "owner", "json", "Key of the webhook the task sends to (a Webhook's id)", {
     codec: ownerKeyCodec("owner", WEBHOOK_TABLE),
+    references: { table: WEBHOOK_TABLE, noun: "webhook" },
   }),
   message: apiField(
     z.string().max(65536).default(DEFAULT_TASK_MESSAGE),

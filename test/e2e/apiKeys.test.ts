@@ -5,6 +5,9 @@
 // The emulator runs on its manual clock: a key expires when the test advances the platform's time
 // past its date, never by waiting (and ahead of ours, so only the platform's clock can tell).
 import { execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import type { EngineEvent, LocalWorkspace, PulumiFn } from "@pulumi/pulumi/automation";
 import got from "got";
 import { type RunningEmulator, startEmulator } from "../../emulator/index";
@@ -40,6 +43,14 @@ const connection = () => ({ endpoint: ctx.emulator.url, caCert: ctx.emulator.caC
 const as = (secret: string) => statusWithKey(ctx.emulator, secret);
 
 const stateText = () => storedState(ctx);
+const adminCall = (method: "PUT" | "DELETE", route: string, json?: object) =>
+  got(`${emulator.url}${route}`, {
+    method,
+    json,
+    username: emulator.adminUser,
+    password: emulator.adminPassword,
+    https: { certificateAuthority: emulator.caCert },
+  });
 
 const secrets: string[] = [];
 /** The engine's and the Node.js SDK's -v=9 traces of marshaled properties (see the last test). */
@@ -85,13 +96,28 @@ describe("rotation replaces the key, the new one made before the old one is dele
 
   test("up: the new secret authenticates, the old one gets 401, the VM stays", async () => {
     const events: EngineEvent[] = [];
+    const recording = path.join(os.tmpdir(), `apikeys-rotation-${process.pid}.jsonl`);
+    await adminCall("PUT", "/_emulator/recorder", { file: recording });
     const up = await ctx.stack.up({ ...collect(ctx), onEvent: (e) => events.push(e) });
+    await adminCall("DELETE", "/_emulator/recorder");
     expect(up.summary.resourceChanges).toMatchObject({ replace: 1 });
     const steps = events.flatMap((e) =>
       e.resOutputsEvent?.metadata.urn.endsWith("ApiKey::ci-key") ? [e.resOutputsEvent.metadata.op] : [],
     );
     // Create before delete: the new key exists (and the provider using it is configured) before the old one is revoked.
     expect(steps.filter((op) => op !== "same")).toEqual(["create-replacement", "replace", "delete-replaced"]);
+    // ... and on the platform: the key's requests are the new key's POST, then the old key's DELETE, nothing else.
+    const keyRequests = fs
+      .readFileSync(recording, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map((line) => JSON.parse(line) as { method: string; url: string; status: number })
+      .filter((r) => r.method !== "GET" && /\/v4\/user_api_keys\b/.test(r.url))
+      .map((r) => `${r.method} ${r.url.replace(/^\/api/, "").replace(/\?.*$/, "")} ${r.status}`);
+    fs.rmSync(recording, { force: true });
+    expect(keyRequests).toEqual(["POST /v4/user_api_keys 201", `DELETE /v4/user_api_keys/${first.keyId} 200`]);
+    const printed = events.map((e) => JSON.stringify(e.diagnosticEvent?.message ?? "")).join("\n");
+    expect(printed).not.toMatch(/interrupted create|taking over the row/);
     const secret = up.outputs.secret.value as string;
     secrets.push(secret);
     expect(secret).not.toBe(first.secret);

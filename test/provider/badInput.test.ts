@@ -8,6 +8,7 @@ import { loadEnvironment } from "../../env/load-environment";
 import { EnvironmentError } from "../../env/environment-error";
 import { RESOURCE_LIST } from "../../provider/resources";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
+import { referencesOf } from "../../provider/resources/referenceCheck";
 import { type Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
@@ -79,6 +80,29 @@ describe("every input's wrong value is refused in check, naming the field (gener
 
   test.each(RESOURCE_LIST.map((r) => r.token))("%s: an input it does not have is refused by name", async (token) => {
     await expectRefused(token, { ...valid[token], colour: "red" }, "colour");
+  });
+});
+
+/** Every declared reference (provider/resources/referenceCheck.ts), with a value naming no row. */
+const references = RESOURCE_LIST.flatMap((r) =>
+  referencesOf(r.inputs.shape).map((ref) => {
+    const missing = ref.column === "uuid" ? "11111111-2222-4333-8444-555555555555" : "999999";
+    return [r.token, ref.field, Array.isArray(r.inputs.shape[ref.field].safeParse(undefined).data) ? [missing] : missing] as const;
+  }),
+);
+
+describe("every input that names another row is refused at preview when the row does not exist (from the declared references)", () => {
+  test("the references of the automation kinds are declared", () => {
+    expect(references.map(([token, field]) => `${token}.${field}`)).toEqual(
+      expect.arrayContaining(["ApiKey.user", "EventTrigger.task", "Schedule.tasks", "Task.webhook", "Nic.vnet", "Drive.mediaSource"]),
+    );
+  });
+
+  test.each(references)("%s.%s = %j", async (token, field, missing) => {
+    const U = PREVIEW_UNKNOWN;
+    // The machine stays unknown: a reference is checked whatever else is not known yet.
+    const inputs = { ...valid[token], ...(valid[token].machine ? { machine: U } : {}), [field]: missing };
+    await expectRefused(token, inputs, field);
   });
 });
 

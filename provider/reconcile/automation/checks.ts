@@ -3,17 +3,10 @@
  * preview: reads only, never a mutating request. Each answers the problems
  * (field path and message) the pure rule finds in what the reads answered.
  */
-import { eventChoiceProblems, taskWebhookProblems, type EventChoice, type Problem } from "../../schemas/automationRules";
-import { WEBHOOK_TABLE } from "../../schemas/webhook";
-import type { PlatformApi } from "../platform";
+import { eventChoiceProblems, type EventChoice, type Problem } from "../../schemas/automationRules";
 import type { Session } from "../session";
 import { sessionEventCatalog } from "./eventCatalog";
 import { findMediaFile } from "./volumeFiles";
-
-/** A task whose webhook does not exist (the read joins the batch of webhook reads of the run). */
-export async function taskWebhookCheck(api: PlatformApi, webhook: string): Promise<Problem[]> {
-  return taskWebhookProblems(webhook, (await api.get(WEBHOOK_TABLE, webhook, "$key")) !== undefined);
-}
 
 /** An event trigger's type, event, object and tag against the platform's catalog (read once per session). */
 export async function eventChoiceCheck(api: Session, choice: EventChoice): Promise<Problem[]> {

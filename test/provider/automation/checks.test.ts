@@ -2,12 +2,9 @@
 // field, and sends no mutating request (the volume listing's job is the spec's only way to read
 // a volume: a POST to volume_browser, which changes nothing).
 import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
-import { eventChoiceCheck, mediaPathCheck, taskWebhookCheck } from "../../../provider/reconcile/automation/checks";
-import { webhookRows } from "../../../provider/reconcile/automation/mappings";
-import { createRow } from "../../../provider/reconcile/automation/rows";
+import { eventChoiceCheck, mediaPathCheck } from "../../../provider/reconcile/automation/checks";
 import { Session } from "../../../provider/reconcile/session";
-import { webhookInputsSchema } from "../../../provider/schemas/webhook";
-import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
+import { countOf, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;
 let volume: TestVolume;
@@ -27,23 +24,6 @@ async function preview<T>(check: () => Promise<T>): Promise<{ problems: T; sent:
   const { entries } = await site.requests();
   return { problems, sent: entries.filter((e) => e.method !== "GET").map((e) => `${e.method} ${e.table}`) };
 }
-
-describe("a task's webhook must exist", () => {
-  test("a missing webhook is refused at webhook; an existing one passes; only reads", async () => {
-    const hook = (await createRow(site.api, webhookRows, webhookInputsSchema.parse({ name: "h", url: "https://127.0.0.1:9/" }), once()))
-      .key;
-    expect(await preview(() => taskWebhookCheck(site.api, "999"))).toEqual({
-      problems: [
-        {
-          path: ["webhook"],
-          message: expect.stringMatching(/^webhook '999' does not exist on the platform: give the key of an existing webhook/),
-        },
-      ],
-      sent: [],
-    });
-    expect(await preview(() => taskWebhookCheck(site.api, hook))).toEqual({ problems: [], sent: [] });
-  });
-});
 
 describe("an event trigger's choice must be in the platform's catalog", () => {
   test.each([
