@@ -1,17 +1,22 @@
 import { z } from "zod";
 import { whenValid } from "../provider/schemas/common";
-import { deviceShape } from "../provider/schemas/device";
-import { DRIVE_RULE_FIELDS, checkDrive, driveShape } from "../provider/schemas/drive";
+import { deviceShape } from "../provider/resources/device/schema";
+import { DRIVE_RULE_FIELDS, checkDrive, driveShape } from "../provider/resources/drive/schema";
 import { withoutMachineOwner } from "../provider/schemas/hardware";
-import { nicShape } from "../provider/schemas/nic";
-import { VIRTUAL_MACHINE_RULE_FIELDS, checkVirtualMachine, cloneFromShape, virtualMachineShape } from "../provider/schemas/virtualMachine";
-import { vnetInputsSchema } from "../provider/schemas/vnet";
-import { webhookInputsSchema } from "../provider/schemas/webhook";
-import { taskInputsSchema } from "../provider/schemas/task";
-import { eventTriggerInputsSchema } from "../provider/schemas/eventTrigger";
-import { scheduleInputsSchema } from "../provider/schemas/schedule";
-import { userInputsSchema } from "../provider/schemas/user";
-import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/schemas/apiKey";
+import { nicShape } from "../provider/resources/nic/schema";
+import {
+  VIRTUAL_MACHINE_RULE_FIELDS,
+  checkVirtualMachine,
+  cloneFromShape,
+  virtualMachineShape,
+} from "../provider/resources/virtualMachine/schema";
+import { vnetInputsSchema } from "../provider/resources/vnet/schema";
+import { webhookInputsSchema } from "../provider/resources/webhook/schema";
+import { taskInputsSchema } from "../provider/resources/task/schema";
+import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/schema";
+import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
+import { userInputsSchema } from "../provider/resources/user/schema";
+import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired

@@ -1,12 +1,12 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { deviceShape } from "../provider/schemas/device";
-import { driveShape } from "../provider/schemas/drive";
-import { nicShape } from "../provider/schemas/nic";
-import { virtualMachineShape } from "../provider/schemas/virtualMachine";
-import { vnetShape } from "../provider/schemas/vnet";
-import { userShape } from "../provider/schemas/user";
-import { apiKeyShape } from "../provider/schemas/apiKey";
+import { deviceShape } from "../provider/resources/device/schema";
+import { driveShape } from "../provider/resources/drive/schema";
+import { nicShape } from "../provider/resources/nic/schema";
+import { virtualMachineShape } from "../provider/resources/virtualMachine/schema";
+import { vnetShape } from "../provider/resources/vnet/schema";
+import { userShape } from "../provider/resources/user/schema";
+import { apiKeyShape } from "../provider/resources/apiKey/schema";
 import { loadEnvironment } from "./load-environment";
 import { EnvironmentError } from "./environment-error";
 

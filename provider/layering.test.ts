@@ -36,8 +36,17 @@ const NETWORK_MODULES = new Set([
   "node:tls",
 ]);
 
-/** The layer directory of a repository-relative file, if it is in one. */
+/**
+ * A resource's folder (provider/resources/<resource>/) holds its part of three layers: its input schema
+ * (`schema.ts`, with the schemas), its platform operations and row mapping (`platform.ts`, with reconcile),
+ * and its declaration (with the resources).
+ */
+const RESOURCE_FOLDER_FILES: Record<string, string> = { schema: "provider/schemas", platform: "provider/reconcile" };
+
+/** The layer of a repository-relative file, if it is in one. */
 function layerOf(file: string): string | undefined {
+  const inResourceFolder = /^provider\/resources\/(?!framework\/)[^/]+\/([^/.]+)(?:\.ts)?$/.exec(file);
+  if (inResourceFolder) return RESOURCE_FOLDER_FILES[inResourceFolder[1]] ?? "provider/resources";
   return Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
 }
 

@@ -11,7 +11,7 @@ const root = path.resolve(__dirname, "..");
 /** The only module state allowed, each with why it is process-wide. */
 const ALLOWED: Record<string, string> = {
   // The dynamic door is handed config in configure() only: its sessions must outlive the call.
-  "provider/resources/sessionRegistry.ts dynamicSessions": "the dynamic door's sessions, keyed by configuration",
+  "provider/resources/framework/sessionRegistry.ts dynamicSessions": "the dynamic door's sessions, keyed by configuration",
   // The engine's exit is the process's: one watcher, however many types are configured.
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
   // The dynamic host's request messages and console are the process's: they are attached to the engine once.
@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string> = {
   // A V8 flag is the process's: set once.
   "provider/client/youngGeneration.ts applied": "the process's V8 flag is set once",
   // The hosts' console.error is the process's: it is wrapped once, whichever door configures first.
-  "provider/resources/hostErrorEcho.ts dropping": "the process's console.error is wrapped once",
+  "provider/resources/framework/hostErrorEcho.ts dropping": "the process's console.error is wrapped once",
 };
 
 /** Collections and classes whose instances change as they are used (lookup tables are declared Readonly*). */

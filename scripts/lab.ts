@@ -13,6 +13,7 @@ import { findRepoRoot } from "../env/local-stack";
 import { runEnvironmentCommand } from "../env/run-command";
 import { ApiClient } from "../provider/client/api-client";
 import { resolveProviderConfig } from "../provider/config/provider-config";
+import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 
 function parseArgs(argv: string[]): { command: Command; envFile: string } {
   let command: Command = "up";
@@ -27,7 +28,7 @@ function parseArgs(argv: string[]): { command: Command; envFile: string } {
 }
 
 async function printVms(client: ApiClient): Promise<void> {
-  const vms = await client.list<Record<string, unknown>>("vms", {
+  const vms = await client.list<Record<string, unknown>>(VM_TABLE, {
     fields: "$key,name,machine,cpu_cores,ram,machine#status#status as status,machine#status#node as node",
     filter: "is_snapshot eq false",
     sort: "+name",

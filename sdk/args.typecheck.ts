@@ -24,7 +24,7 @@ export function argumentTypes(
   const device: DeviceArgs = { machine: machineKey, resourceGroup: text, settingsArgs: { profile: text } };
   const vnet: VnetArgs = { name: "n", advancedOptions: { dnsmasq: [text, "log-dhcp"] } };
   const power: VmPowerArgs = { vm: vmId, state: "running" };
-  const lookups = [getVnetOutput({ name: text }), readTableOutput({ table: "vms", filter: text, fields: [text, "name"] })];
+  const lookups = [getVnetOutput({ name: text }), readTableOutput({ table: "nodes", filter: text, fields: [text, "name"] })];
   const iso = getMediaFileByPathOutput({ volume: "nas", path: text });
   const cdrom: DriveArgs = { machine: machineKey, media: "cdrom", mediaSource: iso.id }; // a NAS file's media file
   const rows = getTableRowsOutput({ table: "clusters", fields: ["name", text], limit: pulumi.output(5) }).rows;
@@ -45,7 +45,7 @@ export function argumentTypes(
   // @ts-expect-error a value outside the enum
   const badState: VmPowerArgs = { vm: vmId, state: "on" };
   // @ts-expect-error a number where a look-up's nested text belongs
-  const badLookup = readTableOutput({ table: "vms", fields: [pulumi.output(1)] });
+  const badLookup = readTableOutput({ table: "nodes", fields: [pulumi.output(1)] });
   return [
     clone,
     promised,

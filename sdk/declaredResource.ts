@@ -1,12 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { RESOURCES, RESOURCE_LIST, type ResourceToken } from "../provider/resources";
-import type { SdkBehaviour } from "../provider/resources/defineResource";
+import type { SdkBehaviour } from "../provider/resources/framework/defineResource";
 import { deletedWithItsVm } from "./deletedWithVm";
 import { type MachineOwner, ownerOf, withOwnerCopies } from "./machineOwners";
 import { dynamicProvider, seed, withMarker, withSecretOutputs } from "./providerShim";
 import { claimName, programScope } from "./uniqueNames";
 import { type StartStep, planStartAfterHardware } from "./startAfterHardware";
-import { START_AFTER_HARDWARE_INPUT } from "../provider/schemas/virtualMachine";
+import { START_AFTER_HARDWARE_INPUT } from "../provider/resources/virtualMachine/schema";
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(

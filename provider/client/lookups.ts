@@ -1,6 +1,8 @@
 import type { ApiClient, ListQuery } from "./api-client";
 import { quoteLiteral } from "./query-string";
 import type { Row } from "./row";
+import { VM_TABLE } from "../resources/virtualMachine/schema";
+import { VNET_TABLE } from "../resources/vnet/schema";
 
 export { quoteLiteral } from "./query-string";
 
@@ -56,9 +58,9 @@ export const storageTierFilter = (name: string): string => {
 };
 
 export const LOOKUPS = {
-  vnet: byName("vnets", "vnet"),
+  vnet: byName(VNET_TABLE, "vnet"),
   /** Snapshots are VMs too; a name means the VM itself. */
-  vm: byName("vms", "VM", "is_snapshot eq false"),
+  vm: byName(VM_TABLE, "VM", "is_snapshot eq false"),
   cluster: byName("clusters", "cluster"),
   storageTier: { table: "storage_tiers", what: "storage tier", filterFor: storageTierFilter },
   resourceGroup: byName("resource_groups", "resource group"),

@@ -1,10 +1,10 @@
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import { diffVirtualMachine } from "./diff";
-import { diffDevice } from "../resources/device";
-import { diffDrive } from "../resources/drive";
-import { diffNic } from "../resources/nic";
-import { diffVmSnapshot } from "../resources/vmSnapshot";
-import { diffVnet } from "../resources/vnet";
+import { diffDevice } from "../resources/device/resource";
+import { diffDrive } from "../resources/drive/resource";
+import { diffNic } from "../resources/nic/resource";
+import { diffVmSnapshot } from "../resources/vmSnapshot/resource";
+import { diffVnet } from "../resources/vnet/resource";
 
 const GIB = 2 ** 30;
 const vm = {

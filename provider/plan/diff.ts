@@ -4,7 +4,7 @@
  * (`onChange`), so the rules live beside the field they govern.
  */
 import { apiBodyOf, fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
-import { virtualMachineShape } from "../schemas/virtualMachine";
+import { virtualMachineShape } from "../resources/virtualMachine/schema";
 import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "../schemas/normalize";
 
 type Values = Record<string, unknown>;

@@ -3,7 +3,7 @@
  * power state. Pure: the reconciler executes the steps (PUT, note action,
  * power actions with their waits and the graceful-then-forced shutdown).
  */
-import { virtualMachineShape } from "../schemas/virtualMachine";
+import { virtualMachineShape } from "../resources/virtualMachine/schema";
 import { apiUpdateBody, describeChange, diffVirtualMachine, type ResourceDiff } from "./diff";
 
 export type VmStep =

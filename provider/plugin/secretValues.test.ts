@@ -4,14 +4,14 @@ import { z } from "zod";
 import { specialSecretSig, specialSigKey } from "@pulumi/pulumi/runtime/rpc";
 import { noChange } from "../plan/diff";
 import type { PlatformApi, Row } from "../reconcile/platform";
-import { type ResourceToken, defineResource } from "../resources/defineResource";
+import { defineResource } from "../resources/framework/defineResource";
 import { apiField } from "../schemas/common";
 import { VplatformProvider } from "./vplatformProvider";
 
 const sealed = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
 
 const locker = defineResource<Row, Row>({
-  token: "Locker" as ResourceToken,
+  token: "Locker",
   table: "lockers",
   description: "A locker of the test.",
   schema: z.object({

@@ -1,8 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import * as path from "node:path";
 import * as provider from "@pulumi/pulumi/provider";
-import type { CheckFailure } from "../resources/checkInputs";
-import { dropHostErrorEchoesOnce } from "../resources/hostErrorEcho";
+import type { CheckFailure } from "../resources/framework/checkInputs";
+import { dropHostErrorEchoesOnce } from "../resources/framework/hostErrorEcho";
 import { engineAddressIn, sendConsoleToEngine } from "../client/engineLog";
 import { VplatformProvider } from "./vplatformProvider";
 

@@ -5,9 +5,9 @@ import { type OperationDeadline, engineDeadline, withDeadline } from "../client/
 import type { PlatformApi } from "../reconcile/platform";
 import { Session } from "../reconcile/session";
 import { platformApiFromConfig } from "../reconcile/platformClient";
-import type { CheckFailure } from "../resources/checkInputs";
+import type { CheckFailure } from "../resources/framework/checkInputs";
 import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
-import { PartialCreateError, type ResourceOperations } from "../resources/defineProvider";
+import { PartialCreateError, type ResourceOperations } from "../resources/framework/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "../client/engineLog";
 import { asSecrets } from "./secretValues";

@@ -1,6 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Row, str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
+import { VM_TABLE } from "../resources/virtualMachine/schema";
+import { VNET_TABLE } from "../resources/vnet/schema";
+import { DRIVE_TABLE } from "../resources/drive/schema";
+import { NIC_TABLE } from "../resources/nic/schema";
 
 /**
  * A create marks the row it makes so that it can find it again without
@@ -51,7 +55,7 @@ export const hasTag = (row: Row, marker: string): boolean => str(row.description
 export const taggedFilter = (marker: string): string => `description ct ${quoteLiteral(markerTag(marker))}`;
 
 /** The tables whose rows carry the marker in `description` (a device's is in its name). */
-export const MARKED_IN_DESCRIPTION: ReadonlySet<string> = new Set(["vms", "vnets", "machine_drives", "machine_nics"]);
+export const MARKED_IN_DESCRIPTION: ReadonlySet<string> = new Set([VM_TABLE, VNET_TABLE, DRIVE_TABLE, NIC_TABLE]);
 
 /** The filter term finding every row a create of this provider marked (any stack's). */
 export const ANY_MARKER_FILTER = `description ct ${quoteLiteral("[vplatform:")}`;

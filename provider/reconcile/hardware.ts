@@ -7,7 +7,9 @@ import type { OperationTimeouts } from "../schemas/timeouts";
 import { type MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { type Clock, realClock } from "./waitFor";
-import { powerTimeouts } from "./vm";
+import { powerTimeouts } from "../resources/virtualMachine/platform";
+import { VM_TABLE } from "../resources/virtualMachine/schema";
+import { DRIVE_TABLE } from "../resources/drive/schema";
 
 const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
 
@@ -21,7 +23,7 @@ export type { MachineOwner };
 export async function findMachineOwner(api: Session, machineKey: string, opts: { live?: boolean } = {}): Promise<MachineOwner | undefined> {
   const known = opts.live ? undefined : knownOwner(api, machineKey);
   if (known) return known;
-  const rows = await rowsWhere(api, "vms", "machine", machineKey, OWNER_FIELDS);
+  const rows = await rowsWhere(api, VM_TABLE, "machine", machineKey, OWNER_FIELDS);
   const row = rows[0];
   if (!row) return undefined;
   const owner: MachineOwner = {
@@ -87,7 +89,7 @@ export async function unplugAndDeleteDrive(
   await vmAction(api, owner.ref, "hotplugdrive", { device: driveKey, unplug: true });
   await waitForRow(
     api,
-    "machine_drives",
+    DRIVE_TABLE,
     HOTPLUG_STATUS_FIELDS,
     {
       key: driveKey,
@@ -102,7 +104,7 @@ export async function unplugAndDeleteDrive(
       clock,
     },
   );
-  await api.remove("machine_drives", driveKey);
+  await api.remove(DRIVE_TABLE, driveKey);
 }
 
 /** What a drive or NIC added to a running VM reads once plugged in. */

@@ -2,9 +2,10 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { KeyedMutex } from "./keyedMutex";
 import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
 import { ReadCopies } from "./readCopy";
+import { API_KEY_TABLE } from "../resources/apiKey/schema";
 
 /** Any answer tells the time, an error's too: the smallest read of a table every key may list (its own keys). */
-const CLOCK_PROBE = { table: "user_api_keys", query: { fields: "$key", limit: 1 } } as const;
+const CLOCK_PROBE = { table: API_KEY_TABLE, query: { fields: "$key", limit: 1 } } as const;
 
 /** A piece of what a session learns (a cache, the pollers): declared once at module scope, kept per session. */
 export interface Memo<T> {

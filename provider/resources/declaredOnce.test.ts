@@ -8,14 +8,14 @@ import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-sch
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
 import { VplatformProvider } from "../plugin/vplatformProvider";
 import type { PlatformApi, Row } from "../reconcile/platform";
-import { type ResourceToken, defineResource } from "./defineResource";
+import { defineResource } from "./framework/defineResource";
 import { RESOURCES, RESOURCE_LIST } from "./index";
-import { dynamicDoor } from "./defineProvider";
-import { SessionRegistry } from "./sessionRegistry";
+import { dynamicDoor } from "./framework/defineProvider";
+import { SessionRegistry } from "./framework/sessionRegistry";
 
 /** A resource the provider does not have: its rows live in `gadgets`, made by the platform it is given. */
 const gadget = defineResource<Row, Row>({
-  token: "Gadget" as ResourceToken,
+  token: "Gadget",
   table: "gadgets",
   description: "A gadget of the test.",
   schema: z.object({ name: z.string().min(1).meta({ description: "The gadget's name" }) }),

@@ -1,27 +1,25 @@
-import type { Resource, ResourceToken } from "./defineResource";
-import { apiKey } from "./apiKey";
-import { device } from "./device";
-import { drive } from "./drive";
-import { eventTrigger } from "./eventTrigger";
-import { nic } from "./nic";
-import { schedule } from "./schedule";
-import { task } from "./task";
-import { user } from "./user";
-import { virtualMachine } from "./virtualMachine";
-import { vmPower } from "./vmPower";
-import { vmSnapshot } from "./vmSnapshot";
-import { vnet } from "./vnet";
-import { webhook } from "./webhook";
-
-/** Every resource the provider serves, one per declared token: a declaration left out does not compile. */
-export type ResourceRegistry = { readonly [T in ResourceToken]: Resource };
+import type { Resource } from "./framework/defineResource";
+import { apiKey } from "./apiKey/resource";
+import { device } from "./device/resource";
+import { drive } from "./drive/resource";
+import { eventTrigger } from "./eventTrigger/resource";
+import { nic } from "./nic/resource";
+import { schedule } from "./schedule/resource";
+import { task } from "./task/resource";
+import { user } from "./user/resource";
+import { virtualMachine } from "./virtualMachine/resource";
+import { vmPower } from "./vmPower/resource";
+import { vmSnapshot } from "./vmSnapshot/resource";
+import { vnet } from "./vnet/resource";
+import { webhook } from "./webhook/resource";
 
 /**
- * The one list of resources. The plugin's resource map, the dynamic entry
- * modules, schema.json, the docs, the SDK types, the environment loader and the
- * test harness are derived from it (in this order).
+ * The one list of resources, keyed by each declaration's token (declaredOnce.test.ts checks the keys match, and
+ * that every resource folder is listed). The plugin's resource map, the dynamic entry modules, schema.json, the
+ * docs, the SDK types and look-ups, the environment loader, the policy's types and the test harness are derived
+ * from it (in this order).
  */
-export const RESOURCES: ResourceRegistry = {
+export const RESOURCES = {
   VirtualMachine: virtualMachine,
   Drive: drive,
   Nic: nic,
@@ -35,8 +33,13 @@ export const RESOURCES: ResourceRegistry = {
   Schedule: schedule,
   User: user,
   ApiKey: apiKey,
-};
+} as const satisfies Record<string, Resource>;
+
+/** The token of a listed resource: anything else does not compile where a token is asked for. */
+export type ResourceToken = keyof typeof RESOURCES;
+/** Every resource the provider serves, one per token. */
+export type ResourceRegistry = { readonly [T in ResourceToken]: Resource };
 
 export const RESOURCE_LIST: readonly Resource[] = Object.values(RESOURCES);
 
-export type { Resource, ResourceSchema, ResourceToken } from "./defineResource";
+export type { Resource, ResourceSchema } from "./framework/defineResource";

@@ -16,8 +16,9 @@ import {
   nameArgsSchema,
 } from "../schemas/automationLookups";
 import { fieldMeta, type Shape } from "../schemas/common";
-import { virtualMachineShape } from "../schemas/virtualMachine";
-import { vnetShape } from "../schemas/vnet";
+import { virtualMachineShape } from "./virtualMachine/schema";
+import { vnetShape } from "./vnet/schema";
+import { USER_TABLE } from "./user/schema";
 
 /**
  * A look-up (`getVnet`, `getVolumeFiles`, ...): the one declaration of the SDK's function (its argument and
@@ -122,7 +123,7 @@ const FUNCTIONS = {
       enabled: described(z.boolean(), "Whether the user may log in"),
     }),
     async run(api, args) {
-      const row = await rowByName(api, "users", "user", args.name, "$key,name,displayname,email,role,enabled");
+      const row = await rowByName(api, USER_TABLE, "user", args.name, "$key,name,displayname,email,role,enabled");
       const [key, name, displayName, email, role] = ["$key", "name", "displayname", "email", "role"].map((c) => str(row[c]));
       return { id: key, name, displayName, email, role, enabled: row.enabled === true };
     },

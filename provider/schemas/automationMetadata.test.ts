@@ -1,11 +1,11 @@
 import { z } from "zod";
 import { fieldMeta, type Shape } from "./common";
-import { userShape } from "./user";
-import { apiKeyShape } from "./apiKey";
-import { webhookShape } from "./webhook";
-import { taskShape } from "./task";
-import { eventTriggerShape } from "./eventTrigger";
-import { scheduleShape } from "./schedule";
+import { userShape } from "../resources/user/schema";
+import { apiKeyShape } from "../resources/apiKey/schema";
+import { webhookShape } from "../resources/webhook/schema";
+import { taskShape } from "../resources/task/schema";
+import { eventTriggerShape } from "../resources/eventTrigger/schema";
+import { scheduleShape } from "../resources/schedule/schema";
 const shapes: [string, Shape][] = [
   ["User", userShape],
   ["ApiKey", apiKeyShape],

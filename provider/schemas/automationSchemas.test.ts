@@ -2,15 +2,26 @@
 // form the platform answers with reads back as declared (no perpetual diff), the change
 // effects and secrets, and the rules each schema runs.
 import type { z } from "zod";
-import { apiKeyExpiryProblems, apiKeyInputsSchema, fromApiKeyApiRow, toApiKeyApiBody, API_KEY_READ_FIELDS } from "./apiKey";
+import {
+  apiKeyExpiryProblems,
+  apiKeyInputsSchema,
+  fromApiKeyApiRow,
+  toApiKeyApiBody,
+  API_KEY_READ_FIELDS,
+} from "../resources/apiKey/schema";
 import { fieldMeta, type Shape } from "./common";
-import { eventTriggerShape, fromEventTriggerApiRow, toEventTriggerApiBody, eventTriggerInputsSchema } from "./eventTrigger";
-import { fromScheduleApiRow, scheduleInputsSchema, scheduleShape, toScheduleApiBody } from "./schedule";
-import { fromTaskApiRow, taskInputsSchema, toTaskApiBody } from "./task";
-import { fromUserApiRow, toUserApiBody, userInputsSchema, userShape, USER_READ_FIELDS } from "./user";
-import { apiKeyShape } from "./apiKey";
-import { fromWebhookApiRow, toWebhookApiBody, webhookInputsSchema, webhookShape, WEBHOOK_READ_FIELDS } from "./webhook";
-import { taskShape } from "./task";
+import {
+  eventTriggerShape,
+  fromEventTriggerApiRow,
+  toEventTriggerApiBody,
+  eventTriggerInputsSchema,
+} from "../resources/eventTrigger/schema";
+import { fromScheduleApiRow, scheduleInputsSchema, scheduleShape, toScheduleApiBody } from "../resources/schedule/schema";
+import { fromTaskApiRow, taskInputsSchema, toTaskApiBody } from "../resources/task/schema";
+import { fromUserApiRow, toUserApiBody, userInputsSchema, userShape, USER_READ_FIELDS } from "../resources/user/schema";
+import { apiKeyShape } from "../resources/apiKey/schema";
+import { fromWebhookApiRow, toWebhookApiBody, webhookInputsSchema, webhookShape, WEBHOOK_READ_FIELDS } from "../resources/webhook/schema";
+import { taskShape } from "../resources/task/schema";
 
 function problems(schema: z.ZodType, input: unknown): string[] {
   const r = schema.safeParse(input);

@@ -10,19 +10,19 @@
 // UUIDs, machine types, nested objects) have hand-written cases below.
 import { z } from "zod";
 import { fieldMeta, inputsFromApiRow, apiBodyOf, timeoutsSchema, type ApiKind, type Shape } from "./common";
-import { deviceInputsSchema, deviceShape } from "./device";
-import { driveInputsSchema, driveShape } from "./drive";
-import { nicInputsSchema, nicShape } from "./nic";
-import { cloneFromShape, virtualMachineInputsSchema, virtualMachineShape } from "./virtualMachine";
-import { vmPowerInputsSchema, vmPowerShape } from "./vmPower";
-import { vmSnapshotInputsSchema, vmSnapshotShape } from "./vmSnapshot";
-import { vnetInputsSchema, vnetShape } from "./vnet";
-import { userInputsSchema, userShape } from "./user";
-import { apiKeyInputsSchema, apiKeyShape } from "./apiKey";
-import { webhookInputsSchema, webhookShape } from "./webhook";
-import { taskInputsSchema, taskShape } from "./task";
-import { eventTriggerInputsSchema, eventTriggerShape } from "./eventTrigger";
-import { scheduleInputsSchema, scheduleShape } from "./schedule";
+import { deviceInputsSchema, deviceShape } from "../resources/device/schema";
+import { driveInputsSchema, driveShape } from "../resources/drive/schema";
+import { nicInputsSchema, nicShape } from "../resources/nic/schema";
+import { cloneFromShape, virtualMachineInputsSchema, virtualMachineShape } from "../resources/virtualMachine/schema";
+import { vmPowerInputsSchema, vmPowerShape } from "../resources/vmPower/schema";
+import { vmSnapshotInputsSchema, vmSnapshotShape } from "../resources/vmSnapshot/schema";
+import { vnetInputsSchema, vnetShape } from "../resources/vnet/schema";
+import { userInputsSchema, userShape } from "../resources/user/schema";
+import { apiKeyInputsSchema, apiKeyShape } from "../resources/apiKey/schema";
+import { webhookInputsSchema, webhookShape } from "../resources/webhook/schema";
+import { taskInputsSchema, taskShape } from "../resources/task/schema";
+import { eventTriggerInputsSchema, eventTriggerShape } from "../resources/eventTrigger/schema";
+import { scheduleInputsSchema, scheduleShape } from "../resources/schedule/schema";
 import { RESOURCE_LIST } from "../resources";
 
 type Obj = Record<string, unknown>;

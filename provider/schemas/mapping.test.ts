@@ -2,13 +2,13 @@
 // every mapped field goes out in its API representation and every representation the
 // API may send back reads as the declared input (no perpetual diff).
 import { apiBodyOf, fieldMeta, inputsFromApiRow, type ApiKind, type Shape } from "./common";
-import { deviceShape } from "./device";
-import { driveShape } from "./drive";
-import { nicShape } from "./nic";
-import { cloneFromShape, virtualMachineShape } from "./virtualMachine";
-import { vmPowerShape } from "./vmPower";
-import { vmSnapshotShape } from "./vmSnapshot";
-import { vnetShape } from "./vnet";
+import { deviceShape } from "../resources/device/schema";
+import { driveShape } from "../resources/drive/schema";
+import { nicShape } from "../resources/nic/schema";
+import { cloneFromShape, virtualMachineShape } from "../resources/virtualMachine/schema";
+import { vmPowerShape } from "../resources/vmPower/schema";
+import { vmSnapshotShape } from "../resources/vmSnapshot/schema";
+import { vnetShape } from "../resources/vnet/schema";
 
 const shapes: Record<string, Shape> = {
   VirtualMachine: virtualMachineShape,

@@ -4,7 +4,7 @@
 import { z } from "zod";
 import { fieldMeta, type ApiKind, type ChangeEffect, type FieldMeta, type Shape } from "./common";
 import { RESOURCE_LIST } from "../resources";
-import { cloneFromShape } from "./virtualMachine";
+import { cloneFromShape } from "../resources/virtualMachine/schema";
 
 const shapes: [string, Shape][] = [
   ...RESOURCE_LIST.map((r) => [r.token, r.inputs.shape as Shape] as [string, Shape]),

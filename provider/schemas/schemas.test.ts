@@ -1,12 +1,17 @@
 import type { z } from "zod";
 import { DEFAULT_TIMEOUTS, fieldMeta, timeoutsSchema } from "./common";
-import { deviceInputsSchema, toDeviceApiBody } from "./device";
-import { driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./drive";
+import { deviceInputsSchema, toDeviceApiBody } from "../resources/device/schema";
+import { driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../resources/drive/schema";
 import { RESOURCE_LIST } from "../resources";
-import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "./nic";
-import { fromVirtualMachineApiRow, toCloneParams, toVirtualMachineApiBody, virtualMachineInputsSchema } from "./virtualMachine";
-import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "./vmSnapshot";
-import { fromVnetApiRow, vnetInputsSchema } from "./vnet";
+import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "../resources/nic/schema";
+import {
+  fromVirtualMachineApiRow,
+  toCloneParams,
+  toVirtualMachineApiBody,
+  virtualMachineInputsSchema,
+} from "../resources/virtualMachine/schema";
+import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../resources/vmSnapshot/schema";
+import { fromVnetApiRow, vnetInputsSchema } from "../resources/vnet/schema";
 
 /** "path: message" per issue, as check() reports them: every message names its field. */
 function problems(schema: z.ZodType, input: unknown): string[] {

@@ -6,12 +6,12 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { z } from "zod";
 import { apiBodyOf, fieldMeta, type Shape } from "./common";
-import { deviceInputsSchema, deviceShape } from "./device";
-import { driveInputsSchema, driveShape } from "./drive";
-import { nicInputsSchema, nicShape } from "./nic";
-import { cloneFromShape, virtualMachineInputsSchema, virtualMachineShape } from "./virtualMachine";
-import { vmSnapshotShape } from "./vmSnapshot";
-import { vnetShape } from "./vnet";
+import { deviceInputsSchema, deviceShape } from "../resources/device/schema";
+import { driveInputsSchema, driveShape } from "../resources/drive/schema";
+import { nicInputsSchema, nicShape } from "../resources/nic/schema";
+import { cloneFromShape, virtualMachineInputsSchema, virtualMachineShape } from "../resources/virtualMachine/schema";
+import { vmSnapshotShape } from "../resources/vmSnapshot/schema";
+import { vnetShape } from "../resources/vnet/schema";
 
 const spec = readFileSync(resolve(__dirname, "../../docs/platform-api.md"), "utf8");
 

@@ -1,10 +1,10 @@
 // What an import cannot read back is derived from the declarations: one warning per field,
 // naming it and saying what to do. A new write-only field or once-only output is covered at once.
-import { apiKeyOutputs, apiKeyShape } from "./apiKey";
+import { apiKeyOutputs, apiKeyShape } from "../resources/apiKey/schema";
 import { importWarnings } from "./unreadable";
-import { userShape } from "./user";
-import { webhookShape } from "./webhook";
-import { taskShape } from "./task";
+import { userShape } from "../resources/user/schema";
+import { webhookShape } from "../resources/webhook/schema";
+import { taskShape } from "../resources/task/schema";
 
 describe("an import warns about every value the platform never answers", () => {
   test("User: the password", () => {

@@ -8,7 +8,7 @@ import { loadEnvironment } from "../../env/load-environment";
 import { EnvironmentError } from "../../env/environment-error";
 import { RESOURCE_LIST } from "../../provider/resources";
 import { PREVIEW_UNKNOWN } from "../../provider/schemas/normalize";
-import { referencesOf } from "../../provider/resources/referenceCheck";
+import { referencesOf } from "../../provider/resources/framework/referenceCheck";
 import { type Lab, checkedCreate, mutating, providers, startLab } from "./harness";
 
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";

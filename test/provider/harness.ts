@@ -53,7 +53,7 @@ export async function startLab(config: Record<string, string> = {}): Promise<Lab
     resetRequests: () => call("DELETE", "/_emulator/requests"),
     async newRun() {
       // A new session: what the provider learns is kept per session, so this one starts knowing nothing.
-      require("../../provider/resources/sessionRegistry").dynamicSessions.closeAll();
+      require("../../provider/resources/framework/sessionRegistry").dynamicSessions.closeAll();
       await configure();
     },
     close: () => emu.close(),

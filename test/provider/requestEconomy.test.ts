@@ -6,8 +6,8 @@ import { RequestPacer } from "../../provider/client/pacer";
 import { isRunning, waitForMachineStatus } from "../../provider/reconcile/machineStatus";
 import { platformApiFromConfig } from "../../provider/reconcile/platformClient";
 import { Session } from "../../provider/reconcile/session";
-import { dynamicDoor } from "../../provider/resources/defineProvider";
-import { SessionRegistry, dynamicSessions } from "../../provider/resources/sessionRegistry";
+import { dynamicDoor } from "../../provider/resources/framework/defineProvider";
+import { SessionRegistry, dynamicSessions } from "../../provider/resources/framework/sessionRegistry";
 import { pollerFor } from "../../provider/reconcile/statusPoller";
 import { type Lab, checkedCreate, providers, startLab } from "./harness";
 

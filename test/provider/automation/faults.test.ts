@@ -8,16 +8,20 @@
 // By default each kind and op runs under 3 of the 8 faults, every fault at least twice;
 // VPLATFORM_FAULT_MATRIX=full runs all 72 cells.
 import { faultSpecs, FAULT_NAMES } from "../faultMatrix/faults";
-import { createApiKey } from "../../../provider/reconcile/automation/apiKeys";
-import { eventTriggerRows, scheduleRows, taskRows, userRows, webhookRows } from "../../../provider/reconcile/automation/mappings";
+import { createApiKey } from "../../../provider/resources/apiKey/platform";
+import { eventTriggerRows } from "../../../provider/resources/eventTrigger/platform";
+import { scheduleRows } from "../../../provider/resources/schedule/platform";
+import { taskRows } from "../../../provider/resources/task/platform";
+import { userRows } from "../../../provider/resources/user/platform";
+import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, deleteRow, readRow, updateRow, type RowMapping } from "../../../provider/reconcile/automation/rows";
-import { setScheduleTasks } from "../../../provider/reconcile/automation/scheduleLinks";
-import { apiKeyInputsSchema } from "../../../provider/schemas/apiKey";
-import { eventTriggerInputsSchema } from "../../../provider/schemas/eventTrigger";
-import { scheduleInputsSchema } from "../../../provider/schemas/schedule";
-import { taskInputsSchema } from "../../../provider/schemas/task";
-import { userInputsSchema } from "../../../provider/schemas/user";
-import { webhookInputsSchema } from "../../../provider/schemas/webhook";
+import { setScheduleTasks } from "../../../provider/resources/schedule/platform";
+import { apiKeyInputsSchema } from "../../../provider/resources/apiKey/schema";
+import { eventTriggerInputsSchema } from "../../../provider/resources/eventTrigger/schema";
+import { scheduleInputsSchema } from "../../../provider/resources/schedule/schema";
+import { taskInputsSchema } from "../../../provider/resources/task/schema";
+import { userInputsSchema } from "../../../provider/resources/user/schema";
+import { webhookInputsSchema } from "../../../provider/resources/webhook/schema";
 import { once, type Site, startSite, STARTUP_MS } from "./site";
 
 const REQUEST_TIMEOUT_MS = 1_000;

@@ -2,10 +2,11 @@
 // sent reads back as declared, the key's secret is answered once and authenticates, and it
 // leaves no trace in the client's request events, logs or serializations.
 import { inspect } from "node:util";
-import { apiKeyInputsSchema, type ApiKeyInputs } from "../../../provider/schemas/apiKey";
-import { userInputsSchema } from "../../../provider/schemas/user";
-import { createApiKey, readApiKey } from "../../../provider/reconcile/automation/apiKeys";
-import { apiKeyRows, userRows } from "../../../provider/reconcile/automation/mappings";
+import { apiKeyInputsSchema, type ApiKeyInputs } from "../../../provider/resources/apiKey/schema";
+import { userInputsSchema } from "../../../provider/resources/user/schema";
+import { createApiKey, readApiKey } from "../../../provider/resources/apiKey/platform";
+import { apiKeyRows } from "../../../provider/resources/apiKey/platform";
+import { userRows } from "../../../provider/resources/user/platform";
 import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reconcile/automation/rows";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 

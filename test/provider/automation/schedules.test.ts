@@ -2,12 +2,14 @@
 // clock, at time scale 0.01 a minute is 0.6 s); its tasks are link rows, added and removed
 // without touching the schedule.
 import { Receiver } from "../../../emulator/features/automation/testReceiver";
-import { scheduleRows, taskRows, webhookRows } from "../../../provider/reconcile/automation/mappings";
+import { scheduleRows } from "../../../provider/resources/schedule/platform";
+import { taskRows } from "../../../provider/resources/task/platform";
+import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, readRow } from "../../../provider/reconcile/automation/rows";
-import { scheduleTasks, setScheduleTasks } from "../../../provider/reconcile/automation/scheduleLinks";
-import { scheduleInputsSchema } from "../../../provider/schemas/schedule";
-import { taskInputsSchema } from "../../../provider/schemas/task";
-import { webhookInputsSchema } from "../../../provider/schemas/webhook";
+import { scheduleTasks, setScheduleTasks } from "../../../provider/resources/schedule/platform";
+import { scheduleInputsSchema } from "../../../provider/resources/schedule/schema";
+import { taskInputsSchema } from "../../../provider/resources/task/schema";
+import { webhookInputsSchema } from "../../../provider/resources/webhook/schema";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;

@@ -4,11 +4,13 @@
 // receiver with a self-signed certificate. Changes apply in place; deletion stops it all.
 import { Receiver, type ReceivedRequest } from "../../../emulator/features/automation/testReceiver";
 import { isRunning, isStopped, waitForMachineStatus } from "../../../provider/reconcile/machineStatus";
-import { eventTriggerRows, taskRows, webhookRows } from "../../../provider/reconcile/automation/mappings";
+import { eventTriggerRows } from "../../../provider/resources/eventTrigger/platform";
+import { taskRows } from "../../../provider/resources/task/platform";
+import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reconcile/automation/rows";
-import { eventTriggerInputsSchema } from "../../../provider/schemas/eventTrigger";
-import { taskInputsSchema } from "../../../provider/schemas/task";
-import { webhookInputsSchema, type WebhookInputs } from "../../../provider/schemas/webhook";
+import { eventTriggerInputsSchema } from "../../../provider/resources/eventTrigger/schema";
+import { taskInputsSchema } from "../../../provider/resources/task/schema";
+import { webhookInputsSchema, type WebhookInputs } from "../../../provider/resources/webhook/schema";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
 
 let site: Site;

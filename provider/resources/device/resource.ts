@@ -1,0 +1,43 @@
+import { diffFields, named, type ResourceDiff } from "../../plan/diff";
+import type { OutputValues } from "../../schemas/outputs";
+import {
+  DEVICE_READ_FIELDS,
+  type DeviceInputs,
+  deviceOutputs,
+  deviceInputsSchema,
+  deviceShape,
+  fromDeviceApiRow,
+  toDeviceApiBody,
+} from "./schema";
+import { type Row, str } from "../../reconcile/platform";
+import { defineResource } from "../framework/defineResource";
+import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
+import { DEVICE_TABLE } from "./schema";
+
+type Inputs = DeviceInputs & HardwareInputs;
+type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
+
+/** What changing a device does: the preview's replacements, updates and warnings. */
+export function diffDevice(olds: Row, news: Row): ResourceDiff {
+  return diffFields(deviceShape, olds, news, { what: named("device", news), uniqueName: false });
+}
+
+export const device = defineResource<Inputs, Outputs>({
+  description: "A passthrough device (GPU, PCI, USB, TPM) of a VM's machine.",
+  outputs: deviceOutputs,
+  ...hardwareBehaviour<Inputs, Outputs>({
+    token: "Device",
+    table: DEVICE_TABLE,
+    markedIn: "name",
+    noun: "device",
+    schema: deviceInputsSchema,
+    shape: deviceShape,
+    diff: diffDevice,
+    toApiBody: (i, mode) => toDeviceApiBody(i, mode),
+    hotpluggable: false,
+    fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
+    readFields: `${DEVICE_READ_FIELDS},uuid`,
+    // POST answers { response: { uuid } }; a read row carries uuid itself.
+    computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
+  }),
+});

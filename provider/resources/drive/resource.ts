@@ -1,0 +1,53 @@
+import type { Row } from "../../reconcile/platform";
+import { describeChange, diffFields, formatValue, named, type ResourceDiff } from "../../plan/diff";
+import { DRIVE_READ_FIELDS, type DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "./schema";
+import { unplugAndDeleteDrive } from "../../reconcile/hardware";
+import { toNumber } from "../../schemas/normalize";
+import { defineResource } from "../framework/defineResource";
+import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
+import { DRIVE_TABLE } from "./schema";
+
+type Inputs = DriveInputs & HardwareInputs;
+
+/** What changing a drive does: the preview's replacements, updates and warnings. */
+const GIB = 2 ** 30;
+const formatBytes = (bytes: unknown) => {
+  const n = Number(toNumber(bytes));
+  return Number.isFinite(n) && n % GIB === 0 ? `${n / GIB} GiB` : `${String(bytes)} bytes`;
+};
+
+export function diffDrive(olds: Row, news: Row): ResourceDiff {
+  const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;
+  const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
+  const shrinks = d.replaces.includes("disksize");
+  if (shrinks) {
+    d.warnings.unshift(
+      `!!! ${what}: disksize ${formatBytes(olds.disksize)} → ${formatBytes(news.disksize)} would SHRINK it; drives only grow, so this REPLACES the drive and ALL ITS DATA IS LOST !!!`,
+    );
+  }
+  const others = d.replaces.filter((f) => f !== "disksize");
+  if (others.length) {
+    const why = others.map((f) => describeChange(driveShape, f, olds, news)).join(", ");
+    d.warnings.unshift(`${what} is REPLACED (${why}): its data is lost`);
+  }
+  return d;
+}
+
+export const drive = defineResource<Inputs, Inputs>({
+  description: "A drive of a VM's machine.",
+  ...hardwareBehaviour<Inputs, Inputs>({
+    token: "Drive",
+    table: DRIVE_TABLE,
+    markedIn: "description",
+    noun: "drive",
+    schema: driveInputsSchema,
+    shape: driveShape,
+    diff: diffDrive,
+    toApiBody: (i, mode) => toDriveApiBody(i, mode),
+    fromApiRow: (row, declared) => fromDriveApiRow(row, declared) as Partial<Inputs>,
+    readFields: DRIVE_READ_FIELDS,
+    // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
+    removeLive: (api, owner, id, olds, t) =>
+      owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined,
+  }),
+});

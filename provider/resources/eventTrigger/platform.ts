@@ -1,0 +1,19 @@
+/** The eventTrigger as a row: its table and its schema's conversion, declared once. */
+import type { RowMapping } from "../../reconcile/automation/rows";
+import {
+  EVENT_TRIGGER_READ_FIELDS,
+  EVENT_TRIGGER_TABLE,
+  fromEventTriggerApiRow,
+  toEventTriggerApiBody,
+  type EventTriggerInputs,
+} from "./schema";
+
+export const eventTriggerRows: RowMapping<EventTriggerInputs> = {
+  table: EVENT_TRIGGER_TABLE,
+  what: "event trigger",
+  readFields: EVENT_TRIGGER_READ_FIELDS,
+  toApiBody: toEventTriggerApiBody,
+  fromApiRow: fromEventTriggerApiRow,
+  identity: "content",
+  uniqueName: false,
+};

@@ -1,0 +1,29 @@
+import type { Row } from "../../reconcile/platform";
+import { diffFields, named, type ResourceDiff } from "../../plan/diff";
+import { NIC_READ_FIELDS, type NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "./schema";
+import { defineResource } from "../framework/defineResource";
+import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
+import { NIC_TABLE } from "./schema";
+
+type Inputs = NicInputs & HardwareInputs;
+
+/** What changing a nic does: the preview's replacements, updates and warnings. */
+export function diffNic(olds: Row, news: Row): ResourceDiff {
+  return diffFields(nicShape, olds, news, { what: named("NIC", news), uniqueName: false });
+}
+
+export const nic = defineResource<Inputs, Inputs>({
+  description: "A network interface of a VM's machine.",
+  ...hardwareBehaviour<Inputs, Inputs>({
+    token: "Nic",
+    table: NIC_TABLE,
+    markedIn: "description",
+    noun: "NIC",
+    schema: nicInputsSchema,
+    shape: nicShape,
+    diff: diffNic,
+    toApiBody: (i, mode) => toNicApiBody(i, mode),
+    fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
+    readFields: NIC_READ_FIELDS,
+  }),
+});

@@ -1,0 +1,14 @@
+import { taskRows } from "./platform";
+import { TASK_TABLE, type TaskInputs, taskInputsSchema, taskShape } from "./schema";
+import { rowBehaviour } from "../framework/automationRow";
+import { defineResource } from "../framework/defineResource";
+
+export const task = defineResource<TaskInputs, TaskInputs>({
+  token: "Task",
+  table: TASK_TABLE,
+  description:
+    "Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
+  schema: taskInputsSchema,
+  sdk: { uniqueName: "program" },
+  ...rowBehaviour(taskShape, taskRows),
+});

@@ -1,0 +1,13 @@
+/** The user as a row: its table and its schema's conversion, declared once. */
+import type { RowMapping } from "../../reconcile/automation/rows";
+import { fromUserApiRow, toUserApiBody, USER_READ_FIELDS, USER_TABLE, type UserInputs } from "./schema";
+
+export const userRows: RowMapping<UserInputs> = {
+  table: USER_TABLE,
+  what: "user",
+  readFields: USER_READ_FIELDS,
+  toApiBody: toUserApiBody,
+  fromApiRow: fromUserApiRow,
+  identity: "name",
+  uniqueName: true,
+};

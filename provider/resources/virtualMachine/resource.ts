@@ -1,0 +1,292 @@
+import type { Session } from "../../reconcile/session";
+import {
+  START_AFTER_HARDWARE_INPUT,
+  VIRTUAL_MACHINE_READ_FIELDS,
+  type VirtualMachineInputs,
+  type VirtualMachineOutputs,
+  virtualMachineOutputs,
+  fromVirtualMachineApiRow,
+  toCloneParams,
+  toVirtualMachineApiBody,
+  virtualMachineInputsSchema,
+  virtualMachineShape,
+} from "./schema";
+import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../../plan/diff";
+import { toBoolean } from "../../schemas/normalize";
+import { withoutOutputs } from "../../schemas/outputs";
+import { type LiveVmState, type VmStep, planVmUpdate } from "../../plan/vmUpdate";
+import { type CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../../reconcile/cloudinitFiles";
+import { markerOf, withoutTag } from "../../reconcile/createMarker";
+import { isNameConflict } from "../../reconcile/insertRow";
+import { type MachineStatus, readMachineStatus } from "../../reconcile/machineStatus";
+import { errorText, str } from "../../reconcile/platform";
+import { type VmRef, powerOff, powerOn } from "../../reconcile/power";
+import { forgetOwner, rememberMadeHere, rememberVm } from "../../reconcile/machineOwners";
+import type { OperationTimeouts } from "../../schemas/timeouts";
+import {
+  type CloneSource,
+  type LiveVm,
+  deleteVm,
+  enforcePower,
+  findVmByName,
+  insertVm,
+  powerTimeouts,
+  readVm,
+  setVmNote,
+} from "./platform";
+import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
+import { declaredFields } from "../framework/declaredFields";
+import { PartialCreateError } from "../framework/defineProvider";
+import { defineResource } from "../framework/defineResource";
+import { verifyVmNameFree } from "./nameTakenCheck";
+import { resolveTimeouts } from "../framework/operationTimeouts";
+import { VM_TABLE } from "./schema";
+
+type PowerState = "running" | "stopped";
+
+/** `needRestart` is read live on refresh; after our own changes it is false (power-cycle changes are applied with a cycle). */
+function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus, needRestart = false): VirtualMachineOutputs {
+  return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running, needRestart };
+}
+
+const statusOf = (running: boolean): MachineStatus =>
+  running ? { running: true, status: "running" } : { running: false, status: "stopped" };
+
+const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.cloudinitFiles?.map((f) => f.name) ?? [];
+
+/** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
+async function liveInputs(api: Session, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
+  const declared = withoutOutputs(olds, virtualMachineOutputs);
+  const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
+  // Power is managed only when declared; then the live machine status is the truth.
+  if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
+  // Files are read only when managed: an undeclared list costs no request.
+  if (declared.cloudinitFiles !== undefined) inputs.cloudinitFiles = await readCloudinitFiles(api, live.ref.vmKey, declaredFiles(declared));
+  return inputs;
+}
+
+async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
+  const clone = inputs.cloneFrom;
+  if (!clone) return undefined;
+  const src = await api.get(VM_TABLE, clone.vm, "$key,machine,name");
+  if (!src) throw new Error(`vplatform: cloneFrom.vm: no VM with key '${clone.vm}'`);
+  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: toCloneParams(clone) };
+}
+
+/**
+ * A clone starts as a copy of its template: the declared settings and files
+ * are applied afterwards, so one `up` converges (a clone declaring more RAM
+ * than its template gets it now, not at the next run).
+ */
+async function applyDeclaredToClone(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
+  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+  if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
+  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(withoutTag(live.row), inputs) };
+  const body = apiUpdateBody(virtualMachineShape, diffVirtualMachine(asCloned, inputs), inputs);
+  if (Object.keys(body).length > 0) await api.update(VM_TABLE, vm.vmKey, body);
+  if (inputs.cloudinitFiles) await syncCloudinitFiles(api, vm.vmKey, inputs.cloudinitFiles);
+}
+
+/** Undo a create that failed after the row existed; if even that fails, let Pulumi record the VM. */
+async function rollback(api: Session, vm: VmRef, inputs: VirtualMachineInputs, t: OperationTimeouts, cause: unknown): Promise<never> {
+  console.log(`vplatform: creating VM '${vm.name}' failed after the VM existed (${errorText(cause)}); deleting it again`);
+  try {
+    await deleteVm(api, vm, await readMachineStatus(api, vm.machineKey), t);
+  } catch (undoErr) {
+    throw new PartialCreateError(
+      `vplatform: creating VM '${vm.name}' failed (${errorText(cause)}) and deleting it again failed too (${errorText(undoErr)}); ` +
+        `it is recorded as partially created and the next update continues from there`,
+      vm.vmKey,
+      { ...inputs, machineKey: vm.machineKey, powerState: "stopped", status: "unknown", running: false, needRestart: false },
+      [errorText(cause)],
+    );
+  }
+  throw cause;
+}
+
+/**
+ * A VM an earlier, interrupted create made: its live power is the truth from
+ * here on. A plain VM that differs from the declaration is recorded as
+ * partially created (the next update converges it); a clone gets the declared
+ * settings applied next anyway.
+ */
+async function recoveredVmStatus(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<MachineStatus> {
+  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+  if (!live) throw new Error(`vplatform: VM '${vm.name}' (key ${vm.vmKey}) disappeared right after it was found; re-run \`pulumi up\``);
+  if (!inputs.cloneFrom) {
+    const asInputs = fromVirtualMachineApiRow(withoutTag(live.row), inputs);
+    const outs = outputs(
+      { ...inputs, ...asInputs, powerState: live.status.running ? "running" : "stopped" } as VirtualMachineInputs,
+      vm,
+      live.status,
+    );
+    assertRecoveredMatches(`VM '${vm.name}'`, inputs, asInputs, vm.vmKey, outs);
+  }
+  return live.status;
+}
+
+/** Finds the VM `adopt` names: by key (never a snapshot) or by the declared name. */
+function findVmToAdopt(api: Session, inputs: VirtualMachineInputs & { adopt: true | string }): Promise<LiveVm> {
+  return findAdoptable(`VM '${inputs.name}'`, inputs.adopt, {
+    byKey: async (key) => {
+      const live = await readVm(api, key, `${VIRTUAL_MACHINE_READ_FIELDS},is_snapshot`);
+      if (live && toBoolean(live.row.is_snapshot) === true)
+        throw new Error(`vplatform: adopt: '${key}' is the key of a snapshot, not of a VM`);
+      return live;
+    },
+    byName: () => findVmByName(api, inputs.name, VIRTUAL_MACHINE_READ_FIELDS),
+  });
+}
+
+/**
+ * What the preview says beyond the field list: which changes restart the VM
+ * and which wait for its next start. A VM whose power this resource manages is
+ * judged from the state recorded at the last update or refresh; otherwise
+ * (power left alone, or managed by a VmPower as in YAML environments) it may be
+ * running, and the preview says what happens if it is. Under powerCyclePolicy
+ * "refuse" the preview fails unless the last read found it stopped, as with a
+ * declared powerState: a refused restart belongs in the plan, not in the `up`
+ * after the merge. The update re-reads the live state.
+ */
+function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs): ResourceDiff {
+  const recorded = olds.powerState !== undefined;
+  const live: LiveVmState = { running: recorded ? olds.running === true : true, allowHotplug: olds.allowHotplug !== false };
+  const plan = planVmUpdate(olds, news, live);
+  if (plan.diff.replaces.length > 0) return plan.diff;
+  if (!plan.ok && (recorded || olds.running !== false)) {
+    throw new Error(
+      `vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`,
+    );
+  }
+  if (!plan.ok)
+    return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };
+  const t = resolveTimeouts(news.timeouts);
+  const restart = `the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`;
+  const lines = plan.restart ? [`${plan.restart}: ${recorded ? restart : `if it is running then, ${restart}`}`] : [];
+  return { ...plan.diff, warnings: [...plan.warnings, ...lines] };
+}
+
+/** Runs the planned steps in order; resolves to the machine status afterwards. */
+async function runVmSteps(api: Session, vm: VmRef, steps: VmStep[], status: MachineStatus, t: OperationTimeouts): Promise<MachineStatus> {
+  const power = powerTimeouts(t);
+  for (const step of steps) {
+    switch (step.kind) {
+      case "put":
+        await api.update(VM_TABLE, vm.vmKey, step.body);
+        break;
+      case "setNote":
+        await setVmNote(api, vm, step.text);
+        break;
+      case "syncCloudinitFiles":
+        await syncCloudinitFiles(api, vm.vmKey, step.files);
+        break;
+      case "powerOff":
+        console.log(`vplatform: stopping VM '${vm.name}': ${step.reason}`);
+        await powerOff(api, vm, power);
+        status = statusOf(false);
+        break;
+      case "powerOn":
+        console.log(`vplatform: starting VM '${vm.name}': ${step.reason}`);
+        await powerOn(api, vm, power);
+        status = statusOf(true);
+        break;
+      case "powerCycle":
+        console.log(`vplatform: restarting VM '${vm.name}': ${step.reason}`);
+        await powerOff(api, vm, power);
+        await powerOn(api, vm, power);
+        status = statusOf(true);
+        break;
+    }
+  }
+  return status;
+}
+
+export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({
+  token: "VirtualMachine",
+  table: VM_TABLE,
+  description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
+  outputs: virtualMachineOutputs,
+  schema: virtualMachineInputsSchema,
+  sdk: { uniqueName: "program", ownsMachine: true },
+  verify: (api, inputs, unknown, olds) => verifyVmNameFree(api, inputs, unknown, olds),
+  diff: (_id, olds, news) => previewVmDiff(olds, news),
+
+  async create(api, inputs) {
+    const t = resolveTimeouts(inputs.timeouts);
+    let vm: VmRef;
+    let status: MachineStatus = statusOf(false); // a new VM starts stopped
+    const adopt = inputs.adopt;
+    if (adopt) {
+      const live = await findVmToAdopt(api, { ...inputs, adopt });
+      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(withoutTag(live.row), inputs));
+      ({ ref: vm, status } = live);
+    } else {
+      try {
+        const source = await resolveCloneSource(api, inputs);
+        const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t, markerOf(inputs));
+        // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
+        const inserted = source ? await api.withMachineLock(source.machineKey, insert) : await insert();
+        vm = inserted;
+        if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
+        else if (!source) rememberMadeHere(api, vm.machineKey);
+      } catch (err) {
+        if (!isNameConflict(err)) throw err;
+        throw new Error(
+          `vplatform: creating VM '${inputs.name}': the name is taken by a VM this stack did not create (${errorText(err)}); ` +
+            `free the name (rename or delete that VM), rename this one, or set adopt: true (or its key) to take it over`,
+        );
+      }
+    }
+    return api.withMachineLock(vm.machineKey, async () => {
+      try {
+        if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
+        if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
+        const desired = inputs.powerState as PowerState | undefined;
+        // The SDK's start step starts it after its hardware, attached cold meanwhile (no hot-plug, no power cycle).
+        const startedLater = desired === "running" && !adopt && (inputs as Record<string, unknown>)[START_AFTER_HARDWARE_INPUT] === true;
+        await enforcePower(api, vm, status, startedLater ? undefined : desired, t);
+        const after = desired ? statusOf(desired === "running") : status;
+        // Its hardware needs no look-up of it; the status recorded is the one the run ends with.
+        rememberVm(api, vm, startedLater ? status : after, inputs.allowHotplug as boolean | undefined);
+        return { id: vm.vmKey, outs: outputs(inputs, vm, after) };
+      } catch (err) {
+        if (adopt) throw err;
+        return rollback(api, vm, inputs, t, err);
+      }
+    });
+  },
+
+  async read(api, id, olds) {
+    const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
+    if (!live) return undefined;
+    rememberVm(api, live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
+    const inputs = await liveInputs(api, live, olds);
+    return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
+  },
+
+  async update(api, id, olds, news) {
+    const t = resolveTimeouts(news.timeouts);
+    forgetOwner(api, olds.machineKey); // its settings (allow_hotplug) may change
+    return api.withMachineLock(olds.machineKey, async () => {
+      // One request for both what the plan depends on: live power and allow_hotplug.
+      const live = await readVm(api, id, "allow_hotplug");
+      if (!live)
+        throw new Error(`vplatform: VM '${news.name}' (key ${id}) no longer exists; run \`pulumi refresh\` to drop it from the state`);
+      const vm: VmRef = { ...live.ref, name: news.name };
+      if (news.powerState) api.forgetOwedStart(vm.machineKey); // the plan brings about the declared state
+      const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
+      if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
+      for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
+      return outputs(news, vm, await runVmSteps(api, vm, plan.steps, live.status, t));
+    });
+  },
+
+  async delete(api, id, olds) {
+    const t = resolveTimeouts(olds.timeouts);
+    await api.withMachineLock(olds.machineKey, async () => {
+      const live = await readVm(api, id, "name");
+      if (!live) return; // already gone
+      await deleteVm(api, live.ref, live.status, t);
+    });
+  },
+});

@@ -1,0 +1,142 @@
+import type { Session } from "../../reconcile/session";
+import { diffFields, named, type ResourceDiff } from "../../plan/diff";
+import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
+import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
+import { isIdle, waitForMachineStatus } from "../../reconcile/machineStatus";
+import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/createMarker";
+import { insertRow } from "../../reconcile/insertRow";
+import { errorText, type Row, str } from "../../reconcile/platform";
+import { type VmRef, vmAction } from "../../reconcile/power";
+import { declaredFields } from "../framework/declaredFields";
+import { PartialCreateError } from "../framework/defineProvider";
+import { defineResource } from "../framework/defineResource";
+import { resolveTimeouts } from "../framework/operationTimeouts";
+import { quoteLiteral } from "../../client/query-string";
+import { VM_TABLE } from "../virtualMachine/schema";
+import { SNAPSHOT_TABLE } from "./schema";
+
+type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
+type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
+
+async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
+  const row = await api.get(VM_TABLE, vmKey, "$key,machine,name");
+  if (!row) throw new Error(`vplatform: vm: no VM with key '${vmKey}'`);
+  return { vmKey, machineKey: str(row.machine), name: str(row.name) };
+}
+
+/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
+async function findSnapshot(api: Session, vmKey: string, name: string, marker: string) {
+  const rows = await api.list(VM_TABLE, {
+    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quoteLiteral(name)} and ${taggedFilter(marker)}`,
+    fields: "$key,name,description,created,machine",
+    sort: "-created",
+    limit: 1,
+  });
+  return rows[0];
+}
+
+/**
+ * Rolls the VM back to the snapshot, then waits until the status leaves restoring.
+ * The wait watches the machine the answer names, if any (the spec does not say whether a restore
+ * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
+ */
+async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec: number) {
+  const wait = (machineKey: string, kind: string, label: string) =>
+    waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore" });
+  // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
+  await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
+  const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
+  const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
+  await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
+  return machineKey;
+}
+
+/** What changing a vmSnapshot does: the preview's replacements, updates and warnings. */
+export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
+  const what = named("snapshot", news);
+  // Snapshot names need not be unique: the new snapshot exists before the old one goes (a restore point throughout).
+  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: false });
+  if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
+    d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
+  }
+  return d;
+}
+
+export const vmSnapshot = defineResource<Inputs, Outputs>({
+  token: "VmSnapshot",
+  table: SNAPSHOT_TABLE,
+  description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
+  outputs: vmSnapshotOutputs,
+  schema: vmSnapshotInputsSchema,
+  diff: (_id, olds, news) => diffVmSnapshot(olds, news),
+
+  async create(api, inputs) {
+    const vm = await vmRef(api, inputs.vm);
+    const outs = { ...inputs, machineKey: vm.machineKey };
+    return api.withMachineLock(vm.machineKey, async () => {
+      // Names need not be unique: the snapshot carrying this create's marker is ours.
+      const marker = markerOf(inputs);
+      const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
+      const t = resolveTimeouts(inputs.timeouts);
+      const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
+      try {
+        await insertRow(
+          api,
+          {
+            table: "vm_actions",
+            body: params,
+            what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
+            findOurs: taken,
+            send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
+          },
+          t.snapshot * 1000,
+        );
+        await waitForMachineStatus(api, vm.machineKey, isIdle, {
+          kind: "snapshot",
+          timeoutSec: t.snapshot,
+          label: `VM '${vm.name}' to finish snapshotting`,
+          timeoutInput: "snapshot",
+        });
+      } catch (err) {
+        const row = await taken().catch(() => undefined);
+        if (!row) throw err;
+        // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
+        throw new PartialCreateError(
+          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}; it is recorded as partially created and the next update continues from there`,
+          str(row.$key),
+          outs,
+          [errorText(err)],
+        );
+      }
+      const row = await taken();
+      if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
+      return { id: str(row.$key), outs };
+    });
+  },
+
+  async read(api, id, olds) {
+    const row = await api.get(VM_TABLE, id, "$key,name,is_snapshot,parent_vm");
+    if (row?.is_snapshot !== true) return undefined;
+    const declared = withoutOutputs(olds, vmSnapshotOutputs);
+    if (declaredFields(declared)) return { outs: olds, inputs: declared as Inputs };
+    // Imported (nothing declared yet): the snapshot row names its VM.
+    const inputs = { vm: str(row.parent_vm), name: str(row.name) } as Inputs;
+    return { outs: { ...inputs, machineKey: (await vmRef(api, inputs.vm)).machineKey }, inputs };
+  },
+
+  /** Only restoreTrigger changes in place: a new value rolls the VM back to this snapshot. */
+  async update(api, id, olds, news) {
+    const d = diffVmSnapshot(olds, news);
+    if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger")) {
+      // The VM as it is now: an earlier restore may have changed its machine.
+      const vm = await vmRef(api, olds.vm);
+      const machineKey = await api.withMachineLock(vm.machineKey, () => restore(api, vm, id, resolveTimeouts(news.timeouts).restore));
+      return { ...news, machineKey };
+    }
+    return { ...news, machineKey: olds.machineKey };
+  },
+
+  async delete(api, id) {
+    await api.remove(VM_TABLE, id);
+  },
+});

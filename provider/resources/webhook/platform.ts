@@ -1,0 +1,13 @@
+/** The webhook as a row: its table and its schema's conversion, declared once. */
+import type { RowMapping } from "../../reconcile/automation/rows";
+import { fromWebhookApiRow, toWebhookApiBody, WEBHOOK_READ_FIELDS, WEBHOOK_TABLE, type WebhookInputs } from "./schema";
+
+export const webhookRows: RowMapping<WebhookInputs> = {
+  table: WEBHOOK_TABLE,
+  what: "webhook",
+  readFields: WEBHOOK_READ_FIELDS,
+  toApiBody: toWebhookApiBody,
+  fromApiRow: fromWebhookApiRow,
+  identity: "marker",
+  uniqueName: true,
+};

@@ -1,0 +1,14 @@
+import { webhookRows } from "./platform";
+import { WEBHOOK_TABLE, type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
+import { rowBehaviour } from "../framework/automationRow";
+import { defineResource } from "../framework/defineResource";
+
+export const webhook = defineResource<WebhookInputs, WebhookInputs>({
+  token: "Webhook",
+  table: WEBHOOK_TABLE,
+  description:
+    "Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place.",
+  schema: webhookInputsSchema,
+  sdk: { uniqueName: "program" },
+  ...rowBehaviour(webhookShape, webhookRows),
+});
