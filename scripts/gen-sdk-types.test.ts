@@ -79,7 +79,7 @@ describe("a declaration's SDK behaviour shapes its generated class", () => {
   const declared = (sdk: object, outputs = {}) => sdkClassesFile([{ token: "Widget", description: "A widget.", outputs, sdk }]);
 
   test("hardware on a machine takes and echoes the branded machine key", () => {
-    const text = declared({ onMachine: true, uniqueName: "vm" });
+    const text = declared({ onMachine: true, refuseDuplicateNames: "onMachine" });
     expect(text).toContain("export type WidgetArgs = Args<OnMachine<T.WidgetInputs>>;");
     expect(text).toContain("export interface Widget extends Outputs<OnMachine<T.WidgetValues>> {}");
   });

@@ -15,8 +15,8 @@ const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(
 
 /** Refuses a name the platform keeps unique where the declaration says, before anything is sent. */
 function claimUniqueName(sdk: SdkBehaviour, owner: MachineOwner | undefined, token: string, logical: string, name: unknown): void {
-  if (sdk.uniqueName === "program") claimName(programScope(), token, name, logical, "in this program");
-  if (sdk.uniqueName === "vm") claimName(owner, token, name, logical, "on the same VM");
+  if (sdk.refuseDuplicateNames === "inProgram") claimName(programScope(), token, name, logical, "in this program");
+  if (sdk.refuseDuplicateNames === "onMachine") claimName(owner, token, name, logical, "on the same VM");
 }
 
 /**

@@ -49,8 +49,8 @@ export function describeChange(shape: Shape, field: string, olds: Values, news: 
 interface DiffOptions {
   /** "VM 'web'", "drive 'data' of machine 54": the object in warnings. */
   what: string;
-  /** The table's names are unique: a replacement with the same name must delete first. */
-  uniqueName: boolean;
+  /** The platform refuses a second row of the name (409): a replacement that keeps the name must delete first. */
+  namesUniqueOnPlatform: boolean;
 }
 
 /** A diff that changes nothing, to add to (a new one each time: callers push into its lists). */
@@ -108,7 +108,7 @@ export function diffFields(shape: Shape, olds: Values, news: Values, opts: DiffO
   }
   d.changes = d.replaces.length > 0 || d.updates.length > 0;
   const sameName = news.name === undefined || sameFieldValue({ kind: "string" }, olds.name, news.name);
-  d.deleteBeforeReplace = opts.uniqueName && d.replaces.length > 0 && sameName;
+  d.deleteBeforeReplace = opts.namesUniqueOnPlatform && d.replaces.length > 0 && sameName;
   return d;
 }
 
@@ -130,7 +130,7 @@ export const named = (noun: string, values: Values) => (typeof values.name === "
 
 export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
   const what = named("VM", news);
-  const d = diffFields(virtualMachineShape, olds, news, { what, uniqueName: true });
+  const d = diffFields(virtualMachineShape, olds, news, { what, namesUniqueOnPlatform: true });
   if (d.replaces.length) {
     const why = d.replaces.map((f) => describeChange(virtualMachineShape, f, olds, news)).join(", ");
     d.warnings.unshift(`${what} is REPLACED (${why}): the old VM is deleted with its drives and their data`);

@@ -1,4 +1,4 @@
-/** `vplatform:index:VirtualMachine` → "VirtualMachine" (undefined for other packages or modules). */
+/** `vplatform:index:<token>` → the token (undefined for other packages or modules). */
 export function resourceName(pkg: string, typeToken: string): string | undefined {
   const [p, mod, name] = typeToken.split(":");
   return p === pkg && mod === "index" ? name : undefined;

@@ -2,14 +2,17 @@
 // the dynamic door and its entry module, the SDK's class, schema.json and the
 // docs derive from that, with nothing else written. (Leaving a declaration out of the list fails
 // tsc: see registry.typecheck.ts.)
+import * as fs from "node:fs";
+import * as path from "node:path";
 import { z } from "zod";
+import { root, sourceFiles } from "../../test/importGraph";
 import { noChange } from "../plan/diff";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
 import { VplatformProvider } from "../plugin/vplatformProvider";
 import type { PlatformApi, Row } from "../reconcile/platform";
 import { defineResource } from "./framework/defineResource";
-import { RESOURCES, RESOURCE_LIST } from "./index";
+import { RESOURCES, RESOURCE_LIST, type Resource } from "./index";
 import { dynamicDoor } from "./framework/defineProvider";
 import { SessionRegistry } from "./framework/sessionRegistry";
 
@@ -107,4 +110,47 @@ describe("the list", () => {
       "ApiKey",
     ]);
   });
+});
+
+describe("a resource lives in one folder", () => {
+  const resourcesDir = path.join(root, "provider/resources");
+  const folders = fs
+    .readdirSync(resourcesDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && d.name !== "framework")
+    .map((d) => d.name);
+
+  test("each folder of provider/resources (but the framework) holds a listed resource, and each listed resource has its folder", () => {
+    expect([...folders].sort()).toEqual(RESOURCE_LIST.map((r) => r.dynamicFile).sort());
+    for (const r of RESOURCE_LIST) expect(fs.existsSync(path.join(resourcesDir, r.dynamicFile, "resource.ts"))).toBe(true);
+  });
+
+  /** Hand-written sources of the provider, SDK and scripts: tests and generated files aside. */
+  const handWritten = ["provider", "sdk", "scripts"]
+    .flatMap((dir) => sourceFiles(dir))
+    .filter((f) => !/\.test\.ts$|\.generated\.ts$|^provider\/dynamic\//.test(f));
+  /** The hand-written files outside the folders of `owners` where `literal` is a string of the code (not a JSON member's value). */
+  const outside = (owners: readonly Resource[], literal: string) =>
+    handWritten.filter(
+      (f) =>
+        !owners.some((o) => f.startsWith(`provider/resources/${o.dynamicFile}/`)) &&
+        new RegExp(`(?<!": )"${literal}"`).test(fs.readFileSync(path.join(root, f), "utf8")),
+    );
+
+  test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("%s's table is named only in its own folder", (_token, r) => {
+    // VmPower acts on the VMs' rows: a table may belong to more than one resource.
+    expect(
+      outside(
+        RESOURCE_LIST.filter((o) => o.table === r.table),
+        r.table,
+      ),
+    ).toEqual([]);
+  });
+
+  test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))(
+    "%s's token is written only in its own folder (where else a token is named, its type is the list's)",
+    (_token, r) => {
+      // The SDK names the start step it adds (typed ResourceToken): the one other place.
+      expect(outside([r], r.token).filter((f) => f !== "sdk/declaredResource.ts")).toEqual([]);
+    },
+  );
 });

@@ -32,9 +32,9 @@ export interface RowMapping<I> {
   identity: "marker" | "name" | "content";
   /**
    * The platform refuses a second row of the name (409): a row an earlier attempt made shows itself
-   * as that conflict, so the first send needs no look before it.
+   * as that conflict, so the first send needs no look before it; and a replacement keeping the name deletes first.
    */
-  uniqueName: boolean;
+  namesUniqueOnPlatform: boolean;
 }
 
 export interface CreateOptions {
@@ -75,7 +75,7 @@ export async function createRow<I>(api: PlatformApi, m: RowMapping<I>, inputs: I
       body,
       what: describe(m, inputs),
       findOurs: async () => (mayHaveMade ? findOurs(api, m, body, opts.marker) : undefined),
-      lookFirst: !m.uniqueName,
+      lookFirst: !m.namesUniqueOnPlatform,
       send,
     },
     opts.budgetMs,

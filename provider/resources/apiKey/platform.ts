@@ -18,7 +18,7 @@ export const apiKeyRows: RowMapping<ApiKeyInputs> = {
   toApiBody: toApiKeyApiBody,
   fromApiRow: fromApiKeyApiRow,
   identity: "marker",
-  uniqueName: false,
+  namesUniqueOnPlatform: false,
 };
 
 export interface ApiKeyState {

@@ -16,7 +16,7 @@ type Outputs = Inputs & Partial<OutputValues<typeof apiKeyOutputs>>;
 /** What changing a key does: `user` and `rotation` replace it (the new key is made before the old one goes). */
 export function diffApiKey(olds: Row, news: Row): ResourceDiff {
   // Key names need not be unique, so a replacement never has to delete first.
-  return diffFields(apiKeyShape, olds, news, { what: named("API key", news), uniqueName: false });
+  return diffFields(apiKeyShape, olds, news, { what: named("API key", news), namesUniqueOnPlatform: false });
 }
 
 /** The outputs the platform reports besides the inputs (the secret is not among them). */

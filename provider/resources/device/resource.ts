@@ -19,7 +19,7 @@ type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
 
 /** What changing a device does: the preview's replacements, updates and warnings. */
 export function diffDevice(olds: Row, news: Row): ResourceDiff {
-  return diffFields(deviceShape, olds, news, { what: named("device", news), uniqueName: false });
+  return diffFields(deviceShape, olds, news, { what: named("device", news), namesUniqueOnPlatform: false });
 }
 
 export const device = defineResource<Inputs, Outputs>({

@@ -18,7 +18,7 @@ const formatBytes = (bytes: unknown) => {
 
 export function diffDrive(olds: Row, news: Row): ResourceDiff {
   const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;
-  const d = diffFields(driveShape, olds, news, { what, uniqueName: false });
+  const d = diffFields(driveShape, olds, news, { what, namesUniqueOnPlatform: false });
   const shrinks = d.replaces.includes("disksize");
   if (shrinks) {
     d.warnings.unshift(

@@ -15,5 +15,5 @@ export const eventTriggerRows: RowMapping<EventTriggerInputs> = {
   toApiBody: toEventTriggerApiBody,
   fromApiRow: fromEventTriggerApiRow,
   identity: "content",
-  uniqueName: false,
+  namesUniqueOnPlatform: false,
 };

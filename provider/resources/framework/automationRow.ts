@@ -18,7 +18,7 @@ type RowInputs = Row & { adopt?: boolean | string; timeouts?: Partial<OperationT
 
 /** What changing the row does, from its shape's `onChange` (a unique name replaced under the same name deletes first). */
 export function diffRow(shape: Shape, m: RowMapping<unknown>, olds: Row, news: Row): ResourceDiff {
-  return diffFields(shape, olds, news, { what: named(m.what, news), uniqueName: m.uniqueName });
+  return diffFields(shape, olds, news, { what: named(m.what, news), namesUniqueOnPlatform: m.namesUniqueOnPlatform });
 }
 
 /** The changed fields a PUT carries: those with a column, neither set by an action of their own nor dropped from the program. */

@@ -19,10 +19,11 @@ export interface ResourceSchema {
  */
 export interface SdkBehaviour {
   /**
-   * Where the platform keeps `name` unique, so the SDK refuses it twice before anything is sent:
-   * across the program (VMs, vnets), or on one VM for hardware of one kind (with `onMachine`).
+   * Where the SDK refuses a `name` given twice, before anything is sent: across the program (the platform keeps
+   * the names of VMs, vnets, users, ... unique), or on one VM for hardware of one kind (the provider finds a named
+   * row of a machine by its name).
    */
-  uniqueName?: "program" | "vm";
+  refuseDuplicateNames?: "inProgram" | "onMachine";
   /**
    * Hardware: `machine` takes a VM's (branded) machineKey; given that output, it copies the VM's key and
    * power-cycle policy into its inputs and is deleted with the VM.

@@ -118,7 +118,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     token: spec.token,
     table: spec.table,
     schema: spec.schema,
-    sdk: { onMachine: true, uniqueName: "vm" },
+    sdk: { onMachine: true, refuseDuplicateNames: "onMachine" },
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),

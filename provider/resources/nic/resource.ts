@@ -9,7 +9,7 @@ type Inputs = NicInputs & HardwareInputs;
 
 /** What changing a nic does: the preview's replacements, updates and warnings. */
 export function diffNic(olds: Row, news: Row): ResourceDiff {
-  return diffFields(nicShape, olds, news, { what: named("NIC", news), uniqueName: false });
+  return diffFields(nicShape, olds, news, { what: named("NIC", news), namesUniqueOnPlatform: false });
 }
 
 export const nic = defineResource<Inputs, Inputs>({

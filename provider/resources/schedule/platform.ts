@@ -22,7 +22,7 @@ export const scheduleRows: RowMapping<ScheduleInputs> = {
   toApiBody: toScheduleApiBody,
   fromApiRow: fromScheduleApiRow,
   identity: "marker",
-  uniqueName: true,
+  namesUniqueOnPlatform: true,
 };
 
 /** The task keys the schedule's links name, in the platform's order. */

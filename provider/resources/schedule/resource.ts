@@ -15,7 +15,7 @@ export const schedule = defineResource<ScheduleInputs, ScheduleInputs>({
   description:
     "When tasks run (every minute … year, or once), from a start to an end, on which weekdays; tasks are the Task ids it runs. Every change is made in place.",
   schema: scheduleInputsSchema,
-  sdk: { uniqueName: "program" },
+  sdk: { refuseDuplicateNames: "inProgram" },
   diff: row.diff,
 
   async create(api, inputs) {

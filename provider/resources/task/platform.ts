@@ -9,5 +9,5 @@ export const taskRows: RowMapping<TaskInputs> = {
   toApiBody: toTaskApiBody,
   fromApiRow: fromTaskApiRow,
   identity: "marker",
-  uniqueName: true,
+  namesUniqueOnPlatform: true,
 };

@@ -9,6 +9,6 @@ export const task = defineResource<TaskInputs, TaskInputs>({
   description:
     "Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
   schema: taskInputsSchema,
-  sdk: { uniqueName: "program" },
+  sdk: { refuseDuplicateNames: "inProgram" },
   ...rowBehaviour(taskShape, taskRows),
 });

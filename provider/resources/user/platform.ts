@@ -9,5 +9,5 @@ export const userRows: RowMapping<UserInputs> = {
   toApiBody: toUserApiBody,
   fromApiRow: fromUserApiRow,
   identity: "name",
-  uniqueName: true,
+  namesUniqueOnPlatform: true,
 };

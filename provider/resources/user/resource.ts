@@ -14,7 +14,7 @@ type Inputs = UserInputs;
 
 /** What changing a user does: every field changes in place (a new password is sent again). */
 export function diffUser(olds: Row, news: Row): ResourceDiff {
-  return diffFields(userShape, olds, news, { what: named("user", news), uniqueName: true });
+  return diffFields(userShape, olds, news, { what: named("user", news), namesUniqueOnPlatform: true });
 }
 
 export const user = defineResource<Inputs, Inputs>({
@@ -22,7 +22,7 @@ export const user = defineResource<Inputs, Inputs>({
   table: userRows.table,
   description: "A user of the platform; its API keys have its rights, so a pipeline gets a user of its own.",
   schema: userInputsSchema,
-  sdk: { uniqueName: "program" },
+  sdk: { refuseDuplicateNames: "inProgram" },
   diff: (_id, olds, news) => diffUser(olds, news),
 
   /**

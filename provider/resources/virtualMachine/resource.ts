@@ -207,7 +207,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   description: "A virtual machine. `id` is the VM key; its hardware attaches to `machineKey`.",
   outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
-  sdk: { uniqueName: "program", ownsMachine: true },
+  sdk: { refuseDuplicateNames: "inProgram", ownsMachine: true },
   verify: (api, inputs, unknown, olds) => verifyVmNameFree(api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 

@@ -38,7 +38,7 @@ async function enforceDeclared(api: Session, inputs: VmPowerInputs): Promise<Out
 
 /** What changing a vmPower does: the preview's replacements, updates and warnings. */
 export function diffVmPower(olds: Row, news: Row): ResourceDiff {
-  return diffFields(vmPowerShape, olds, news, { what: `power of VM ${String(news.vm)}`, uniqueName: false });
+  return diffFields(vmPowerShape, olds, news, { what: `power of VM ${String(news.vm)}`, namesUniqueOnPlatform: false });
 }
 
 export const vmPower = defineResource<VmPowerInputs, Outputs>({

@@ -55,7 +55,7 @@ async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec:
 export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
   const what = named("snapshot", news);
   // Snapshot names need not be unique: the new snapshot exists before the old one goes (a restore point throughout).
-  const d = diffFields(vmSnapshotShape, olds, news, { what, uniqueName: false });
+  const d = diffFields(vmSnapshotShape, olds, news, { what, namesUniqueOnPlatform: false });
   if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger") && d.replaces.length === 0) {
     d.warnings.push(`restoreTrigger changed: VM ${String(news.vm)} is RESTORED to ${what}; its changes since the snapshot are lost`);
   }

@@ -35,7 +35,7 @@ async function removeUnlessInUse(api: Session, id: string): Promise<string | und
 /** What changing a vnet does: the preview's replacements, updates and warnings. */
 export function diffVnet(olds: Row, news: Row): ResourceDiff {
   const what = named("vnet", news);
-  const d = diffFields(vnetShape, olds, news, { what, uniqueName: true });
+  const d = diffFields(vnetShape, olds, news, { what, namesUniqueOnPlatform: true });
   if (d.updates.includes("network") && !d.noApiCall.includes("network")) {
     d.warnings.push(`${what}: ${describeChange(vnetShape, "network", olds, news)} changes the address range of every NIC on the network`);
   }
@@ -47,7 +47,7 @@ export const vnet = defineResource<Inputs, Inputs>({
   table: VNET_TABLE,
   description: "A virtual network.",
   schema: vnetInputsSchema,
-  sdk: { uniqueName: "program" },
+  sdk: { refuseDuplicateNames: "inProgram" },
   diff: (_id, olds, news) => diffVnet(olds, news),
 
   async create(api, inputs) {

@@ -9,5 +9,5 @@ export const webhookRows: RowMapping<WebhookInputs> = {
   toApiBody: toWebhookApiBody,
   fromApiRow: fromWebhookApiRow,
   identity: "marker",
-  uniqueName: true,
+  namesUniqueOnPlatform: true,
 };

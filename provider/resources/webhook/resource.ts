@@ -9,6 +9,6 @@ export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   description:
     "Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place.",
   schema: webhookInputsSchema,
-  sdk: { uniqueName: "program" },
+  sdk: { refuseDuplicateNames: "inProgram" },
   ...rowBehaviour(webhookShape, webhookRows),
 });
