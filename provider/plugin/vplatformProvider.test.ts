@@ -4,7 +4,6 @@ import { pollUntil, realClock } from "../reconcile/waitFor";
 import { resolveTimeouts } from "../resources/framework/operationTimeouts";
 import { VplatformProvider } from "./vplatformProvider";
 import { RESOURCE_LIST } from "../resources";
-import { stableMarker } from "../reconcile/createMarker";
 
 const quietClock = { ...realClock, log: () => undefined, progress: () => undefined };
 
@@ -152,27 +151,5 @@ describe("customTimeouts", () => {
       bindsWaits: true,
     });
     expect(engineDeadline("update", 0)).toBeUndefined();
-  });
-});
-
-describe("a program that passes no marker (YAML, the generated SDK) gets the URN's, and a replacement one of its own", () => {
-  const key = urnOf("ApiKey");
-  const recorded = { name: "ci", rotation: "1", description: "", ipAllowList: [], ipDenyList: [] };
-  const checked = async (olds: Row | undefined, news: Row) => {
-    const p = provider(fakePlatforms().factory);
-    p.configure({ endpoint: "https://a.example", apiKey: "k" });
-    return (await p.check(key, olds, news)).inputs ?? {};
-  };
-
-  test("a new resource and an update record no marker: the create derives the URN's again", async () => {
-    expect(await checked(undefined, { name: "ci", rotation: "1" })).not.toHaveProperty("__marker");
-    expect(await checked(recorded, { name: "ci", rotation: "1", description: "now described" })).not.toHaveProperty("__marker");
-  });
-
-  test("a replacement created before its predecessor is deleted records a marker that is not the URN's", async () => {
-    const replacement = await checked(recorded, { name: "ci", rotation: "2" });
-    expect(replacement.__marker).toMatch(/^[0-9a-f]{16}$/);
-    expect(replacement.__marker).not.toBe(stableMarker(key));
-    expect(await checked(recorded, { name: "ci", rotation: "2" })).toEqual(replacement);
   });
 });

@@ -81,15 +81,8 @@ export class VplatformProvider implements provider.Provider {
   /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
   check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
     return this.run(urn, undefined, async (ops, session) => {
-      // A program that passes no marker gets the URN's (see create); a replacement is checked against it too.
-      const derived = stableMarker(urn);
-      const marked = (bag: Settings) => (bag[MARKER_INPUT] === undefined ? { ...bag, [MARKER_INPUT]: derived } : bag);
-      const recorded = olds && Object.keys(olds).length > 0 ? marked(olds) : {};
-      const checked = await ops.check(session, marked(news), recorded);
-      // Recorded only when it is not the URN's: a replacement's marker of its own.
-      const inputs =
-        checked.inputs?.[MARKER_INPUT] === derived && news[MARKER_INPUT] === undefined ? withoutMarker(checked.inputs) : checked.inputs;
-      return { ...checked, inputs: asSecrets(inputs, ops.secretProperties) };
+      const checked = await ops.check(session, news, olds ?? {});
+      return { ...checked, inputs: asSecrets(checked.inputs, ops.secretProperties) };
     });
   }
 

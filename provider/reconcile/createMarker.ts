@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Row, str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
+import { fieldMeta, type Shape } from "../schemas/common";
 import { VM_TABLE } from "../resources/virtualMachine/schema";
 import { VNET_TABLE } from "../resources/vnet/schema";
 import { DRIVE_TABLE } from "../resources/drive/schema";
@@ -32,6 +33,24 @@ export function markerOf(inputs: Row): string {
 }
 
 export const markerTag = (marker: string): string => `[vplatform:${marker}]`;
+
+/**
+ * The inputs a create runs with: their marker refined by the values of the inputs whose change replaces the
+ * resource (`onChange: "replace"`). A replacement shares its predecessor's identity, and one created before the
+ * predecessor is deleted must never find and take over that still-live row (an API key's rotation would revoke
+ * the old key before the new one exists); a create interrupted and run again has the same values, so it still
+ * finds the row it made. The recorded `__marker` stays the identity's (the doors put it back in the outputs).
+ */
+export function withGenerationMarker(inputs: Row, shape: Shape): Row {
+  const identity = inputs[MARKER_INPUT];
+  if (typeof identity !== "string") return inputs;
+  const replacing = Object.keys(shape)
+    .filter((field) => fieldMeta(shape[field])?.onChange === "replace" && inputs[field] !== undefined)
+    .sort();
+  if (replacing.length === 0) return inputs;
+  const generation = JSON.stringify(replacing.map((field) => [field, inputs[field]]));
+  return { ...inputs, [MARKER_INPUT]: stableMarker(`${identity}\n${generation}`) };
+}
 
 /** The description to store: the declared one with the tag appended. */
 export function taggedDescription(description: unknown, marker: string): string {

@@ -42,11 +42,10 @@ export function assertRecoveredMatches(what: string, declared: Row, live: Row, k
   const differing = Object.keys(live).filter((k) => declared[k] !== undefined && !jsonEqual(live[k], declared[k]));
   if (differing.length === 0) return;
   throw new PartialCreateError(
-    `vplatform: ${what}: a row an earlier, interrupted create made (key ${key}) was found but differs in ${differing.join(", ")}; ` +
-      `it is recorded as partially created and the next \`pulumi up\` updates it to the declaration`,
+    `vplatform: ${what}: a row an earlier, interrupted create made (key ${key}) was found but differs in ${differing.join(", ")}`,
     key,
     // Recorded as it is, so the next update's diff sends what differs.
     { ...outs, ...live },
-    differing.map((k) => `${k} differs`),
+    "it is recorded as partially created; the next `pulumi up` updates it to the declaration",
   );
 }

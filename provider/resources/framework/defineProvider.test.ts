@@ -74,11 +74,13 @@ describe("defineProvider", () => {
   test("a partially created resource keeps __provider so refresh and destroy can run", async () => {
     const p = fake({
       create: async () => {
-        throw new PartialCreateError("half", "7", { name: "a" }, ["boom"]);
+        throw new PartialCreateError("vplatform: half made", "7", { name: "a" }, "finish it");
       },
     });
     const err = await p.create({ name: "a", size: 1, __provider: "code" } as I).catch((e) => e);
-    expect(err).toMatchObject({ id: "7", properties: { name: "a", __provider: "code" }, reasons: ["boom"] });
+    expect(err).toMatchObject({ id: "7", properties: { name: "a", __provider: "code" } });
+    // What the engine prints ("1 error occurred: * ...") is the message with its next step.
+    expect(err.reasons).toEqual(["vplatform: half made. Next: finish it"]);
   });
 
   test("diff prints its warnings and reports replacements", async () => {

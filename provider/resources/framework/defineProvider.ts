@@ -19,7 +19,7 @@ import { showLinesOnResourcesOnce } from "../../client/dynamicHostLines";
 import { keepYoungGenerationSmall } from "../../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../../client/operationDeadline";
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
-import { withMarkerOfItsOwn } from "./replacementMarker";
+import { MARKER_INPUT, withGenerationMarker } from "../../reconcile/createMarker";
 import { referencesOf, verifyReferences } from "./referenceCheck";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
@@ -75,7 +75,8 @@ export interface ResourceOperations {
 
 /** One implementation of a resource for both doors: no behaviour lives in a door only. */
 export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
-  const references = referencesOf(shapeOf(b.schema));
+  const shape = shapeOf(b.schema);
+  const references = referencesOf(shape);
   return {
     token: b.token,
     schema: b.schema,
@@ -89,8 +90,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
         ...(verify ? await verify(session, checked.inputs as I, checked.unknown, olds) : []),
         ...(await verifyReferences(session, checked.inputs as Row, checked.unknown, references, olds)),
       ]);
-      if (failures.length) return { failures };
-      return { inputs: withMarkerOfItsOwn(checked.inputs as Row, olds, (o, n) => b.diff("", o as O, n as I)) };
+      return failures.length ? { failures } : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
       const d = b.diff(id, olds as O, news as I);
@@ -99,11 +99,18 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       return { changes: d.changes, replaces: d.replaces, deleteBeforeReplace: d.deleteBeforeReplace };
     },
     async create(session, inputs) {
+      const marked = withGenerationMarker(inputs, shape);
+      // The row is tagged with its generation's marker; state records the resource's own.
+      const recorded = (bag: Row) =>
+        MARKER_INPUT in bag && MARKER_INPUT in inputs ? { ...bag, [MARKER_INPUT]: inputs[MARKER_INPUT] } : bag;
       try {
-        const created = await within(ownLimit(inputs, "create"), () => inEngineSlot(session, () => b.create(session, inputs as I)));
-        return { id: created.id, outs: plainJson(created.outs) };
+        const created = await within(ownLimit(inputs, "create"), () => inEngineSlot(session, () => b.create(session, marked as I)));
+        return { id: created.id, outs: plainJson(recorded(created.outs)) };
       } catch (err) {
-        if (err instanceof PartialCreateError) throw err;
+        if (err instanceof PartialCreateError) {
+          Object.assign(err.properties, recorded(err.properties));
+          throw err;
+        }
         throw explained(err, "create", describe(b.token, inputs));
       }
     },
@@ -242,13 +249,19 @@ function withoutProvider(bag: Record<string, unknown>): Record<string, unknown> 
  * partially created, so the next `up` continues instead of leaking the row.
  */
 export class PartialCreateError extends Error {
+  /** What the engine prints of the failure (its "N errors occurred"): the message, with its next step. */
+  readonly reasons: string[];
+
   constructor(
-    message: string,
+    /** What happened, starting "vplatform: ". */
+    happened: string,
     readonly id: string,
     readonly properties: Row & { __provider?: unknown },
-    readonly reasons: string[],
+    /** What the next `pulumi up` does about it, or what the user must do first. */
+    next = "the resource is recorded as partially created; the next `pulumi up` continues from there",
   ) {
-    super(message);
+    super(`${happened}. Next: ${next}`);
     this.name = "PartialCreateError";
+    this.reasons = [this.message];
   }
 }

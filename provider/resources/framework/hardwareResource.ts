@@ -161,10 +161,9 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
           if (!created) throw err;
           // The row exists but the VM could not be started again: record the row, never add it twice.
           throw new PartialCreateError(
-            `vplatform: ${what(inputs)} was added (key ${created.$key}) but ${errorText(err)}; it is recorded as partially created and the next update continues from there`,
+            `vplatform: ${what(inputs)} was added (key ${created.$key}) but ${errorText(err)}`,
             created.$key,
             outs(),
-            [errorText(err)],
           );
         }
         if (inserted?.recovered)

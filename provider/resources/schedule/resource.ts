@@ -25,11 +25,10 @@ export const schedule = defineResource<ScheduleInputs, ScheduleInputs>({
     } catch (err) {
       // The schedule exists: record it, so the next `up` links its tasks instead of making a second schedule.
       throw new PartialCreateError(
-        `vplatform: schedule '${inputs.name}' was created (key ${created.id}) but linking its tasks failed: ${errorText(err)}; ` +
-          "the next `pulumi up` links them",
+        `vplatform: schedule '${inputs.name}' was created (key ${created.id}) but linking its tasks failed: ${errorText(err)}`,
         created.id,
         { ...inputs, tasks: [] },
-        [errorText(err)],
+        "the schedule is recorded without its tasks; the next `pulumi up` links them",
       );
     }
     return created;

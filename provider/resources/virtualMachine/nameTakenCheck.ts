@@ -1,10 +1,10 @@
 import type { Session } from "../../reconcile/session";
-import { MARKER_INPUT, hasTag } from "../../reconcile/createMarker";
+import { MARKER_INPUT, hasTag, withGenerationMarker } from "../../reconcile/createMarker";
 import { type Row, rowsWhere, str } from "../../reconcile/platform";
 import { toBoolean } from "../../schemas/normalize";
 import type { CheckFailure } from "../framework/checkInputs";
 import { VM_CHECK_FIELDS, checkCopy } from "../framework/checkCopy";
-import { VM_TABLE } from "./schema";
+import { VM_TABLE, virtualMachineShape } from "./schema";
 
 /**
  * A new VM named like a VM already on the platform would fail the `up` with a
@@ -25,7 +25,7 @@ export async function verifyVmNameFree(api: Session, inputs: Row, unknown: Set<s
   const rows = (await rowsWhere(api, VM_TABLE, "name", name, "$key,name,description,is_snapshot")).filter(
     (r) => toBoolean(r.is_snapshot) !== true,
   );
-  const marker = inputs[MARKER_INPUT];
+  const marker = withGenerationMarker(inputs, virtualMachineShape)[MARKER_INPUT];
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
   if (!taken) return [];
   return [

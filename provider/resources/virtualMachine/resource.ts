@@ -94,11 +94,9 @@ async function rollback(api: Session, vm: VmRef, inputs: VirtualMachineInputs, t
     await deleteVm(api, vm, await readMachineStatus(api, vm.machineKey), t);
   } catch (undoErr) {
     throw new PartialCreateError(
-      `vplatform: creating VM '${vm.name}' failed (${errorText(cause)}) and deleting it again failed too (${errorText(undoErr)}); ` +
-        `it is recorded as partially created and the next update continues from there`,
+      `vplatform: creating VM '${vm.name}' failed (${errorText(cause)}) and deleting it again failed too (${errorText(undoErr)})`,
       vm.vmKey,
       { ...inputs, machineKey: vm.machineKey, powerState: "stopped", status: "unknown", running: false, needRestart: false },
-      [errorText(cause)],
     );
   }
   throw cause;

@@ -102,10 +102,9 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
         if (!row) throw err;
         // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
         throw new PartialCreateError(
-          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}; it is recorded as partially created and the next update continues from there`,
+          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}`,
           str(row.$key),
           outs,
-          [errorText(err)],
         );
       }
       const row = await taken();
