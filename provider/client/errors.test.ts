@@ -81,6 +81,18 @@ describe("explained: failures name the operation, the platform's answer and the 
   });
 });
 
+describe("every operation's failure carries its next step", () => {
+  test.each([
+    ["create", "it may have been created"],
+    ["read", "a read changes nothing"],
+    ["update", "it may have been applied"],
+    ["delete", "re-running the destroy"],
+  ] as const)("%s: a 503 says what happened and what to do", (op, said) => {
+    const e = explained(new ApiError(503, "GET", "/v4/task_schedules/4", "busy"), op, "Schedule 'nightly' (key 4)");
+    expect(e.message).toMatch(new RegExp(`^vplatform: \\w+ing Schedule 'nightly' \\(key 4\\): .*503.*\\. Next: .*${said}`));
+  });
+});
+
 describe("settingsHint: a failure that is the configuration's names the setting to fix", () => {
   const settings = { endpoint: "https://10.0.0.5:8443", credentials: "vplatform:apiKey / VPLATFORM_API_KEY" };
 

@@ -77,7 +77,7 @@ export function apiMessageOf(body: string): string | undefined {
   return text as string | undefined;
 }
 
-export type Operation = "create" | "update" | "delete";
+export type Operation = "create" | "read" | "update" | "delete";
 
 /**
  * What the user can do about a failed create/update/delete, from what the
@@ -89,10 +89,12 @@ export function nextStep(err: unknown, op: Operation): string | undefined {
     return "raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and re-run `pulumi up`";
   if (!(err instanceof ApiError)) return undefined;
   const s = err.status;
-  const may =
-    op === "create"
-      ? "it may have been created; the next `pulumi up` finds it by its marker and takes it over"
-      : "it may have been applied; re-running `pulumi up` is safe";
+  const may = {
+    create: "it may have been created; the next `pulumi up` finds it by its marker and takes it over",
+    read: "a read changes nothing; re-running it is safe",
+    update: "it may have been applied; re-running `pulumi up` is safe",
+    delete: "it may have been deleted; re-running the destroy (or `pulumi up`) is safe",
+  }[op];
   if (s === 0 && isUnreachable(err.code)) return undefined; // nothing was sent: the message names the setting
   if (s === 0)
     return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, re-run \`pulumi up\` once it is back`;
@@ -114,7 +116,7 @@ export function nextStep(err: unknown, op: Operation): string | undefined {
   return undefined;
 }
 
-const VERB: Record<Operation, string> = { create: "creating", update: "updating", delete: "deleting" };
+const VERB: Record<Operation, string> = { create: "creating", read: "reading", update: "updating", delete: "deleting" };
 
 /** The error with the operation and the next step in its message; the original stays its cause. */
 export function explained(err: unknown, op: Operation, what: string): Error {

@@ -115,7 +115,9 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       }
     },
     async read(session, id, props) {
-      const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O)));
+      const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O))).catch((err: unknown) => {
+        throw explained(err, "read", describe(b.token, props, id));
+      });
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The bookkeeping inputs (create marker, ...) are no platform values: they stay as recorded, never drift.
