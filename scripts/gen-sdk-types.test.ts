@@ -41,9 +41,7 @@ describe("the committed plain SDK types", () => {
       `import type * as T from "../sdk/schemaTypes.generated";`,
       `import type { OutputValues } from "../provider/schemas/outputs";`,
       `import type { LookupArgsOf, LookupResultOf } from "../provider/resources/lookupFunctions";`,
-      ...targets.map(
-        (t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../provider/schemas/${t.module}";`,
-      ),
+      ...targets.map((t) => `import { ${[t.exportName, t.outputsExport].filter(Boolean).join(", ")} } from "../${t.module}";`),
       `type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;`,
       ...targets.flatMap((t) => [
         `export const ${inName(t.token)}: Same<T.${inName(t.token)}, z.input<typeof ${t.exportName}>> = true;`,

@@ -19,7 +19,8 @@ import { LOOKUP_FUNCTIONS, type LookupFunction } from "../provider/resources/loo
 export const GENERATED_FILE = "sdk/schemaTypes.generated.ts";
 export const SDK_CLASSES_FILE = "sdk/resources.generated.ts";
 export const ENVIRONMENT_TYPES_FILE = "env/environmentTypes.generated.ts";
-const SCHEMAS_DIR = "provider/schemas";
+/** A resource's input schema (and output declarations) are exported by its folder's schema module. */
+const schemaModuleOf = (r: Pick<Resource, "dynamicFile">) => `provider/resources/${r.dynamicFile}/schema`;
 
 export interface SchemaTarget {
   token: string;
@@ -33,23 +34,17 @@ export interface SchemaTarget {
   outputsExport?: string;
 }
 
-/** Finds, for each resource of the registry, the module exports that are its input schema and its output declarations. */
-export function schemaTargets(root: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): SchemaTarget[] {
-  const modules = fs
-    .readdirSync(path.join(root, SCHEMAS_DIR))
-    .filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "index.ts")
-    .map((f) => f.replace(/\.ts$/, ""));
-  const exportsOf = new Map(modules.map((m) => [m, require(path.join(__dirname, "..", SCHEMAS_DIR, m)) as Record<string, unknown>]));
+/** Finds, for each resource of the registry, the exports of its schema module that are its input schema and its output declarations. */
+export function schemaTargets(_root: string, resourceList: readonly Resource[] = RESOURCE_LIST): SchemaTarget[] {
   return resourceList.map((r) => {
-    for (const [module, exported] of exportsOf) {
-      const exportName = Object.keys(exported).find((k) => exported[k] === r.inputs);
-      if (!exportName) continue;
-      const outputsExport = Object.keys(r.outputs).length ? Object.keys(exported).find((k) => exported[k] === r.outputs) : undefined;
-      if (Object.keys(r.outputs).length && !outputsExport)
-        throw new Error(`${r.token}: its output declarations are not exported by ${SCHEMAS_DIR}/${module}`);
-      return { token: r.token, description: r.description, schema: r.inputs, module, exportName, outputs: r.outputs, outputsExport };
-    }
-    throw new Error(`${r.token}: its input schema is not exported by any module of ${SCHEMAS_DIR}`);
+    const module = schemaModuleOf(r);
+    const exported = require(path.join(__dirname, "..", module)) as Record<string, unknown>;
+    const exportName = Object.keys(exported).find((k) => exported[k] === r.inputs);
+    if (!exportName) throw new Error(`${r.token}: its input schema is not exported by ${module}`);
+    const outputsExport = Object.keys(r.outputs).length ? Object.keys(exported).find((k) => exported[k] === r.outputs) : undefined;
+    if (Object.keys(r.outputs).length && !outputsExport)
+      throw new Error(`${r.token}: its output declarations are not exported by ${module}`);
+    return { token: r.token, description: r.description, schema: r.inputs, module, exportName, outputs: r.outputs, outputsExport };
   });
 }
 
@@ -241,7 +236,7 @@ function plainTypesFile(
 /** The SDK's file: inputs, validated values and computed outputs of every resource, and the look-ups' results. */
 export function sdkTypesFile(root: string): string {
   const list = schemaTargets(root);
-  const schemaModule = (t: SchemaTarget) => ({ schema: t.schema, module: `${SCHEMAS_DIR}/${t.module}`, exportName: t.exportName });
+  const schemaModule = (t: SchemaTarget) => ({ schema: t.schema, module: t.module, exportName: t.exportName });
   const types = list.flatMap((t): PlainType[] => [
     { name: inName(t.token), of: "input", ...schemaModule(t), doc: `${t.token} inputs as a program declares them. ${t.description}` },
     {
@@ -252,7 +247,7 @@ export function sdkTypesFile(root: string): string {
     },
   ]);
   const computed = new Map(list.filter((t) => t.outputsExport).map((t) => [outName(t.token), computedInterface(t)]));
-  const source = "the zod input schemas (provider/schemas) and the look-ups (provider/resources/lookupFunctions)";
+  const source = "the zod input schemas (provider/resources/<resource>/schema.ts) and the look-ups (provider/resources/lookupFunctions)";
   return plainTypesFile(root, GENERATED_FILE, source, [...types, ...LOOKUP_FUNCTIONS.flatMap(lookupTypes)], (name) =>
     computed.has(name) ? [computed.get(name)!] : [],
   );
