@@ -20,7 +20,8 @@ const resourcePolicies: ResourceValidationPolicy[] = resourceRules.map((rule) =>
   configSchema: configSchemaOf(rule),
   validateResource: (args, reportViolation) => {
     if (vplatformType(args.type) !== rule.appliesTo) return;
-    const check = rule.check as (r: PolicyResource, c: unknown) => string[];
+    // The engine hands over the inputs as the provider's check answered them: the rule's type (rules.ts, Declared).
+    const check = rule.check as unknown as (r: PolicyResource, c: unknown) => string[];
     for (const message of check({ type: args.type, urn: args.urn, props: args.props }, settingsOf(rule, args.getConfig<object>())))
       reportViolation(message);
   },
@@ -32,13 +33,16 @@ const stackPolicies: StackValidationPolicy[] = stackRules.map((rule) => ({
   enforcementLevel: rule.enforcementLevel,
   configSchema: configSchemaOf(rule),
   validateStack: (args, reportViolation) => {
-    const resources: PolicyResource[] = args.resources.map((r) => ({
-      type: r.type,
-      urn: r.urn,
-      props: r.props,
-      inputSources: Object.fromEntries(Object.entries(r.propertyDependencies).map(([input, deps]) => [input, deps.map((d) => d.type)])),
-    }));
-    for (const v of rule.checkStack(resources, settingsOf(rule, args.getConfig<object>()))) reportViolation(v.message, v.urn);
+    const resources: PolicyResource[] = args.resources
+      .filter((r) => vplatformType(r.type) === rule.appliesTo)
+      .map((r) => ({
+        type: r.type,
+        urn: r.urn,
+        props: r.props,
+        inputSources: Object.fromEntries(Object.entries(r.propertyDependencies).map(([input, deps]) => [input, deps.map((d) => d.type)])),
+      }));
+    const checkStack = rule.checkStack as unknown as (r: PolicyResource[], c: unknown) => { urn: string; message: string }[];
+    for (const v of checkStack(resources, settingsOf(rule, args.getConfig<object>()))) reportViolation(v.message, v.urn);
   },
 }));
 

@@ -1,8 +1,11 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { RESOURCES, type ResourceToken } from "../provider/resources";
+import { checkInputs } from "../provider/resources/checkInputs";
+import type { InputsByToken, ValuesByToken } from "../sdk/schemaTypes.generated";
 import {
   apiKeysExpireAndAreFenced,
-  dhcpInsideNetwork,
+  type Declared,
   driveLimits,
   nicsOnDeclaredVnets,
   prodVmsRefusePowerCycle,
@@ -10,18 +13,28 @@ import {
   vmSizeLimits,
   vplatformType,
   webhooksOverHttps,
-  type PolicyResource,
 } from "./rules";
 
 const urn = (stack: string, type: string, name: string) => `urn:pulumi:${stack}::team::${type}::${name}`;
-const sdk = (short: string) => `pulumi-nodejs:dynamic/vplatform:${short}`;
-const plugin = (short: string) => `vplatform:index:${short}`;
-const resource = (short: string, props: Record<string, unknown>, stack = "dev", type = sdk(short)): PolicyResource => ({
-  type,
-  urn: urn(stack, type, String(props.name ?? short)),
-  props,
-});
+const sdk = (token: string) => `pulumi-nodejs:dynamic/vplatform:${token}`;
+const plugin = (token: string) => `vplatform:index:${token}`;
+
+/**
+ * A resource as the engine hands it to the pack: its declaration through the resource's own check (its zod
+ * schema: defaults filled in, an input it does not have refused), so the rules see the provider's real inputs.
+ */
+function declared<T extends ResourceToken>(
+  token: T,
+  inputs: InputsByToken[T],
+  { stack = "dev", logical = token.toLowerCase(), door = sdk } = {},
+): Declared<T> {
+  const checked = checkInputs(RESOURCES[token].inputs, { ...inputs });
+  if (!checked.ok) throw new Error(`${token} ${JSON.stringify(inputs)}: ${JSON.stringify(checked.failures)}`);
+  const type = door(token);
+  return { type, urn: urn(stack, type, logical), props: checked.inputs as unknown as ValuesByToken[T] };
+}
 const GIB = 2 ** 30;
+const MACHINE = "7";
 
 describe("the pack recognizes vplatform resources whichever door declared them", () => {
   test("SDK (dynamic) and plugin type tokens give the short type; other packages' types none", () => {
@@ -39,86 +52,89 @@ describe("the pack recognizes vplatform resources whichever door declared them",
 
 describe("production VMs refuse power cycles", () => {
   const config = { stacks: ["prod*"] };
+  const vm = (stack: string, inputs: Partial<InputsByToken["VirtualMachine"]> = {}) =>
+    declared("VirtualMachine", { name: "web", ...inputs }, { stack });
   test("a VM of a stack named like prod* without powerCyclePolicy: refuse is a violation naming the fix", () => {
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "prod-eu"), config)).toEqual([
+    expect(prodVmsRefusePowerCycle.check(vm("prod-eu"), config)).toEqual([
       "stack 'prod-eu' is production (prod*): set powerCyclePolicy: refuse on VM 'web'",
     ]);
   });
   test("refuse passes, and other stacks are not production", () => {
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web", powerCyclePolicy: "refuse" }, "prod"), config)).toEqual(
-      [],
-    );
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "staging"), config)).toEqual([]);
-    expect(prodVmsRefusePowerCycle.check(resource("VirtualMachine", { name: "web" }, "live"), { stacks: ["live", "prod*"] })).toHaveLength(
-      1,
-    );
+    expect(prodVmsRefusePowerCycle.check(vm("prod", { powerCyclePolicy: "refuse" }), config)).toEqual([]);
+    expect(prodVmsRefusePowerCycle.check(vm("staging"), config)).toEqual([]);
+    expect(prodVmsRefusePowerCycle.check(vm("live"), { stacks: ["live", "prod*"] })).toHaveLength(1);
   });
 });
 
 describe("VM and drive limits", () => {
   test("RAM and cores above the configured limits are violations", () => {
-    const vm = resource("VirtualMachine", { name: "big", ram: 131072, cpuCores: 32 });
+    const vm = declared("VirtualMachine", { name: "big", ram: 131072, cpuCores: 32 });
     expect(vmSizeLimits.check(vm, { maxRamMB: 65536, maxCpuCores: 16 })).toEqual([
       "VM 'big': ram 131072 MB is above the limit of 65536 MB",
       "VM 'big': cpuCores 32 is above the limit of 16",
     ]);
     expect(vmSizeLimits.check(vm, { maxRamMB: 131072, maxCpuCores: 32 })).toEqual([]);
   });
-  test("a drive above the size cap or on a tier not allowed is a violation; unknown sizes pass", () => {
+  test("a drive above the size cap or on a tier not allowed is a violation; a drive without a disksize (a CD-ROM) passes", () => {
     const config = { maxSizeGiB: 100, allowedTiers: [2, 3] };
-    expect(driveLimits.check(resource("Drive", { name: "data", disksize: 200 * GIB, preferredTier: 1 }), config)).toEqual([
+    const drive = (inputs: Partial<InputsByToken["Drive"]>) => declared("Drive", { machine: MACHINE, name: "data", ...inputs });
+    expect(driveLimits.check(drive({ disksize: 200 * GIB, preferredTier: 1 }), config)).toEqual([
       "drive 'data': disksize 200 GiB is above the cap of 100 GiB",
       "drive 'data': preferredTier 1 is not an allowed tier (2, 3)",
     ]);
-    expect(driveLimits.check(resource("Drive", { name: "data", disksize: 50 * GIB, preferredTier: 3 }), config)).toEqual([]);
-    expect(driveLimits.check(resource("Drive", { name: "data" }), config)).toEqual([]);
+    expect(driveLimits.check(drive({ disksize: 50 * GIB, preferredTier: 3 }), config)).toEqual([]);
+    expect(driveLimits.check(drive({ media: "cdrom", mediaSource: "12" }), config)).toEqual([]);
   });
 });
 
-describe("networks", () => {
+describe("NICs are on vnets the stack declares", () => {
   test("a NIC whose vnet does not come from a Vnet of the stack is a violation unless its key is allowed", () => {
-    const declared = {
-      ...resource("Nic", { name: "a", vnet: "4" }),
-      inputSources: { vnet: [sdk("Vnet")], machine: [sdk("VirtualMachine")] },
-    };
-    const lookedUp = { ...resource("Nic", { name: "b", vnet: "9" }), inputSources: { machine: [sdk("VirtualMachine")] } };
-    expect(nicsOnDeclaredVnets.checkStack([declared, lookedUp], { allowedVnetKeys: [] })).toEqual([
-      { urn: lookedUp.urn, message: "NIC 'b': vnet 9 is not declared by this stack: declare it, or list its key in allowedVnetKeys" },
+    const nic = (logical: string, vnet: string) => declared("Nic", { machine: MACHINE, vnet }, { logical });
+    const onDeclared = { ...nic("a", "4"), inputSources: { vnet: [sdk("Vnet")], machine: [sdk("VirtualMachine")] } };
+    const onLookedUp = { ...nic("b", "9"), inputSources: { machine: [sdk("VirtualMachine")] } };
+    expect(nicsOnDeclaredVnets.checkStack([onDeclared, onLookedUp], { allowedVnetKeys: [] })).toEqual([
+      { urn: onLookedUp.urn, message: "NIC 'b': vnet 9 is not declared by this stack: declare it, or list its key in allowedVnetKeys" },
     ]);
-    expect(nicsOnDeclaredVnets.checkStack([declared, lookedUp], { allowedVnetKeys: ["9"] })).toEqual([]);
-  });
-  test("a DHCP range outside its network is a violation", () => {
-    const vnet = (start: string, stop: string) =>
-      resource("Vnet", { name: "lab", network: "10.0.0.0/24", dhcpStart: start, dhcpStop: stop });
-    expect(dhcpInsideNetwork.check(vnet("10.0.0.100", "10.0.1.10"), {})).toEqual([
-      "vnet 'lab': dhcpStop 10.0.1.10 is outside its network 10.0.0.0/24",
-    ]);
-    expect(dhcpInsideNetwork.check(vnet("10.0.0.100", "10.0.0.200"), {})).toEqual([]);
+    expect(nicsOnDeclaredVnets.checkStack([onDeclared, onLookedUp], { allowedVnetKeys: ["9"] })).toEqual([]);
   });
 });
 
-// ApiKey and Webhook resources do not exist yet: the rules are written against their type tokens and inputs.
-describe("API keys and webhooks (vplatform:index:ApiKey, vplatform:index:Webhook)", () => {
+describe("API keys expire and are fenced", () => {
   const now = Date.parse("2026-11-26T12:00:00Z");
-  const key = (props: Record<string, unknown>) => resource("ApiKey", { name: "ci", ...props }, "dev", plugin("ApiKey"));
-  test("a key must expire within N days and carry an IP allow list", () => {
-    expect(apiKeysExpireAndAreFenced.check(key({}), { maxDays: 90 }, now)).toEqual([
-      "API key 'ci': set expiresAt (within 90 days)",
-      "API key 'ci': set ipAllow (the addresses that may use it)",
+  const config = { maxDays: 90 };
+  const key = (inputs: Partial<InputsByToken["ApiKey"]>) => declared("ApiKey", { name: "ci", ...inputs }, { door: plugin });
+  const office = [{ address: "10.0.0.0/8" }];
+  test("a key that never expires (the default) and lets any address in (an empty allow list, the default) breaks both halves", () => {
+    expect(apiKeysExpireAndAreFenced.check(key({}), config, now)).toEqual([
+      "API key 'ci': expires is never: set it to a date within 90 days",
+      "API key 'ci': list the addresses that may use it in ipAllowList",
     ]);
-    expect(
-      apiKeysExpireAndAreFenced.check(key({ expiresAt: "2027-06-01T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now),
-    ).toEqual(["API key 'ci': expiresAt is more than 90 days away: rotate keys at least every 90 days"]);
-    expect(
-      apiKeysExpireAndAreFenced.check(key({ expiresAt: "2026-12-20T00:00:00Z", ipAllow: ["10.0.0.0/8"] }), { maxDays: 90 }, now),
-    ).toEqual([]);
   });
-  test("a webhook must call HTTPS, and allowInsecure is forbidden", () => {
-    const hook = (props: Record<string, unknown>) => resource("Webhook", { name: "alerts", ...props }, "dev", plugin("Webhook"));
+  test("expires more than maxDays away is a violation, a date or a time within them passes", () => {
+    expect(apiKeysExpireAndAreFenced.check(key({ expires: "2027-06-01T00:00:00Z", ipAllowList: office }), config, now)).toEqual([
+      "API key 'ci': expires 2027-06-01T00:00:00Z is more than 90 days away: rotate keys at least every 90 days",
+    ]);
+    expect(apiKeysExpireAndAreFenced.check(key({ expires: "2026-12-20", ipAllowList: office }), config, now)).toEqual([]);
+    expect(apiKeysExpireAndAreFenced.check(key({ expires: "2027-02-01T00:00:00+01:00", ipAllowList: office }), config, now)).toEqual([]);
+  });
+  test("an allow list whose entries are all disabled lets any address in: a violation", () => {
+    const disabled = key({ expires: "2026-12-20", ipAllowList: [{ address: "10.0.0.0/8", enabled: false }] });
+    expect(apiKeysExpireAndAreFenced.check(disabled, config, now)).toEqual([
+      "API key 'ci': list the addresses that may use it in ipAllowList",
+    ]);
+  });
+});
+
+describe("webhooks call HTTPS only", () => {
+  const hook = (inputs: Partial<InputsByToken["Webhook"]>) =>
+    declared("Webhook", { name: "alerts", url: "https://hooks.example/x", ...inputs }, { door: plugin });
+  test("an http URL and allowInsecure are each a violation", () => {
     expect(webhooksOverHttps.check(hook({ url: "http://hooks.example/x", allowInsecure: true }), {})).toEqual([
       "webhook 'alerts': url http://hooks.example/x is not HTTPS",
       "webhook 'alerts': allowInsecure is forbidden",
     ]);
-    expect(webhooksOverHttps.check(hook({ url: "https://hooks.example/x" }), {})).toEqual([]);
+  });
+  test("an https URL without allowInsecure (its default: false) passes", () => {
+    expect(webhooksOverHttps.check(hook({}), {})).toEqual([]);
   });
 });

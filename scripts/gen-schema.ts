@@ -10,6 +10,7 @@ import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/r
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
+import { resourceRules, stackRules } from "../policy/rules";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents as zod writes them
 type Json = Record<string, any>;
@@ -279,6 +280,24 @@ export function buildConfigTable(): string {
   return ["| setting | env fallback | meaning |", "|---|---|---|", ...rows].join("\n");
 }
 
+/** A table cell's text: a `|` would end the cell. */
+const cell = (text: string) => text.replace(/\|/g, "\\|");
+
+/** The README's table of the policy pack's rules (policy/rules.ts): what each requires of which resource, and its settings. */
+export function buildPolicyTable(): string {
+  const rows = [...resourceRules.map((r) => ({ ...r, together: false })), ...stackRules.map((r) => ({ ...r, together: true }))].map(
+    (rule) => {
+      const settings =
+        Object.entries(rule.settings as Record<string, { default: unknown; description: string }>)
+          .map(([name, s]) => `\`${name}\` (\`${JSON.stringify(s.default)}\`): ${s.description}`)
+          .join("; ") || "none";
+      const appliesTo = `\`${rule.appliesTo}\`${rule.together ? " (the stack's, together)" : ""}`;
+      return `| \`${rule.name}\` | ${appliesTo} | ${cell(rule.description)} | ${rule.enforcementLevel} | ${cell(settings)} |`;
+    },
+  );
+  return ["| rule | applies to | requires | level | settings (default) |", "|---|---|---|---|---|", ...rows].join("\n");
+}
+
 const BLOCK = (name: string) => [`<!-- generated: ${name} (scripts/gen-schema.ts) -->`, `<!-- end of generated: ${name} -->`] as const;
 
 /** `text` with the named generated block's contents replaced. */
@@ -315,7 +334,7 @@ export function generatedFiles(root: string): Record<string, string> {
   return {
     "schema.json": `${JSON.stringify(schema, null, 2)}\n`,
     "docs/resources.md": buildDocs(schema),
-    "README.md": replaceBlock(readme, "configuration", buildConfigTable()),
+    "README.md": replaceBlock(replaceBlock(readme, "configuration", buildConfigTable()), "policy rules", buildPolicyTable()),
     ...dynamicEntryFiles(RESOURCE_LIST),
   };
 }

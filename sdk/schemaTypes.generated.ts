@@ -1726,3 +1726,37 @@ export interface GetTableRowsResult {
     /** The rows, as the API answers them */
     rows: Record<string, unknown>[];
 }
+
+/** Each resource's inputs as a program declares them, by its token. */
+export interface InputsByToken {
+    VirtualMachine: VirtualMachineInputs;
+    Drive: DriveInputs;
+    Nic: NicInputs;
+    Device: DeviceInputs;
+    Vnet: VnetInputs;
+    VmSnapshot: VmSnapshotInputs;
+    VmPower: VmPowerInputs;
+    Webhook: WebhookInputs;
+    Task: TaskInputs;
+    EventTrigger: EventTriggerInputs;
+    Schedule: ScheduleInputs;
+    User: UserInputs;
+    ApiKey: ApiKeyInputs;
+}
+
+/** Each resource's inputs as validated and normalized, by its token: what the provider's check answers (and a policy sees). */
+export interface ValuesByToken {
+    VirtualMachine: VirtualMachineValues;
+    Drive: DriveValues;
+    Nic: NicValues;
+    Device: DeviceValues;
+    Vnet: VnetValues;
+    VmSnapshot: VmSnapshotValues;
+    VmPower: VmPowerValues;
+    Webhook: WebhookValues;
+    Task: TaskValues;
+    EventTrigger: EventTriggerValues;
+    Schedule: ScheduleValues;
+    User: UserValues;
+    ApiKey: ApiKeyValues;
+}
