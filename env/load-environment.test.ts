@@ -64,7 +64,7 @@ describe("environment definitions are validated with the provider's own schemas"
 
   test("a key's IP entry that is neither an address nor a CIDR block is refused at its line", () => {
     expect(problems("apiKeys:\n  - name: k\n    ipDenyList:\n      - address: 10.0.0.300\n")).toEqual([
-      expect.stringMatching(/^env\.yaml:4:\d+: apiKeys\[0\]\.ipDenyList\[0\]\.address: ipDenyList\[0\] '10\.0\.0\.300' is neither/),
+      expect.stringMatching(/^env\.yaml:4:\d+: apiKeys\[0\]\.ipDenyList\[0\]\.address: '10\.0\.0\.300' is neither/),
     ]);
   });
 

@@ -1,10 +1,7 @@
 import { isCollection, isMap, isPair, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import type { z } from "zod";
+import { formatPath } from "../provider/schemas/common";
 import { EnvironmentError, type EnvironmentProblem, type SourceLocation } from "./environment-error";
-
-export function formatPath(path: readonly PropertyKey[]): string {
-  return path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`)).join("");
-}
 
 export interface YamlSource {
   file: string;

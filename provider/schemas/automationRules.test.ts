@@ -62,7 +62,7 @@ describe("an IP list entry is an address or a CIDR block, IPv4 or IPv6", () => {
   ])("%j is refused, at its index, saying what to write", (entry) => {
     const found = ipListProblems("ipDenyList", [{ address: "10.0.0.1" }, { address: entry, enabled: false }]);
     expect(paths(found)).toEqual(["ipDenyList.1.address"]);
-    expect(found[0].message).toContain(`ipDenyList[1] '${entry}' is neither an IP address nor a CIDR block`);
+    expect(found[0].message).toContain(`'${entry}' is neither an IP address nor a CIDR block`);
     expect(found[0].message).toMatch(/write an address .* or a block/);
   });
 

@@ -34,7 +34,7 @@ export function ipListProblems(field: string, entries: readonly IpEntry[]): Prob
       ? []
       : problem(
           [field, i, "address"],
-          `${field}[${i}] '${entry.address}' is neither an IP address nor a CIDR block: ` +
+          `'${entry.address}' is neither an IP address nor a CIDR block: ` +
             "write an address (10.0.0.5, 2001:db8::5) or a block (10.0.0.0/24, 2001:db8::/32)",
         ),
   );

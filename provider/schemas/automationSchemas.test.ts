@@ -132,7 +132,7 @@ describe("ApiKey: expiry, IP lists and rotation", () => {
   });
   test("a wrong IP entry is refused by the schema; the expiry rule judges a new date only", () => {
     expect(problems(apiKeyInputsSchema, { name: "k", ipDenyList: [{ address: "10.0.0.0/40" }] })).toEqual([
-      "ipDenyList.0.address: ipDenyList[0] '10.0.0.0/40' is neither an IP address nor a CIDR block: " +
+      "ipDenyList.0.address: '10.0.0.0/40' is neither an IP address nor a CIDR block: " +
         "write an address (10.0.0.5, 2001:db8::5) or a block (10.0.0.0/24, 2001:db8::/32)",
     ]);
     const now = Date.parse("2032-01-01T00:00:00Z");

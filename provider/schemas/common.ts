@@ -271,5 +271,10 @@ export function cidrContains(cidr: { base: number; bits: number }, ip: number): 
 }
 
 /** The fields of an object schema (none for another schema). */
+/** A field path as users write it: `apiKeys[0].ipDenyList[1].address`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  return path.map((seg, i) => (typeof seg === "number" ? `[${seg}]` : i === 0 ? String(seg) : `.${String(seg)}`)).join("");
+}
+
 export const shapeOf = (schema: z.ZodType): Record<string, z.ZodType> =>
   (schema as unknown as { shape?: Record<string, z.ZodType> }).shape ?? {};

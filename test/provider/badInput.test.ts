@@ -61,16 +61,20 @@ const generated = RESOURCE_LIST.flatMap((r) =>
   }),
 );
 
+/**
+ * Whether a failure names `field` (written as users write paths: `headers[0].name`): as its property (an input
+ * given), or at the head of its reason (a path within an input, or an input left out).
+ */
+const names = (f: { property: string; reason: string }, field: string) =>
+  f.property === field || (f.property === "" && [": ", ".", "["].some((next) => f.reason.startsWith(field + next)));
+
 async function expectRefused(token: string, inputs: Record<string, unknown>, field: string) {
   const provider = (providers as Record<string, () => any>)[token]();
-  const result = await provider.check({}, inputs);
-  const named = (result.failures ?? []).some(
-    (f: { property: string; reason: string }) => f.property === field || f.property.startsWith(`${field}.`),
-  );
+  const failures: { property: string; reason: string }[] = (await provider.check({}, inputs)).failures ?? [];
+  const named = failures.some((f) => names(f, field));
   (named ? refused : notRefused).push(`${token}.${field}`);
-  expect(result.failures ?? []).toEqual(
-    expect.arrayContaining([expect.objectContaining({ property: expect.stringMatching(new RegExp(`^${field}(\\.|$)`)) })]),
-  );
+  // On failure, shows what was reported instead.
+  expect(named ? field : failures).toEqual(field);
 }
 
 describe("every input's wrong value is refused in check, naming the field (generated from the schemas)", () => {
@@ -144,7 +148,7 @@ describe("the bad input of issue 20 for webhooks, tasks, event triggers and sche
   test("an API key value with a prefix", () =>
     expectRefused("Webhook", { ...valid.Webhook, authorization: { type: "apiKey", key: "ApiKey abc" } }, "authorization.key"));
   test("a header without a name", () =>
-    expectRefused("Webhook", { ...valid.Webhook, headers: [{ name: " ", value: "x" }] }, "headers.0.name"));
+    expectRefused("Webhook", { ...valid.Webhook, headers: [{ name: " ", value: "x" }] }, "headers[0].name"));
   test("a message variable outside the four", () => expectRefused("Task", { ...valid.Task, message: "${NAME} on ${HOST}" }, "message"));
   test("a task whose webhook does not exist (one read-only look-up)", () =>
     expectRefused("Task", { ...valid.Task, webhook: "999999" }, "webhook"));

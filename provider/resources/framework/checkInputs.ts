@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { formatPath } from "../../schemas/common";
 import { containsPreviewUnknown } from "../../schemas/normalize";
 import { START_AFTER_HARDWARE_INPUT } from "../virtualMachine/schema";
 import { MARKER_INPUT } from "../../reconcile/createMarker";
@@ -6,6 +7,18 @@ import { MARKER_INPUT } from "../../reconcile/createMarker";
 export interface CheckFailure {
   property: string;
   reason: string;
+}
+
+/**
+ * A failure as the engine prints it: `property <p> value <v> has a problem: <reason>`, with <v> looked up among
+ * the inputs it sent by the whole of <p> (pulumi's step_generator.go, issueCheckFailures). A nested path
+ * (`ipAllowList.0.address`) or an input not given finds nothing and prints `value {<nil>}`: such a failure
+ * names no property, so the engine prints `has a problem: <reason>`, and its path heads the reason instead.
+ */
+export function asEngineFailure(given: Record<string, unknown>, failure: CheckFailure): CheckFailure {
+  if (failure.property === "" || Object.hasOwn(given, failure.property)) return failure;
+  const path = formatPath(failure.property.split(".").map((seg) => (/^\d+$/.test(seg) ? Number(seg) : seg)));
+  return { property: "", reason: failure.reason.startsWith(`${path}: `) ? failure.reason : `${path}: ${failure.reason}` };
 }
 
 export type Checked<T> = { ok: true; inputs: T; unknown: Set<string> } | { ok: false; failures: CheckFailure[] };
@@ -36,7 +49,7 @@ export function checkInputs<S extends z.ZodType>(schema: S, news: Record<string,
   const failures = issues
     .flatMap(namingUnrecognizedKeys)
     .filter((issue) => !unknown.has(String(issue.path[0])))
-    .map((issue) => ({ property: issue.path.map(String).join(".") || "(inputs)", reason: issue.message }));
+    .map((issue) => ({ property: issue.path.map(String).join("."), reason: issue.message }));
   if (failures.length > 0) return { ok: false, failures };
   // Only unknown fields failed (e.g. a required field that is unknown): fine during preview.
   const inputs = parsed.success ? { ...(parsed.data as Record<string, unknown>) } : { ...known };

@@ -13,7 +13,7 @@ import { fieldMeta, shapeOf } from "../../schemas/common";
 import type { OutputDecls } from "../../schemas/outputs";
 import { secretProperties } from "../../schemas/secretFields";
 import { importWarnings } from "../../schemas/unreadable";
-import { type CheckFailure, HIDDEN_INPUTS, checkInputs, plainJson } from "./checkInputs";
+import { type CheckFailure, HIDDEN_INPUTS, asEngineFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../../client/exitWithEngine";
 import { showLinesOnResourcesOnce } from "../../client/dynamicHostLines";
 import { keepYoungGenerationSmall } from "../../client/youngGeneration";
@@ -84,13 +84,14 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
     async check(session, proposed, olds) {
       const news = machineOfUpdatedVm(olds, proposed);
       const checked = checkInputs(b.schema, news);
-      if (!checked.ok) return { failures: checked.failures };
+      const reported = (failures: CheckFailure[]) => ({ failures: failures.map((f) => asEngineFailure(proposed, f)) });
+      if (!checked.ok) return reported(checked.failures);
       const verify = b.verify;
       const failures = await within(CHECK_LIMIT, async () => [
         ...(verify ? await verify(session, checked.inputs as I, checked.unknown, olds) : []),
         ...(await verifyReferences(session, checked.inputs as Row, checked.unknown, references, olds)),
       ]);
-      return failures.length ? { failures } : { inputs: checked.inputs as Row };
+      return failures.length ? reported(failures) : { inputs: checked.inputs as Row };
     },
     async diff(id, olds, news) {
       const d = b.diff(id, olds as O, news as I);
