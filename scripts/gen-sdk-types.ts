@@ -116,23 +116,31 @@ function unwrap(schema: unknown): any {
   return s;
 }
 
-/** Adds each field's schema description as a doc comment, at any depth (objects, array items). */
+/** The name of a property, as the compiler wrote it. */
+const memberName = (m: ts.TypeElement) => (m.name && (ts.isIdentifier(m.name) || ts.isStringLiteral(m.name)) ? m.name.text : undefined);
+
+/** Adds each field's schema description as a doc comment, at any depth (objects, array items); fields in the schema's order. */
 function documented(node: ts.TypeNode, schema: unknown): ts.TypeNode {
   const s = unwrap(schema);
   if (ts.isTypeLiteralNode(node) && s?.def?.type === "object") {
     const shape = s.def.shape as Record<string, unknown>;
+    // A shape built by a mapped type is written in the compiler's order, not the schema's.
+    const order = Object.keys(shape);
+    const position = (m: ts.TypeElement) => order.indexOf(memberName(m) ?? "");
     return ts.factory.updateTypeLiteralNode(
       node,
       ts.factory.createNodeArray(
-        node.members.map((m) => {
-          if (!ts.isPropertySignature(m) || !m.type) return m;
-          const name = ts.isIdentifier(m.name) || ts.isStringLiteral(m.name) ? m.name.text : undefined;
-          const field = name === undefined ? undefined : shape[name];
-          if (field === undefined) return m;
-          const member = ts.factory.updatePropertySignature(m, m.modifiers, m.name, m.questionToken, documented(m.type, field));
-          const description = fieldMeta(field)?.description;
-          return description ? docComment(member, description) : member;
-        }),
+        [...node.members]
+          .sort((a, b) => position(a) - position(b))
+          .map((m) => {
+            if (!ts.isPropertySignature(m) || !m.type) return m;
+            const name = memberName(m);
+            const field = name === undefined ? undefined : shape[name];
+            if (field === undefined) return m;
+            const member = ts.factory.updatePropertySignature(m, m.modifiers, m.name, m.questionToken, documented(m.type, field));
+            const description = fieldMeta(field)?.description;
+            return description ? docComment(member, description) : member;
+          }),
       ),
     );
   }
