@@ -55,14 +55,13 @@ interface Builder<T extends ListedToken> {
 }
 
 const declared = <O>(resource: pulumi.CustomResource, output: O): Declared<O> => ({ resource, output });
+/** A resource whose stack output is its key. */
+const keyed = (resource: pulumi.CustomResource): Declared<Key> => declared(resource, resource.id);
 
 /** How each listed kind is declared, and its stack output; a kind of ENVIRONMENT_KINDS without a builder does not compile. */
 const BUILDERS: { [T in ListedToken]: Builder<T> } = {
   Vnet: {
-    declare: (v, name) => {
-      const vnet = new vp.Vnet(name, v);
-      return declared(vnet, vnet.id);
-    },
+    declare: (v, name) => keyed(new vp.Vnet(name, v)),
     existing: (name) => vp.getVnetOutput({ name }).id,
   },
   VirtualMachine: {
@@ -72,36 +71,23 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
     existing: (name) => vp.getVirtualMachineOutput({ name }).id,
   },
   Webhook: {
-    declare: (w, name) => {
-      const webhook = new vp.Webhook(name, w);
-      return declared(webhook, webhook.id);
-    },
+    declare: (w, name) => keyed(new vp.Webhook(name, w)),
   },
   Task: {
-    declare: (t, name, refs) => {
-      const task = new vp.Task(name, { ...t, webhook: refs.key("Webhook", t.webhook) });
-      return declared(task, task.id);
-    },
+    declare: (t, name, refs) => keyed(new vp.Task(name, { ...t, webhook: refs.key("Webhook", t.webhook) })),
   },
   EventTrigger: {
     // A trigger's object is a VM of the file or an existing VM by name for type vms, else a key.
     declare: (t, name, refs) => {
       const object = t.object === undefined ? undefined : t.type === "vms" ? refs.key("VirtualMachine", t.object) : t.object;
-      const trigger = new vp.EventTrigger(name, { ...t, task: refs.key("Task", t.task), object });
-      return declared(trigger, trigger.id);
+      return keyed(new vp.EventTrigger(name, { ...t, task: refs.key("Task", t.task), object }));
     },
   },
   Schedule: {
-    declare: (s, name, refs) => {
-      const schedule = new vp.Schedule(name, { ...s, tasks: s.tasks.map((t) => refs.key("Task", t)) });
-      return declared(schedule, schedule.id);
-    },
+    declare: (s, name, refs) => keyed(new vp.Schedule(name, { ...s, tasks: s.tasks.map((t) => refs.key("Task", t)) })),
   },
   User: {
-    declare: (u, name) => {
-      const user = new vp.User(name, u);
-      return declared(user, user.id);
-    },
+    declare: (u, name) => keyed(new vp.User(name, u)),
     existing: (name) => vp.getUserOutput({ name }).id,
   },
   ApiKey: {
