@@ -1,65 +1,138 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
-import { cloneOrder, eventTriggerIdentity } from "./environment-schema";
+import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import { cloneOrder } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 
 type VmEntry = Environment["vms"][number];
-type AutomationLists = "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules";
-/** An environment as validated; the automation lists may be left out (as code written before they existed does). */
-export type BuildableEnvironment = Omit<Environment, AutomationLists> & Partial<Pick<Environment, AutomationLists>>;
+/** An entry of the file's list of `T`. */
+type Entry<T extends ListedToken> = Environment[ListOf<T>][number];
+
+/** An environment as validated; any list may be left out (as code written before its kind existed does). */
+export type BuildableEnvironment = Partial<Environment>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const KEY = /^\d+$/;
 
-export interface BuiltEnvironment {
-  vnets: Record<string, pulumi.Output<string>>;
-  users: Record<string, pulumi.Output<string>>;
-  /** Each key's secret is a Pulumi secret output: a stack reference can use it; nothing prints it. */
-  apiKeys: Record<string, { id: pulumi.Output<string>; secret: pulumi.Output<string> }>;
-  vms: Record<string, { id: pulumi.Output<string>; machineKey: pulumi.Output<string>; status: pulumi.Output<string> }>;
+/** What an entry of the file declared: the resource others refer to, and its stack output. */
+interface Declared<O> {
+  resource: pulumi.CustomResource;
+  output: O;
 }
+
+/** How entries refer to others: by the name of an entry declared before them, else as the key or name of an existing row. */
+interface References {
+  /** The key of `ref`: the resource of `token` declared as `ref`, else `ref` itself when a key, else the existing row named `ref`. */
+  key(token: ListedToken, ref: string): pulumi.Output<string>;
+  /** The resource of `token` this file declares as `ref`, if any. */
+  declared(token: ListedToken, ref: string): pulumi.CustomResource | undefined;
+  /** A hardware resource group's UUID, from a UUID or a name. */
+  resourceGroup(ref: string): pulumi.Output<string>;
+}
+
+type Key = pulumi.Output<string>;
+
+/** What the stack outputs hold for one entry of each kind: its key, and what a program needs besides. */
+interface StackOutputOf {
+  Vnet: Key;
+  VirtualMachine: { id: Key; machineKey: Key; status: pulumi.Output<string> };
+  Webhook: Key;
+  Task: Key;
+  EventTrigger: Key;
+  Schedule: Key;
+  User: Key;
+  /** The key's secret is a Pulumi secret output: a stack reference can use it; the engine shows it as [secret]. */
+  ApiKey: { id: Key; secret: pulumi.Output<string> };
+}
+
+interface Builder<T extends ListedToken> {
+  declare(entry: Entry<T>, name: string, refs: References): Declared<StackOutputOf[T]>;
+  /** The entries in the order to declare them (default: as listed). */
+  order?(entries: Entry<T>[]): Entry<T>[];
+  /** The existing row a name refers to, for kinds that can be looked up by name (else a reference is a key). */
+  existing?(name: string): pulumi.Output<string>;
+}
+
+const declared = <O>(resource: pulumi.CustomResource, output: O): Declared<O> => ({ resource, output });
+/** A resource whose stack output is its key. */
+const keyed = (resource: pulumi.CustomResource): Declared<Key> => declared(resource, resource.id);
+
+/** How each listed kind is declared, and its stack output; a kind of ENVIRONMENT_KINDS without a builder does not compile. */
+const BUILDERS: { [T in ListedToken]: Builder<T> } = {
+  Vnet: {
+    declare: (v, name) => keyed(new vp.Vnet(name, v)),
+    existing: (name) => vp.getVnetOutput({ name }).id,
+  },
+  VirtualMachine: {
+    // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
+    declare: (entry, _name, refs) => declareVm(entry, refs, { dependsOn: entry.nics.flatMap((n) => refs.declared("Vnet", n.vnet) ?? []) }),
+    order: (vms) => cloneOrder(vms) ?? vms,
+    existing: (name) => vp.getVirtualMachineOutput({ name }).id,
+  },
+  Webhook: {
+    declare: (w, name) => keyed(new vp.Webhook(name, w)),
+  },
+  Task: {
+    declare: (t, name, refs) => keyed(new vp.Task(name, { ...t, webhook: refs.key("Webhook", t.webhook) })),
+  },
+  EventTrigger: {
+    // A trigger's object is a VM of the file or an existing VM by name for type vms, else a key.
+    declare: (t, name, refs) => {
+      const object = t.object === undefined ? undefined : t.type === "vms" ? refs.key("VirtualMachine", t.object) : t.object;
+      return keyed(new vp.EventTrigger(name, { ...t, task: refs.key("Task", t.task), object }));
+    },
+  },
+  Schedule: {
+    declare: (s, name, refs) => keyed(new vp.Schedule(name, { ...s, tasks: s.tasks.map((t) => refs.key("Task", t)) })),
+  },
+  User: {
+    declare: (u, name) => keyed(new vp.User(name, u)),
+    existing: (name) => vp.getUserOutput({ name }).id,
+  },
+  ApiKey: {
+    declare: (k, name, refs) => {
+      const key = new vp.ApiKey(name, { ...k, user: k.user === undefined ? undefined : refs.key("User", k.user) });
+      return declared(key, { id: key.id, secret: key.secret });
+    },
+  },
+};
+
+/** The builder of one kind, its entry typed as any listed kind's (the kinds are declared in a loop). */
+const builderOf = (token: ListedToken) => BUILDERS[token] as unknown as Builder<ListedToken>;
+
+/** The stack outputs: per list of the file, each entry's output by its logical name. */
+export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> };
 
 /**
- * Declares the resources of an environment. Names in the file resolve to the
- * resources declared here first, then to existing rows (looked up by name);
- * plain keys and UUIDs are used as they are.
+ * Declares the resources of an environment, kind by kind in the order of ENVIRONMENT_KINDS. Names in the
+ * file resolve to the resources declared here first, then to existing rows (looked up by name); plain keys
+ * and UUIDs are used as they are.
  */
 export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
-  const vnets = new Map(env.vnets.map((v) => [v.name, new vp.Vnet(v.name, v)]));
-  const vms = new Map<string, DeclaredVm>();
-  const vnetKey = (ref: string) => vnets.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVnetOutput({ name: ref }).id);
-  const vmKey = (ref: string) => vms.get(ref)?.vm.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getVirtualMachineOutput({ name: ref }).id);
-  const resourceGroup = (ref: string) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid);
-
-  for (const entry of cloneOrder(env.vms) ?? env.vms) {
-    // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
-    const vnetsOfNics = entry.nics.flatMap((n) => vnets.get(n.vnet) ?? []);
-    vms.set(entry.name, declareVm(entry, { vmKey, vnetKey, resourceGroup }, { dependsOn: vnetsOfNics }));
-  }
-  declareAutomation(env, vmKey);
-  const users = new Map((env.users ?? []).map((u) => [u.name, new vp.User(u.name, u)]));
-  const userKey = (ref: string) => users.get(ref)?.id ?? (KEY.test(ref) ? pulumi.output(ref) : vp.getUserOutput({ name: ref }).id);
-  const declaredKeys = env.apiKeys ?? [];
-  const apiKeys = declaredKeys.map((k) => new vp.ApiKey(k.name, { ...k, user: k.user === undefined ? undefined : userKey(k.user) }));
-  return {
-    vnets: Object.fromEntries([...vnets].map(([name, v]) => [name, v.id])),
-    users: Object.fromEntries([...users].map(([name, u]) => [name, u.id])),
-    apiKeys: Object.fromEntries(declaredKeys.map((k, i) => [k.name, { id: apiKeys[i].id, secret: apiKeys[i].secret }])),
-    vms: Object.fromEntries([...vms].map(([name, { vm, status }]) => [name, { id: vm.id, machineKey: vm.machineKey, status }])),
+  const byKind = new Map<ListedToken, Map<string, Declared<unknown>>>();
+  const refs: References = {
+    declared: (token, ref) => byKind.get(token)?.get(ref)?.resource,
+    key(token, ref) {
+      const { existing } = builderOf(token);
+      return refs.declared(token, ref)?.id ?? (KEY.test(ref) || !existing ? pulumi.output(ref) : existing(ref));
+    },
+    resourceGroup: (ref) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid),
   };
-}
-
-interface DeclaredVm {
-  vm: vp.VirtualMachine;
-  /** From the VM's power resource when it has one: the VM's own status predates its start. */
-  status: pulumi.Output<string>;
-}
-
-interface Resolvers {
-  vmKey(ref: string): pulumi.Output<string>;
-  vnetKey(ref: string): pulumi.Output<string>;
-  resourceGroup(ref: string): pulumi.Output<string>;
+  const outputs = LISTED_TOKENS.map((token) => {
+    const { list } = ENVIRONMENT_KINDS[token];
+    const builder = builderOf(token);
+    const entries: Entry<ListedToken>[] = env[list] ?? [];
+    // Filled as it goes: a VM's template is declared before its clones.
+    const kind = new Map<string, Declared<unknown>>();
+    byKind.set(token, kind);
+    for (const entry of builder.order?.(entries) ?? entries) {
+      const name = logicalName(token, entry);
+      kind.set(name, builder.declare(entry, name, refs));
+    }
+    return [list, Object.fromEntries([...kind].map(([name, d]) => [name, d.output]))];
+  });
+  return Object.fromEntries(outputs) as BuiltEnvironment;
 }
 
 /**
@@ -67,48 +140,34 @@ interface Resolvers {
  * attached (passthrough devices need it stopped, so starting it first would
  * mean a start, a stop and a start again).
  */
-function declareVm(entry: VmEntry, resolve: Resolvers, vmOpts: pulumi.CustomResourceOptions): DeclaredVm {
+function declareVm(entry: VmEntry, refs: References, vmOpts: pulumi.CustomResourceOptions) {
   const { drives, nics, devices, cloneFrom, powerState, ...vmArgs } = entry;
   const vm = new vp.VirtualMachine(
     entry.name,
-    { ...vmArgs, ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: resolve.vmKey(cloneFrom.vm) } } : {}) },
+    { ...vmArgs, ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: refs.key("VirtualMachine", cloneFrom.vm) } } : {}) },
     vmOpts,
   );
   const opts = { parent: vm };
   const hardware: pulumi.Resource[] = [
     ...drives.map((d, i) => new vp.Drive(hardwareName(entry.name, "drive", d, i), { ...d, machine: vm.machineKey }, opts)),
     ...nics.map(
-      (n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: resolve.vnetKey(n.vnet) }, opts),
+      (n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: refs.key("Vnet", n.vnet) }, opts),
     ),
     ...devices.map(
       (d, i) =>
         new vp.Device(
           hardwareName(entry.name, "device", d, i),
-          { ...d, machine: vm.machineKey, resourceGroup: resolve.resourceGroup(d.resourceGroup) },
+          { ...d, machine: vm.machineKey, resourceGroup: refs.resourceGroup(d.resourceGroup) },
           opts,
         ),
     ),
   ];
-  if (!powerState) return { vm, status: vm.status };
-  const power = new vp.VmPower(
-    powerName(entry.name),
-    { vm: vm.id, state: powerState, timeouts: entry.timeouts },
-    { parent: vm, dependsOn: hardware },
-  );
-  return { vm, status: power.status };
+  // The status is the power resource's when there is one: the VM's own predates its start.
+  const status = powerState ? declarePower(entry, vm, hardware, powerState) : vm.status;
+  return declared(vm, { id: vm.id, machineKey: vm.machineKey, status });
 }
 
-/**
- * Webhooks, the tasks that send through them, the event triggers and schedules that run the tasks: a
- * reference is the name of an entry of the file, else a key (a trigger's VM may also be an existing VM's name).
- */
-function declareAutomation(env: BuildableEnvironment, vmKey: (ref: string) => pulumi.Output<string>): void {
-  const keyOf = (declared: Map<string, { id: pulumi.Output<string> }>) => (ref: string) => declared.get(ref)?.id ?? pulumi.output(ref);
-  const webhookKey = keyOf(new Map((env.webhooks ?? []).map((w) => [w.name, new vp.Webhook(w.name, w)])));
-  const taskKey = keyOf(new Map((env.tasks ?? []).map((t) => [t.name, new vp.Task(t.name, { ...t, webhook: webhookKey(t.webhook) })])));
-  for (const trigger of env.eventTriggers ?? []) {
-    const object = trigger.object === undefined ? undefined : trigger.type === "vms" ? vmKey(trigger.object) : trigger.object;
-    new vp.EventTrigger(eventTriggerIdentity(trigger), { ...trigger, task: taskKey(trigger.task), object });
-  }
-  for (const schedule of env.schedules ?? []) new vp.Schedule(schedule.name, { ...schedule, tasks: schedule.tasks.map(taskKey) });
+function declarePower(entry: VmEntry, vm: vp.VirtualMachine, hardware: pulumi.Resource[], state: NonNullable<VmEntry["powerState"]>) {
+  const power = new vp.VmPower(powerName(entry.name), { vm: vm.id, state, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
+  return power.status;
 }

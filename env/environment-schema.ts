@@ -17,6 +17,7 @@ import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/sch
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
 import { userInputsSchema } from "../provider/resources/user/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
+import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -98,10 +99,6 @@ const scheduleEntry = scheduleInputsSchema.safeExtend({
   tasks: z.array(reference("task")).default([]).describe("Names of tasks of this environment, or task keys"),
 });
 
-/** The event triggers of a file have no name: they are known by what they do, so two alike are one declared twice. */
-export const eventTriggerIdentity = (t: { task: string; type: string; event: string; object?: string; tag?: string }): string =>
-  [t.task, t.type, t.event, t.object, t.tag].filter((part) => part !== undefined).join("-");
-
 const KEY = /^\d+$/;
 /** A key's user is written by name: a user of this environment, or the key of an existing user. */
 const apiKeyEntry = z
@@ -115,60 +112,62 @@ const apiKeyEntry = z
   })
   .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
-export const environmentSchema = z
-  .strictObject({
-    vnets: z.array(vnetInputsSchema).default([]),
-    vms: z.array(vmEntry).default([]),
-    webhooks: z.array(webhookInputsSchema).default([]),
-    tasks: z.array(taskEntry).default([]),
-    eventTriggers: z.array(eventTriggerEntry).default([]),
-    schedules: z.array(scheduleEntry).default([]),
-    users: z.array(userInputsSchema).default([]),
-    apiKeys: z.array(apiKeyEntry).default([]),
-  })
-  .superRefine((env, ctx) => {
-    const duplicate = (kind: keyof typeof KINDS, names: string[]) =>
-      names.forEach((name, i) => {
-        if (names.indexOf(name) !== i)
-          ctx.addIssue({ code: "custom", path: [kind, i, "name"], message: `${KINDS[kind]} name '${name}' is declared twice` });
+/** The entry of each list: the provider's own input schema, references written by name. */
+const ENTRIES = {
+  Vnet: vnetInputsSchema,
+  VirtualMachine: vmEntry,
+  Webhook: webhookInputsSchema,
+  Task: taskEntry,
+  EventTrigger: eventTriggerEntry,
+  Schedule: scheduleEntry,
+  User: userInputsSchema,
+  ApiKey: apiKeyEntry,
+} satisfies { [T in ListedToken]: z.ZodType };
+
+type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof ENTRIES)[T]>> };
+/** Every list of ENVIRONMENT_KINDS, each empty unless given. */
+const lists = Object.fromEntries(LISTED_TOKENS.map((t) => [ENVIRONMENT_KINDS[t].list, z.array(ENTRIES[t]).default([])])) as Lists;
+
+export const environmentSchema = z.strictObject(lists).superRefine((env, ctx) => {
+  for (const token of LISTED_TOKENS) for (const issue of declaredTwice(token, env[ENVIRONMENT_KINDS[token].list])) ctx.addIssue(issue);
+  for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
+  env.vms.forEach((vm, i) => {
+    const names = (list: { name?: string }[], kind: string) =>
+      list.forEach((x, j) => {
+        if (x.name && list.findIndex((y) => y.name === x.name) !== j)
+          ctx.addIssue({
+            code: "custom",
+            path: ["vms", i, kind, j, "name"],
+            message: `${kind} name '${x.name}' is used twice on VM '${vm.name}'`,
+          });
       });
-    for (const kind of Object.keys(KINDS) as (keyof typeof KINDS)[]) {
-      duplicate(
-        kind,
-        env[kind].map((x) => x.name),
-      );
-    }
-    for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
-    env.vms.forEach((vm, i) => {
-      const names = (list: { name?: string }[], kind: string) =>
-        list.forEach((x, j) => {
-          if (x.name && list.findIndex((y) => y.name === x.name) !== j)
-            ctx.addIssue({
-              code: "custom",
-              path: ["vms", i, kind, j, "name"],
-              message: `${kind} name '${x.name}' is used twice on VM '${vm.name}'`,
-            });
-        });
-      names(vm.drives, "drives");
-      names(vm.nics, "nics");
-      if (vm.cloneFrom?.vm === vm.name)
-        ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
-    });
-    const order = cloneOrder(env.vms);
-    if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+    names(vm.drives, "drives");
+    names(vm.nics, "nics");
+    if (vm.cloneFrom?.vm === vm.name)
+      ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
   });
+  const order = cloneOrder(env.vms);
+  if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+});
+
+/** Entries of one list with the same logical name (a name, or an event trigger's identity): reported at the later one. */
+function declaredTwice(token: ListedToken, entries: object[]): { code: "custom"; path: (string | number)[]; message: string }[] {
+  const kind: { list: string; noun: string; identity?: unknown } = ENVIRONMENT_KINDS[token];
+  const names = entries.map((entry) => logicalName(token, entry));
+  const at = (i: number) => (kind.identity ? [kind.list, i] : [kind.list, i, "name"]);
+  const what = kind.identity ? kind.noun : `${kind.noun} name`;
+  return names.flatMap((name, i) =>
+    names.indexOf(name) === i ? [] : [{ code: "custom" as const, path: at(i), message: `${what} '${name}' is declared twice` }],
+  );
+}
 
 type AutomationEntries = Pick<
   z.output<typeof environmentSchema>,
   "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules"
 >;
 
-/** Event triggers declared twice, and references to a webhook or task that is neither declared here nor a key. */
+/** References to a webhook or task that is neither declared here nor a key. */
 function automationProblems(env: AutomationEntries): { path: (string | number)[]; message: string }[] {
-  const identities = env.eventTriggers.map(eventTriggerIdentity);
-  const twice = identities.flatMap((name, i) =>
-    identities.indexOf(name) === i ? [] : [{ path: ["eventTriggers", i, "task"], message: `event trigger '${name}' is declared twice` }],
-  );
   const known = (names: string[], noun: string) => (ref: string, path: (string | number)[]) =>
     KEY.test(ref) || names.includes(ref)
       ? []
@@ -182,22 +181,11 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
     "task",
   );
   return [
-    ...twice,
     ...env.tasks.flatMap((t, i) => webhook(t.webhook, ["tasks", i, "webhook"])),
     ...env.eventTriggers.flatMap((t, i) => task(t.task, ["eventTriggers", i, "task"])),
     ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),
   ];
 }
-/** What each list declares, in messages. */
-const KINDS = {
-  vnets: "vnet",
-  vms: "VM",
-  users: "user",
-  apiKeys: "API key",
-  webhooks: "webhook",
-  tasks: "task",
-  schedules: "schedule",
-} as const;
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
 

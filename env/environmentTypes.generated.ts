@@ -66,157 +66,8 @@ export interface Environment {
         } | undefined;
     }[];
     vms: {
-        drives: {
-            /** Media type (changing it replaces the drive) */
-            media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
-            /** Drive interface */
-            interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
-            /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow) */
-            disksize?: number | undefined;
-            /** Read-only drive */
-            readonly?: boolean | undefined;
-            /** Drive name */
-            name?: string | undefined;
-            /** Description */
-            description?: string | undefined;
-            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
-            adopt?: string | boolean | undefined;
-            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
-            timeouts?: {
-                /** Creating the row and waiting for it (default 600) (seconds) */
-                create?: number | undefined;
-                /** Changing it in place, waits included (default 600) (seconds) */
-                update?: number | undefined;
-                /** Waiting for a clone (default 1800) (seconds) */
-                clone?: number | undefined;
-                /** Waiting for a snapshot (default 300) (seconds) */
-                snapshot?: number | undefined;
-                /** Waiting for a restore (default 900) (seconds) */
-                restore?: number | undefined;
-                /** Waiting for a power on (default 60) (seconds) */
-                powerChange?: number | undefined;
-                /** Waiting for a deletion (default 300) (seconds) */
-                delete?: number | undefined;
-                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
-                gracefulShutdown?: number | undefined;
-                /** Forced power off (default 30) (seconds) */
-                forcedShutdown?: number | undefined;
-                /** Reboot (default 120) (seconds) */
-                reboot?: number | undefined;
-                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
-                hotplug?: number | undefined;
-            } | undefined;
-            /** Whether the drive is enabled */
-            enabled?: boolean | undefined;
-            /** Preferred storage tier, 1 to 5 */
-            preferredTier?: number | undefined;
-            /** Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive) */
-            mediaSource?: string | undefined;
-            /** Override the media source's default tier */
-            showPt?: boolean | undefined;
-        }[];
-        nics: {
-            /** Name of a vnet of this environment, or of an existing vnet, or a vnet key */
-            vnet: string;
-            /** Whether the NIC is enabled (default true) */
-            enabled: boolean;
-            /** NIC model */
-            interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
-            /** NIC name */
-            name?: string | undefined;
-            /** Description */
-            description?: string | undefined;
-            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
-            adopt?: string | boolean | undefined;
-            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
-            timeouts?: {
-                /** Creating the row and waiting for it (default 600) (seconds) */
-                create?: number | undefined;
-                /** Changing it in place, waits included (default 600) (seconds) */
-                update?: number | undefined;
-                /** Waiting for a clone (default 1800) (seconds) */
-                clone?: number | undefined;
-                /** Waiting for a snapshot (default 300) (seconds) */
-                snapshot?: number | undefined;
-                /** Waiting for a restore (default 900) (seconds) */
-                restore?: number | undefined;
-                /** Waiting for a power on (default 60) (seconds) */
-                powerChange?: number | undefined;
-                /** Waiting for a deletion (default 300) (seconds) */
-                delete?: number | undefined;
-                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
-                gracefulShutdown?: number | undefined;
-                /** Forced power off (default 30) (seconds) */
-                forcedShutdown?: number | undefined;
-                /** Reboot (default 120) (seconds) */
-                reboot?: number | undefined;
-                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
-                hotplug?: number | undefined;
-            } | undefined;
-            /** MAC address (lowercase); generated by the platform when unset */
-            macaddress?: string | undefined;
-            /** IP address */
-            ipaddress?: string | undefined;
-        }[];
-        devices: {
-            /** UUID or name of the hardware resource group (e.g. a GPU) */
-            resourceGroup: string;
-            /** Device-specific settings; {} for plain passthrough */
-            settingsArgs: Record<string, unknown>;
-            /** Device type */
-            type?: "gpu" | "nvidia_vgpu" | "tpm" | "node_usb_devices" | "node_sriov_nic_devices" | "node_pci_devices" | "node_host_gpu_devices" | "node_nvidia_vgpu_devices" | undefined;
-            /** Start the VM even when the device is unavailable */
-            optional?: boolean | undefined;
-            /** Device name */
-            name?: string | undefined;
-            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
-            adopt?: string | boolean | undefined;
-            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
-            timeouts?: {
-                /** Creating the row and waiting for it (default 600) (seconds) */
-                create?: number | undefined;
-                /** Changing it in place, waits included (default 600) (seconds) */
-                update?: number | undefined;
-                /** Waiting for a clone (default 1800) (seconds) */
-                clone?: number | undefined;
-                /** Waiting for a snapshot (default 300) (seconds) */
-                snapshot?: number | undefined;
-                /** Waiting for a restore (default 900) (seconds) */
-                restore?: number | undefined;
-                /** Waiting for a power on (default 60) (seconds) */
-                powerChange?: number | undefined;
-                /** Waiting for a deletion (default 300) (seconds) */
-                delete?: number | undefined;
-                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
-                gracefulShutdown?: number | undefined;
-                /** Forced power off (default 30) (seconds) */
-                forcedShutdown?: number | undefined;
-                /** Reboot (default 120) (seconds) */
-                reboot?: number | undefined;
-                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
-                hotplug?: number | undefined;
-            } | undefined;
-            /** Whether the device is enabled */
-            enabled?: boolean | undefined;
-        }[];
         /** VM name, unique on the platform (renames in place) */
         name: string;
-        /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
-        powerCyclePolicy: "restart" | "refuse";
-        cloneFrom?: {
-            /** Name of the template VM (of this environment or existing), or its VM key */
-            vm: string;
-            /** Description of the clone operation */
-            description?: string | undefined;
-            /** Quiesce the guest file systems while cloning */
-            quiesce?: boolean | undefined;
-            /** Keep the template's MAC addresses (may cause network conflicts) */
-            preserveMacs?: boolean | undefined;
-            /** Keep the template's device UUIDs */
-            preserveDeviceUuids?: boolean | undefined;
-            /** Target cluster key */
-            cluster?: string | undefined;
-        } | undefined;
         /** Description */
         description?: string | undefined;
         /** Cluster key to create the VM in */
@@ -290,6 +141,8 @@ export interface Environment {
         note?: string | undefined;
         /** Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column. */
         powerState?: "running" | "stopped" | undefined;
+        /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
+        powerCyclePolicy: "restart" | "refuse";
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -317,6 +170,153 @@ export interface Environment {
             /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
             hotplug?: number | undefined;
         } | undefined;
+        cloneFrom?: {
+            /** Name of the template VM (of this environment or existing), or its VM key */
+            vm: string;
+            /** Description of the clone operation */
+            description?: string | undefined;
+            /** Quiesce the guest file systems while cloning */
+            quiesce?: boolean | undefined;
+            /** Keep the template's MAC addresses (may cause network conflicts) */
+            preserveMacs?: boolean | undefined;
+            /** Keep the template's device UUIDs */
+            preserveDeviceUuids?: boolean | undefined;
+            /** Target cluster key */
+            cluster?: string | undefined;
+        } | undefined;
+        drives: {
+            /** Drive name */
+            name?: string | undefined;
+            /** Description */
+            description?: string | undefined;
+            /** Media type (changing it replaces the drive) */
+            media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
+            /** Drive interface */
+            interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
+            /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow) */
+            disksize?: number | undefined;
+            /** Preferred storage tier, 1 to 5 */
+            preferredTier?: number | undefined;
+            /** Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive) */
+            mediaSource?: string | undefined;
+            /** Override the media source's default tier */
+            showPt?: boolean | undefined;
+            /** Whether the drive is enabled */
+            enabled?: boolean | undefined;
+            /** Read-only drive */
+            readonly?: boolean | undefined;
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        }[];
+        nics: {
+            /** Name of a vnet of this environment, or of an existing vnet, or a vnet key */
+            vnet: string;
+            /** NIC name */
+            name?: string | undefined;
+            /** Description */
+            description?: string | undefined;
+            /** NIC model */
+            interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
+            /** Whether the NIC is enabled (default true) */
+            enabled: boolean;
+            /** MAC address (lowercase); generated by the platform when unset */
+            macaddress?: string | undefined;
+            /** IP address */
+            ipaddress?: string | undefined;
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        }[];
+        devices: {
+            /** UUID or name of the hardware resource group (e.g. a GPU) */
+            resourceGroup: string;
+            /** Device-specific settings; {} for plain passthrough */
+            settingsArgs: Record<string, unknown>;
+            /** Device name */
+            name?: string | undefined;
+            /** Device type */
+            type?: "gpu" | "nvidia_vgpu" | "tpm" | "node_usb_devices" | "node_sriov_nic_devices" | "node_pci_devices" | "node_host_gpu_devices" | "node_nvidia_vgpu_devices" | undefined;
+            /** Whether the device is enabled */
+            enabled?: boolean | undefined;
+            /** Start the VM even when the device is unavailable */
+            optional?: boolean | undefined;
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        }[];
     }[];
     webhooks: {
         /** Webhook name, unique on the platform */
@@ -387,12 +387,12 @@ export interface Environment {
         description: string;
         /** Whether events and schedules run the task */
         enabled: boolean;
+        /** Name of a webhook of this environment, or a webhook key */
+        webhook: string;
         /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
         message: string;
         /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
         deleteAfterRunning: boolean;
-        /** Name of a webhook of this environment, or a webhook key */
-        webhook: string;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -422,12 +422,14 @@ export interface Environment {
         } | undefined;
     }[];
     eventTriggers: {
+        /** Name of a task of this environment, or a task key */
+        task: string;
         /** Area of the system the event happens in, e.g. vms (see getEventTypes). Changing it replaces the trigger */
         type: string;
         /** The event, one the type offers, e.g. poweroff for vms */
         event: string;
-        /** Name of a task of this environment, or a task key */
-        task: string;
+        /** For type vms: name of a VM (of this environment or existing) or its key; else a key */
+        object?: string | undefined;
         /** Key of a tag: the trigger applies to every object of the type carrying it (not with object) */
         tag?: string | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -455,8 +457,6 @@ export interface Environment {
             /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
             hotplug?: number | undefined;
         } | undefined;
-        /** For type vms: name of a VM (of this environment or existing) or its key; else a key */
-        object?: string | undefined;
     }[];
     schedules: {
         /** Schedule name, unique on the platform */
@@ -469,6 +469,10 @@ export interface Environment {
         repeatEvery: "never" | "minute" | "hour" | "day" | "week" | "month" | "year";
         /** Runs every this many units (default 1) */
         repeatIteration: number;
+        /** First day (and time) the schedule may run (default: when it is created) */
+        start?: string | undefined;
+        /** No run after this date (default: no end) */
+        end?: string | undefined;
         /** Time of the run, or the window's opening for minute and hour repeats (UTC) */
         startTimeOfDay: string;
         /** The window's end for minute and hour repeats (UTC) */
@@ -481,10 +485,6 @@ export interface Environment {
         days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
         /** Names of tasks of this environment, or task keys */
         tasks: string[];
-        /** First day (and time) the schedule may run (default: when it is created) */
-        start?: string | undefined;
-        /** No run after this date (default: no end) */
-        end?: string | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -516,14 +516,14 @@ export interface Environment {
     users: {
         /** Login name, unique on the platform */
         name: string;
-        /** Whether the user can log in (with a password or an API key) */
-        enabled: boolean;
-        /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-        role: "readonly" | "admin" | "vmoperator";
         /** Name shown in the platform's interface */
         displayName?: string | undefined;
         /** E-mail address */
         email?: string | undefined;
+        /** Whether the user can log in (with a password or an API key) */
+        enabled: boolean;
+        /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+        role: "readonly" | "admin" | "vmoperator";
         /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
         password?: string | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -555,6 +555,8 @@ export interface Environment {
         } | undefined;
     }[];
     apiKeys: {
+        /** Name of a user of this environment or of an existing user, or a user key; default: the caller */
+        user?: string | undefined;
         /** Key name */
         name: string;
         /** Description */
@@ -575,8 +577,6 @@ export interface Environment {
             /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
             enabled: boolean;
         }[];
-        /** Name of a user of this environment or of an existing user, or a user key; default: the caller */
-        user?: string | undefined;
         /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
         rotation?: string | number | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */

@@ -77,12 +77,12 @@ const isInternal = (type: string) => type === "pulumi:pulumi:Stack" || type.star
 export const shortType = (type: string) => type.split(":").pop() ?? type;
 export const nameOf = (urn: string) => urn.split("::").pop() ?? urn;
 
-const HIDDEN_FIELDS = new Set(["__provider"]);
+const HIDDEN_FIELDS: ReadonlySet<string> = new Set(["__provider"]);
 
 /** The inputs that tie a drive, NIC or device to its VM. */
 const OWNER_SHAPE = machineOwnerShape("hardware");
 /** Hardware: the resource types whose inputs include the whole owner shape (a VM's own powerCyclePolicy, a VmPower's vm are declared). */
-const HARDWARE_TYPES = new Set<string>(
+const HARDWARE_TYPES: ReadonlySet<string> = new Set(
   RESOURCE_LIST.filter((r) => Object.keys(OWNER_SHAPE).every((f) => f in r.inputs.shape)).map((r) => r.token),
 );
 

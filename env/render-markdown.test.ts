@@ -103,6 +103,18 @@ describe("the environment diagram", () => {
     expect(diagram).toMatch(/\[\("vnet shared-services \(existing\)"\)\]\n/);
   });
 
+  test("draws each other list of the file as a box of its entries, marked as the plan says", () => {
+    const automation = loadEnvironment(
+      "env.yaml",
+      `${FILE}webhooks:\n  - { name: alerts, url: https://hooks.example/a }\ntasks:\n  - { name: page, webhook: alerts }\neventTriggers:\n  - { task: page, type: vms, event: poweroff, object: web }\n`,
+    );
+    const drawn = environmentDiagram(automation, [change("create", "Task", "page")]);
+    expect(drawn).toMatch(/subgraph g\d+\["webhooks"\]\n\s+n\d+\["webhook alerts"\]\n\s+end/);
+    expect(drawn).toMatch(/subgraph g\d+\["tasks"\]\n\s+n\d+\["➕ task page"\]:::create\n\s+end/);
+    expect(drawn).toMatch(/subgraph g\d+\["eventTriggers"\]\n\s+n\d+\["event trigger page-vms-poweroff-web"\]\n\s+end/);
+    expect(drawn).not.toContain('["users"]'); // an empty list is not drawn
+  });
+
   test("quotes in names cannot break a label", () => {
     const quoted = environmentDiagram({ ...environment, vnets: [{ ...environment.vnets[0], name: 'a"b' }] }, []);
     expect(quoted).toContain('"vnet a#quot;b<br/>10.0.0.0/24"');

@@ -3,6 +3,7 @@
  * table of changes before → after, and a Mermaid diagram of the environment
  * (GitHub renders it in place). Pure: report and environment in, Markdown out.
  */
+import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, logicalName } from "./environment-kinds";
 import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 import type { Action, PlannedChange } from "./plan";
@@ -56,9 +57,13 @@ const size = (bytes: unknown) => (typeof bytes === "number" && bytes % GIB === 0
 /** Node ids are generated (n0, n1, ...); labels are quoted, with Mermaid's entity for a double quote. */
 const label = (text: string) => `"${text.replace(/"/g, "#quot;")}"`;
 
+/** The kinds drawn with their links (a VM's hardware, a NIC's vnet); every other list is a box of its entries. */
+const DRAWN_APART: ReadonlySet<ListedToken> = new Set(["Vnet", "VirtualMachine"]);
+
 /**
  * The environment as a Mermaid flowchart: each VM a box holding its drives,
- * NICs and devices, each NIC linked to its vnet; created, changed, replaced and
+ * NICs and devices, each NIC linked to its vnet, each other list of the file a
+ * box of its entries (webhooks, users, ...); created, changed, replaced and
  * deleted ones marked (a sign in the label, a colour by class). Resources the
  * plan deletes are no longer in the file: they are drawn apart, as removed.
  */
@@ -105,6 +110,14 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
       }
       links.push(`    ${id} --- ${target}`);
     }
+  }
+  for (const token of LISTED_TOKENS.filter((t) => !DRAWN_APART.has(t))) {
+    const { list, noun } = ENVIRONMENT_KINDS[token];
+    const entries: readonly object[] = environment[list];
+    if (entries.length === 0) continue;
+    lines.push(`  subgraph ${`g${next++}`}[${label(list)}]`);
+    for (const name of entries.map((e) => logicalName(token, e))) node(name, `${noun} ${name}`);
+    lines.push("  end");
   }
   const removed = changes.filter((c) => !used.has(c.name) && c.action === "delete");
   if (removed.length) {

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { RESOURCES, type ResourceToken } from "../provider/resources";
-import { checkInputs } from "../provider/resources/checkInputs";
+import { checkInputs } from "../provider/resources/framework/checkInputs";
 import type { InputsByToken, ValuesByToken } from "../sdk/schemaTypes.generated";
 import {
   apiKeysExpireAndAreFenced,

@@ -1,8 +1,9 @@
 // No module state that one operation writes and another reads: what operations
 // share lives in the session of their provider configuration
 // (provider/reconcile/session.ts). This test reads every source file of the
-// provider (tests excluded) and fails on a `let` or a mutable collection or
-// stateful object at module scope that is not in the short list below.
+// provider, the SDK and the environment runner (tests excluded) and fails on a
+// `let` or a mutable collection or stateful object at module scope that is not
+// in the short list below.
 import * as fs from "node:fs";
 import * as path from "node:path";
 
@@ -11,7 +12,8 @@ const root = path.resolve(__dirname, "..");
 /** The only module state allowed, each with why it is process-wide. */
 const ALLOWED: Record<string, string> = {
   // The dynamic door is handed config in configure() only: its sessions must outlive the call.
-  "provider/resources/framework/sessionRegistry.ts dynamicSessions": "the dynamic door's sessions, keyed by configuration",
+  // The SDK's look-ups in a program keep theirs there too (sdk/programLookups.ts).
+  "provider/resources/framework/sessionRegistry.ts dynamicSessions": "the dynamic door's and the program's sessions, keyed by configuration",
   // The engine's exit is the process's: one watcher, however many types are configured.
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
   // The dynamic host's request messages and console are the process's: they are attached to the engine once.
@@ -20,7 +22,15 @@ const ALLOWED: Record<string, string> = {
   "provider/client/youngGeneration.ts applied": "the process's V8 flag is set once",
   // The hosts' console.error is the process's: it is wrapped once, whichever door configures first.
   "provider/resources/framework/hostErrorEcho.ts dropping": "the process's console.error is wrapped once",
+  // What the SDK knows of a program's own objects, weakly held: gone with them, never shared by operations.
+  "sdk/machineOwners.ts machineOwners": "a machine key output's VM",
+  "sdk/startAfterHardware.ts plannedByArgs": "a VM's planned start, by its args",
+  "sdk/startAfterHardware.ts plannedByVm": "a VM's planned start, by the VM",
+  "sdk/uniqueNames.ts claimed": "the names claimed in a VM or a program's stack",
 };
+
+/** The directories whose modules are read. */
+const SCANNED = ["provider", "sdk", "env"];
 
 /** Collections and classes whose instances change as they are used (lookup tables are declared Readonly*). */
 const STATEFUL_CLASSES = "Map|WeakMap|Set|WeakSet|KeyedMutex|RequestPacer|SessionRegistry|Session";
@@ -44,7 +54,7 @@ function moduleState(file: string, text: string): string[] {
   });
 }
 
-describe("module state in provider/", () => {
+describe("module state in provider/, sdk/ and env/", () => {
   test("the finder sees module-scope lets and mutable collections, not lookup tables or local variables", () => {
     const text = [
       "let client;",
@@ -60,7 +70,7 @@ describe("module state in provider/", () => {
   });
 
   test("is only the named list: what operations share is in their session", () => {
-    const found = sourceFiles("provider").flatMap((file) => moduleState(file, fs.readFileSync(path.join(root, file), "utf8")));
+    const found = SCANNED.flatMap(sourceFiles).flatMap((file) => moduleState(file, fs.readFileSync(path.join(root, file), "utf8")));
     expect(found.sort()).toEqual(Object.keys(ALLOWED).sort());
   });
 });

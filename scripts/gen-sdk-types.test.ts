@@ -16,7 +16,9 @@ import {
   outName,
   schemaTargets,
   SDK_CLASSES_FILE,
+  SDK_LOOKUPS_FILE,
   sdkClassesFile,
+  sdkLookupsFile,
   sdkTypesFile,
 } from "./gen-sdk-types";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
@@ -106,6 +108,28 @@ describe("a declaration's SDK behaviour shapes its generated class", () => {
     const long = sdkClassesFile([{ token: "Widget", description: "word ".repeat(60).trim(), outputs: {}, sdk: {} }]);
     expect(Math.max(...long.split("\n").map((l) => l.length))).toBeLessThan(140);
     expect(long).toContain(" * word word");
+  });
+});
+
+describe("the committed SDK look-ups", () => {
+  test(`${SDK_LOOKUPS_FILE} is what the look-up declarations generate (run \`npm run build && node dist/scripts/gen-sdk-types.js\`)`, () => {
+    expect(fs.readFileSync(path.join(root, SDK_LOOKUPS_FILE), "utf8")).toBe(sdkLookupsFile(LOOKUP_FUNCTIONS));
+  });
+});
+
+describe("a look-up's declaration makes its SDK function and its Output twin", () => {
+  const generated = (usage?: string) => sdkLookupsFile([{ name: "getWidget", description: "The widget with this name.", usage }]);
+
+  test("typed by the generated argument and result types", () => {
+    expect(generated()).toContain('export const getWidget = lookup<T.GetWidgetArgs, T.GetWidgetResult>("getWidget");');
+    expect(generated()).toContain("export const getWidgetOutput = outputOf(getWidget);");
+  });
+
+  test("the description, then the usage, is the function's doc comment", () => {
+    expect(generated()).toContain("/** The widget with this name. */\nexport const getWidget =");
+    expect(generated("Attach it with `new Gadget({ widget: w.id })`.")).toContain(
+      "/** The widget with this name. Attach it with `new Gadget({ widget: w.id })`. */\nexport const getWidget =",
+    );
   });
 });
 

@@ -128,8 +128,6 @@ export interface VirtualMachineInputs {
 export interface VirtualMachineValues {
     /** VM name, unique on the platform (renames in place) */
     name: string;
-    /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
-    powerCyclePolicy: "restart" | "refuse";
     /** Description */
     description?: string | undefined;
     /** Cluster key to create the VM in */
@@ -203,6 +201,8 @@ export interface VirtualMachineValues {
     note?: string | undefined;
     /** Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column. */
     powerState?: "running" | "stopped" | undefined;
+    /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
+    powerCyclePolicy: "restart" | "refuse";
     /** Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
         /** VM key of the template VM to clone */
@@ -263,6 +263,10 @@ export interface VirtualMachineComputed {
 export interface DriveInputs {
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive */
     machine: string | number;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
     /** Drive name */
     name?: string | undefined;
     /** Description */
@@ -310,24 +314,24 @@ export interface DriveInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | number | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Drive inputs as validated and normalized: what its outputs hold. */
 export interface DriveValues {
-    /** Media type (changing it replaces the drive) */
-    media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
-    /** Drive interface */
-    interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the drive */
     machine: string;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
     /** Drive name */
     name?: string | undefined;
     /** Description */
     description?: string | undefined;
+    /** Media type (changing it replaces the drive) */
+    media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
+    /** Drive interface */
+    interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
     /** Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost) */
     disksize?: number | undefined;
     /** Preferred storage tier, 1 to 5 */
@@ -367,18 +371,18 @@ export interface DriveValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this drive live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Nic inputs as a program declares them. A network interface of a VM's machine. */
 export interface NicInputs {
-    /** Key of the vnet the NIC connects to */
-    vnet: string | number;
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
     machine: string | number;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
+    /** Key of the vnet the NIC connects to */
+    vnet: string | number;
     /** NIC name */
     name?: string | undefined;
     /** Description */
@@ -418,26 +422,26 @@ export interface NicInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | number | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Nic inputs as validated and normalized: what its outputs hold. */
 export interface NicValues {
-    /** Key of the vnet the NIC connects to */
-    vnet: string;
-    /** NIC model */
-    interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
-    /** Whether the NIC is enabled (default true) */
-    enabled: boolean;
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the NIC */
     machine: string;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
+    /** Key of the vnet the NIC connects to */
+    vnet: string;
     /** NIC name */
     name?: string | undefined;
     /** Description */
     description?: string | undefined;
+    /** NIC model */
+    interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
+    /** Whether the NIC is enabled (default true) */
+    enabled: boolean;
     /** MAC address (lowercase); generated by the platform when unset */
     macaddress?: string | undefined;
     /** IP address */
@@ -469,18 +473,18 @@ export interface NicValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this NIC live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Device inputs as a program declares them. A passthrough device (GPU, PCI, USB, TPM) of a VM's machine. */
 export interface DeviceInputs {
-    /** UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device */
-    resourceGroup: string;
     /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
     machine: string | number;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | number | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
+    /** UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device */
+    resourceGroup: string;
     /** Device-specific settings; {} for plain passthrough */
     settingsArgs?: Record<string, unknown> | undefined;
     /** Device name */
@@ -518,20 +522,20 @@ export interface DeviceInputs {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | number | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Device inputs as validated and normalized: what its outputs hold. */
 export interface DeviceValues {
+    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
+    machine: string;
+    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
+    vm?: string | undefined;
+    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
+    powerCyclePolicy?: "restart" | "refuse" | undefined;
     /** UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device */
     resourceGroup: string;
     /** Device-specific settings; {} for plain passthrough */
     settingsArgs: Record<string, unknown>;
-    /** MACHINE key of the VM (vm.machineKey, not vm.id); changing it replaces the device */
-    machine: string;
     /** Device name */
     name?: string | undefined;
     /** Device type */
@@ -567,10 +571,6 @@ export interface DeviceValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
-    /** VM key (vm.id) of the machine's VM; set by the SDK from the VM whose machineKey is given. A preview of an in-place update of that VM shows its machineKey as unknown: a known, unchanged vm tells that the machine stays. */
-    vm?: string | undefined;
-    /** The VM's powerCyclePolicy, followed when a running VM cannot take this device live (no hotplug; passthrough devices never): set by the SDK from the VM whose machineKey is given; unset means restart. */
-    powerCyclePolicy?: "restart" | "refuse" | undefined;
 }
 
 /** Device outputs computed by the provider (besides the echoed inputs and `id`). */
@@ -871,10 +871,10 @@ export interface VmPowerComputed {
 export interface WebhookInputs {
     /** Webhook name, unique on the platform */
     name: string;
-    /** Endpoint that receives the request */
-    url: string;
     /** Description */
     description?: string | undefined;
+    /** Endpoint that receives the request */
+    url: string;
     /** How the request authenticates (secret; the platform never answers it) */
     authorization?: {
         type: "none";
@@ -999,12 +999,12 @@ export interface WebhookValues {
 export interface TaskInputs {
     /** Task name, unique on the platform */
     name: string;
-    /** Key of the webhook the task sends to (a Webhook's id) */
-    webhook: string | number;
     /** Description */
     description?: string | undefined;
     /** Whether events and schedules run the task */
     enabled?: boolean | undefined;
+    /** Key of the webhook the task sends to (a Webhook's id) */
+    webhook: string | number;
     /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
     message?: string | undefined;
     /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
@@ -1228,6 +1228,10 @@ export interface ScheduleValues {
     repeatEvery: "never" | "minute" | "hour" | "day" | "week" | "month" | "year";
     /** Runs every this many units (default 1) */
     repeatIteration: number;
+    /** First day (and time) the schedule may run (default: when it is created) */
+    start?: string | undefined;
+    /** No run after this date (default: no end) */
+    end?: string | undefined;
     /** Time of the run, or the window's opening for minute and hour repeats (UTC) */
     startTimeOfDay: string;
     /** The window's end for minute and hour repeats (UTC) */
@@ -1240,10 +1244,6 @@ export interface ScheduleValues {
     days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
     /** Keys of the tasks the schedule runs (Task ids): each is a link row, added and deleted without touching the schedule */
     tasks: string[];
-    /** First day (and time) the schedule may run (default: when it is created) */
-    start?: string | undefined;
-    /** No run after this date (default: no end) */
-    end?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
     adopt?: string | boolean | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -1320,14 +1320,14 @@ export interface UserInputs {
 export interface UserValues {
     /** Login name, unique on the platform */
     name: string;
-    /** Whether the user can log in (with a password or an API key) */
-    enabled: boolean;
-    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-    role: "readonly" | "admin" | "vmoperator";
     /** Name shown in the platform's interface */
     displayName?: string | undefined;
     /** E-mail address */
     email?: string | undefined;
+    /** Whether the user can log in (with a password or an API key) */
+    enabled: boolean;
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+    role: "readonly" | "admin" | "vmoperator";
     /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
     password?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1361,10 +1361,10 @@ export interface UserValues {
 
 /** ApiKey inputs as a program declares them. An API key of a user, with the user's rights. Its secret is a Pulumi secret output, answered once at creation; changing rotation replaces the key (the new one is created before the old one is deleted). */
 export interface ApiKeyInputs {
-    /** Key name */
-    name: string;
     /** Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key */
     user?: string | number | undefined;
+    /** Key name */
+    name: string;
     /** Description */
     description?: string | undefined;
     /** Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire) */
@@ -1414,6 +1414,8 @@ export interface ApiKeyInputs {
 
 /** ApiKey inputs as validated and normalized: what its outputs hold. */
 export interface ApiKeyValues {
+    /** Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key */
+    user?: string | undefined;
     /** Key name */
     name: string;
     /** Description */
@@ -1434,8 +1436,6 @@ export interface ApiKeyValues {
         /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
         enabled: boolean;
     }[];
-    /** Key of the user the key belongs to (a User's id); default: the provider's own user. Changing it replaces the key */
-    user?: string | undefined;
     /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
     rotation?: string | number | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */

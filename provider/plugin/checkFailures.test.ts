@@ -2,9 +2,9 @@
 // the engine's `value {<nil>}` for a property it cannot find among the top-level inputs.
 import type { PlatformApi, Row } from "../reconcile/platform";
 import { RESOURCES } from "../resources";
-import type { CheckFailure } from "../resources/checkInputs";
-import { dynamicDoor } from "../resources/defineProvider";
-import { SessionRegistry } from "../resources/sessionRegistry";
+import type { CheckFailure } from "../resources/framework/checkInputs";
+import { dynamicDoor } from "../resources/framework/defineProvider";
+import { SessionRegistry } from "../resources/framework/sessionRegistry";
 import { VplatformProvider } from "./vplatformProvider";
 
 type Token = keyof typeof RESOURCES;

@@ -30,6 +30,8 @@ export interface LookupFunction<A extends z.ZodObject = z.ZodObject, R extends z
   /** `getVnet`: the function's name in the SDK and the last part of its token. */
   name: string;
   description: string;
+  /** What the SDK function's doc comment says after the description: how a program uses the result. */
+  usage?: string;
   args: A;
   result: R;
   run(api: Session, args: z.output<A>): Promise<z.output<R>>;
@@ -94,16 +96,22 @@ const FUNCTIONS = {
     cluster: mapped(virtualMachineShape, "cluster", "Cluster key"),
   }),
   getCluster: byName("The cluster with this name.", LOOKUPS.cluster, { id, name }),
-  getStorageTier: byName('The storage tier "3", "Tier 3" or with this description (tiers have a number, no name).', LOOKUPS.storageTier, {
-    id,
-    name: col("description", "Description of the tier"),
-    tier: num("tier", "Tier number"),
-  }),
-  getResourceGroup: byName(
-    "The hardware resource group (GPUs, PCI, USB) with this name: attach one with a Device whose resourceGroup is its uuid.",
-    LOOKUPS.resourceGroup,
-    { uuid: col("uuid", "UUID, for a Device's resourceGroup"), name, type: col("type", "Device type"), id },
-  ),
+  getStorageTier: {
+    ...byName('The storage tier "3", "Tier 3" or with this description (tiers have a number, no name).', LOOKUPS.storageTier, {
+      id,
+      name: col("description", "Description of the tier"),
+      tier: num("tier", "Tier number"),
+    }),
+    usage: "The result's `name` is the tier's description.",
+  },
+  getResourceGroup: {
+    ...byName(
+      "The hardware resource group (GPUs, PCI, USB) with this name: attach one with a Device whose resourceGroup is its uuid.",
+      LOOKUPS.resourceGroup,
+      { uuid: col("uuid", "UUID, for a Device's resourceGroup"), name, type: col("type", "Device type"), id },
+    ),
+    usage: "For example `new Device(name, { machine, resourceGroup: group.uuid })`.",
+  },
   getVgpuDevice: byName("The NVIDIA vGPU device with this name.", LOOKUPS.vgpuDevice, { id, name }),
   getMediaFile: byName("The media file (ISO, disk image) with this name, for a drive's mediaSource.", LOOKUPS.mediaFile, {
     id,
@@ -140,6 +148,7 @@ const FUNCTIONS = {
   getVolumeFiles: declare({
     description:
       "One page of the files and directories in a directory of a NAS volume (a volume-browser job): directories first, then by name.",
+    usage: "Page through a directory with `limit` and `offset`; `extensions` keeps only some files.",
     args: getVolumeFilesArgsSchema,
     result: z.object({ volume: text("Volume key"), entries: described(z.array(volumeEntry), "The page's entries") }),
     async run(api, { volume: volumeName, ...query }) {
@@ -194,6 +203,7 @@ const FUNCTIONS = {
   }),
   getTableRows: declare({
     description: "Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...): fields, filter, sort, limit.",
+    usage: "Meant for the tables that have no resource of their own.",
     args: getTableRowsArgsSchema,
     result: z.object({ rows: described(z.array(z.record(z.string(), z.unknown())), "The rows, as the API answers them") }),
     async run(api, args) {

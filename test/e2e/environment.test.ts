@@ -4,6 +4,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { ENVIRONMENT_KINDS, LISTED_TOKENS } from "../../env/environment-kinds";
+import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { startPostgres, type RunningPostgres } from "./postgres";
 
@@ -22,9 +24,12 @@ async function rootStack(name: string, environment: string): Promise<Stack> {
   });
 }
 
-async function api(apiPath: string): Promise<any> {
+/** A GET, or a POST of `body`, to the emulator's API. */
+async function api(apiPath: string, body?: object): Promise<any> {
   const { default: got } = await import("got");
   return got(`${emulator.url}/api${apiPath}`, {
+    method: body ? "POST" : "GET",
+    json: body,
     headers: { authorization: `Bearer ${emulator.apiKey}` },
     https: { certificateAuthority: emulator.caCert },
   }).json();
@@ -72,8 +77,12 @@ describe("the root program provisions an environment definition, state in Postgr
     expect(await api("/v4/vnets?filter=name%20eq%20'lab'")).toEqual([]);
   }, 600_000);
 
-  test("the environment that uses every field comes up: UEFI VM with drives, NIC, GPU and a stopped clone", async () => {
-    const stack = await rootStack("e2e-env-full", path.join(root, "examples/environments/full.yaml"));
+  test("the environment that uses every field comes up: UEFI VM with drives, NIC, GPU, a stopped clone, automation, users and keys", async () => {
+    const file = path.join(root, "examples/environments/full.yaml");
+    // The file's tag-wide trigger names tag 1: tags are rows the provider does not declare.
+    const tagged = loadEnvironment(file).eventTriggers.find((t) => t.tag !== undefined)!;
+    expect(String((await api("/v4/tags", { name: "full-example" })).$key)).toBe(tagged.tag);
+    const stack = await rootStack("e2e-env-full", file);
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
     const [vm] = await api(
@@ -97,8 +106,20 @@ describe("the root program provisions an environment definition, state in Postgr
     // A key of an existing user, named in the file: its user is looked up by name.
     const [admin] = await api("/v4/users?filter=name%20eq%20'admin'&fields=$key");
     expect(await api("/v4/user_api_keys?filter=name%20eq%20'full-ops-key'&fields=user")).toEqual([{ user: admin.$key }]);
+    // Automation by name: the task sends through the webhook; the triggers and the schedule run it.
+    const [task] = await api("/v4/tasks?filter=name%20eq%20'full-vm-stopped'&fields=$key,owner");
+    const [hook] = await api("/v4/webhook_urls?filter=name%20eq%20'full-alerts'&fields=$key");
+    expect(task.owner).toBe(`webhook_urls/${hook.$key}`);
+    expect(await api(`/v4/task_events?filter=task%20eq%20${task.$key}&fields=event,owner,tag&sort=%2Bevent`)).toEqual([
+      { event: "poweroff", owner: `vms/${vm.$key}`, tag: null },
+      { event: "poweron", owner: null, tag: Number(tagged.tag) },
+    ]);
+    // Every list of the file is a stack output, each entry by its logical name.
+    expect(Object.keys(up.outputs).sort()).toEqual(LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list).sort());
+    expect(Object.keys(up.outputs.eventTriggers.value)).toEqual(["full-vm-stopped-vms-poweroff-full-vm", "full-vm-stopped-vms-poweron-1"]);
+    expect(up.outputs.schedules.value).toEqual({ "full-weekly": expect.stringMatching(/^\d+$/) });
     expect(up.stdout).toMatch(/secret\s*:\s*\[secret\]/); // the stack output apiKeys.full-ci-key.secret
-    expect(up.stdout).not.toMatch(/vpk_\w+|full-example-pw/);
+    expect(up.stdout).not.toMatch(/vpk_\w+|full-example-pw|full-example-token/);
     const preview = await stack.preview();
     expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
     await stack.destroy();

@@ -48,5 +48,8 @@ export class SessionRegistry {
   }
 }
 
-/** The one piece of module state the provider allows: the dynamic door has nowhere else to keep a session between calls. */
+/**
+ * The one piece of module state the provider allows: the dynamic door has nowhere else to keep a session between
+ * calls, nor have the SDK's look-ups in a program (sdk/programLookups.ts).
+ */
 export const dynamicSessions = new SessionRegistry();
