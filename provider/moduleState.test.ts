@@ -13,7 +13,8 @@ const root = path.resolve(__dirname, "..");
 const ALLOWED: Record<string, string> = {
   // The dynamic door is handed config in configure() only: its sessions must outlive the call.
   // The SDK's look-ups in a program keep theirs there too (sdk/programLookups.ts).
-  "provider/resources/framework/sessionRegistry.ts dynamicSessions": "the dynamic door's and the program's sessions, keyed by configuration",
+  "provider/resources/framework/sessionRegistry.ts dynamicSessions":
+    "the dynamic door's and the program's sessions, keyed by configuration",
   // The engine's exit is the process's: one watcher, however many types are configured.
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
   // The dynamic host's request messages and console are the process's: they are attached to the engine once.

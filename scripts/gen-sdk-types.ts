@@ -14,7 +14,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import * as ts from "typescript";
 import { fieldMeta } from "../provider/schemas/common";
-import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/resources";
+import { RESOURCE_LIST, type Resource } from "../provider/resources";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "../provider/resources/lookupFunctions";
 
 export const GENERATED_FILE = "sdk/schemaTypes.generated.ts";
