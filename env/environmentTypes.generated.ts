@@ -11,7 +11,7 @@ export interface Environment {
         /** Network type */
         type?: "external" | "internal" | "dmz" | undefined;
         /** Layer-2 type */
-        layer2Type?: "vxlan" | "vlan" | "none" | undefined;
+        layer2Type?: "none" | "vxlan" | "vlan" | undefined;
         /** Network address (CIDR) */
         network?: string | undefined;
         /** Gateway address, inside the network (may be empty) */
@@ -87,7 +87,7 @@ export interface Environment {
         /** RAM in MB, 512–1048576 (default 1024; a change needs a power cycle) */
         ram?: number | undefined;
         /** Console type (applies at next start) */
-        console?: "none" | "vnc" | "spice" | "serial" | undefined;
+        console?: "vnc" | "spice" | "serial" | "none" | undefined;
         /** Video card (applies at next start) */
         video?: "none" | "std" | "cirrus" | "vmware" | "qxl" | "virtio" | undefined;
         /** Sound card */
