@@ -1,11 +1,12 @@
-// A resource is declared once (defineResource) and put in the list: the plugin,
-// the dynamic door and its entry module, the SDK's class, schema.json and the
-// docs derive from that, with nothing else written. (Leaving a declaration out of the list fails
-// tsc: see registry.typecheck.ts.)
+// A resource is declared once, in its own folder (defineResource), and put in the list: the plugin,
+// the dynamic door and its entry module, the SDK's class, schema.json and the docs derive from that,
+// with nothing else written; the environment files and the policy's types follow the list too. A folder
+// left out of the list fails here; a token the list lacks does not compile (registry.typecheck.ts).
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
 import { root, sourceFiles } from "../../test/importGraph";
+import { ENVIRONMENT_KINDS } from "../../env/environment-kinds";
 import { noChange } from "../plan/diff";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
@@ -153,4 +154,20 @@ describe("a resource lives in one folder", () => {
       expect(outside([r], r.token).filter((f) => f !== "sdk/declaredResource.ts")).toEqual([]);
     },
   );
+});
+
+describe("every listed resource reaches the environment files and the policy's types", () => {
+  const tokens = RESOURCE_LIST.map((r) => r.token).sort();
+
+  test("an environment file gives each its place: a list of its own, or why it has none (env/environment-kinds.ts)", () => {
+    expect(Object.keys(ENVIRONMENT_KINDS).sort()).toEqual(tokens);
+  });
+
+  test("a policy rule reads each one's inputs by their generated types (InputsByToken, ValuesByToken)", () => {
+    const generated = fs.readFileSync(path.join(root, "sdk/schemaTypes.generated.ts"), "utf8");
+    for (const map of ["InputsByToken", "ValuesByToken"]) {
+      const block = new RegExp(`export interface ${map} \\{([^}]*)\\}`).exec(generated)?.[1] ?? "";
+      expect([...block.matchAll(/^\s+(\w+): /gm)].map((m) => m[1]).sort()).toEqual(tokens);
+    }
+  });
 });
