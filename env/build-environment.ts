@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
+import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 import { cloneOrder } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
@@ -79,7 +80,7 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
   EventTrigger: {
     // A trigger's object is a VM of the file or an existing VM by name for type vms, else a key.
     declare: (t, name, refs) => {
-      const object = t.object === undefined ? undefined : t.type === "vms" ? refs.key("VirtualMachine", t.object) : t.object;
+      const object = t.object === undefined ? undefined : t.type === VM_TABLE ? refs.key("VirtualMachine", t.object) : t.object;
       return keyed(new vp.EventTrigger(name, { ...t, task: refs.key("Task", t.task), object }));
     },
   },
