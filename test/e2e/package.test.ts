@@ -140,7 +140,7 @@ describe("the tarball", () => {
         "dist/sdk/index.d.ts",
         "dist/emulator/cli.js",
         "dist/env/index.js",
-        "dist/provider/resources/virtualMachine.js",
+        "dist/provider/resources/virtualMachine/resource.js",
         "policy/PulumiPolicy.yaml",
         "dist/policy/pack.js",
         "dist/plugin-sdk/index.js",
