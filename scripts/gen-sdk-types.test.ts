@@ -122,7 +122,7 @@ describe("a look-up's declaration makes its SDK function and its Output twin", (
 
   test("typed by the generated argument and result types", () => {
     expect(generated()).toContain('export const getWidget = lookup<T.GetWidgetArgs, T.GetWidgetResult>("getWidget");');
-    expect(generated()).toContain("export const getWidgetOutput = outputOf(getWidget);");
+    expect(generated()).toContain('export const getWidgetOutput = outputOf<T.GetWidgetArgs, T.GetWidgetResult>("getWidget");');
   });
 
   test("the description, then the usage, is the function's doc comment", () => {

@@ -347,8 +347,8 @@ function sdkLookup({ name, description, usage }: DeclaredLookup): string {
   return [
     jsDoc([description, usage].filter(Boolean).join(" ")),
     `export const ${name} = lookup<T.${lookupArgsName(name)}, T.${lookupResultName(name)}>("${name}");`,
-    `/** ${name} taking outputs of other resources: it runs once they are known. */`,
-    `export const ${name}Output = outputOf(${name});`,
+    `/** ${name} taking outputs of other resources: it runs once they are known, on the site of \`{ provider }\` when given. */`,
+    `export const ${name}Output = outputOf<T.${lookupArgsName(name)}, T.${lookupResultName(name)}>("${name}");`,
   ].join("\n");
 }
 

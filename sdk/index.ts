@@ -1,3 +1,4 @@
 export * from "./resources";
 export * from "./lookups";
 export { MachineKey, machineKey } from "./types";
+export { Provider, type ProviderArgs } from "./provider";

@@ -5,77 +5,77 @@ import type * as T from "./schemaTypes.generated";
 
 /** The virtual network with this name. */
 export const getVnet = lookup<T.GetVnetArgs, T.GetVnetResult>("getVnet");
-/** getVnet taking outputs of other resources: it runs once they are known. */
-export const getVnetOutput = outputOf(getVnet);
+/** getVnet taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getVnetOutput = outputOf<T.GetVnetArgs, T.GetVnetResult>("getVnet");
 
 /** The VM (not a snapshot) with this name. */
 export const getVirtualMachine = lookup<T.GetVirtualMachineArgs, T.GetVirtualMachineResult>("getVirtualMachine");
-/** getVirtualMachine taking outputs of other resources: it runs once they are known. */
-export const getVirtualMachineOutput = outputOf(getVirtualMachine);
+/** getVirtualMachine taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getVirtualMachineOutput = outputOf<T.GetVirtualMachineArgs, T.GetVirtualMachineResult>("getVirtualMachine");
 
 /** The cluster with this name. */
 export const getCluster = lookup<T.GetClusterArgs, T.GetClusterResult>("getCluster");
-/** getCluster taking outputs of other resources: it runs once they are known. */
-export const getClusterOutput = outputOf(getCluster);
+/** getCluster taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getClusterOutput = outputOf<T.GetClusterArgs, T.GetClusterResult>("getCluster");
 
 /**
  * The storage tier "3", "Tier 3" or with this description (tiers have a number, no name). The result's `name` is the
  * tier's description.
  */
 export const getStorageTier = lookup<T.GetStorageTierArgs, T.GetStorageTierResult>("getStorageTier");
-/** getStorageTier taking outputs of other resources: it runs once they are known. */
-export const getStorageTierOutput = outputOf(getStorageTier);
+/** getStorageTier taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getStorageTierOutput = outputOf<T.GetStorageTierArgs, T.GetStorageTierResult>("getStorageTier");
 
 /**
  * The hardware resource group (GPUs, PCI, USB) with this name: attach one with a Device whose resourceGroup is its uuid.
  * For example `new Device(name, { machine, resourceGroup: group.uuid })`.
  */
 export const getResourceGroup = lookup<T.GetResourceGroupArgs, T.GetResourceGroupResult>("getResourceGroup");
-/** getResourceGroup taking outputs of other resources: it runs once they are known. */
-export const getResourceGroupOutput = outputOf(getResourceGroup);
+/** getResourceGroup taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getResourceGroupOutput = outputOf<T.GetResourceGroupArgs, T.GetResourceGroupResult>("getResourceGroup");
 
 /** The NVIDIA vGPU device with this name. */
 export const getVgpuDevice = lookup<T.GetVgpuDeviceArgs, T.GetVgpuDeviceResult>("getVgpuDevice");
-/** getVgpuDevice taking outputs of other resources: it runs once they are known. */
-export const getVgpuDeviceOutput = outputOf(getVgpuDevice);
+/** getVgpuDevice taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getVgpuDeviceOutput = outputOf<T.GetVgpuDeviceArgs, T.GetVgpuDeviceResult>("getVgpuDevice");
 
 /** The media file (ISO, disk image) with this name, for a drive's mediaSource. */
 export const getMediaFile = lookup<T.GetMediaFileArgs, T.GetMediaFileResult>("getMediaFile");
-/** getMediaFile taking outputs of other resources: it runs once they are known. */
-export const getMediaFileOutput = outputOf(getMediaFile);
+/** getMediaFile taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getMediaFileOutput = outputOf<T.GetMediaFileArgs, T.GetMediaFileResult>("getMediaFile");
 
 /** The user with this name: the owner an API key takes its rights from. */
 export const getUser = lookup<T.GetUserArgs, T.GetUserResult>("getUser");
-/** getUser taking outputs of other resources: it runs once they are known. */
-export const getUserOutput = outputOf(getUser);
+/** getUser taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getUserOutput = outputOf<T.GetUserArgs, T.GetUserResult>("getUser");
 
 /** The NAS volume with this name. */
 export const getNasVolume = lookup<T.GetNasVolumeArgs, T.GetNasVolumeResult>("getNasVolume");
-/** getNasVolume taking outputs of other resources: it runs once they are known. */
-export const getNasVolumeOutput = outputOf(getNasVolume);
+/** getNasVolume taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getNasVolumeOutput = outputOf<T.GetNasVolumeArgs, T.GetNasVolumeResult>("getNasVolume");
 
 /**
  * One page of the files and directories in a directory of a NAS volume (a volume-browser job): directories first, then by
  * name. Page through a directory with `limit` and `offset`; `extensions` keeps only some files.
  */
 export const getVolumeFiles = lookup<T.GetVolumeFilesArgs, T.GetVolumeFilesResult>("getVolumeFiles");
-/** getVolumeFiles taking outputs of other resources: it runs once they are known. */
-export const getVolumeFilesOutput = outputOf(getVolumeFiles);
+/** getVolumeFiles taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getVolumeFilesOutput = outputOf<T.GetVolumeFilesArgs, T.GetVolumeFilesResult>("getVolumeFiles");
 
 /** The ISO or disk image at this path on a NAS volume (a volume-browser job finds it): its id is a drive's mediaSource. */
 export const getMediaFileByPath = lookup<T.GetMediaFileByPathArgs, T.GetMediaFileByPathResult>("getMediaFileByPath");
-/** getMediaFileByPath taking outputs of other resources: it runs once they are known. */
-export const getMediaFileByPathOutput = outputOf(getMediaFileByPath);
+/** getMediaFileByPath taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getMediaFileByPathOutput = outputOf<T.GetMediaFileByPathArgs, T.GetMediaFileByPathResult>("getMediaFileByPath");
 
 /** The event types the platform offers and the events of each (for an EventTrigger's type and event). */
 export const getEventTypes = lookup<T.GetEventTypesArgs, T.GetEventTypesResult>("getEventTypes");
-/** getEventTypes taking outputs of other resources: it runs once they are known. */
-export const getEventTypesOutput = outputOf(getEventTypes);
+/** getEventTypes taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getEventTypesOutput = outputOf<T.GetEventTypesArgs, T.GetEventTypesResult>("getEventTypes");
 
 /**
  * Rows of any table of the platform, read-only (clusters, certificates, licenses, logs ...): fields, filter, sort, limit.
  * Meant for the tables that have no resource of their own.
  */
 export const getTableRows = lookup<T.GetTableRowsArgs, T.GetTableRowsResult>("getTableRows");
-/** getTableRows taking outputs of other resources: it runs once they are known. */
-export const getTableRowsOutput = outputOf(getTableRows);
+/** getTableRows taking outputs of other resources: it runs once they are known, on the site of `{ provider }` when given. */
+export const getTableRowsOutput = outputOf<T.GetTableRowsArgs, T.GetTableRowsResult>("getTableRows");

@@ -1,4 +1,5 @@
-import { outputOf } from "./programLookups";
+import * as pulumi from "@pulumi/pulumi";
+import type { DeepInput } from "./types";
 import {
   getTableRows,
   type getCluster,
@@ -35,7 +36,9 @@ export async function readTable(args: ReadTableArgs): Promise<TableRow[]> {
   const { rows } = await getTableRows({ ...args, fields, limit: args.limit ?? 0 });
   return rows as TableRow[];
 }
-export const readTableOutput = outputOf(readTable);
+/** readTable taking outputs of other resources: it runs once they are known. */
+export const readTableOutput = (args: DeepInput<ReadTableArgs>): pulumi.Output<TableRow[]> =>
+  pulumi.output(args).apply((a) => readTable(a as ReadTableArgs));
 
 export type VnetResult = Awaited<ReturnType<typeof getVnet>>;
 export type VmResult = Awaited<ReturnType<typeof getVirtualMachine>>;

@@ -2,19 +2,24 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Session } from "../provider/reconcile/session";
 import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
 import { dynamicSessions } from "../provider/resources/framework/sessionRegistry";
+import type { Provider, SiteSettings } from "./provider";
 import type { Computed, DeepInput } from "./types";
 
-/** The look-ups' user of the session registry: a program process serves no resource type of its own. */
-const PROGRAM_LOOKUPS = "program look-ups";
+/** What a look-up may be given besides its arguments: the site to read (default: the stack config's). */
+export interface LookupOptions {
+  provider?: Provider;
+}
 
 /**
- * Look-ups run in the program process (not the provider process), so they use the session of the program's
- * stack config (raw values: no secret warnings, nothing captured; the usual env fallbacks), kept in the
- * registry by configuration: a program run again with other settings in one process gets a session of its own.
+ * Look-ups run in the program process (not the provider process), so they use a session of their own, kept in the
+ * registry by configuration: of the program's stack config (raw values: no secret warnings, nothing captured; the
+ * usual env fallbacks), or of the site given as `provider`. A program run again with other settings in one process
+ * gets a session of its own.
  */
-function programSession(): Session {
-  dynamicSessions.configure(PROGRAM_LOOKUPS, (key) => pulumi.runtime.getConfig(key));
-  return dynamicSessions.sessionOf(PROGRAM_LOOKUPS);
+function programSession(site?: SiteSettings): Session {
+  const user = site ? `program look-ups on ${site["vplatform:endpoint"] ?? "a site"}` : "program look-ups";
+  dynamicSessions.configure(user, site ? (key) => site[key] : (key) => pulumi.runtime.getConfig(key));
+  return dynamicSessions.sessionOf(user);
 }
 
 /**
@@ -26,8 +31,21 @@ export function lookup<A, R>(fn: LookupName): (args: A) => Promise<Computed<R>> 
   return async (args) => (await runLookup(declared, programSession(), args)) as Computed<R>;
 }
 
-/** The same look-up taking outputs of other resources: it runs once they are known. */
+/** The look-up `fn` on the site `settings` (a Provider's). */
+function lookupOn<A, R>(fn: LookupName, settings: SiteSettings, args: A): Promise<Computed<R>> {
+  const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
+  return runLookup(declared, programSession(settings), args) as Promise<Computed<R>>;
+}
+
+/**
+ * The look-up `fn` taking outputs of other resources: it runs once they are known, on the site of
+ * `opts.provider` when given (once its settings are known too: they may be outputs of the same program).
+ */
 export const outputOf =
-  <A, R>(run: (a: A) => Promise<R>) =>
-  (args: DeepInput<A>): pulumi.Output<R> =>
-    pulumi.output(args).apply((a) => run(a as A)) as pulumi.Output<R>;
+  <A, R>(fn: LookupName) =>
+  (args: DeepInput<A>, opts?: LookupOptions): pulumi.Output<Computed<R>> => {
+    const site: pulumi.Input<SiteSettings | undefined> = opts?.provider?.settings;
+    return pulumi
+      .all([pulumi.output(args), site])
+      .apply(([a, settings]) => (settings ? lookupOn<A, R>(fn, settings, a as A) : lookup<A, R>(fn)(a as A))) as pulumi.Output<Computed<R>>;
+  };

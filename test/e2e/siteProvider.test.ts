@@ -1,0 +1,80 @@
+// One SDK: `import * as vp from "vplatform"` gives `vp.Provider`, and its classes and look-ups take `{ provider }`.
+// A program makes a user and its API key, configures a provider with the key's secret (an output of the same
+// program) and makes a vnet and a VM through it, and looks the vnet up through it: the emulator's counter shows
+// those requests made with the new key, and the rest with the stack's. No workaround class, no second SDK, no
+// `plugins:` entry. Refresh and destroy run on the settings recorded with the provider.
+import type { PulumiFn } from "@pulumi/pulumi/automation";
+import { collect, startE2e, storedState, type E2eContext } from "./harness";
+
+const PASSWORD = "e2e-site-pw-5c19";
+let ctx: E2eContext;
+let secret: string;
+
+const program: PulumiFn = async () => {
+  const vp = require("vplatform");
+  const ci = new vp.User("ci", { name: "site-ci", role: "admin", password: PASSWORD });
+  const key = new vp.ApiKey("ci-key", { user: ci.id, name: "site-ci-key" });
+  const site = new vp.Provider("as-ci", { endpoint: ctx.emulator.url, caCert: ctx.emulator.caCert, apiKey: key.secret });
+  const net = new vp.Vnet("net", { name: "site-net", network: "10.97.0.0/24" }, { provider: site });
+  const vm = new vp.VirtualMachine("vm", { name: "site-vm", cpuCores: 1, ram: 1024 }, { provider: site });
+  new vp.Nic("vm-eth0", { machine: vm.machineKey, vnet: net.id }, { provider: site });
+  const found = vp.getVnetOutput({ name: net.name }, { provider: site });
+  return { secret: key.secret, vnetKey: net.id, vmKey: vm.id, foundKey: found.id };
+};
+
+beforeAll(async () => {
+  ctx = await startE2e("site-provider", program);
+}, 120_000);
+afterAll(async () => ctx?.dispose());
+
+describe("a provider configured in the program makes resources and reads look-ups on its own site", () => {
+  test("preview plans it all while the key's secret is not known yet, sending nothing", async () => {
+    await ctx.resetRequestCounts();
+    const preview = await ctx.stack.preview(collect(ctx));
+    expect(preview.changeSummary).toMatchObject({ create: 7 }); // stack, user, key, provider, vnet, VM, NIC
+    const counts = await ctx.requestCounts();
+    expect(counts.entries.filter((e: { method: string }) => e.method !== "GET")).toEqual([]);
+  }, 300_000);
+
+  test("up: the vnet, the VM and its NIC are made with the program's new key, and the look-up reads with it", async () => {
+    await ctx.resetRequestCounts();
+    const up = await ctx.stack.up(collect(ctx));
+    expect(up.summary.result).toBe("succeeded");
+    expect(up.outputs.foundKey.value).toBe(up.outputs.vnetKey.value);
+    secret = up.outputs.secret.value;
+    const counts = await ctx.requestCounts();
+    const withNewKey = counts.entries.filter((e: { key: string }) => e.key === "site-ci-key");
+    const tables = (method: string) =>
+      withNewKey.filter((e: { method: string }) => e.method === method).map((e: { table: string }) => e.table);
+    expect(tables("POST")).toEqual(expect.arrayContaining(["vnets", "vms", "machine_nics"]));
+    expect(tables("GET")).toContain("vnets"); // the look-up
+    // The user and the key themselves are made with the stack's key, never with the new one.
+    const others = counts.entries.filter((e: { key: string }) => e.key !== "site-ci-key");
+    expect(others.filter((e: { method: string }) => e.method === "POST").map((e: { table: string }) => e.table)).toEqual(
+      expect.arrayContaining(["users", "user_api_keys"]),
+    );
+    expect(others.some((e: { table: string }) => ["vnets", "vms", "machine_nics"].includes(e.table) && e.key !== "site-ci-key")).toBe(
+      false,
+    );
+    const vm = (await ctx.api("GET", `/v4/vms/${up.outputs.vmKey.value}?fields=name`)).body;
+    expect(vm).toMatchObject({ name: "site-vm" });
+  }, 300_000);
+
+  test("the key's secret is never in plain text in state; preview and refresh see no change", async () => {
+    const state = storedState(ctx);
+    expect(state).toContain("pulumi:providers:pulumi-nodejs");
+    expect(secret.length).toBeGreaterThan(10);
+    expect(state).not.toContain(secret);
+    expect(state).not.toContain(PASSWORD);
+    expect((await ctx.stack.preview(collect(ctx))).changeSummary).toEqual({ same: expect.any(Number) });
+    const refresh = await ctx.stack.refresh(collect(ctx));
+    expect(refresh.summary.resourceChanges).not.toHaveProperty("update");
+  }, 300_000);
+
+  test("destroy removes what the provider made, with the settings recorded with it", async () => {
+    const before = (await ctx.stack.outputs()).vmKey.value;
+    const destroy = await ctx.stack.destroy(collect(ctx));
+    expect(destroy.summary.result).toBe("succeeded");
+    expect((await ctx.api("GET", `/v4/vms/${before}?fields=name`)).status).toBe(404);
+  }, 300_000);
+});
