@@ -56,6 +56,11 @@ function nodeLoad(ctx: EmulatorContext, node: Row): { cores: number[]; ramMb: nu
   return { cores, ramMb, ramTotal: Number(node.ram ?? 0) };
 }
 
+function nodeHeldCores(ctx: EmulatorContext, node: Row): number {
+  const guests = ctx.find("machine_status", (s) => s.node === node.$key && s.machine !== node.machine);
+  return guests.reduce((sum, s) => sum + guestLoad(s).cores.length, 0);
+}
+
 const mean = (values: number[]) => (values.length === 0 ? 0 : Math.round(values.reduce((a, b) => a + b, 0) / values.length));
 
 /** The current figures of a machine (VM, vnet router or node). */
@@ -67,7 +72,8 @@ export function machineFigures(ctx: EmulatorContext, machine: unknown): MachineF
   const total = mean(cores);
   const on = cores.length > 0;
   const temp = on ? HOST.idleTempC + Math.round(total / 4) : 0;
-  const vmUsage = node ? Math.max(0, total - HOST.cpuPct) : 0;
+  // A node's share of cores held by its running machines.
+  const vmUsage = node ? Math.round((100 * nodeHeldCores(ctx, node)) / Math.max(1, Number(node.cores ?? 0))) : 0;
   return {
     total_cpu: total,
     user_cpu: Math.round(total * 0.8),
@@ -100,8 +106,8 @@ const sampled = new WeakMap<EmulatorContext, Map<string, { last: number; keys: R
 
 /** Writes every sample due up to now, for every machine, with the figures it has had since its last sample. */
 export function recordStatsHistory(ctx: EmulatorContext): void {
-  let state = sampled.get(ctx);
-  if (!state) sampled.set(ctx, (state = new Map()));
+  const state = sampled.get(ctx) ?? new Map();
+  sampled.set(ctx, state);
   const now = ctx.nowSeconds();
   for (const [table, { everyS, keep }] of Object.entries(STATS_HISTORY)) {
     if (!ctx.tables.has(table)) continue;

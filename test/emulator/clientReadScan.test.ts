@@ -14,7 +14,7 @@ import { type Client, startTestEmulator } from "./helpers";
 const UNSIGNED_MAX: Record<string, number> = { uint8: 255, uint16: 65535, uint32: 4294967295, uint64: Number.MAX_SAFE_INTEGER };
 
 /** Why `value` does not decode as `type`, or undefined when it does. */
-export function decodeProblem(type: Decoded, value: unknown): string | undefined {
+function decodeProblem(type: Decoded, value: unknown): string | undefined {
   if (typeof type === "object") {
     if (value === null) return undefined;
     if (typeof value !== "object" || Array.isArray(value)) return `an object expected, got ${JSON.stringify(value)}`;
@@ -46,13 +46,16 @@ export function decodeProblem(type: Decoded, value: unknown): string | undefined
 
 let c: Client;
 let browseJob: string;
+let vmOn: { vm: string; machine: string };
+let vmOff: { vm: string; machine: string };
 beforeAll(async () => {
   const volumeDir = mkdtempSync(join(tmpdir(), "scan-volume-"));
   writeFileSync(join(volumeDir, "readme.txt"), "scan");
   c = await startTestEmulator({ clock: "manual", volumes: { data: volumeDir } });
   const net = (await c.get("/api/v4/vnets?filter=name+eq+'External'&fields=$key")).body[0].$key;
   const on = await c.createVm({ name: "scan-on", cpu_cores: 2 });
-  await c.createVm({ name: "scan-off" });
+  vmOn = on;
+  vmOff = await c.createVm({ name: "scan-off" });
   await c.post("/api/v4/machine_nics", { machine: on.machine, vnet: net });
   await c.post("/api/v4/machine_nics", { machine: on.machine, vnet: net, enabled: false });
   await c.post("/api/v4/vm_actions", { vm: on.vm, action: "poweron", params: {} });
@@ -113,5 +116,43 @@ describe("the decoder refuses what a client's type cannot take", () => {
     ["py:int?", null],
   ] as const)("%s takes %j", (type, value) => {
     expect(decodeProblem(type, value)).toBeUndefined();
+  });
+});
+
+describe("the figures move as the platform's would", () => {
+  const stats = async (machine: string) => (await c.get(`/api/v4/machine_stats/${machine}?fields=most`)).body;
+  test("a running VM's stats show load on each running core; a stopped VM's are zeros", async () => {
+    expect(await stats(vmOn.machine)).toMatchObject({ total_cpu: 5, core_usagelist: [5, 5], ram_pct: 25 });
+    expect(await stats(vmOff.machine)).toMatchObject({ total_cpu: 0, core_usagelist: [], ram_used: 0, core_temp: 0 });
+  });
+
+  test("every node has a running machine whose stats carry the VMs placed on it", async () => {
+    const nodes = (await c.get("/api/v4/nodes?fields=$key,machine,machine%23status%23status+as+power")).body;
+    expect(nodes.map((n: { power: string }) => n.power)).toEqual(["running", "running"]);
+    const host = (await c.get(`/api/v4/machine_status/${vmOn.machine}?fields=node`)).body.node;
+    const node = nodes.find((n: { $key: number }) => n.$key === host);
+    expect((await stats(String(node.machine))).vmusage_cpu).toBeGreaterThan(0);
+  });
+
+  test("a NIC's link is up only while it is enabled and its VM runs", async () => {
+    const links = (
+      await c.get(`/api/v4/machine_nics?filter=machine+eq+${vmOn.machine}&fields=enabled,status%23status+as+link,status%23state+as+state`)
+    ).body;
+    expect(links).toEqual([
+      { enabled: true, link: "up", state: "online" },
+      { enabled: false, link: "down", state: "offline" },
+    ]);
+  });
+
+  test("history rows accumulate on the emulator's clock, one per interval, the oldest beyond the kept number dropped", async () => {
+    const rows = async () =>
+      (await c.get(`/api/v4/machine_stats_history_short?filter=machine+eq+${vmOn.machine}&fields=timestamp,total_cpu&sort=timestamp`)).body;
+    const before = await rows();
+    c.emu.advanceClock(60_000);
+    const after = await rows();
+    expect(after.at(-1).timestamp - before.at(-1).timestamp).toBe(60);
+    expect([before.length, after.length]).toEqual([360, 360]);
+    expect(after.at(-1)).toMatchObject({ total_cpu: 5 });
+    expect(after.at(-1).timestamp - after.at(-2).timestamp).toBe(10);
   });
 });
