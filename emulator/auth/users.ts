@@ -53,7 +53,8 @@ export const usersTable: TableDef = {
     created: { type: "created", readOnly: true },
     // The account fields the maker's clients read and send (test/emulator/clientFieldNames.ts); this emulator keeps
     // them as data: it has no e-mail, no second factor and no external authentication source.
-    id: { type: "uint32", compute: (_ctx, row) => row.$key, description: "the user's id (same as the key)" },
+    // A 40-character identifier, not the key: govergeos decodes `id` as a string ("the 40-character unique user identifier").
+    id: { type: "string", compute: (_ctx, row) => userId(row.$key), description: "40 hex characters, stable for the user's key" },
     type: { type: "string", default: "normal", enum: USER_TYPES, description: "api: made for API access; site_*: made by site syncs" },
     email: { type: "string", default: "", maxLength: 256 },
     auth_source: { type: "row", ref: "auth_sources", default: null, description: "external authentication source (null: local)" },
@@ -66,7 +67,8 @@ export const usersTable: TableDef = {
     ssh_keys: { type: "text", default: "", description: "public keys, one a line" },
     theme: { type: "string", default: "" },
     identity: { type: "uint32", readOnly: true, default: 0 },
-    account_locked: { type: "bool", readOnly: true, default: false },
+    // A time, not a flag: both govergeos (int64) and pyVergeOS ("timestamp when locked, 0 if not") read it so.
+    account_locked: { type: "uint64", readOnly: true, default: 0, description: "seconds since the epoch when locked; 0 = not locked" },
     failed_attempts: { type: "uint32", readOnly: true, default: 0 },
     last_login: { type: "uint64", readOnly: true, default: 0 },
     creator: { type: "string", readOnly: true, default: "" },
@@ -86,6 +88,13 @@ export const usersTable: TableDef = {
     },
   },
 };
+
+/** The user's 40-character id, derived from its key so it never changes. */
+function userId(key: unknown): string {
+  return createHash("sha1")
+    .update(`user/${String(key)}`)
+    .digest("hex");
+}
 
 export function seedUsers(ctx: EmulatorContext, adminPassword: string): void {
   const system: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };

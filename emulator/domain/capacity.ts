@@ -5,6 +5,7 @@
  */
 import type { EmulatorContext } from "../core/context";
 import { ApiError } from "../core/errors";
+import { isNodeMachine } from "./machines";
 import type { Row } from "../tables/types";
 
 /** Media that occupy tier space (a cdrom only points at a file). */
@@ -97,6 +98,7 @@ export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<str
   totals.cores_used = totals.cores_total - totals.cores_free;
   totals.ram_used = totals.ram_total - totals.ram_free;
   const nodeKeys = new Set(nodes.map((n) => n.$key));
-  totals.running_machines = ctx.find("machine_status", (s) => nodeKeys.has(s.node as number)).length;
+  // A node's own machine runs on itself but is no workload of the cluster.
+  totals.running_machines = ctx.find("machine_status", (s) => nodeKeys.has(s.node as number) && !isNodeMachine(ctx, s.machine)).length;
   return totals;
 }

@@ -33,6 +33,12 @@ export function vmOfMachine(ctx: EmulatorContext, machine: unknown): Row | undef
 }
 
 /** Powered on in any way (starting, running, stopping, or a long operation on a running VM). */
+/** Whether the machine is a node's own (not a workload running on it). */
+export function isNodeMachine(ctx: EmulatorContext, machine: unknown): boolean {
+  const node = ctx.get("machines", machine)?.node;
+  return node !== null && node !== undefined;
+}
+
 export function isPoweredOn(status: Row): boolean {
   return status.powerstate === true;
 }

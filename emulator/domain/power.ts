@@ -7,6 +7,7 @@ import type { EmulatorContext } from "../core/context";
 import { conflict } from "../core/errors";
 import type { Row } from "../tables/types";
 import { placeVm } from "./capacity";
+import { recordStatsHistory } from "./machineStats";
 import { assertNotBusy, statusOfVm, stoppedFields } from "./machines";
 
 /** Unscaled durations (ms) of the transitional states. */
@@ -22,6 +23,8 @@ export const DURATIONS = {
 };
 
 function setStatus(ctx: EmulatorContext, vm: Row, changes: Record<string, unknown>): Row {
+  // Samples due before the change carry the figures of the state the machine is leaving.
+  recordStatsHistory(ctx);
   const status = statusOfVm(ctx, vm);
   return ctx.update("machine_status", status.$key, { ...changes, last_update: ctx.nowSeconds() });
 }

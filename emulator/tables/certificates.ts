@@ -21,7 +21,8 @@ export const certificatesTable: TableDef = {
     type: { type: "string", readOnly: true, enum: { manual: "Manual", letsencrypt: "Let's Encrypt", self_signed: "Self-Signed" } },
     acme_server: { type: "string", readOnly: true, default: "" },
     key_type: { type: "string", readOnly: true, default: "ecdsa", enum: { ecdsa: "ECDSA", rsa: "RSA" } },
-    rsa_key_size: { type: "uint32", readOnly: true, default: 0 },
+    // Text: govergeos decodes it as a string and pyVergeOS sends it as one (`str(rsa_key_size)`); "" for an ECDSA key.
+    rsa_key_size: { type: "string", readOnly: true, default: "", enum: { "": "None", 2048: "2048", 3072: "3072", 4096: "4096" } },
     contact: { type: "row", ref: "users", readOnly: true, default: null, description: "ACME contact (Let's Encrypt only)" },
     agree_tos: { type: "bool", readOnly: true, default: false },
     valid: { type: "bool", compute: (ctx, row) => Number(row.expires) > ctx.nowSeconds() },

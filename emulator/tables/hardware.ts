@@ -123,7 +123,7 @@ function runtimeStatusTable(
 ): TableDef {
   return {
     name,
-    description: `runtime status of a ${parent} (same key): ${statuses}`,
+    description: `runtime status of a ${parentTable} row (same key): ${statuses}`,
     keyType: "int",
     operations: ["list", "get"],
     fields: {
@@ -141,8 +141,23 @@ export const driveStatusTable = runtimeStatusTable(
   "machine_drives",
   "online, offline, importing, hotplugging",
 );
-export const nicStatusTable = runtimeStatusTable("machine_nic_status", "nic", "machine_nics", "up, down, hotplugging", {
+/** Link state of a NIC's status (`status` follows the NIC's `enabled` and its machine's power). */
+const LINK_STATE: Record<string, string> = { up: "online", hotplugging: "warning", down: "offline" };
+
+// `parent_nic`: the platform's name, which pyVergeOS filters and reads (`parent_nic eq <nic>`).
+export const nicStatusTable = runtimeStatusTable("machine_nic_status", "parent_nic", "machine_nics", "up, down, hotplugging", {
   speed: { type: "uint32", compute: (_ctx, row) => (row.status === "up" ? 10000 : 0), description: "link speed, Mbps" },
+  state: {
+    type: "string",
+    compute: (_ctx, row) => LINK_STATE[String(row.status)] ?? "offline",
+    enum: { online: "Online", offline: "Offline", warning: "Warning", error: "Error" },
+    description: "online while the link is up, warning while it hotplugs, else offline",
+  },
+  last_update: {
+    type: "uint64",
+    compute: (ctx, row) => ctx.get("machine_status", ctx.get("machine_nics", row.$key)?.machine)?.last_update ?? 0,
+    description: "seconds since the epoch: the last power change of its machine, which moves the link",
+  },
 });
 
 /** A passthrough device is online while its machine runs (the emulator has no device that can fail). */
@@ -317,7 +332,7 @@ export const nicsTable: TableDef = {
       row.status = row.$key;
     },
     afterCreate: (ctx, row) => {
-      ctx.insert("machine_nic_status", { $key: row.$key, nic: row.$key, status: "down", status_info: "" });
+      ctx.insert("machine_nic_status", { $key: row.$key, parent_nic: row.$key, status: "down", status_info: "" });
       if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, "machine_nic_status", row.$key, "up");
     },
     afterUpdate: (ctx, row) => {
@@ -414,7 +429,7 @@ export function copyHardware(
     const { $key: _k, ...fields } = nic;
     const copy = ctx.insert("machine_nics", { ...fields, machine: to, macaddress: opts.preserveMacs ? nic.macaddress : newMac() });
     ctx.update("machine_nics", copy.$key, { status: copy.$key });
-    ctx.insert("machine_nic_status", { $key: copy.$key, nic: copy.$key, status: "down", status_info: "" });
+    ctx.insert("machine_nic_status", { $key: copy.$key, parent_nic: copy.$key, status: "down", status_info: "" });
   }
   for (const device of ctx.find("machine_devices", (d) => d.machine === from)) {
     const { $key: _k, ...fields } = device;

@@ -21,7 +21,13 @@ import { authSourcesTable } from "./authSources";
 import { certificatesTable } from "./certificates";
 import { licensesTable } from "./licenses";
 import { groupLogsTable, groupsTable, membersTable } from "./groups";
-import { machinesTable, machineStatsTable, machineStatusTable } from "./machines";
+import {
+  machineStatsHistoryLongTable,
+  machineStatsHistoryShortTable,
+  machinesTable,
+  machineStatsTable,
+  machineStatusTable,
+} from "./machines";
 import {
   billingActionsTable,
   billingTable,
@@ -64,6 +70,8 @@ export const builtInTables: TableDef[] = [
   machinesTable,
   machineStatusTable,
   machineStatsTable,
+  machineStatsHistoryShortTable,
+  machineStatsHistoryLongTable,
   vmActionsTable,
   drivesTable,
   driveStatusTable,

@@ -8,6 +8,7 @@ import type { EmulatorContext } from "../core/context";
 import { createRow } from "../core/engine";
 import { conflict } from "../core/errors";
 import { clusterResources, nodeUsage, tierFree, tierUsed } from "../domain/capacity";
+import { createMachineFor } from "./machines";
 import { API_VERSION_TEXT } from "./version";
 import type { Caller, FieldDef, Row, TableDef } from "./types";
 
@@ -225,7 +226,8 @@ export const nodesTable: TableDef = {
       const row: Record<string, unknown> = { name, cluster: 1, cores: NODE_SPECS.cores, ram: NODE_SPECS.ram, status: "running" };
       for (const [field, def] of Object.entries(nodesTable.fields))
         if (row[field] === undefined && !def.compute) row[field] = def.default ?? null;
-      ctx.insert("nodes", row);
+      const node = ctx.insert("nodes", row);
+      ctx.update("nodes", node.$key, { machine: createMachineFor(ctx, node, "node") });
     }
   },
 };
@@ -316,6 +318,9 @@ function tierFigure(figure: (capacity: number, used: number) => unknown): FieldD
   };
 }
 
+/** Figures of the emulated vSAN's walks. */
+const VSAN_WALK = { walkMs: 1200, fullwalkMs: 5400, transactionS: 5, blockBytes: 65536 };
+
 export const clusterTierStatusTable: TableDef = {
   name: "cluster_tier_status",
   description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
@@ -328,9 +333,29 @@ export const clusterTierStatusTable: TableDef = {
     capacity: tierFigure((capacity) => capacity),
     used: tierFigure((_capacity, used) => used),
     used_pct: tierFigure((capacity, used) => Math.round((100 * used) / Math.max(1, capacity))),
+    allocated: { ...tierFigure((_capacity, used) => used), description: "bytes allocated to drives (thin: what they use)" },
     redundant: { type: "bool", compute: () => true },
     encrypted: { type: "bool", compute: () => false },
     working: { type: "bool", compute: () => false },
+    // The emulated vSAN never loses a drive: walks finish in fixed times, nothing needs repair.
+    last_walk_time_ms: { type: "uint64", compute: () => VSAN_WALK.walkMs },
+    last_fullwalk_time_ms: { type: "uint64", compute: () => VSAN_WALK.fullwalkMs },
+    transaction: {
+      type: "uint64",
+      compute: (ctx) => Math.floor(ctx.nowSeconds() / VSAN_WALK.transactionS),
+      description: "the vSAN's transaction counter: one every few seconds of platform time",
+    },
+    transaction_start_stamp: {
+      type: "uint32",
+      compute: (ctx) => Math.floor(ctx.nowSeconds() / VSAN_WALK.transactionS) * VSAN_WALK.transactionS,
+    },
+    repairs: { type: "uint64", compute: () => 0 },
+    bad_drives: { type: "num", compute: () => 0 },
+    fullwalk: { type: "bool", compute: () => false },
+    progress: { type: "num", compute: () => 0, description: "walk progress 0–1 (no walk runs)" },
+    index_unique: { ...tierFigure((_capacity, used) => Math.floor(used / VSAN_WALK.blockBytes)), description: "unique blocks stored" },
+    state_timestamp: { type: "uint64", readOnly: true, description: "when the state last changed (the tier's creation)" },
+    cur_space_throttle_ms: { type: "num", compute: () => 0 },
   },
 };
 
@@ -353,7 +378,7 @@ export const clusterTiersTable: TableDef = {
     for (const cluster of ctx.all("clusters")) {
       for (const { tier, description } of ctx.all("storage_tiers")) {
         const row = ctx.insert("cluster_tiers", { cluster: cluster.$key, tier, description, cost_per_gb: 0, price_per_gb: 0 });
-        ctx.insert("cluster_tier_status", { $key: row.$key });
+        ctx.insert("cluster_tier_status", { $key: row.$key, state_timestamp: ctx.nowSeconds() });
       }
     }
   },

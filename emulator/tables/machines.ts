@@ -4,6 +4,15 @@
  * machine key) and `machine_stats` (its usage, same key). All are maintained by the emulator only.
  */
 import type { EmulatorContext } from "../core/context";
+import {
+  dropStatsHistory,
+  HISTORY_FIGURES,
+  type MachineFigures,
+  machineFigures,
+  recordStatsHistory,
+  STATS_HISTORY,
+  type StatsHistoryTable,
+} from "../domain/machineStats";
 import { stoppedFields } from "../domain/machines";
 import { options } from "./options";
 import type { FieldDef, Row, TableDef } from "./types";
@@ -36,6 +45,13 @@ const STATUSES = [
   "restarting",
 ];
 
+/** A figure of the VM owning the machine, or of the node it is; null for a vnet's. */
+function ownerFigure(ctx: EmulatorContext, row: Row, vmField: string, nodeField: string): unknown {
+  if (row.vm !== null && row.vm !== undefined) return ctx.get("vms", row.vm)?.[vmField] ?? null;
+  if (row.node !== null && row.node !== undefined) return ctx.get("nodes", row.node)?.[nodeField] ?? null;
+  return null;
+}
+
 export const machinesTable: TableDef = {
   name: "machines",
   description: "machine rows: the hardware of a VM (drives, NICs, devices) and its runtime status",
@@ -48,17 +64,24 @@ export const machinesTable: TableDef = {
     name: { type: "string", readOnly: true, summary: true },
     vm: { type: "row", ref: "vms", readOnly: true, description: "VM owning this machine" },
     vnet: { type: "row", ref: "vnets", readOnly: true, description: "vnet this machine runs (its router), else null" },
+    node: {
+      type: "row",
+      ref: "nodes",
+      readOnly: true,
+      default: null,
+      description: "the node this machine is (a node's own machine), else null",
+    },
     cluster: { type: "row", ref: "clusters", readOnly: true },
     status: { type: "row", ref: "machine_status", readOnly: true, description: "runtime status (same key)" },
     cores: {
       type: "uint16",
-      compute: (ctx, row) => (row.vm === null ? null : (ctx.get("vms", row.vm)?.cpu_cores ?? null)),
-      description: "the VM's cores",
+      compute: (ctx, row) => ownerFigure(ctx, row, "cpu_cores", "cores"),
+      description: "the VM's cores (a node's: its own)",
     },
     ram: {
       type: "uint32",
-      compute: (ctx, row) => (row.vm === null ? null : (ctx.get("vms", row.vm)?.ram ?? null)),
-      description: "the VM's RAM (MB)",
+      compute: (ctx, row) => ownerFigure(ctx, row, "ram", "ram"),
+      description: "the VM's RAM (MB) (a node's: its own)",
     },
     stats: { type: "row", ref: "machine_stats", compute: (_ctx, row) => row.$key, description: "live usage figures (same key)" },
     created: { type: "created", readOnly: true },
@@ -105,50 +128,71 @@ export const machineStatusTable: TableDef = {
   },
 };
 
-/** The figures of a running machine; a stopped one has zeros (the emulator runs no guest, so the load is nominal). */
-function runningFigure(figure: (status: Row) => number): FieldDef {
-  return {
-    type: "uint32",
-    compute: (ctx, row) => {
-      const status = ctx.get("machine_status", row.$key);
-      return status?.running === true ? figure(status) : 0;
-    },
-  };
+/** One figure of `machineFigures`, computed at read time. */
+function figure(name: keyof MachineFigures, description?: string): FieldDef {
+  return { type: name === "core_usagelist" ? "json" : "uint32", compute: (ctx, row) => machineFigures(ctx, row.$key)[name], description };
 }
 
 export const machineStatsTable: TableDef = {
   name: "machine_stats",
-  description: "live usage of a machine, keyed by the machine key (nominal figures while running; zeros when stopped)",
+  description: "live usage of a machine (VM, vnet router or node), keyed by the machine key; follows its power state",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
     machine: { type: "row", ref: "machines", readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
-    total_cpu: { ...runningFigure(() => 5), description: "percent of the running cores" },
-    user_cpu: runningFigure(() => 4),
-    system_cpu: runningFigure(() => 1),
-    iowait_cpu: runningFigure(() => 0),
-    ram_used: { ...runningFigure((status) => Math.round(Number(status.running_ram ?? 0) / 4)), description: "MB" },
-    ram_pct: runningFigure(() => 25),
-    vram_used: { ...runningFigure(() => 0), description: "MB of GPU memory" },
-    core_temp: { ...runningFigure(() => 45), description: "°C" },
+    ...Object.fromEntries(HISTORY_FIGURES.map((name) => [name, figure(name)])),
+    total_cpu: figure("total_cpu", "percent of the machine's cores"),
+    vmusage_cpu: figure("vmusage_cpu", "a node's: percent used by its machines"),
+    ram_used: figure("ram_used", "MB"),
+    ram_pct: figure("ram_pct"),
+    vram_used: figure("vram_used", "MB of GPU memory"),
+    core_temp: figure("core_temp", "°C; 0 when stopped"),
+    core_usagelist: figure("core_usagelist", "percent used of each running core"),
+    modified: { type: "uint64", compute: (ctx, row) => ctx.get("machine_status", row.$key)?.last_update ?? 0 },
     timestamp: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
   },
 };
 
-/** Creates the machine of a VM (or of a vnet) with its stopped status row; returns the machine key. */
-export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" = "vm"): number {
+/** `machine_stats_history_short` / `_long`: samples of `machine_stats` on the emulator's clock (see domain/machineStats.ts). */
+function statsHistoryTable(name: StatsHistoryTable): TableDef {
+  const { everyS, keep } = STATS_HISTORY[name];
+  return {
+    name,
+    description: `a sample of each machine's usage every ${everyS} s of platform time, the last ${keep} kept (read-only)`,
+    keyType: "int",
+    transient: true,
+    operations: ["list", "get"],
+    fields: {
+      machine: { type: "row", ref: "machines", readOnly: true, summary: true },
+      timestamp: { type: "uint64", readOnly: true, summary: true, description: "seconds since the epoch" },
+      ...Object.fromEntries(HISTORY_FIGURES.map((f) => [f, { type: "uint32", readOnly: true } satisfies FieldDef])),
+    },
+    beforeRead: recordStatsHistory,
+  };
+}
+export const machineStatsHistoryShortTable = statsHistoryTable("machine_stats_history_short");
+export const machineStatsHistoryLongTable = statsHistoryTable("machine_stats_history_long");
+
+/**
+ * Creates the machine of a VM, a vnet or a node with its status row (stopped; a node's runs, on itself, holding
+ * none of its own cores or RAM); returns the machine key.
+ */
+export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" | "node" = "vm"): number {
   const machine = ctx.insert("machines", {
     name: owner.name,
     vm: kind === "vm" ? owner.$key : null,
     vnet: kind === "vnet" ? owner.$key : null,
+    node: kind === "node" ? owner.$key : null,
     cluster: owner.cluster ?? null,
     created: ctx.nowSeconds(),
   });
   ctx.update("machines", machine.$key, { status: machine.$key });
+  const running = { running: true, powerstate: true, status: "running", state: "online", node: owner.$key, migratable: false };
   ctx.insert("machine_status", {
     $key: machine.$key,
     machine: machine.$key,
     ...stoppedFields(),
+    ...(kind === "node" ? running : {}),
     migrated_node: null,
     migration_destination: null,
     started: 0,
@@ -176,5 +220,6 @@ export function deleteMachine(ctx: EmulatorContext, machine: unknown): void {
   for (const snap of ctx.find("machine_snapshots", (s) => s.machine === machine)) ctx.remove("machine_snapshots", snap.$key);
   ctx.remove("machine_status", machine as number);
   ctx.remove("machine_stats", machine as number);
+  dropStatsHistory(ctx, machine as number);
   ctx.remove("machines", machine as number);
 }

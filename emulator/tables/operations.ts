@@ -6,6 +6,7 @@
 import { randomHex } from "../core/context";
 import { applyDefaults, createRow } from "../core/engine";
 import { ApiError } from "../core/errors";
+import { isNodeMachine } from "../domain/machines";
 import type { Caller, FieldDef, TableDef } from "./types";
 
 const SYSTEM: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };
@@ -71,7 +72,7 @@ export const billingActionsTable: TableDef = {
             to: now,
             created: now,
             vms: ctx.find("vms", (v) => v.is_snapshot !== true).length,
-            running_vms: ctx.find("machine_status", (s) => s.running === true).length,
+            running_vms: ctx.find("machine_status", (s) => s.running === true && !isNodeMachine(ctx, s.machine)).length,
             description: "",
             sent: false,
             ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, 0])),

@@ -186,6 +186,8 @@ export interface TableDef {
   downloadField?: string;
   /** One-row table: `GET /v4/<table>` answers that row as an object (e.g. `system`). */
   singleton?: boolean;
+  /** Runs before a list or get of this table answers (rows that accumulate with time catch up here). */
+  beforeRead?: (ctx: EmulatorContext) => void;
 }
 
 /** A feature module: a set of tables plus optional wiring (event subscriptions, timers). */

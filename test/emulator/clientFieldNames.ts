@@ -1638,3 +1638,187 @@ export const CLIENT_FIELD_NAMES: ClientFieldNames = {
     },
   },
 };
+
+/**
+ * How a client decodes one JSON field of a read. Go (govergeos v0.1.9 struct types): every type takes `null`; an
+ * unsigned type takes a non-negative integer in its range; `FlexInt` a number or a numeric string; `raw`
+ * (json.RawMessage) anything; an object type each of its fields. pyVergeOS: `py:int` is `int(value)`, which fails on
+ * null and on a non-numeric text; `py:int?` also takes null (the client tests for it first).
+ */
+export type Decoded =
+  | "string"
+  | "bool"
+  | "int"
+  | "int64"
+  | "uint8"
+  | "uint16"
+  | "uint32"
+  | "uint64"
+  | "float64"
+  | "FlexInt"
+  | "raw"
+  | "py:int"
+  | "py:int?"
+  | { object: Record<string, Decoded> };
+
+/** One read a client makes: its field list as sent, and the type it decodes each answered field into. */
+export interface ClientRead {
+  client: MakerClient;
+  /** The client's call and where its field list and types are declared. */
+  call: string;
+  table: string;
+  fields: string;
+  decode: Record<string, Decoded>;
+  /** The client reads one row by key (`GET /<table>/<key>`) rather than a list. */
+  byKey?: boolean;
+}
+
+const pyInts = (...names: string[]) => Object.fromEntries(names.map((n) => [n, "py:int" as const]));
+const goTypes = (type: Decoded, ...names: string[]) => Object.fromEntries(names.map((n) => [n, type]));
+
+// pyvergeos/resources/machine_stats.py: MachineStats / MachineStatsHistory properties
+const PY_STATS_FIGURES = ["total_cpu", "user_cpu", "system_cpu", "iowait_cpu", "vmusage_cpu", "irq_cpu", "ram_used", "vram_used"];
+const PY_STATS_COUNTS = ["core_peak", "core_count_gt_25", "core_count_gt_50", "core_count_gt_75"];
+const PY_STATS_HISTORY_FIELDS = `$key,machine,timestamp,${[...PY_STATS_FIGURES, "core_temp", "core_temp_top", ...PY_STATS_COUNTS].join(",")}`;
+const pyStatsHistory = (table: string): ClientRead => ({
+  client: "pyVergeOS",
+  call: `vm.stats.${table.replace("machine_stats_", "")}() — machine_stats.py MachineStatsManager._history_fields`,
+  table,
+  fields: PY_STATS_HISTORY_FIELDS,
+  decode: { ...pyInts("machine", "timestamp", ...PY_STATS_FIGURES, ...PY_STATS_COUNTS), core_temp: "py:int?", core_temp_top: "py:int?" },
+});
+
+// govergeos types_vsan.go ClusterTierStatus / ClusterTierStats
+const GO_TIER_STATUS: Record<string, Decoded> = {
+  ...goTypes("int", "tier"),
+  ...goTypes("string", "status", "state"),
+  ...goTypes("uint64", "capacity", "used", "allocated", "last_walk_time_ms", "last_fullwalk_time_ms", "transaction", "repairs"),
+  ...goTypes("uint64", "index_unique", "state_timestamp"),
+  ...goTypes("uint32", "used_pct", "transaction_start_stamp"),
+  ...goTypes("bool", "redundant", "encrypted", "working", "fullwalk"),
+  ...goTypes("float64", "bad_drives", "progress", "cur_space_throttle_ms"),
+};
+const GO_TIER_STATS = goTypes("uint64", "reads", "writes", "read_bytes", "write_bytes", "rops", "wops", "rbps", "wbps");
+
+export const CLIENT_READS: ClientRead[] = [
+  {
+    client: "pyVergeOS",
+    call: "vm.stats.get() / node.stats.get() — machine_stats.py MachineStatsManager._default_fields",
+    table: "machine_stats",
+    fields: `$key,machine,${[...PY_STATS_FIGURES.slice(0, 7), "ram_pct", "vram_used", "core_usagelist", "core_temp", "core_temp_top", ...PY_STATS_COUNTS, "modified"].join(",")}`,
+    decode: { ...pyInts("machine", ...PY_STATS_FIGURES, "ram_pct", ...PY_STATS_COUNTS), core_temp: "py:int?", core_temp_top: "py:int?" },
+  },
+  pyStatsHistory("machine_stats_history_short"),
+  pyStatsHistory("machine_stats_history_long"),
+  {
+    client: "pyVergeOS",
+    call: "nic.link_status.get() — nic_stats.py NIC_STATUS_DEFAULT_FIELDS",
+    table: "machine_nic_status",
+    fields: "$key,parent_nic,status,state,speed,last_update",
+    decode: { parent_nic: "py:int", speed: "py:int?" },
+  },
+  {
+    client: "govergeos",
+    call: "MachineStats.List / GetByMachine — machine_stats.go machineStatsListFields, types MachineStats",
+    table: "machine_stats",
+    fields: "$key,machine,total_cpu,user_cpu,system_cpu,iowait_cpu,ram_used,ram_pct,core_usagelist,core_temp,core_temp_top",
+    decode: {
+      ...goTypes("FlexInt", "$key"),
+      machine: "int",
+      ...goTypes("uint8", "total_cpu", "user_cpu", "system_cpu", "iowait_cpu", "ram_pct"),
+      ram_used: "uint32",
+      core_usagelist: "raw",
+      ...goTypes("uint16", "core_temp", "core_temp_top"),
+    },
+  },
+  {
+    client: "govergeos",
+    call: "ClusterTiers.List / Get — types_vsan.go clusterTierListFields, types ClusterTier",
+    table: "cluster_tiers",
+    fields: `$key,cluster,tier,description,cost_per_gb,price_per_gb,status[${Object.keys(GO_TIER_STATUS).join(",")}],stats[${Object.keys(GO_TIER_STATS).join(",")}]`,
+    decode: {
+      $key: "FlexInt",
+      ...goTypes("int", "cluster", "tier"),
+      description: "string",
+      ...goTypes("float64", "cost_per_gb", "price_per_gb"),
+      status: { object: GO_TIER_STATUS },
+      stats: { object: GO_TIER_STATS },
+    },
+  },
+  {
+    client: "govergeos",
+    call: "VolumeBrowser.Browse → GetJob — types_volume_browser.go volumeBrowserGetFields, types VolumeBrowserJob",
+    table: "volume_browser",
+    byKey: true,
+    fields: "$key,id,volume,query,status,result,command,created,modified,expires",
+    decode: {
+      ...goTypes("string", "$key", "id", "volume", "query", "status", "command"),
+      result: "raw",
+      ...goTypes("int64", "created", "modified", "expires"),
+    },
+  },
+  {
+    client: "govergeos",
+    call: "Volumes.List — types_volume.go volumeListFields, types Volume",
+    table: "volumes",
+    fields:
+      "$key,id,name,description,enabled,created,modified,creator,service,drive,is_snapshot,maxsize,preferred_tier,snapshot_profile,fs_type,discard,read_only,optimize,owner_user,owner_group,automount_snapshots,encrypt,remote_target,cifs_user,cifs_protocol,nfs_protocol,mount_options,read_ahead_kb",
+    decode: {
+      ...goTypes("string", "$key", "id", "name", "description", "creator", "preferred_tier", "fs_type", "optimize", "owner_user"),
+      ...goTypes("string", "owner_group", "remote_target", "cifs_user", "cifs_protocol", "nfs_protocol", "mount_options", "read_ahead_kb"),
+      ...goTypes("bool", "enabled", "is_snapshot", "discard", "read_only", "automount_snapshots", "encrypt"),
+      ...goTypes("int64", "created", "modified", "maxsize"),
+      ...goTypes("FlexInt", "service", "drive", "snapshot_profile"),
+    },
+  },
+  {
+    client: "govergeos",
+    call: "NASServices.List — types_nas.go nasServiceListFields, types NASService",
+    table: "vm_services",
+    fields: "$key,vm,name,enabled,created,modified,max_imports,max_syncs,disable_swap,read_ahead_kb_default,cifs,nfs,antivirus",
+    decode: {
+      ...goTypes("FlexInt", "$key", "vm", "cifs", "nfs", "antivirus"),
+      name: "string",
+      ...goTypes("bool", "enabled", "disable_swap"),
+      ...goTypes("int64", "created", "modified"),
+      ...goTypes("int", "max_imports", "max_syncs"),
+      read_ahead_kb_default: "string",
+    },
+  },
+  {
+    client: "govergeos",
+    call: "Certificates.List — types_certificate.go certificateListFields, types Certificate",
+    table: "certificates",
+    fields:
+      "$key,domain,domainlist,description,type,acme_server,key_type,rsa_key_size,contact,agree_tos,valid,autocreated,expires,created,modified",
+    decode: {
+      ...goTypes("FlexInt", "$key", "contact"),
+      ...goTypes("string", "domain", "domainlist", "description", "type", "acme_server", "key_type", "rsa_key_size"),
+      ...goTypes("bool", "agree_tos", "valid", "autocreated"),
+      ...goTypes("int64", "expires", "created", "modified"),
+    },
+  },
+  {
+    client: "govergeos",
+    call: "Users.List — types_user.go userListFields, types User",
+    table: "users",
+    fields:
+      "$key,id,auth_source,name,remote_name,enabled,displayname,email,type,created,creator,change_password,failed_attempts,account_locked,last_login,two_factor_authentication,two_factor_type,physical_access,ssh_keys,theme",
+    decode: {
+      $key: "FlexInt",
+      ...goTypes("string", "id", "name", "remote_name", "displayname", "email", "type", "creator", "two_factor_type", "ssh_keys", "theme"),
+      ...goTypes("int", "auth_source", "failed_attempts"),
+      ...goTypes("bool", "enabled", "change_password", "two_factor_authentication", "physical_access"),
+      ...goTypes("int64", "created", "account_locked", "last_login"),
+    },
+  },
+];
+
+/**
+ * Tables the clients read that docs/platform-api.md does not list: the emulator does not serve them (404), and the
+ * scan checks that it still does not, so serving one moves it into CLIENT_READS.
+ */
+export const READS_OUTSIDE_SPEC: Record<string, string> = {
+  vnet_monitor_stats_history_short: "pyVergeOS network.stats.history_short() (network_stats.py)",
+  node_gpu_stats_history_short: "pyVergeOS gpu.stats.history_short() (gpu.py)",
+};

@@ -54,12 +54,16 @@ function volumeProblem(ctx: EmulatorContext, volume: Row | undefined): string | 
   return undefined;
 }
 
+function finish(ctx: EmulatorContext, job: Row, status: "complete" | "error", result: unknown): void {
+  ctx.update("volume_browser", job.$key, { status, result, modified: ctx.nowSeconds() });
+}
+
 export function runJob(ctx: EmulatorContext, hostDirs: ReadonlyMap<string, string>, job: Row): void {
   if (!ctx.get("volume_browser", job.$key)) return; // deleted while running
   const volume = ctx.get("volumes", job.volume);
   const problem = volumeProblem(ctx, volume);
   if (problem) {
-    ctx.update("volume_browser", job.$key, { status: "error", result: problem });
+    finish(ctx, job, "error", problem);
     return;
   }
   try {
@@ -67,9 +71,9 @@ export function runJob(ctx: EmulatorContext, hostDirs: ReadonlyMap<string, strin
     const result = runQuery(root, job.query as Query, job.params as ParamsOf[Query]);
     if (job.query === "get-dir")
       registerImageFiles(ctx, String(volume!.$key), (job.params as GetDirParams).dir.replace(/^\/+|\/+$/g, ""), result);
-    ctx.update("volume_browser", job.$key, { status: "complete", result });
+    finish(ctx, job, "complete", result);
   } catch (error) {
-    ctx.update("volume_browser", job.$key, { status: "error", result: jobErrorMessage(error) });
+    finish(ctx, job, "error", jobErrorMessage(error));
   }
 }
 

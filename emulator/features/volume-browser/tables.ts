@@ -8,7 +8,7 @@ import { createHash } from "node:crypto";
 import type { EmulatorContext } from "../../core/context";
 import { hasRole } from "../../core/engine";
 import { ApiError } from "../../core/errors";
-import type { Row, TableDef } from "../../tables/types";
+import type { FieldDef, Row, TableDef } from "../../tables/types";
 import { QUERIES, validateParams, type Query } from "./params";
 
 export const NAS_SERVICE_NAME = "NAS";
@@ -16,6 +16,21 @@ export const NAS_SERVICE_NAME = "NAS";
 /** Volume keys are SHA1-style: the SHA1 of the volume name, stable across restarts. */
 export function volumeKey(name: string): string {
   return createHash("sha1").update(name).digest("hex");
+}
+
+/** Read-ahead sizes (KB; "0" = automatic) as the platform lists them. */
+const READ_AHEAD_KB = ["0", "64", "128", "256", "512", "1024", "2048", "4096"];
+function readAheadField(): FieldDef {
+  return {
+    type: "string",
+    default: "0",
+    enum: Object.fromEntries(READ_AHEAD_KB.map((kb) => [kb, kb === "0" ? "Automatic" : `${kb} KB`])),
+    coerce: (value) => (typeof value === "number" ? String(value) : value),
+  };
+}
+
+function settingsRef(what: string): FieldDef {
+  return { type: "uint32", compute: (_ctx, row) => row.$key, description: `the service's ${what} settings (same key)` };
 }
 
 export const vmServicesTable: TableDef = {
@@ -32,13 +47,16 @@ export const vmServicesTable: TableDef = {
     enabled: { type: "bool", default: true },
     vm: { type: "row", ref: "vms", readOnly: true, default: null, description: "the service's VM (the emulated NAS has no VM row)" },
     volumes: { type: "rows", ref: "volumes", via: "service" },
-    cifs: { type: "bool", default: true, description: "serves CIFS shares" },
-    nfs: { type: "bool", default: true, description: "serves NFS shares" },
-    antivirus: { type: "bool", default: false },
+    // References to the service's settings rows, as govergeos decodes them (FlexInt); the emulator has no settings
+    // tables, so each answers the service's own key (one settings row per service).
+    cifs: settingsRef("CIFS"),
+    nfs: settingsRef("NFS"),
+    antivirus: settingsRef("antivirus"),
     disable_swap: { type: "bool", default: false },
     max_imports: { type: "uint8", default: 2 },
     max_syncs: { type: "uint8", default: 2 },
-    read_ahead_kb_default: { type: "uint32", default: 0 },
+    // Text, as govergeos decodes it (`string` in its NASService); pyVergeOS sends a number, which is accepted as text.
+    read_ahead_kb_default: readAheadField(),
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
   },
@@ -86,12 +104,16 @@ export const volumesTable: TableDef = {
     cifs_protocol: { type: "string", readOnly: true, default: "" },
     cifs_user: { type: "string", readOnly: true, default: "" },
     optimize: { type: "string", default: "" },
-    read_ahead_kb: { type: "uint32", default: 0 },
+    // Text, as govergeos decodes it (`string` in its Volume and its requests); numbers are accepted as text.
+    read_ahead_kb: readAheadField(),
     note: { type: "text", default: "" },
     creator: { type: "string", readOnly: true, default: "system" },
     modified: { type: "modified", readOnly: true },
   },
 };
+
+/** Seconds a job is announced to live (`expires`). */
+const JOB_LIFETIME_S = 3600;
 
 /** Jobs kept; beyond it the oldest finished jobs are dropped. */
 export const MAX_JOBS = 1000;
@@ -140,6 +162,12 @@ export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) =>
       command: { type: "string", readOnly: true },
       creator: { type: "string", readOnly: true },
       created: { type: "created", readOnly: true },
+      modified: { type: "uint64", readOnly: true, description: "seconds since the epoch: creation, then the job's end" },
+      expires: {
+        type: "uint64",
+        compute: (_ctx, row) => Number(row.created) + JOB_LIFETIME_S,
+        description: `creation + ${JOB_LIFETIME_S} s, the platform's lifetime of a job (here jobs go only beyond ${MAX_JOBS})`,
+      },
     },
     hooks: {
       validate: (_ctx, row, _previous, caller) => {
@@ -148,6 +176,7 @@ export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) =>
         row.params = validateParams(query, row.params, String(row.volume));
         row.command = `${query} ${JSON.stringify(row.params)}`;
         row.creator = caller.user;
+        row.modified = row.created;
       },
       afterCreate: (ctx, row) => {
         dropOldJobs(ctx);

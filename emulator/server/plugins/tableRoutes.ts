@@ -33,7 +33,9 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
     const caller = requireCaller(request);
     const params = request.params as RouteParams;
     if (!ctx.tables.has(params.table) || params.key === "") throw new ApiError(404, `resource ${displayOf(request.url)} not found`);
-    return { caller, def: ctx.store(params.table).def, params, query: request.query as Query };
+    const def = ctx.store(params.table).def;
+    if (request.method === "GET") def.beforeRead?.(ctx);
+    return { caller, def, params, query: request.query as Query };
   };
 
   app.get("/v4/:table", { schema: tableSchemas }, async (request, reply) => {
