@@ -15,6 +15,7 @@ import * as path from "node:path";
 import * as ts from "typescript";
 import { fieldMeta } from "../provider/schemas/common";
 import { RESOURCE_LIST, type Resource } from "../provider/resources";
+import { SETTINGS, SETTING_NAMES, type SettingSpec } from "../provider/config/provider-config";
 import { LOOKUP_FUNCTIONS, type LookupFunction } from "../provider/resources/lookupFunctions";
 
 export const GENERATED_FILE = "sdk/schemaTypes.generated.ts";
@@ -249,6 +250,22 @@ function byTokenInterface(name: string, doc: string, tokens: string[], typeName:
   return [`/** ${doc} */`, `export interface ${name} {`, ...tokens.map((t) => `    ${t}: ${typeName(t)};`), "}"].join("\n");
 }
 
+const SETTING_TYPES = { string: "string", boolean: "boolean", integer: "number" } as const;
+
+/** The provider settings (provider/config's declaration) as the value types a `vp.Provider` takes. */
+function providerSettingsInterface(): string {
+  const fields = SETTING_NAMES.map((s) => {
+    const spec: SettingSpec = SETTINGS[s];
+    return `    /** ${spec.description}${spec.secret ? " (kept a Pulumi secret)" : ""} */\n    ${s}?: ${SETTING_TYPES[spec.type]};`;
+  });
+  return [
+    "/** The settings of one site, as `vplatform:<setting>` in the stack config takes them. */",
+    "export interface ProviderSettings {",
+    ...fields,
+    "}",
+  ].join("\n");
+}
+
 /** The SDK's file: inputs, validated values and computed outputs of every resource, and the look-ups' results. */
 export function sdkTypesFile(root: string): string {
   const list = schemaTargets(root);
@@ -265,6 +282,7 @@ export function sdkTypesFile(root: string): string {
   const computed = new Map(list.filter((t) => t.outputsExport).map((t) => [outName(t.token), computedInterface(t)]));
   const tokens = list.map((t) => t.token);
   const byToken = [
+    providerSettingsInterface(),
     byTokenInterface("InputsByToken", "Each resource's inputs as a program declares them, by its token.", tokens, inName),
     byTokenInterface(
       "ValuesByToken",

@@ -2,13 +2,9 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Session } from "../provider/reconcile/session";
 import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
 import { dynamicSessions } from "../provider/resources/framework/sessionRegistry";
-import type { Provider, SiteSettings } from "./provider";
+import type { LookupOptions } from "./lookupOptions";
+import type { SiteSettings } from "./provider";
 import type { Computed, DeepInput } from "./types";
-
-/** What a look-up may be given besides its arguments: the site to read (default: the stack config's). */
-export interface LookupOptions {
-  provider?: Provider;
-}
 
 /**
  * Look-ups run in the program process (not the provider process), so they use a session of their own, kept in the

@@ -1,14 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { SETTINGS, type Setting, SETTING_NAMES, settingKey } from "../provider/config/provider-config";
+import { SETTINGS, SETTING_NAMES, settingKey } from "../provider/config/provider-config";
+import type { ProviderSettings } from "./schemaTypes.generated";
 
-type SettingValue<S extends Setting> = (typeof SETTINGS)[S]["type"] extends "boolean"
-  ? boolean
-  : (typeof SETTINGS)[S]["type"] extends "integer"
-    ? number
-    : string;
-
-/** The settings of one site, as the stack config takes them (`vplatform:<setting>`), each optional. */
-export type ProviderArgs = { [S in Setting]?: pulumi.Input<SettingValue<S>> };
+/** The settings of one site, as the stack config takes them (`vplatform:<setting>`), each optional; outputs welcome. */
+export type ProviderArgs = { [S in keyof ProviderSettings]?: pulumi.Input<NonNullable<ProviderSettings[S]>> };
 
 /** A site's settings as the provider reads them: `vplatform:<setting>` → its text. */
 export type SiteSettings = Record<string, string>;

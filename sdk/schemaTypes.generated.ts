@@ -1727,6 +1727,32 @@ export interface GetTableRowsResult {
     rows: Record<string, unknown>[];
 }
 
+/** The settings of one site, as `vplatform:<setting>` in the stack config takes them. */
+export interface ProviderSettings {
+    /** `https://host[:port]` of the platform (the API is under `/api`) */
+    endpoint?: string;
+    /** API key, sent as a Bearer token (kept a Pulumi secret) */
+    apiKey?: string;
+    /** User name for Basic credentials (sent on every request) */
+    username?: string;
+    /** Password for Basic credentials (kept a Pulumi secret) */
+    password?: string;
+    /** Session token, sent in the token header (kept a Pulumi secret) */
+    sessionToken?: string;
+    /** Header of the session token (default `x-service-token`) */
+    tokenHeader?: string;
+    /** PEM text (or a path) of a CA certificate to trust */
+    caCert?: string;
+    /** Skip TLS verification (only when asked) */
+    insecure?: boolean;
+    /** Per-request timeout in ms (default 30000) */
+    requestTimeoutMs?: number;
+    /** API requests per window the provider process paces itself to, waiting rather than failing (default 1000: the platform's limit per hour per key) */
+    requestBudget?: number;
+    /** The window of requestBudget in seconds (default 3600) */
+    requestBudgetWindowSec?: number;
+}
+
 /** Each resource's inputs as a program declares them, by its token. */
 export interface InputsByToken {
     VirtualMachine: VirtualMachineInputs;
