@@ -32,8 +32,9 @@ export class MachineDeletions {
     }
   }
 
-  inFlight(machineKey: string): boolean {
-    return this.#inFlight.has(machineKey);
+  /** Whether the machine's deletion runs now; without a key, whether any does (the engine is still deleting). */
+  inFlight(machineKey?: string): boolean {
+    return machineKey === undefined ? this.#inFlight.size > 0 : this.#inFlight.has(machineKey);
   }
 
   failed(machineKey: string): { what: string; error: unknown } | undefined {
@@ -62,9 +63,10 @@ export class MachineDeletions {
 export const machineDeletions = perSession(() => new MachineDeletions());
 
 /**
- * How long a row waits for the deletion of a machine still using it to start:
- * the engine starts a VM's deletion with its dependents' (the vnet's among
- * them), so it comes at once or not at all.
+ * How long a row waits for the deletion of a machine still using it to start,
+ * once no deletion runs: the engine starts a VM's deletion with its
+ * dependents' (the vnet's among them), so it comes at once, or after others
+ * its parallelism holds it behind, or not at all.
  */
 export const START_GRACE_MS = 5_000;
 
@@ -83,8 +85,8 @@ export interface BlockedDeletion {
  * Deletes a row that machines being deleted still use: after the platform's
  * "in use", it waits for their deletions (not resending its DELETE) and sends
  * it again once they are over. It fails at once, naming them, when one of them
- * failed in this run, or when none starts within START_GRACE_MS (nothing in
- * this run is deleting them). Bounded by the operation's time limit like any wait.
+ * failed in this run, or when none has started START_GRACE_MS after the last
+ * machine deletion of the session ended (nothing in this run is deleting them). Bounded by the operation's time limit like any wait.
  */
 export async function deleteWhenFree(api: Session, row: BlockedDeletion, limitSec: number): Promise<void> {
   const clock = row.clock ?? realClock;
@@ -95,7 +97,7 @@ export async function deleteWhenFree(api: Session, row: BlockedDeletion, limitSe
     if (inUse === undefined) return;
     const users = await row.users();
     const endedBefore = new Set(users.filter((m) => ledger.ended(m)));
-    const graceEnds = clock.now() + START_GRACE_MS;
+    let graceEnds = clock.now() + START_GRACE_MS;
     if (users.length === 0) {
       // Freed between the DELETE and the look (or used by what this cannot see): the next DELETE tells, within the limit.
       if (clock.now() >= deadline)
@@ -113,6 +115,8 @@ export async function deleteWhenFree(api: Session, row: BlockedDeletion, limitSe
         );
       }
       const pending = users.filter((m) => ledger.inFlight(m));
+      // Other deletions still running: the engine may hold ours back behind them (its parallelism).
+      if (ledger.inFlight()) graceEnds = Math.max(graceEnds, clock.now() + START_GRACE_MS);
       if (pending.length === 0 && users.some((m) => ledger.ended(m) && !endedBefore.has(m))) break; // freed since: DELETE
       if (pending.length === 0 && clock.now() >= graceEnds) {
         throw new Error(
