@@ -93,6 +93,34 @@ describe("every operation's failure carries its next step", () => {
   });
 });
 
+describe("a failure's next step fits its operation", () => {
+  test.each([503, 429, 507, 0])("a deletion's failure (%i) says to re-run the destroy, never `pulumi up` alone", (status) => {
+    const e = explained(
+      new ApiError(status, "DELETE", "/v4/vms/7", "x", status === 0 ? "ETIMEDOUT" : undefined),
+      "delete",
+      "VirtualMachine 'web'",
+    );
+    expect(e.message).toMatch(/re-run the destroy/i);
+    expect(e.message).not.toMatch(/re-run `pulumi up`(?! that)/i);
+  });
+
+  test("a deletion refused as in use says to delete or detach the others, not to free a name", () => {
+    const e = explained(new ApiError(409, "DELETE", "/v4/vnets/3", "vnet in use by 2 NIC(s)"), "delete", "Vnet 'lan'");
+    expect(e.message).toContain("still in use by others");
+    expect(e.message).not.toContain("free the name");
+  });
+
+  test.each([503, 0])("an action's failure (%i) speaks of the action, not of rows and markers", (status) => {
+    const e = explained(
+      new ApiError(status, "POST", "/v4/vm_actions", "x", status === 0 ? "ETIMEDOUT" : undefined),
+      "action",
+      "VmPower (key 7)",
+    );
+    expect(e.message).toMatch(/^vplatform: applying VmPower \(key 7\): .*the action may have been taken/);
+    expect(e.message).not.toMatch(/created|marker|takes it over/);
+  });
+});
+
 describe("settingsHint: a failure that is the configuration's names the setting to fix", () => {
   const settings = { endpoint: "https://10.0.0.5:8443", credentials: "vplatform:apiKey / VPLATFORM_API_KEY" };
 

@@ -77,7 +77,17 @@ export function apiMessageOf(body: string): string | undefined {
   return text as string | undefined;
 }
 
-export type Operation = "create" | "read" | "update" | "delete";
+/** "action": the create or update of a resource that makes no row, only acts (VmPower). */
+export type Operation = "create" | "read" | "update" | "delete" | "action";
+
+/** What running it again means, per operation: a failed deletion is retried by the destroy that failed. */
+const RERUN: Record<Operation, string> = {
+  create: "re-run `pulumi up`",
+  read: "re-run `pulumi up`",
+  update: "re-run `pulumi up`",
+  action: "re-run `pulumi up`",
+  delete: "re-run the destroy (`pulumi destroy`, or the `pulumi up` that removed the resource)",
+};
 
 /**
  * What the user can do about a failed create/update/delete, from what the
@@ -85,19 +95,21 @@ export type Operation = "create" | "read" | "update" | "delete";
  * errors carry their next step) or nothing better than the text exists.
  */
 export function nextStep(err: unknown, op: Operation): string | undefined {
+  const rerun = RERUN[op];
   if (err instanceof RequestBudgetExceeded)
-    return "raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and re-run `pulumi up`";
+    return `raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and ${rerun}`;
   if (!(err instanceof ApiError)) return undefined;
   const s = err.status;
   const may = {
     create: "it may have been created; the next `pulumi up` finds it by its marker and takes it over",
     read: "a read changes nothing; re-running it is safe",
     update: "it may have been applied; re-running `pulumi up` is safe",
-    delete: "it may have been deleted; re-running the destroy (or `pulumi up`) is safe",
+    delete: "it may have been deleted; re-running the destroy is safe",
+    action: "the action may have been taken; the next `pulumi up` reads the machine's state and acts only if it still differs",
   }[op];
   if (s === 0 && isUnreachable(err.code)) return undefined; // nothing was sent: the message names the setting
   if (s === 0)
-    return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, re-run \`pulumi up\` once it is back`;
+    return `the platform did not answer (${err.code ?? "no response"}); ${may}. If the platform is restarting, ${rerun} once it is back`;
   if (s === 401) return "fix the credentials before re-running: repeated failures lock the account";
   if (s === 403) return "the credentials lack the permission: use an API key of a user allowed to change this table";
   if (s === 404)
@@ -105,18 +117,21 @@ export function nextStep(err: unknown, op: Operation): string | undefined {
       ? "a referenced row does not exist: check the keys in the declaration"
       : "the row no longer exists: run `pulumi refresh` to drop it from the state";
   if (s === 409 && /in progress|busy|locked/i.test(err.apiMessage ?? ""))
-    return "another operation on it is running: wait for it to finish and re-run `pulumi up`";
+    return `another operation on it is running: wait for it to finish and ${rerun}`;
+  if (s === 409 && op === "delete") return `the row is still in use by others: delete or detach them, then ${rerun}`;
+  if (s === 409 && op === "action") return `the machine's state does not allow the action now: bring it to a state that does and ${rerun}`;
   if (s === 409)
     return "the name or the row is in use: free the name (rename or delete the other row), rename this one, or set adopt to take the row over";
-  if (s === 429)
-    return "the platform's rate limit was hit: wait and re-run `pulumi up` (the platform allows 1000 requests per hour per API key)";
-  if (s === 507) return "the platform is out of storage or cluster resources: free space or pick another tier, then re-run `pulumi up`";
-  if (s === 400 || s === 422) return "the platform refused a value: fix the field it names in the declaration and re-run `pulumi up`";
-  if (s >= 500 || s === 408) return `the platform failed (${s}); ${may}. Re-run \`pulumi up\` when it is healthy`;
+  if (s === 429) return `the platform's rate limit was hit: wait and ${rerun} (the platform allows 1000 requests per hour per API key)`;
+  if (s === 507) return `the platform is out of storage or cluster resources: free space or pick another tier, then ${rerun}`;
+  if (s === 400 || s === 422) return `the platform refused a value: fix the field it names in the declaration and ${rerun}`;
+  if (s >= 500 || s === 408) return `the platform failed (${s}); ${may}. ${capitalized(rerun)} when it is healthy`;
   return undefined;
 }
 
-const VERB: Record<Operation, string> = { create: "creating", read: "reading", update: "updating", delete: "deleting" };
+const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+const VERB: Record<Operation, string> = { create: "creating", read: "reading", update: "updating", delete: "deleting", action: "applying" };
 
 /** The error with the operation and the next step in its message; the original stays its cause. */
 export function explained(err: unknown, op: Operation, what: string): Error {

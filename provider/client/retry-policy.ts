@@ -48,7 +48,14 @@ const CONNECTION_ERRORS: ReadonlySet<string> = new Set([
  * - 500/502/503/504 and connection failures for idempotent methods (GET, PUT, DELETE);
  * - POST only after a connection failure that happened before the request was
  *   completely written, so the server cannot have processed it. A POST that may
- *   have landed is not repeated: the reconciler looks the row up by name.
+ *   have landed (no answer, dropped or late; 5xx; 408) is not repeated here: the
+ *   reconciler first looks whether it took, and sends it again only if not,
+ *   until the operation's time limit (each send counted in the request budget):
+ *   - a create (a row, a clone, a snapshot) by its row, found by its marker
+ *     or name (reconcile/insertRow.ts);
+ *   - an action that makes no row (power on/off/kill, restore) by the machine's
+ *     status, read through the shared poller (reconcile/confirmedAction.ts);
+ *     a 409 the status explains (already there, under way) counts as taken.
  */
 export function retryDelay(
   method: string,

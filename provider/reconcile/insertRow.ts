@@ -22,7 +22,7 @@ export function isNameConflict(err: unknown): boolean {
 }
 
 /** Refused for now and certainly not processed: 409 "operation in progress", 429. Sending again later is safe. */
-function isRefusedForNow(err: unknown): boolean {
+export function isRefusedForNow(err: unknown): boolean {
   const status = errorStatus(err);
   return status === 429 || (status === 409 && /in progress|busy|locked/i.test(errorText(err)));
 }

@@ -7,6 +7,8 @@ import type { Clock } from "./waitFor";
 export interface MachineStatus {
   running: boolean;
   status: string;
+  /** Unix seconds of the status row's last change, where read (looks read it; waits do not). */
+  lastUpdate?: number;
 }
 
 /** Status values of clone, snapshot and restore: the operation is finished when none holds. */
@@ -16,11 +18,13 @@ export const isIdle = (s: MachineStatus): boolean => !(LONG_OPERATION_STATUSES a
 export const isRunning = (s: MachineStatus): boolean => s.running && s.status === "running";
 export const isStopped = (s: MachineStatus): boolean => !s.running && s.status === "stopped";
 
-export function toMachineStatus(row: { running?: unknown; status?: unknown }): MachineStatus {
-  return { running: row.running === true || row.running === "true", status: str(row.status) || "unknown" };
+export function toMachineStatus(row: { running?: unknown; status?: unknown; last_update?: unknown }): MachineStatus {
+  const status = { running: row.running === true || row.running === "true", status: str(row.status) || "unknown" };
+  return row.last_update === undefined ? status : { ...status, lastUpdate: Number(row.last_update) };
 }
 
 const STATUS_FIELDS = "running,status";
+const LOOK_FIELDS = `${STATUS_FIELDS},last_update`;
 
 function statusOfRow(machineKey: string, row: Row | undefined): MachineStatus {
   if (!row) throw new Error(`vplatform: machine ${machineKey} has no status row (was the VM deleted?)`);
@@ -61,4 +65,10 @@ export async function waitForMachineStatus(
     opts,
   );
   return statusOfRow(machineKey, row);
+}
+
+/** One read of the machine's status and its last change, through the shared poller (coalesced with other looks): did an action take? */
+export async function lookAtMachineStatus(api: Session, machineKey: string, label: string, clock?: Clock): Promise<MachineStatus> {
+  const wait = { key: machineKey, kind: "look", done: () => true, describe: () => "look" };
+  return statusOfRow(machineKey, await waitForRow(api, "machine_status", LOOK_FIELDS, wait, { timeoutSec: 60, label, clock }));
 }

@@ -4,6 +4,7 @@ import type { PlatformApi, Row } from "./platform";
 import { PowerCycleRefusedError, applyWithPowerCycle, powerOff, powerOn } from "./power";
 import { fakeClock } from "./testClock";
 import { ApiError as ClientError } from "../client/errors";
+import { UnconfirmedActionError } from "./confirmedAction";
 
 const vm = { vmKey: "42", machineKey: "54", name: "web" };
 const timeouts = { powerChange: 60, gracefulShutdown: 30, forcedShutdown: 10 };
@@ -17,11 +18,33 @@ class ApiError extends Error {
   }
 }
 
-/** One machine; actions take effect after `lag` status reads; a guest may ignore ACPI; `unanswered` actions get no answer. */
-function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?: number; unanswered?: { taken: boolean }[] } = {}) {
+/**
+ * How a request to the platform fails: "503" is answered without being processed; "dropped" (connection reset
+ * after sending) and "late" (answered past the client's timeout) are processed and their answer lost; "lost" is
+ * lost before the platform processed it.
+ */
+type Fault = "503" | "dropped" | "late" | "lost";
+
+const failure = (fault: Fault): ClientError =>
+  fault === "503"
+    ? new ClientError(503, "POST", "/v4/vm_actions", "injected fault")
+    : fault === "dropped"
+      ? new ClientError(0, "POST", "/v4/vm_actions", "ECONNRESET: socket hang up", "ECONNRESET")
+      : new ClientError(0, "POST", "/v4/vm_actions", "ETIMEDOUT: Timeout awaiting 'request'", "ETIMEDOUT");
+
+/**
+ * One machine; starts and graceful stops take effect after `lag` status reads, a kill at once (as the
+ * platform's); a guest may ignore ACPI; `faults` fail the next requests of an action as told.
+ * `actions` lists every action sent, `effective` those that changed the machine.
+ */
+function fakeMachine(
+  initial: MachineStatus,
+  opts: { ignoresAcpi?: boolean; lag?: number; faults?: Partial<Record<string, Fault[]>> } = {},
+) {
   let status = { ...initial };
   let pending: { target: MachineStatus; reads: number } | undefined;
   const actions: string[] = [];
+  const effective: string[] = [];
   const read = (table: string) => {
     expect(table).toBe("machine_status");
     if (pending && --pending.reads <= 0) {
@@ -30,6 +53,24 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
     }
     return { ...status } as Row;
   };
+  const apply = (action: string) => {
+    const running = status.running;
+    if (action === "poweron") {
+      if (running) throw new ApiError(409, "cannot power on, already running");
+      status = { running: false, status: "starting" };
+      pending = { target: { running: true, status: "running" }, reads: opts.lag ?? 2 };
+    } else if (action === "poweroff") {
+      if (!running) throw new ApiError(409, "cannot power off, not running");
+      if (opts.ignoresAcpi) return;
+      status = { running: true, status: "stopping" };
+      pending = { target: { running: false, status: "stopped" }, reads: opts.lag ?? 2 };
+    } else if (action === "kill") {
+      if (!running) throw new ApiError(409, "cannot power off, not running");
+      status = { running: false, status: "stopped" };
+      pending = undefined;
+    }
+    effective.push(action);
+  };
   const api: PlatformApi = {
     get: async (table) => read(table),
     create: async () => ({ $key: "" }),
@@ -37,24 +78,13 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
       expect(table).toBe("vm_actions");
       const action = String(body.action);
       actions.push(action);
-      const lost = opts.unanswered?.shift();
-      if (lost) {
-        if (lost.taken) await api.action(table, { ...body, replayed: true }).finally(() => actions.pop());
-        throw new ClientError(0, "POST /v4/vm_actions: no response ETIMEDOUT", "ETIMEDOUT");
-      }
-      const running = status.running;
-      if (action === "poweron") {
-        if (running) throw new ApiError(409, "cannot power on, already running");
-        status = { running: false, status: "starting" };
-        pending = { target: { running: true, status: "running" }, reads: opts.lag ?? 2 };
-      } else if (action === "poweroff" || action === "kill") {
-        if (!running) throw new ApiError(409, "cannot power off, not running");
-        if (action === "poweroff" && !opts.ignoresAcpi) status = { running: true, status: "stopping" };
-        if (action === "kill" || !opts.ignoresAcpi) pending = { target: { running: false, status: "stopped" }, reads: opts.lag ?? 2 };
-      }
+      const fault = opts.faults?.[action]?.shift();
+      if (fault === "503" || fault === "lost") throw failure(fault);
+      apply(action);
+      if (fault) throw failure(fault);
       return {};
     },
-    // Waits read the status through the coalesced poller: a filtered list of machine_status.
+    // Waits and looks read the status through the coalesced poller: a filtered list of machine_status.
     list: async (table, query) => {
       expect(query?.filter).toBe(`$key eq ${vm.machineKey}`);
       return [{ $key: vm.machineKey, ...read(table) }];
@@ -62,37 +92,56 @@ function fakeMachine(initial: MachineStatus, opts: { ignoresAcpi?: boolean; lag?
     update: async () => undefined,
     remove: async () => undefined,
   };
-  return { api: new Session(api), actions, current: () => status };
+  return { api: new Session(api), actions, effective, current: () => status };
 }
 
 const stopped = { running: false, status: "stopped" };
 const running = { running: true, status: "running" };
 
-describe("a power action whose answer never came is ridden out", () => {
-  test("a power-on that was taken: the machine is on its way, the run waits for it and sends nothing more", async () => {
-    const m = fakeMachine(stopped, { unanswered: [{ taken: true }] });
-    await powerOn(m.api, vm, timeouts, fakeClock());
-    expect(m.actions).toEqual(["poweron"]);
-    expect(m.current()).toEqual(running);
-  });
+/** Each power action from the state it acts on, how it is run, and the status a look sees before it took. */
+const POWER_ACTIONS = [
+  { action: "poweron", from: stopped, run: powerOn, before: "stopped", ignoresAcpi: false },
+  { action: "poweroff", from: running, run: powerOff, before: "running", ignoresAcpi: false },
+  { action: "kill", from: running, run: powerOff, before: "running", ignoresAcpi: true },
+] as const;
 
-  test("a power-on that was not taken: the machine is still stopped, so it is sent once more", async () => {
-    const m = fakeMachine(stopped, { unanswered: [{ taken: false }] });
-    await powerOn(m.api, vm, timeouts, fakeClock());
-    expect(m.actions).toEqual(["poweron", "poweron"]);
-    expect(m.current()).toEqual(running);
-  });
+describe.each(POWER_ACTIONS)(
+  "a $action whose request fails ends in exactly one effective $action",
+  ({ action, from, run, before, ignoresAcpi }) => {
+    const target = from === stopped ? running : stopped;
 
-  test("a second lost answer fails the run with the client's error", async () => {
-    const m = fakeMachine(stopped, { unanswered: [{ taken: false }, { taken: false }] });
-    await expect(powerOn(m.api, vm, timeouts, fakeClock())).rejects.toThrow(/no response ETIMEDOUT/);
-  });
+    test("503 (not processed): the status read shows it not taken, so it is sent once more", async () => {
+      const m = fakeMachine(from, { ignoresAcpi, faults: { [action]: ["503"] } });
+      const clock = fakeClock();
+      await run(m.api, vm, timeouts, clock);
+      expect(m.actions.filter((a) => a === action)).toEqual([action, action]);
+      expect(m.effective.filter((a) => a === action)).toEqual([action]);
+      expect(m.current()).toEqual(target);
+      expect(clock.lines).toContainEqual(expect.stringMatching(new RegExp(`503 .*status ${before} shows it not taken; sending it again`)));
+    });
 
-  test("a shutdown that was taken is waited for", async () => {
-    const m = fakeMachine(running, { unanswered: [{ taken: true }] });
-    await powerOff(m.api, vm, timeouts, fakeClock());
-    expect(m.actions).toEqual(["poweroff"]);
-    expect(m.current()).toEqual(stopped);
+    test.each(["dropped", "late"] as const)(
+      "%s answer (processed): the status read shows it taken, nothing is sent again",
+      async (fault) => {
+        const m = fakeMachine(from, { ignoresAcpi, faults: { [action]: [fault] } });
+        const clock = fakeClock();
+        await run(m.api, vm, timeouts, clock);
+        expect(m.actions.filter((a) => a === action)).toEqual([action]);
+        expect(m.effective.filter((a) => a === action)).toEqual([action]);
+        expect(m.current()).toEqual(target);
+        expect(clock.lines).toContainEqual(expect.stringMatching(/no response .*status \w+ shows it taken/));
+      },
+    );
+  },
+);
+
+describe("a power action sent until its time limit", () => {
+  test("answers lost until timeouts.powerChange runs out fail, naming the action, the last error and the limit", async () => {
+    const m = fakeMachine(stopped, { faults: { poweron: Array(100).fill("lost") } });
+    const err = await powerOn(m.api, vm, timeouts, fakeClock()).catch((e) => e);
+    expect(err).toBeInstanceOf(UnconfirmedActionError);
+    expect(err.message).toMatch(/power-on of VM 'web': POST \/v4\/vm_actions: no response ETIMEDOUT.*timeouts\.powerChange \(60 s\)/);
+    expect(m.effective).toEqual([]);
   });
 });
 

@@ -1,11 +1,11 @@
 import type { Session } from "./session";
 import type { PowerCyclePolicy } from "../schemas/hardware";
-import { type MachineStatus, isRunning, isStopped, readMachineStatus, waitForMachineStatus } from "./machineStatus";
-import { type Row, errorStatus } from "./platform";
+import { type MachineStatus, isRunning, isStopped, lookAtMachineStatus, waitForMachineStatus } from "./machineStatus";
+import type { Row } from "./platform";
+import { sendConfirmed } from "./confirmedAction";
 import { forgetOwner } from "./machineOwners";
 import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
-import { ApiError, isUnreachable } from "../client/errors";
 import { forTheWholeRun } from "../client/engineLog";
 
 /** What the reconciler needs to know to act on a VM. */
@@ -31,40 +31,55 @@ export function vmAction(api: Session, vm: VmRef, action: string, params?: Row):
 /** A power action, the state it brings the machine to, and the states that show it was taken (the machine is on its way). */
 interface PowerAction {
   action: string;
+  /** For messages: "power-on". */
+  name: string;
   params?: Row;
   target: (s: MachineStatus) => boolean;
   underway: (s: MachineStatus) => boolean;
 }
 
-const POWER_ON: PowerAction = { action: "poweron", params: {}, target: isRunning, underway: (s) => s.running || s.status === "starting" };
-const POWER_OFF: PowerAction = { action: "poweroff", target: isStopped, underway: (s) => !s.running || s.status === "stopping" };
-const KILL: PowerAction = { action: "kill", target: isStopped, underway: (s) => !s.running };
+const POWER_ON: PowerAction = {
+  action: "poweron",
+  name: "power-on",
+  params: {},
+  target: isRunning,
+  underway: (s) => s.running || s.status === "starting",
+};
+const POWER_OFF: PowerAction = {
+  action: "poweroff",
+  name: "shutdown",
+  target: isStopped,
+  underway: (s) => !s.running || s.status === "stopping",
+};
+const KILL: PowerAction = { action: "kill", name: "kill", target: isStopped, underway: (s) => !s.running };
 
 /**
- * Sends the action and returns true, or returns false when the platform answers
- * 409 because the machine is already in the target state (poweron while running,
- * poweroff while stopped). Any other 409 (operation in progress) is rethrown.
- * An action whose answer never came may have been taken: the machine's state
- * says so (the run rides it out), and a machine still where it was gets it once more.
+ * Sends the action; resolves to whether to wait for the machine to get there:
+ * false when it is there already (the platform answers 409 to poweron while
+ * running, poweroff while stopped). A failure that leaves the outcome open is
+ * settled by the machine's status (sendConfirmed): on its way, the run waits;
+ * still where it was, the action is sent again, within timeouts.powerChange.
  */
-async function sendPowerAction(api: Session, vm: VmRef, power: PowerAction, resent = false): Promise<boolean> {
-  try {
-    await vmAction(api, vm, power.action, power.params);
-    return true;
-  } catch (err) {
-    if (errorStatus(err) === 409 && power.target(await readMachineStatus(api, vm.machineKey))) return false;
-    if (resent || !unanswered(err)) throw err;
-    const now = await readMachineStatus(api, vm.machineKey);
-    if (power.target(now)) return false;
-    return power.underway(now) || sendPowerAction(api, vm, power, true);
-  }
+async function sendPowerAction(api: Session, vm: VmRef, power: PowerAction, t: PowerTimeouts, clock: Clock): Promise<boolean> {
+  const outcome = await sendConfirmed(
+    {
+      what: `${power.name} of VM '${vm.name}'`,
+      send: () => vmAction(api, vm, power.action, power.params),
+      async look() {
+        const s = await lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
+        const taken = power.target(s) ? ("there" as const) : power.underway(s) ? ("on its way" as const) : undefined;
+        return { taken, state: `status ${s.status}` };
+      },
+      limitSec: t.powerChange,
+      timeoutInput: "powerChange",
+    },
+    clock,
+  );
+  return outcome !== "there";
 }
 
-/** A request sent whose answer never came (timed out, connection reset): it may have been applied. */
-const unanswered = (err: unknown): boolean => err instanceof ApiError && err.status === 0 && !isUnreachable(err.code);
-
 export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, POWER_ON))) return;
+  if (!(await sendPowerAction(api, vm, POWER_ON, t, clock))) return;
   const wait = () =>
     waitForMachineStatus(api, vm.machineKey, isRunning, {
       kind: "power-on",
@@ -79,7 +94,7 @@ export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: 
 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
 export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, POWER_OFF))) return;
+  if (!(await sendPowerAction(api, vm, POWER_OFF, t, clock))) return;
   try {
     await waitForMachineStatus(api, vm.machineKey, isStopped, {
       kind: "shutdown",
@@ -92,7 +107,7 @@ export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock:
     if (!(err instanceof WaitTimeoutError)) throw err;
   }
   clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
-  if (!(await sendPowerAction(api, vm, KILL))) return;
+  if (!(await sendPowerAction(api, vm, KILL, t, clock))) return;
   await waitForMachineStatus(api, vm.machineKey, isStopped, {
     kind: "kill",
     timeoutSec: t.forcedShutdown,

@@ -54,6 +54,8 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   read(session: Session, id: string, olds: O): Promise<ReadBack<I, O> | undefined>;
   update(session: Session, id: string, olds: O, news: I): Promise<O>;
   delete(session: Session, id: string, olds: O): Promise<void>;
+  /** `createMarker: false`: the resource makes no row, it only acts (VmPower); its failures speak of the action. */
+  sdk?: { createMarker?: boolean };
 }
 
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
@@ -77,6 +79,7 @@ export interface ResourceOperations {
 export function resourceOperations<I extends Row, O extends Row>(b: ResourceBehaviour<I, O>): ResourceOperations {
   const shape = shapeOf(b.schema);
   const references = referencesOf(shape);
+  const acts = b.sdk?.createMarker === false;
   return {
     token: b.token,
     schema: b.schema,
@@ -112,7 +115,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
           Object.assign(err.properties, recorded(err.properties));
           throw err;
         }
-        throw explained(err, "create", describe(b.token, inputs));
+        throw explained(err, acts ? "action" : "create", describe(b.token, inputs));
       }
     },
     async read(session, id, props) {
@@ -147,7 +150,7 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
           await within(ownLimit(news, "update"), () => inEngineSlot(session, () => b.update(session, id, olds as O, news as I))),
         );
       } catch (err) {
-        throw explained(err, "update", describe(b.token, news, id));
+        throw explained(err, acts ? "action" : "update", describe(b.token, news, id));
       }
     },
     async delete(session, id, props) {

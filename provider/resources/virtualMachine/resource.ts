@@ -21,6 +21,7 @@ import { isNameConflict } from "../../reconcile/insertRow";
 import { type MachineStatus, readMachineStatus } from "../../reconcile/machineStatus";
 import { errorText, str } from "../../reconcile/platform";
 import { type VmRef, powerOff, powerOn } from "../../reconcile/power";
+import { machineDeletions } from "../../reconcile/deletions";
 import { forgetOwner, rememberMadeHere, rememberVm } from "../../reconcile/machineOwners";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import {
@@ -281,10 +282,13 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
 
   async delete(api, id, olds) {
     const t = resolveTimeouts(olds.timeouts);
-    await api.withMachineLock(olds.machineKey, async () => {
-      const live = await readVm(api, id, "name");
-      if (!live) return; // already gone
-      await deleteVm(api, live.ref, live.status, t);
-    });
+    // Recorded while it runs: a vnet its NICs keep in use waits for it, and fails at once if it fails.
+    await machineDeletions(api).run(olds.machineKey, `VM '${olds.name ?? id}'`, () =>
+      api.withMachineLock(olds.machineKey, async () => {
+        const live = await readVm(api, id, "name");
+        if (!live) return; // already gone
+        await deleteVm(api, live.ref, live.status, t);
+      }),
+    );
   },
 });

@@ -2,7 +2,8 @@ import type { Session } from "../../reconcile/session";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
-import { isIdle, waitForMachineStatus } from "../../reconcile/machineStatus";
+import { isIdle, lookAtMachineStatus, waitForMachineStatus } from "../../reconcile/machineStatus";
+import { sendConfirmed } from "../../reconcile/confirmedAction";
 import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
 import { errorText, type Row, str } from "../../reconcile/platform";
@@ -45,8 +46,25 @@ async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec:
     waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore" });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
   await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
-  const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
-  const machineKey = answer.response?.machine === undefined ? vm.machineKey : str(answer.response.machine);
+  let machineKey = vm.machineKey; // the answer's, when one comes
+  const look = () => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`);
+  const before = await look();
+  await sendConfirmed({
+    what: `restore of VM '${vm.name}' to snapshot ${snapshotKey}`,
+    async send() {
+      const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
+      if (answer.response?.machine !== undefined) machineKey = str(answer.response.machine);
+    },
+    // Under the machine's lock on a stopped VM only the restore changes its status: restoring, or changed since
+    // `before` (a restore already over). One over within the second of `before` is sent again: the same snapshot.
+    async look() {
+      const s = await look();
+      const changed = s.status === "restoring" || (s.lastUpdate ?? 0) > (before.lastUpdate ?? Infinity);
+      return { taken: changed ? true : undefined, state: `status ${s.status} (last changed at ${s.lastUpdate})` };
+    },
+    limitSec: timeoutSec,
+    timeoutInput: "restore",
+  });
   await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
   return machineKey;
 }

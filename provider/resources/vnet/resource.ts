@@ -4,24 +4,24 @@ import { VNET_READ_FIELDS, type VnetInputs, fromVnetApiRow, toVnetApiBody, vnetI
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
 import { errorStatus, errorText, type Row, str } from "../../reconcile/platform";
-import { pollUntil } from "../../reconcile/waitFor";
+import { deleteWhenFree } from "../../reconcile/deletions";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
-import { quoteLiteral } from "../../client/query-string";
+import { filterLiteral, quoteLiteral } from "../../client/query-string";
+import { NIC_TABLE } from "../nic/schema";
+import { VM_TABLE } from "../virtualMachine/schema";
 import { VNET_TABLE } from "./schema";
 
 type Inputs = VnetInputs & { name: string };
 
+const unique = (keys: string[]) => [...new Set(keys)];
+
 const findByName = (api: Session, name: string) => async () =>
   (await api.list(VNET_TABLE, { filter: `name eq ${quoteLiteral(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
 
-/**
- * DELETE of the vnet; undefined once it is gone, else the platform's "in use"
- * answer. NICs deleted with their VM (deletedWith) leave when the VM does,
- * which may come after this deletion starts: it waits for them.
- */
+/** DELETE of the vnet; undefined once it is gone, else the platform's "in use" answer. */
 async function removeUnlessInUse(api: Session, id: string): Promise<string | undefined> {
   try {
     await api.remove(VNET_TABLE, id);
@@ -87,18 +87,28 @@ export const vnet = defineResource<Inputs, Inputs>({
   },
 
   async delete(api, id, olds) {
-    const t = resolveTimeouts(olds.timeouts);
-    await pollUntil(
-      () => removeUnlessInUse(api, id),
-      (inUse) => inUse === undefined,
-      (inUse) => inUse ?? "deleted",
+    // NICs deleted with their VM (deletedWith) leave when the VM does, which may come after this deletion starts.
+    await deleteWhenFree(
+      api,
       {
-        timeoutSec: t.delete,
-        label: `vnet '${olds.name}' to be free of NICs (their VMs are being deleted)`,
-        timeoutInput: "delete",
-        initialDelayMs: 1000,
-        maxDelayMs: (t.delete * 1000) / 30,
+        what: `vnet '${olds.name}'`,
+        remove: () => removeUnlessInUse(api, id),
+        users: async () =>
+          unique(
+            (await api.list(NIC_TABLE, { filter: `vnet eq ${filterLiteral(id)}`, fields: "$key,machine" })).map((r) => str(r.machine)),
+          ),
+        name: async (machines) => {
+          const vms = await api.list(VM_TABLE, {
+            filter: machines.map((m) => `machine eq ${filterLiteral(m)}`).join(" or "),
+            fields: "name,machine",
+          });
+          return machines.map((m) => {
+            const vm = vms.find((v) => str(v.machine) === m);
+            return vm ? `the NIC(s) of VM '${str(vm.name)}'` : `the NIC(s) of machine ${m}`;
+          });
+        },
       },
+      resolveTimeouts(olds.timeouts).delete,
     );
   },
 });
