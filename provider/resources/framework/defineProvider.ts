@@ -132,7 +132,6 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       // Imported: recorded as `check` would normalize the same declaration, so the next preview shows no change;
       // a platform value the schema refuses (e.g. "" for an unset address) stays undeclared, and so does an
       // empty secret (unset: the generated SDKs send none for "", which would otherwise be a change).
-      const shape = shapeOf(b.schema);
       // What the platform never answers stays unknown: one line per field says so and what to do.
       for (const warning of importWarnings(shape, b.outputs)) console.log(`vplatform: ${b.token} ${id}: ${warning}`);
       const declarable = (k: string, v: unknown) => shape[k]?.safeParse(v).success !== false && !(v === "" && fieldMeta(shape[k])?.secret);
