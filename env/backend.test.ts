@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { chooseBackend, currentLogin } from "./backend";
+import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
 
 describe("the stack's backend", () => {
   test("PULUMI_BACKEND_URL is the user's choice, passed on as it is with its passphrase", () => {
@@ -36,5 +36,18 @@ describe("the stack's backend", () => {
     } finally {
       fs.rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a backend URL's password is never printed", () => {
+  test("the passwords of the backend URLs, plain and percent-encoded", () => {
+    expect(backendPasswords("postgres://pulumi:s3cr%2Fet@db:5432/state", undefined, "file:///tmp/x")).toEqual(["s3cr/et", "s3cr%2Fet"]);
+    expect(backendPasswords("postgres://pulumi@db/state", "not a url")).toEqual([]);
+  });
+
+  test("masked text keeps everything but the password", () => {
+    expect(masked("state in postgres://pulumi:s3cret@db/state; again s3cret", ["s3cret"])).toBe(
+      "state in postgres://pulumi:***@db/state; again ***",
+    );
   });
 });

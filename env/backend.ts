@@ -33,6 +33,27 @@ export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: s
   };
 }
 
+/**
+ * The passwords of the URLs in `urls` (`postgres://pulumi:secret@db/state`): a backend URL carries its credentials,
+ * and nothing the CLI prints (its log lines, the report, the Markdown comment, the engine's errors) may show them.
+ */
+export function backendPasswords(...urls: (string | undefined)[]): string[] {
+  return urls.flatMap((url) => {
+    if (!url) return [];
+    try {
+      const password = decodeURIComponent(new URL(url).password);
+      return password ? [password, encodeURIComponent(password)] : [];
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** `text` with each of `passwords` replaced by `***`. */
+export function masked(text: string, passwords: readonly string[]): string {
+  return passwords.reduce((out, password) => out.split(password).join("***"), text);
+}
+
 /** The backend `pulumi login` recorded, if any. */
 export function currentLogin(env: NodeJS.ProcessEnv): string | undefined {
   const home = env.PULUMI_HOME ?? path.join(os.homedir(), ".pulumi");

@@ -5,7 +5,7 @@ import { parseCliArgs } from "./cli-args";
 import { EXIT, runEnvironmentCommand } from "./run-command";
 
 /** Runs the CLI on a file in a temporary directory; the engine is never reached for these. */
-async function run(argv: string[], files: Record<string, string>) {
+async function run(argv: string[], files: Record<string, string>, env: NodeJS.ProcessEnv = {}) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "envcli-"));
   try {
     for (const [name, text] of Object.entries(files)) {
@@ -16,7 +16,7 @@ async function run(argv: string[], files: Record<string, string>) {
     if (!parsed.ok) throw new Error(parsed.message);
     const out: string[] = [];
     const err: string[] = [];
-    const code = await runEnvironmentCommand(parsed.args, { stdout: (s) => out.push(s), stderr: (s) => err.push(s) }, {}, dir);
+    const code = await runEnvironmentCommand(parsed.args, { stdout: (s) => out.push(s), stderr: (s) => err.push(s) }, env, dir);
     return { code, stdout: out.join(""), stderr: err.join(""), stateCreated: fs.existsSync(path.join(dir, ".vplatform")) };
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
@@ -51,6 +51,19 @@ describe("without the Pulumi CLI the CLI says so, on stdout as well (what a pull
     if (saved === undefined) delete process.env.VPLATFORM_PULUMI_ROOT;
     else process.env.VPLATFORM_PULUMI_ROOT = saved;
     fs.rmSync(noEngine, { recursive: true, force: true });
+  });
+
+  test("a backend URL's password is shown as *** in every line and report, text and Markdown", async () => {
+    const env = { PULUMI_BACKEND_URL: "postgres://pulumi:s3cret-pw@127.0.0.1:1/state" };
+    for (const format of [[], ["--markdown"], ["--json"]]) {
+      const r = await run(
+        ["preview", "environments/dev.yaml", "--stack", "dev", ...format],
+        { "environments/dev.yaml": "vms:\n  - name: web\n" },
+        env,
+      );
+      expect(r.stderr).toContain("state in postgres://pulumi:***@127.0.0.1:1/state");
+      expect(r.stdout + r.stderr).not.toContain("s3cret-pw");
+    }
   });
 
   test("preview exits 1 with 'the Pulumi CLI was not found' and how to install it, and no 'Plan: no changes'", async () => {

@@ -1,7 +1,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
-import { chooseBackend, currentLogin } from "./backend";
+import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
 import type { CliArgs, Command } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
@@ -99,7 +99,10 @@ async function operate(
 }
 
 /** Runs one command; returns its exit code. The report goes to stdout, everything else to stderr. */
-export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, env = process.env, cwd = process.cwd()): Promise<number> {
+export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo, env = process.env, cwd = process.cwd()): Promise<number> {
+  const login = currentLogin(env);
+  const passwords = backendPasswords(env.PULUMI_BACKEND_URL, login);
+  const io: Io = { stdout: (s) => given.stdout(masked(s, passwords)), stderr: (s) => given.stderr(masked(s, passwords)) };
   let environment: Environment | undefined;
   try {
     environment = environmentFor(args, cwd);
@@ -109,8 +112,9 @@ export async function runEnvironmentCommand(args: CliArgs, io: Io = processIo, e
     else throw e;
     return EXIT.invalid;
   }
-  const backend = chooseBackend(env, cwd, currentLogin(env));
-  if (backend.env.PULUMI_BACKEND_URL) fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
+  const backend = chooseBackend(env, cwd, login);
+  if (backend.env.PULUMI_BACKEND_URL?.startsWith("file://"))
+    fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
   const parallel = parallelismFor(args, environment, cwd);
   io.stderr(
     `vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`,
