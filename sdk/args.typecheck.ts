@@ -6,6 +6,7 @@ import { getMediaFileByPathOutput, getTableRowsOutput, getVnetOutput, getVolumeF
 import type { DeviceArgs, DriveArgs, VirtualMachineArgs, VnetArgs } from "./resources";
 import type { VmPowerArgs } from "./vmPower";
 import { machineKey as keyOf, type MachineKey } from "./types";
+import { Provider } from "./provider";
 
 export function argumentTypes(
   vmId: pulumi.Output<string>,
@@ -46,6 +47,12 @@ export function argumentTypes(
   const badState: VmPowerArgs = { vm: vmId, state: "on" };
   // @ts-expect-error a number where a look-up's nested text belongs
   const badLookup = readTableOutput({ table: "nodes", fields: [pulumi.output(1)] });
+  const site = new Provider("site-b", { endpoint: text, apiKey: pulumi.secret("k"), insecure: flag, requestBudget: 500 });
+  const onSite = getVnetOutput({ name: text }, { provider: site });
+  // @ts-expect-error a setting the provider does not have
+  const badSetting = new Provider("site-c", { endpont: "https://b.example" });
+  // @ts-expect-error text where a numeric setting belongs
+  const badBudget = new Provider("site-d", { requestBudget: "500" });
   return [
     clone,
     promised,
@@ -62,6 +69,9 @@ export function argumentTypes(
     cdrom,
     rows,
     badArgument,
+    onSite,
+    badSetting,
+    badBudget,
     badLimit,
     wrongKey,
     textKey,
