@@ -91,7 +91,7 @@ async function underFlakes(ctx: E2eContext, seed: number, phase: string, operati
     while (errors.length < MAX_RUNS) {
       const failed = await operation().then(
         () => undefined,
-        (e: Error) => errorLines(e.message),
+        (e: Error) => providerErrors(e.message),
       );
       if (!failed) break;
       errors.push(failed);
@@ -106,6 +106,12 @@ async function underFlakes(ctx: E2eContext, seed: number, phase: string, operati
     await ctx.clearChaos();
   }
 }
+
+/** The provider's errors of a failed run, each once (the engine repeats them, among every resource's progress). */
+const providerErrors = (message: string) => {
+  const errors = message.split("\n").flatMap((l) => l.match(/error: vplatform.*/) ?? []);
+  return errors.length ? [...new Set(errors)].join(" | ") : errorLines(message);
+};
 
 type StateResource = { type: string; id?: string };
 const keysOf = (rows: { $key: unknown }[]) => rows.map((r) => String(r.$key)).sort();
