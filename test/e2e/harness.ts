@@ -31,10 +31,17 @@ export interface E2eContext {
     stallMs?: number;
     lateMs?: number;
     count?: number;
+    probability?: number;
+    retryAfter?: number;
   }): Promise<{ id: string }>;
   clearFaults(): Promise<void>;
   /** The faults still armed (a fault with a count retires when used up), with their hits. */
   faults(): Promise<{ id: number; hits: number }[]>;
+  /** Arms a chaos rule (administrator hook): it stays until cleared, firing with its probability from the emulator's seed. */
+  chaos(rule: { method?: string; table?: string; probability?: number; latencyMs?: number; status?: number }): Promise<{ id: number }>;
+  clearChaos(): Promise<void>;
+  /** The chaos rules armed, with their hits. */
+  chaosRules(): Promise<{ id: number; hits: number }[]>;
   dispose(): Promise<void>;
 }
 
@@ -79,6 +86,9 @@ export async function startE2e(name: string, program: PulumiFn | { projectDir: s
     fault: async (spec) => (await call("POST", `${emulator.url}/_emulator/faults`, spec)).body,
     clearFaults: async () => void (await call("DELETE", `${emulator.url}/_emulator/faults`)),
     faults: async () => (await call("GET", `${emulator.url}/_emulator/faults`)).body,
+    chaos: async (rule) => (await call("POST", `${emulator.url}/_emulator/chaos`, rule)).body,
+    clearChaos: async () => void (await call("DELETE", `${emulator.url}/_emulator/chaos`)),
+    chaosRules: async () => (await call("GET", `${emulator.url}/_emulator/chaos`)).body.rules,
     async dispose() {
       await emulator.close();
       if (typeof program !== "function") {
@@ -115,3 +125,11 @@ export async function statusWithKey(emulator: E2eEmulator, secret: string): Prom
 export function collect(ctx: E2eContext) {
   return { onOutput: (s: string) => ctx.output.push(s), color: "never" as const };
 }
+
+/** The engine's error lines of a failed run (its output repeats every resource's progress). */
+export const errorLines = (message: string) =>
+  message
+    .split("\n")
+    .filter((l) => /error|vplatform:/i.test(l) && !/^\s*(stdout|stderr|code):/.test(l))
+    .map((l) => l.trim().slice(0, 400))
+    .join(" | ") || message.slice(-400);

@@ -10,7 +10,7 @@
  */
 import type { EngineEvent, PulumiFn } from "@pulumi/pulumi/automation";
 import { faultSpecs, type Op } from "../../provider/faultMatrix/faults";
-import { collect, startE2e, type E2eContext } from "../harness";
+import { collect, type E2eContext, errorLines, startE2e } from "../harness";
 
 export const REQUEST_TIMEOUT_MS = 1_500;
 export const FAULTS = faultSpecs(REQUEST_TIMEOUT_MS);
@@ -320,14 +320,6 @@ export async function runEngineCell(op: Op, fault: string, kinds: EngineKind[] =
     await ctx.dispose();
   }
 }
-
-/** The engine's error lines of a failed run (its output repeats every resource's progress). */
-const errorLines = (message: string) =>
-  message
-    .split("\n")
-    .filter((l) => /error|vplatform:/i.test(l) && !/^\s*(stdout|stderr|code):/.test(l))
-    .map((l) => l.trim().slice(0, 400))
-    .join(" | ") || message.slice(-400);
 
 /** JSON with object keys sorted: a refresh may write the same outputs in another order. */
 const canonical = (v: unknown): string =>
