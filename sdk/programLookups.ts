@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import * as pulumi from "@pulumi/pulumi";
 import type { Session } from "../provider/reconcile/session";
 import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
@@ -13,7 +14,10 @@ import type { Computed, DeepInput } from "./types";
  * gets a session of its own.
  */
 function programSession(site?: SiteSettings): Session {
-  const user = site ? `program look-ups on ${site["vplatform:endpoint"] ?? "a site"}` : "program look-ups";
+  // One user per site's whole settings (two keys on one endpoint are two sites); hashed, so no secret is in a name.
+  const user = site
+    ? `program look-ups on site ${createHash("sha256").update(JSON.stringify(site)).digest("hex").slice(0, 16)}`
+    : "program look-ups";
   dynamicSessions.configure(user, site ? (key) => site[key] : (key) => pulumi.runtime.getConfig(key));
   return dynamicSessions.sessionOf(user);
 }
