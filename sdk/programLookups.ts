@@ -27,12 +27,11 @@ function programSession(site?: SiteSettings): Session {
  * generated from that declaration: the arguments are checked before any request, each problem named by its argument.
  */
 export function lookup<A, R>(fn: LookupName): (args: A) => Promise<Computed<R>> {
-  const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
-  return async (args) => (await runLookup(declared, programSession(), args)) as Computed<R>;
+  return (args) => lookupOn<A, R>(fn, undefined, args);
 }
 
-/** The look-up `fn` on the site `settings` (a Provider's). */
-function lookupOn<A, R>(fn: LookupName, settings: SiteSettings, args: A): Promise<Computed<R>> {
+/** The look-up `fn` on the site `settings` (a Provider's), or on the stack config's without. */
+function lookupOn<A, R>(fn: LookupName, settings: SiteSettings | undefined, args: A): Promise<Computed<R>> {
   const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
   return runLookup(declared, programSession(settings), args) as Promise<Computed<R>>;
 }
@@ -45,7 +44,7 @@ export const outputOf =
   <A, R>(fn: LookupName) =>
   (args: DeepInput<A>, opts?: LookupOptions): pulumi.Output<Computed<R>> => {
     const site: pulumi.Input<SiteSettings | undefined> = opts?.provider?.settings;
-    return pulumi
-      .all([pulumi.output(args), site])
-      .apply(([a, settings]) => (settings ? lookupOn<A, R>(fn, settings, a as A) : lookup<A, R>(fn)(a as A))) as pulumi.Output<Computed<R>>;
+    return pulumi.all([pulumi.output(args), site]).apply(([a, settings]) => lookupOn<A, R>(fn, settings, a as A)) as pulumi.Output<
+      Computed<R>
+    >;
   };
