@@ -6,6 +6,9 @@
 import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 const REQUEST_TIMEOUT_MS = 1_000;
+// A restore waits a whole second of the status's clock and then for the action to settle: 3-4 s alone, more on a
+// loaded 2-core CI machine than jest's default 5 s allows.
+jest.setTimeout(30_000);
 let lab: Lab;
 beforeAll(async () => {
   lab = await startLab({ "vplatform:requestTimeoutMs": String(REQUEST_TIMEOUT_MS) });
