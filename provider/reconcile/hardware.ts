@@ -2,6 +2,7 @@ import type { Session } from "./session";
 import { toMachineStatus } from "./machineStatus";
 import { type Row, rowsWhere, str } from "./platform";
 import { applyWithPowerCycle, vmAction } from "./power";
+import { sendConfirmed } from "./confirmedAction";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { type MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
@@ -86,7 +87,21 @@ export async function unplugAndDeleteDrive(
   t: OperationTimeouts,
   clock: Clock = realClock,
 ): Promise<void> {
-  await vmAction(api, owner.ref, "hotplugdrive", { device: driveKey, unplug: true });
+  const what = `drive '${driveName}' of VM '${owner.ref.name}'`;
+  // Sent once unless the drive's status shows it not taken: a repeat of a taken unplug is refused (422).
+  await sendConfirmed(
+    {
+      what: `unplug of ${what}`,
+      send: () => vmAction(api, owner.ref, "hotplugdrive", { device: driveKey, unplug: true }),
+      async look() {
+        const status = hotplugStatus(await api.get(DRIVE_TABLE, driveKey, HOTPLUG_STATUS_FIELDS));
+        return { taken: status === "online" ? undefined : true, state: `drive status ${status ?? "gone"}` };
+      },
+      limitSec: t.hotplug,
+      timeoutInput: "hotplug",
+    },
+    clock,
+  );
   await waitForRow(
     api,
     DRIVE_TABLE,
@@ -99,7 +114,7 @@ export async function unplugAndDeleteDrive(
     },
     {
       timeoutSec: t.hotplug,
-      label: `drive '${driveName}' of VM '${owner.ref.name}' to go offline after unplug`,
+      label: `${what} to go offline after unplug`,
       timeoutInput: "hotplug",
       clock,
     },

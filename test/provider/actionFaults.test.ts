@@ -1,5 +1,5 @@
 /**
- * Actions that make no row (power, restore) under the emulator's faults: a 503 (not processed), a dropped
+ * Actions that make no row (power, restore, a drive's hot-unplug) under the emulator's faults: a 503 (not processed), a dropped
  * answer and a late answer (both processed) each end in one effective action within the same operation;
  * the status read decides whether the action is sent again (unit tests: confirmedAction, power).
  */
@@ -53,6 +53,20 @@ describe.each(Object.entries(FAULTS))("an action whose request meets a %s ends i
     await checkedCreate(providers.VmPower(), { vm: vm.id, state: "stopped" });
     expect(await actionPosts()).toBe(fault.sentTimes);
     expect(await status(vm.outs.machineKey)).toBe("stopped");
+  });
+
+  test(`a drive removed from a running hotplug VM: the unplug is ${times}, the drive is deleted`, async () => {
+    const vm = await checkedCreate(providers.VirtualMachine(), {
+      name: `af-un-${name.replace(/ /g, "-")}`,
+      allowHotplug: true,
+      powerState: "running",
+    });
+    const drive = await checkedCreate(providers.Drive(), { machine: vm.outs.machineKey, name: "data", media: "disk", disksize: 1024 ** 3 });
+    await armOnce(vm.id, "hotplugdrive", fault);
+    await lab.resetRequests();
+    await providers.Drive().delete(drive.id, drive.outs);
+    expect(await actionPosts()).toBe(fault.sentTimes);
+    await expect(lab.api("GET", `machine_drives/${drive.id}`)).rejects.toMatchObject({ status: 404 });
   });
 
   test(`a snapshot's restoreTrigger: the restore is ${times}, the VM is restored`, async () => {
