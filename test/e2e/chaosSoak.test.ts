@@ -1,8 +1,8 @@
-// The chaos soak (issue 30): a lab of running VMs, each with a drive and a NIC on one vnet, under a
-// seeded flaky platform (the emulator's chaos rules and fault switch, at the rates of FLAKES), through
+// The chaos soak (issue 30): a lab of running VMs, each with a drive and a NIC on one vnet, its alert
+// (a webhook, a task, an event trigger and a schedule) and a user with an API key, under a seeded flaky platform (the emulator's chaos rules and fault switch, at the rates of FLAKES), through
 // create, update (RAM and drive grow) and destroy. Each phase converges in ONE `up`/`destroy`; after it
 // every VM, drive and NIC is on the platform exactly once, as the state says (no orphan, no duplicate, no
-// entry without a row), and a preview plans nothing. CI runs 10 VMs under one seed; `npm run soak` runs
+// entry without a row; the same for the lab's automation, user and key), and a preview plans nothing. CI runs 10 VMs under one seed; `npm run soak` runs
 // 50 VMs under three seeds, lets a phase take up to three runs to measure, and prints the summary table.
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startLabEmulator } from "../../bench/lab";
@@ -125,6 +125,12 @@ async function rowsAndState(ctx: E2eContext) {
       .map((r) => String(r.id))
       .sort();
   const onPlatform = async (path: string) => keysOf((await ctx.api("GET", path)).body);
+  const named = (table: string) => onPlatform(`/v4/${table}?filter=${encodeURIComponent(`name bw '${P}-'`)}&fields=$key`);
+  const tasks = await named("tasks");
+  // A trigger has no name: those of the lab's tasks on the platform (an orphan's task is one of them, or an orphan too).
+  const triggers = (await ctx.api("GET", "/v4/task_events?fields=$key,task")).body.filter((t: { task: unknown }) =>
+    tasks.includes(String(t.task)),
+  );
   return {
     pending: deployment.pending_operations ?? [],
     platform: {
@@ -132,16 +138,38 @@ async function rowsAndState(ctx: E2eContext) {
       vms: await onPlatform(`/v4/vms?filter=${encodeURIComponent("is_snapshot eq false")}&fields=$key`),
       drives: await onPlatform("/v4/machine_drives?fields=$key"),
       nics: await onPlatform("/v4/machine_nics?fields=$key"),
+      webhooks: await named("webhook_urls"),
+      tasks,
+      triggers: keysOf(triggers),
+      schedules: await named("task_schedules"),
+      users: await named("users"),
+      keys: await named("user_api_keys"),
     },
-    state: { vnets: inState("Vnet"), vms: inState("VirtualMachine"), drives: inState("Drive"), nics: inState("Nic") },
+    state: {
+      vnets: inState("Vnet"),
+      vms: inState("VirtualMachine"),
+      drives: inState("Drive"),
+      nics: inState("Nic"),
+      webhooks: inState("Webhook"),
+      tasks: inState("Task"),
+      triggers: inState("EventTrigger"),
+      schedules: inState("Schedule"),
+      users: inState("User"),
+      keys: inState("ApiKey"),
+    },
   };
 }
 
-async function expectEachOnce(ctx: E2eContext, want: { ram: number; diskGiB: number }): Promise<void> {
+async function expectEachOnce(ctx: E2eContext, want: { ram: number; diskGiB: number; message: string }): Promise<void> {
   const { pending, platform, state } = await rowsAndState(ctx);
   expect(pending).toEqual([]);
   expect(platform).toEqual(state);
-  expect([platform.vnets.length, platform.vms.length, platform.drives.length, platform.nics.length]).toEqual([1, VMS, VMS, VMS]);
+  expect(Object.fromEntries(Object.entries(platform).map(([kind, keys]) => [kind, keys.length]))).toEqual({
+    ...{ vnets: 1, vms: VMS, drives: VMS, nics: VMS },
+    ...{ webhooks: 1, tasks: 1, triggers: 1, schedules: 1, users: 1, keys: 1 },
+  });
+  const tasks = (await ctx.api("GET", `/v4/tasks?filter=${encodeURIComponent(`name bw '${P}-'`)}&fields=settings_args`)).body;
+  expect(JSON.stringify(tasks)).toContain(want.message);
   const vms = (
     await ctx.api("GET", `/v4/vms?filter=${encodeURIComponent(`name bw '${P}-'`)}&fields=ram,machine%23status%23status%20as%20status`)
   ).body;
@@ -160,7 +188,7 @@ const expectOneRun = (f: PhaseFigures) =>
   expect({ convergedInRun: f.convergedInRun, error: f.firstError }).toEqual({ convergedInRun: 1, error: undefined });
 
 describe.each(SEEDS)(`a lab of ${VMS} VMs with a drive and a NIC each, under seeded chaos (seed %i)`, (seed) => {
-  const shape = { ram: 512, diskGiB: 1 };
+  const shape = { ram: 512, diskGiB: 1, message: "stopped: ${NAME}" };
   const program: PulumiFn = async () => {
     const vp = require("vplatform");
     const net = new vp.Vnet("net", { name: `${P}-net`, network: "10.70.0.0/16" });
@@ -174,7 +202,17 @@ describe.each(SEEDS)(`a lab of ${VMS} VMs with a drive and a NIC each, under see
       });
       new vp.Drive(`vm-${i}-os`, { machine: vm.machineKey, name: "os", disksize: shape.diskGiB * GiB, preferredTier: 3 });
       new vp.Nic(`vm-${i}-eth0`, { machine: vm.machineKey, name: "eth0", vnet: net.id });
+      if (i === 0) alertOn(vp, vm);
     }
+    const user = new vp.User("ci", { name: `${P}-ci`, role: "vmoperator" });
+    new vp.ApiKey("ci-key", { user: user.id, name: `${P}-ci`, expires: "2099-06-30", ipAllowList: [{ address: "10.20.0.0/24" }] });
+  };
+  /** The lab's alert: a task through a webhook, run when the first VM powers off and nightly. */
+  const alertOn = (vp: typeof import("../../sdk"), vm: { id: unknown }) => {
+    const alerts = new vp.Webhook("alerts", { name: `${P}-alerts`, url: "https://hooks.example/soak" });
+    const task = new vp.Task("stopped", { name: `${P}-stopped`, webhook: alerts.id, message: shape.message });
+    new vp.EventTrigger("vm-0-poweroff", { task: task.id, type: "vms", event: "poweroff", object: vm.id });
+    new vp.Schedule("nightly", { name: `${P}-nightly`, repeatEvery: "day", startTimeOfDay: "02:30", tasks: [task.id] });
   };
   let ctx: E2eContext;
   beforeAll(async () => {
@@ -184,15 +222,15 @@ describe.each(SEEDS)(`a lab of ${VMS} VMs with a drive and a NIC each, under see
   }, 120_000);
   afterAll(async () => ctx?.dispose());
 
-  test("create converges in one up: every VM, drive and NIC once, as in the state, and a clean preview", async () => {
+  test("create converges in one up: every VM, drive, NIC, alert row, user and key once, as in the state, and a clean preview", async () => {
     expectOneRun(await underFlakes(ctx, seed, "create", () => ctx.stack.up(collect(ctx))));
     await expectEachOnce(ctx, shape);
     await expectCleanPreview(ctx);
   }, 600_000);
 
-  test("update (RAM and drive grow) converges in one up: the same rows, changed, and a clean preview", async () => {
+  test("update (RAM and drive grow, the alert's message) converges in one up: the same rows, changed, and a clean preview", async () => {
     const before = (await rowsAndState(ctx)).platform;
-    Object.assign(shape, { ram: 1024, diskGiB: 2 });
+    Object.assign(shape, { ram: 1024, diskGiB: 2, message: "down: ${NAME}" });
     expectOneRun(await underFlakes(ctx, seed, "update", () => ctx.stack.up(collect(ctx))));
     expect((await rowsAndState(ctx)).platform).toEqual(before);
     await expectEachOnce(ctx, shape);
@@ -200,12 +238,13 @@ describe.each(SEEDS)(`a lab of ${VMS} VMs with a drive and a NIC each, under see
   }, 600_000);
 
   test("destroy converges in one destroy: no row and no state entry left", async () => {
+    const NONE = { vnets: [], vms: [], drives: [], nics: [], webhooks: [], tasks: [], triggers: [], schedules: [], users: [], keys: [] };
     expectOneRun(await underFlakes(ctx, seed, "destroy", () => ctx.stack.destroy(collect(ctx))));
     const { pending, platform, state } = await rowsAndState(ctx);
     expect({ pending, platform, state }).toEqual({
       pending: [],
-      platform: { vnets: [], vms: [], drives: [], nics: [] },
-      state: { vnets: [], vms: [], drives: [], nics: [] },
+      platform: NONE,
+      state: NONE,
     });
   }, 600_000);
 });
