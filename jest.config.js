@@ -23,6 +23,9 @@ module.exports = {
     {
       displayName: "e2e",
       testEnvironment: "node",
+      // Set-up starts an emulator, a PostgreSQL cluster or the engine: seconds, tens of them on a loaded machine
+      // (jest's 5 s made `./dev test` fail outside CI). Tests that take longer say so.
+      testTimeout: 120_000,
       transform,
       testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
       coveragePathIgnorePatterns: [".*"],

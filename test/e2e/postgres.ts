@@ -3,7 +3,7 @@
 // service. Debian's `postgresql` package provides the binaries (scripts/env.sh
 // installs it). initdb refuses to run as root, so as root (CI) the cluster
 // belongs to the `postgres` user the package creates.
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -38,14 +38,32 @@ function freePort(): Promise<number> {
 
 /** Runs a PostgreSQL tool, as the `postgres` user when this process is root. */
 function run(tool: string, args: string[]): Promise<string> {
-  const bin = path.join(postgresBinDir(), tool);
-  const [file, argv] = process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const [file, argv] = asPostgres(path.join(postgresBinDir(), tool), args);
   return new Promise((resolve, reject) => {
     execFile(file, argv, { cwd: os.tmpdir() }, (err, stdout, stderr) =>
       err ? reject(new Error(`${tool} ${args.join(" ")}: ${stderr || err.message}`)) : resolve(stdout),
     );
   });
 }
+
+/**
+ * A watchdog that stops the cluster when this process is gone, however it ends: a suite whose set-up timed out
+ * after starting it never reaches its afterAll, and jest's sandbox hides the process's own exit event.
+ */
+function stopWhenGone(dir: string, data: string) {
+  const [file, argv] = asPostgres(path.join(postgresBinDir(), "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]);
+  const stop = [file, ...argv].map((a) => `'${a}'`).join(" ");
+  const watchdog = spawn("sh", ["-c", `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ${stop}; rm -rf '${dir}'`], {
+    detached: true,
+    stdio: "ignore",
+  });
+  watchdog.unref();
+  return watchdog;
+}
+
+/** A tool's command line, run as the `postgres` user when this process is root (initdb refuses root). */
+const asPostgres = (bin: string, args: string[]): [string, string[]] =>
+  process.getuid?.() === 0 ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
 
 export async function startPostgres(): Promise<RunningPostgres> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-pg-"));
@@ -63,11 +81,13 @@ export async function startPostgres(): Promise<RunningPostgres> {
       if (attempt < 3) continue;
       throw err;
     }
+    const watchdog = stopWhenGone(dir, data);
     await run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "pulumi", "state"]);
     return {
       url: `postgres://pulumi@127.0.0.1:${port}/state?sslmode=disable`,
       async stop() {
         await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+        watchdog.kill();
         fs.rmSync(dir, { recursive: true, force: true });
       },
     };
