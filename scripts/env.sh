@@ -32,15 +32,16 @@ ensure_node() {
   node_fits || { log "Node $NODE_MAJOR.$NODE_MIN_MINOR+ is required; got $(node --version)"; exit 1; }
 }
 
-# Node 22 (the other supported LTS) beside it, for the package test (test/e2e/package.test.ts).
-ensure_node22() {
-  local dir="$VPLATFORM_CACHE/node22"
+# Other Node majors beside it, by the variable that names their binary: 22 (the other supported LTS) for the
+# package test (test/e2e/package.test.ts), 20 (unsupported) for the test that npm ci refuses it at once.
+ensure_other_node() {
+  local major="$1" var="$2" dir="$VPLATFORM_CACHE/node$1"
   if [ ! -x "$dir/node_modules/node/bin/node" ]; then
-    log "installing Node 22 from the npm registry's node package into $dir (package test)"
+    log "installing Node $major from the npm registry's node package into $dir (tests)"
     mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --loglevel=error "node@22" >&2
+    npm install --prefix "$dir" --no-save --loglevel=error "node@$major" >&2
   fi
-  export VPLATFORM_NODE22="$dir/node_modules/node/bin/node"
+  export "$var=$dir/node_modules/node/bin/node"
 }
 
 ensure_npm_packages() {
@@ -164,7 +165,8 @@ ensure_system_packages() {
 }
 
 ensure_node
-ensure_node22
+ensure_other_node 22 VPLATFORM_NODE22
+ensure_other_node 20 VPLATFORM_NODE20
 ensure_system_packages
 ensure_npm_packages
 ensure_engine
