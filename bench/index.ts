@@ -20,7 +20,7 @@
 // --backend=postgres://... (state there instead of a file backend), --detail
 // (requests by method and table), --out=results.jsonl (appends each measured
 // operation), --from=a.jsonl,b.jsonl (prints the tables of earlier runs without
-// running anything), --markdown (tables as Markdown, as the README carries them).
+// running anything), --markdown (tables as Markdown, as docs/costs.md carries them).
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";

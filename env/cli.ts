@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `vplatform env <preview|up|refresh|destroy|drift> <file.yaml> --stack <name>`:
-// provisions a YAML environment from the user's own repository (see README,
-// "YAML environments and the GitOps path"). Exit codes: see EXIT in run-command.ts.
+// provisions a YAML environment from the user's own repository (see
+// docs/guides/yaml-environments.md). Exit codes: see EXIT in run-command.ts.
 import { parseCliArgs, USAGE } from "./cli-args";
 import { EXIT, runEnvironmentCommand } from "./run-command";
 

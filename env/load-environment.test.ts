@@ -67,11 +67,11 @@ describe("environment definitions are validated with the provider's own schemas"
     expect(loadEnvironment("env.yaml", yaml).apiKeys.map((k) => k.user)).toEqual(["ci", "7", "operator"]);
   });
 
-  test("the README's users-and-keys environment is valid", () => {
-    const readme = fs.readFileSync(path.join(__dirname, "..", "README.md"), "utf8");
-    const section = readme.slice(readme.indexOf("## Users and API keys"));
+  test("the keys guide's users-and-keys environment is valid", () => {
+    const guide = fs.readFileSync(path.join(__dirname, "..", "docs", "guides", "keys-and-automation.md"), "utf8");
+    const section = guide.slice(guide.indexOf("## Users and API keys"));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
-    const env = loadEnvironment("README.md", yaml);
+    const env = loadEnvironment("docs/guides/keys-and-automation.md", yaml);
     expect(env.apiKeys).toEqual([expect.objectContaining({ name: "ci", user: "ci", expires: "2027-06-30", rotation: "2026-11" })]);
   });
 

@@ -271,7 +271,7 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
   return `${lines.join("\n")}\n`;
 }
 
-/** The README's configuration table, from provider/config's SETTINGS. */
+/** The configuration table of docs/reference/configuration.md, from provider/config's SETTINGS. */
 export function buildConfigTable(): string {
   const rows = SETTING_NAMES.map((name) => {
     const { env, secret, description } = SETTINGS[name] as SettingSpec;
@@ -283,7 +283,7 @@ export function buildConfigTable(): string {
 /** A table cell's text: a `|` would end the cell. */
 const cell = (text: string) => text.replace(/\|/g, "\\|");
 
-/** The README's table of the policy pack's rules (policy/rules.ts): what each requires of which resource, and its settings. */
+/** The teams guide's table of the policy pack's rules (policy/rules.ts): what each requires of which resource, and its settings. */
 export function buildPolicyTable(): string {
   const rows = [...resourceRules.map((r) => ({ ...r, together: false })), ...stackRules.map((r) => ({ ...r, together: true }))].map(
     (rule) => {
@@ -300,12 +300,18 @@ export function buildPolicyTable(): string {
 
 const BLOCK = (name: string) => [`<!-- generated: ${name} (scripts/gen-schema.ts) -->`, `<!-- end of generated: ${name} -->`] as const;
 
-/** `text` with the named generated block's contents replaced. */
-export function replaceBlock(text: string, name: string, contents: string): string {
+/** The Markdown pages holding generated blocks, by block name: the pages a user reads them in. */
+const BLOCK_PAGES = {
+  configuration: { file: "docs/reference/configuration.md", build: buildConfigTable },
+  "policy rules": { file: "docs/guides/teams-and-gitops.md", build: buildPolicyTable },
+};
+
+/** `text` (the Markdown file `file`) with the named generated block's contents replaced. */
+export function replaceBlock(file: string, text: string, name: string, contents: string): string {
   const [open, close] = BLOCK(name);
   const start = text.indexOf(open);
   const end = text.indexOf(close);
-  if (start < 0 || end < start) throw new Error(`README.md has no block '${open}' … '${close}'`);
+  if (start < 0 || end < start) throw new Error(`${file} has no block '${open}' … '${close}'`);
   return `${text.slice(0, start + open.length)}\n${contents}\n${text.slice(end)}`;
 }
 
@@ -330,11 +336,14 @@ export function dynamicEntryFiles(resourceList: readonly Pick<Resource, "token" 
 export function generatedFiles(root: string): Record<string, string> {
   const version = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).version as string;
   const schema = buildSchema(version);
-  const readme = fs.readFileSync(path.join(root, "README.md"), "utf8");
+  const pages = Object.entries(BLOCK_PAGES).map(([name, { file, build }]) => {
+    const text = fs.readFileSync(path.join(root, file), "utf8");
+    return [file, replaceBlock(file, text, name, build())] as const;
+  });
   return {
     "schema.json": `${JSON.stringify(schema, null, 2)}\n`,
     "docs/resources.md": buildDocs(schema),
-    "README.md": replaceBlock(replaceBlock(readme, "configuration", buildConfigTable()), "policy rules", buildPolicyTable()),
+    ...Object.fromEntries(pages),
     ...dynamicEntryFiles(RESOURCE_LIST),
   };
 }

@@ -39,7 +39,7 @@ export interface SettingSpec {
 
 /**
  * Every provider setting, declared once: the resolver below, schema.json's
- * config and the README's configuration table (scripts/gen-schema.ts) read it.
+ * config and docs/reference/configuration.md's table (scripts/gen-schema.ts) read it.
  */
 export const SETTINGS = {
   endpoint: { env: "VPLATFORM_ENDPOINT", type: "string", description: "`https://host[:port]` of the platform (the API is under `/api`)" },

@@ -1,5 +1,5 @@
 // Under the real engine: credentials from the environment are stored nowhere (not even in
-// `stack export --show-secrets`), stack-config credentials are where the README says; and a
+// `stack export --show-secrets`), stack-config credentials are where docs/reference/configuration.md says; and a
 // sample of the fault matrix (a late answer and a reset after sending, on unnamed rows) ends
 // with no orphan, no duplicate and a clean preview and refresh.
 import * as fs from "node:fs";
@@ -61,7 +61,7 @@ describe("credentials", () => {
     expect(ctx.output.join("")).not.toContain(ctx.emulator.apiKey);
   }, 120_000);
 
-  test("from stack config the key is stored encrypted, and `--show-secrets` shows it in the default provider's inputs (as the README says)", async () => {
+  test("from stack config the key is stored encrypted, and `--show-secrets` shows it in the default provider's inputs (as docs/reference/configuration.md says)", async () => {
     await ctx.stack.setConfig("vplatform:apiKey", { value: ctx.emulator.apiKey, secret: true });
     (ctx.stack.workspace as LocalWorkspace).envVars.VPLATFORM_API_KEY = "";
     await ctx.stack.up(collect(ctx));

@@ -131,7 +131,7 @@ describe("the tarball", () => {
       .split("\n")
       .map((f) => f.replace(/^package\//, ""));
     const allowed =
-      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/(resources|platform-api)\.md|emulator\/(features\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
+      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/.+\.md|emulator\/(features\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(
@@ -145,6 +145,7 @@ describe("the tarball", () => {
         "dist/policy/pack.js",
         "dist/plugin-sdk/index.js",
         "dist/plugin-sdk/package.json",
+        "docs/index.md",
       ]),
     );
   });
@@ -338,12 +339,13 @@ describe("a YAML environment file kept in the user project, through the installe
 });
 
 /**
- * The README's "Install and first run" section as a user copies it: its fenced blocks in order (install, configure,
- * program, apply, offline), de-indented.
+ * The README's "Install and first run" section (up to the next section) as a user copies it: its bash and ts fenced
+ * blocks in order (install, configure, program, apply, offline), de-indented.
  */
 function readmeUserPath(): { install: string; configure: string; program: string; apply: string; offline: string } {
   const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
-  const section = readme.slice(readme.indexOf("## Install and first run (users)"), readme.indexOf("### What the package is"));
+  const start = readme.indexOf("## Install and first run (users)");
+  const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
   const blocks = [...section.matchAll(/^( *)```(bash|ts)\n([\s\S]*?)^ *```$/gm)].map(([, indent, lang, body]) => ({
     lang,
     body: body.replace(new RegExp(`^${indent}`, "gm"), ""),

@@ -38,8 +38,8 @@ export function runProgram(file: string, args: string[], opts: { cwd: string; en
 
 /**
  * The stock commands' project in `dir`: vplatform installed (here: linked) beside @pulumi/pulumi, and a
- * Pulumi.yaml whose program is the package's environment runner (README, "The same file with the stock pulumi
- * commands").
+ * Pulumi.yaml whose program is the package's environment runner (docs/guides/yaml-environments.md,
+ * "The same file with the stock pulumi commands").
  */
 export function layStockProject(dir: string): void {
   fs.mkdirSync(path.join(dir, "node_modules", "@pulumi"), { recursive: true });
