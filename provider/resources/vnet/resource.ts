@@ -83,7 +83,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
     d.warnings.push(`${what}: ${describeChange(vnetShape, "network", olds, news)} changes the address range of every NIC on the network`);
   }
   // The platform applies an MTU change on a running network only by restarting it (need_restart; the update does).
-  if (d.updates.includes("mtu") && olds.status === "running")
+  if (d.updates.includes("mtu") && olds.status === "running" && news.powerState !== "stopped")
     d.warnings.push(`${what}: ${describeChange(vnetShape, "mtu", olds, news)} RESTARTS the running network: its traffic stops meanwhile`);
   return d;
 }
