@@ -54,6 +54,17 @@ describe("created with powerState running: one poweron with params.apply, then s
     expect(sent.filter((e) => e.method === "GET").map((e) => e.table)).toEqual(["vnets"]);
   });
 
+  test("vnets started together share the status polls: one filtered GET of vnets per tick serves them all", async () => {
+    await lab.resetRequests();
+    const many = 4;
+    await Promise.all(Array.from({ length: many }, () => checkedCreate(providers.Vnet(), declare({ powerState: "running" }))));
+    const sent = await requests();
+    expect(count(sent, "POST", "vnet_actions")).toBe(many);
+    const polls = count(sent, "GET", "vnets") - many; // less each create's look for an earlier attempt's row
+    expect(polls).toBeGreaterThanOrEqual(1);
+    expect(polls).toBeLessThan(many); // a poll per vnet would be at least `many`
+  });
+
   test("without powerState the vnet is left stopped and the create sends its POST alone, as before", async () => {
     await lab.resetRequests();
     const v = await checkedCreate(providers.Vnet(), declare());

@@ -4,7 +4,7 @@ import { type PowerActionName, type PowerSubject, type PowerTimeouts, switchOff,
 import { sendConfirmed } from "../../reconcile/confirmedAction";
 import type { Row } from "../../reconcile/platform";
 import { waitForRow } from "../../reconcile/statusPoller";
-import { type Clock, realClock } from "../../reconcile/waitFor";
+import { type Clock, type PollOptions, realClock } from "../../reconcile/waitFor";
 import { toBoolean } from "../../schemas/normalize";
 import type { PendingChanges, VnetStep } from "../../plan/vnetPower";
 import { VNET_TABLE } from "./schema";
@@ -17,7 +17,7 @@ import { VNET_TABLE } from "./schema";
 const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
 /** The platform's flags of changes made while the vnet ran, which wait for an apply or a restart (real-api-behaviour §7). */
 const PENDING_FIELDS = "need_fw_apply,need_proxy_apply,need_dns_apply,need_restart";
-export const VNET_LIVE_FIELDS = `${LIVE_STATUS_FIELDS},${PENDING_FIELDS}`;
+const VNET_LIVE_FIELDS = `${LIVE_STATUS_FIELDS},${PENDING_FIELDS}`;
 
 export interface VnetRef {
   vnetKey: string;
@@ -44,7 +44,7 @@ function vnetAction(api: Session, vnet: VnetRef, action: string, params?: Row) {
 
 function vnetSubject(api: Session, vnet: VnetRef): PowerSubject {
   const label = `vnet '${vnet.name}'`;
-  const read = (kind: string, done: (s: MachineStatus) => boolean, opts: { timeoutSec: number; label: string; clock?: Clock }) =>
+  const read = (kind: string, done: (s: MachineStatus) => boolean, opts: PollOptions) =>
     waitForRow(
       api,
       VNET_TABLE,
