@@ -75,7 +75,7 @@ describe("created with powerState running: one poweron with params.apply, then s
   });
 });
 
-describe("a 503 on the poweron ends in one effective action", () => {
+describe("an action meeting a fault (a 503 on the poweron, a dropped answer to the restart) ends in one effective action", () => {
   test("the 503 was not processed: the status shows it not taken, the poweron is sent again once, the network runs", async () => {
     const p = providers.Vnet();
     const v = await checkedCreate(p, declare());
@@ -92,6 +92,23 @@ describe("a 503 on the poweron ends in one effective action", () => {
     expect(outs.status).toBe("running");
     expect((await live(v.id)).status).toBe("running");
     expect(await actionsSent()).toBe(2);
+  });
+
+  test("a restart whose answer is dropped (processed): the cleared need_restart shows it taken, it is not sent again", async () => {
+    const p = providers.Vnet();
+    const v = await checkedCreate(p, declare({ powerState: "running" }));
+    await lab.hook("POST", "/_emulator/faults", {
+      method: "POST",
+      table: "vnet_actions",
+      where: { vnet: v.id, action: "reset" },
+      count: 1,
+      dropAfter: true,
+    });
+    await lab.resetRequests();
+    const news = (await p.check(v.inputs, { ...v.inputs, mtu: 9000 })).inputs;
+    await p.update(v.id, v.outs, news);
+    expect(await live(v.id)).toMatchObject({ status: "running", need_restart: false });
+    expect(await actionsSent()).toBe(1);
   });
 });
 

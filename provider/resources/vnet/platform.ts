@@ -88,7 +88,9 @@ async function sendUntilDone(
       async look() {
         const live = await readLiveVnet(api, vnet.vnetKey, "$key");
         if (!live) throw new Error(`vplatform: vnet '${vnet.name}' no longer exists`);
-        return { taken: done(live.row) ? true : undefined, state: `status ${live.status.status}` };
+        const pending = Object.entries(pendingChanges(live.row)).filter(([, set]) => set);
+        const held = pending.length ? `${pending.map(([kind]) => kind).join(" and ")} changes pending` : "nothing pending";
+        return { taken: done(live.row) ? true : undefined, state: `status ${live.status.status}, ${held}` };
       },
       limitSec: t.powerChange,
       timeoutInput: "powerChange",
