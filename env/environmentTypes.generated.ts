@@ -37,6 +37,8 @@ export interface Environment {
             /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
             dnsmasq?: string[] | undefined;
         } | undefined;
+        /** Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router. */
+        powerState?: "running" | "stopped" | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */

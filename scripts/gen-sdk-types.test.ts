@@ -61,6 +61,7 @@ describe("the committed plain SDK types", () => {
     expect(targets.filter((t) => t.outputsExport).map((t) => t.token)).toEqual([
       "VirtualMachine",
       "Device",
+      "Vnet",
       "VmSnapshot",
       "VmPower",
       "ApiKey",

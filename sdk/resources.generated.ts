@@ -52,13 +52,13 @@ export interface Device extends Outputs<OnMachine<T.DeviceValues> & Computed<T.D
 
 export type VnetArgs = Args<T.VnetInputs>;
 
-/** A virtual network. */
+/** A virtual network. It passes traffic only while it runs: declare powerState running to start it and keep it so. */
 export class Vnet extends pulumi.dynamic.Resource {
   constructor(name: string, args: VnetArgs, opts?: pulumi.CustomResourceOptions) {
     super(...declaredResource("Vnet", name, args, opts));
   }
 }
-export interface Vnet extends Outputs<T.VnetValues> {}
+export interface Vnet extends Outputs<T.VnetValues & Computed<T.VnetComputed>> {}
 
 export type VmSnapshotArgs = Args<T.VmSnapshotInputs>;
 

@@ -579,7 +579,7 @@ export interface DeviceComputed {
     uuid: string;
 }
 
-/** Vnet inputs as a program declares them. A virtual network. */
+/** Vnet inputs as a program declares them. A virtual network. It passes traffic only while it runs: declare powerState running to start it and keep it so. */
 export interface VnetInputs {
     /** Network name, unique on the platform */
     name: string;
@@ -614,6 +614,8 @@ export interface VnetInputs {
         /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
         dnsmasq?: string[] | undefined;
     } | undefined;
+    /** Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router. */
+    powerState?: "running" | "stopped" | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
     adopt?: string | number | boolean | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -678,6 +680,8 @@ export interface VnetValues {
         /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
         dnsmasq?: string[] | undefined;
     } | undefined;
+    /** Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router. */
+    powerState?: "running" | "stopped" | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
     adopt?: string | boolean | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -705,6 +709,12 @@ export interface VnetValues {
         /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
         hotplug?: number | undefined;
     } | undefined;
+}
+
+/** Vnet outputs computed by the provider (besides the echoed inputs and `id`). */
+export interface VnetComputed {
+    /** Live status of the network (running, stopped, starting, ...) at the last create, update or refresh */
+    status: string;
 }
 
 /** VmSnapshot inputs as a program declares them. A snapshot of a VM; changing restoreTrigger restores the VM to it. */

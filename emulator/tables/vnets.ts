@@ -192,6 +192,8 @@ export const vnetsTable: TableDef = {
     beforeDelete: (ctx, row) => {
       const users = ctx.find("machine_nics", (n) => n.vnet === row.$key);
       if (users.length) throw new ApiError(409, `vnet in use by ${users.length} NIC(s)`);
+      // The maker's Remove-VergeNetwork: "The network must be powered off before it can be deleted."
+      if (vnetRunning(ctx, row)) throw new ApiError(409, "cannot delete a running network; power it off first");
     },
     afterDelete: (ctx, row) => {
       if (row.machine !== null && row.machine !== undefined) deleteMachine(ctx, row.machine);

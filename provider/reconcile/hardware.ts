@@ -1,14 +1,13 @@
 import type { Session } from "./session";
 import { toMachineStatus } from "./machineStatus";
 import { type Row, rowsWhere, str } from "./platform";
-import { applyWithPowerCycle, vmAction } from "./power";
+import { applyWithPowerCycle, powerTimeouts, vmAction } from "./power";
 import { sendConfirmed } from "./confirmedAction";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { type MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { type Clock, realClock } from "./waitFor";
-import { powerTimeouts } from "../resources/virtualMachine/platform";
 import { VM_TABLE } from "../resources/virtualMachine/schema";
 import { DRIVE_TABLE } from "../resources/drive/schema";
 

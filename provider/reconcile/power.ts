@@ -1,6 +1,7 @@
 import type { Session } from "./session";
 import type { PowerCyclePolicy } from "../schemas/hardware";
-import { type MachineStatus, isRunning, isStopped, lookAtMachineStatus, waitForMachineStatus } from "./machineStatus";
+import type { OperationTimeouts } from "../schemas/timeouts";
+import { type MachineStatus, type MachineWait, isRunning, isStopped, lookAtMachineStatus, waitForMachineStatus } from "./machineStatus";
 import type { Row } from "./platform";
 import { sendConfirmed } from "./confirmedAction";
 import { forgetOwner } from "./machineOwners";
@@ -22,18 +23,48 @@ export interface PowerTimeouts {
   forcedShutdown: number;
 }
 
+export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
+  return { powerChange: t.powerChange, gracefulShutdown: t.gracefulShutdown, forcedShutdown: t.forcedShutdown };
+}
+
 /** Resolves to the action's answer (clone: `response.vmkey`/`machinekey`; restore: `response.machine`). */
 export function vmAction(api: Session, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
   forgetOwner(api, vm.machineKey); // what this process knew of the machine's power no longer holds
   return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 
+/** The power actions every powered thing knows (a vnet names its kill `killpower`; its subject maps the name). */
+export type PowerActionName = "poweron" | "poweroff" | "kill";
+
+/**
+ * What is powered on and off: a VM, or a vnet (its router). Each says how an
+ * action is posted and how its status is read, through the shared poller.
+ */
+export interface PowerSubject {
+  /** For messages: "VM 'web'", "vnet 'lab'". */
+  label: string;
+  send(action: PowerActionName): Promise<unknown>;
+  /** One read of the status, coalesced with other looks: did an action take? */
+  look(clock: Clock): Promise<MachineStatus>;
+  /** Waits, coalesced with every other wait of its kind, for the status to satisfy `predicate`. */
+  waitFor(predicate: (s: MachineStatus) => boolean, opts: MachineWait): Promise<MachineStatus>;
+}
+
+/** A VM's power goes through `vm_actions`; its status is its machine's. */
+export function vmSubject(api: Session, vm: VmRef): PowerSubject {
+  return {
+    label: `VM '${vm.name}'`,
+    send: (action) => vmAction(api, vm, action, action === "poweron" ? {} : undefined),
+    look: (clock) => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock),
+    waitFor: (predicate, opts) => waitForMachineStatus(api, vm.machineKey, predicate, opts),
+  };
+}
+
 /** A power action, the state it brings the machine to, and the states that show it was taken (the machine is on its way). */
 interface PowerAction {
-  action: string;
+  action: PowerActionName;
   /** For messages: "power-on". */
   name: string;
-  params?: Row;
   target: (s: MachineStatus) => boolean;
   underway: (s: MachineStatus) => boolean;
 }
@@ -41,7 +72,6 @@ interface PowerAction {
 const POWER_ON: PowerAction = {
   action: "poweron",
   name: "power-on",
-  params: {},
   target: isRunning,
   underway: (s) => s.running || s.status === "starting",
 };
@@ -60,13 +90,13 @@ const KILL: PowerAction = { action: "kill", name: "kill", target: isStopped, und
  * settled by the machine's status (sendConfirmed): on its way, the run waits;
  * still where it was, the action is sent again, within timeouts.powerChange.
  */
-async function sendPowerAction(api: Session, vm: VmRef, power: PowerAction, t: PowerTimeouts, clock: Clock): Promise<boolean> {
+async function sendPowerAction(subject: PowerSubject, power: PowerAction, t: PowerTimeouts, clock: Clock): Promise<boolean> {
   const outcome = await sendConfirmed(
     {
-      what: `${power.name} of VM '${vm.name}'`,
-      send: () => vmAction(api, vm, power.action, power.params),
+      what: `${power.name} of ${subject.label}`,
+      send: () => subject.send(power.action),
       async look() {
-        const s = await lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
+        const s = await subject.look(clock);
         const taken = power.target(s) ? ("there" as const) : power.underway(s) ? ("on its way" as const) : undefined;
         return { taken, state: `status ${s.status}` };
       },
@@ -78,43 +108,53 @@ async function sendPowerAction(api: Session, vm: VmRef, power: PowerAction, t: P
   return outcome !== "there";
 }
 
-export async function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, POWER_ON, t, clock))) return;
-  const wait = () =>
-    waitForMachineStatus(api, vm.machineKey, isRunning, {
+/** Powers the subject on and waits until it runs; `around` wraps the wait (a VM's start tells when starts queue). */
+export async function switchOn(
+  subject: PowerSubject,
+  t: PowerTimeouts,
+  clock: Clock = realClock,
+  around: (wait: () => Promise<MachineStatus>) => Promise<MachineStatus> = (wait) => wait(),
+): Promise<void> {
+  if (!(await sendPowerAction(subject, POWER_ON, t, clock))) return;
+  await around(() =>
+    subject.waitFor(isRunning, {
       kind: "power-on",
       timeoutSec: t.powerChange,
-      label: `VM '${vm.name}' to reach running`,
+      label: `${subject.label} to reach running`,
       timeoutInput: "powerChange",
       clock,
-    });
-  // The hint is about the run's parallelism, not this VM: on a resource, the engine would repeat it on each of its rows.
-  await waitingForStart(api, wait, (line) => forTheWholeRun(() => clock.log(line)));
+    }),
+  );
 }
 
-/** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
-export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  if (!(await sendPowerAction(api, vm, POWER_OFF, t, clock))) return;
+/** Graceful shutdown; a kill only when it is ignored for `gracefulShutdown` seconds. */
+export async function switchOff(subject: PowerSubject, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  if (!(await sendPowerAction(subject, POWER_OFF, t, clock))) return;
   try {
-    await waitForMachineStatus(api, vm.machineKey, isStopped, {
-      kind: "shutdown",
-      timeoutSec: t.gracefulShutdown,
-      label: `VM '${vm.name}' to shut down`,
-      clock,
-    });
+    await subject.waitFor(isStopped, { kind: "shutdown", timeoutSec: t.gracefulShutdown, label: `${subject.label} to shut down`, clock });
     return;
   } catch (err) {
     if (!(err instanceof WaitTimeoutError)) throw err;
   }
-  clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
-  if (!(await sendPowerAction(api, vm, KILL, t, clock))) return;
-  await waitForMachineStatus(api, vm.machineKey, isStopped, {
+  clock.log(`vplatform: ${subject.label} ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
+  if (!(await sendPowerAction(subject, KILL, t, clock))) return;
+  await subject.waitFor(isStopped, {
     kind: "kill",
     timeoutSec: t.forcedShutdown,
-    label: `VM '${vm.name}' to stop after kill`,
+    label: `${subject.label} to stop after kill`,
     timeoutInput: "forcedShutdown",
     clock,
   });
+}
+
+export function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  // The hint is about the run's parallelism, not this VM: on a resource, the engine would repeat it on each of its rows.
+  return switchOn(vmSubject(api, vm), t, clock, (wait) => waitingForStart(api, wait, (line) => forTheWholeRun(() => clock.log(line))));
+}
+
+/** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
+export function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  return switchOff(vmSubject(api, vm), t, clock);
 }
 
 export class PowerCycleRefusedError extends Error {

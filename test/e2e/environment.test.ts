@@ -97,6 +97,10 @@ describe("the root program provisions an environment definition, state in Postgr
     ).toEqual(["installer", "os"]);
     const [clone] = await api("/v4/vms?filter=name%20eq%20'full-clone'&fields=machine%23status%23status%20as%20status");
     expect(clone).toEqual({ status: "stopped" });
+    // Its network declared running passes traffic.
+    expect(await api("/v4/vnets?filter=name%20eq%20'full-net'&fields=machine%23status%23status%20as%20status")).toEqual([
+      { status: "running" },
+    ]);
     // The pipeline's user and its key by name; the key's secret is a secret output, the password never printed.
     const [ci] = await api("/v4/users?filter=name%20eq%20'full-ci'&fields=$key,role");
     expect(ci).toMatchObject({ role: "vmoperator" });

@@ -19,6 +19,7 @@ const program: PulumiFn = async () => {
     dhcpEnabled: true,
     dhcpStart: "10.30.0.10",
     dhcpStop: "10.30.0.50",
+    powerState: "running", // a network passes traffic only while it runs
   });
   const vm = new vp.VirtualMachine("web", {
     name: "e2e-web",
@@ -39,12 +40,13 @@ const program: PulumiFn = async () => {
   });
   for (let i = 0; i < desired.nics; i++)
     new vp.Nic(`web-eth${i}`, { machine: vm.machineKey, name: `eth${i}`, vnet: net.id, interface: "virtio" });
-  return { vmKey: vm.id, machineKey: vm.machineKey };
+  return { vmKey: vm.id, machineKey: vm.machineKey, vnetKey: net.id, vnetStatus: net.status };
 };
 
 let ctx: E2eContext;
 let vmKey: string;
 let machineKey: string;
+let vnetKey: string;
 
 const listFiles = (dir: string): string[] =>
   fs
@@ -52,6 +54,10 @@ const listFiles = (dir: string): string[] =>
     .flatMap((e) => (e.isDirectory() ? listFiles(path.join(dir, e.name)) : [path.join(dir, e.name)]));
 
 const onlySame = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
+
+async function vnetStatus(): Promise<string> {
+  return (await ctx.api("GET", `/v4/vnets/${vnetKey}?fields=machine%23status%23status%20as%20status`)).body.status;
+}
 
 async function vmRow() {
   const res = await ctx.api("GET", `/v4/vms/${vmKey}?fields=name,ram,cpu_cores,machine%23status%23status%20as%20status`);
@@ -64,11 +70,14 @@ beforeAll(async () => {
 afterAll(async () => ctx?.dispose());
 
 describe("a stack under the real engine converges and stays converged", () => {
-  test("up creates the vnet, the VM (running), its drive and its NIC", async () => {
+  test("up creates the vnet (running), the VM (running), its drive and its NIC", async () => {
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
     vmKey = up.outputs.vmKey.value;
     machineKey = up.outputs.machineKey.value;
+    vnetKey = up.outputs.vnetKey.value;
+    expect(up.outputs.vnetStatus.value).toBe("running");
+    expect(await vnetStatus()).toBe("running");
     expect(vmKey).not.toBe(machineKey);
     expect(await vmRow()).toMatchObject({ name: "e2e-web", ram: 2048, status: "running" });
     const drives = (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machineKey}&fields=name,disksize`)).body;
@@ -126,6 +135,24 @@ describe("a stack under the real engine converges and stays converged", () => {
     expect(await vmRow()).toMatchObject({ status: "running" });
   }, 300_000);
 
+  test("a network powered off outside shows as drift in refresh, and up starts it again with one poweron", async () => {
+    expect((await ctx.api("POST", "/v4/vnet_actions", { vnet: vnetKey, action: "killpower" })).status).toBeLessThan(300);
+    expect(await vnetStatus()).toBe("stopped");
+    const refresh = await ctx.stack.refresh(collect(ctx));
+    expect(refresh.summary.resourceChanges?.update).toBe(1);
+    const preview = await ctx.stack.preview({ ...collect(ctx), diff: true });
+    expect(preview.changeSummary).toMatchObject({ update: 1 });
+    expect(preview.stdout).toMatch(/powerState.*"stopped" => "running"/);
+    await ctx.resetRequestCounts();
+    const up = await ctx.stack.up(collect(ctx));
+    expect(up.summary.resourceChanges?.update).toBe(1);
+    expect(await vnetStatus()).toBe("running");
+    const actions = (await ctx.requestCounts()).entries.filter((e) => e.method !== "GET");
+    expect(actions).toEqual([expect.objectContaining({ method: "POST", table: "vnet_actions", count: 1 })]);
+    const again = await ctx.stack.preview({ ...collect(ctx), refresh: true });
+    expect(onlySame(again.changeSummary)).toEqual([]);
+  }, 300_000);
+
   test("the API key and the secret console hash are in neither the state file nor the engine's output", async () => {
     // The state file as the backend stores it (exportStack would decrypt secrets).
     const files = listFiles(ctx.stateDir).filter((f) => f.endsWith(".json"));
@@ -145,7 +172,7 @@ describe("a stack under the real engine converges and stays converged", () => {
     expect(provider).not.toMatch(/endpoint|apiKey|BEGIN CERTIFICATE/);
   }, 60_000);
 
-  test("destroy removes every row it created", async () => {
+  test("destroy removes every row it created (the running network powered off first)", async () => {
     const destroy = await ctx.stack.destroy(collect(ctx));
     expect(destroy.summary.result).toBe("succeeded");
     expect((await ctx.api("GET", `/v4/vms/${vmKey}`)).status).toBe(404);

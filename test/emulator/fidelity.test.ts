@@ -235,6 +235,16 @@ describe("vnets run on a machine of their own", () => {
     expect((await c.post("/api/v4/vnet_actions", { vnet: key, action: "explode" })).status).toBe(400);
   });
 
+  test("a running vnet is not deleted (409, power it off first); stopped, it is", async () => {
+    const key = await net("rt-5");
+    await c.post("/api/v4/vnet_actions", { vnet: key, action: "poweron", params: { apply: true } });
+    const refused = await c.del(`/api/v4/vnets/${key}`);
+    expect(refused.status).toBe(409);
+    expect(JSON.stringify(refused.body ?? refused)).toMatch(/running network; power it off first/);
+    await c.post("/api/v4/vnet_actions", { vnet: key, action: "killpower" });
+    expect((await c.del(`/api/v4/vnets/${key}`)).status).toBe(200);
+  });
+
   test("a NIC may sit on a stopped vnet; deleting a vnet removes its machine", async () => {
     const key = await net("rt-4");
     const machine = (await c.get(`/api/v4/vnets/${key}?fields=machine`)).body.machine;

@@ -16,7 +16,7 @@ describe("Vnet", () => {
       dhcpStart: "10.20.0.100",
       dhcpStop: "10.20.0.200",
     });
-    expect(v.outs).toEqual(v.inputs);
+    expect(v.outs).toEqual({ ...v.inputs, status: "stopped" }); // a new vnet is stopped; its power is not managed
     const read = await p.read(v.id, v.outs);
     expect(read.inputs).toEqual(v.inputs);
     const news = (await p.check(v.inputs, { ...v.inputs, dhcpStop: "10.20.0.250" })).inputs;

@@ -3,7 +3,7 @@ import { type MachineStatus, isIdle, toMachineStatus, waitForMachineStatus } fro
 import { hasTag, taggedDescription } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
 import { type Row, rowsWhere, str } from "../../reconcile/platform";
-import { type PowerTimeouts, type VmRef, powerOff, powerOn, vmAction } from "../../reconcile/power";
+import { type VmRef, powerOff, powerOn, powerTimeouts, vmAction } from "../../reconcile/power";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import { forgetOwner } from "../../reconcile/machineOwners";
 import { type Clock, realClock } from "../../reconcile/waitFor";
@@ -109,10 +109,6 @@ function waitForCloneToFinish(api: Session, source: CloneSource, t: OperationTim
 
 export function setVmNote(api: Session, vm: VmRef, text: string) {
   return api.action("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
-}
-
-export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
-  return { powerChange: t.powerChange, gracefulShutdown: t.gracefulShutdown, forcedShutdown: t.forcedShutdown };
 }
 
 /** Brings live power to `desired`; graceful shutdown first. */

@@ -20,21 +20,11 @@ import { markerOf, withoutTag } from "../../reconcile/createMarker";
 import { isNameConflict } from "../../reconcile/insertRow";
 import { type MachineStatus, readMachineStatus } from "../../reconcile/machineStatus";
 import { errorText, str } from "../../reconcile/platform";
-import { type VmRef, powerOff, powerOn } from "../../reconcile/power";
+import { type VmRef, powerOff, powerOn, powerTimeouts } from "../../reconcile/power";
 import { machineDeletions } from "../../reconcile/deletions";
 import { forgetOwner, rememberMadeHere, rememberVm } from "../../reconcile/machineOwners";
 import type { OperationTimeouts } from "../../schemas/timeouts";
-import {
-  type CloneSource,
-  type LiveVm,
-  deleteVm,
-  enforcePower,
-  findVmByName,
-  insertVm,
-  powerTimeouts,
-  readVm,
-  setVmNote,
-} from "./platform";
+import { type CloneSource, type LiveVm, deleteVm, enforcePower, findVmByName, insertVm, readVm, setVmNote } from "./platform";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { output, type OutputValues } from "../../schemas/outputs";
 import {
   adoptSchema,
   apiField,
@@ -7,6 +8,7 @@ import {
   ipv4ToInt,
   mappingOf,
   parseCidr,
+  providerField,
   timeoutsSchema,
   whenValid,
 } from "../../schemas/common";
@@ -57,6 +59,11 @@ export const vnetShape = {
     "json",
     "Options passed to the network's services; dnsmasq holds an array of strings",
   ),
+  powerState: providerField(
+    z.enum(["running", "stopped"]).optional(),
+    "Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.",
+    { onChange: "action" },
+  ),
   adopt: adoptSchema,
   timeouts: timeoutsSchema,
 };
@@ -94,4 +101,8 @@ export function checkVnet(
 }
 
 export type VnetInputs = z.output<typeof vnetInputsSchema>;
+export const vnetOutputs = {
+  status: output("string", "Live status of the network (running, stopped, starting, ...) at the last create, update or refresh"),
+};
+export type VnetOutputs = VnetInputs & OutputValues<typeof vnetOutputs>;
 export const { readFields: VNET_READ_FIELDS, toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);

@@ -1,0 +1,173 @@
+import type { Session } from "../../reconcile/session";
+import { type MachineStatus, isRunning, toMachineStatus } from "../../reconcile/machineStatus";
+import { type PowerActionName, type PowerSubject, type PowerTimeouts, switchOff, switchOn } from "../../reconcile/power";
+import { sendConfirmed } from "../../reconcile/confirmedAction";
+import type { Row } from "../../reconcile/platform";
+import { waitForRow } from "../../reconcile/statusPoller";
+import { type Clock, type PollOptions, realClock } from "../../reconcile/waitFor";
+import { toBoolean } from "../../schemas/normalize";
+import type { PendingChanges, VnetStep } from "../../plan/vnetPower";
+import { VNET_TABLE } from "./schema";
+
+/**
+ * A vnet runs on a router machine of its own. Its status is joined into the
+ * vnet's row (`machine#status#...`), so a read, a look and a wait need no
+ * machine key: every vnet wait of a run is one filtered GET of `vnets` per tick.
+ */
+const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
+/** The platform's flags of changes made while the vnet ran, which wait for an apply or a restart (real-api-behaviour §7). */
+const PENDING_FIELDS = "need_fw_apply,need_proxy_apply,need_dns_apply,need_restart";
+const VNET_LIVE_FIELDS = `${LIVE_STATUS_FIELDS},${PENDING_FIELDS}`;
+
+export interface VnetRef {
+  vnetKey: string;
+  name: string;
+}
+
+export const liveVnetStatus = (row: Row): MachineStatus => toMachineStatus({ running: row.live_running, status: row.live_status });
+
+export function pendingChanges(row: Row): PendingChanges {
+  const set = (field: string) => toBoolean(row[field]) === true;
+  return { rules: set("need_fw_apply") || set("need_proxy_apply"), dns: set("need_dns_apply"), restart: set("need_restart") };
+}
+
+/** The maker's clients: poweron with params.apply (pending rules applied at the start); the force-off is `killpower` (py, ps). */
+const ACTIONS: Record<PowerActionName, { action: string; params?: Row }> = {
+  poweron: { action: "poweron", params: { apply: true } },
+  poweroff: { action: "poweroff" },
+  kill: { action: "killpower" },
+};
+
+function vnetAction(api: Session, vnet: VnetRef, action: string, params?: Row) {
+  return api.action("vnet_actions", params === undefined ? { vnet: vnet.vnetKey, action } : { vnet: vnet.vnetKey, action, params });
+}
+
+function vnetSubject(api: Session, vnet: VnetRef): PowerSubject {
+  const label = `vnet '${vnet.name}'`;
+  const read = (kind: string, done: (s: MachineStatus) => boolean, opts: PollOptions) =>
+    waitForRow(
+      api,
+      VNET_TABLE,
+      LIVE_STATUS_FIELDS,
+      {
+        key: vnet.vnetKey,
+        kind,
+        done: (row) => {
+          if (!row) throw new Error(`vplatform: ${label} no longer exists`);
+          return done(liveVnetStatus(row));
+        },
+        describe: (row) => `status ${row ? liveVnetStatus(row).status : "gone"}`,
+      },
+      opts,
+    ).then((row) => liveVnetStatus(row ?? {}));
+  return {
+    label,
+    send: (name) => vnetAction(api, vnet, ACTIONS[name].action, ACTIONS[name].params),
+    look: (clock) => read("look", () => true, { timeoutSec: 60, label: `the status of ${label}`, clock }),
+    waitFor: (predicate, opts) => read(opts.kind, predicate, opts),
+  };
+}
+
+/**
+ * An action that makes no row and clears a pending flag (a restart, an apply): a failure that leaves it open is
+ * settled by the vnet's row (sendConfirmed), so a 503 or a lost answer ends in one effective action.
+ */
+async function sendUntilDone(
+  api: Session,
+  vnet: VnetRef,
+  what: string,
+  send: () => Promise<unknown>,
+  done: (row: Row) => boolean,
+  t: PowerTimeouts,
+  clock: Clock,
+): Promise<void> {
+  await sendConfirmed(
+    {
+      what: `${what} of vnet '${vnet.name}'`,
+      send,
+      async look() {
+        const live = await readLiveVnet(api, vnet.vnetKey, "$key");
+        if (!live) throw new Error(`vplatform: vnet '${vnet.name}' no longer exists`);
+        const pending = Object.entries(pendingChanges(live.row)).filter(([, set]) => set);
+        const held = pending.length ? `${pending.map(([kind]) => kind).join(" and ")} changes pending` : "nothing pending";
+        return { taken: done(live.row) ? true : undefined, state: `status ${live.status.status}, ${held}` };
+      },
+      limitSec: t.powerChange,
+      timeoutInput: "powerChange",
+    },
+    clock,
+  );
+}
+
+/** Runs the planned steps in order, each logged with its reason. */
+export async function runVnetSteps(
+  api: Session,
+  vnet: VnetRef,
+  steps: VnetStep[],
+  t: PowerTimeouts,
+  clock: Clock = realClock,
+): Promise<void> {
+  const subject = vnetSubject(api, vnet);
+  for (const step of steps) {
+    clock.log(`vplatform: vnet '${vnet.name}': ${step.reason}`);
+    switch (step.kind) {
+      case "powerOn":
+        await switchOn(subject, t, clock);
+        break;
+      case "powerOff":
+        await switchOff(subject, t, clock);
+        break;
+      case "restart":
+        // reset with params.apply also applies pending rules; taken once the router left running or the flag cleared.
+        await sendUntilDone(
+          api,
+          vnet,
+          "restart",
+          () => vnetAction(api, vnet, "reset", { apply: true }),
+          (row) => !pendingChanges(row).restart || liveVnetStatus(row).status !== "running",
+          t,
+          clock,
+        );
+        await subject.waitFor(isRunning, {
+          kind: "restart",
+          timeoutSec: t.powerChange,
+          label: `${subject.label} to run again`,
+          timeoutInput: "powerChange",
+          clock,
+        });
+        break;
+      case "applyRules":
+        await sendUntilDone(
+          api,
+          vnet,
+          "rule apply",
+          () => vnetAction(api, vnet, "refresh", { apply: true }),
+          (row) => !pendingChanges(row).rules,
+          t,
+          clock,
+        );
+        break;
+      case "applyDns":
+        await sendUntilDone(
+          api,
+          vnet,
+          "DNS apply",
+          () => vnetAction(api, vnet, "applydns"),
+          (row) => !pendingChanges(row).dns,
+          t,
+          clock,
+        );
+        break;
+    }
+  }
+}
+
+/** The vnet's row with its live status and pending flags; undefined when it is gone. */
+export async function readLiveVnet(
+  api: Session,
+  vnetKey: string,
+  fields: string,
+): Promise<{ row: Row; status: MachineStatus } | undefined> {
+  const row = await api.get(VNET_TABLE, vnetKey, `${fields},${VNET_LIVE_FIELDS}`);
+  return row && { row, status: liveVnetStatus(row) };
+}
