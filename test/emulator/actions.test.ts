@@ -169,6 +169,23 @@ describe("snapshot and restore", () => {
     expect((await act(a.vm, "restore", { snapshot: snap.body.response.vmkey })).status).toBe(409);
   });
 
+  test("a restore puts back the drives' content (the /_emulator content marker) as the snapshot saw it", async () => {
+    const { vm, machine } = await c.createVm({ name: "rs-content" });
+    const drive = (await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 })).body.$key;
+    const content = `/_emulator/drives/${drive}/content`;
+    expect((await c.put(content, { content: "at-snapshot" })).status).toBe(200);
+    const snap = await act(vm, "snapshot", { name: "rs-content-start" });
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    await c.put(content, { content: "student-work" });
+    expect((await c.get(content)).body).toEqual({ content: "student-work" });
+    await act(vm, "restore", { snapshot_id: snap.body.$key });
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    expect((await c.get(content)).body).toEqual({ content: "at-snapshot" });
+    // The marker is the emulator's alone: the API neither shows it nor takes it.
+    expect((await c.get(`/api/v4/machine_drives/${drive}?fields=all`)).body).not.toHaveProperty("content");
+    expect((await c.put(`/api/v4/machine_drives/${drive}`, { content: "x" })).status).toBe(400);
+  });
+
   test("deleting the snapshot record deletes the snapshot VM", async () => {
     const { vm } = await c.createVm({ name: "snap-del" });
     const snap = await act(vm, "snapshot", { name: "sd" });
