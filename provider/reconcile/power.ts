@@ -107,6 +107,11 @@ export async function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock:
     if (!(err instanceof WaitTimeoutError)) throw err;
   }
   clock.log(`vplatform: VM '${vm.name}' ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
+  await kill(api, vm, t, clock);
+}
+
+/** Forced power off (what the guest had in memory is lost): for a VM about to be rolled back, or that ignored a shutdown. */
+export async function kill(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(api, vm, KILL, t, clock))) return;
   await waitForMachineStatus(api, vm.machineKey, isStopped, {
     kind: "kill",
