@@ -34,9 +34,9 @@ export interface ResetStep extends ResetTarget {
 }
 
 /** Statuses of a machine that is powered on, in any way: a restore is refused until it is stopped. */
-const POWERED_STATUSES = new Set(["running", "starting", "stopping", "restarting", "migrating"]);
+const POWERED_STATUSES: readonly string[] = ["running", "starting", "stopping", "restarting", "migrating"];
 
-export const poweredOn = (s: MachineStatus): boolean => s.running || POWERED_STATUSES.has(s.status);
+export const poweredOn = (s: MachineStatus): boolean => s.running || POWERED_STATUSES.includes(s.status);
 
 /** What a reset does to one VM, given its status now. */
 export function planReset(target: ResetTarget, now: MachineStatus): ResetStep {
