@@ -6,7 +6,7 @@
  */
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
+import { type LocalWorkspace, type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
 import { platformApiFromConfig } from "../provider/reconcile/platformClient";
@@ -62,7 +62,12 @@ export async function runLabCommand(args: CliArgs, io: Io, engineEnv: Record<str
   let opened: EnvironmentStack | undefined;
   let session: Session | undefined;
   try {
-    opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true });
+    opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true }).catch((e) => {
+      if (!(e instanceof StackNotFoundError)) throw e;
+      throw new LabArgumentError(
+        `--stack ${args.stack}: no such stack of project '${args.project}' in this backend; run \`vplatform env up ${args.file} --stack ${args.stack}\` first (or give --project)`,
+      );
+    });
     const labs = await readLabs(opened.stack, args.command === "roster" && args.showSecrets === true);
     const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });
     if (args.command === "reset") {

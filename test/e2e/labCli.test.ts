@@ -168,4 +168,13 @@ describe("reset", () => {
     expect(r.stderr).toContain("--copy 3: lab 'course' has copies 1 to 2; give one of them, or --all");
     expect((await ctx.requestCounts()).total).toBe(0);
   });
+
+  test("a stack that does not exist exits 3 naming --stack, and is not created", async () => {
+    const r = await cli("reset", "class.yaml", "--stack", "nope", "--project", "e2e-labcli", "--all");
+    expect(r.code).toBe(EXIT.invalid);
+    expect(r.stderr).toContain(
+      "error: --stack nope: no such stack of project 'e2e-labcli' in this backend; run `vplatform env up class.yaml --stack nope` first",
+    );
+    expect((await ctx.stack.workspace.listStacks()).map((s) => s.name)).toEqual(["e2e"]);
+  });
 });
