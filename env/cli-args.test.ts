@@ -47,10 +47,10 @@ describe("vplatform env arguments", () => {
     );
   });
 
-  test("--markdown belongs to the commands that print a plan, and excludes --json", () => {
+  test("--markdown belongs to the commands that print a plan or a roster, and excludes --json", () => {
     expect(ok(["preview", "f.yaml", "--stack", "s", "--markdown"]).markdown).toBe(true);
-    expect(refused(["up", "f.yaml", "--stack", "s", "--markdown"])).toMatch(/--markdown applies to preview and drift/);
-    expect(refused(["preview", "f.yaml", "--stack", "s", "--markdown", "--json"])).toMatch(/not both/);
+    expect(refused(["up", "f.yaml", "--stack", "s", "--markdown"])).toMatch(/--markdown applies to preview, drift and roster/);
+    expect(refused(["preview", "f.yaml", "--stack", "s", "--markdown", "--json"])).toBe("give one of --json, --markdown, not several");
   });
 
   test("--policy-pack (and its config) for the commands that run the program", () => {
@@ -84,5 +84,37 @@ describe("vplatform env arguments", () => {
     for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"])
       expect(r.message).toContain(word);
     expect(r.message).toContain("--parallel <n>     resource operations at once (default: 4 per VM of the file, at least 32,");
+  });
+
+  describe("reset and roster: the copies of a lab", () => {
+    test("reset takes --copy N or --all; roster every copy unless --copy", () => {
+      expect(ok(["reset", "f.yaml", "--stack", "s", "--copy", "3"])).toMatchObject({ command: "reset", copy: 3 });
+      expect(ok(["reset", "f.yaml", "--stack", "s", "--all", "--lab", "course"])).toMatchObject({ all: true, lab: "course" });
+      expect(ok(["roster", "f.yaml", "--stack", "s"])).not.toHaveProperty("copy");
+      expect(ok(["roster", "f.yaml", "--stack", "s", "--csv", "--show-secrets"])).toMatchObject({ csv: true, showSecrets: true });
+    });
+
+    test("reset without --copy or --all is refused, saying what it would discard", () => {
+      expect(refused(["reset", "f.yaml", "--stack", "s"])).toBe(
+        "reset needs --copy <n> (one copy) or --all (every copy of the lab): it discards the students' changes",
+      );
+      expect(refused(["reset", "f.yaml", "--stack", "s", "--copy", "2", "--all"])).toBe("give --copy <n> or --all, not both");
+    });
+
+    test.each(["0", "-1", "two", "1.5"])("--copy %s is refused: copies are numbered from 1", (n) => {
+      expect(refused(["reset", "f.yaml", "--stack", "s", `--copy=${n}`])).toBe(`--copy needs a copy number (1 or more), got '${n}'`);
+    });
+
+    test.each([
+      [["roster", "--all"], "--all applies to reset (roster lists every copy unless --copy)"],
+      [["reset", "--all", "--csv"], "--csv applies to roster"],
+      [["reset", "--all", "--show-secrets"], "--show-secrets applies to roster"],
+      [["reset", "--all", "--markdown"], "--markdown applies to preview, drift and roster"],
+      [["roster", "--csv", "--json"], "give one of --json, --csv, not several"],
+      [["up", "--copy", "1"], "--copy applies to reset and roster"],
+      [["preview", "--lab", "course"], "--lab applies to reset and roster"],
+    ])("%j is refused: %s", ([command, ...flags], message) => {
+      expect(refused([command, "f.yaml", "--stack", "s", ...flags])).toBe(message);
+    });
   });
 });

@@ -1,8 +1,16 @@
 import { parseArgs } from "node:util";
 import { MIN_PARALLEL, SLOTS_PER_VM } from "./parallelism";
 
-export const COMMANDS = ["preview", "up", "refresh", "destroy", "drift"] as const;
+/** Commands that run the engine on the stack. */
+export const ENGINE_COMMANDS = ["preview", "up", "refresh", "destroy", "drift"] as const;
+/** Commands on the copies of a lab, from the stack's `labs` output (lab-command.ts). */
+export const LAB_COMMANDS = ["reset", "roster"] as const;
+export const COMMANDS = [...ENGINE_COMMANDS, ...LAB_COMMANDS] as const;
 export type Command = (typeof COMMANDS)[number];
+export type LabCommand = (typeof LAB_COMMANDS)[number];
+export type EngineCommand = (typeof ENGINE_COMMANDS)[number];
+
+export const isLabCommand = (command: Command): command is LabCommand => (LAB_COMMANDS as readonly Command[]).includes(command);
 
 export const DEFAULT_PROJECT = "vplatform-env";
 
@@ -24,6 +32,13 @@ export interface CliArgs {
   /** preview, drift, up: a policy pack directory (e.g. node_modules/vplatform/policy) and its config file. */
   policyPack?: string;
   policyPackConfig?: string;
+  /** reset, roster: the lab (needed when the stack has several) and one copy's number; reset: `--all` instead. */
+  lab?: string;
+  copy?: number;
+  all?: boolean;
+  /** roster: CSV instead of Markdown; API-key secrets in clear. */
+  csv?: boolean;
+  showSecrets?: boolean;
 }
 
 export type ParsedArgs = { ok: true; args: CliArgs } | { ok: false; help: boolean; message: string };
@@ -35,6 +50,10 @@ export const USAGE = `usage: vplatform env <${COMMANDS.join("|")}> <file.yaml> -
   refresh   read the platform into the stack's state
   destroy   delete everything the stack created
   drift     refresh-preview: exit 2 when the platform differs from the file, 0 when it matches
+  reset     restore every VM of a lab's copies to its reset snapshot and power it back to its declared state
+            (--copy <n> or --all)
+  roster    per copy of a lab: its user, network, VMs with their keys, power state and first IP address
+            (--markdown, the default; --csv; --json)
 
 options:
   --stack <name>     stack (one per environment: dev, staging, prod); also selects the file's stack overlay
@@ -46,8 +65,13 @@ options:
   --wait-for-lock <seconds>
                      when another update holds the stack (another pipeline), wait for it up to this long
                      (default: fail at once, exit 1)
+  --copy <n>         reset, roster: copy number n of the lab only; --all: reset every copy
+  --lab <name>       reset, roster: the lab, when the stack has several
+  --csv              roster: one line per VM, comma-separated
+  --show-secrets     roster: the copies' API-key secrets in clear (otherwise [secret])
   --parallel <n>     resource operations at once (default: ${SLOTS_PER_VM} per VM of the file, at least ${MIN_PARALLEL},
                      so a lab's VMs are created and powered on together: their waits are shared and cheap)
+                     reset: VMs reset at once (default: every VM of the chosen copies)
   --project <name>   Pulumi project of the stack (default ${DEFAULT_PROJECT})
   --no-refresh       up: do not read the platform first
 
@@ -74,6 +98,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
         "policy-pack-config": { type: "string" },
         parallel: { type: "string", short: "p" },
         "no-refresh": { type: "boolean" },
+        copy: { type: "string" },
+        all: { type: "boolean" },
+        lab: { type: "string" },
+        csv: { type: "boolean" },
+        "show-secrets": { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     });
@@ -98,8 +127,23 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
   const waitForLock = Number(values["wait-for-lock"] ?? 0);
   if (!Number.isInteger(waitForLock) || waitForLock < 0)
     return fail(`--wait-for-lock needs whole seconds (0 or more), got '${values["wait-for-lock"]}'`);
-  if (values.markdown && command !== "preview" && command !== "drift") return fail("--markdown applies to preview and drift");
-  if (values.markdown && values.json) return fail("give --json or --markdown, not both");
+  if (values.markdown && !["preview", "drift", "roster"].includes(command)) return fail("--markdown applies to preview, drift and roster");
+  if (values.csv && command !== "roster") return fail("--csv applies to roster");
+  const formats = (["json", "markdown", "csv"] as const).filter((f) => values[f]);
+  if (formats.length > 1) return fail(`give one of --${formats.join(", --")}, not several`);
+  if (values["show-secrets"] && command !== "roster") return fail("--show-secrets applies to roster");
+  if (values.all && command !== "reset") return fail("--all applies to reset (roster lists every copy unless --copy)");
+  const lab = values.lab;
+  if ((lab !== undefined || values.copy !== undefined) && !isLabCommand(command as Command))
+    return fail(`--${lab !== undefined ? "lab" : "copy"} applies to reset and roster`);
+  let copy: number | undefined;
+  if (values.copy !== undefined) {
+    copy = Number(values.copy);
+    if (!Number.isInteger(copy) || copy < 1) return fail(`--copy needs a copy number (1 or more), got '${values.copy}'`);
+  }
+  if (command === "reset" && copy !== undefined && values.all) return fail("give --copy <n> or --all, not both");
+  if (command === "reset" && copy === undefined && !values.all)
+    return fail("reset needs --copy <n> (one copy) or --all (every copy of the lab): it discards the students' changes");
   const policyPack = values["policy-pack"];
   if (policyPack !== undefined && !["preview", "drift", "up"].includes(command))
     return fail("--policy-pack applies to preview, drift and up");
@@ -118,6 +162,11 @@ export function parseCliArgs(argv: readonly string[]): ParsedArgs {
       markdown: values.markdown ?? false,
       ...(policyPack === undefined ? {} : { policyPack }),
       ...(values["policy-pack-config"] === undefined ? {} : { policyPackConfig: values["policy-pack-config"] }),
+      ...(lab === undefined ? {} : { lab }),
+      ...(copy === undefined ? {} : { copy }),
+      ...(values.all ? { all: true } : {}),
+      ...(values.csv ? { csv: true } : {}),
+      ...(values["show-secrets"] ? { showSecrets: true } : {}),
     },
   };
 }

@@ -13,6 +13,8 @@ export interface EnvironmentStackOptions {
   stackName: string;
   /** Variables for the engine besides the caller's own (backend, passphrase). */
   env: Record<string, string>;
+  /** Only a stack that exists (a command that reads its outputs must not create an empty one). */
+  existing?: boolean;
 }
 
 export interface EnvironmentStack {
@@ -33,7 +35,8 @@ export async function openEnvironmentStack(opts: EnvironmentStackOptions): Promi
   const dispose = () => fs.rmSync(workDir, { recursive: true, force: true });
   try {
     linkPackages(workDir);
-    const stack = await LocalWorkspace.createOrSelectStack(
+    const open = opts.existing ? LocalWorkspace.selectStack.bind(LocalWorkspace) : LocalWorkspace.createOrSelectStack.bind(LocalWorkspace);
+    const stack = await open(
       { stackName: opts.stackName, projectName: opts.projectName, program: async () => buildEnvironment(opts.environment ?? noProgram()) },
       {
         workDir,

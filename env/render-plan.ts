@@ -1,10 +1,10 @@
-import type { Command } from "./cli-args";
+import type { EngineCommand } from "./cli-args";
 import { SIZE_FIELDS } from "./environment-schema";
 import { isBookkeepingOnly, UNKNOWN, visibleChanges, type Action, type FieldChange, type Plan } from "./plan";
 
 /** What a run of the CLI reports: the same object printed as text or as JSON. */
 export interface Report {
-  command: Command;
+  command: EngineCommand;
   stack: string;
   file: string;
   /** `changes`/`no-changes` for preview, `drift`/`no-drift` for drift, `succeeded` or `failed` otherwise. */
@@ -41,7 +41,7 @@ export function withUnits(bytes: number): string {
   return bytes < 1000 ? String(bytes) : `${bytes} (${scaled(bytes, 1000, DECIMAL)} = ${scaled(bytes, 1024, BINARY)})`;
 }
 
-const TITLE: Record<Command, string> = {
+const TITLE: Record<EngineCommand, string> = {
   preview: "Plan",
   drift: "Drift (platform vs file)",
   up: "Applied",

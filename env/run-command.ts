@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
-import type { CliArgs, Command } from "./cli-args";
+import { type CliArgs, type EngineCommand, isLabCommand } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
@@ -12,23 +12,10 @@ import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 import { waitingForLock } from "./lock-wait";
+import { EXIT, type Io } from "./cli-io";
+import { runLabCommand } from "./lab-command";
 
-/** Exit codes CI can branch on. */
-export const EXIT = {
-  ok: 0,
-  /** The engine or the platform failed (the message says which resource and why). */
-  error: 1,
-  /** `drift`: the platform differs from the file. */
-  drift: 2,
-  /** The file or the arguments are invalid; nothing was sent. */
-  invalid: 3,
-} as const;
-
-export interface Io {
-  stdout(text: string): void;
-  /** Engine progress and messages: stdout stays the report alone. */
-  stderr(text: string): void;
-}
+export { EXIT, type Io };
 
 const processIo: Io = { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) };
 
@@ -36,7 +23,7 @@ const processIo: Io = { stdout: (s) => void process.stdout.write(s), stderr: (s)
  * The report's result and exit code from what the engine did: they follow the
  * plan as its reader sees it, so updates of bookkeeping inputs alone are no drift.
  */
-export function outcome(command: Command, plan: Plan): Pick<Report, "result" | "exitCode"> {
+export function outcome(command: EngineCommand, plan: Plan): Pick<Report, "result" | "exitCode"> {
   const changes = visibleChanges(plan.changes) === "changes";
   if (command === "drift") return changes ? { result: "drift", exitCode: EXIT.drift } : { result: "no-drift", exitCode: EXIT.ok };
   if (command === "preview") return { result: changes ? "changes" : "no-changes", exitCode: EXIT.ok };
@@ -115,14 +102,19 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   const backend = chooseBackend(env, cwd, login);
   if (backend.env.PULUMI_BACKEND_URL?.startsWith("file://"))
     fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
+  const { command } = args;
+  if (isLabCommand(command)) {
+    io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
+    return runLabCommand(args, io, { ...platformSettings(env), ...backend.env }, env);
+  }
   const parallel = parallelismFor(args, environment, cwd);
   io.stderr(
-    `vplatform env ${args.command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`,
+    `vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`,
   );
 
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
-    const r: Report = { command: args.command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
+    const r: Report = { command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
     io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment) : renderText(r));
     return r.exitCode;
   };
@@ -150,7 +142,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     };
     await waitingForLock(attempt, { stack: args.stack, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     const plan = planFromEvents(events);
-    return report(outcome(args.command, plan), plan);
+    return report(outcome(command, plan), plan);
   } catch (e) {
     io.stderr(`error: ${(e as Error).message}\n`);
     return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));

@@ -233,6 +233,9 @@ export const drivesTable: TableDef = {
     discard: { type: "bool", default: true },
     asset: { type: "string", default: "" },
     status: { type: "row", ref: "machine_drive_status", readOnly: true },
+    // Stands for the bytes a guest wrote: never in the API (no platform field shows a disk's data); the
+    // /_emulator/drives hook reads and writes it. Clones and snapshots copy it, a restore puts it back.
+    content: { type: "text", hidden: true, readOnly: true, default: "" },
   },
   hooks: {
     validate: (ctx, row, previous) => {

@@ -80,19 +80,21 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
 
 /**
  * Finds the snapshot to restore: a machine_snapshots key, a snapshot VM key or
- * a snapshot machine key (clients post each of these). 404 when none exists,
- * 422 when it is a snapshot of another VM.
+ * a snapshot machine key (clients post each of these). The keys of these
+ * tables overlap (snapshot VM 12 and snapshot record 12 may both exist), so
+ * the VM's own snapshot wins among the readings. 404 when none exists, 422
+ * when each is a snapshot of another VM.
  */
 function findSnapshotVm(ctx: EmulatorContext, vm: Row, id: unknown): Row {
-  const byRecord = ctx.get("machine_snapshots", id);
-  const byMachine = ctx.find("machine_snapshots", (s) => String(s.snap_machine) === String(id))[0];
-  const record = byRecord ?? byMachine;
-  const snapVm = record
-    ? ctx.find("vms", (v) => v.machine === record.snap_machine)[0]
-    : ctx.find("vms", (v) => String(v.$key) === String(id) && v.is_snapshot === true)[0];
-  if (!snapVm) throw new ApiError(404, `snapshot '${String(id)}' not found`);
-  if (snapVm.parent_vm !== vm.$key) throw new ApiError(422, `snapshot restore conflict: snapshot '${String(id)}' belongs to another VM`);
-  return snapVm;
+  const records = [ctx.get("machine_snapshots", id), ...ctx.find("machine_snapshots", (s) => String(s.snap_machine) === String(id))];
+  const candidates = [
+    ...records.flatMap((record) => (record ? ctx.find("vms", (v) => v.machine === record.snap_machine) : [])),
+    ...ctx.find("vms", (v) => String(v.$key) === String(id) && v.is_snapshot === true),
+  ];
+  const own = candidates.find((snapVm) => snapVm.parent_vm === vm.$key);
+  if (own) return own;
+  if (candidates.length === 0) throw new ApiError(404, `snapshot '${String(id)}' not found`);
+  throw new ApiError(422, `snapshot restore conflict: snapshot '${String(id)}' belongs to another VM`);
 }
 
 function restore(ctx: EmulatorContext, target: Row, params: Record<string, unknown>, caller: Caller) {

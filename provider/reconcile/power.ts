@@ -137,6 +137,11 @@ export async function switchOff(subject: PowerSubject, t: PowerTimeouts, clock: 
     if (!(err instanceof WaitTimeoutError)) throw err;
   }
   clock.log(`vplatform: ${subject.label} ignored the shutdown signal for ${t.gracefulShutdown}s; forcing it off (kill)`);
+  await forceOff(subject, t, clock);
+}
+
+/** Forced power off (what it had in memory is lost): for a VM about to be rolled back, or anything that ignored a shutdown. */
+export async function forceOff(subject: PowerSubject, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(subject, KILL, t, clock))) return;
   await subject.waitFor(isStopped, {
     kind: "kill",
@@ -155,6 +160,10 @@ export function powerOn(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock 
 /** Graceful ACPI shutdown; a kill only when the guest ignores it for `gracefulShutdown` seconds. */
 export function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   return switchOff(vmSubject(api, vm), t, clock);
+}
+
+export function kill(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  return forceOff(vmSubject(api, vm), t, clock);
 }
 
 export class PowerCycleRefusedError extends Error {

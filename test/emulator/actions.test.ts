@@ -169,6 +169,45 @@ describe("snapshot and restore", () => {
     expect((await act(a.vm, "restore", { snapshot: snap.body.response.vmkey })).status).toBe(409);
   });
 
+  test("a restore puts back the drives' content (the /_emulator content marker) as the snapshot saw it", async () => {
+    const { vm, machine } = await c.createVm({ name: "rs-content" });
+    const drive = (await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 })).body.$key;
+    const content = `/_emulator/drives/${drive}/content`;
+    expect((await c.put(content, { content: "at-snapshot" })).status).toBe(200);
+    const snap = await act(vm, "snapshot", { name: "rs-content-start" });
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    await c.put(content, { content: "student-work" });
+    expect((await c.get(content)).body).toEqual({ content: "student-work" });
+    await act(vm, "restore", { snapshot_id: snap.body.$key });
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    expect((await c.get(content)).body).toEqual({ content: "at-snapshot" });
+    // The marker is the emulator's alone: the API neither shows it nor takes it.
+    expect((await c.get(`/api/v4/machine_drives/${drive}?fields=all`)).body).not.toHaveProperty("content");
+    expect((await c.put(`/api/v4/machine_drives/${drive}`, { content: "x" })).status).toBe(400);
+  });
+
+  test("a restore by a key that is both a snapshot VM of this VM and a snapshot record of another restores this VM's", async () => {
+    const fresh = await startTestEmulator({ timeScale: 0.01 });
+    try {
+      const post = (vm: string, action: string, params: Record<string, unknown>) =>
+        fresh.post("/api/v4/vm_actions", { vm, action, params });
+      const idle = (machine: string) => fresh.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+      const a = await fresh.createVm({ name: "overlap-a" });
+      const snapVm = (await post(a.vm, "snapshot", { name: "a-start" })).body.response.vmkey;
+      await idle(a.machine);
+      // Snapshot records of another VM until one has the key of a's snapshot VM (tables count their keys apart).
+      const b = await fresh.createVm({ name: "overlap-b" });
+      for (let record = ""; record !== snapVm; ) {
+        record = (await post(b.vm, "snapshot", { name: "b" })).body.$key;
+        expect(Number(record)).toBeLessThanOrEqual(Number(snapVm));
+        await idle(b.machine);
+      }
+      expect((await post(a.vm, "restore", { snapshot_id: snapVm })).status).toBe(201);
+    } finally {
+      await fresh.emu.close();
+    }
+  });
+
   test("deleting the snapshot record deletes the snapshot VM", async () => {
     const { vm } = await c.createVm({ name: "snap-del" });
     const snap = await act(vm, "snapshot", { name: "sd" });

@@ -1,7 +1,7 @@
 /**
  * The emulator's own hooks under `/_emulator`, administrators only (the scope's authentication and
  * admin check apply to these routes alone): the request counter, the fault switch, chaos controls and
- * the random seed, the request recorder, named snapshots, and the manual clock. See README.md.
+ * the random seed, the request recorder, named snapshots, the manual clock and drive content markers. See README.md.
  */
 import type { FastifyInstance } from "fastify";
 import type { ChaosControls } from "../../admin/chaos";
@@ -105,6 +105,21 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   app.post("/snapshots/:name/load", async (request, reply) => {
     const { name } = request.params as { name: string };
     return sendJson(request, reply, 200, snapshots.load(name));
+  });
+
+  // A drive's content marker (hardware.ts `content`): a test writes it as a guest would and reads it after a restore.
+  const driveOf = (request: { params: unknown }) => {
+    const { key } = request.params as { key: string };
+    const drive = controls.ctx.get("machine_drives", key);
+    if (!drive) throw new ApiError(404, `drive '${key}' not found`);
+    return drive;
+  };
+  app.get("/drives/:key/content", async (request, reply) => sendJson(request, reply, 200, { content: driveOf(request).content ?? "" }));
+  app.put("/drives/:key/content", async (request, reply) => {
+    const content = (request.body as Body)?.content;
+    if (typeof content !== "string") throw validationError("content", "is required (a string)");
+    controls.ctx.update("machine_drives", driveOf(request).$key, { content });
+    return sendJson(request, reply, 200, { content });
   });
 
   app.get("/clock", async (request, reply) => {

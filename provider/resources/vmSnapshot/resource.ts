@@ -2,8 +2,8 @@ import type { Session } from "../../reconcile/session";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
-import { isIdle, lookAtMachineStatus, waitForMachineStatus } from "../../reconcile/machineStatus";
-import { sendConfirmed } from "../../reconcile/confirmedAction";
+import { isIdle, waitForMachineStatus } from "../../reconcile/machineStatus";
+import { restoreSnapshot } from "../../reconcile/restore";
 import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
 import { errorText, type Row, str } from "../../reconcile/platform";
@@ -34,39 +34,6 @@ async function findSnapshot(api: Session, vmKey: string, name: string, marker: s
     limit: 1,
   });
   return rows[0];
-}
-
-/**
- * Rolls the VM back to the snapshot, then waits until the status leaves restoring.
- * The wait watches the machine the answer names, if any (the spec does not say whether a restore
- * keeps the VM's machine), else the VM's. Resolves to the machine key watched.
- */
-async function restore(api: Session, vm: VmRef, snapshotKey: string, timeoutSec: number) {
-  const wait = (machineKey: string, kind: string, label: string) =>
-    waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore" });
-  // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
-  await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
-  let machineKey = vm.machineKey; // the answer's, when one comes
-  const look = () => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`);
-  const before = await look();
-  await sendConfirmed({
-    what: `restore of VM '${vm.name}' to snapshot ${snapshotKey}`,
-    async send() {
-      const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey });
-      if (answer.response?.machine !== undefined) machineKey = str(answer.response.machine);
-    },
-    // Under the machine's lock on a stopped VM only the restore changes its status: restoring, or changed since
-    // `before` (a restore already over). One over within the second of `before` is sent again: the same snapshot.
-    async look() {
-      const s = await look();
-      const changed = s.status === "restoring" || (s.lastUpdate ?? 0) > (before.lastUpdate ?? Infinity);
-      return { taken: changed ? true : undefined, state: `status ${s.status} (last changed at ${s.lastUpdate})` };
-    },
-    limitSec: timeoutSec,
-    timeoutInput: "restore",
-  });
-  await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
-  return machineKey;
 }
 
 /** What changing a vmSnapshot does: the preview's replacements, updates and warnings. */
@@ -147,8 +114,8 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
     if (d.updates.includes("restoreTrigger") && !d.noApiCall.includes("restoreTrigger")) {
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
-      const machineKey = await api.withMachineLock(vm.machineKey, () => restore(api, vm, id, resolveTimeouts(news.timeouts).restore));
-      return { ...news, machineKey };
+      const restored = await api.withMachineLock(vm.machineKey, () => restoreSnapshot(api, vm, id, resolveTimeouts(news.timeouts).restore));
+      return { ...news, machineKey: restored.machineKey };
     }
     return { ...news, machineKey: olds.machineKey };
   },

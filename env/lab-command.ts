@@ -1,0 +1,111 @@
+/**
+ * `vplatform env reset` and `vplatform env roster`: both work from the
+ * stack's `labs` output alone (the file's program is not run, so a broken
+ * file cannot block a reset between two sessions), then act on or read the
+ * platform with the provider's own client and reconcile machinery.
+ */
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { type LocalWorkspace, type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
+import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
+import { platformApiFromConfig } from "../provider/reconcile/platformClient";
+import { describeStep, resetVms } from "../provider/reconcile/reset";
+import { Session } from "../provider/reconcile/session";
+import { type Clock, realClock } from "../provider/reconcile/waitFor";
+import type { CliArgs } from "./cli-args";
+import { type EnvironmentStack, openEnvironmentStack } from "./environment-stack";
+import { chooseCopies, LabArgumentError, type LabsOutput, MASKED, maskSecrets, parseLabsOutput, resetTargets } from "./lab-outputs";
+import { buildRoster, readLive, renderRosterCsv, renderRosterJson, renderRosterMarkdown } from "./roster";
+import { EXIT, type Io } from "./cli-io";
+
+/**
+ * The stack's outputs as `pulumi stack output --json` shows them: secrets as
+ * `[secret]` unless `showSecrets`. (The Automation API's `outputs()` always
+ * decrypts them.)
+ */
+async function stackOutputs(stack: Stack, showSecrets: boolean): Promise<Record<string, unknown>> {
+  const ws = stack.workspace as LocalWorkspace;
+  const args = ["stack", "output", "--json", "--stack", stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
+  const { stdout } = await promisify(execFile)(ws.pulumiCommand.command, args, {
+    cwd: ws.workDir,
+    env: { ...process.env, ...ws.envVars },
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
+/**
+ * The `labs` output, API-key secrets masked unless `showSecrets`. When the
+ * output is secret as a whole (a secret inside made it so), only then is it
+ * decrypted, and its keys masked again at once.
+ */
+async function readLabs(stack: Stack, showSecrets: boolean): Promise<LabsOutput> {
+  if (showSecrets) return parseLabsOutput(await stackOutputs(stack, true), stack.name);
+  const masked = await stackOutputs(stack, false);
+  if (masked.labs !== MASKED) return parseLabsOutput(masked, stack.name);
+  return maskSecrets(parseLabsOutput(await stackOutputs(stack, true), stack.name));
+}
+
+/** The provider's settings (VPLATFORM_* of `env`), as stack config keys. */
+function platformSetting(env: NodeJS.ProcessEnv): (key: string) => string | undefined {
+  return (key) => {
+    const setting = SETTING_NAMES.find((s) => settingKey(s) === key);
+    return setting ? env[SETTINGS[setting].env] : undefined;
+  };
+}
+
+/** Progress and per-VM lines on stderr: stdout stays the report alone. */
+const cliClock = (io: Io): Clock => ({ ...realClock, log: (line) => io.stderr(`${line}\n`), progress: (line) => io.stderr(`${line}\n`) });
+
+export async function runLabCommand(args: CliArgs, io: Io, engineEnv: Record<string, string>, env: NodeJS.ProcessEnv): Promise<number> {
+  let opened: EnvironmentStack | undefined;
+  let session: Session | undefined;
+  try {
+    opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true }).catch((e) => {
+      if (!(e instanceof StackNotFoundError)) throw e;
+      throw new LabArgumentError(
+        `--stack ${args.stack}: no such stack of project '${args.project}' in this backend; run \`vplatform env up ${args.file} --stack ${args.stack}\` first (or give --project)`,
+      );
+    });
+    const labs = await readLabs(opened.stack, args.command === "roster" && args.showSecrets === true);
+    const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });
+    if (args.command === "reset") {
+      const targets = resetTargets(chosen); // refuses VMs without a snapshot before anything is sent
+      session = new Session(platformApiFromConfig(platformSetting(env)));
+      const which = args.copy ? `copy ${args.copy}` : `all ${chosen.copies.length} copies`;
+      io.stderr(`vplatform env reset: lab '${chosen.lab}', ${which}: ${targets.length} VMs\n`);
+      const outcomes = await resetVms(session, targets, {
+        timeouts: DEFAULT_TIMEOUTS,
+        clock: cliClock(io),
+        ...(args.parallel ? { parallel: args.parallel } : {}),
+      });
+      const byMachine = new Map(outcomes.map((o) => [o.target.vm.machineKey, o]));
+      const report = chosen.copies.map((c) => ({
+        number: c.number,
+        copy: c.name,
+        vms: Object.entries(c.vms).map(([vm, v]) => {
+          const o = byMachine.get(v.machineKey);
+          return { vm, name: v.name, ...(o?.step ? { done: describeStep(o.step) } : { error: o?.error ?? "not reset" }) };
+        }),
+      }));
+      const failed = outcomes.filter((o) => o.error).length;
+      if (args.json)
+        io.stdout(`${JSON.stringify({ lab: chosen.lab, result: failed ? "failed" : "succeeded", copies: report }, null, 2)}\n`);
+      else
+        for (const c of report)
+          for (const vm of c.vms) io.stdout(`${c.copy} ${vm.vm} (${vm.name}): ${"done" in vm ? vm.done : `FAILED: ${vm.error}`}\n`);
+      return failed ? EXIT.error : EXIT.ok;
+    }
+    session = new Session(platformApiFromConfig(platformSetting(env)));
+    const roster = buildRoster(chosen, await readLive(session, chosen.copies));
+    io.stdout(args.json ? renderRosterJson(roster) : args.csv ? renderRosterCsv(roster) : renderRosterMarkdown(roster));
+    return EXIT.ok;
+  } catch (e) {
+    io.stderr(`error: ${(e as Error).message}\n`);
+    return e instanceof LabArgumentError ? EXIT.invalid : EXIT.error;
+  } finally {
+    session?.close();
+    opened?.dispose();
+  }
+}

@@ -1,0 +1,58 @@
+import type { Session } from "./session";
+import { sendConfirmed } from "./confirmedAction";
+import { isIdle, lookAtMachineStatus, type MachineStatus, waitForMachineStatus } from "./machineStatus";
+import { type Row, str } from "./platform";
+import { type VmRef, vmAction } from "./power";
+import { type Clock, realClock } from "./waitFor";
+
+export interface Restored {
+  /** The machine watched: the answer's, if any (the spec does not say whether a restore keeps the VM's machine), else the VM's. */
+  machineKey: string;
+  /** Its status once the restore was over. */
+  status: MachineStatus;
+}
+
+/**
+ * Rolls the stopped VM back to the snapshot, then waits until the status
+ * leaves restoring; every read goes through the shared poller, so the
+ * restores of many VMs share their reads. `params` adds to the action's
+ * (a reset asks for `poweron`). Run it under the machine's lock.
+ */
+export async function restoreSnapshot(
+  api: Session,
+  vm: VmRef,
+  snapshotKey: string,
+  timeoutSec: number,
+  params: Row = {},
+  clock: Clock = realClock,
+): Promise<Restored> {
+  const wait = (machineKey: string, kind: string, label: string) =>
+    waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore", clock });
+  // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
+  await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
+  let machineKey = vm.machineKey; // the answer's, when one comes
+  const look = () => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
+  const before = await look();
+  await sendConfirmed(
+    {
+      what: `restore of VM '${vm.name}' to snapshot ${snapshotKey}`,
+      async send() {
+        const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey, ...params });
+        if (answer.response?.machine !== undefined) machineKey = str(answer.response.machine);
+      },
+      // Under the machine's lock on a stopped VM only the restore changes its status: restoring, another status
+      // (started by `poweron`) or changed since `before` (a restore already over). One over within the second of
+      // `before`, back where it was, is sent again: the same snapshot.
+      async look() {
+        const s = await look();
+        const changed = s.status === "restoring" || s.status !== before.status || (s.lastUpdate ?? 0) > (before.lastUpdate ?? Infinity);
+        return { taken: changed ? true : undefined, state: `status ${s.status} (last changed at ${s.lastUpdate})` };
+      },
+      limitSec: timeoutSec,
+      timeoutInput: "restore",
+    },
+    clock,
+  );
+  const status = await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
+  return { machineKey, status };
+}
