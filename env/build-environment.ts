@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
-import { cloneOrder } from "./environment-schema";
+import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "./logical-names";
 

@@ -17,6 +17,7 @@ import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/sch
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
 import { userInputsSchema } from "../provider/resources/user/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
+import { cloneOrder } from "../provider/plan/lab";
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
@@ -188,23 +189,3 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
 }
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
-
-/** VMs ordered so that every template of this environment comes before its clones; undefined on a cycle. */
-export function cloneOrder<T extends { name: string; cloneFrom?: { vm: string } }>(vms: T[]): T[] | undefined {
-  const byName = new Map(vms.map((v) => [v.name, v]));
-  const done = new Set<string>();
-  const visiting = new Set<string>();
-  const out: T[] = [];
-  const visit = (vm: T): boolean => {
-    if (done.has(vm.name)) return true;
-    if (visiting.has(vm.name)) return false;
-    visiting.add(vm.name);
-    const template = vm.cloneFrom && byName.get(vm.cloneFrom.vm);
-    if (template && !visit(template)) return false;
-    visiting.delete(vm.name);
-    done.add(vm.name);
-    out.push(vm);
-    return true;
-  };
-  return vms.every(visit) ? out : undefined;
-}
