@@ -5,7 +5,7 @@
  */
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, logicalName } from "./environment-kinds";
 import type { Environment } from "./environmentTypes.generated";
-import { hardwareName, powerName } from "./logical-names";
+import { hardwareName, powerName } from "../sdk/logicalNames";
 import type { Action, PlannedChange } from "./plan";
 import { formatValue, summaryLine, type Report } from "./render-plan";
 

@@ -7,6 +7,7 @@ import {
   copyName,
   copyNetwork,
   copyVms,
+  existingVnetClashes,
   labProblems,
   networksOverlap,
   planCopies,
@@ -187,5 +188,33 @@ describe("a copy's VMs: the template stamped for the copy", () => {
   test("clone order puts templates first and finds cycles", () => {
     expect(cloneOrder([{ name: "b", cloneFrom: { vm: "a" } }, { name: "a" }])?.map((v) => v.name)).toEqual(["a", "b"]);
     expect(cloneOrder([{ name: "b", cloneFrom: { vm: "a" } }, { name: "a", cloneFrom: { vm: "b" } }])).toBeUndefined();
+  });
+});
+
+describe("a copy's network must not overlap a vnet already on the platform", () => {
+  const copies = planCopies({ ...lab, copies: 3 });
+
+  test("a vnet of another name in a copy's network is a clash, naming the copy, both networks and what to do", () => {
+    expect(existingVnetClashes("course", copies, [{ name: "office", network: "10.100.1.0/24" }])).toEqual([
+      "lab 'course': pool: copy course-2's network 10.100.1.0/24 overlaps the existing vnet 'office' (10.100.1.0/24): choose a pool clear of it",
+    ]);
+  });
+
+  test("a vnet around the whole pool clashes with every copy", () => {
+    expect(existingVnetClashes("course", copies, [{ name: "big", network: "10.0.0.0/8" }])).toHaveLength(3);
+  });
+
+  test("the copies' own vnets (there after the first up), vnets without a network and vnets elsewhere are no clash", () => {
+    const vnets = [
+      { name: "course-1", network: "10.100.0.0/24" },
+      { name: "plain", network: null },
+      { name: "blank", network: "" },
+      { name: "far", network: "10.101.0.0/24" },
+    ];
+    expect(existingVnetClashes("course", copies, vnets)).toEqual([]);
+  });
+
+  test("the vnet of a removed copy is a clash for no copy left (its network is no copy's any more)", () => {
+    expect(existingVnetClashes("course", copies.slice(0, 2), [{ name: "course-3", network: "10.100.2.0/24" }])).toEqual([]);
   });
 });

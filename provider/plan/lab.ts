@@ -219,3 +219,25 @@ export function cloneOrder<T extends { name: string; cloneFrom?: { vm: unknown }
   };
   return vms.every(visit) ? out : undefined;
 }
+
+/** A vnet already on the platform, as a look-up of the vnets table reads it. */
+export interface ExistingVnet {
+  name: string;
+  network?: string | null;
+}
+
+/**
+ * The lab's copies whose network overlaps a vnet on the platform other than the copies' own (each copy's vnet
+ * is named as the copy, and is on the platform after the first `up`): one message per clash.
+ */
+export function existingVnetClashes(lab: string, copies: LabCopy[], vnets: ExistingVnet[]): string[] {
+  const own = new Set(copies.map((c) => c.name));
+  return vnets
+    .filter((v) => !own.has(v.name) && v.network)
+    .flatMap((v) =>
+      copiesOverlapping(copies, v.network!).map(
+        (c) =>
+          `lab '${lab}': pool: copy ${c.name}'s network ${c.network} overlaps the existing vnet '${v.name}' (${v.network}): choose a pool clear of it`,
+      ),
+    );
+}
