@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
-import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
 import { type VmDeclarationArgs, declareVm } from "../sdk/vmDeclaration";
 
 type VmEntry = Environment["vms"][number];
+type LabEntry = Environment["labs"][number];
 /** An entry of the file's list of `T`. */
 type Entry<T extends ListedToken> = Environment[ListOf<T>][number];
 
@@ -105,8 +106,10 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
 /** The builder of one kind, its entry typed as any listed kind's (the kinds are declared in a loop). */
 const builderOf = (token: ListedToken) => BUILDERS[token] as unknown as Builder<ListedToken>;
 
-/** The stack outputs: per list of the file, each entry's output by its logical name. */
-export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> };
+/** The stack outputs: per list of the file, each entry's output by its logical name; per lab, its copies. */
+export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> } & {
+  labs: Record<string, { copies: vp.Lab["copies"] }>;
+};
 
 /**
  * Declares the resources of an environment, kind by kind in the order of ENVIRONMENT_KINDS. Names in the
@@ -136,7 +139,27 @@ export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
     }
     return [list, Object.fromEntries([...kind].map(([name, d]) => [name, d.output]))];
   });
-  return Object.fromEntries(outputs) as BuiltEnvironment;
+  const labs = (env.labs ?? []).map((lab) => [lab.name, { copies: declareLab(lab, refs).copies }]);
+  return { ...Object.fromEntries(outputs), [LABS.list]: Object.fromEntries(labs) } as BuiltEnvironment;
+}
+
+/**
+ * A lab of the file through vp.Lab, after every list: a clone's template naming a VM of the lab stays a name
+ * (each copy clones its own), other names resolve as a file VM's do; a NIC without vnet is on the copy's.
+ */
+function declareLab({ name, vms, ...lab }: LabEntry, refs: References): vp.Lab {
+  const local = new Set(vms.map((v) => v.name));
+  const vm = (ref: string) => (refs.declared("VirtualMachine", ref) as vp.VirtualMachine | undefined) ?? refs.key("VirtualMachine", ref);
+  const vnet = (ref: string) => (refs.declared("Vnet", ref) as vp.Vnet | undefined) ?? refs.key("Vnet", ref);
+  return new vp.Lab(name, {
+    ...lab,
+    vms: vms.map(({ cloneFrom, nics, devices, ...v }) => ({
+      ...v,
+      ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: local.has(cloneFrom.vm) ? cloneFrom.vm : vm(cloneFrom.vm) } } : {}),
+      nics: nics.map((n) => ({ ...n, vnet: n.vnet === undefined ? undefined : vnet(n.vnet) })),
+      devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
+    })),
+  });
 }
 
 /** A VM entry with its references resolved: NICs' vnets and the clone's template to keys, devices' groups to UUIDs. */

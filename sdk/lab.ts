@@ -10,16 +10,7 @@ import {
 } from "../provider/plan/lab";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
-import {
-  ApiKey,
-  type ApiKeyArgs,
-  User,
-  type UserArgs,
-  type VirtualMachine,
-  VmSnapshot,
-  Vnet,
-  type VnetArgs,
-} from "./resources.generated";
+import { ApiKey, type ApiKeyArgs, User, type UserArgs, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";

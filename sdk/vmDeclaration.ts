@@ -1,6 +1,16 @@
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import { hardwareName, powerName } from "./logicalNames";
-import { Device, type DeviceArgs, Drive, type DriveArgs, Nic, type NicArgs, VirtualMachine, type VirtualMachineArgs, VmPower } from "./resources.generated";
+import {
+  Device,
+  type DeviceArgs,
+  Drive,
+  type DriveArgs,
+  Nic,
+  type NicArgs,
+  VirtualMachine,
+  type VirtualMachineArgs,
+  VmPower,
+} from "./resources.generated";
 
 /** Hardware nested under its VM: the VM's machine is implied; its name, part of its logical name, is plain text. */
 type Nested<A> = Omit<A, "machine" | "name"> & { name?: string };

@@ -27,7 +27,11 @@ describe("copy names: the pattern with {lab} and {n} zero-padded to the width of
   });
 
   test("the default pattern is {lab}-{n}", () => {
-    expect(planCopies(lab).map((c) => c.name).slice(0, 2)).toEqual(["course-01", "course-02"]);
+    expect(
+      planCopies(lab)
+        .map((c) => c.name)
+        .slice(0, 2),
+    ).toEqual(["course-01", "course-02"]);
   });
 
   test("a pattern may put the number anywhere, and repeat the lab's name", () => {
@@ -113,7 +117,9 @@ describe("networks: one block per copy carved from the pool, in copy order", () 
   });
 
   test.each([["10.100.0.0"], ["10.100.0.0/33"], ["net"]])("'%s' is no pool", (pool) => {
-    expect(labProblems({ ...lab, pool })).toEqual([{ field: "pool", message: `'${pool}' is not a CIDR block: write one like 10.100.0.0/16` }]);
+    expect(labProblems({ ...lab, pool })).toEqual([
+      { field: "pool", message: `'${pool}' is not a CIDR block: write one like 10.100.0.0/16` },
+    ]);
   });
 
   test.each([[0], [31], [2.5]])("copyPrefix %s is refused", (copyPrefix) => {
@@ -125,7 +131,9 @@ describe("networks: one block per copy carved from the pool, in copy order", () 
   });
 
   test("planning a lab with problems throws them, naming the lab and the field", () => {
-    expect(() => planCopies({ ...lab, pool: "10.100.0.0/24" })).toThrow(/^lab 'course': pool: the pool 10\.100\.0\.0\/24 holds 1 \/24 network, too few/);
+    expect(() => planCopies({ ...lab, pool: "10.100.0.0/24" })).toThrow(
+      /^lab 'course': pool: the pool 10\.100\.0\.0\/24 holds 1 \/24 network, too few/,
+    );
   });
 });
 
@@ -187,7 +195,12 @@ describe("a copy's VMs: the template stamped for the copy", () => {
 
   test("clone order puts templates first and finds cycles", () => {
     expect(cloneOrder([{ name: "b", cloneFrom: { vm: "a" } }, { name: "a" }])?.map((v) => v.name)).toEqual(["a", "b"]);
-    expect(cloneOrder([{ name: "b", cloneFrom: { vm: "a" } }, { name: "a", cloneFrom: { vm: "b" } }])).toBeUndefined();
+    expect(
+      cloneOrder([
+        { name: "b", cloneFrom: { vm: "a" } },
+        { name: "a", cloneFrom: { vm: "b" } },
+      ]),
+    ).toBeUndefined();
   });
 });
 

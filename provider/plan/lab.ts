@@ -65,8 +65,7 @@ const intToIpv4 = (n: number): string => [24, 16, 8, 0].map((shift) => (n >>> sh
 const blockSize = (prefix: number): number => 2 ** (32 - prefix);
 
 /** How many copy networks of `/copyPrefix` the pool holds (0 when the pool is smaller than one). */
-export const copiesThatFit = (poolBits: number, copyPrefix: number): number =>
-  copyPrefix < poolBits ? 0 : 2 ** (copyPrefix - poolBits);
+export const copiesThatFit = (poolBits: number, copyPrefix: number): number => (copyPrefix < poolBits ? 0 : 2 ** (copyPrefix - poolBits));
 
 /**
  * Copy `n`'s network: the pool's n-th block of `/copyPrefix`, its gateway the first address, its DHCP range the
