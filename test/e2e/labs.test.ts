@@ -10,7 +10,7 @@ import { buildEnvironment } from "../../env/build-environment";
 import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { networksOverlap } from "../../provider/plan/lab";
-import { collectInto, useCountedStack } from "./countedStack";
+import { collectInto, openCountedStack, useCountedStack } from "./countedStack";
 
 /** The class file with `copies` copies (and, for the refusals, another pool). */
 const classFile = (copies: number, pool = "10.100.0.0/16") => `
@@ -31,11 +31,15 @@ labs:
         nics: [{ name: eth0 }]
     user: { role: readonly }
     apiKey: { expires: never }
+    resetSnapshot: start
 `;
 
 let file = classFile(2);
 const root = findRepoRoot();
 const run = useCountedStack("labs", () => Promise.resolve(buildEnvironment(loadEnvironment("class.yaml", file))), { timeScale: 0.01 });
+
+/** The key Pulumi marks a secret value with in state. */
+const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 let workDir: string | undefined;
 const work = () => (workDir ??= fs.mkdtempSync(path.join(root, ".e2e-work", "labs-refused-")));
@@ -58,7 +62,7 @@ interface CopyOut {
   vnet: { id: string; name: string; network: string };
   user: { id: string; name: string };
   apiKey: { id: string; secret: string };
-  vms: Record<string, { id: string; machineKey: string; name: string }>;
+  vms: Record<string, { id: string; machineKey: string; name: string; snapshot: string }>;
 }
 
 describe("a class lab from an environment file", () => {
@@ -82,6 +86,11 @@ describe("a class lab from an environment file", () => {
         expect(nics.map((n: { vnet: unknown }) => String(n.vnet))).toEqual([copy.vnet.id]);
       }
       expect(await run().api(`/v4/vnets/${copy.vnet.id}?fields=name,network`)).toEqual({ name: copy.name, network: copy.vnet.network });
+      // Each VM's reset snapshot (a snapshot is a VM row of its own), named as the file says.
+      for (const vm of Object.values(copy.vms)) {
+        const snapshot = await run().api(`/v4/vms/${vm.snapshot}?fields=name,is_snapshot,parent_vm`);
+        expect({ ...snapshot, parent_vm: String(snapshot.parent_vm) }).toEqual({ name: "start", is_snapshot: true, parent_vm: vm.id });
+      }
       // The key authenticates, and it is the copy's user's.
       const status = await got(`${run().emu.url}/api/v4/system`, {
         headers: { authorization: `Bearer ${copy.apiKey.secret}` },
@@ -168,9 +177,53 @@ describe("a class lab from an environment file", () => {
 
   test("destroy leaves nothing of the class", async () => {
     await run().stack.destroy(collectInto(run()));
-    expect(await run().api("/v4/vms?filter=is_snapshot%20eq%20false&fields=name")).toEqual([]);
+    expect(await run().api("/v4/vms?fields=name")).toEqual([]); // snapshots included
     expect(await run().api("/v4/vnets?filter=name%20bw%20'class'&fields=name")).toEqual([]);
     expect(await run().api("/v4/users?filter=name%20bw%20'class'&fields=name")).toEqual([]);
     expect(await run().api("/v4/user_api_keys?filter=name%20bw%20'class'&fields=name")).toEqual([]);
+  }, 600_000);
+});
+
+describe("two builds of one file on two fresh platforms", () => {
+  /**
+   * The lab's resources as the program declared them, by URN: type, parent and inputs, the project's name (one per
+   * stack here), secrets and each create's random marker aside; the providers (their settings are each emulator's)
+   * left out.
+   */
+  const planned = async (stack: Stack, project: string) =>
+    ((await stack.exportStack()).deployment.resources as { urn: string; type: string; parent?: string; inputs?: object }[])
+      .filter((r) => !r.type.startsWith("pulumi:"))
+      .map((r) =>
+        JSON.parse(JSON.stringify({ urn: r.urn, type: r.type, parent: r.parent, inputs: r.inputs }).replaceAll(project, "P"), aside),
+      )
+      .sort((x, y) => x.urn.localeCompare(y.urn));
+  const aside = (key: string, value: unknown) =>
+    key === "__marker" ? "[marker]" : value && typeof value === "object" && SECRET_SIG in value ? "[secret]" : value;
+
+  test("give the same names, networks and structure", async () => {
+    const text = classFile(2);
+    const program = () => Promise.resolve(buildEnvironment(loadEnvironment("class.yaml", text)));
+    const [a, b] = [
+      await openCountedStack("labs-a", program, { timeScale: 0.01 }),
+      await openCountedStack("labs-b", program, { timeScale: 0.01 }),
+    ];
+    try {
+      const [upA, upB] = [await a.stack.up(), await b.stack.up()];
+      const [stateA, stateB] = [await planned(a.stack, "e2e-labs-a"), await planned(b.stack, "e2e-labs-b")];
+      expect(stateA.length).toBeGreaterThan(20);
+      expect(stateB).toEqual(stateA);
+      const shape = (copies: Record<string, CopyOut>) =>
+        Object.values(copies).map((c) => ({
+          name: c.name,
+          network: c.vnet.network,
+          vms: Object.values(c.vms)
+            .map((v) => v.name)
+            .sort(),
+        }));
+      expect(shape(upB.outputs.labs.value.class.copies)).toEqual(shape(upA.outputs.labs.value.class.copies));
+    } finally {
+      await a.dispose();
+      await b.dispose();
+    }
   }, 600_000);
 });
