@@ -8,6 +8,7 @@ import {
   existingVnetClashes,
   planCopies,
 } from "../provider/plan/lab";
+import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
 import { ApiKey, type ApiKeyArgs, User, type UserArgs, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
@@ -55,6 +56,17 @@ export interface LabArgs {
   resetSnapshot?: string;
 }
 
+/** A copy's VM, by its name in the template. */
+export interface LabCopyVm {
+  id: pulumi.Output<string>;
+  machineKey: pulumi.Output<string>;
+  name: string;
+  /** As declared (undefined: not managed). */
+  powerState: "running" | "stopped" | undefined;
+  /** Its reset snapshot's id, when the lab declares resetSnapshot. */
+  snapshot?: pulumi.Output<string>;
+}
+
 /** What a lab declares for one copy; the leaves are outputs (an API key's secret stays a Pulumi secret). */
 export interface LabCopyOutputs {
   number: number;
@@ -62,16 +74,7 @@ export interface LabCopyOutputs {
   vnet: { id: pulumi.Output<string>; name: string; network: string };
   user?: { id: pulumi.Output<string>; name: string };
   apiKey?: { id: pulumi.Output<string>; secret: pulumi.Output<string> };
-  vms: Record<
-    string,
-    {
-      id: pulumi.Output<string>;
-      machineKey: pulumi.Output<string>;
-      name: string;
-      powerState: "running" | "stopped" | undefined;
-      snapshot?: pulumi.Output<string>;
-    }
-  >;
+  vms: Record<string, LabCopyVm>;
 }
 
 /**
@@ -106,7 +109,7 @@ export class Lab extends pulumi.ComponentResource {
       if ("copyVm" in r) return { key: declared.get(r.copyVm)!.vm.id, on: [] };
       return r.given instanceof pulumi.CustomResource ? { key: r.given.id, on: [r.given] } : { key: r.given, on: [] };
     };
-    const vms: LabCopyOutputs["vms"] = {};
+    const vms: Record<string, LabCopyVm> = {};
     for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet>>(args.vms, copy.name)) {
       const { template, cloneFrom, nics, ...rest } = vm;
       const source = cloneFrom && ref(cloneFrom.vm);
@@ -158,7 +161,7 @@ function vmOutputs(made: DeclaredVm, name: string, powerState: LabVmArgs["powerS
  */
 function clearOfExistingVnets(lab: string, copies: LabCopy[], opts: pulumi.ComponentResourceOptions | undefined) {
   const provider = opts?.provider instanceof Provider ? opts.provider : undefined;
-  return getTableRowsOutput({ table: "vnets", fields: ["name", "network"], limit: 0 }, { provider }).apply(({ rows }) => {
+  return getTableRowsOutput({ table: VNET_TABLE, fields: ["name", "network"], limit: 0 }, { provider }).apply(({ rows }) => {
     const clashes = existingVnetClashes(lab, copies, rows as { name: string; network?: string }[]);
     if (clashes.length > 0) throw new pulumi.RunError(clashes.join("\n"));
     return [] as pulumi.Resource[];
