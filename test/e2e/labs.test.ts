@@ -158,6 +158,8 @@ describe("a class lab from an environment file", () => {
     expect([...before].filter((u) => !after.has(u))).toEqual([]);
     expect(added.length).toBe(up.summary.resourceChanges?.create);
     expect(added.filter((u) => !/::class-3(-|$)/.test(u))).toEqual([]);
+    // Every one of them a child of the lab (its VMs' hardware, power and snapshots through their VM).
+    expect(added.filter((u) => !u.includes("::vplatform:index:Lab$"))).toEqual([]);
     expect(Object.keys(up.outputs.labs.value.class.copies)).toEqual(["1", "2", "3"]);
     expect(up.outputs.labs.value.class.copies["1"]).toEqual(copies["1"]);
   }, 600_000);
