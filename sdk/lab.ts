@@ -61,8 +61,8 @@ export interface LabCopyVm {
   id: pulumi.Output<string>;
   machineKey: pulumi.Output<string>;
   name: string;
-  /** As declared (undefined: not managed). */
-  powerState: "running" | "stopped" | undefined;
+  /** As declared; left out when the VM's power is not managed (an output has no undefined, only absent or null). */
+  powerState?: "running" | "stopped";
   /** Its reset snapshot's id, when the lab declares resetSnapshot. */
   snapshot?: pulumi.Output<string>;
 }
@@ -145,7 +145,7 @@ export class Lab extends pulumi.ComponentResource {
 
 /** A copy's VM in the lab's outputs; with its reset snapshot, taken once its hardware is attached and its power applied. */
 function vmOutputs(made: DeclaredVm, name: string, powerState: LabVmArgs["powerState"], resetSnapshot: string | undefined) {
-  const out = { id: made.vm.id, machineKey: made.vm.machineKey as pulumi.Output<string>, name, powerState };
+  const out: LabCopyVm = { id: made.vm.id, machineKey: made.vm.machineKey, name, ...(powerState ? { powerState } : {}) };
   if (!resetSnapshot) return out;
   const snapshot = new VmSnapshot(
     copySnapshotName(name, resetSnapshot),

@@ -78,7 +78,18 @@ describe("a class lab from an environment file", () => {
       ["class-2", "10.100.1.0/24", "class-2-web", "class-2-db"],
     ]);
     expect(networksOverlap(copies["1"].vnet.network, copies["2"].vnet.network)).toBe(false);
+    // Each key's secret is a secret in the state's outputs (shown as [secret]), the rest of the labs output plain.
+    const state = await run().stack.exportStack();
+    const root = (state.deployment.resources as { type: string; outputs: any }[]).find((r) => r.type === "pulumi:pulumi:Stack")!;
+    // (exportStack shows secrets: the marker stays, with the plaintext in place of the ciphertext.)
+    expect(Object.values(root.outputs.labs.class.copies).map((c: any) => [SECRET_SIG in c.apiKey.secret, typeof c.name])).toEqual([
+      [true, "string"],
+      [true, "string"],
+    ]);
     expect(up.outputs.labs.secret).toBe(false);
+    // As the contract reads them: a declared power state, none where the file declares none.
+    expect(copies["1"].vms.web).toMatchObject({ powerState: "running" });
+    expect("powerState" in copies["1"].vms.db).toBe(false);
     for (const copy of Object.values(copies)) {
       // Every NIC of the copy's VMs (a clone's own included) is on the copy's vnet.
       for (const vm of Object.values(copy.vms)) {
