@@ -261,6 +261,12 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
     expect(loadEnvironment(file, undefined, "spring").labs[0].copies).toBe(30);
   });
 
+  test("the class-labs guide's file is valid, its overlay included", () => {
+    const guide = fs.readFileSync(path.join(__dirname, "..", "docs", "guides", "class-labs.md"), "utf8");
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(guide)![1];
+    expect(loadEnvironment("class-labs.md", yaml, "spring").labs.map((l) => [l.name, l.copies])).toEqual([["course", 40]]);
+  });
+
   test("a lab takes the file's VM fields (sizes with units), its defaults applied; a NIC may leave out its vnet", () => {
     const [course] = loadEnvironment("env.yaml", lab()).labs;
     expect(course).toMatchObject({ name: "course", copies: 3, copyName: "{lab}-{n}", copyPrefix: 24 });
