@@ -1,12 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
-import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
-import { cloneOrder } from "./environment-schema";
+import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
-import { hardwareName, powerName } from "./logical-names";
+import { type VmDeclarationArgs, declareVm } from "../sdk/vmDeclaration";
 
 type VmEntry = Environment["vms"][number];
+type LabEntry = Environment["labs"][number];
 /** An entry of the file's list of `T`. */
 type Entry<T extends ListedToken> = Environment[ListOf<T>][number];
 
@@ -67,7 +68,10 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
   },
   VirtualMachine: {
     // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
-    declare: (entry, _name, refs) => declareVm(entry, refs, { dependsOn: entry.nics.flatMap((n) => refs.declared("Vnet", n.vnet) ?? []) }),
+    declare: (entry, _name, refs) => {
+      const made = declareVm(resolvedVm(entry, refs), { dependsOn: entry.nics.flatMap((n) => refs.declared("Vnet", n.vnet) ?? []) });
+      return declared(made.vm, { id: made.vm.id, machineKey: made.vm.machineKey, status: made.status });
+    },
     order: (vms) => cloneOrder(vms) ?? vms,
     existing: (name) => vp.getVirtualMachineOutput({ name }).id,
   },
@@ -102,8 +106,10 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
 /** The builder of one kind, its entry typed as any listed kind's (the kinds are declared in a loop). */
 const builderOf = (token: ListedToken) => BUILDERS[token] as unknown as Builder<ListedToken>;
 
-/** The stack outputs: per list of the file, each entry's output by its logical name. */
-export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> };
+/** The stack outputs: per list of the file, each entry's output by its logical name; per lab, its copies. */
+export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> } & {
+  labs: Record<string, { copies: vp.Lab["copies"] }>;
+};
 
 /**
  * Declares the resources of an environment, kind by kind in the order of ENVIRONMENT_KINDS. Names in the
@@ -133,42 +139,36 @@ export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
     }
     return [list, Object.fromEntries([...kind].map(([name, d]) => [name, d.output]))];
   });
-  return Object.fromEntries(outputs) as BuiltEnvironment;
+  const labs = (env.labs ?? []).map((lab) => [lab.name, { copies: declareLab(lab, refs).copies }]);
+  return { ...Object.fromEntries(outputs), [LABS.list]: Object.fromEntries(labs) } as BuiltEnvironment;
 }
 
 /**
- * A VM, its hardware, then its power: the VM is started once everything is
- * attached (passthrough devices need it stopped, so starting it first would
- * mean a start, a stop and a start again).
+ * A lab of the file through vp.Lab, after every list: a clone's template naming a VM of the lab stays a name
+ * (each copy clones its own), other names resolve as a file VM's do; a NIC without vnet is on the copy's.
  */
-function declareVm(entry: VmEntry, refs: References, vmOpts: pulumi.CustomResourceOptions) {
-  const { drives, nics, devices, cloneFrom, powerState, ...vmArgs } = entry;
-  const vm = new vp.VirtualMachine(
-    entry.name,
-    { ...vmArgs, ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: refs.key("VirtualMachine", cloneFrom.vm) } } : {}) },
-    vmOpts,
-  );
-  const opts = { parent: vm };
-  const hardware: pulumi.Resource[] = [
-    ...drives.map((d, i) => new vp.Drive(hardwareName(entry.name, "drive", d, i), { ...d, machine: vm.machineKey }, opts)),
-    ...nics.map(
-      (n, i) => new vp.Nic(hardwareName(entry.name, "nic", n, i), { ...n, machine: vm.machineKey, vnet: refs.key("Vnet", n.vnet) }, opts),
-    ),
-    ...devices.map(
-      (d, i) =>
-        new vp.Device(
-          hardwareName(entry.name, "device", d, i),
-          { ...d, machine: vm.machineKey, resourceGroup: refs.resourceGroup(d.resourceGroup) },
-          opts,
-        ),
-    ),
-  ];
-  // The status is the power resource's when there is one: the VM's own predates its start.
-  const status = powerState ? declarePower(entry, vm, hardware, powerState) : vm.status;
-  return declared(vm, { id: vm.id, machineKey: vm.machineKey, status });
+function declareLab({ name, vms, ...lab }: LabEntry, refs: References): vp.Lab {
+  const local = new Set(vms.map((v) => v.name));
+  const vm = (ref: string) => (refs.declared("VirtualMachine", ref) as vp.VirtualMachine | undefined) ?? refs.key("VirtualMachine", ref);
+  const vnet = (ref: string) => (refs.declared("Vnet", ref) as vp.Vnet | undefined) ?? refs.key("Vnet", ref);
+  return new vp.Lab(name, {
+    ...lab,
+    vms: vms.map(({ cloneFrom, nics, devices, ...v }) => ({
+      ...v,
+      ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: local.has(cloneFrom.vm) ? cloneFrom.vm : vm(cloneFrom.vm) } } : {}),
+      nics: nics.map((n) => ({ ...n, vnet: n.vnet === undefined ? undefined : vnet(n.vnet) })),
+      devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
+    })),
+  });
 }
 
-function declarePower(entry: VmEntry, vm: vp.VirtualMachine, hardware: pulumi.Resource[], state: NonNullable<VmEntry["powerState"]>) {
-  const power = new vp.VmPower(powerName(entry.name), { vm: vm.id, state, timeouts: entry.timeouts }, { parent: vm, dependsOn: hardware });
-  return power.status;
+/** A VM entry with its references resolved: NICs' vnets and the clone's template to keys, devices' groups to UUIDs. */
+function resolvedVm(entry: VmEntry, refs: References): VmDeclarationArgs {
+  const { cloneFrom, nics, devices, ...vm } = entry;
+  return {
+    ...vm,
+    ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: refs.key("VirtualMachine", cloneFrom.vm) } } : {}),
+    nics: nics.map((n) => ({ ...n, vnet: refs.key("Vnet", n.vnet) })),
+    devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
+  };
 }

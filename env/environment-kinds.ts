@@ -29,6 +29,12 @@ export const ENVIRONMENT_KINDS = {
   },
 } as const satisfies { readonly [T in ResourceToken]: ListedKind | NotListed };
 
+/**
+ * The labs of a file: no resource of the registry but a component (vp.Lab) stamping out copies of a template of
+ * VMs, after every list (a lab's VMs refer to the file's vnets and VMs by name).
+ */
+export const LABS = { list: "labs", noun: "lab" } as const;
+
 interface ListedKind {
   /** The file's top-level key, also the stack output's. */
   list: string;
@@ -53,6 +59,9 @@ export type ListOf<T extends ListedToken> = Kinds[T]["list"];
 export const LISTED_TOKENS = (Object.keys(ENVIRONMENT_KINDS) as (keyof Kinds)[]).filter(
   (t): t is ListedToken => "list" in ENVIRONMENT_KINDS[t],
 );
+
+/** Every top-level list of a file, also the stack's outputs: the listed kinds' in the table's order, then the labs. */
+export const ENVIRONMENT_LISTS: readonly string[] = [...LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list), LABS.list];
 
 /** The logical name of an entry of a list: its name, or its identity when its kind has no names. */
 export function logicalName(token: ListedToken, entry: object): string {

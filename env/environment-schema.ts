@@ -10,14 +10,25 @@ import {
   cloneFromShape,
   virtualMachineShape,
 } from "../provider/resources/virtualMachine/schema";
-import { vnetInputsSchema } from "../provider/resources/vnet/schema";
+import { vnetInputsSchema, vnetShape } from "../provider/resources/vnet/schema";
 import { webhookInputsSchema } from "../provider/resources/webhook/schema";
 import { taskInputsSchema } from "../provider/resources/task/schema";
 import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/schema";
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
-import { userInputsSchema } from "../provider/resources/user/schema";
+import { userInputsSchema, userShape } from "../provider/resources/user/schema";
+import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
-import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import {
+  DEFAULT_COPY_NAME,
+  DEFAULT_COPY_PREFIX,
+  MAX_COPY_PREFIX,
+  cloneOrder,
+  copiesOverlapping,
+  copyVmName,
+  labProblems,
+  planCopies,
+} from "../provider/plan/lab";
+import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -77,15 +88,18 @@ const cloneEntry = z.strictObject({
   vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
 });
 
-const vmEntry = z
-  .strictObject({
-    ...vmFields,
-    cloneFrom: cloneEntry.optional(),
-    drives: z.array(driveEntry).default([]),
-    nics: z.array(nicEntry).default([]),
-    devices: z.array(deviceEntry).default([]),
-  })
-  .superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
+/** A VM entry with its NICs as `nic` takes them: hardware nested, the template written by name. */
+const vmEntryWith = <N extends z.ZodType>(nic: N) =>
+  z
+    .strictObject({
+      ...vmFields,
+      cloneFrom: cloneEntry.optional(),
+      drives: z.array(driveEntry).default([]),
+      nics: z.array(nic).default([]),
+      devices: z.array(deviceEntry).default([]),
+    })
+    .superRefine(checkVirtualMachine, whenValid(...VIRTUAL_MACHINE_RULE_FIELDS));
+const vmEntry = vmEntryWith(nicEntry);
 
 // Automation refers by name (a task's webhook, a trigger's task and VM, a schedule's tasks) or by key; the
 // provider's own rules (message variables, the schedule's window) still apply: safeExtend keeps them.
@@ -112,6 +126,66 @@ const apiKeyEntry = z
   })
   .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
+// A lab: the template of one copy (VMs as the file's, a NIC without vnet on the copy's vnet) stamped out `copies` times.
+const labVmEntry = vmEntryWith(
+  nicEntry.extend({
+    vnet: nicEntry.shape.vnet
+      .optional()
+      .describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key; default: the copy's vnet"),
+  }),
+);
+const { name: _vnetName, network: _net, gateway: _gw, dhcpStart: _ds, dhcpStop: _dp, ...copyVnetFields } = vnetShape;
+const { name: _userName, ...copyUserFields } = userShape;
+const { name: _keyName, user: _keyUser, ...copyKeyFields } = apiKeyShape;
+const labEntry = z
+  .strictObject({
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9_.@-]{1,100}$/, "letters, digits and _ . @ - only (at most 100)")
+      .describe("The lab's name: {lab} in the copies' names"),
+    copies: z.number().int().min(1).describe("How many copies; copy n keeps its name and network whatever the count"),
+    copyName: z
+      .string()
+      .min(1)
+      .default(DEFAULT_COPY_NAME)
+      .describe("Copy names: {lab} and {n} (the copy number zero-padded to the width of copies): course-01"),
+    copyPrefix: z
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_COPY_PREFIX)
+      .default(DEFAULT_COPY_PREFIX)
+      .describe("The length of each copy's network carved from the pool (24: one /24 per copy)"),
+    pool: z.string().describe("The block the copies' networks are carved from, in copy order, e.g. 10.100.0.0/16"),
+    vnet: z.strictObject(copyVnetFields).optional().describe("Other fields of every copy's vnet (named as the copy)"),
+    vms: z
+      .array(labVmEntry)
+      .min(1)
+      .describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
+    user: z.strictObject(copyUserFields).optional().describe("One user per copy, named as the copy"),
+    apiKey: z
+      .strictObject(copyKeyFields)
+      .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS))
+      .optional()
+      .describe("One API key per copy, of the copy's user (<copy>-key); its secret is a stack output"),
+    resetSnapshot: vmSnapshotShape.name
+      .optional()
+      .describe("A snapshot of this name of every VM of every copy, taken at creation: what a reset restores"),
+  })
+  .superRefine((lab, ctx) => {
+    for (const p of labProblems(lab)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
+    if (lab.apiKey && !lab.user)
+      ctx.addIssue({ code: "custom", path: ["apiKey"], message: "a copy's key is its user's: declare user too" });
+    const names = lab.vms.map((v) => v.name);
+    lab.vms.forEach((vm, i) => {
+      if (names.indexOf(vm.name) !== i)
+        ctx.addIssue({ code: "custom", path: ["vms", i, "name"], message: `VM name '${vm.name}' is declared twice in lab '${lab.name}'` });
+      if (vm.cloneFrom?.vm === vm.name)
+        ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
+    });
+    if (cloneOrder(lab.vms) === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+  });
+
 /** The entry of each list: the provider's own input schema, references written by name. */
 const ENTRIES = {
   Vnet: vnetInputsSchema,
@@ -128,7 +202,7 @@ type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof 
 /** Every list of ENVIRONMENT_KINDS, each empty unless given. */
 const lists = Object.fromEntries(LISTED_TOKENS.map((t) => [ENVIRONMENT_KINDS[t].list, z.array(ENTRIES[t]).default([])])) as Lists;
 
-export const environmentSchema = z.strictObject(lists).superRefine((env, ctx) => {
+export const environmentSchema = z.strictObject({ ...lists, [LABS.list]: z.array(labEntry).default([]) }).superRefine((env, ctx) => {
   for (const token of LISTED_TOKENS) for (const issue of declaredTwice(token, env[ENVIRONMENT_KINDS[token].list])) ctx.addIssue(issue);
   for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
   env.vms.forEach((vm, i) => {
@@ -148,7 +222,63 @@ export const environmentSchema = z.strictObject(lists).superRefine((env, ctx) =>
   });
   const order = cloneOrder(env.vms);
   if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+  for (const issue of labClashes(env)) ctx.addIssue({ code: "custom", ...issue });
 });
+
+/**
+ * What a file's labs must not collide with: another lab of the same name, a copy's network overlapping a vnet of
+ * the file or another lab's copy, and a copy's vnet, VM or user named as an entry of the file.
+ */
+function labClashes(env: Pick<z.output<typeof environmentSchema>, "labs" | "vnets" | "vms" | "users">) {
+  const issues: { path: (string | number)[]; message: string }[] = [];
+  const planned = env.labs.map((lab) => (labProblems(lab).length === 0 ? planCopies(lab) : []));
+  env.labs.forEach((lab, i) => {
+    const at = (...path: (string | number)[]) => [LABS.list, i, ...path];
+    if (env.labs.findIndex((l) => l.name === lab.name) !== i)
+      issues.push({ path: at("name"), message: `lab name '${lab.name}' is declared twice` });
+    const copies = planned[i];
+    const overlapping = [
+      ...env.vnets.flatMap((v) => (v.network ? [{ what: `the vnet '${v.name}' of this file`, network: v.network }] : [])),
+      ...planned
+        .slice(0, i)
+        .flatMap((other, j) => other.map((c) => ({ what: `copy ${c.name} of lab '${env.labs[j].name}'`, network: c.network }))),
+    ];
+    for (const o of overlapping) {
+      const [first] = copiesOverlapping(copies, o.network);
+      if (first)
+        issues.push({
+          path: at("pool"),
+          message: `copy ${first.name}'s network ${first.network} overlaps ${o.what} (${o.network}): choose a pool clear of it`,
+        });
+    }
+    const taken = (names: string[], noun: string, list: string, name: (copy: string) => string[]) => {
+      for (const c of copies)
+        for (const n of name(c.name))
+          if (names.includes(n))
+            issues.push({ path: at("name"), message: `copy ${c.name}'s ${noun} '${n}' is also declared under ${list}: rename one` });
+    };
+    taken(
+      env.vnets.map((v) => v.name),
+      "vnet",
+      "vnets",
+      (copy) => [copy],
+    );
+    taken(
+      env.vms.map((v) => v.name),
+      "VM",
+      "vms",
+      (copy) => lab.vms.map((v) => copyVmName(copy, v.name)),
+    );
+    if (lab.user)
+      taken(
+        env.users.map((u) => u.name),
+        "user",
+        "users",
+        (copy) => [copy],
+      );
+  });
+  return issues;
+}
 
 /** Entries of one list with the same logical name (a name, or an event trigger's identity): reported at the later one. */
 function declaredTwice(token: ListedToken, entries: object[]): { code: "custom"; path: (string | number)[]; message: string }[] {
@@ -188,23 +318,3 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
 }
 
 // Its output type is written out as plain TypeScript in environmentTypes.generated.ts (scripts/gen-sdk-types.ts).
-
-/** VMs ordered so that every template of this environment comes before its clones; undefined on a cycle. */
-export function cloneOrder<T extends { name: string; cloneFrom?: { vm: string } }>(vms: T[]): T[] | undefined {
-  const byName = new Map(vms.map((v) => [v.name, v]));
-  const done = new Set<string>();
-  const visiting = new Set<string>();
-  const out: T[] = [];
-  const visit = (vm: T): boolean => {
-    if (done.has(vm.name)) return true;
-    if (visiting.has(vm.name)) return false;
-    visiting.add(vm.name);
-    const template = vm.cloneFrom && byName.get(vm.cloneFrom.vm);
-    if (template && !visit(template)) return false;
-    visiting.delete(vm.name);
-    done.add(vm.name);
-    out.push(vm);
-    return true;
-  };
-  return vms.every(visit) ? out : undefined;
-}

@@ -607,4 +607,413 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
     }[];
+    labs: {
+        /** The lab's name: {lab} in the copies' names */
+        name: string;
+        /** How many copies; copy n keeps its name and network whatever the count */
+        copies: number;
+        /** Copy names: {lab} and {n} (the copy number zero-padded to the width of copies): course-01 */
+        copyName: string;
+        /** The length of each copy's network carved from the pool (24: one /24 per copy) */
+        copyPrefix: number;
+        /** The block the copies' networks are carved from, in copy order, e.g. 10.100.0.0/16 */
+        pool: string;
+        /** Other fields of every copy's vnet (named as the copy) */
+        vnet?: {
+            /** Description */
+            description?: string | undefined;
+            /** Network type */
+            type?: "external" | "internal" | "dmz" | undefined;
+            /** Layer-2 type */
+            layer2Type?: "none" | "vxlan" | "vlan" | undefined;
+            /** DNS servers, comma separated */
+            dnslist?: string | undefined;
+            /** MTU */
+            mtu?: number | undefined;
+            /** Serve DHCP */
+            dhcpEnabled?: boolean | undefined;
+            /** Rate limit, in rateLimitType units */
+            rateLimit?: number | undefined;
+            /** Rate-limit burst */
+            rateLimitBurst?: number | undefined;
+            /** Unit of rateLimit */
+            rateLimitType?: "mbytes/second" | "mbits/second" | "packets/second" | undefined;
+            /** Options passed to the network's services; dnsmasq holds an array of strings */
+            advancedOptions?: {
+                /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
+                dnsmasq?: string[] | undefined;
+            } | undefined;
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        } | undefined;
+        /** The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's */
+        vms: {
+            /** VM name, unique on the platform (renames in place) */
+            name: string;
+            /** Description */
+            description?: string | undefined;
+            /** Cluster key to create the VM in */
+            cluster?: string | undefined;
+            /** Whether the VM is enabled */
+            enabled?: boolean | undefined;
+            /** Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*) */
+            machineType?: string | undefined;
+            /** Allow hot-add/hot-remove of drives and NICs (and CPU changes while running) */
+            allowHotplug?: boolean | undefined;
+            /** Enable the guest agent (applies at next start) */
+            guestAgent?: boolean | undefined;
+            /** CPU cores (default 1; a change needs a power cycle) */
+            cpuCores?: number | undefined;
+            /** CPU type (needs a power cycle) */
+            cpuType?: string | undefined;
+            /** RAM in MB, 512–1048576 (default 1024; a change needs a power cycle) */
+            ram?: number | undefined;
+            /** Console type (applies at next start) */
+            console?: "vnc" | "spice" | "serial" | "none" | undefined;
+            /** Video card (applies at next start) */
+            video?: "none" | "std" | "cirrus" | "vmware" | "qxl" | "virtio" | undefined;
+            /** Sound card */
+            sound?: "none" | "sb16" | "es1370" | "ac97" | "adlib" | "gus" | "cs4231a" | "hda" | "pcspk" | undefined;
+            /** Guest OS family */
+            osFamily?: "linux" | "windows" | "freebsd" | "other" | undefined;
+            /** Real-time clock base */
+            rtcBase?: "utc" | "localtime" | undefined;
+            /** Boot order */
+            bootOrder?: "cd" | "cdn" | "dc" | "nc" | "n" | "c" | "d" | "strict" | "nd" | "do" | undefined;
+            /** Boot delay (seconds) */
+            bootDelay?: number | undefined;
+            /** What the VM does after a power loss */
+            onPowerLoss?: "power_on" | "last_state" | "leave_off" | undefined;
+            /** Hash of the console password (empty string when unused) */
+            consolePassHash?: string | undefined;
+            /** Require a console password */
+            consolePassEnabled?: boolean | undefined;
+            /** USB tablet device */
+            usbTablet?: boolean | undefined;
+            /** Legacy USB controller */
+            usbLegacy?: boolean | undefined;
+            /** Serial port */
+            serialPort?: boolean | undefined;
+            /** UEFI firmware (needs a power cycle) */
+            uefi?: boolean | undefined;
+            /** Secure boot; requires uefi (needs a power cycle) */
+            secureBoot?: boolean | undefined;
+            /** Nested virtualization (needs a power cycle) */
+            nestedVirtualization?: boolean | undefined;
+            /** Hide the hypervisor from the guest (needs a power cycle) */
+            disableHypervisor?: boolean | undefined;
+            /** Show advanced options */
+            showAdvanced?: boolean | undefined;
+            /** Cloud-init datasource */
+            cloudinitDatasource?: "none" | "nocloud" | "config_drive_v2" | undefined;
+            /** Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed */
+            cloudinitFiles?: {
+                /** File name, e.g. /user-data */
+                name: string;
+                /** File contents (at most 64 KiB) */
+                contents: string;
+            }[] | undefined;
+            /** Migration method */
+            migrationMethod?: "auto" | "live" | undefined;
+            /** Platform power-cycle timeout (seconds) */
+            powerCycleTimeout?: number | undefined;
+            /** Allow exporting the VM */
+            allowExport?: boolean | undefined;
+            /** The VM's note (set through note_actions) */
+            note?: string | undefined;
+            /** Desired power state; unset leaves power alone. Read from the live machine status, not the powerstate column. */
+            powerState?: "running" | "stopped" | undefined;
+            /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
+            powerCyclePolicy: "restart" | "refuse";
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+            cloneFrom?: {
+                /** Name of the template VM (of this environment or existing), or its VM key */
+                vm: string;
+                /** Description of the clone operation */
+                description?: string | undefined;
+                /** Quiesce the guest file systems while cloning */
+                quiesce?: boolean | undefined;
+                /** Keep the template's MAC addresses (may cause network conflicts) */
+                preserveMacs?: boolean | undefined;
+                /** Keep the template's device UUIDs */
+                preserveDeviceUuids?: boolean | undefined;
+                /** Target cluster key */
+                cluster?: string | undefined;
+            } | undefined;
+            drives: {
+                /** Drive name */
+                name?: string | undefined;
+                /** Description */
+                description?: string | undefined;
+                /** Media type (changing it replaces the drive) */
+                media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
+                /** Drive interface */
+                interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
+                /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow) */
+                disksize?: number | undefined;
+                /** Preferred storage tier, 1 to 5 */
+                preferredTier?: number | undefined;
+                /** Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive) */
+                mediaSource?: string | undefined;
+                /** Override the media source's default tier */
+                showPt?: boolean | undefined;
+                /** Whether the drive is enabled */
+                enabled?: boolean | undefined;
+                /** Read-only drive */
+                readonly?: boolean | undefined;
+                /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+                adopt?: string | boolean | undefined;
+                /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+                timeouts?: {
+                    /** Creating the row and waiting for it (default 600) (seconds) */
+                    create?: number | undefined;
+                    /** Changing it in place, waits included (default 600) (seconds) */
+                    update?: number | undefined;
+                    /** Waiting for a clone (default 1800) (seconds) */
+                    clone?: number | undefined;
+                    /** Waiting for a snapshot (default 300) (seconds) */
+                    snapshot?: number | undefined;
+                    /** Waiting for a restore (default 900) (seconds) */
+                    restore?: number | undefined;
+                    /** Waiting for a power on (default 60) (seconds) */
+                    powerChange?: number | undefined;
+                    /** Waiting for a deletion (default 300) (seconds) */
+                    delete?: number | undefined;
+                    /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                    gracefulShutdown?: number | undefined;
+                    /** Forced power off (default 30) (seconds) */
+                    forcedShutdown?: number | undefined;
+                    /** Reboot (default 120) (seconds) */
+                    reboot?: number | undefined;
+                    /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                    hotplug?: number | undefined;
+                } | undefined;
+            }[];
+            nics: {
+                /** Name of a vnet of this environment, or of an existing vnet, or a vnet key; default: the copy's vnet */
+                vnet?: string | undefined;
+                /** NIC name */
+                name?: string | undefined;
+                /** Description */
+                description?: string | undefined;
+                /** NIC model */
+                interface: "virtio" | "direct" | "e1000" | "e1000e" | "rtl8139" | "pcnet" | "igb" | "vmxnet3";
+                /** Whether the NIC is enabled (default true) */
+                enabled: boolean;
+                /** MAC address (lowercase); generated by the platform when unset */
+                macaddress?: string | undefined;
+                /** IP address */
+                ipaddress?: string | undefined;
+                /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+                adopt?: string | boolean | undefined;
+                /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+                timeouts?: {
+                    /** Creating the row and waiting for it (default 600) (seconds) */
+                    create?: number | undefined;
+                    /** Changing it in place, waits included (default 600) (seconds) */
+                    update?: number | undefined;
+                    /** Waiting for a clone (default 1800) (seconds) */
+                    clone?: number | undefined;
+                    /** Waiting for a snapshot (default 300) (seconds) */
+                    snapshot?: number | undefined;
+                    /** Waiting for a restore (default 900) (seconds) */
+                    restore?: number | undefined;
+                    /** Waiting for a power on (default 60) (seconds) */
+                    powerChange?: number | undefined;
+                    /** Waiting for a deletion (default 300) (seconds) */
+                    delete?: number | undefined;
+                    /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                    gracefulShutdown?: number | undefined;
+                    /** Forced power off (default 30) (seconds) */
+                    forcedShutdown?: number | undefined;
+                    /** Reboot (default 120) (seconds) */
+                    reboot?: number | undefined;
+                    /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                    hotplug?: number | undefined;
+                } | undefined;
+            }[];
+            devices: {
+                /** UUID or name of the hardware resource group (e.g. a GPU) */
+                resourceGroup: string;
+                /** Device-specific settings; {} for plain passthrough */
+                settingsArgs: Record<string, unknown>;
+                /** Device name */
+                name?: string | undefined;
+                /** Device type */
+                type?: "gpu" | "nvidia_vgpu" | "tpm" | "node_usb_devices" | "node_sriov_nic_devices" | "node_pci_devices" | "node_host_gpu_devices" | "node_nvidia_vgpu_devices" | undefined;
+                /** Whether the device is enabled */
+                enabled?: boolean | undefined;
+                /** Start the VM even when the device is unavailable */
+                optional?: boolean | undefined;
+                /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+                adopt?: string | boolean | undefined;
+                /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+                timeouts?: {
+                    /** Creating the row and waiting for it (default 600) (seconds) */
+                    create?: number | undefined;
+                    /** Changing it in place, waits included (default 600) (seconds) */
+                    update?: number | undefined;
+                    /** Waiting for a clone (default 1800) (seconds) */
+                    clone?: number | undefined;
+                    /** Waiting for a snapshot (default 300) (seconds) */
+                    snapshot?: number | undefined;
+                    /** Waiting for a restore (default 900) (seconds) */
+                    restore?: number | undefined;
+                    /** Waiting for a power on (default 60) (seconds) */
+                    powerChange?: number | undefined;
+                    /** Waiting for a deletion (default 300) (seconds) */
+                    delete?: number | undefined;
+                    /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                    gracefulShutdown?: number | undefined;
+                    /** Forced power off (default 30) (seconds) */
+                    forcedShutdown?: number | undefined;
+                    /** Reboot (default 120) (seconds) */
+                    reboot?: number | undefined;
+                    /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                    hotplug?: number | undefined;
+                } | undefined;
+            }[];
+        }[];
+        /** One user per copy, named as the copy */
+        user?: {
+            /** Name shown in the platform's interface */
+            displayName?: string | undefined;
+            /** E-mail address */
+            email?: string | undefined;
+            /** Whether the user can log in (with a password or an API key) */
+            enabled: boolean;
+            /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+            role: "readonly" | "admin" | "vmoperator";
+            /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
+            password?: string | undefined;
+            /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+            adopt?: string | boolean | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        } | undefined;
+        /** One API key per copy, of the copy's user (<copy>-key); its secret is a stack output */
+        apiKey?: {
+            /** Description */
+            description: string;
+            /** Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire) */
+            expires: string;
+            /** Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed */
+            ipAllowList: {
+                /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+                address: string;
+                /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+                enabled: boolean;
+            }[];
+            /** These addresses cannot authenticate with the key, unless the allow list has them */
+            ipDenyList: {
+                /** An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32) */
+                address: string;
+                /** Whether the entry applies (a disabled entry is kept in the program, not sent) */
+                enabled: boolean;
+            }[];
+            /** Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted */
+            rotation?: string | number | undefined;
+            /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+            timeouts?: {
+                /** Creating the row and waiting for it (default 600) (seconds) */
+                create?: number | undefined;
+                /** Changing it in place, waits included (default 600) (seconds) */
+                update?: number | undefined;
+                /** Waiting for a clone (default 1800) (seconds) */
+                clone?: number | undefined;
+                /** Waiting for a snapshot (default 300) (seconds) */
+                snapshot?: number | undefined;
+                /** Waiting for a restore (default 900) (seconds) */
+                restore?: number | undefined;
+                /** Waiting for a power on (default 60) (seconds) */
+                powerChange?: number | undefined;
+                /** Waiting for a deletion (default 300) (seconds) */
+                delete?: number | undefined;
+                /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+                gracefulShutdown?: number | undefined;
+                /** Forced power off (default 30) (seconds) */
+                forcedShutdown?: number | undefined;
+                /** Reboot (default 120) (seconds) */
+                reboot?: number | undefined;
+                /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+                hotplug?: number | undefined;
+            } | undefined;
+        } | undefined;
+        /** A snapshot of this name of every VM of every copy, taken at creation: what a reset restores */
+        resetSnapshot?: string | undefined;
+    }[];
 }

@@ -167,9 +167,9 @@ describe("one file for several stacks: per-stack overlays under `stacks`", () =>
     expect(problems(typo)).toEqual(["env.yaml:21:7: stacks.staging.vms.wbe: no VM named 'wbe' is declared in vms to override"]);
   });
 
-  test("an overlay overrides vnets or vms only, field maps only, and cannot rename", () => {
+  test("an overlay overrides vnets, vms or labs only, field maps only, and cannot rename", () => {
     expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    drives: {}\n")).toEqual([
-      "env.yaml:4:5: stacks.p.drives: an overlay overrides vnets or vms, not 'drives'",
+      "env.yaml:4:5: stacks.p.drives: an overlay overrides vnets, vms or labs, not 'drives'",
     ]);
     expect(problems("vms: [{ name: a }]\nstacks:\n  p:\n    vms: [a]\n")[0]).toMatch(
       /^env\.yaml:4:10: stacks\.p\.vms: a map of VM name → fields/,
@@ -235,5 +235,99 @@ describe("webhooks, tasks, event triggers and schedules are declared by name", (
     const found = problems(text).join("\n");
     expect(found).toMatch(/schedules\[1\]\.name: schedule name 'nightly' is declared twice/);
     expect(found).toMatch(/eventTriggers\[1\]: event trigger 'web-stopped-vms-poweroff-web' is declared twice/);
+  });
+});
+
+describe("labs: one template stamped out per copy, checked at the file's lines", () => {
+  const lab = (extra = "", copies = 3) =>
+    [
+      "vnets:",
+      "  - { name: office, network: 10.50.0.0/24 }",
+      "vms:",
+      "  - { name: golden }",
+      "labs:",
+      "  - name: course",
+      `    copies: ${copies}`,
+      "    pool: 10.100.0.0/16",
+      "    vms:",
+      "      - { name: web, cloneFrom: { vm: golden }, nics: [{}], drives: [{ disksize: 10GiB }] }",
+      "      - { name: db, cloneFrom: { vm: web }, nics: [{ vnet: office }] }",
+      extra,
+    ].join("\n");
+
+  test("the class example is valid: 12 copies, 30 in the spring stack", () => {
+    const file = path.join(examples, "class.yaml");
+    expect(loadEnvironment(file).labs[0].copies).toBe(12);
+    expect(loadEnvironment(file, undefined, "spring").labs[0].copies).toBe(30);
+  });
+
+  test("the class-labs guide's file is valid, its overlay included", () => {
+    const guide = fs.readFileSync(path.join(__dirname, "..", "docs", "guides", "class-labs.md"), "utf8");
+    const yaml = /```yaml\n([\s\S]*?)```/.exec(guide)![1];
+    expect(loadEnvironment("class-labs.md", yaml, "spring").labs.map((l) => [l.name, l.copies])).toEqual([["course", 40]]);
+  });
+
+  test("a lab takes the file's VM fields (sizes with units), its defaults applied; a NIC may leave out its vnet", () => {
+    const [course] = loadEnvironment("env.yaml", lab()).labs;
+    expect(course).toMatchObject({ name: "course", copies: 3, copyName: "{lab}-{n}", copyPrefix: 24 });
+    expect(course.vms[0].drives[0].disksize).toBe(10 * 2 ** 30);
+    expect(course.vms.map((v) => v.nics.map((n) => n.vnet))).toEqual([[undefined], ["office"]]);
+  });
+
+  test("a pool too small for the copies is refused at the pool, saying how many fit", () => {
+    expect(problems(lab().replace("10.100.0.0/16", "10.100.0.0/23"))).toEqual([
+      "env.yaml:8:11: labs[0].pool: the pool 10.100.0.0/23 holds 2 /24 networks, too few for 3 copies: give a larger pool (at most 2 copies fit)",
+    ]);
+  });
+
+  test("a pattern that makes two equal names is refused at copyName", () => {
+    expect(problems(lab('    copyName: "{lab}"'))).toEqual([
+      "env.yaml:12:15: labs[0].copyName: '{lab}' makes two copies named 'course' (copies 1 and 2): put {n} in the pattern",
+    ]);
+  });
+
+  test("a copy whose network overlaps a vnet of the file is refused at the pool, naming both", () => {
+    expect(problems(lab().replace("10.50.0.0/24", "10.100.2.0/24"))).toEqual([
+      "env.yaml:8:11: labs[0].pool: copy course-3's network 10.100.2.0/24 overlaps the vnet 'office' of this file (10.100.2.0/24): choose a pool clear of it",
+    ]);
+  });
+
+  test("two labs whose copies overlap are refused at the later one's pool; two labs of one name at its name", () => {
+    const two = `${lab()}\n  - { name: course, copies: 1, pool: 10.100.1.0/24, vms: [{ name: x }] }\n`;
+    expect(problems(two)).toEqual([
+      expect.stringMatching(/^env\.yaml:13:\d+: labs\[1\]\.name: lab name 'course' is declared twice$/),
+      "env.yaml:13:38: labs[1].pool: copy course-1's network 10.100.1.0/24 overlaps copy course-2 of lab 'course' (10.100.1.0/24): choose a pool clear of it",
+    ]);
+  });
+
+  test("a copy's vnet or VM named as an entry of the file is refused at the lab's name", () => {
+    const clash = lab().replace("{ name: golden }", "{ name: golden }\n  - { name: course-2-web }");
+    expect(problems(clash)).toEqual([
+      "env.yaml:7:11: labs[0].name: copy course-2's VM 'course-2-web' is also declared under vms: rename one",
+    ]);
+  });
+
+  test("a key per copy needs a user per copy; template VMs are unique and clone no cycle", () => {
+    const found = problems(
+      lab("    apiKey: { expires: never }").replace("cloneFrom: { vm: golden }", "cloneFrom: { vm: db }").replace("name: db", "name: web"),
+    ).join("\n");
+    expect(found).toMatch(/labs\[0\]\.apiKey: a copy's key is its user's: declare user too/);
+    expect(found).toMatch(/labs\[0\]\.vms\[1\]\.name: VM name 'web' is declared twice in lab 'course'/);
+  });
+
+  test("a stack's overlay changes a lab's fields: stacks.<stack>.labs.<lab>", () => {
+    const file = `${lab()}\nstacks:\n  prod:\n    labs:\n      course: { copies: 40 }\n`;
+    expect(loadEnvironment("env.yaml", file, "prod").labs[0].copies).toBe(40);
+    expect(loadEnvironment("env.yaml", file, "dev").labs[0].copies).toBe(3);
+    expect(problems(file.replace("course: { copies: 40 }", "curse: { copies: 40 }"))).toEqual([
+      expect.stringMatching(/stacks\.prod\.labs\.curse: no lab named 'curse' is declared in labs to override/),
+    ]);
+  });
+
+  test("an overlay's value is checked as the lab's: a pool too small for prod's copies is refused at the overlay's line", () => {
+    const file = `${lab()}\nstacks:\n  prod:\n    labs:\n      course: { copies: 300 }\n`;
+    expect(() => loadEnvironment("env.yaml", file, "prod")).toThrow(
+      /^env\.yaml:8:11: labs\[0\]\.pool: the pool 10\.100\.0\.0\/16 holds 256 \/24 networks, too few for 300 copies/,
+    );
   });
 });

@@ -115,6 +115,22 @@ describe("the environment diagram", () => {
     expect(drawn).not.toContain('["users"]'); // an empty list is not drawn
   });
 
+  test("draws each lab as one box, marked by its copies' changes; a copy removed is drawn as removed", () => {
+    const withLab = loadEnvironment(
+      "env.yaml",
+      `${FILE}labs:\n  - { name: course, copies: 2, pool: 10.100.0.0/16, vms: [{ name: web }] }\n`,
+    );
+    const grown = environmentDiagram(withLab, [change("create", "Vnet", "course-2"), change("create", "VirtualMachine", "course-2-web")]);
+    expect(grown).toMatch(/subgraph g\d+\["labs"\]\n\s+n\d+\["➕ lab course<br\/>2 copies of 1 VMs, 10\.100\.0\.0\/16"\]:::create\n\s+end/);
+    expect(grown).not.toContain("removed from the file");
+    const shrunk = environmentDiagram(withLab, [change("delete", "VirtualMachine", "course-3-web")]);
+    expect(shrunk).toMatch(/\["lab course<br\/>2 copies of 1 VMs, 10\.100\.0\.0\/16"\]\n/);
+    expect(shrunk).toMatch(/subgraph g\d+\["removed from the file"\]\n\s+n\d+\["🗑️ VirtualMachine course-3-web"\]:::delete/);
+    expect(environmentDiagram(withLab, [change("create", "Vnet", "course-2"), change("update", "Vnet", "course-1")])).toMatch(
+      /\["✏️ lab course/,
+    );
+  });
+
   test("quotes in names cannot break a label", () => {
     const quoted = environmentDiagram({ ...environment, vnets: [{ ...environment.vnets[0], name: 'a"b' }] }, []);
     expect(quoted).toContain('"vnet a#quot;b<br/>10.0.0.0/24"');

@@ -5,7 +5,8 @@
  */
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, logicalName } from "./environment-kinds";
 import type { Environment } from "./environmentTypes.generated";
-import { hardwareName, powerName } from "./logical-names";
+import { hardwareName, powerName } from "../sdk/logicalNames";
+import { planCopies } from "../provider/plan/lab";
 import type { Action, PlannedChange } from "./plan";
 import { formatValue, summaryLine, type Report } from "./render-plan";
 
@@ -117,6 +118,19 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
     if (entries.length === 0) continue;
     lines.push(`  subgraph ${`g${next++}`}[${label(list)}]`);
     for (const name of entries.map((e) => logicalName(token, e))) node(name, `${noun} ${name}`);
+    lines.push("  end");
+  }
+  if (environment.labs.length > 0) {
+    lines.push(`  subgraph ${`g${next++}`}[${label("labs")}]`);
+    for (const lab of environment.labs) {
+      // A lab is one box: its copies' resources (named after the copy) mark it; a removed copy is drawn as removed.
+      const copies = planCopies(lab).map((c) => c.name);
+      const own = changes.filter((c) => c.name === lab.name || copies.some((copy) => c.name === copy || c.name.startsWith(`${copy}-`)));
+      for (const c of own) used.add(c.name);
+      const actions = new Set(own.map((c) => c.action));
+      if (actions.size > 0) actionOf.set(lab.name, actions.size === 1 ? [...actions][0] : "update");
+      node(lab.name, `lab ${lab.name}<br/>${lab.copies} copies of ${lab.vms.length} VMs, ${lab.pool}`);
+    }
     lines.push("  end");
   }
   const removed = changes.filter((c) => !used.has(c.name) && c.action === "delete");

@@ -2,7 +2,7 @@ import { isMap, isScalar, isSeq, type Document, type YAMLMap } from "yaml";
 
 /**
  * One environment file for several stacks: the top-level `stacks` map holds,
- * per stack, field overrides of the vnets and VMs declared above it, by name:
+ * per stack, field overrides of the vnets, VMs and labs declared above it, by name:
  *
  *   vms:
  *     - { name: web, cpuCores: 2, ram: 2048 }
@@ -17,7 +17,9 @@ import { isMap, isScalar, isSeq, type Document, type YAMLMap } from "yaml";
  * in prod shows in a dev preview); only the selected stack's is applied.
  */
 export const OVERLAYS_KEY = "stacks";
-const OVERLAID = { vnets: "vnet", vms: "VM" } as const;
+const OVERLAID = { vnets: "vnet", vms: "VM", labs: "lab" } as const;
+
+const LISTS = `${Object.keys(OVERLAID).slice(0, -1).join(", ")} or ${Object.keys(OVERLAID).at(-1)}`;
 
 export type OverlayProblem = (node: unknown, path: string, message: string) => void;
 
@@ -36,13 +38,13 @@ export function applyStackOverlay(doc: Document.Parsed, stack: string | undefine
     const stackName = keyOf(key);
     const at = `${OVERLAYS_KEY}.${stackName}`;
     if (!isMap(overlay)) {
-      problem(overlay ?? key, at, "a map with vnets and/or vms, each a map of name → fields to override");
+      problem(overlay ?? key, at, "a map with vnets, vms and/or labs, each a map of name → fields to override");
       continue;
     }
     for (const { key: listKey, value: entries } of overlay.items) {
       const list = keyOf(listKey);
       if (!(list in OVERLAID)) {
-        problem(listKey, `${at}.${list}`, `an overlay overrides ${Object.keys(OVERLAID).join(" or ")}, not '${list}'`);
+        problem(listKey, `${at}.${list}`, `an overlay overrides ${LISTS}, not '${list}'`);
         continue;
       }
       if (!isMap(entries)) {

@@ -3,7 +3,8 @@
 // here runs; the function is never called.
 import * as pulumi from "@pulumi/pulumi";
 import { getMediaFileByPathOutput, getTableRowsOutput, getVnetOutput, getVolumeFilesOutput, readTableOutput } from "./lookups";
-import type { DeviceArgs, DriveArgs, VirtualMachineArgs, VnetArgs } from "./resources";
+import type { LabArgs } from "./lab";
+import { type DeviceArgs, type DriveArgs, VirtualMachine, type VirtualMachineArgs, Vnet, type VnetArgs } from "./resources";
 import type { VmPowerArgs } from "./vmPower";
 import { machineKey as keyOf, type MachineKey } from "./types";
 import { Provider } from "./provider";
@@ -53,7 +54,30 @@ export function argumentTypes(
   const badSetting = new Provider("site-c", { endpont: "https://b.example" });
   // @ts-expect-error text where a numeric setting belongs
   const badBudget = new Provider("site-d", { requestBudget: "500" });
+  const golden = new VirtualMachine("golden", { name: "golden" });
+  const shared = new Vnet("shared", { name: "shared" });
+  const lab: LabArgs = {
+    copies: 30,
+    pool: "10.100.0.0/16",
+    vms: [
+      { name: "web", cloneFrom: { vm: golden, quiesce: flag }, nics: [{}, { vnet: shared }], drives: [{ disksize: 1024 }] },
+      { name: "db", cloneFrom: { vm: "web" }, nics: [{ vnet: text }], powerState: "running" }, // a VM of the template, by name
+    ],
+    user: { role: "vmoperator" },
+    apiKey: { expires: "never" },
+    resetSnapshot: "start",
+  };
+  // @ts-expect-error a lab's copy names its own vnet: no network of its own
+  const ownNetwork: LabArgs = { copies: 1, pool: "10.0.0.0/16", vms: [], vnet: { network: "10.1.0.0/24" } };
+  // @ts-expect-error a copy's key is its user's: no other user
+  const otherUser: LabArgs = { copies: 1, pool: "10.0.0.0/16", vms: [], user: {}, apiKey: { user: "7" } };
+  // @ts-expect-error a lab VM's name is plain text (it names the copy's VM and its hardware)
+  const outputName: LabArgs = { copies: 1, pool: "10.0.0.0/16", vms: [{ name: text }] };
   return [
+    lab,
+    ownNetwork,
+    otherUser,
+    outputName,
     clone,
     promised,
     wholeClone,

@@ -2,3 +2,4 @@ export * from "./resources";
 export * from "./lookups";
 export { MachineKey, machineKey } from "./types";
 export { Provider, type ProviderArgs } from "./provider";
+export { Lab, type LabArgs, type LabVmArgs, type LabCopyOutputs, type LabCopyVm } from "./lab";

@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { ENVIRONMENT_KINDS, LISTED_TOKENS } from "../../env/environment-kinds";
+import { ENVIRONMENT_LISTS } from "../../env/environment-kinds";
 import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { startPostgres, type RunningPostgres } from "./postgres";
@@ -119,7 +119,7 @@ describe("the root program provisions an environment definition, state in Postgr
       { event: "poweron", owner: null, tag: Number(tagged.tag) },
     ]);
     // Every list of the file is a stack output, each entry by its logical name.
-    expect(Object.keys(up.outputs).sort()).toEqual(LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list).sort());
+    expect(Object.keys(up.outputs).sort()).toEqual([...ENVIRONMENT_LISTS].sort());
     expect(Object.keys(up.outputs.eventTriggers.value)).toEqual(["full-vm-stopped-vms-poweroff-full-vm", "full-vm-stopped-vms-poweron-1"]);
     expect(up.outputs.schedules.value).toEqual({ "full-weekly": expect.stringMatching(/^\d+$/) });
     expect(up.stdout).toMatch(/secret\s*:\s*\[secret\]/); // the stack output apiKeys.full-ci-key.secret
