@@ -148,7 +148,7 @@ const labEntry = z
       .string()
       .min(1)
       .default(DEFAULT_COPY_NAME)
-      .describe("Copy names: {lab} and {n} (the copy number zero-padded to the width of copies): course-01"),
+      .describe("Copy names: {lab} and {n} (the copy number, zero-padded to two digits): course-01"),
     copyPrefix: z
       .number()
       .int()

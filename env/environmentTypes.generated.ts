@@ -612,7 +612,7 @@ export interface Environment {
         name: string;
         /** How many copies; copy n keeps its name and network whatever the count */
         copies: number;
-        /** Copy names: {lab} and {n} (the copy number zero-padded to the width of copies): course-01 */
+        /** Copy names: {lab} and {n} (the copy number, zero-padded to two digits): course-01 */
         copyName: string;
         /** The length of each copy's network carved from the pool (24: one /24 per copy) */
         copyPrefix: number;
@@ -643,6 +643,8 @@ export interface Environment {
                 /** dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1") */
                 dnsmasq?: string[] | undefined;
             } | undefined;
+            /** Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router. */
+            powerState?: "running" | "stopped" | undefined;
             /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
             adopt?: string | boolean | undefined;
             /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */

@@ -288,7 +288,7 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
 
   test("a copy whose network overlaps a vnet of the file is refused at the pool, naming both", () => {
     expect(problems(lab().replace("10.50.0.0/24", "10.100.2.0/24"))).toEqual([
-      "env.yaml:8:11: labs[0].pool: copy course-3's network 10.100.2.0/24 overlaps the vnet 'office' of this file (10.100.2.0/24): choose a pool clear of it",
+      "env.yaml:8:11: labs[0].pool: copy course-03's network 10.100.2.0/24 overlaps the vnet 'office' of this file (10.100.2.0/24): choose a pool clear of it",
     ]);
   });
 
@@ -296,14 +296,14 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
     const two = `${lab()}\n  - { name: course, copies: 1, pool: 10.100.1.0/24, vms: [{ name: x }] }\n`;
     expect(problems(two)).toEqual([
       expect.stringMatching(/^env\.yaml:13:\d+: labs\[1\]\.name: lab name 'course' is declared twice$/),
-      "env.yaml:13:38: labs[1].pool: copy course-1's network 10.100.1.0/24 overlaps copy course-2 of lab 'course' (10.100.1.0/24): choose a pool clear of it",
+      "env.yaml:13:38: labs[1].pool: copy course-01's network 10.100.1.0/24 overlaps copy course-02 of lab 'course' (10.100.1.0/24): choose a pool clear of it",
     ]);
   });
 
   test("a copy's vnet or VM named as an entry of the file is refused at the lab's name", () => {
-    const clash = lab().replace("{ name: golden }", "{ name: golden }\n  - { name: course-2-web }");
+    const clash = lab().replace("{ name: golden }", "{ name: golden }\n  - { name: course-02-web }");
     expect(problems(clash)).toEqual([
-      "env.yaml:7:11: labs[0].name: copy course-2's VM 'course-2-web' is also declared under vms: rename one",
+      "env.yaml:7:11: labs[0].name: copy course-02's VM 'course-02-web' is also declared under vms: rename one",
     ]);
   });
 

@@ -120,13 +120,13 @@ describe("the environment diagram", () => {
       "env.yaml",
       `${FILE}labs:\n  - { name: course, copies: 2, pool: 10.100.0.0/16, vms: [{ name: web }] }\n`,
     );
-    const grown = environmentDiagram(withLab, [change("create", "Vnet", "course-2"), change("create", "VirtualMachine", "course-2-web")]);
+    const grown = environmentDiagram(withLab, [change("create", "Vnet", "course-02"), change("create", "VirtualMachine", "course-02-web")]);
     expect(grown).toMatch(/subgraph g\d+\["labs"\]\n\s+n\d+\["➕ lab course<br\/>2 copies of 1 VMs, 10\.100\.0\.0\/16"\]:::create\n\s+end/);
     expect(grown).not.toContain("removed from the file");
-    const shrunk = environmentDiagram(withLab, [change("delete", "VirtualMachine", "course-3-web")]);
+    const shrunk = environmentDiagram(withLab, [change("delete", "VirtualMachine", "course-03-web")]);
     expect(shrunk).toMatch(/\["lab course<br\/>2 copies of 1 VMs, 10\.100\.0\.0\/16"\]\n/);
-    expect(shrunk).toMatch(/subgraph g\d+\["removed from the file"\]\n\s+n\d+\["🗑️ VirtualMachine course-3-web"\]:::delete/);
-    expect(environmentDiagram(withLab, [change("create", "Vnet", "course-2"), change("update", "Vnet", "course-1")])).toMatch(
+    expect(shrunk).toMatch(/subgraph g\d+\["removed from the file"\]\n\s+n\d+\["🗑️ VirtualMachine course-03-web"\]:::delete/);
+    expect(environmentDiagram(withLab, [change("create", "Vnet", "course-02"), change("update", "Vnet", "course-01")])).toMatch(
       /\["✏️ lab course/,
     );
   });

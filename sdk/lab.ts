@@ -16,11 +16,8 @@ import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
 
-/**
- * What every copy's vnet declares besides its name and addresses. LEAD: the single place to switch on the
- * copies' networks being up once Vnet has `powerState` (branch vnetpower): `{ powerState: "running" }`.
- */
-const COPY_VNET_POWER: Partial<VnetArgs> = {};
+/** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
+const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };
 
 /** A reference a lab's VM may hold: a key (or an output of one), or the resource itself. */
 type Ref<R extends pulumi.CustomResource> = pulumi.Input<string> | R;
@@ -42,7 +39,7 @@ export interface LabArgs {
   pool: string;
   /** The length of each copy's network (default 24). */
   copyPrefix?: number;
-  /** Copy names: `{lab}` and `{n}` (zero-padded to the width of copies); default `{lab}-{n}` → course-01. */
+  /** Copy names: `{lab}` and `{n}` (zero-padded to two digits); default `{lab}-{n}` → course-01. */
   copyName?: string;
   /** The template of one copy. */
   vms: LabVmArgs[];

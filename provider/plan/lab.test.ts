@@ -15,15 +15,19 @@ import {
 
 const lab = { name: "course", copies: 30, pool: "10.100.0.0/16" };
 
-describe("copy names: the pattern with {lab} and {n} zero-padded to the width of copies", () => {
+describe("copy names: the pattern with {lab} and {n} zero-padded to two digits, whatever the count", () => {
   test.each([
-    [1, 9, "1"],
-    [7, 30, "07"],
-    [30, 30, "30"],
-    [5, 100, "005"],
-    [100, 100, "100"],
-  ])("copy %i of %i is numbered %s", (n, copies, key) => {
-    expect(copyKey(n, copies)).toBe(key);
+    [1, "01"],
+    [7, "07"],
+    [30, "30"],
+    [100, "100"],
+  ])("copy %i is numbered %s", (n, key) => {
+    expect(copyKey(n)).toBe(key);
+  });
+
+  test("growing past 9 or 99 copies renames none: copy 7 is named alike at 9, 10 and 100 copies", () => {
+    const seventh = (copies: number) => planCopies({ ...lab, copies, pool: "10.0.0.0/8" })[6].name;
+    expect([seventh(9), seventh(10), seventh(100)]).toEqual(["course-07", "course-07", "course-07"]);
   });
 
   test("the default pattern is {lab}-{n}", () => {
@@ -35,7 +39,7 @@ describe("copy names: the pattern with {lab} and {n} zero-padded to the width of
   });
 
   test("a pattern may put the number anywhere, and repeat the lab's name", () => {
-    expect(copyName("s{n}.{lab}.{lab}", "net", 3, 12)).toBe("s03.net.net");
+    expect(copyName("s{n}.{lab}.{lab}", "net", 3)).toBe("s03.net.net");
   });
 
   test("a pattern without {n} makes two equal names: refused at copyName, naming the copies", () => {
@@ -152,7 +156,7 @@ describe("overlap of networks", () => {
 
   test("the copies overlapping a network are named by it", () => {
     const copies = planCopies({ ...lab, copies: 5 });
-    expect(copiesOverlapping(copies, "10.100.2.0/23").map((c) => c.name)).toEqual(["course-3", "course-4"]);
+    expect(copiesOverlapping(copies, "10.100.2.0/23").map((c) => c.name)).toEqual(["course-03", "course-04"]);
   });
 });
 
@@ -209,7 +213,7 @@ describe("a copy's network must not overlap a vnet already on the platform", () 
 
   test("a vnet of another name in a copy's network is a clash, naming the copy, both networks and what to do", () => {
     expect(existingVnetClashes("course", copies, [{ name: "office", network: "10.100.1.0/24" }])).toEqual([
-      "lab 'course': pool: copy course-2's network 10.100.1.0/24 overlaps the existing vnet 'office' (10.100.1.0/24): choose a pool clear of it",
+      "lab 'course': pool: copy course-02's network 10.100.1.0/24 overlaps the existing vnet 'office' (10.100.1.0/24): choose a pool clear of it",
     ]);
   });
 
@@ -219,7 +223,7 @@ describe("a copy's network must not overlap a vnet already on the platform", () 
 
   test("the copies' own vnets (there after the first up), vnets without a network and vnets elsewhere are no clash", () => {
     const vnets = [
-      { name: "course-1", network: "10.100.0.0/24" },
+      { name: "course-01", network: "10.100.0.0/24" },
       { name: "plain", network: null },
       { name: "blank", network: "" },
       { name: "far", network: "10.101.0.0/24" },
@@ -228,6 +232,6 @@ describe("a copy's network must not overlap a vnet already on the platform", () 
   });
 
   test("the vnet of a removed copy is a clash for no copy left (its network is no copy's any more)", () => {
-    expect(existingVnetClashes("course", copies.slice(0, 2), [{ name: "course-3", network: "10.100.2.0/24" }])).toEqual([]);
+    expect(existingVnetClashes("course", copies.slice(0, 2), [{ name: "course-03", network: "10.100.2.0/24" }])).toEqual([]);
   });
 });

@@ -39,18 +39,20 @@ export interface CopyNetwork {
 export interface LabCopy extends CopyNetwork {
   /** 1-based, stable. */
   number: number;
-  /** The number zero-padded to the width of `copies`: the key of the copy in outputs (`01`). */
+  /** The number zero-padded to two digits: the key of the copy in outputs (`01`). */
   key: string;
   /** The copy's name: its vnet's and its user's, and the prefix of its VMs'. */
   name: string;
 }
 
-/** `n` zero-padded to the width of `copies` (07 of 30). */
-export const copyKey = (n: number, copies: number): string => String(n).padStart(String(copies).length, "0");
+/** The width copy numbers are padded to: fixed, never the count's, so growing past 9 or 99 copies renames none. */
+export const COPY_NUMBER_WIDTH = 2;
+
+/** `n` zero-padded to COPY_NUMBER_WIDTH digits (07; 100 stays 100). */
+export const copyKey = (n: number): string => String(n).padStart(COPY_NUMBER_WIDTH, "0");
 
 /** The name of copy `n`: the pattern with `{lab}` and `{n}` (zero-padded) filled in. */
-export const copyName = (pattern: string, lab: string, n: number, copies: number): string =>
-  pattern.replaceAll("{lab}", lab).replaceAll("{n}", copyKey(n, copies));
+export const copyName = (pattern: string, lab: string, n: number): string => pattern.replaceAll("{lab}", lab).replaceAll("{n}", copyKey(n));
 
 /** A VM of a copy: `course-01-web`. */
 export const copyVmName = (copy: string, vm: string): string => `${copy}-${vm}`;
@@ -119,7 +121,7 @@ export function labProblems(lab: LabShape): LabProblem[] {
 function equalNames(pattern: string, lab: string, copies: number): { name: string; first: number; second: number } | undefined {
   const seen = new Map<string, number>();
   for (let n = 1; n <= copies; n++) {
-    const name = copyName(pattern, lab, n, copies);
+    const name = copyName(pattern, lab, n);
     const first = seen.get(name);
     if (first !== undefined) return { name, first, second: n };
     seen.set(name, n);
@@ -135,8 +137,8 @@ export function planCopies(lab: LabShape): LabCopy[] {
   const prefix = lab.copyPrefix ?? DEFAULT_COPY_PREFIX;
   return Array.from({ length: lab.copies }, (_, i) => ({
     number: i + 1,
-    key: copyKey(i + 1, lab.copies),
-    name: copyName(pattern, lab.name, i + 1, lab.copies),
+    key: copyKey(i + 1),
+    name: copyName(pattern, lab.name, i + 1),
     ...copyNetwork(lab.pool, prefix, i + 1),
   }));
 }

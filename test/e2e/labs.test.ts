@@ -72,12 +72,12 @@ describe("a class lab from an environment file", () => {
     const up = await run().stack.up(collectInto(run()));
     expect(up.summary.result).toBe("succeeded");
     copies = up.outputs.labs.value.class.copies;
-    expect(Object.keys(copies)).toEqual(["1", "2"]);
+    expect(Object.keys(copies)).toEqual(["01", "02"]);
     expect(Object.values(copies).map((c) => [c.name, c.vnet.network, c.vms.web.name, c.vms.db.name])).toEqual([
-      ["class-1", "10.100.0.0/24", "class-1-web", "class-1-db"],
-      ["class-2", "10.100.1.0/24", "class-2-web", "class-2-db"],
+      ["class-01", "10.100.0.0/24", "class-01-web", "class-01-db"],
+      ["class-02", "10.100.1.0/24", "class-02-web", "class-02-db"],
     ]);
-    expect(networksOverlap(copies["1"].vnet.network, copies["2"].vnet.network)).toBe(false);
+    expect(networksOverlap(copies["01"].vnet.network, copies["02"].vnet.network)).toBe(false);
     // Each key's secret is a secret in the state's outputs (shown as [secret]), the rest of the labs output plain.
     const state = await run().stack.exportStack();
     const root = (state.deployment.resources as { type: string; outputs: any }[]).find((r) => r.type === "pulumi:pulumi:Stack")!;
@@ -88,8 +88,8 @@ describe("a class lab from an environment file", () => {
     ]);
     expect(up.outputs.labs.secret).toBe(false);
     // As the contract reads them: a declared power state, none where the file declares none.
-    expect(copies["1"].vms.web).toMatchObject({ powerState: "running" });
-    expect("powerState" in copies["1"].vms.db).toBe(false);
+    expect(copies["01"].vms.web).toMatchObject({ powerState: "running" });
+    expect("powerState" in copies["01"].vms.db).toBe(false);
     for (const copy of Object.values(copies)) {
       // Every NIC of the copy's VMs (a clone's own included) is on the copy's vnet.
       for (const vm of Object.values(copy.vms)) {
@@ -114,7 +114,7 @@ describe("a class lab from an environment file", () => {
       expect(key.lastlogin_stamp).toBeGreaterThan(0);
       expect(await run().api(`/v4/users/${copy.user.id}?fields=name,role`)).toEqual({ name: copy.name, role: "readonly" });
     }
-    const web = await run().api(`/v4/vms/${copies["2"].vms.web.id}?fields=machine%23status%23status%20as%20status`);
+    const web = await run().api(`/v4/vms/${copies["02"].vms.web.id}?fields=machine%23status%23status%20as%20status`);
     expect(web).toEqual({ status: "running" });
   }, 600_000);
 
@@ -143,7 +143,7 @@ describe("a class lab from an environment file", () => {
       /refused\.yaml:\d+:\d+: labs\[0\]\.copyName: '\{lab\}' makes two copies named 'class'/,
     );
     expect(await preview(`vnets: [{ name: office, network: 10.100.2.0/24 }]\n${classFile(3)}`)).toMatch(
-      /refused\.yaml:\d+:\d+: labs\[0\]\.pool: copy class-3's network 10\.100\.2\.0\/24 overlaps the vnet 'office' of this file/,
+      /refused\.yaml:\d+:\d+: labs\[0\]\.pool: copy class-03's network 10\.100\.2\.0\/24 overlaps the vnet 'office' of this file/,
     );
     // A vnet made outside the stack where copy 3's network would go: found by a read at preview.
     const admin = { username: run().emu.adminUser, password: run().emu.adminPassword, https: { certificateAuthority: run().emu.caCert } };
@@ -152,7 +152,7 @@ describe("a class lab from an environment file", () => {
       .json<{ $key: number }>();
     await run().reset();
     expect(await preview(classFile(3))).toMatch(
-      /lab 'class': pool: copy class-3's network 10\.100\.2\.0\/24 overlaps the existing vnet 'office' \(10\.100\.2\.0\/24\): choose a pool clear of it/,
+      /lab 'class': pool: copy class-03's network 10\.100\.2\.0\/24 overlaps the existing vnet 'office' \(10\.100\.2\.0\/24\): choose a pool clear of it/,
     );
     expect(await mutating()).toBe(0);
     await got.delete(`${run().emu.url}/api/v4/vnets/${office.$key}`, admin);
@@ -168,11 +168,11 @@ describe("a class lab from an environment file", () => {
     const added = [...after].filter((u) => !before.has(u));
     expect([...before].filter((u) => !after.has(u))).toEqual([]);
     expect(added.length).toBe(up.summary.resourceChanges?.create);
-    expect(added.filter((u) => !/::class-3(-|$)/.test(u))).toEqual([]);
+    expect(added.filter((u) => !/::class-03(-|$)/.test(u))).toEqual([]);
     // Every one of them a child of the lab (its VMs' hardware, power and snapshots through their VM).
     expect(added.filter((u) => !u.includes("::vplatform:index:Lab$"))).toEqual([]);
-    expect(Object.keys(up.outputs.labs.value.class.copies)).toEqual(["1", "2", "3"]);
-    expect(up.outputs.labs.value.class.copies["1"]).toEqual(copies["1"]);
+    expect(Object.keys(up.outputs.labs.value.class.copies)).toEqual(["01", "02", "03"]);
+    expect(up.outputs.labs.value.class.copies["01"]).toEqual(copies["01"]);
   }, 600_000);
 
   test("shrink to 2: only copy 3's resources are deleted", async () => {
@@ -183,9 +183,9 @@ describe("a class lab from an environment file", () => {
     const after = await urns(run().stack);
     const removed = [...before].filter((u) => !after.has(u));
     expect(removed.length).toBe(up.summary.resourceChanges?.delete);
-    expect(removed.filter((u) => !/::class-3(-|$)/.test(u))).toEqual([]);
-    expect(await run().api("/v4/vms?filter=name%20bw%20'class-3'")).toEqual([]);
-    expect(await run().api("/v4/vnets?filter=name%20eq%20'class-3'")).toEqual([]);
+    expect(removed.filter((u) => !/::class-03(-|$)/.test(u))).toEqual([]);
+    expect(await run().api("/v4/vms?filter=name%20bw%20'class-03'")).toEqual([]);
+    expect(await run().api("/v4/vnets?filter=name%20eq%20'class-03'")).toEqual([]);
   }, 600_000);
 
   test("destroy leaves nothing of the class", async () => {
@@ -198,20 +198,39 @@ describe("a class lab from an environment file", () => {
 });
 
 describe("two builds of one file on two fresh platforms", () => {
+  type StateResource = { urn: string; type: string; id?: string; parent?: string; inputs?: object; outputs?: { machineKey?: string } };
+  /** The inputs that hold another resource's key, and the type of that resource (a machine key is a VM's). */
+  const REFERENCES: Record<string, string> = { user: "User", vm: "VirtualMachine", machine: "VirtualMachine", vnet: "Vnet" };
   /**
    * The lab's resources as the program declared them, by URN: type, parent and inputs, the project's name (one per
-   * stack here), secrets and each create's random marker aside; the providers (their settings are each emulator's)
-   * left out.
+   * stack here), secrets and each create's random marker aside, and a key another resource holds replaced by that
+   * resource's URN (the platform numbers rows in the order parallel creates reach it); the providers (their settings
+   * are each emulator's) left out.
    */
-  const planned = async (stack: Stack, project: string) =>
-    ((await stack.exportStack()).deployment.resources as { urn: string; type: string; parent?: string; inputs?: object }[])
+  const planned = async (stack: Stack, project: string) => {
+    const resources = (await stack.exportStack()).deployment.resources as StateResource[];
+    const urnOf = new Map<string, string>();
+    for (const r of resources) {
+      const type = r.type.split(":").pop()!;
+      if (r.id) urnOf.set(`${type} ${r.id}`, r.urn);
+      if (r.outputs?.machineKey) urnOf.set(`machine ${r.outputs.machineKey}`, r.urn);
+    }
+    const reference = (key: string, value: unknown) => {
+      if (typeof value !== "string" || !(key in REFERENCES)) return undefined;
+      return urnOf.get(key === "machine" ? `machine ${value}` : `${REFERENCES[key]} ${value}`);
+    };
+    const aside = (key: string, value: unknown) =>
+      key === "__marker"
+        ? "[marker]"
+        : value && typeof value === "object" && SECRET_SIG in value
+          ? "[secret]"
+          : (reference(key, value) ?? value);
+    return resources
       .filter((r) => !r.type.startsWith("pulumi:"))
-      .map((r) =>
-        JSON.parse(JSON.stringify({ urn: r.urn, type: r.type, parent: r.parent, inputs: r.inputs }).replaceAll(project, "P"), aside),
-      )
+      .map((r) => JSON.parse(JSON.stringify({ urn: r.urn, type: r.type, parent: r.parent, inputs: r.inputs }), aside))
+      .map((r) => JSON.parse(JSON.stringify(r).replaceAll(project, "P")))
       .sort((x, y) => x.urn.localeCompare(y.urn));
-  const aside = (key: string, value: unknown) =>
-    key === "__marker" ? "[marker]" : value && typeof value === "object" && SECRET_SIG in value ? "[secret]" : value;
+  };
 
   test("give the same names, networks and structure", async () => {
     const text = classFile(2);
