@@ -342,17 +342,25 @@ describe("a YAML environment file kept in the user project, through the installe
  * The README's "Install and first run" section (up to the next section) as a user copies it: its bash and ts fenced
  * blocks in order (install, configure, program, apply, offline), de-indented.
  */
-function readmeUserPath(): { install: string; configure: string; program: string; apply: string; offline: string } {
+function readmeUserPath(): {
+  install: string;
+  configure: string;
+  program: string;
+  environment: string;
+  apply: string;
+  applyEnvironment: string;
+  offline: string;
+} {
   const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
   const start = readme.indexOf("## Install and first run (users)");
   const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
-  const blocks = [...section.matchAll(/^( *)```(bash|ts)\n([\s\S]*?)^ *```$/gm)].map(([, indent, lang, body]) => ({
+  const blocks = [...section.matchAll(/^( *)```(bash|ts|yaml)\n([\s\S]*?)^ *```$/gm)].map(([, indent, lang, body]) => ({
     lang,
     body: body.replace(new RegExp(`^${indent}`, "gm"), ""),
   }));
-  expect(blocks.map((b) => b.lang)).toEqual(["bash", "bash", "ts", "bash", "bash"]);
-  const [install, configure, program, apply, offline] = blocks.map((b) => b.body);
-  return { install, configure, program, apply, offline };
+  expect(blocks.map((b) => b.lang)).toEqual(["bash", "bash", "ts", "yaml", "bash", "bash", "bash"]);
+  const [install, configure, program, environment, apply, applyEnvironment, offline] = blocks.map((b) => b.body);
+  return { install, configure, program, environment, apply, applyEnvironment, offline };
 }
 
 /** A free port on 127.0.0.1 (the README's 8443 may be taken: other tests run beside this one). */
@@ -443,6 +451,22 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     expect(grow).toMatch(/~ disksize\s*: 21474836480 => 32212254720/);
     expect(grow).not.toMatch(/machine\s*:.*=>|\[diff: [^\]]*machine/);
     await ok("pulumi destroy --yes");
+  }, 300_000);
+
+  test("3-4, the YAML twin: the README's environment file, previewed and applied by the package's CLI", async () => {
+    fs.mkdirSync(path.join(fresh, "environments"), { recursive: true });
+    fs.writeFileSync(path.join(fresh, "environments", "dev.yaml"), readme.environment);
+    fs.writeFileSync(path.join(fresh, "ca.pem"), emulator.caCert);
+    const applied = await ok(
+      readme.applyEnvironment.replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey),
+    );
+    expect(applied).toMatch(/\d+ to create/); // the preview's plan, before the up
+    const vms = await adminGet(emulator, "/v4/vms?fields=name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
+    expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
+    const nets = await adminGet(emulator, "/v4/vnets?fields=name,network&filter=name%20eq%20'lab'");
+    expect(nets).toEqual([{ name: "lab", network: "10.20.0.0/24" }]);
+    await ok(`${readme.applyEnvironment.split("\n")[0].replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey)}
+npx vplatform env destroy environments/dev.yaml --stack dev`);
   }, 300_000);
 
   describe("a mistake in the settings fails the preview once, on the resource, naming the setting (no stack trace)", () => {
