@@ -1,4 +1,4 @@
-import { DEFAULT_PROJECT, parseCliArgs } from "./cli-args";
+import { COMMANDS, DEFAULT_PROJECT, OPTIONS, type OptionName, parseCliArgs, spec, USAGE } from "./cli-args";
 
 const ok = (argv: string[]) => {
   const r = parseCliArgs(argv);
@@ -84,5 +84,18 @@ describe("vplatform env arguments", () => {
     for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"])
       expect(r.message).toContain(word);
     expect(r.message).toContain("--parallel <n>     resource operations at once (default: 4 per VM of the file, at least 32,");
+  });
+});
+
+describe("the declared options are the parser's (one source for the parser, the usage and docs/reference/cli.md)", () => {
+  const names = Object.keys(OPTIONS) as OptionName[];
+  test.each(names)("--%s is listed in the usage", (name) => {
+    expect(USAGE).toMatch(new RegExp(`^  --${name}\\b`, "m"));
+  });
+  test.each(names.filter((name) => spec(name).commands))("--%s is refused with the commands it was not declared for", (name) => {
+    const { commands, type } = spec(name);
+    const value = type === "string" ? ["x"] : [];
+    for (const command of COMMANDS.filter((c) => !commands?.includes(c)))
+      expect(refused([command, "f.yaml", "--stack", "s", `--${name}`, ...value])).toMatch(`--${name} applies to`);
   });
 });

@@ -2,7 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
 import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
-import type { CliArgs, Command } from "./cli-args";
+import { type CliArgs, type Command, EXIT } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { loadEnvironment } from "./load-environment";
@@ -13,16 +13,8 @@ import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 import { waitingForLock } from "./lock-wait";
 
-/** Exit codes CI can branch on. */
-export const EXIT = {
-  ok: 0,
-  /** The engine or the platform failed (the message says which resource and why). */
-  error: 1,
-  /** `drift`: the platform differs from the file. */
-  drift: 2,
-  /** The file or the arguments are invalid; nothing was sent. */
-  invalid: 3,
-} as const;
+/** Exit codes CI can branch on (declared with the CLI's arguments, whose usage and reference page list them). */
+export { EXIT } from "./cli-args";
 
 export interface Io {
   stdout(text: string): void;
