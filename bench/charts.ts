@@ -95,16 +95,28 @@ export function transitionsChart(all: Measured[]): BarChart {
   };
 }
 
+/** A chart of the costs page: the line chart of (a) or the bar chart of (b). */
+export type ChartSpec = { kind: "line"; chart: LineChart } | { kind: "bar"; chart: BarChart };
+
 /** The charts of the costs page by file, from the recorded figures (earlier ones marked recorded) and the current ones. */
-export function renderCharts(results: Measured[]): Record<string, string> {
+export function chartSpecs(results: Measured[]): Record<string, ChartSpec> {
   const speeds = [...new Set(results.map((r) => r.speed))];
   return {
     ...Object.fromEntries(
-      speeds.map((speed) => [`docs/costs/requests-per-vm-${speedSlug(speed)}.svg`, renderLineChart(requestsChart(results, speed))]),
+      speeds.map((speed) => [`docs/costs/requests-per-vm-${speedSlug(speed)}.svg`, { kind: "line", chart: requestsChart(results, speed) }]),
     ),
-    "docs/costs/wall-time-in-transitions.svg": renderBarChart(transitionsChart(results)),
+    "docs/costs/wall-time-in-transitions.svg": { kind: "bar", chart: transitionsChart(results) },
   };
 }
+
+/** Each chart's SVG text by file. */
+export const renderCharts = (results: Measured[]): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(chartSpecs(results)).map(([file, spec]) => [
+      file,
+      spec.kind === "line" ? renderLineChart(spec.chart) : renderBarChart(spec.chart),
+    ]),
+  );
 
 /** A speed as a file name's part: "lab", "×10" → "x10". */
 const speedSlug = (speed: string) => speed.replace("×", "x");

@@ -60,7 +60,7 @@ const line = (logY: boolean, values: (number | undefined)[][]): LineChart => ({
   yLabel: "requests",
   logY,
   panels: [
-    { title: "up", series: values.map((v, i) => ({ name: `s${i}`, color: "#00000" + i, values: v })) },
+    { title: "up", series: values.map((v, i) => ({ name: `s${i}`, color: `#00000${i}`, values: v })) },
     { title: "grow", series: [{ name: "s0", color: "#000000", dashed: true, values: [1, 1, 1] }] },
   ],
 });
