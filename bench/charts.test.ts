@@ -2,7 +2,8 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { requestsChart, scenario, scenarios, transitionsChart } from "./charts";
 import { floor, type Measured, type Op, OPS } from "./figures";
-import { chartFiles, committedResults, mergeResults } from "./results";
+import * as os from "node:os";
+import { chartFiles, committedResults, mergeResults, RESULTS, readResults, recordResults } from "./results";
 
 const root = path.resolve(__dirname, "..");
 
@@ -102,6 +103,18 @@ describe("recording a run into bench/results/current.jsonl", () => {
       [50, "destroy", 160],
       [1000, "up", 6000],
     ]);
+  });
+  test("--record writes the run into current.jsonl and redraws the charts from it", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "bench-record-"));
+    try {
+      fs.cpSync(path.join(root, "bench", "results"), path.join(dir, "bench", "results"), { recursive: true });
+      const run = lifecycle(5, { vms: 400, speed: "×10", transitionMs: 20_000, seconds: 400 });
+      expect(recordResults(dir, run)).toEqual([RESULTS.current, ...Object.keys(chartFiles(root))]);
+      expect(readResults(path.join(dir, RESULTS.current)).slice(-run.length)).toEqual(run);
+      expect(fs.readFileSync(path.join(dir, "docs", "costs", "wall-time-in-transitions.svg"), "utf8")).toContain("up, 400 VMs");
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
   test("another variant of the same lab is another figure", () => {
     expect(mergeResults([measured("up", 300)], [measured("up", 280, { checkpoints: false })])).toHaveLength(2);

@@ -28,11 +28,11 @@ const speedText = (speed: string) => (speed === "lab" ? "lab speed" : `${speed} 
 const byVms = (results: Measured[]) => [...new Set(results.map((r) => r.vms))].sort((a, b) => a - b);
 
 /** The operations with a floor above 0 (preview's is 0: nothing to plot on a log axis), and the whole lifecycle. */
-export const REQUEST_PANELS = [...OPS.filter((op) => floor(op, 1) > 0), "lifecycle"] as const;
+const REQUEST_PANELS = [...OPS.filter((op) => floor(op, 1) > 0), "lifecycle"] as const;
 type RequestPanel = (typeof REQUEST_PANELS)[number];
 
 /** Requests per VM of an operation (or a whole lifecycle) of one scenario at N VMs; undefined when not measured. */
-export function requestsPerVm(results: Measured[], panel: RequestPanel, name: string, vms: number): number | undefined {
+function requestsPerVm(results: Measured[], panel: RequestPanel, name: string, vms: number): number | undefined {
   if (panel !== "lifecycle") {
     const r = results.find((m) => m.op === panel && m.vms === vms && scenario(m) === name);
     return r && r.requests / vms;
