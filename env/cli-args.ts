@@ -122,7 +122,7 @@ const commandList = (commands: readonly string[]) =>
   commands.length === 1 ? `${commands[0]} only` : `${commands.slice(0, -1).join(", ")} and ${commands.at(-1)}`;
 
 /** An option's usage text: which commands take it, what it does, what applies without it. */
-export function optionText(name: OptionName): string {
+function optionText(name: OptionName): string {
   const o = spec(name);
   const scope = o.commands ? `${o.commands.join(", ")}: ` : o.needs ? `with --${o.needs}: ` : "";
   return `${scope}${o.meaning}${o.default ? ` (default: ${o.default})` : ""}`;
@@ -141,11 +141,13 @@ function wrap(text: string, width: number): string[] {
   return [...lines, line];
 }
 
+/** The usage's columns: its lines' width, a command's name and an option's label before their text. */
 const USAGE_WIDTH = 116;
+const COMMAND_WIDTH = 10;
 const LABEL_WIDTH = 19;
 
 function usage(): string {
-  const commands = COMMANDS.map((c) => `  ${c.padEnd(LABEL_WIDTH - 9)}${COMMAND_SPECS[c]}`);
+  const commands = COMMANDS.map((c) => `  ${c.padEnd(COMMAND_WIDTH)}${COMMAND_SPECS[c]}`);
   const options = (Object.keys(OPTIONS) as OptionName[]).flatMap((name) => {
     const o = spec(name);
     const label = `--${name}${o.value ? ` ${o.value}` : ""}`;
