@@ -9,7 +9,7 @@
 // preview, refresh, a grow of one drive per VM and destroy, once per variant:
 //   default   no `--parallel`: the engine's default (PULUMI_PARALLEL, else 4 × cores), what a plain `pulumi up` gets;
 //   env       the parallelism `vplatform env` sets (env/parallelism.ts).
-// They are printed side by side with the recorded baseline (bench/baseline.jsonl).
+// They are printed side by side with the recorded baseline (bench/results/baseline.jsonl).
 //
 // Forms: none or --quick (10 VMs at lab speed, about a minute); --full (50 and 200
 // VMs at lab speed, 50 at realistic speed: about an hour on 2 cores); --n1000 (1000
@@ -19,8 +19,11 @@
 // listed operations follow it), --skip-checkpoints (PULUMI_SKIP_CHECKPOINTS=true),
 // --backend=postgres://... (state there instead of a file backend), --detail
 // (requests by method and table), --out=results.jsonl (appends each measured
-// operation), --from=a.jsonl,b.jsonl (prints the tables of earlier runs without
-// running anything), --markdown (tables as Markdown, as docs/costs.md carries them).
+// operation), --record (writes the run's figures into bench/results/current.jsonl,
+// replacing the same lab's and variant's), --from=a.jsonl,b.jsonl (prints the tables
+// of earlier runs without running anything), --markdown (tables as Markdown),
+// --charts (redraws docs/costs/*.svg from bench/results/ without running anything;
+// `npm run charts`). A run redraws the charts too.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -32,6 +35,7 @@ import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";
 import { startLabEmulator } from "./lab";
 import { ProcessUsage } from "./processUsage";
+import { RESULTS, readResults, recordResults, writeCharts } from "./results";
 import { targetRows } from "./targets";
 
 interface Variant {
@@ -47,9 +51,6 @@ const VARIANTS: Variant[] = [
 
 /** What a plain `pulumi up` runs at: PULUMI_PARALLEL, else 4 × the CPUs (the engine's defaultParallel()). */
 const engineDefaultParallelism = (): number => Number(process.env.PULUMI_PARALLEL) || 4 * os.availableParallelism();
-
-/** Earlier releases' figures, committed with the bench: the old per-resource behaviour ("baseline"), main before issue 21. */
-const RECORDED_BASELINE = "bench/baseline.jsonl";
 
 /** The emulator's own transition time an operation waits for (all VMs in parallel), ms. */
 const transitionMs = (op: Op, scale: number): number | undefined =>
@@ -100,6 +101,8 @@ const OPTIONS = [
   "out",
   "from",
   "markdown",
+  "record",
+  "charts",
   "help",
 ];
 
@@ -118,11 +121,12 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (flag("charts")) return redrawCharts();
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));
     const recorded = recordedBaseline(results.map((r) => ({ n: r.vms, speed: r.speed, scale: 0 })));
-    // bench/baseline.jsonl itself may be among the files: its rows show once, as recorded.
+    // bench/results/baseline.jsonl itself may be among the files: its rows show once, as recorded.
     const asRead = (r: Measured) => JSON.stringify({ ...r, recorded: undefined });
     const known = new Set(recorded.map(asRead));
     return report([...recorded, ...results.filter((r) => !known.has(asRead(r)))]);
@@ -148,25 +152,24 @@ async function main(): Promise<void> {
     }
   }
   report([...recordedBaseline(runs), ...results]);
+  if (flag("record")) for (const file of recordResults(findRepoRoot(), results)) console.log(`wrote ${file}`);
+  else redrawCharts();
+}
+
+function redrawCharts(): void {
+  const written = writeCharts(findRepoRoot());
+  console.log(written.length ? written.map((file) => `wrote ${file}`).join("\n") : "the charts (docs/costs/*.svg) are up to date");
 }
 
 /** The recorded baseline rows of the labs this run measured (the "before" of each table). */
 function recordedBaseline(runs: Run[]): Measured[] {
-  const recorded = readResults(path.join(findRepoRoot(), RECORDED_BASELINE));
+  const recorded = readResults(path.join(findRepoRoot(), RESULTS.baseline));
   const matches = (run: Run, r: Measured) => r.vms === run.n && r.speed === run.speed;
   const unmatched = new Set(
     runs.filter((run) => !recorded.some((r) => matches(run, r))).map((run) => `${run.n} VMs at ${run.speed} speed`),
   );
   for (const lab of unmatched) console.log(`(no recorded baseline for ${lab})`);
   return recorded.filter((r) => runs.some((run) => matches(run, r))).map((r) => ({ ...r, recorded: true }));
-}
-
-function readResults(file: string): Measured[] {
-  return fs
-    .readFileSync(file, "utf8")
-    .split("\n")
-    .filter(Boolean)
-    .map((line) => JSON.parse(line) as Measured);
 }
 
 function report(results: Measured[]): void {

@@ -1,4 +1,4 @@
-import { DEFAULT_PROJECT, parseCliArgs } from "./cli-args";
+import { COMMANDS, DEFAULT_PROJECT, OPTIONS, type OptionName, parseCliArgs, spec, USAGE } from "./cli-args";
 
 const ok = (argv: string[]) => {
   const r = parseCliArgs(argv);
@@ -83,7 +83,7 @@ describe("vplatform env arguments", () => {
     if (r.ok) return;
     for (const word of ["preview", "up", "refresh", "destroy", "drift", "exit codes", "PULUMI_BACKEND_URL", "VPLATFORM_ENDPOINT"])
       expect(r.message).toContain(word);
-    expect(r.message).toContain("--parallel <n>     resource operations at once (default: 4 per VM of the file, at least 32,");
+    expect(r.message).toContain("--parallel <n>     resource operations at once; reset: VMs reset at once (default: 4 per VM of the");
   });
 
   describe("reset and roster: the copies of a lab", () => {
@@ -106,9 +106,9 @@ describe("vplatform env arguments", () => {
     });
 
     test.each([
-      [["roster", "--all"], "--all applies to reset (roster lists every copy unless --copy)"],
-      [["reset", "--all", "--csv"], "--csv applies to roster"],
-      [["reset", "--all", "--show-secrets"], "--show-secrets applies to roster"],
+      [["roster", "--all"], "--all applies to reset only"],
+      [["reset", "--all", "--csv"], "--csv applies to roster only"],
+      [["reset", "--all", "--show-secrets"], "--show-secrets applies to roster only"],
       [["reset", "--all", "--markdown"], "--markdown applies to preview, drift and roster"],
       [["roster", "--csv", "--json"], "give one of --json, --csv, not several"],
       [["up", "--copy", "1"], "--copy applies to reset and roster"],
@@ -116,5 +116,18 @@ describe("vplatform env arguments", () => {
     ])("%j is refused: %s", ([command, ...flags], message) => {
       expect(refused([command, "f.yaml", "--stack", "s", ...flags])).toBe(message);
     });
+  });
+});
+
+describe("the declared options are the parser's (one source for the parser, the usage and docs/reference/cli.md)", () => {
+  const names = Object.keys(OPTIONS) as OptionName[];
+  test.each(names)("--%s is listed in the usage", (name) => {
+    expect(USAGE).toMatch(new RegExp(`^  --${name}\\b`, "m"));
+  });
+  test.each(names.filter((name) => spec(name).commands))("--%s is refused with the commands it was not declared for", (name) => {
+    const { commands, type } = spec(name);
+    const value = type === "string" ? ["x"] : [];
+    for (const command of COMMANDS.filter((c) => !commands?.includes(c)))
+      expect(refused([command, "f.yaml", "--stack", "s", `--${name}`, ...value])).toMatch(`--${name} applies to`);
   });
 });

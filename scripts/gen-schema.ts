@@ -1,4 +1,5 @@
-// Generates schema.json (the Pulumi package schema), docs/resources.md and the
+// Generates schema.json (the Pulumi package schema), docs/resources.md, docs/reference/cli.md (from
+// env/cli-args.ts), the generated blocks of other pages and the
 // dynamic entry modules (provider/dynamic/<file>.ts) from the resource list
 // (provider/resources/index.ts) and its zod input schemas.
 //   node dist/scripts/gen-schema.js          write both files
@@ -11,6 +12,7 @@ import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 import { resourceRules, stackRules } from "../policy/rules";
+import { COMMAND_SPECS, COMMANDS, ENVIRONMENT, EXIT_CODES, OPTIONS, type OptionName, spec as optionSpec } from "../env/cli-args";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents as zod writes them
 type Json = Record<string, any>;
@@ -298,6 +300,54 @@ export function buildPolicyTable(): string {
   return ["| rule | applies to | requires | level | settings (default) |", "|---|---|---|---|---|", ...rows].join("\n");
 }
 
+/** docs/reference/cli.md: the `vplatform env` CLI, from its parser's declarations (env/cli-args.ts). */
+export function buildCliReference(): string {
+  const code = (text: string) => `\`${text}\``;
+  const options = (Object.keys(OPTIONS) as OptionName[]).map((name) => {
+    const o = optionSpec(name);
+    const forms = [`--${name}${o.value ? ` ${o.value}` : ""}`, ...(o.short ? [`-${o.short}`] : [])].map(code).join(", ");
+    const scope = o.commands ? o.commands.join(", ") : o.needs ? `with ${code(`--${o.needs}`)}` : "all";
+    return `| ${forms} | ${scope} | ${cell(o.meaning)} | ${o.default ? cell(o.default) : ""} |`;
+  });
+  return [
+    "# The `vplatform env` CLI",
+    "",
+    "<!-- Generated from env/cli-args.ts (the parser's declarations) by scripts/gen-schema.ts: do not edit. -->",
+    "",
+    "Provisions a YAML environment file; how to write one and when to use which command:",
+    "[YAML environments](../guides/yaml-environments.md). `vplatform env --help` prints the same.",
+    "",
+    "```text",
+    `vplatform env <${COMMANDS.join("|")}> <file.yaml> --stack <name> [options]`,
+    "```",
+    "",
+    "## Commands",
+    "",
+    "| command | what it does |",
+    "|---|---|",
+    ...COMMANDS.map((c) => `| ${code(c)} | ${cell(COMMAND_SPECS[c])} |`),
+    "",
+    "## Options",
+    "",
+    "| option | commands | meaning | default |",
+    "|---|---|---|---|",
+    ...options,
+    "",
+    "## Exit codes",
+    "",
+    "| code | meaning |",
+    "|---|---|",
+    ...Object.values(EXIT_CODES).map(({ code: n, meaning }) => `| ${n} | ${cell(meaning)} |`),
+    "",
+    "## Environment",
+    "",
+    "| for | read from |",
+    "|---|---|",
+    ...Object.entries(ENVIRONMENT).map(([what, where]) => `| ${what} | ${cell(where)} |`),
+    "",
+  ].join("\n");
+}
+
 const BLOCK = (name: string) => [`<!-- generated: ${name} (scripts/gen-schema.ts) -->`, `<!-- end of generated: ${name} -->`] as const;
 
 /** The Markdown pages holding generated blocks, by block name: the pages a user reads them in. */
@@ -343,6 +393,7 @@ export function generatedFiles(root: string): Record<string, string> {
   return {
     "schema.json": `${JSON.stringify(schema, null, 2)}\n`,
     "docs/resources.md": buildDocs(schema),
+    "docs/reference/cli.md": buildCliReference(),
     ...Object.fromEntries(pages),
     ...dynamicEntryFiles(RESOURCE_LIST),
   };

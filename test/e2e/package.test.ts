@@ -131,7 +131,7 @@ describe("the tarball", () => {
       .split("\n")
       .map((f) => f.replace(/^package\//, ""));
     const allowed =
-      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/.+\.md|emulator\/(features\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
+      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/.+\.(md|svg)|emulator\/(features\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(
@@ -146,6 +146,7 @@ describe("the tarball", () => {
         "dist/plugin-sdk/index.js",
         "dist/plugin-sdk/package.json",
         "docs/index.md",
+        "docs/costs/wall-time-in-transitions.svg",
       ]),
     );
   });
