@@ -248,6 +248,22 @@ describe("a plan is built from the engine's events", () => {
     expect(plan.changes).toEqual([]);
   });
 
+  test("a component's refresh (a lab: no id, nothing on the platform) is no change made outside Pulumi", () => {
+    const component = {
+      type: "vplatform:index:Lab",
+      urn: "urn:pulumi:dev::envs::vplatform:index:Lab::course",
+      id: "",
+      inputs: {},
+      outputs: {},
+    };
+    const metadata = { op: "refresh", urn: component.urn, type: component.type, provider: "", old: component, new: component };
+    const plan = planFromEvents([
+      { sequence: seq++, timestamp: 0, resourcePreEvent: { metadata } },
+      { sequence: seq++, timestamp: 0, resOutputsEvent: { metadata } },
+    ] as EngineEvent[]);
+    expect(plan).toMatchObject({ outside: [], changes: [] });
+  });
+
   test("the provider's messages are warnings, its wait progress is not, errors are kept apart", () => {
     const plan = planFromEvents([
       diag("info", "vplatform: VirtualMachine 1: ram 2048 → 4096 needs a power cycle of VM 'web': the VM will be RESTARTED\n"),

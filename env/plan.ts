@@ -176,8 +176,10 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       }
     }
     const m = e.resourcePreEvent?.metadata;
-    if (m?.op === "refresh" && !isInternal(m.type)) refreshing.add(m.urn);
-    else if (m && !isInternal(m.type)) {
+    if (m?.op === "refresh") {
+      // A component (a lab) has no id: nothing of it is on the platform, so its read is no news.
+      if (!isInternal(m.type) && m.old?.id) refreshing.add(m.urn);
+    } else if (m && !isInternal(m.type)) {
       const action = ACTION_OF[m.op];
       if (action === "same") same.add(m.urn);
       // One entry per resource: a replacement shows as three steps, "replace" carries the keys.

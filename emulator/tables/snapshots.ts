@@ -13,7 +13,29 @@ import { DURATIONS } from "../domain/power";
 import { copyHardware } from "./hardware";
 import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
-import type { TableDef } from "./types";
+import type { Row, TableDef } from "./types";
+
+/**
+ * The fields a snapshot VM has of its own (its identity and bookkeeping); every other
+ * setting is the VM's as it was, and a restore puts those back.
+ */
+export const SNAPSHOT_OWN_FIELDS = [
+  "$key",
+  "name",
+  "description",
+  "is_snapshot",
+  "parent_vm",
+  "machine",
+  "uuid",
+  "created",
+  "modified",
+  "need_restart",
+  "creator",
+] as const;
+
+/** The VM's settings a snapshot VM keeps (and a restore puts back). */
+export const keptSettings = (vm: Row): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(vm).filter(([field]) => !(SNAPSHOT_OWN_FIELDS as readonly string[]).includes(field)));
 
 export const snapshotsTable: TableDef = {
   name: "machine_snapshots",
@@ -53,9 +75,8 @@ export const snapshotsTable: TableDef = {
     },
     afterCreate: (ctx, row, caller) => {
       const vm = vmOfMachine(ctx, row.machine)!;
-      const { $key: _k, machine: _m, ...settings } = vm;
       const snapVm = ctx.insert("vms", {
-        ...settings,
+        ...keptSettings(vm),
         name: row.name,
         description: row.description,
         is_snapshot: true,

@@ -14,7 +14,7 @@ import { assertNotBusy, isPoweredOn, runLongOperation, statusOfVm } from "../dom
 import { DURATIONS, hibernate, kill, migrate, powerOff, powerOn, reset } from "../domain/power";
 import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardware";
 import { createMachineFor } from "./machines";
-import { snapshotsTable } from "./snapshots";
+import { keptSettings, snapshotsTable } from "./snapshots";
 import type { ActionDef, Caller, FieldDef, Row, TableDef } from "./types";
 
 const str: FieldDef = { type: "string", maxLength: 255 };
@@ -116,7 +116,8 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   // drives go back to the snapshot's, matched by name; drives made since the snapshot go away.
   const machine = vm.machine;
   restoreDrives(ctx, snapVm.machine, machine);
-  ctx.update("vms", vm.$key, { cpu_cores: snapVm.cpu_cores, ram: snapVm.ram, need_restart: false, modified: ctx.nowSeconds() });
+  // A VM snapshot is the whole VM: its settings come back too (RAM, CPU, boot order, ...), its name and identity stay.
+  ctx.update("vms", vm.$key, { ...keptSettings(snapVm), need_restart: false, modified: ctx.nowSeconds() });
   const restored = ctx.get("vms", vm.$key)!;
   runLongOperation(ctx, [machine], "restoring", DURATIONS.restore, () => {
     if (params.poweron === true) {

@@ -158,6 +158,29 @@ describe("snapshot and restore", () => {
     expect((await c.get(`/api/v4/machine_drives?filter=machine+eq+${newMachine}`)).body).toHaveLength(1);
   });
 
+  test("a restore puts back the VM's settings as the snapshot kept them; its name, description and identity stay", async () => {
+    const { vm, machine } = await c.createVm({ name: "rs-conf", ram: 2048, cpu_cores: 2, boot_order: "cd", note: "v1" });
+    const snap = await act(vm, "snapshot", { name: "start", description: "the snapshot's" });
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    const fields = "name,description,uuid,ram,cpu_cores,boot_order,note,need_restart";
+    const before = (await c.get(`/api/v4/vms/${vm}?fields=${fields}`)).body;
+    await c.put(`/api/v4/vms/${vm}`, {
+      ram: 4096,
+      cpu_cores: 4,
+      boot_order: "dc",
+      note: "v2",
+      name: "rs-conf-renamed",
+      description: "later",
+    });
+    expect((await act(vm, "restore", { snapshot_id: snap.body.$key })).status).toBe(201);
+    await c.waitFor(`/api/v4/machine_status/${machine}`, (s) => s.status === "stopped");
+    expect((await c.get(`/api/v4/vms/${vm}?fields=${fields}`)).body).toEqual({
+      ...before,
+      name: "rs-conf-renamed",
+      description: "later",
+    });
+  });
+
   test("restore of a missing snapshot is 404, of another VM's snapshot 422, of a running VM 409", async () => {
     const a = await c.createVm({ name: "rs-a" });
     const b = await c.createVm({ name: "rs-b" });
