@@ -35,10 +35,25 @@ describe("adopt: true takes over the row with the declared name", () => {
     await expect(providers.VirtualMachine().create({ name: "taken", powerState: "stopped" })).rejects.toThrow(/adopt: true/);
   });
 
-  test("without adopt, an existing name is refused at preview (check), naming the field and saying to adopt or rename", async () => {
-    const made = await lab.api("POST", "vms", { name: "taken-preview" });
+  test("nothing by that name is an error, and nothing is created", async () => {
+    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-none", adopt: true })).rejects.toThrow(
+      /adopt: no VM 'adopt-none' exists/,
+    );
+    expect(await vmsNamed("adopt-none")).toEqual([]);
+  });
+});
+
+// Names unique on the platform (a VM's, a vnet's): a new one named like a row there would fail the `up` with 409.
+describe.each([
+  { kind: "VirtualMachine", table: "vms", declared: (name: string) => ({ name, powerState: "stopped" }) },
+  { kind: "Vnet", table: "vnets", declared: (name: string) => ({ name }) },
+] as const)("a new $kind named like a row already on the platform", ({ kind, table, declared }) => {
+  const provider = () => providers[kind]();
+
+  test("is refused at preview (check), naming the field and saying to adopt or rename", async () => {
+    const made = await lab.api("POST", table, { name: `taken-${table}` });
     await lab.newRun();
-    const checked = await providers.VirtualMachine().check({}, { name: "taken-preview" });
+    const checked = await provider().check({}, declared(`taken-${table}`));
     expect(checked.failures).toEqual([
       {
         property: "name",
@@ -49,21 +64,15 @@ describe("adopt: true takes over the row with the declared name", () => {
     ]);
   });
 
-  test("the check lets through a name the resource already had, adopt, and a row carrying the resource's own create marker", async () => {
-    await lab.api("POST", "vms", { name: "ours-preview", description: "[vplatform:marker-of-ours]" });
+  test("is let through when the resource already had the name, with adopt, and when the row carries its own create marker", async () => {
+    await lab.api("POST", table, { name: `ours-${table}`, description: "[vplatform:marker-of-ours]" });
     await lab.newRun();
-    const p = providers.VirtualMachine();
-    expect((await p.check({ name: "ours-preview" }, { name: "ours-preview" })).failures).toBeUndefined();
-    expect((await p.check({}, { name: "ours-preview", adopt: true })).failures).toBeUndefined();
-    expect((await p.check({}, { name: "ours-preview", __marker: "marker-of-ours" })).failures).toBeUndefined();
-    expect((await p.check({}, { name: "ours-preview", __marker: "marker-of-other" })).failures).toHaveLength(1);
-  });
-
-  test("nothing by that name is an error, and nothing is created", async () => {
-    await expect(checkedCreate(providers.VirtualMachine(), { name: "adopt-none", adopt: true })).rejects.toThrow(
-      /adopt: no VM 'adopt-none' exists/,
-    );
-    expect(await vmsNamed("adopt-none")).toEqual([]);
+    const p = provider();
+    const name = `ours-${table}`;
+    expect((await p.check({ name }, declared(name))).failures).toBeUndefined();
+    expect((await p.check({}, { ...declared(name), adopt: true })).failures).toBeUndefined();
+    expect((await p.check({}, { ...declared(name), __marker: "marker-of-ours" })).failures).toBeUndefined();
+    expect((await p.check({}, { ...declared(name), __marker: "marker-of-other" })).failures).toHaveLength(1);
   });
 });
 

@@ -29,7 +29,8 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
-import { verifyVmNameFree } from "./nameTakenCheck";
+import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
+import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { VM_TABLE } from "./schema";
 
@@ -190,6 +191,15 @@ async function runVmSteps(api: Session, vm: VmRef, steps: VmStep[], status: Mach
   return status;
 }
 
+/** VM names are unique on the platform; a VM's snapshots (VM rows too) never clash. */
+const VM_NAMES: NameTakenRule = {
+  table: VM_TABLE,
+  noun: "VM",
+  shape: virtualMachineShape,
+  copyFields: VM_CHECK_FIELDS,
+  notOfKind: (row) => toBoolean(row.is_snapshot) === true,
+};
+
 export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({
   token: "VirtualMachine",
   table: VM_TABLE,
@@ -197,7 +207,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram", ownsMachine: true },
-  verify: (api, inputs, unknown, olds) => verifyVmNameFree(api, inputs, unknown, olds),
+  verify: (api, inputs, unknown, olds) => verifyNameFree(VM_NAMES, api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 
   async create(api, inputs) {

@@ -23,6 +23,7 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
+import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
 import { NIC_TABLE } from "../nic/schema";
 import { VM_TABLE } from "../virtualMachine/schema";
@@ -88,6 +89,9 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
   return d;
 }
 
+/** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name" };
+
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",
   table: VNET_TABLE,
@@ -96,6 +100,7 @@ export const vnet = defineResource<Inputs, Outputs>({
   schema: vnetInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram" },
   diff: (_id, olds, news) => diffVnet(olds, news),
+  verify: (api, inputs, unknown, olds) => verifyNameFree(VNET_NAMES, api, inputs, unknown, olds),
 
   async create(api, inputs) {
     if (inputs.adopt) {
