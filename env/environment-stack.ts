@@ -2,13 +2,13 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automation";
-import { buildEnvironment } from "./build-environment";
-import type { Environment } from "./environmentTypes.generated";
+import type { LoadedEnvironment } from "./load-environment";
+import { environmentProgram } from "./program";
 import { findRepoRoot } from "./local-stack";
 
 export interface EnvironmentStackOptions {
   /** Absent for refresh and destroy, which work from the state and never run the program. */
-  environment?: Environment;
+  environment?: LoadedEnvironment;
   projectName: string;
   stackName: string;
   /** Variables for the engine besides the caller's own (backend, passphrase). */
@@ -37,7 +37,7 @@ export async function openEnvironmentStack(opts: EnvironmentStackOptions): Promi
     linkPackages(workDir);
     const open = opts.existing ? LocalWorkspace.selectStack.bind(LocalWorkspace) : LocalWorkspace.createOrSelectStack.bind(LocalWorkspace);
     const stack = await open(
-      { stackName: opts.stackName, projectName: opts.projectName, program: async () => buildEnvironment(opts.environment ?? noProgram()) },
+      { stackName: opts.stackName, projectName: opts.projectName, program: () => environmentProgram(opts.environment ?? noProgram()) },
       {
         workDir,
         pulumiCommand: await pulumiCommand(),

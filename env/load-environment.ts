@@ -2,13 +2,24 @@ import * as fs from "node:fs";
 import { environmentSchema } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
 import { applyStackOverlay } from "./stack-overlay";
-import { parseYamlSource, validateYamlSource } from "./yaml-source";
+import { parseYamlSource, validateYamlSource, type YamlSource } from "./yaml-source";
+
+/** A validated environment and where each of its values sits in the file. */
+export interface LoadedEnvironment {
+  env: Environment;
+  locate: YamlSource["locate"];
+}
 
 /**
  * Reads and validates an environment file, with the overlay of `stack` applied
  * when the file has one; every problem is reported as file:line:col.
  */
-export function loadEnvironment(file: string, text = fs.readFileSync(file, "utf8"), stack?: string): Environment {
+export function loadEnvironmentSource(file: string, text = fs.readFileSync(file, "utf8"), stack?: string): LoadedEnvironment {
   const source = parseYamlSource(text, file, (doc, problem) => applyStackOverlay(doc, stack, problem));
-  return validateYamlSource(source, environmentSchema);
+  return { env: validateYamlSource(source, environmentSchema), locate: source.locate };
+}
+
+/** The environment of `loadEnvironmentSource`, positions aside. */
+export function loadEnvironment(file: string, text = fs.readFileSync(file, "utf8"), stack?: string): Environment {
+  return loadEnvironmentSource(file, text, stack).env;
 }

@@ -7,8 +7,8 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
-import { buildEnvironment } from "./build-environment";
-import { loadEnvironment } from "./load-environment";
+import { environmentProgram } from "./program";
+import { loadEnvironmentSource } from "./load-environment";
 
 /**
  * The directory of Pulumi.yaml, as the language host reports it: the working
@@ -27,4 +27,4 @@ const stack = pulumi.getStack();
 const file = path.resolve(root, new pulumi.Config().get("environment") ?? path.join("environments", `${stack}.yaml`));
 const shown = path.relative(root, file).startsWith("..") ? file : path.relative(root, file);
 
-export = buildEnvironment(loadEnvironment(shown, fs.readFileSync(file, "utf8"), stack));
+export = environmentProgram(loadEnvironmentSource(shown, fs.readFileSync(file, "utf8"), stack));

@@ -5,7 +5,7 @@ import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend
 import { type CliArgs, type EngineCommand, isLabCommand } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
-import { loadEnvironment } from "./load-environment";
+import { type LoadedEnvironment, loadEnvironmentSource } from "./load-environment";
 import { defaultParallelism, vmsListed } from "./parallelism";
 import { planFromEvents, visibleChanges, type Plan } from "./plan";
 import { renderMarkdown } from "./render-markdown";
@@ -31,12 +31,12 @@ export function outcome(command: EngineCommand, plan: Plan): Pick<Report, "resul
 }
 
 /** The environment, validated before anything is sent; `undefined` when the command does not run the program. */
-function environmentFor(args: CliArgs, cwd: string): Environment | undefined {
+function environmentFor(args: CliArgs, cwd: string): LoadedEnvironment | undefined {
   const needed = args.command === "preview" || args.command === "up" || args.command === "drift";
   // refresh and destroy work from the state alone, so a broken file cannot block a teardown.
   if (!needed) return undefined;
   // A fully qualified stack (org/project/dev) selects the overlay of its last part.
-  return loadEnvironment(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"), args.stack.split("/").pop());
+  return loadEnvironmentSource(args.file, fs.readFileSync(path.resolve(cwd, args.file), "utf8"), args.stack.split("/").pop());
 }
 
 /** `--parallel`, else from the VMs of the file (validated when the command loaded it, else as listed). */
@@ -90,7 +90,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   const login = currentLogin(env);
   const passwords = backendPasswords(env.PULUMI_BACKEND_URL, login);
   const io: Io = { stdout: (s) => given.stdout(masked(s, passwords)), stderr: (s) => given.stderr(masked(s, passwords)) };
-  let environment: Environment | undefined;
+  let environment: LoadedEnvironment | undefined;
   try {
     environment = environmentFor(args, cwd);
   } catch (e) {
@@ -107,7 +107,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
     return runLabCommand(args, io, { ...platformSettings(env), ...backend.env }, env);
   }
-  const parallel = parallelismFor(args, environment, cwd);
+  const parallel = parallelismFor(args, environment?.env, cwd);
   io.stderr(
     `vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}, parallelism ${parallel}\n`,
   );
@@ -115,7 +115,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   const events: EngineEvent[] = [];
   const report = (outcomeOf: Pick<Report, "result" | "exitCode">, plan: Plan): number => {
     const r: Report = { command, stack: args.stack, file: shownPath(args.file, cwd), ...outcomeOf, plan };
-    io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment) : renderText(r));
+    io.stdout(args.json ? renderJson(r) : args.markdown ? renderMarkdown(r, environment?.env) : renderText(r));
     return r.exitCode;
   };
   // biome-ignore lint/suspicious/noImplicitAnyLet: typed by its assignment in the try below (control-flow typing)

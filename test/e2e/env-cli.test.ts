@@ -248,4 +248,21 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(r.stderr).toContain("environments/broken.yaml:3:10: vms[0].ram: RAM must be at least 512 MB");
     expect((await vms()).filter((vm: { name: string }) => vm.name === "web")).toEqual([]);
   }, 60_000);
+
+  test("a reference to a vnet or VM neither declared nor on the platform fails the preview at its file:line:col, with no stack trace, sending nothing", async () => {
+    fs.writeFileSync(
+      path.join(repo, "environments", "typo.yaml"),
+      "vnets:\n  - { name: lab, network: 10.21.0.0/24 }\nvms:\n  - name: web\n    cloneFrom: { vm: golden }\n    nics: [{ vnet: labb }]\n",
+    );
+    const before = await api("GET", "/v4/vnets?fields=$key");
+    const r = await vplatform("preview", "environments/typo.yaml", "--stack", "typo");
+    expect(r.code).toBe(1);
+    const output = r.stdout + r.stderr;
+    expect(output).toContain(
+      "environments/typo.yaml:5:22: vms[0].cloneFrom.vm: no VM named 'golden' is declared in this file or exists on the platform",
+    );
+    expect(output).toContain("environments/typo.yaml:6:20: vms[0].nics[0].vnet: no vnet named 'labb' is declared in this file");
+    expect(output).not.toMatch(/Unhandled exception|\n\s+at .*\.js:\d+/);
+    expect(await api("GET", "/v4/vnets?fields=$key")).toEqual(before);
+  }, 120_000);
 });
