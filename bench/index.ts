@@ -21,6 +21,10 @@
 // (requests by method and table), --out=results.jsonl (appends each measured
 // operation), --from=a.jsonl,b.jsonl (prints the tables of earlier runs without
 // running anything), --markdown (tables as Markdown, as docs/costs.md carries them).
+//
+// The class scenario (bench/class/): --class[=30] (that many copies of a 3-VM lab at lab
+// speed, 30 by default: about N minutes), --class-realistic=5 (copies at realistic speed,
+// --scale), with --detail and --markdown as above; it runs instead of the labs above.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -30,6 +34,7 @@ import { DURATIONS } from "../emulator/domain/power";
 import { createLocalStack, findRepoRoot } from "../env/local-stack";
 import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";
+import { benchClass } from "./class/run";
 import { startLabEmulator } from "./lab";
 import { ProcessUsage } from "./processUsage";
 import { targetRows } from "./targets";
@@ -100,6 +105,8 @@ const OPTIONS = [
   "out",
   "from",
   "markdown",
+  "class",
+  "class-realistic",
   "help",
 ];
 
@@ -118,6 +125,14 @@ async function main(): Promise<void> {
     }
     return;
   }
+  if (flag("class") || flag("class-realistic"))
+    return benchClass({
+      lab: flag("class") ? numbers(option("class") || "30", []) : [],
+      realistic: numbers(option("class-realistic"), []),
+      scale: Number(option("scale") ?? 10),
+      detail: flag("detail"),
+      markdown: markdown(),
+    });
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));
