@@ -39,10 +39,11 @@ export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape
   switch (phase) {
     case "up":
       return {
-        // golden: POST VM + POST drive; per copy: POST vnet, vnet poweron, POST user, POST key;
-        // per VM: clone, POST drive, POST NIC, snapshot, power-on; 1 status GET to see them run.
-        requests: 2 + 4 * copies + 5 * vms + 1,
-        what: "golden VM + drive (2); per copy vnet, vnet power-on, user, key (4); per VM clone, drive, NIC, snapshot, power-on (5); 1 status read",
+        // A snapshot's answer is "accepted" without its key (docs/platform-api.md): one read learns it.
+        requests: 2 + 4 * copies + 6 * vms + 1,
+        what:
+          "golden VM + drive (2); per copy vnet, vnet power-on, user, key (4); " +
+          "per VM clone, drive, NIC, snapshot, the snapshot's key (its answer has none), power-on (6); 1 status read",
       };
     case "roster":
       return { requests: 2, what: "one list of machine statuses and one of NICs, for all copies" };
@@ -54,9 +55,9 @@ export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape
       };
     case "destroy":
       return {
-        // Deleting a VM takes its drives and NICs (docs/platform-api.md); a stopped golden needs no power-off.
-        requests: 2 * vms + 3 * copies + 2,
-        what: "per VM power-off, DELETE VM (2); per copy DELETE vnet, user, key (3); golden's DELETE; 1 status read",
+        // Deleting a VM takes its drives and NICs, not its snapshots (VM rows of their own); a stopped golden needs no power-off.
+        requests: 3 * vms + 3 * copies + 2,
+        what: "per VM power-off, DELETE VM, DELETE snapshot (3); per copy DELETE vnet, user, key (3); golden's DELETE; 1 status read",
       };
   }
 }
