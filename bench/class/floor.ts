@@ -15,8 +15,8 @@ export interface ClassMeasured extends ClassShape {
   phase: ClassPhase;
   /** "lab" (time scale 0.01) or "×<scale>". */
   speed: string;
-  /** The parallelism the CLI ran at (engine slots for up and destroy; VMs at once for reset). */
-  parallel: number;
+  /** The parallelism the CLI ran at (engine slots for up and destroy; VMs at once for reset); none for a roster. */
+  parallel?: number;
   requests: number;
   /** Requests by method and table ("POST vms": 90). */
   byTable: Record<string, number>;
@@ -76,7 +76,7 @@ export function classRows(results: ClassMeasured[]): string[][] {
         r.speed,
         `${r.copies} × ${r.vmsPerCopy}`,
         r.phase,
-        String(r.parallel),
+        r.parallel === undefined ? "-" : String(r.parallel),
         String(r.requests),
         fixed(r.requests / vms, 2),
         String(floor),

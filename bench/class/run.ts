@@ -77,7 +77,7 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
       throw new Error(`vplatform env ${phase} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
     // The CLI says its parallelism: engine slots for up and destroy, VMs at once for a reset (all of them).
     const said = /parallelism (\d+)/.exec(stderr.join(""));
-    const parallel = said ? Number(said[1]) : phase === "reset" ? vms : 0;
+    const parallel = said ? Number(said[1]) : phase === "reset" ? vms : undefined;
     const byTable = Object.fromEntries(counts.entries.map((e) => [`${e.method} ${e.table}`, e.count]));
     if (detail)
       console.log(
@@ -90,7 +90,7 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
       ...shape,
       phase,
       speed: run.speed,
-      parallel,
+      ...(parallel === undefined ? {} : { parallel }),
       requests: counts.total,
       byTable,
       seconds,
