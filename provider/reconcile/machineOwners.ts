@@ -22,7 +22,7 @@ interface Known {
   machineOfVm: Map<string, string>;
   /** VM key → its keys and name: kept through power actions (they change none of it), dropped when the VM changes or goes. */
   refs: Map<string, MachineOwner["ref"]>;
-  /** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
+  /** Machines this process created or cloned (not taken over, not recovered): no earlier run can have made hardware or snapshots of them. */
   madeHere: Set<string>;
 }
 const known = perSession<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), refs: new Map(), madeHere: new Set() }));

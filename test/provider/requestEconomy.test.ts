@@ -291,6 +291,21 @@ describe("look-ups before a create: the row an interrupted earlier attempt made 
     expect(count(await lab.requests(), "GET", "machine_drives")).toBe(0);
   });
 
+  test("a clone made now is a VM made here: its drive, NIC and snapshot are sent without a look for an earlier run's", async () => {
+    await lab.newRun();
+    const tpl = await checkedCreate(providers.VirtualMachine(), { name: "tpl-eco", cpuCores: 1, ram: 1024 });
+    const vnet = await checkedCreate(providers.Vnet(), { name: "eco-net", network: "10.77.0.0/24" });
+    const clone = await checkedCreate(providers.VirtualMachine(), { name: "clone-eco", cloneFrom: { vm: tpl.id } });
+    await lab.resetRequests();
+    await checkedCreate(providers.Drive(), { machine: clone.outs.machineKey, name: "data", disksize: GiB, preferredTier: 3 });
+    await checkedCreate(providers.Nic(), { machine: clone.outs.machineKey, name: "eth0", vnet: vnet.id });
+    await checkedCreate(providers.VmSnapshot(), { vm: clone.id, name: "start" });
+    const r = await lab.requests();
+    expect(count(r, "GET", "machine_drives")).toBe(0);
+    expect(count(r, "GET", "machine_nics")).toBe(0);
+    expect(count(r, "GET", "vms")).toBe(1); // the snapshot's key, which its action's answer does not give
+  });
+
   test("12 drives on 6 VMs made elsewhere look for an earlier attempt's rows in at most two machine_drives GETs", async () => {
     const machines = await Promise.all(
       range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `pre-out-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),

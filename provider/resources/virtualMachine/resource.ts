@@ -221,8 +221,9 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
         // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
         const inserted = source ? await api.withMachineLock(source.machineKey, insert) : await insert();
         vm = inserted;
+        // A machine made now, a clone's too, holds no row of an earlier run (a clone's copied hardware carries its template's markers).
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
-        else if (!source) rememberMadeHere(api, vm.machineKey);
+        else rememberMadeHere(api, vm.machineKey);
       } catch (err) {
         if (!isNameConflict(err)) throw err;
         throw new Error(

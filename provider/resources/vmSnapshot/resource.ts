@@ -8,7 +8,7 @@ import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/creat
 import { insertRow } from "../../reconcile/insertRow";
 import { errorText, type Row, str } from "../../reconcile/platform";
 import { type VmRef, vmAction } from "../../reconcile/power";
-import { knownVmRef, rememberVmRef } from "../../reconcile/machineOwners";
+import { knownVmRef, madeByThisProcess, rememberVmRef } from "../../reconcile/machineOwners";
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
@@ -78,6 +78,8 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
             body: params,
             what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
             findOurs: taken,
+            // A VM this process made has no snapshot an earlier run took: only a resend looks.
+            lookFirst: !madeByThisProcess(api, vm.machineKey),
             send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
           },
           t.snapshot * 1000,
