@@ -194,6 +194,21 @@ describe("nothing verified twice: checks answer from one copy of a table per run
     expect((await lab.requests()).total).toBe(1);
   });
 
+  test("the name checks of 10 new users (a class's), one at a time, cost one users GET together; a taken name is still refused", async () => {
+    await lab.newRun();
+    await lab.api("POST", "users", { name: "taken-user" });
+    await lab.resetRequests();
+    const results = await oneAtATime([...range(10).map((i) => `student-${i}`), "taken-user"], (name) =>
+      providers.User().check({}, { name }),
+    );
+    expect(results.slice(0, 10).map((r) => r.failures ?? [])).toEqual(range(10).map(() => []));
+    expect(results[10].failures).toEqual([
+      expect.objectContaining({ property: "name", reason: expect.stringContaining("'taken-user' already exists") }),
+    ]);
+    // One copy of the names, and the taken one looked up afresh before it is refused.
+    expect(count(await lab.requests(), "GET", "users")).toBe(2);
+  });
+
   test("checks of 6 drives on VMs made before this run cost one GET together; an unchanged key costs none", async () => {
     const machines = await Promise.all(
       range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),
