@@ -55,9 +55,10 @@ export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape
       };
     case "destroy":
       return {
-        // Deleting a VM takes its drives and NICs, not its snapshots (VM rows of their own); a stopped golden needs no power-off.
-        requests: 3 * vms + 3 * copies + 2,
-        what: "per VM power-off, DELETE VM, DELETE snapshot (3); per copy DELETE vnet, user, key (3); golden's DELETE; 1 status read",
+        // Deleting a VM takes its drives and NICs, not its snapshots (VM rows of their own); the platform deletes
+        // only a stopped network; a stopped golden needs no power-off.
+        requests: 3 * vms + 4 * copies + 2,
+        what: "per VM power-off, DELETE VM, DELETE snapshot (3); per copy vnet power-off, DELETE vnet, user, key (4); golden's DELETE; 1 status read",
       };
   }
 }
