@@ -22,9 +22,10 @@
 // operation), --from=a.jsonl,b.jsonl (prints the tables of earlier runs without
 // running anything), --markdown (tables as Markdown, as docs/costs.md carries them).
 //
-// The class scenario (bench/class/): --class[=30] (that many copies of a 3-VM lab at lab
-// speed, 30 by default: about N minutes), --class-realistic=5 (copies at realistic speed,
-// --scale), with --detail and --markdown as above; it runs instead of the labs above.
+// The class scenario (bench/class/, docs/costs.md "A class"): --class[=30] (that many copies of
+// a 3-VM lab at lab speed, 30 by default: about 4 minutes), --class-realistic=1 (copies at
+// realistic speed, --scale: clones of one template run one at a time, 50 s each at ×10),
+// with --detail and --markdown as above; it runs instead of the labs above.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
