@@ -24,6 +24,11 @@
 // of earlier runs without running anything), --markdown (tables as Markdown),
 // --charts (redraws docs/costs/*.svg from bench/results/ without running anything;
 // `npm run charts`). A run redraws the charts too.
+//
+// The class scenario (bench/class/, docs/costs.md "A class"): --class[=30] (that many copies of
+// a 3-VM lab at lab speed, 30 by default: about 4 minutes), --class-realistic=1 (copies at
+// realistic speed, --scale: clones of one template run one at a time, 50 s each at ×10),
+// with --detail and --markdown as above; it runs instead of the labs above.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -33,6 +38,7 @@ import { DURATIONS } from "../emulator/domain/power";
 import { createLocalStack, findRepoRoot } from "../env/local-stack";
 import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";
+import { benchClass } from "./class/run";
 import { startLabEmulator } from "./lab";
 import { ProcessUsage } from "./processUsage";
 import { RESULTS, readResults, recordResults, writeCharts } from "./results";
@@ -103,6 +109,8 @@ const OPTIONS = [
   "markdown",
   "record",
   "charts",
+  "class",
+  "class-realistic",
   "help",
 ];
 
@@ -122,6 +130,14 @@ async function main(): Promise<void> {
     return;
   }
   if (flag("charts")) return redrawCharts();
+  if (flag("class") || flag("class-realistic"))
+    return benchClass({
+      lab: flag("class") ? numbers(option("class") || "30", []) : [],
+      realistic: numbers(option("class-realistic"), []),
+      scale: Number(option("scale") ?? 10),
+      detail: flag("detail"),
+      markdown: markdown(),
+    });
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));

@@ -14,15 +14,27 @@ export const SLOTS_PER_VM = 4;
 
 export const defaultParallelism = (vms: number): number => Math.max(MIN_PARALLEL, SLOTS_PER_VM * vms);
 
+/** What the VMs of a file are counted from: its own and each lab's, once per copy. */
+interface Declared {
+  vms?: unknown;
+  labs?: unknown;
+}
+
+/** The VMs a file declares: its `vms` and, per lab, `copies` × the lab's `vms` (a class of 30 × 3 is 90 VMs). */
+export function vmsDeclared(env: Declared): number {
+  const count = (list: unknown) => (Array.isArray(list) ? list.length : 0);
+  const labs = Array.isArray(env.labs) ? (env.labs as { copies?: unknown; vms?: unknown }[]) : [];
+  return count(env.vms) + labs.reduce((n, lab) => n + (Number.isInteger(lab?.copies) ? Number(lab.copies) : 0) * count(lab?.vms), 0);
+}
+
 /**
  * The VMs an environment file lists, read without validating it (refresh and
  * destroy work even when the file is broken or gone: then 0). An overlay
- * cannot add entries, so the count is every stack's.
+ * cannot add entries; a lab's copies are counted as the file's base declares them.
  */
 export function vmsListed(file: string): number {
   try {
-    const vms = (parse(fs.readFileSync(file, "utf8")) as { vms?: unknown } | null)?.vms;
-    return Array.isArray(vms) ? vms.length : 0;
+    return vmsDeclared((parse(fs.readFileSync(file, "utf8")) as Declared | null) ?? {});
   } catch {
     return 0;
   }

@@ -6,7 +6,7 @@ import { type CliArgs, type EngineCommand, isLabCommand } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
 import { openEnvironmentStack } from "./environment-stack";
 import { type LoadedEnvironment, loadEnvironmentSource } from "./load-environment";
-import { defaultParallelism, vmsListed } from "./parallelism";
+import { defaultParallelism, vmsDeclared, vmsListed } from "./parallelism";
 import { planFromEvents, visibleChanges, type Plan } from "./plan";
 import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
@@ -40,8 +40,8 @@ function environmentFor(args: CliArgs, cwd: string): LoadedEnvironment | undefin
 }
 
 /** `--parallel`, else from the VMs of the file (validated when the command loaded it, else as listed). */
-export function parallelismFor(args: CliArgs, environment: Pick<Environment, "vms"> | undefined, cwd: string): number {
-  return args.parallel ?? defaultParallelism(environment?.vms.length ?? vmsListed(path.resolve(cwd, args.file)));
+export function parallelismFor(args: CliArgs, environment: Pick<Environment, "vms" | "labs"> | undefined, cwd: string): number {
+  return args.parallel ?? defaultParallelism(environment ? vmsDeclared(environment) : vmsListed(path.resolve(cwd, args.file)));
 }
 
 /** The policy pack options of the engine, paths resolved against the working directory. */

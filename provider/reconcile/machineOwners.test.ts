@@ -1,5 +1,16 @@
 import { Session } from "./session";
-import { forgetOwner, knownOwner, knownOwnerOfVm, madeByThisProcess, rememberMadeHere, rememberVm } from "./machineOwners";
+import {
+  forgetOwner,
+  forgetVm,
+  knownOwner,
+  knownOwnerOfVm,
+  knownVmRef,
+  madeByThisProcess,
+  rememberMadeHere,
+  rememberVm,
+  rememberVmRef,
+} from "./machineOwners";
+import { vmAction } from "./power";
 
 /** A platform that is never asked anything: what is learned of it is only remembered. */
 const platform = (): Session => {
@@ -37,5 +48,38 @@ describe("what the process knows of a machine is kept per platform", () => {
     forgetOwner(siteA, "12");
     expect(knownOwner(siteA, "12")).toBeUndefined();
     expect(knownOwner(siteB, "12")?.ref.name).toBe("b");
+  });
+});
+
+describe("a VM's keys and name are looked up once (a template cloned for a whole class, a VM snapshotted after its power-on)", () => {
+  const web = { vmKey: "7", machineKey: "12", name: "web" };
+
+  test("they outlive a power action, which forgets only the machine's status", async () => {
+    const site = platform();
+    rememberVm(site, web, stopped, true);
+    await vmAction(site, web, "poweron", {}).catch(() => undefined); // the platform here answers nothing
+    expect(knownOwner(site, "12")).toBeUndefined();
+    expect(knownVmRef(site, "7")).toEqual(web);
+  });
+
+  test("a VM read for its keys alone is known by them, on its own platform only", () => {
+    const siteA = platform();
+    const siteB = platform();
+    rememberVmRef(siteA, web);
+    expect(knownVmRef(siteA, "7")).toEqual(web);
+    expect(knownOwner(siteA, "12")).toBeUndefined(); // its power was not read
+    expect(knownVmRef(siteB, "7")).toBeUndefined();
+  });
+
+  test("a change or deletion of the VM forgets them, and so does a restore (which may give it another machine)", async () => {
+    const changed = platform();
+    rememberVm(changed, web, stopped, true);
+    forgetVm(changed, web);
+    expect(knownVmRef(changed, "7")).toBeUndefined();
+    expect(knownOwnerOfVm(changed, "7")).toBeUndefined();
+    const restored = platform();
+    rememberVmRef(restored, web);
+    await vmAction(restored, web, "restore", { snapshot_id: "9" }).catch(() => undefined);
+    expect(knownVmRef(restored, "7")).toBeUndefined();
   });
 });

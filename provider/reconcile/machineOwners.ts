@@ -20,15 +20,37 @@ export interface MachineOwner {
 interface Known {
   byMachine: Map<string, MachineOwner>;
   machineOfVm: Map<string, string>;
-  /** Machines this process created (not taken over, not cloned): no earlier run can have made hardware on them. */
+  /** VM key → its keys and name: kept through power actions (they change none of it), dropped when the VM changes or goes. */
+  refs: Map<string, MachineOwner["ref"]>;
+  /** Machines this process created or cloned (not taken over, not recovered): no earlier run can have made hardware or snapshots of them. */
   madeHere: Set<string>;
 }
-const known = perSession<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), madeHere: new Set() }));
+const known = perSession<Known>(() => ({ byMachine: new Map(), machineOfVm: new Map(), refs: new Map(), madeHere: new Set() }));
 
 export function rememberOwner(session: Session, owner: MachineOwner): void {
   if (!owner.ref.machineKey || !owner.ref.vmKey) return;
   known(session).byMachine.set(owner.ref.machineKey, owner);
   known(session).machineOfVm.set(owner.ref.vmKey, owner.ref.machineKey);
+  known(session).refs.set(owner.ref.vmKey, owner.ref);
+}
+
+/** A VM's keys and name as just read (a clone's template, a snapshot's VM): its power is not known. */
+export function rememberVmRef(session: Session, ref: MachineOwner["ref"]): void {
+  if (ref.machineKey && ref.vmKey) known(session).refs.set(ref.vmKey, ref);
+}
+
+/**
+ * The keys and name of VM `vmKey`, if this process knows them: a VM cloned
+ * thirty times or snapshotted after its power-on is looked up once, not each time.
+ */
+export function knownVmRef(session: Session, vmKey: string): MachineOwner["ref"] | undefined {
+  return known(session).refs.get(vmKey);
+}
+
+/** The VM is being changed (a rename) or deleted: its keys and name are read again, like its power. */
+export function forgetVm(session: Session, ref: { vmKey: string; machineKey: string }): void {
+  known(session).refs.delete(ref.vmKey);
+  forgetOwner(session, ref.machineKey);
 }
 
 /** The VM owning `machineKey`, if this process knows it. */

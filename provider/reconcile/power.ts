@@ -4,7 +4,7 @@ import type { OperationTimeouts } from "../schemas/timeouts";
 import { type MachineStatus, type MachineWait, isRunning, isStopped, lookAtMachineStatus, waitForMachineStatus } from "./machineStatus";
 import type { Row } from "./platform";
 import { sendConfirmed } from "./confirmedAction";
-import { forgetOwner } from "./machineOwners";
+import { forgetOwner, forgetVm } from "./machineOwners";
 import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
 import { forTheWholeRun } from "../client/engineLog";
@@ -29,7 +29,10 @@ export function powerTimeouts(t: OperationTimeouts): PowerTimeouts {
 
 /** Resolves to the action's answer (clone: `response.vmkey`/`machinekey`; restore: `response.machine`). */
 export function vmAction(api: Session, vm: VmRef, action: string, params?: Row): Promise<{ response?: Row }> {
-  forgetOwner(api, vm.machineKey); // what this process knew of the machine's power no longer holds
+  // What this process knew of the machine's power no longer holds; after a restore, not even its machine key
+  // (the spec does not say whether a restore keeps the VM's machine).
+  if (action === "restore") forgetVm(api, vm);
+  else forgetOwner(api, vm.machineKey);
   return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 

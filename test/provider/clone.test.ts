@@ -54,4 +54,17 @@ describe("cloneFrom makes the VM as a copy of a template", () => {
     );
     expect(await lab.api("GET", "vms?filter=name eq 'clone-5'&fields=$key")).toEqual([]);
   });
+
+  test("a template cloned for several VMs is looked up once, and a clone snapshotted after its power-on is not looked up at all", async () => {
+    const tpl = await checkedCreate(vmProvider(), { name: "tpl-4" });
+    await lab.resetRequests();
+    const clones = [];
+    for (const n of [1, 2, 3]) clones.push(await checkedCreate(vmProvider(), { name: `clone-4-${n}`, cloneFrom: { vm: tpl.id } }));
+    await checkedCreate(providers.VmPower(), { vm: clones[0].id, state: "running" });
+    await checkedCreate(providers.VmSnapshot(), { vm: clones[0].id, name: "start" });
+    const reads = (await lab.requests()).entries.filter((e) => e.method === "GET" && e.table === "vms");
+    // Per clone one read: its settings as cloned (to apply declared ones). The snapshot one: its key (the action's
+    // answer has none); no look for one an earlier run took of a VM made now. No look-up of the template's or the VM's keys.
+    expect(reads.reduce((n, e) => n + e.count, 0)).toBe(clones.length + 1);
+  });
 });

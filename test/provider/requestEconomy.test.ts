@@ -194,6 +194,21 @@ describe("nothing verified twice: checks answer from one copy of a table per run
     expect((await lab.requests()).total).toBe(1);
   });
 
+  test("the name checks of 10 new users (a class's), one at a time, cost one users GET together; a taken name is still refused", async () => {
+    await lab.newRun();
+    await lab.api("POST", "users", { name: "taken-user" });
+    await lab.resetRequests();
+    const results = await oneAtATime([...range(10).map((i) => `student-${i}`), "taken-user"], (name) =>
+      providers.User().check({}, { name }),
+    );
+    expect(results.slice(0, 10).map((r) => r.failures ?? [])).toEqual(range(10).map(() => []));
+    expect(results[10].failures).toEqual([
+      expect.objectContaining({ property: "name", reason: expect.stringContaining("'taken-user' already exists") }),
+    ]);
+    // One copy of the names, and the taken one looked up afresh before it is refused.
+    expect(count(await lab.requests(), "GET", "users")).toBe(2);
+  });
+
   test("checks of 6 drives on VMs made before this run cost one GET together; an unchanged key costs none", async () => {
     const machines = await Promise.all(
       range(6).map(async (i) => String((await lab.api("POST", "vms", { name: `guard-${i}`, cpu_cores: 1, ram: 1024 })).response.machine)),
@@ -289,6 +304,21 @@ describe("look-ups before a create: the row an interrupted earlier attempt made 
       vms.map(({ outs }) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 })),
     );
     expect(count(await lab.requests(), "GET", "machine_drives")).toBe(0);
+  });
+
+  test("a clone made now is a VM made here: its drive, NIC and snapshot are sent without a look for an earlier run's", async () => {
+    await lab.newRun();
+    const tpl = await checkedCreate(providers.VirtualMachine(), { name: "tpl-eco", cpuCores: 1, ram: 1024 });
+    const vnet = await checkedCreate(providers.Vnet(), { name: "eco-net", network: "10.77.0.0/24" });
+    const clone = await checkedCreate(providers.VirtualMachine(), { name: "clone-eco", cloneFrom: { vm: tpl.id } });
+    await lab.resetRequests();
+    await checkedCreate(providers.Drive(), { machine: clone.outs.machineKey, name: "data", disksize: GiB, preferredTier: 3 });
+    await checkedCreate(providers.Nic(), { machine: clone.outs.machineKey, name: "eth0", vnet: vnet.id });
+    await checkedCreate(providers.VmSnapshot(), { vm: clone.id, name: "start" });
+    const r = await lab.requests();
+    expect(count(r, "GET", "machine_drives")).toBe(0);
+    expect(count(r, "GET", "machine_nics")).toBe(0);
+    expect(count(r, "GET", "vms")).toBe(1); // the snapshot's key, which its action's answer does not give
   });
 
   test("12 drives on 6 VMs made elsewhere look for an earlier attempt's rows in at most two machine_drives GETs", async () => {

@@ -5,7 +5,7 @@ import { insertRow } from "../../reconcile/insertRow";
 import { type Row, rowsWhere, str } from "../../reconcile/platform";
 import { type VmRef, powerOff, powerOn, powerTimeouts, vmAction } from "../../reconcile/power";
 import type { OperationTimeouts } from "../../schemas/timeouts";
-import { forgetOwner } from "../../reconcile/machineOwners";
+import { forgetVm } from "../../reconcile/machineOwners";
 import { type Clock, realClock } from "../../reconcile/waitFor";
 import { quoteLiteral } from "../../client/query-string";
 import { VM_TABLE } from "./schema";
@@ -134,7 +134,7 @@ export async function deleteVm(
   clock: Clock = realClock,
 ): Promise<void> {
   api.forgetOwedStart(vm.machineKey);
-  forgetOwner(api, vm.machineKey);
+  forgetVm(api, vm);
   if (live.running) await powerOff(api, vm, powerTimeouts(t), clock);
   await api.remove(VM_TABLE, vm.vmKey);
 }

@@ -22,7 +22,7 @@ import { type MachineStatus, readMachineStatus } from "../../reconcile/machineSt
 import { errorText, str } from "../../reconcile/platform";
 import { type VmRef, powerOff, powerOn, powerTimeouts } from "../../reconcile/power";
 import { machineDeletions } from "../../reconcile/deletions";
-import { forgetOwner, rememberMadeHere, rememberVm } from "../../reconcile/machineOwners";
+import { forgetVm, knownVmRef, rememberMadeHere, rememberVm, rememberVmRef } from "../../reconcile/machineOwners";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import { type CloneSource, type LiveVm, deleteVm, enforcePower, findVmByName, insertVm, readVm, setVmNote } from "./platform";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
@@ -60,9 +60,14 @@ async function liveInputs(api: Session, live: LiveVm, olds: VirtualMachineOutput
 async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
   const clone = inputs.cloneFrom;
   if (!clone) return undefined;
+  // A template cloned for a whole class is looked up once (keys and name; its power is not needed).
+  const known = knownVmRef(api, clone.vm);
+  if (known) return { ...known, params: toCloneParams(clone) };
   const src = await api.get(VM_TABLE, clone.vm, "$key,machine,name");
   if (!src) throw new Error(`vplatform: cloneFrom.vm: no VM with key '${clone.vm}'`);
-  return { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name), params: toCloneParams(clone) };
+  const ref = { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name) };
+  rememberVmRef(api, ref);
+  return { ...ref, params: toCloneParams(clone) };
 }
 
 /**
@@ -226,8 +231,9 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
         // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
         const inserted = source ? await api.withMachineLock(source.machineKey, insert) : await insert();
         vm = inserted;
+        // A machine made now, a clone's too, holds no row of an earlier run (a clone's copied hardware carries its template's markers).
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
-        else if (!source) rememberMadeHere(api, vm.machineKey);
+        else rememberMadeHere(api, vm.machineKey);
       } catch (err) {
         if (!isNameConflict(err)) throw err;
         throw new Error(
@@ -265,7 +271,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
 
   async update(api, id, olds, news) {
     const t = resolveTimeouts(news.timeouts);
-    forgetOwner(api, olds.machineKey); // its settings (allow_hotplug) may change
+    forgetVm(api, { vmKey: id, machineKey: olds.machineKey }); // its settings (allow_hotplug) and name may change
     return api.withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");

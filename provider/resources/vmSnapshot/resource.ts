@@ -8,6 +8,7 @@ import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/creat
 import { insertRow } from "../../reconcile/insertRow";
 import { errorText, type Row, str } from "../../reconcile/platform";
 import { type VmRef, vmAction } from "../../reconcile/power";
+import { knownVmRef, madeByThisProcess, rememberVmRef } from "../../reconcile/machineOwners";
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
@@ -19,10 +20,15 @@ import { SNAPSHOT_TABLE } from "./schema";
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
 
+/** The VM's keys and name: known when this process created or read it (a lab's VM, snapshotted after its power-on). */
 async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
+  const known = knownVmRef(api, vmKey);
+  if (known) return known;
   const row = await api.get(VM_TABLE, vmKey, "$key,machine,name");
   if (!row) throw new Error(`vplatform: vm: no VM with key '${vmKey}'`);
-  return { vmKey, machineKey: str(row.machine), name: str(row.name) };
+  const ref = { vmKey, machineKey: str(row.machine), name: str(row.name) };
+  rememberVmRef(api, ref);
+  return ref;
 }
 
 /** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
@@ -72,6 +78,8 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
             body: params,
             what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
             findOurs: taken,
+            // A VM this process made has no snapshot an earlier run took: only a resend looks.
+            lookFirst: !madeByThisProcess(api, vm.machineKey),
             send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
           },
           t.snapshot * 1000,

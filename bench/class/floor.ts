@@ -1,0 +1,110 @@
+// The class scenario's figures (pure: bench/class/run.ts measures, this file
+// derives the floor, the ratio and the hour's verdict, and lays out the table).
+
+export const CLASS_PHASES = ["up", "roster", "reset", "destroy"] as const;
+export type ClassPhase = (typeof CLASS_PHASES)[number];
+
+/** The class's shape: `copies` copies of a lab of `vmsPerCopy` VMs, each VM cloned from one golden VM. */
+export interface ClassShape {
+  copies: number;
+  vmsPerCopy: number;
+}
+
+/** One phase as measured. */
+export interface ClassMeasured extends ClassShape {
+  phase: ClassPhase;
+  /** "lab" (time scale 0.01) or "×<scale>". */
+  speed: string;
+  /** The parallelism the CLI ran at (engine slots for up and destroy; VMs at once for reset); none for a roster. */
+  parallel?: number;
+  requests: number;
+  /** Requests by method and table ("POST vms": 90). */
+  byTable: Record<string, number>;
+  seconds: number;
+  /** Peak resident MiB of the provider processes; undefined where the phase runs in the CLI's own process. */
+  peakMiB?: number;
+}
+
+/** One API key's hourly allowance on the platform. */
+export const HOUR_BUDGET = 1000;
+
+/**
+ * The requests no client can avoid, with what they are. Reads that only wait
+ * (a clone, a power-on) are coalesced by the status poller into a handful for
+ * the whole class, so the floor counts none per VM; it counts one GET in all
+ * where a phase must wait at least once.
+ */
+export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape): { requests: number; what: string } {
+  const vms = copies * vmsPerCopy;
+  switch (phase) {
+    case "up":
+      return {
+        // A snapshot's answer is "accepted" without its key (docs/platform-api.md): one read learns it.
+        requests: 2 + 4 * copies + 6 * vms + 1,
+        what:
+          "golden VM + drive (2); per copy vnet, vnet power-on, user, key (4); " +
+          "per VM clone, drive, NIC, snapshot, the snapshot's key (its answer has none), power-on (6); 1 status read",
+      };
+    case "roster":
+      return { requests: 2, what: "one list of machine statuses and one of NICs, for all copies" };
+    case "reset":
+      return {
+        // A running VM must stop before a restore; the restore powers it back on (params.poweron).
+        requests: 2 * vms + 2,
+        what: "per VM kill, restore with power-on (2); 2 status reads (before and after)",
+      };
+    case "destroy":
+      return {
+        // Deleting a VM takes its drives and NICs, not its snapshots (VM rows of their own); the platform deletes
+        // only a stopped network; a stopped golden needs no power-off.
+        requests: 3 * vms + 4 * copies + 2,
+        what: "per VM power-off, DELETE VM, DELETE snapshot (3); per copy vnet power-off, DELETE vnet, user, key (4); golden's DELETE; 1 status read",
+      };
+  }
+}
+
+const fixed = (n: number, digits = 1) => n.toFixed(digits);
+
+/** The table: per phase its requests (all, per VM, floor, ratio), seconds, parallelism and provider memory. */
+export function classRows(results: ClassMeasured[]): string[][] {
+  const head = ["speed", "copies × VMs", "phase", "parallel", "requests", "per VM", "floor", "× floor", "seconds", "provider MiB"];
+  return [
+    head,
+    ...results.map((r) => {
+      const vms = r.copies * r.vmsPerCopy;
+      const floor = classFloor(r.phase, r).requests;
+      return [
+        r.speed,
+        `${r.copies} × ${r.vmsPerCopy}`,
+        r.phase,
+        r.parallel === undefined ? "-" : String(r.parallel),
+        String(r.requests),
+        fixed(r.requests / vms, 2),
+        String(floor),
+        fixed(r.requests / floor, 2),
+        fixed(r.seconds),
+        r.peakMiB === undefined ? "(CLI process)" : String(r.peakMiB),
+      ];
+    }),
+  ];
+}
+
+/** Whether an up and a reset of the whole class fit one API key's hour, measured and at the floor. */
+export function hourVerdict(results: ClassMeasured[]): string[] {
+  const lines: string[] = [];
+  for (const speed of [...new Set(results.map((r) => r.speed))]) {
+    const up = results.find((r) => r.speed === speed && r.phase === "up");
+    const reset = results.find((r) => r.speed === speed && r.phase === "reset");
+    if (!up || !reset) continue;
+    const used = up.requests + reset.requests;
+    const floor = classFloor("up", up).requests + classFloor("reset", up).requests;
+    const vms = up.copies * up.vmsPerCopy;
+    const perVm = floor / vms;
+    const fits = (n: number) => (n <= HOUR_BUDGET ? `fits (${HOUR_BUDGET - n} to spare)` : `does NOT fit: ${n - HOUR_BUDGET} over`);
+    lines.push(
+      `${speed}, ${up.copies} copies × ${up.vmsPerCopy} VMs: up + reset-all = ${up.requests} + ${reset.requests} = ${used} requests: ${fits(used)}; ` +
+        `the floor ${floor} ${fits(floor)}: at the floor one key's hour holds about ${Math.floor(HOUR_BUDGET / perVm)} VMs (${fixed(perVm, 2)} a VM).`,
+    );
+  }
+  return lines;
+}

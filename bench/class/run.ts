@@ -1,0 +1,148 @@
+// The class scenario of `npm run bench` (--class): a course team's environment
+// file (bench/class/class.yaml's shape: a golden VM and a lab of three VMs, each
+// cloned from it with a drive and a NIC, a user and an API key per copy, a
+// `start` snapshot of each VM) run the way `vplatform env` runs it: up, roster,
+// reset --all, destroy, each at the CLI's default parallelism, against the
+// emulator at lab speed (and at realistic speed where asked). Requests come from
+// the emulator's counter, memory from the provider processes the engine starts.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import got from "got";
+import { parse } from "yaml";
+import { parseCliArgs } from "../../env/cli-args";
+import { engineEnv, findRepoRoot } from "../../env/local-stack";
+import { runEnvironmentCommand } from "../../env/run-command";
+import { startLabEmulator } from "../lab";
+import { ProcessUsage } from "../processUsage";
+import { CLASS_PHASES, type ClassMeasured, type ClassPhase, type ClassShape, classFloor, classRows, hourVerdict } from "./floor";
+import { renderRows } from "../figures";
+
+export interface ClassRun {
+  copies: number;
+  /** The emulator's time scale: 0.01 at lab speed. */
+  scale: number;
+  speed: string;
+}
+
+/** The class file with `copies` copies: the committed bench/class/class.yaml, its count replaced. */
+export function classFile(copies: number): string {
+  const text = fs.readFileSync(path.join(findRepoRoot(), "bench", "class", "class.yaml"), "utf8");
+  return text.replace(/^(\s+copies:) \d+/m, `$1 ${copies}`);
+}
+
+/** VMs a copy of the file has (its lab's `vms` entries). */
+export const vmsPerCopy = (text: string): number => (parse(text) as { labs: { vms: unknown[] }[] }).labs[0].vms.length;
+
+export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMeasured[]> {
+  const text = classFile(run.copies);
+  const shape: ClassShape = { copies: run.copies, vmsPerCopy: vmsPerCopy(text) };
+  const vms = shape.copies * shape.vmsPerCopy;
+  // Room for the class's running VMs; no rate limit, so the whole cost is seen rather than cut off at 1000.
+  const emu = await startLabEmulator(vms + 1, { port: 0, timeScale: run.scale, quiet: true, rateLimitPerHour: 1_000_000_000 });
+  const root = findRepoRoot();
+  fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
+  const work = fs.mkdtempSync(path.join(root, ".e2e-work", "class-"));
+  const file = path.join(work, "class.yaml");
+  fs.writeFileSync(file, text);
+  // As a user's shell exports them: the environment's program runs in the CLI's process and reads them there too.
+  // The provider paces itself to the platform's 1000 requests an hour by default: lifted, so the whole cost is measured.
+  Object.assign(process.env, {
+    VPLATFORM_ENDPOINT: emu.url,
+    VPLATFORM_API_KEY: emu.apiKey,
+    VPLATFORM_CA_CERT: emu.caCert,
+    VPLATFORM_REQUEST_BUDGET: "1000000000",
+  });
+  const env = { ...process.env, ...engineEnv(path.join(work, "state")) };
+  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
+  const counter = (method: "GET" | "DELETE") =>
+    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{
+      total: number;
+      entries: { method: string; table: string; count: number }[];
+    }>();
+  const usage = new ProcessUsage();
+  const out: ClassMeasured[] = [];
+  const cli = async (phase: ClassPhase, ...argv: string[]) => {
+    const parsed = parseCliArgs([phase, file, "--stack", "class", ...argv]);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const stderr: string[] = [];
+    const stdout: string[] = [];
+    await counter("DELETE");
+    usage.start();
+    const t0 = performance.now();
+    const code = await runEnvironmentCommand(parsed.args, { stdout: (s) => stdout.push(s), stderr: (s) => stderr.push(s) }, env, work);
+    const seconds = (performance.now() - t0) / 1000;
+    const { peakMiB } = usage.stop();
+    const counts = await counter("GET");
+    if (code !== 0)
+      throw new Error(`vplatform env ${phase} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
+    // The CLI says its parallelism: engine slots for up and destroy, VMs at once for a reset (all of them).
+    const said = /parallelism (\d+)/.exec(stderr.join(""));
+    const parallel = said ? Number(said[1]) : phase === "reset" ? vms : undefined;
+    const byTable = Object.fromEntries(counts.entries.map((e) => [`${e.method} ${e.table}`, e.count]));
+    if (detail)
+      console.log(
+        `${phase}: ${Object.entries(byTable)
+          .map(([t, n]) => `${t} ${n}`)
+          .join(", ")}`,
+      );
+    const engine = phase === "up" || phase === "destroy";
+    out.push({
+      ...shape,
+      phase,
+      speed: run.speed,
+      ...(parallel === undefined ? {} : { parallel }),
+      requests: counts.total,
+      byTable,
+      seconds,
+      ...(engine ? { peakMiB } : {}),
+    });
+    return stdout.join("");
+  };
+  try {
+    for (const phase of CLASS_PHASES) {
+      const shown = await cli(phase, ...(phase === "reset" ? ["--all"] : []));
+      if (phase === "roster" && detail) console.log(shown.split("\n").slice(0, 5).join("\n"));
+    }
+    const left = await got(`${emu.url}/api/v4/vms?fields=$key`, {
+      headers: { authorization: `Bearer ${emu.apiKey}` },
+      https: { certificateAuthority: emu.caCert },
+    }).json<unknown[]>();
+    if (left.length > 0) console.log(`WARNING: ${left.length} VMs left behind after destroy`);
+  } finally {
+    await emu.close();
+    fs.rmSync(work, { recursive: true, force: true });
+  }
+  return out;
+}
+
+export interface ClassForm {
+  /** Copies per run at lab speed, then at realistic speed (time scale `scale`). */
+  lab: number[];
+  realistic: number[];
+  scale: number;
+  detail: boolean;
+  markdown: boolean;
+}
+
+/** Runs the form's classes one after the other and prints their table, the floors and the hour's verdict. */
+export async function benchClass(form: ClassForm): Promise<void> {
+  const runs: ClassRun[] = [
+    ...form.lab.map((copies) => ({ copies, scale: 0.01, speed: "lab" })),
+    ...form.realistic.map((copies) => ({ copies, scale: form.scale, speed: `×${form.scale}` })),
+  ];
+  console.log(
+    "vplatform benchmark, class scenario: bench/class/class.yaml run as `vplatform env` runs it (up, roster, reset --all, destroy)\n",
+  );
+  const results: ClassMeasured[] = [];
+  for (const run of runs) {
+    results.push(...(await runClass(run, form.detail)));
+    for (const line of renderRows(classRows(results.slice(-CLASS_PHASES.length)), form.markdown)) console.log(line);
+    console.log("");
+  }
+  console.log("All class runs:\n");
+  for (const line of renderRows(classRows(results), form.markdown)) console.log(line);
+  console.log("\nThe floor (requests no client can avoid):");
+  for (const phase of CLASS_PHASES) console.log(`  ${phase}: ${classFloor(phase, { copies: 1, vmsPerCopy: 1 }).what}`);
+  console.log("\nOne API key's hour (1000 requests):");
+  for (const line of hourVerdict(results)) console.log(`  ${line}`);
+}
