@@ -2,12 +2,14 @@ import * as fs from "node:fs";
 import { environmentSchema } from "./environment-schema";
 import type { Environment } from "./environmentTypes.generated";
 import { applyStackOverlay } from "./stack-overlay";
-import { parseYamlSource, validateYamlSource, type YamlSource } from "./yaml-source";
+import type { SourceLocation } from "./environment-error";
+import { parseYamlSource, validateYamlSource } from "./yaml-source";
 
 /** A validated environment and where each of its values sits in the file. */
 export interface LoadedEnvironment {
   env: Environment;
-  locate: YamlSource["locate"];
+  /** Where the value at `path` sits (spelt out rather than taken from YamlSource: the published declarations import no zod). */
+  locate(path: readonly PropertyKey[]): SourceLocation;
 }
 
 /**
