@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A virtual network.
+ * A virtual network. It passes traffic only while it runs: declare powerState running to start it and keep it so.
  */
 export class Vnet extends pulumi.CustomResource {
     /**
@@ -86,6 +86,10 @@ export class Vnet extends pulumi.CustomResource {
      */
     declare public readonly network: pulumi.Output<string | undefined>;
     /**
+     * Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+     */
+    declare public readonly powerState: pulumi.Output<enums.VnetPowerState | undefined>;
+    /**
      * Rate limit, in rateLimitType units
      */
     declare public readonly rateLimit: pulumi.Output<number | undefined>;
@@ -97,6 +101,10 @@ export class Vnet extends pulumi.CustomResource {
      * Unit of rateLimit
      */
     declare public readonly rateLimitType: pulumi.Output<enums.VnetRateLimitType | undefined>;
+    /**
+     * Live status of the network (running, stopped, starting, ...) at the last create, update or refresh
+     */
+    declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
      * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
      */
@@ -132,11 +140,13 @@ export class Vnet extends pulumi.CustomResource {
             resourceInputs["mtu"] = args?.mtu;
             resourceInputs["name"] = args?.name;
             resourceInputs["network"] = args?.network;
+            resourceInputs["powerState"] = args?.powerState;
             resourceInputs["rateLimit"] = args?.rateLimit;
             resourceInputs["rateLimitBurst"] = args?.rateLimitBurst;
             resourceInputs["rateLimitType"] = args?.rateLimitType;
             resourceInputs["timeouts"] = args?.timeouts;
             resourceInputs["type"] = args?.type;
+            resourceInputs["status"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["advancedOptions"] = undefined /*out*/;
@@ -150,9 +160,11 @@ export class Vnet extends pulumi.CustomResource {
             resourceInputs["mtu"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["network"] = undefined /*out*/;
+            resourceInputs["powerState"] = undefined /*out*/;
             resourceInputs["rateLimit"] = undefined /*out*/;
             resourceInputs["rateLimitBurst"] = undefined /*out*/;
             resourceInputs["rateLimitType"] = undefined /*out*/;
+            resourceInputs["status"] = undefined /*out*/;
             resourceInputs["timeouts"] = undefined /*out*/;
             resourceInputs["type"] = undefined /*out*/;
         }
@@ -213,6 +225,10 @@ export interface VnetArgs {
      * Network address (CIDR)
      */
     network?: pulumi.Input<string | undefined>;
+    /**
+     * Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+     */
+    powerState?: pulumi.Input<enums.VnetPowerState | undefined>;
     /**
      * Rate limit, in rateLimitType units
      */

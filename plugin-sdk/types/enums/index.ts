@@ -316,6 +316,16 @@ export const VnetLayer2Type = {
  */
 export type VnetLayer2Type = (typeof VnetLayer2Type)[keyof typeof VnetLayer2Type];
 
+export const VnetPowerState = {
+    Running: "running",
+    Stopped: "stopped",
+} as const;
+
+/**
+ * Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+ */
+export type VnetPowerState = (typeof VnetPowerState)[keyof typeof VnetPowerState];
+
 export const VnetRateLimitType = {
     MbytesSecond: "mbytes/second",
     MbitsSecond: "mbits/second",
