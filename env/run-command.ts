@@ -140,7 +140,12 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
       events.length = 0;
       return operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr, cwd);
     };
-    await waitingForLock(attempt, { stack: args.stack, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
+    const home = {
+      project: args.project,
+      backendUrl: backend.env.PULUMI_BACKEND_URL,
+      backendUrlInEnv: env.PULUMI_BACKEND_URL !== undefined,
+    };
+    await waitingForLock(attempt, { stack: args.stack, home, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     const plan = planFromEvents(events);
     return report(outcome(command, plan), plan);
   } catch (e) {

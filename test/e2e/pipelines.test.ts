@@ -79,6 +79,8 @@ describe("two pipelines on the same stack", () => {
     expect(codes).toEqual([0, 1]);
     const refused = a.code === 1 ? a : b;
     expect(refused.stderr).toMatch(/error: stack 'dev' is locked by another update .*--wait-for-lock <seconds>/);
+    // The way out for a dead update's lock, as it must be typed outside a Pulumi project (state in PostgreSQL here).
+    expect(refused.stderr).toContain("`pulumi cancel --yes --stack organization/vplatform-env/dev` removes its lock");
     expect(refused.stdout).toMatch(/FAILED \(exit 1\)/);
 
     // A change, applied by two pipelines at once that are told to wait: the second runs after the first.
