@@ -387,6 +387,12 @@ describe("the plan is rendered for people and for machines", () => {
     expect(failed).toMatch(/Errors:\n +x boom\n\nFAILED \(exit 1\)/);
   });
 
+  test("text: a run that failed with no error message says where to look, not 'see Errors' above nothing", () => {
+    const failed = renderText({ ...report, plan: planFromEvents([]), result: "failed", exitCode: 1 });
+    expect(failed).toContain("Plan: FAILED (no error message reached the report: see the log on stderr)\n");
+    expect(failed).not.toMatch(/see Errors|Errors:/);
+  });
+
   test("text: an up that failed does not open with what it applied, but with the failure and what it planned", () => {
     const failed = renderText({ ...report, command: "up", plan: { ...plan, errors: ["refused"] }, result: "failed", exitCode: 1 });
     expect(failed).toContain("Applied: FAILED (see Errors); planned: 1 to create, 1 to update, 1 to replace, 0 to delete, 0 unchanged");

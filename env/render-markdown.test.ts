@@ -82,6 +82,15 @@ describe("the plan as a pull-request comment", () => {
     expect(none).toContain("**No changes.**");
     expect(none).not.toContain("#### Changes");
   });
+
+  test("a run that failed opens with the failure, never with 'No changes'", () => {
+    const empty = { ...plan, changes: [], warnings: [], counts: { ...plan.counts } };
+    const failed = renderMarkdown({ ...report, result: "failed", exitCode: 1, plan: empty }, environment);
+    expect(failed.split("\n")[2]).toBe("**FAILED** (exit 1): see the job's log.");
+    expect(failed).not.toContain("No changes");
+    const planned = renderMarkdown({ ...report, result: "failed", exitCode: 1 }, environment);
+    expect(planned.split("\n")[2]).toMatch(/^\*\*FAILED\*\* \(exit 1\); planned: \d+ to create/);
+  });
 });
 
 describe("the environment diagram", () => {

@@ -154,8 +154,10 @@ const HEADING: Record<string, string> = { preview: "Plan", drift: "Drift check (
 /** The pull-request comment of a preview or drift check. */
 export function renderMarkdown(r: Report, environment: Environment | undefined): string {
   const out = [`### vplatform ${HEADING[r.command] ?? r.command}: stack \`${r.stack}\`, \`${r.file}\``, ""];
-  out.push(r.plan.changes.length ? `**${summaryLine(r.plan)}**` : "**No changes.**");
-  if (r.result === "failed") out.push("", `**FAILED** (exit ${r.exitCode}): see the job's log.`);
+  // A failed run opens with the failure: what it planned before failing is no verdict, and "No changes" would be a false one.
+  if (r.result === "failed")
+    out.push(`**FAILED** (exit ${r.exitCode})${r.plan.changes.length ? `; planned: ${summaryLine(r.plan)}` : ""}: see the job's log.`);
+  else out.push(r.plan.changes.length ? `**${summaryLine(r.plan)}**` : "**No changes.**");
   if (r.result === "drift") out.push("", "**Drift**: the platform differs from the file (exit 2).");
   const attention = attentionItems(r);
   if (attention.length) out.push("", "#### Needs attention", "", ...attention.map((a) => `- ${a}`));

@@ -70,7 +70,11 @@ function driftVerdict(r: Report): string[] {
 /** The summary line: a failed run says so first (an `up` that failed applied nothing it can vouch for, and found no "no changes"). */
 function summaryOf(r: Report): string {
   const { plan } = r;
-  if (r.result === "failed") return `FAILED (see Errors)${plan.changes.length ? `; planned: ${summaryLine(plan)}` : ""}`;
+  if (r.result === "failed") {
+    // Errors the report cannot list (the engine printed them only on stderr) are not pretended to be below.
+    const where = plan.errors.length ? "see Errors" : "no error message reached the report: see the log on stderr";
+    return `FAILED (${where})${plan.changes.length ? `; planned: ${summaryLine(plan)}` : ""}`;
+  }
   return plan.changes.length || r.command === "up" || r.command === "destroy" ? summaryLine(plan) : "no changes";
 }
 
