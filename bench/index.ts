@@ -39,7 +39,7 @@ import { createLocalStack, findRepoRoot } from "../env/local-stack";
 import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";
 import { benchClass } from "./class/run";
-import { startLabEmulator } from "./lab";
+import { requestCounter, startLabEmulator } from "./lab";
 import { ProcessUsage } from "./processUsage";
 import { RESULTS, readResults, recordResults, writeCharts } from "./results";
 import { targetRows } from "./targets";
@@ -227,12 +227,7 @@ async function runLab(run: Run, variant: Variant, recorded: (m: Measured) => voi
     workDir: copyProgram(work),
     config: { "vplatform:requestBudget": "1000000000", "bench:vms": String(n), "bench:dataGiB": "2" },
   });
-  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
-  const counter = (method: "GET" | "DELETE") =>
-    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{
-      total: number;
-      entries: { method: string; table: string; count: number }[];
-    }>();
+  const counter = requestCounter(emu);
   const parallel = variant.parallel(n);
   const opts = { ...(parallel ? { parallel } : {}), color: "never" as const };
   const usage = new ProcessUsage();

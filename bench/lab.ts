@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
+import got from "got";
 import { buildContext, startEmulator, type EmulatorOptions, type RunningEmulator } from "../emulator";
 import { serialize, writeAtomically } from "../emulator/persistence/store";
 import { environmentSchema } from "../env/environment-schema";
@@ -70,4 +71,14 @@ export async function startLabEmulator(vms: number, opts: EmulatorOptions): Prom
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The emulator's request counter, read (GET) or reset (DELETE) with the admin's credentials: what a bench phase cost. */
+export function requestCounter(emu: RunningEmulator) {
+  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
+  return (method: "GET" | "DELETE") =>
+    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{
+      total: number;
+      entries: { method: string; table: string; count: number }[];
+    }>();
 }

@@ -12,7 +12,7 @@ import { parse } from "yaml";
 import { parseCliArgs } from "../../env/cli-args";
 import { engineEnv, findRepoRoot } from "../../env/local-stack";
 import { runEnvironmentCommand } from "../../env/run-command";
-import { startLabEmulator } from "../lab";
+import { requestCounter, startLabEmulator } from "../lab";
 import { ProcessUsage } from "../processUsage";
 import { CLASS_PHASES, type ClassMeasured, type ClassPhase, type ClassShape, classFloor, classRows, hourVerdict } from "./floor";
 import { renderRows } from "../figures";
@@ -53,12 +53,7 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
     VPLATFORM_REQUEST_BUDGET: "1000000000",
   });
   const env = { ...process.env, ...engineEnv(path.join(work, "state")) };
-  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
-  const counter = (method: "GET" | "DELETE") =>
-    got(`${emu.url}/_emulator/requests`, { method, ...admin }).json<{
-      total: number;
-      entries: { method: string; table: string; count: number }[];
-    }>();
+  const counter = requestCounter(emu);
   const usage = new ProcessUsage();
   const out: ClassMeasured[] = [];
   const cli = async (phase: ClassPhase, ...argv: string[]) => {

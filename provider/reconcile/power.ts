@@ -111,6 +111,23 @@ async function sendPowerAction(subject: PowerSubject, power: PowerAction, t: Pow
   return outcome !== "there";
 }
 
+/** Waits, with every other wait of its kind, until the subject runs: within `powerChange`, the poller learning from `kind`. */
+export function untilRunning(
+  subject: PowerSubject,
+  t: PowerTimeouts,
+  clock: Clock,
+  kind = "power-on",
+  what = "reach running",
+): Promise<MachineStatus> {
+  return subject.waitFor(isRunning, {
+    kind,
+    timeoutSec: t.powerChange,
+    label: `${subject.label} to ${what}`,
+    timeoutInput: "powerChange",
+    clock,
+  });
+}
+
 /** Powers the subject on and waits until it runs; `around` wraps the wait (a VM's start tells when starts queue). */
 export async function switchOn(
   subject: PowerSubject,
@@ -119,15 +136,7 @@ export async function switchOn(
   around: (wait: () => Promise<MachineStatus>) => Promise<MachineStatus> = (wait) => wait(),
 ): Promise<void> {
   if (!(await sendPowerAction(subject, POWER_ON, t, clock))) return;
-  await around(() =>
-    subject.waitFor(isRunning, {
-      kind: "power-on",
-      timeoutSec: t.powerChange,
-      label: `${subject.label} to reach running`,
-      timeoutInput: "powerChange",
-      clock,
-    }),
-  );
+  await around(() => untilRunning(subject, t, clock));
 }
 
 /** Graceful shutdown; a kill only when it is ignored for `gracefulShutdown` seconds. */

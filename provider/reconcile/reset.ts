@@ -1,7 +1,7 @@
 import type { Session } from "./session";
-import { isRunning, isStopped, lookAtMachineStatus, type MachineStatus, waitForMachineStatus } from "./machineStatus";
+import { isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
 import { errorText } from "./platform";
-import { kill, type PowerTimeouts, powerOn, type VmRef } from "./power";
+import { kill, type PowerTimeouts, powerOn, untilRunning, type VmRef, vmSubject } from "./power";
 import { restoreSnapshot } from "./restore";
 import { type Clock, realClock } from "./waitFor";
 
@@ -68,14 +68,7 @@ async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeo
     if (!step.powerOn) return step;
     const ref = { ...vm, machineKey: restored.machineKey };
     if (isStopped(restored.status)) await powerOn(api, ref, t, clock);
-    else
-      await waitForMachineStatus(api, ref.machineKey, isRunning, {
-        kind: "power-on",
-        timeoutSec: t.powerChange,
-        label: `VM '${vm.name}' to reach running`,
-        timeoutInput: "powerChange",
-        clock,
-      });
+    else await untilRunning(vmSubject(api, ref), t, clock);
     return step;
   });
 }

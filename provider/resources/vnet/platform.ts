@@ -1,6 +1,6 @@
 import type { Session } from "../../reconcile/session";
-import { type MachineStatus, isRunning, toMachineStatus } from "../../reconcile/machineStatus";
-import { type PowerActionName, type PowerSubject, type PowerTimeouts, switchOff, switchOn } from "../../reconcile/power";
+import { type MachineStatus, toMachineStatus } from "../../reconcile/machineStatus";
+import { type PowerActionName, type PowerSubject, type PowerTimeouts, switchOff, switchOn, untilRunning } from "../../reconcile/power";
 import { sendConfirmed } from "../../reconcile/confirmedAction";
 import type { Row } from "../../reconcile/platform";
 import { waitForRow } from "../../reconcile/statusPoller";
@@ -128,13 +128,7 @@ export async function runVnetSteps(
           t,
           clock,
         );
-        await subject.waitFor(isRunning, {
-          kind: "restart",
-          timeoutSec: t.powerChange,
-          label: `${subject.label} to run again`,
-          timeoutInput: "powerChange",
-          clock,
-        });
+        await untilRunning(subject, t, clock, "restart", "run again");
         break;
       case "applyRules":
         await sendUntilDone(
