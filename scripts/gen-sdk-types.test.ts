@@ -86,13 +86,13 @@ describe("a declaration's SDK behaviour shapes its generated class", () => {
   });
 
   test("a machine's owner registers itself once constructed; others do not", () => {
-    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    ownMachine(this, args);\n  }`;
+    const constructed = `super("Widget", name, args, opts);\n    ownMachine(this, args);\n  }`;
     expect(declared({ ownsMachine: true })).toContain(constructed);
     expect(declared({})).not.toContain("ownMachine(this");
   });
 
   test("hardware registers itself with its machine once constructed (its VM's start may wait for it); others do not", () => {
-    const constructed = `super(...declaredResource("Widget", name, args, opts));\n    onMachine(this, args);\n  }`;
+    const constructed = `super("Widget", name, args, opts);\n    onMachine(this, args);\n  }`;
     expect(declared({ onMachine: true })).toContain(constructed);
     expect(declared({})).not.toContain("onMachine(this");
   });
@@ -105,7 +105,7 @@ describe("a declaration's SDK behaviour shapes its generated class", () => {
   });
 
   test("the description is the class's doc comment, wrapped under 140 characters a line", () => {
-    expect(declared({})).toContain("/** A widget. */\nexport class Widget extends pulumi.dynamic.Resource {");
+    expect(declared({})).toContain("/** A widget. */\nexport class Widget extends DeclaredResource {");
     const long = sdkClassesFile([{ token: "Widget", description: "word ".repeat(60).trim(), outputs: {}, sdk: {} }]);
     expect(Math.max(...long.split("\n").map((l) => l.length))).toBeLessThan(140);
     expect(long).toContain(" * word word");

@@ -86,8 +86,8 @@ describe("a resource declared once appears everywhere the list reaches", () => {
   test("the SDK has its class, documented by its description and typed by its inputs and computed outputs", () => {
     const sdk = sdkClassesFile(withGadget);
     expect(sdk).toContain("export type GadgetArgs = Args<T.GadgetInputs>;");
-    expect(sdk).toContain("/** A gadget of the test. */\nexport class Gadget extends pulumi.dynamic.Resource {");
-    expect(sdk).toContain(`super(...declaredResource("Gadget", name, args, opts));`);
+    expect(sdk).toContain("/** A gadget of the test. */\nexport class Gadget extends DeclaredResource {");
+    expect(sdk).toContain(`super("Gadget", name, args, opts);`);
     expect(sdk).toContain("export interface Gadget extends Outputs<T.GadgetValues & Computed<T.GadgetComputed>> {}");
   });
 });
