@@ -66,7 +66,8 @@ export function openTofuNote(changedPlans: string[]): string {
 
 /**
  * Applies the lab of `vms` VMs with OpenTofu in `workDir` against `emulator`, then plans without and with refresh,
- * and removes the lab afterwards (not timed; a failed step throws and leaves it to the emulator's owner). The emulator's request counter is reset before each step.
+ * and removes the lab afterwards (not timed; a failed step throws and leaves the lab to the emulator's owner). The
+ * emulator's request counter is reset before each step.
  */
 export async function openTofuSide(opts: { emulator: RunningEmulator; vms: number; workDir: string }): Promise<OpenTofuSide> {
   const binaries = openTofuBinaries();
