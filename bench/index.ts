@@ -29,6 +29,12 @@
 // a 3-VM lab at lab speed, 30 by default: about 4 minutes), --class-realistic=1 (copies at
 // realistic speed, --scale: clones of one template run one at a time, 50 s each at ×10),
 // with --detail and --markdown as above; it runs instead of the labs above.
+//
+// The fixed-cost scenario (bench/fixedCost/, docs/costs.md "The fixed cost of a command"): --fixed-cost[=10,30]
+// (a no-change preview and a refresh of those labs through each door, their wall time split phase by phase,
+// this checkout against revision 96f6022 built in the cache, and OpenTofu's plan when scripts/build-opentofu.sh
+// has built it: about 10 minutes), --repeats=2 (each command that many times, the best kept), --no-baseline
+// (this checkout only), with --markdown as above; it runs instead of the labs above.
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -39,6 +45,7 @@ import { createLocalStack, findRepoRoot } from "../env/local-stack";
 import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";
 import { benchClass } from "./class/run";
+import { benchFixedCost } from "./fixedCost/run";
 import { requestCounter, startLabEmulator } from "./lab";
 import { ProcessUsage } from "./processUsage";
 import { RESULTS, readResults, recordResults, writeCharts } from "./results";
@@ -111,6 +118,9 @@ const OPTIONS = [
   "charts",
   "class",
   "class-realistic",
+  "fixed-cost",
+  "repeats",
+  "no-baseline",
   "help",
 ];
 
@@ -138,6 +148,15 @@ async function main(): Promise<void> {
       detail: flag("detail"),
       markdown: markdown(),
     });
+  if (flag("fixed-cost")) {
+    await benchFixedCost({
+      sizes: numbers(option("fixed-cost") || "10,30", []),
+      repeats: Number(option("repeats") ?? 2),
+      baseline: !flag("no-baseline"),
+      markdown: markdown(),
+    });
+    return;
+  }
   const from = option("from");
   if (from) {
     const results = from.split(",").flatMap((file) => readResults(file));

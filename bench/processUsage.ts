@@ -93,8 +93,8 @@ export class ProcessUsage {
 }
 
 /** The fields of /proc/<pid>/stat after the command's closing parenthesis (which may itself hold spaces). */
-const statFields = (stat: string) => stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-const parentOf = (stat: string) => Number(statFields(stat)[1]);
+export const statFields = (stat: string) => stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+export const parentOf = (stat: string) => Number(statFields(stat)[1]);
 /** A process's pid and start time (field 22 of stat): unique while the machine runs, where a pid alone is reused. */
 const processId = (pid: number, stat: string) => `${pid}@${statFields(stat)[19]}`;
 /** utime + stime (fields 14 and 15 of stat, 12 and 13 after the command). */
