@@ -15,6 +15,7 @@ import { waitingForLock } from "./lock-wait";
 import { knownEngineError } from "./engine-errors";
 import { EXIT, type Io } from "./cli-io";
 import { runLabCommand } from "./lab-command";
+import { runOutputsCommand } from "./outputs-command";
 
 export { EXIT, type Io };
 
@@ -104,9 +105,10 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   if (backend.env.PULUMI_BACKEND_URL?.startsWith("file://"))
     fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
   const { command } = args;
-  if (isLabCommand(command)) {
+  if (isLabCommand(command) || command === "outputs") {
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
-    return runLabCommand(args, io, { ...platformSettings(env), ...backend.env }, env);
+    const engineEnv = { ...platformSettings(env), ...backend.env };
+    return command === "outputs" ? runOutputsCommand(args, io, engineEnv) : runLabCommand(args, io, engineEnv, env);
   }
   const parallel = parallelismFor(args, environment?.env, cwd);
   io.stderr(

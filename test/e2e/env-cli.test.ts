@@ -246,6 +246,29 @@ describe("vplatform env provisions an environment file from the team's own repos
     }
   }, 300_000);
 
+  test("`outputs` prints the stack's outputs as JSON: a key's secret as [secret], in clear with --show-secrets only", async () => {
+    const file = "users:\n  - name: env-out\n    role: vmoperator\napiKeys:\n  - name: env-out-key\n    user: env-out\n";
+    fs.writeFileSync(path.join(repo, "environments", "out.yaml"), file);
+    expect((await vplatform("up", "environments/out.yaml", "--stack", "out")).code).toBe(0);
+    const masked = await vplatform("outputs", "environments/out.yaml", "--stack", "out");
+    expect(masked.code).toBe(0);
+    expect(masked.stdout + masked.stderr).not.toMatch(/vpk_\w+/);
+    expect(JSON.stringify(JSON.parse(masked.stdout).apiKeys)).toContain("[secret]");
+    const shown = await vplatform("outputs", "environments/out.yaml", "--stack", "out", "--show-secrets");
+    expect(shown.code).toBe(0);
+    const secret: string = JSON.parse(shown.stdout).apiKeys["env-out-key"].secret;
+    expect(secret).toMatch(/^vpk_\w+/);
+    // The secret shown is a key that works: the platform answers a request made with it.
+    const { default: got } = await import("got");
+    const answer = await got(`${emulator.url}/api/v4/vms?fields=$key`, {
+      headers: { authorization: `Bearer ${secret}` },
+      https: { certificateAuthority: emulator.caCert },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect((await vplatform("outputs", "environments/out.yaml", "--stack", "never-made")).code).toBe(3);
+    expect((await vplatform("destroy", "environments/out.yaml", "--stack", "out")).code).toBe(0);
+  }, 300_000);
+
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
     fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
     const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");
