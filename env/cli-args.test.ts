@@ -86,6 +86,17 @@ describe("vplatform env arguments", () => {
     expect(r.message).toContain("--parallel <n>     resource operations at once; reset: VMs reset at once (default: 4 per VM of the");
   });
 
+  describe("outputs: the stack's outputs, secrets masked unless --show-secrets", () => {
+    test("takes the file and --stack, and --show-secrets", () => {
+      expect(ok(["outputs", "environments/dev.yaml", "--stack", "dev"])).toMatchObject({ command: "outputs", stack: "dev" });
+      expect(ok(["outputs", "environments/dev.yaml", "--stack", "dev"])).not.toHaveProperty("showSecrets");
+      expect(ok(["outputs", "environments/dev.yaml", "--stack", "dev", "--show-secrets"])).toMatchObject({ showSecrets: true });
+    });
+    test("--show-secrets is refused on the commands that print a plan", () => {
+      expect(refused(["up", "f.yaml", "--stack", "s", "--show-secrets"])).toBe("--show-secrets applies to roster and outputs");
+    });
+  });
+
   describe("reset and roster: the copies of a lab", () => {
     test("reset takes --copy N or --all; roster every copy unless --copy", () => {
       expect(ok(["reset", "f.yaml", "--stack", "s", "--copy", "3"])).toMatchObject({ command: "reset", copy: 3 });
@@ -108,7 +119,7 @@ describe("vplatform env arguments", () => {
     test.each([
       [["roster", "--all"], "--all applies to reset only"],
       [["reset", "--all", "--csv"], "--csv applies to roster only"],
-      [["reset", "--all", "--show-secrets"], "--show-secrets applies to roster only"],
+      [["reset", "--all", "--show-secrets"], "--show-secrets applies to roster and outputs"],
       [["reset", "--all", "--markdown"], "--markdown applies to preview, drift and roster"],
       [["roster", "--csv", "--json"], "give one of --json, --csv, not several"],
       [["up", "--copy", "1"], "--copy applies to reset and roster"],

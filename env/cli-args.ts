@@ -13,13 +13,15 @@ export const COMMAND_SPECS = {
   drift: "refresh-preview: exit 2 when the platform differs from the file, 0 when it matches",
   reset: "restore every VM of a lab's copies to its reset snapshot and power it back to its declared state (--copy <n> or --all)",
   roster: "per copy of a lab: its user, network, VMs with their keys, power state and first IP address",
+  outputs: "print the stack's outputs as JSON (each entry's key, an API key's secret): secrets as [secret] unless --show-secrets",
 } as const;
 export type Command = keyof typeof COMMAND_SPECS;
 export const COMMANDS = Object.keys(COMMAND_SPECS) as Command[];
-/** Commands on the copies of a lab, from the stack's `labs` output (lab-command.ts); the others run the engine. */
+/** Commands on the copies of a lab, from the stack's `labs` output (lab-command.ts). */
 export const LAB_COMMANDS = ["reset", "roster"] as const satisfies readonly Command[];
 export type LabCommand = (typeof LAB_COMMANDS)[number];
-export type EngineCommand = Exclude<Command, LabCommand>;
+/** The commands that run the engine on the file; `outputs` only reads the stack (outputs-command.ts). */
+export type EngineCommand = Exclude<Command, LabCommand | "outputs">;
 export const isLabCommand = (command: Command): command is LabCommand => (LAB_COMMANDS as readonly Command[]).includes(command);
 
 export const DEFAULT_PROJECT = "vplatform-env";
@@ -54,7 +56,12 @@ export const OPTIONS = {
     commands: ["preview", "drift", "roster"],
   },
   csv: { type: "boolean", meaning: "one line per VM, comma-separated", commands: ["roster"] },
-  "show-secrets": { type: "boolean", meaning: "the copies' API-key secrets in clear", default: "[secret]", commands: ["roster"] },
+  "show-secrets": {
+    type: "boolean",
+    meaning: "secrets in clear: roster, the copies' API-key secrets; outputs, every secret output",
+    default: "[secret]",
+    commands: ["roster", "outputs"],
+  },
   copy: { type: "string", value: "<n>", meaning: "copy number n of the lab only", commands: ["reset", "roster"] },
   all: { type: "boolean", meaning: "every copy of the lab (reset needs --copy or --all)", commands: ["reset"] },
   lab: { type: "string", value: "<name>", meaning: "the lab, when the stack has several", commands: ["reset", "roster"] },

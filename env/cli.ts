@@ -2,6 +2,7 @@
 // `vplatform env <preview|up|refresh|destroy|drift> <file.yaml> --stack <name>`:
 // provisions a YAML environment from the user's own repository (see
 // docs/guides/yaml-environments.md). Exit codes: see EXIT in run-command.ts.
+import { SETTINGS_FROM_ENV_CLI, SETTINGS_FROM_VARIABLE } from "../provider/config/provider-config";
 import { parseCliArgs, USAGE } from "./cli-args";
 import { EXIT, runEnvironmentCommand } from "./run-command";
 
@@ -21,6 +22,9 @@ async function main(argv: string[]): Promise<number> {
     else process.stderr.write(`vplatform env: ${parsed.message}\n${USAGE}\n`);
     return parsed.help ? EXIT.ok : EXIT.invalid;
   }
+  // The provider this CLI runs (in the engine it starts, and in-process for reset and roster) reads its settings
+  // from VPLATFORM_* alone: marked so, its errors name those variables, not stack config or --run-program.
+  process.env[SETTINGS_FROM_VARIABLE] = SETTINGS_FROM_ENV_CLI;
   return runEnvironmentCommand(parsed.args);
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { whenValid } from "../provider/schemas/common";
 import { deviceShape } from "../provider/resources/device/schema";
-import { DRIVE_RULE_FIELDS, checkDrive, driveShape } from "../provider/resources/drive/schema";
+import { DRIVE_RULE_FIELDS, MIN_DRIVE_SIZE, belowSmallestDrive, checkDrive, driveShape } from "../provider/resources/drive/schema";
 import { withoutMachineOwner } from "../provider/schemas/hardware";
 import { nicShape } from "../provider/resources/nic/schema";
 import {
@@ -51,17 +51,21 @@ const SIZE_UNITS: Record<string, number> = {
 /** The fields written with sizeSchema: the plan shows their bytes with units too (`20GB` is not `20GiB`). */
 export const SIZE_FIELDS: ReadonlySet<string> = new Set(["disksize"]);
 
-/** Drive sizes in bytes, or with a unit for people: `20GiB`, `512 MiB`, `1.5TB`. */
-export const sizeSchema = z.union([
-  z.number().int().positive(),
-  z
-    .string()
-    .regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i, "a size in bytes or with a unit such as 20GiB")
-    .transform((s) => {
-      const [, n, , unit] = /^\s*(\d+(\.\d+)?)\s*([a-z]+)\s*$/i.exec(s)!;
-      return Math.round(Number(n) * SIZE_UNITS[unit.toUpperCase()]);
-    }),
-]);
+/** Drive sizes in bytes, or with a unit for people: `20GiB`, `512 MiB`, `1.5TB`; never below the smallest drive. */
+export const sizeSchema = z
+  .union([
+    z.number().int(),
+    z
+      .string()
+      .regex(/^\s*\d+(\.\d+)?\s*(B|KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*$/i, "a size in bytes or with a unit such as 20GiB")
+      .transform((s) => {
+        const [, n, , unit] = /^\s*(\d+(\.\d+)?)\s*([a-z]+)\s*$/i.exec(s)!;
+        return Math.round(Number(n) * SIZE_UNITS[unit.toUpperCase()]);
+      }),
+  ])
+  .refine((bytes) => bytes >= MIN_DRIVE_SIZE, {
+    error: (issue) => belowSmallestDrive(Number(issue.input), (gib) => `'${gib}GiB'`),
+  });
 
 // Hardware is nested under its VM, so `machine` (and the VM's key and policy) are implied.
 const driveFields = withoutMachineOwner(driveShape);
@@ -72,7 +76,7 @@ const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
 const driveEntry = z
   .strictObject({
     ...driveFields,
-    disksize: sizeSchema.optional().describe("Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow)"),
+    disksize: sizeSchema.optional().describe("Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB; at least 1 MiB (drives only grow)"),
   })
   .superRefine(checkDrive, whenValid(...DRIVE_RULE_FIELDS));
 const nicEntry = z.strictObject({

@@ -195,7 +195,7 @@ export interface Environment {
             media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
             /** Drive interface */
             interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
-            /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow) */
+            /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB; at least 1 MiB (drives only grow) */
             disksize?: number | undefined;
             /** Preferred storage tier, 1 to 5 */
             preferredTier?: number | undefined;
@@ -802,7 +802,7 @@ export interface Environment {
                 media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
                 /** Drive interface */
                 interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
-                /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB (drives only grow) */
+                /** Size in bytes, or with a unit: 20GiB, 512MiB, 1.5TB; at least 1 MiB (drives only grow) */
                 disksize?: number | undefined;
                 /** Preferred storage tier, 1 to 5 */
                 preferredTier?: number | undefined;

@@ -83,6 +83,15 @@ describe("the GitOps example installs on a fresh runner", () => {
     }
   });
 
+  test("vplatform is this release's tarball, vendor/vplatform-<version of this package>.tgz", () => {
+    const release = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8")).version;
+    expect(manifest.dependencies.vplatform).toBe(`file:vendor/vplatform-${release}.tgz`);
+  });
+
+  test("the lock pins no hash of the vendored tarball: npm refuses every other build of it (EINTEGRITY), and git pins the committed one", () => {
+    expect(lock.packages["node_modules/vplatform"]).not.toHaveProperty("integrity");
+  });
+
   test("every job installs the Pulumi CLI with the official action, pinned to the locked @pulumi/pulumi, never by curl | sh", () => {
     const pinned = lock.packages["node_modules/@pulumi/pulumi"].version;
     for (const name of ["plan", "up", "drift"]) {

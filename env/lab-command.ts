@@ -4,9 +4,7 @@
  * file cannot block a reset between two sessions), then act on or read the
  * platform with the provider's own client and reconcile machinery.
  */
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
-import { type LocalWorkspace, type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
+import { type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
 import { platformApiFromConfig } from "../provider/reconcile/platformClient";
@@ -18,22 +16,7 @@ import { type EnvironmentStack, openEnvironmentStack } from "./environment-stack
 import { chooseCopies, LabArgumentError, type LabsOutput, MASKED, maskSecrets, parseLabsOutput, resetTargets } from "./lab-outputs";
 import { buildRoster, readLive, renderRosterCsv, renderRosterJson, renderRosterMarkdown } from "./roster";
 import { EXIT, type Io } from "./cli-io";
-
-/**
- * The stack's outputs as `pulumi stack output --json` shows them: secrets as
- * `[secret]` unless `showSecrets`. (The Automation API's `outputs()` always
- * decrypts them.)
- */
-async function stackOutputs(stack: Stack, showSecrets: boolean): Promise<Record<string, unknown>> {
-  const ws = stack.workspace as LocalWorkspace;
-  const args = ["stack", "output", "--json", "--stack", stack.name, ...(showSecrets ? ["--show-secrets"] : [])];
-  const { stdout } = await promisify(execFile)(ws.pulumiCommand.command, args, {
-    cwd: ws.workDir,
-    env: { ...process.env, ...ws.envVars },
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  return JSON.parse(stdout);
-}
+import { noSuchStack, stackOutputs } from "./stack-outputs";
 
 /**
  * The `labs` output, API-key secrets masked unless `showSecrets`. When the
@@ -64,9 +47,7 @@ export async function runLabCommand(args: CliArgs, io: Io, engineEnv: Record<str
   try {
     opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true }).catch((e) => {
       if (!(e instanceof StackNotFoundError)) throw e;
-      throw new LabArgumentError(
-        `--stack ${args.stack}: no such stack of project '${args.project}' in this backend; run \`vplatform env up ${args.file} --stack ${args.stack}\` first (or give --project)`,
-      );
+      throw new LabArgumentError(noSuchStack(args));
     });
     const labs = await readLabs(opened.stack, args.command === "roster" && args.showSecrets === true);
     const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });

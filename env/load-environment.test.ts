@@ -113,6 +113,16 @@ describe("environment definitions are validated with the provider's own schemas"
     const env = loadEnvironment("s.yaml", "vms:\n  - name: w\n    drives:\n      - disksize: 512MiB\n      - disksize: 1.5GB\n");
     expect(env.vms[0].drives.map((d) => d.disksize)).toEqual([512 * 2 ** 20, 1.5e9]);
   });
+
+  test("a size below the smallest drive (1 MiB) is refused at its line, with how to write the size meant", () => {
+    expect(problems("vms:\n  - name: w\n    drives:\n      - disksize: 20\n")).toEqual([
+      "env.yaml:4:19: vms[0].drives[0].disksize: 20 is 20 bytes, below the smallest drive (1 MiB); for 20 GiB write '20GiB'",
+    ]);
+    expect(problems("vms:\n  - name: w\n    drives:\n      - disksize: 512KiB\n")).toEqual([
+      "env.yaml:4:19: vms[0].drives[0].disksize: 524288 is 524288 bytes (512 KiB), below the smallest drive (1 MiB)",
+    ]);
+    expect(loadEnvironment("s.yaml", "vms:\n  - name: w\n    drives:\n      - disksize: 1MiB\n").vms[0].drives[0].disksize).toBe(2 ** 20);
+  });
 });
 
 describe("one file for several stacks: per-stack overlays under `stacks`", () => {

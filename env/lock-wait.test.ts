@@ -1,10 +1,16 @@
-import { LOCK_RETRY_SECONDS, StackLockedError, cancelCommand, waitingForLock } from "./lock-wait";
+import { LOCK_PROGRESS_SECONDS, LOCK_RETRY_SECONDS, StackLockedError, cancelCommand, lockHolders, waitingForLock } from "./lock-wait";
 
 /** The CLI's own local backend, as a person runs it with nothing set. */
 const LOCAL = { project: "vplatform-env", backendUrl: "file:///repo/.vplatform/state", backendUrlInEnv: false };
 
+/** The engine's refusal on a DIY backend, quoting the lock file (pulumi pkg/backend/diy/lock.go, checkForLock). */
+const DIY_REFUSAL =
+  "code: 255\n stdout: \n stderr: error: the stack is currently locked by 1 lock(s). Either wait for the other process(es) to end " +
+  "or delete the lock file with `pulumi cancel`.\n  postgres://****:****@db:5432/state/.pulumi/locks/organization/vplatform-env/dev/" +
+  "0b8f7d2e-1c1e-4a51-9d7e-4b8f0c6f6a1e.json: created by runner@ci-7 (pid 4242) at 2026-11-29T06:00:00Z\n";
+
 /** An error as the Automation API throws it when the backend refuses a locked stack. */
-const locked = () => Object.assign(new Error("the stack is currently locked by 1 lock(s)"), { name: "ConcurrentUpdateError" });
+const locked = () => Object.assign(new Error(DIY_REFUSAL), { name: "ConcurrentUpdateError" });
 
 /** A clock the waits advance, and an attempt that is refused `refusals` times. */
 function scenario(refusals: number, waitSeconds: number) {
@@ -65,6 +71,55 @@ describe("a command on a stack another update holds", () => {
     );
     await expect(failing).rejects.toThrow("platform said 500");
     expect(calls).toBe(1);
+  });
+});
+
+describe("a wait for the lock is never silent", () => {
+  test("it starts by saying who holds the lock, as the lock file says", async () => {
+    const s = scenario(1, 60);
+    await s.run();
+    expect(s.waits[0]).toBe(
+      "stack 'dev' is locked by another update; waiting (0 of 60 s); held by runner@ci-7, pid 4242, since 2026-11-29T06:00:00Z",
+    );
+  });
+
+  test(`it says it is still waiting every ${LOCK_PROGRESS_SECONDS} s, not at every retry`, async () => {
+    const s = scenario(46, 600); // 46 refusals, 2 s apart: 92 s
+    await s.run();
+    const progress = s.waits.filter((w) => w.includes("still locked"));
+    expect(progress.map((w) => /waiting \((\d+) of 600 s\)/.exec(w)?.[1])).toEqual(["30", "60", "90"]);
+    expect(progress[0]).toContain("held by runner@ci-7, pid 4242");
+  });
+
+  test("it ends by saying how long it waited for the lock", async () => {
+    const s = scenario(3, 60);
+    await s.run();
+    expect(s.waits.at(-1)).toBe("stack 'dev': got the lock after waiting 6 s");
+  });
+
+  test("a wait that runs out says so, and the refusal names who holds the lock", async () => {
+    const s = scenario(100, 10);
+    const err = (await s.run().catch((e: Error) => e)) as Error;
+    expect(s.waits.at(-1)).toMatch(/^stack 'dev': gave up waiting for the lock after \d+ s$/);
+    expect(err.message).toContain("held by runner@ci-7, pid 4242, since 2026-11-29T06:00:00Z");
+  });
+
+  test("without --wait-for-lock nothing is waited and nothing is said but the refusal", async () => {
+    const s = scenario(1, 0);
+    await s.run().catch(() => undefined);
+    expect(s.waits).toEqual([]);
+  });
+});
+
+describe("who holds a lock, from the engine's refusal", () => {
+  test("each lock file quoted, once", () => {
+    const two = `${DIY_REFUSAL}  file:///x/.pulumi/locks/organization/p/dev/2.json: created by ana@laptop (pid 7) at 2026-11-29T06:01:00Z\n`;
+    expect(lockHolders(new Error(two))).toBe(
+      "held by runner@ci-7, pid 4242, since 2026-11-29T06:00:00Z; ana@laptop, pid 7, since 2026-11-29T06:01:00Z",
+    );
+  });
+  test("Pulumi Cloud's refusal names no one: said so", () => {
+    expect(lockHolders(new Error("[409] Conflict: Another update is currently in progress."))).toBe("the backend does not say by whom");
   });
 });
 

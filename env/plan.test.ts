@@ -9,7 +9,8 @@ import {
   type Action,
   type PlannedChange,
 } from "./plan";
-import { formatField, renderJson, renderText, withUnits, type Report } from "./render-plan";
+import { withUnits } from "../provider/schemas/sizes";
+import { formatField, renderJson, renderText, type Report } from "./render-plan";
 import { EXIT, outcome } from "./run-command";
 
 const TYPE = "pulumi-nodejs:dynamic/vplatform:";
@@ -447,7 +448,7 @@ describe("sizes in the plan carry units, so 20GB (decimal) is told apart from 20
   test("bytes are followed by the decimal and the binary size", () => {
     expect(withUnits(20_000_000_000)).toBe("20000000000 (20 GB = 18.63 GiB)");
     expect(withUnits(20 * 2 ** 30)).toBe("21474836480 (21.47 GB = 20 GiB)");
-    expect(withUnits(512)).toBe("512");
+    expect(withUnits(512)).toBe("512 B");
   });
 
   test("a disksize change shows both sides with units; other numbers stay plain", () => {

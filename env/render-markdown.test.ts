@@ -65,7 +65,7 @@ describe("the plan as a pull-request comment", () => {
 
   test("tabulates each changed field before → after, the table coming after the attention items", () => {
     expect(md).toContain("| ✏️ update | VirtualMachine `web` | ram | `2048` | `4096` |");
-    expect(md).toContain("| ➕ create | Drive `db-drive-data` | disksize |  | `107374182400` |");
+    expect(md).toContain("| ➕ create | Drive `db-drive-data` | disksize |  | `107374182400 (107.37 GB = 100 GiB)` |");
     expect(md).toContain("| 🗑️ delete | VirtualMachine `old-cache` | | | |");
     expect(md.indexOf("#### Needs attention")).toBeLessThan(md.indexOf("#### Changes"));
   });

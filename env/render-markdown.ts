@@ -8,7 +8,8 @@ import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "../sdk/logicalNames";
 import { planCopies } from "../provider/plan/lab";
 import type { Action, PlannedChange } from "./plan";
-import { formatValue, summaryLine, type Report } from "./render-plan";
+import { bytesText } from "../provider/schemas/sizes";
+import { formatFieldValue, summaryLine, type Report } from "./render-plan";
 
 const MARK: Record<Action, string> = { create: "➕", update: "✏️", replace: "♻️", delete: "🗑️" };
 const SIGN = (action: Action) => `${MARK[action]} ${action}`;
@@ -44,16 +45,13 @@ function changeRows(changes: PlannedChange[]): string[] {
     const what = `${SIGN(c.action)} | ${c.type} \`${cell(c.name)}\``;
     if (c.fields.length === 0) rows.push(`| ${what} | | | |`);
     for (const f of c.fields) {
-      const before = "before" in f ? `\`${cell(formatValue(f.before))}\`` : "";
-      const after = "after" in f ? `\`${cell(formatValue(f.after))}\`` : "";
+      const before = "before" in f ? `\`${cell(formatFieldValue(f.field, f.before))}\`` : "";
+      const after = "after" in f ? `\`${cell(formatFieldValue(f.field, f.after))}\`` : "";
       rows.push(`| ${what} | ${f.field} | ${before} | ${after} |`);
     }
   }
   return rows;
 }
-
-const GIB = 2 ** 30;
-const size = (bytes: unknown) => (typeof bytes === "number" && bytes % GIB === 0 ? `${bytes / GIB} GiB` : String(bytes));
 
 /** Node ids are generated (n0, n1, ...); labels are quoted, with Mermaid's entity for a double quote. */
 const label = (text: string) => `"${text.replace(/"/g, "#quot;")}"`;
@@ -95,7 +93,7 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
       "])",
     ]);
     for (const [i, d] of vm.drives.entries()) {
-      node(hardwareName(vm.name, "drive", d, i), `drive ${d.name ?? i}${d.disksize ? ` ${size(d.disksize)}` : ""}`);
+      node(hardwareName(vm.name, "drive", d, i), `drive ${d.name ?? i}${d.disksize ? ` ${bytesText(d.disksize)}` : ""}`);
     }
     const nics = vm.nics.map((n, i) => ({ id: node(hardwareName(vm.name, "nic", n, i), `NIC ${n.name ?? i}`), vnet: n.vnet }));
     for (const [i, d] of vm.devices.entries()) {

@@ -1,4 +1,5 @@
 import type { EngineCommand } from "./cli-args";
+import { withUnits } from "../provider/schemas/sizes";
 import { SIZE_FIELDS } from "./environment-schema";
 import { isBookkeepingOnly, UNKNOWN, visibleChanges, type Action, type FieldChange, type Plan } from "./plan";
 
@@ -22,23 +23,15 @@ export function formatValue(v: unknown): string {
   return text.length > MAX_VALUE ? `${text.slice(0, MAX_VALUE - 1)}…` : text;
 }
 
+/** A field's value as the plans (text and Markdown) show it: sizes with their units. */
+export const formatFieldValue = (field: string, v: unknown): string =>
+  SIZE_FIELDS.has(field) && typeof v === "number" ? withUnits(v) : formatValue(v);
+
 export function formatField(f: FieldChange): string {
-  const show = (v: unknown) => (SIZE_FIELDS.has(f.field) && typeof v === "number" ? withUnits(v) : formatValue(v));
+  const show = (v: unknown) => formatFieldValue(f.field, v);
   if (!("before" in f)) return `${f.field}: ${show(f.after)}`;
   if (!("after" in f)) return `${f.field}: ${show(f.before)} → (unset)`;
   return `${f.field}: ${show(f.before)} → ${show(f.after)}`;
-}
-
-const DECIMAL = ["B", "KB", "MB", "GB", "TB"];
-const BINARY = ["B", "KiB", "MiB", "GiB", "TiB"];
-const scaled = (bytes: number, base: number, units: string[]): string => {
-  const power = Math.min(units.length - 1, Math.max(0, Math.floor(Math.log(bytes) / Math.log(base))));
-  return `${Number((bytes / base ** power).toFixed(2))} ${units[power]}`;
-};
-
-/** Bytes as the plan shows them: `20000000000 (20 GB = 18.63 GiB)`, so a `20GB` meant as `20GiB` is noticed. */
-export function withUnits(bytes: number): string {
-  return bytes < 1000 ? String(bytes) : `${bytes} (${scaled(bytes, 1000, DECIMAL)} = ${scaled(bytes, 1024, BINARY)})`;
 }
 
 const TITLE: Record<EngineCommand, string> = {

@@ -12,8 +12,10 @@ import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 import { waitingForLock } from "./lock-wait";
+import { knownEngineError } from "./engine-errors";
 import { EXIT, type Io } from "./cli-io";
 import { runLabCommand } from "./lab-command";
+import { runOutputsCommand } from "./outputs-command";
 
 export { EXIT, type Io };
 
@@ -103,9 +105,10 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   if (backend.env.PULUMI_BACKEND_URL?.startsWith("file://"))
     fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
   const { command } = args;
-  if (isLabCommand(command)) {
+  if (isLabCommand(command) || command === "outputs") {
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
-    return runLabCommand(args, io, { ...platformSettings(env), ...backend.env }, env);
+    const engineEnv = { ...platformSettings(env), ...backend.env };
+    return command === "outputs" ? runOutputsCommand(args, io, engineEnv) : runLabCommand(args, io, engineEnv, env);
   }
   const parallel = parallelismFor(args, environment?.env, cwd);
   io.stderr(
@@ -129,7 +132,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     });
   } catch (e) {
     // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
-    const message = (e as Error).message;
+    const message = knownEngineError(e) ?? (e as Error).message;
     io.stderr(`error: ${message}\n`);
     const plan = planFromEvents(events);
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
@@ -149,8 +152,10 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     const plan = planFromEvents(events);
     return report(outcome(command, plan), plan);
   } catch (e) {
-    io.stderr(`error: ${(e as Error).message}\n`);
-    return report({ result: "failed", exitCode: EXIT.error }, planFromEvents(events));
+    const known = knownEngineError(e);
+    io.stderr(`error: ${known ?? (e as Error).message}\n`);
+    const plan = planFromEvents(events);
+    return report({ result: "failed", exitCode: EXIT.error }, known ? { ...plan, errors: [...plan.errors, known] } : plan);
   } finally {
     opened.dispose();
   }

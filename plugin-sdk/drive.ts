@@ -46,7 +46,7 @@ export class Drive extends pulumi.CustomResource {
      */
     declare public readonly description: pulumi.Output<string | undefined>;
     /**
-     * Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)
+     * Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
      */
     declare public readonly disksize: pulumi.Output<number | undefined>;
     /**
@@ -162,7 +162,7 @@ export interface DriveArgs {
      */
     description?: pulumi.Input<string | undefined>;
     /**
-     * Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)
+     * Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
      */
     disksize?: pulumi.Input<number | undefined>;
     /**

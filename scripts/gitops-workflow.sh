@@ -28,9 +28,10 @@ step "checkout: a fresh copy of the team's repository"
 cp -r "$ROOT/examples/gitops" "$WORK/repo"
 cd "$WORK/repo"
 
-step "install: the packed vplatform tarball (npm pack of this checkout)"
+step "install: the packed vplatform tarball (npm pack of this checkout) in vendor/, then the workflow's npm ci"
 tarball="$(cd "$ROOT" && npm pack --silent --ignore-scripts --pack-destination "$WORK" | tail -n 1)"
-npm install --no-audit --no-fund --prefer-offline --loglevel=error "$WORK/$tarball" >&2
+mkdir -p vendor && cp "$WORK/$tarball" "vendor/$tarball"
+npm ci --no-audit --no-fund --prefer-offline --loglevel=error >&2
 
 step "the platform: the installed package's emulator"
 PASSWORD="workflow-$RANDOM$RANDOM"

@@ -275,7 +275,7 @@ export interface DriveInputs {
     media?: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir" | undefined;
     /** Drive interface */
     interface?: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb" | undefined;
-    /** Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost) */
+    /** Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost) */
     disksize?: number | undefined;
     /** Preferred storage tier, 1 to 5 */
     preferredTier?: number | undefined;
@@ -332,7 +332,7 @@ export interface DriveValues {
     media: "clone" | "disk" | "cdrom" | "import" | "efidisk" | "9p" | "dir" | "clone9p" | "clonedir" | "nonpersistent" | "nonpersistent9p" | "nonpersistentdir";
     /** Drive interface */
     interface: "virtio" | "virtio-scsi" | "ide" | "ahci" | "nvme" | "cifs" | "nfs" | "vsan" | "lsi53c895a" | "megasas" | "megasas-gen2" | "mptsas1068" | "virtio-scsi-dedicated" | "pflash" | "direct" | "tpm_state" | "usb";
-    /** Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost) */
+    /** Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost) */
     disksize?: number | undefined;
     /** Preferred storage tier, 1 to 5 */
     preferredTier?: number | undefined;

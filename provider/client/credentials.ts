@@ -1,4 +1,4 @@
-import { SETTINGS, settingKey, type ProviderConfig, type Setting } from "../config/provider-config";
+import { type ProviderConfig, type Setting, type SettingNaming, settingNaming } from "../config/provider-config";
 
 export type Headers = Record<string, string>;
 
@@ -15,7 +15,7 @@ export function authHeadersFor(config: ProviderConfig): Headers {
 }
 
 /** The settings of the credential authHeadersFor sends (same order), as an error names them: `vplatform:apiKey / VPLATFORM_API_KEY`. */
-export function credentialSettingsOf(config: ProviderConfig): string {
+export function credentialSettingsOf(config: ProviderConfig, named: SettingNaming = settingNaming()): string {
   const { apiKey, sessionToken, username, password } = config;
   const settings: Setting[] = apiKey
     ? ["apiKey"]
@@ -24,7 +24,7 @@ export function credentialSettingsOf(config: ProviderConfig): string {
       : username !== undefined && password !== undefined
         ? ["username", "password"]
         : ["apiKey", "username", "password"];
-  return settings.map((s) => `${settingKey(s)} / ${SETTINGS[s].env}`).join(", ");
+  return settings.map((s) => named.withVariable(s)).join(", ");
 }
 
 const basicAuthorization = (username: string, password: string) => `Basic ${Buffer.from(`${username}:${password}`).toString("base64")}`;

@@ -1,4 +1,15 @@
+import {
+  type ProviderConfig,
+  SETTINGS_FROM_ENV_CLI,
+  SETTINGS_FROM_VARIABLE,
+  resolveProviderConfig,
+  settingNaming,
+} from "../config/provider-config";
+import { credentialSettingsOf } from "./credentials";
 import { ApiError, RequestBudgetExceeded, apiMessageOf, explained, formatApiError, settingsHint } from "./errors";
+import { tlsHint } from "./tls-options";
+
+const base: ProviderConfig = { endpoint: "https://h", insecure: false, tokenHeader: "x-service-token", requestTimeoutMs: 1000 };
 
 describe("formatApiError", () => {
   test("method, path, status and the API's text", () => {
@@ -118,6 +129,43 @@ describe("a failure's next step fits its operation", () => {
     );
     expect(e.message).toMatch(/^vplatform: applying VmPower \(key 7\): .*the action may have been taken/);
     expect(e.message).not.toMatch(/created|marker|takes it over/);
+  });
+});
+
+describe("under `vplatform env` the hints name its own settings: VPLATFORM_* variables, never stack config or --run-program", () => {
+  const envCli = settingNaming({ [SETTINGS_FROM_VARIABLE]: SETTINGS_FROM_ENV_CLI });
+  const settings = { endpoint: "https://10.0.0.5:8443", credentials: credentialSettingsOf({ ...base, apiKey: "k" }, envCli) };
+
+  test("a refused credential names the variable in use", () => {
+    const hint = settingsHint(401, undefined, settings, envCli);
+    expect(hint).toBe("the platform refused the credentials: check VPLATFORM_API_KEY");
+  });
+  test("an endpoint where nothing answers names VPLATFORM_ENDPOINT", () => {
+    expect(settingsHint(0, "ECONNREFUSED", settings, envCli)).toBe(
+      "nothing was sent, nothing answers at https://10.0.0.5:8443: check VPLATFORM_ENDPOINT",
+    );
+  });
+  test("a certificate not verified names VPLATFORM_CA_CERT and VPLATFORM_INSECURE", () => {
+    expect(tlsHint("DEPTH_ZERO_SELF_SIGNED_CERT", envCli)).toBe(
+      "the server certificate could not be verified: set VPLATFORM_CA_CERT to the platform's CA (PEM or file), or VPLATFORM_INSECURE to true",
+    );
+  });
+  test("a setting missing or wrong names its variable", () => {
+    const env = { [SETTINGS_FROM_VARIABLE]: SETTINGS_FROM_ENV_CLI };
+    expect(() => resolveProviderConfig({}, env)).toThrow(/^VPLATFORM_ENDPOINT is not set$/);
+    expect(() => resolveProviderConfig({}, { ...env, VPLATFORM_ENDPOINT: "https://p" })).toThrow(
+      /^no credentials: set VPLATFORM_API_KEY, or VPLATFORM_USERNAME and VPLATFORM_PASSWORD, or VPLATFORM_SESSION_TOKEN$/,
+    );
+    expect(() => resolveProviderConfig({}, { ...env, VPLATFORM_ENDPOINT: "https://p", VPLATFORM_USERNAME: "u" })).toThrow(
+      /^VPLATFORM_PASSWORD is not set; it is needed with VPLATFORM_USERNAME$/,
+    );
+    expect(() =>
+      resolveProviderConfig({}, { ...env, VPLATFORM_ENDPOINT: "https://p", VPLATFORM_API_KEY: "k", VPLATFORM_INSECURE: "maybe" }),
+    ).toThrow(/^VPLATFORM_INSECURE must be true or false$/);
+  });
+  test("a Pulumi program's provider (no mark) keeps naming the stack config and its variable", () => {
+    expect(() => resolveProviderConfig({}, {})).toThrow(/^vplatform:endpoint is not set \(or VPLATFORM_ENDPOINT\)$/);
+    expect(tlsHint("DEPTH_ZERO_SELF_SIGNED_CERT", settingNaming({}))).toContain("set vplatform:caCert");
   });
 });
 

@@ -1,3 +1,5 @@
+import { type SettingNaming, settingNaming } from "../config/provider-config";
+
 /**
  * An answer of the platform that is not a success, or a request that got no
  * answer (`status` 0, with the connection error's `code`). It carries the
@@ -35,12 +37,16 @@ export interface RequestSettings {
  * (401) or an endpoint where nothing answers. Refresh and destroy do not run the program, so they use the
  * settings stored by the last update: the hint says how to give them the corrected ones.
  */
-export function settingsHint(status: number, code: string | undefined, settings: RequestSettings): string | undefined {
-  const storedSettings =
-    "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program";
-  if (status === 401) return `the platform refused the credentials: check ${settings.credentials}. ${storedSettings}`;
+export function settingsHint(
+  status: number,
+  code: string | undefined,
+  settings: RequestSettings,
+  named: SettingNaming = settingNaming(),
+): string | undefined {
+  const then = named.afterCorrecting ? `. ${named.afterCorrecting}` : "";
+  if (status === 401) return `the platform refused the credentials: check ${settings.credentials}${then}`;
   if (status === 0 && isUnreachable(code)) {
-    return `nothing was sent, nothing answers at ${settings.endpoint}: check vplatform:endpoint / VPLATFORM_ENDPOINT. ${storedSettings}`;
+    return `nothing was sent, nothing answers at ${settings.endpoint}: check ${named.withVariable("endpoint")}${then}`;
   }
   return undefined;
 }
@@ -59,7 +65,7 @@ export class RequestBudgetExceeded extends Error {
     readonly method: string,
     readonly path: string,
   ) {
-    super(`${method} ${path}: not sent, the request budget of ${budget} requests (vplatform:requestBudget) is used up`);
+    super(`${method} ${path}: not sent, the request budget of ${budget} requests (${settingNaming().name("requestBudget")}) is used up`);
   }
 }
 
@@ -97,7 +103,7 @@ const RERUN: Record<Operation, string> = {
 export function nextStep(err: unknown, op: Operation): string | undefined {
   const rerun = RERUN[op];
   if (err instanceof RequestBudgetExceeded)
-    return `raise vplatform:requestBudget, or wait for the hour's allowance (1000 requests per API key) and ${rerun}`;
+    return `raise ${settingNaming().name("requestBudget")}, or wait for the hour's allowance (1000 requests per API key) and ${rerun}`;
   if (!(err instanceof ApiError)) return undefined;
   const s = err.status;
   const may = {

@@ -10,6 +10,8 @@
  * Each session (provider configuration) has its own pacer in its client: the
  * budget is per API key; a 429 pauses every request of that session until its Retry-After.
  */
+import { settingNaming } from "../config/provider-config";
+
 export interface RequestBudget {
   requests: number;
   windowMs: number;
@@ -85,7 +87,7 @@ export class RequestPacer {
         const limit = this.#pausedUntil > now ? "the platform's rate limit (429 Retry-After)" : `the request budget (${describe(budget)})`;
         throw new BudgetWaitTooLong(
           `${what}: not sent, ${limit} lets the next request go in ${seconds(ready - now)}s, ` +
-            `after this operation's timeout; raise the resource's timeouts, vplatform:requestBudget, or run again later`,
+            `after this operation's timeout; raise the resource's timeouts, ${settingNaming().name("requestBudget")}, or run again later`,
         );
       }
       if (now - this.#lastProgress >= PROGRESS_EVERY_MS) {

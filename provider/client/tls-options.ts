@@ -1,5 +1,5 @@
 import * as tls from "node:tls";
-import type { ProviderConfig } from "../config/provider-config";
+import { type ProviderConfig, type SettingNaming, settingNaming } from "../config/provider-config";
 
 /** Verification on by default; `caCert` is trusted in addition to the system roots, not instead of them. */
 export function tlsOptionsFor(config: Pick<ProviderConfig, "caCert" | "insecure">): {
@@ -15,8 +15,8 @@ export function tlsOptionsFor(config: Pick<ProviderConfig, "caCert" | "insecure"
 const VERIFICATION_CODES = /CERT|SELF_SIGNED|UNABLE_TO_(GET|VERIFY)|ERR_TLS_CERT_ALTNAME_INVALID/;
 
 /** What to do about a certificate the client could not verify. */
-export function tlsHint(code: string): string | undefined {
+export function tlsHint(code: string, named: SettingNaming = settingNaming()): string | undefined {
   return VERIFICATION_CODES.test(code)
-    ? "the server certificate could not be verified: set vplatform:caCert to the platform's CA (PEM or file), or vplatform:insecure to true"
+    ? `the server certificate could not be verified: set ${named.name("caCert")} to the platform's CA (PEM or file), or ${named.name("insecure")} to true`
     : undefined;
 }

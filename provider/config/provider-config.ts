@@ -77,7 +77,48 @@ const ENV_NAMES = Object.fromEntries(SETTING_NAMES.map((s) => [s, SETTINGS[s].en
 
 /** `vplatform:endpoint`: the name a user sets. */
 export const settingKey = (s: Setting) => `vplatform:${s}`;
-const orEnv = (s: Setting) => `(or ${ENV_NAMES[s]})`;
+
+/**
+ * Set by `vplatform env` in the environment of the engine it runs: that provider takes its settings from the
+ * VPLATFORM_* variables alone (the CLI has no stack config to set, and no --run-program), so its errors name them.
+ */
+export const SETTINGS_FROM_VARIABLE = "VPLATFORM_SETTINGS_FROM";
+export const SETTINGS_FROM_ENV_CLI = "vplatform-env";
+
+/** How the provider's messages name its settings to the person who fixes them. */
+export interface SettingNaming {
+  /** `vplatform:endpoint`; under `vplatform env`, `VPLATFORM_ENDPOINT`. */
+  name(s: Setting): string;
+  /** `vplatform:endpoint / VPLATFORM_ENDPOINT` (a hint's "check ..."); under `vplatform env`, `VPLATFORM_ENDPOINT`. */
+  withVariable(s: Setting): string;
+  /** `vplatform:username and vplatform:password (or VPLATFORM_USERNAME and VPLATFORM_PASSWORD)`; under `vplatform env`, the variables. */
+  orVariables(...settings: Setting[]): string;
+  /** `vplatform:endpoint is not set (or VPLATFORM_ENDPOINT)`; under `vplatform env`, `VPLATFORM_ENDPOINT is not set`. */
+  notSet(s: Setting): string;
+  /** What gives corrected settings to the commands that do not run the program; "" when every command reads them afresh. */
+  afterCorrecting: string;
+}
+
+/** The one place the wording is chosen: by the tool that runs the provider (a Pulumi program's stack, or `vplatform env`). */
+export function settingNaming(env: NodeJS.ProcessEnv = process.env): SettingNaming {
+  const variables = (settings: Setting[]) => settings.map((s) => ENV_NAMES[s]).join(" and ");
+  if (env[SETTINGS_FROM_VARIABLE] === SETTINGS_FROM_ENV_CLI)
+    return {
+      name: (s) => ENV_NAMES[s],
+      withVariable: (s) => ENV_NAMES[s],
+      orVariables: (...settings) => variables(settings),
+      notSet: (s) => `${ENV_NAMES[s]} is not set`,
+      afterCorrecting: "",
+    };
+  return {
+    name: settingKey,
+    withVariable: (s) => `${settingKey(s)} / ${ENV_NAMES[s]}`,
+    orVariables: (...settings) => `${settings.map(settingKey).join(" and ")} (or ${variables(settings)})`,
+    notSet: (s) => `${settingKey(s)} is not set (or ${ENV_NAMES[s]})`,
+    afterCorrecting:
+      "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program",
+  };
+}
 
 /**
  * Stack config wins over the environment; empty values count as unset.
@@ -87,12 +128,14 @@ export function resolveProviderConfig(stackConfig: StackConfig, env: NodeJS.Proc
   const fromStack = typeof stackConfig === "function" ? stackConfig : (k: string) => stackConfig[k];
   const present = (v: string | undefined) => (v === undefined || v.trim() === "" ? undefined : v.trim());
   const read = (s: Setting) => present(fromStack(settingKey(s))) ?? present(env[ENV_NAMES[s]]);
-  const fail = (s: Setting, problem: string): never => {
-    throw new ConfigError(`${settingKey(s)} ${problem}`);
+  const named = settingNaming(env);
+  const refuse = (message: string): never => {
+    throw new ConfigError(message);
   };
+  const fail = (s: Setting, problem: string): never => refuse(`${named.name(s)} ${problem}`);
 
-  const endpoint = parseEndpoint(read("endpoint") ?? fail("endpoint", `is not set ${orEnv("endpoint")}`), (p) => fail("endpoint", p));
-  const credentials = resolveCredentials(read);
+  const endpoint = parseEndpoint(read("endpoint") ?? refuse(named.notSet("endpoint")), (p) => fail("endpoint", p));
+  const credentials = resolveCredentials(read, named);
   const config: ProviderConfig = {
     endpoint,
     ...credentials,
@@ -109,7 +152,7 @@ export function resolveProviderConfig(stackConfig: StackConfig, env: NodeJS.Proc
 type Credentials = Pick<ProviderConfig, "apiKey" | "username" | "password" | "sessionToken">;
 
 /** One credential kind wins: API key, then session token, then user name and password. */
-function resolveCredentials(read: (s: Setting) => string | undefined): Credentials {
+function resolveCredentials(read: (s: Setting) => string | undefined, named: SettingNaming): Credentials {
   const apiKey = read("apiKey");
   if (apiKey) return { apiKey };
   const sessionToken = read("sessionToken");
@@ -117,13 +160,10 @@ function resolveCredentials(read: (s: Setting) => string | undefined): Credentia
   const username = read("username");
   const password = read("password");
   if (username && password) return { username, password };
-  if (username)
-    throw new ConfigError(`${settingKey("password")} is not set ${orEnv("password")}; it is needed with ${settingKey("username")}`);
-  if (password)
-    throw new ConfigError(`${settingKey("username")} is not set ${orEnv("username")}; it is needed with ${settingKey("password")}`);
+  if (username) throw new ConfigError(`${named.notSet("password")}; it is needed with ${named.name("username")}`);
+  if (password) throw new ConfigError(`${named.notSet("username")}; it is needed with ${named.name("password")}`);
   throw new ConfigError(
-    `no credentials: set ${settingKey("apiKey")} ${orEnv("apiKey")}, or ${settingKey("username")} and ${settingKey("password")} ` +
-      `(or ${ENV_NAMES.username} and ${ENV_NAMES.password}), or ${settingKey("sessionToken")} ${orEnv("sessionToken")}`,
+    `no credentials: set ${named.orVariables("apiKey")}, or ${named.orVariables("username", "password")}, or ${named.orVariables("sessionToken")}`,
   );
 }
 

@@ -52,7 +52,7 @@ const places: Place[] = [
     name: "Drive",
     schema: driveInputsSchema,
     shape: driveShape,
-    base: { machine: "54", disksize: 1024, mediaSource: "9" },
+    base: { machine: "54", disksize: 2 ** 30, mediaSource: "9" },
     at: [],
     wrap: (o) => o,
   },

@@ -344,7 +344,7 @@ describe("an enumeration accepts every value the spec lists for it", () => {
 describe("a field the spec marks required is required by the schema, and the refusal names it", () => {
   const bases: Partial<Record<Resource, [z.ZodType, Record<string, unknown>]>> = {
     VirtualMachine: [virtualMachineInputsSchema, { name: "web" }],
-    Drive: [driveInputsSchema, { machine: "1", disksize: 1 }],
+    Drive: [driveInputsSchema, { machine: "1", disksize: 2 ** 30 }],
     Nic: [nicInputsSchema, { machine: "1", vnet: "2" }],
     Device: [deviceInputsSchema, { machine: "1", resourceGroup: "9a8b7c6d-5e4f-4321-8fed-cba987654321" }],
   };
@@ -379,7 +379,7 @@ describe("limits", () => {
   });
   test("storage tier 1 to 5, sent as the string the drive table gives (preferred_tier string)", () => {
     const [, min, max] = /(\d+) to (\d+)/.exec(LIMIT_TIER)!.map(Number);
-    const drive = (tier: number) => driveInputsSchema.safeParse({ machine: "1", disksize: 1, preferredTier: tier });
+    const drive = (tier: number) => driveInputsSchema.safeParse({ machine: "1", disksize: 2 ** 30, preferredTier: tier });
     for (let t = min; t <= max; t++) {
       expect(drive(t).success).toBe(true);
       expect(apiBodyOf(driveShape, { preferredTier: t })).toEqual({ preferred_tier: String(t) });

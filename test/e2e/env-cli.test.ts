@@ -3,6 +3,7 @@
 // against the emulator: preview, up, drift, refresh, destroy and their exit codes.
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
+import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -40,7 +41,10 @@ interface Run {
 }
 
 /** Runs the CLI in the team's repository with only the environment a CI job would give it. */
-function vplatform(...args: string[]): Promise<Run> {
+const vplatform = (...args: string[]): Promise<Run> => vplatformWith({}, ...args);
+
+/** The same, with some variables of the job changed. */
+function vplatformWith(changed: Record<string, string>, ...args: string[]): Promise<Run> {
   const keep = ["PATH", "HOME", "VPLATFORM_PULUMI_ROOT", "NODE_OPTIONS"];
   const env = {
     ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])),
@@ -48,6 +52,7 @@ function vplatform(...args: string[]): Promise<Run> {
     VPLATFORM_ENDPOINT: emulator.url,
     VPLATFORM_API_KEY: emulator.apiKey,
     VPLATFORM_CA_CERT: emulator.caCert,
+    ...changed,
   };
   return new Promise((resolve) => {
     execFile(process.execPath, [cli, "env", ...args], { cwd: repo, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
@@ -241,6 +246,29 @@ describe("vplatform env provisions an environment file from the team's own repos
     }
   }, 300_000);
 
+  test("`outputs` prints the stack's outputs as JSON: a key's secret as [secret], in clear with --show-secrets only", async () => {
+    const file = "users:\n  - name: env-out\n    role: vmoperator\napiKeys:\n  - name: env-out-key\n    user: env-out\n";
+    fs.writeFileSync(path.join(repo, "environments", "out.yaml"), file);
+    expect((await vplatform("up", "environments/out.yaml", "--stack", "out")).code).toBe(0);
+    const masked = await vplatform("outputs", "environments/out.yaml", "--stack", "out");
+    expect(masked.code).toBe(0);
+    expect(masked.stdout + masked.stderr).not.toMatch(/vpk_\w+/);
+    expect(JSON.stringify(JSON.parse(masked.stdout).apiKeys)).toContain("[secret]");
+    const shown = await vplatform("outputs", "environments/out.yaml", "--stack", "out", "--show-secrets");
+    expect(shown.code).toBe(0);
+    const secret: string = JSON.parse(shown.stdout).apiKeys["env-out-key"].secret;
+    expect(secret).toMatch(/^vpk_\w+/);
+    // The secret shown is a key that works: the platform answers a request made with it.
+    const { default: got } = await import("got");
+    const answer = await got(`${emulator.url}/api/v4/vms?fields=$key`, {
+      headers: { authorization: `Bearer ${secret}` },
+      https: { certificateAuthority: emulator.caCert },
+    });
+    expect(answer.statusCode).toBe(200);
+    expect((await vplatform("outputs", "environments/out.yaml", "--stack", "never-made")).code).toBe(3);
+    expect((await vplatform("destroy", "environments/out.yaml", "--stack", "out")).code).toBe(0);
+  }, 300_000);
+
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
     fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
     const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");
@@ -264,5 +292,25 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(output).toContain("environments/typo.yaml:6:20: vms[0].nics[0].vnet: no vnet named 'labb' is declared in this file");
     expect(output).not.toMatch(/Unhandled exception|\n\s+at .*\.js:\d+/);
     expect(await api("GET", "/v4/vnets?fields=$key")).toEqual(before);
+  }, 120_000);
+
+  test("an endpoint where nothing answers: the hint names VPLATFORM_ENDPOINT, the CLI's own setting, not stack config or --run-program", async () => {
+    const closed = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+    const r = await vplatformWith(
+      { VPLATFORM_ENDPOINT: `https://127.0.0.1:${closed}` },
+      "preview",
+      "environments/dev.yaml",
+      "--stack",
+      "nowhere",
+    );
+    expect(r.code).toBe(1);
+    const output = r.stdout + r.stderr;
+    expect(output).toContain(`nothing answers at https://127.0.0.1:${closed}: check VPLATFORM_ENDPOINT`);
+    expect(output).not.toMatch(/vplatform:endpoint|--run-program/);
   }, 120_000);
 });

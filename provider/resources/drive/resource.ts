@@ -3,18 +3,19 @@ import { describeChange, diffFields, formatValue, named, type ResourceDiff } fro
 import { DRIVE_READ_FIELDS, type DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "./schema";
 import { unplugAndDeleteDrive } from "../../reconcile/hardware";
 import { toNumber } from "../../schemas/normalize";
+import { bytesText } from "../../schemas/sizes";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
 import { DRIVE_TABLE } from "./schema";
 
 type Inputs = DriveInputs & HardwareInputs;
 
-/** What changing a drive does: the preview's replacements, updates and warnings. */
-const GIB = 2 ** 30;
 const formatBytes = (bytes: unknown) => {
   const n = Number(toNumber(bytes));
-  return Number.isFinite(n) && n % GIB === 0 ? `${n / GIB} GiB` : `${String(bytes)} bytes`;
+  return Number.isFinite(n) && n > 0 ? bytesText(n) : String(bytes);
 };
+
+/** What changing a drive does: the preview's replacements, updates and warnings. */
 
 export function diffDrive(olds: Row, news: Row): ResourceDiff {
   const what = `${named("drive", news)} of machine ${formatValue({}, news.machine ?? olds.machine)}`;

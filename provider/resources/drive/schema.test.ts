@@ -1,7 +1,7 @@
 // Drive: the cross-field rules and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
 import type { z } from "zod";
-import { DRIVE_MEDIA, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./schema";
+import { DRIVE_MEDIA, MIN_DRIVE_SIZE, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./schema";
 
 function problems(schema: z.ZodType, input: unknown): string[] {
   const r = schema.safeParse(input);
@@ -12,7 +12,7 @@ const drive = (input: Record<string, unknown>) => problems(driveInputsSchema, { 
 describe("media import, clone and cdrom need a mediaSource (the spec: key of the source media for import, clone, cdrom)", () => {
   const SOURCED = ["import", "clone", "cdrom"];
   test.each(DRIVE_MEDIA.map((m) => [m, SOURCED.includes(m)] as const))("media %s without a source: refused %p", (media, refused) => {
-    expect(drive({ media, disksize: 1024 })).toEqual(refused ? [`mediaSource: media '${media}' needs a mediaSource`] : []);
+    expect(drive({ media, disksize: 2 ** 30 })).toEqual(refused ? [`mediaSource: media '${media}' needs a mediaSource`] : []);
   });
   test.each(SOURCED)("media %s with a source (a key, as a string or a number) is accepted", (media) => {
     expect(drive({ media, mediaSource: "9" })).toEqual([]);
@@ -20,11 +20,30 @@ describe("media import, clone and cdrom need a mediaSource (the spec: key of the
   });
 });
 
+describe("a drive is at least the platform's smallest (1 MiB): a smaller disksize is a unit slipped, refused with the fix", () => {
+  test("the smallest drive is 1 MiB, and 1 MiB is accepted", () => {
+    expect(MIN_DRIVE_SIZE).toBe(2 ** 20);
+    expect(drive({ disksize: MIN_DRIVE_SIZE })).toEqual([]);
+  });
+  test("disksize 20 (meant as 20 GiB) is refused, naming the field, what 20 is and how to write 20 GiB", () => {
+    expect(drive({ disksize: 20 })).toEqual(["disksize: 20 is 20 bytes, below the smallest drive (1 MiB); for 20 GiB write 20 * 2 ** 30"]);
+  });
+  test("a size of a thousand bytes or more is refused with its units, without guessing the size meant", () => {
+    expect(drive({ disksize: MIN_DRIVE_SIZE - 1 })).toEqual([
+      "disksize: 1048575 is 1048575 bytes (1024 KiB), below the smallest drive (1 MiB)",
+    ]);
+  });
+  test("zero and negative sizes are refused the same way", () => {
+    expect(drive({ disksize: 0 })).toEqual(["disksize: 0 is 0 bytes, below the smallest drive (1 MiB)"]);
+    expect(drive({ disksize: -5 })).toEqual(["disksize: -5 is -5 bytes, below the smallest drive (1 MiB)"]);
+  });
+});
+
 describe("a new disk needs a disksize (the spec: bytes, for new disks)", () => {
   test.each([
     ["media disk", { media: "disk" }, ["disksize: a new disk needs a disksize (bytes)"]],
     ["the default media (disk)", {}, ["disksize: a new disk needs a disksize (bytes)"]],
-    ["a disk with its size", { disksize: 1 }, []],
+    ["a disk with its size", { disksize: 2 ** 30 }, []],
     ["an EFI disk (sized by the platform)", { media: "efidisk" }, []],
     ["an imported disk (sized by its source)", { media: "import", mediaSource: "9" }, []],
   ])("%s → %j", (_what, input, expected) => expect(drive(input)).toEqual(expected));

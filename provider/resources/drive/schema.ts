@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema, whenValid } from "../../schemas/common";
 import { machineOwnerShape } from "../../schemas/hardware";
+import { MIB, bytesText } from "../../schemas/sizes";
 
 /** The platform table its rows live in. */
 export const DRIVE_TABLE = "machine_drives";
@@ -39,6 +40,19 @@ export const DRIVE_INTERFACES = [
   "usb",
 ] as const;
 
+/** The platform's smallest drive. A size below it is a size meant in another unit (`disksize: 20` for 20 GiB). */
+export const MIN_DRIVE_SIZE = MIB;
+
+/**
+ * Why a size below the smallest drive is refused, and how to write the size meant: `writeGiB(20)` is how the
+ * declaration's language spells 20 GiB (bytes in code, a unit in YAML). Numbers under 1024 read as GiB meant.
+ */
+export function belowSmallestDrive(bytes: number, writeGiB: (gib: number) => string): string {
+  const meant = Number.isInteger(bytes) && bytes >= 1 && bytes < 1024 ? `; for ${bytes} GiB write ${writeGiB(bytes)}` : "";
+  const read = bytes >= 1024 ? ` (${bytesText(bytes)})` : "";
+  return `${bytes} is ${bytes} bytes${read}, below the smallest drive (${bytesText(MIN_DRIVE_SIZE)})${meant}`;
+}
+
 export const driveShape = {
   ...machineOwnerShape("drive"),
   name: apiField(z.string().min(1).max(128).optional(), "name", "string", "Drive name"),
@@ -48,10 +62,14 @@ export const driveShape = {
   }),
   interface: apiField(z.enum(DRIVE_INTERFACES).default("virtio-scsi"), "interface", "string", "Drive interface"),
   disksize: apiField(
-    z.number().int().positive().optional(),
+    z
+      .number()
+      .int()
+      .min(MIN_DRIVE_SIZE, { error: (issue) => belowSmallestDrive(Number(issue.input), (gib) => `${gib} * 2 ** 30`) })
+      .optional(),
     "disksize",
     "int",
-    "Size in bytes. Drives only grow: a smaller size REPLACES the drive (its data is lost)",
+    "Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)",
     { onChange: "growOnly" },
   ),
   preferredTier: apiField(
