@@ -45,7 +45,7 @@ function descendants(root: number, boot: number): Omit<Proc, "lastSeenAt">[] {
     } catch {
       // ended meanwhile: keep the kernel's (truncated) name
     }
-    out.push({ pid, comm, startAt: boot + (Number(statFields(stat)[19]) * 1000) / TICKS_PER_SECOND });
+    out.push({ pid, ppid: parentOf(stat), comm, startAt: boot + (Number(statFields(stat)[19]) * 1000) / TICKS_PER_SECOND });
   }
   return out;
 }

@@ -20,8 +20,8 @@ function mark(name: string, once = true): void {
 function role(): string {
   const args = process.argv.slice(1).join(" ");
   if (args.includes("cmd/dynamic-provider")) return "dynamic-provider";
+  if (/cmd[\\/]run-plugin|pulumi-resource-vplatform|provider[\\/]plugin[\\/]main/.test(args)) return "plugin";
   if (args.includes("cmd/run")) return "program";
-  if (/pulumi-resource-vplatform|provider[\\/]plugin[\\/]main|[\\/]plugin[\\/]index\.js/.test(args)) return "plugin";
   if (args.includes("env/cli")) return "cli";
   return "other";
 }

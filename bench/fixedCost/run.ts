@@ -141,7 +141,10 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
       door,
       command: (op) => ({
         command: "pulumi",
-        args: op === "preview" ? ["preview", "--stack", door, "--non-interactive"] : ["refresh", "--yes", "--skip-preview", "--stack", door, "--non-interactive"],
+        args:
+          op === "preview"
+            ? ["preview", "--stack", door, "--non-interactive"]
+            : ["refresh", "--yes", "--skip-preview", "--stack", door, "--non-interactive"],
         cwd: projectDir,
         env: baseEnv(stateDir),
       }),
@@ -169,9 +172,16 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
     VPLATFORM_REQUEST_BUDGET: "1000000000",
   };
   const cli = path.join(revision.root, "node_modules", "vplatform", "dist", "env", "cli.js");
-  const envCommand = (op: "up" | Op) => ({ command: process.execPath, args: [cli, "env", op, "lab.yaml", "--stack", "lab"], cwd: envDir, env });
+  const envCommand = (op: "up" | Op) => ({
+    command: process.execPath,
+    args: [cli, "env", op, "lab.yaml", "--stack", "lab"],
+    cwd: envDir,
+    env,
+  });
+  // Not execFileSync: the emulator answers from this process's event loop.
   const up = envCommand("up");
-  execFileSync(up.command, up.args, { cwd: up.cwd, env: up.env, stdio: "pipe" });
+  const made = await measureCommand(up.command, up.args, { ...up, runsProgram: true });
+  if (made.exitCode !== 0) throw new Error(`${revision.name}: vplatform env up failed:\n${made.output.slice(-2000)}`);
   const yaml: Lab = { revision: revision.name, door: "yaml", command: envCommand };
   return [typescript, yaml, plugin];
 }
@@ -223,7 +233,8 @@ export async function benchFixedCost(opts: FixedCostOptions): Promise<FixedCostR
               if (!run || run.exitCode !== 0) throw new Error(`${lab.revision} ${door} ${op} failed:\n${run?.output.slice(-2000)}`);
               const split = splitTimeline(run.timeline);
               const previous = best.get(lab.revision);
-              if (!previous || split.total < previous.split.total) best.set(lab.revision, { revision: lab.revision, door, vms, op, split, requests });
+              if (!previous || split.total < previous.split.total)
+                best.set(lab.revision, { revision: lab.revision, door, vms, op, split, requests });
             }
           rows.push(...best.values());
           printRows([...best.values()], opts.markdown);
@@ -232,7 +243,12 @@ export async function benchFixedCost(opts: FixedCostOptions): Promise<FixedCostR
       tofu.push(
         "skipped" in side
           ? [String(vms), side.skipped, "", ""]
-          : [String(vms), `${side.planNoRefresh.seconds.toFixed(2)} s, ${side.planNoRefresh.requests} requests`, `${side.plan.seconds.toFixed(2)} s, ${side.plan.requests} requests`, side.note],
+          : [
+              String(vms),
+              `${side.planNoRefresh.seconds.toFixed(2)} s, ${side.planNoRefresh.requests} requests`,
+              `${side.plan.seconds.toFixed(2)} s, ${side.plan.requests} requests`,
+              side.note,
+            ],
       );
     } finally {
       for (const emu of emulators) await emu.close();
@@ -257,7 +273,15 @@ const seconds = (ms: number) => (ms / 1000).toFixed(2);
 
 function printRows(rows: FixedCostRow[], markdown: boolean): void {
   const header = ["VMs", "door", "command", "revision", "total s", "requests", ...PHASES];
-  const body = rows.map((r) => [String(r.vms), r.door, r.op, r.revision, seconds(r.split.total), String(r.requests), ...PHASES.map((p) => seconds(r.split[p]))]);
+  const body = rows.map((r) => [
+    String(r.vms),
+    r.door,
+    r.op,
+    r.revision,
+    seconds(r.split.total),
+    String(r.requests),
+    ...PHASES.map((p) => seconds(r.split[p])),
+  ]);
   for (const line of renderRows([header, ...body], markdown)) console.log(line);
 }
 
@@ -268,12 +292,22 @@ function report(rows: FixedCostRow[], tofu: string[][], markdown: boolean): void
     .filter((r) => r.revision === "this checkout")
     .map((now) => {
       const before = rows.find((b) => b.revision !== now.revision && b.door === now.door && b.vms === now.vms && b.op === now.op);
-      return before ? [String(now.vms), now.door, now.op, seconds(before.split.total), seconds(now.split.total), (now.split.total / before.split.total).toFixed(2)] : undefined;
+      return before
+        ? [
+            String(now.vms),
+            now.door,
+            now.op,
+            seconds(before.split.total),
+            seconds(now.split.total),
+            (now.split.total / before.split.total).toFixed(2),
+          ]
+        : undefined;
     })
     .filter((r): r is string[] => r !== undefined);
   if (ratios.length) {
     console.log(`\nThis checkout against ${BASELINE_REVISION}, same run:\n`);
-    for (const line of renderRows([["VMs", "door", "command", `${BASELINE_REVISION} s`, "now s", "ratio"], ...ratios], markdown)) console.log(line);
+    for (const line of renderRows([["VMs", "door", "command", `${BASELINE_REVISION} s`, "now s", "ratio"], ...ratios], markdown))
+      console.log(line);
   }
   console.log("\nOpenTofu with the maker's provider, same lab, same emulator:\n");
   for (const line of renderRows([["VMs", "plan -refresh=false", "plan", "note"], ...tofu], markdown)) console.log(line);

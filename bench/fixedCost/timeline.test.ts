@@ -1,6 +1,6 @@
 import { type Mark, PHASES, type Proc, splitTimeline } from "./timeline";
 
-const proc = (pid: number, comm: string, startAt: number, lastSeenAt = 5000): Proc => ({ pid, comm, startAt, lastSeenAt });
+const proc = (pid: number, comm: string, startAt: number, lastSeenAt = 5000, ppid = 0): Proc => ({ pid, ppid, comm, startAt, lastSeenAt });
 const mark = (pid: number, role: string, name: string, at: number): Mark => ({ pid, role, mark: name, at });
 const sum = (split: Record<string, number>) => PHASES.reduce((total, phase) => total + split[phase], 0);
 
@@ -32,12 +32,19 @@ describe("a command's wall time is split along the engine's path", () => {
     });
   });
 
-  test("vplatform env: the CLI's own start comes before the last engine; an inline program has no language host", () => {
+  test("vplatform env: the CLI's own start and set-up commands come before the engine above the provider; an inline program has no language host", () => {
     const split = splitTimeline({
       runsProgram: true,
       spawnAt: 1000,
       endAt: 4200,
-      procs: [proc(1, "node", 1000), proc(2, "pulumi", 1600, 1700), proc(3, "pulumi", 1850)],
+      procs: [
+        proc(1, "node", 1000),
+        proc(2, "pulumi", 1600, 1700, 1),
+        proc(3, "pulumi", 1850, 4000, 1),
+        proc(4, "sh", 2890, 4000, 3),
+        proc(5, "node", 2895, 4000, 4),
+        proc(6, "pulumi", 4050, 4150, 1), // the CLI reads the outputs after the operation
+      ],
       marks: [
         mark(1, "cli", "node", 1030),
         mark(1, "cli", "first-registration", 2300),
@@ -55,9 +62,20 @@ describe("a command's wall time is split along the engine's path", () => {
       spawnAt: 0,
       endAt: 2000,
       procs: [proc(1, "pulumi", 2), proc(2, "pulumi-language-nodejs", 300, 1500)],
-      marks: [mark(5, "dynamic-provider", "node", 350), mark(5, "dynamic-provider", "first-provider-call", 800), mark(5, "dynamic-provider", "first-request", 806)],
+      marks: [
+        mark(5, "dynamic-provider", "node", 350),
+        mark(5, "dynamic-provider", "first-provider-call", 800),
+        mark(5, "dynamic-provider", "first-request", 806),
+      ],
     });
-    expect(split).toMatchObject({ "engine start": 348, "language host": 0, program: 0, "provider start": 450, "first request": 6, "steps and finish": 1194 });
+    expect(split).toMatchObject({
+      "engine start": 348,
+      "language host": 0,
+      program: 0,
+      "provider start": 450,
+      "first request": 6,
+      "steps and finish": 1194,
+    });
   });
 
   test("a Pulumi YAML program is its language host, and the plugin is ready when it prints its port", () => {

@@ -13,6 +13,7 @@ export interface Mark {
 /** A process the command started (any depth), from /proc: its name, start and the last time it was seen. */
 export interface Proc {
   pid: number;
+  ppid: number;
   comm: string;
   startAt: number;
   lastSeenAt: number;
@@ -41,14 +42,28 @@ export type Phase = (typeof PHASES)[number];
 export type Split = Record<Phase, number> & { total: number };
 
 export const PHASE_MEANINGS: Record<Phase, string> = {
-  "before the engine": "the command's own start before the engine that runs the operation (vplatform env: Node, its modules, the Automation API's set-up commands)",
+  "before the engine":
+    "the command's own start before the engine that runs the operation (vplatform env: Node, its modules, the Automation API's set-up commands)",
   "engine start": "the engine's start until the language host (or, for an inline program or no program, until the program or the provider)",
   "language host": "the language host until the program's process",
-  program: "the program until its first resource reaches the engine and the engine starts the provider (TypeScript compiled, SDK loaded, resources declared)",
+  program:
+    "the program until its first resource reaches the engine and the engine starts the provider (TypeScript compiled, SDK loaded, resources declared)",
   "provider start": "the provider's process until it serves its first call (Node, the Pulumi SDK, the provider's code)",
   "first request": "from the first call to the first API request (refresh)",
   "steps and finish": "the rest: every resource's check and diff (or read), then the engine's finish",
 };
+
+/**
+ * The engine that ran the operation: the `pulumi` above the provider's process (vplatform env runs others
+ * before and after it), else the one that ran longest.
+ */
+function operationEngine(procs: Proc[], marks: Mark[]): Proc | undefined {
+  const byPid = new Map(procs.map((p) => [p.pid, p]));
+  const provider = marks.find((m) => isProvider(m) && m.mark === "node");
+  for (let p = provider && byPid.get(provider.pid), depth = 0; p && depth < 8; p = byPid.get(p.ppid), depth++)
+    if (p.comm === "pulumi") return p;
+  return procs.filter((p) => p.comm === "pulumi").sort((a, b) => b.lastSeenAt - b.startAt - (a.lastSeenAt - a.startAt))[0];
+}
 
 const first = (marks: Mark[], test: (m: Mark) => boolean) => marks.filter(test).sort((a, b) => a.at - b.at)[0]?.at;
 const isProvider = (m: Mark) => m.role === "dynamic-provider" || m.role === "plugin";
@@ -60,13 +75,14 @@ const isProvider = (m: Mark) => m.role === "dynamic-provider" || m.role === "plu
  * program, no request in a preview) gives its phase 0 and the next phase starts where the last one ended.
  */
 export function splitTimeline({ runsProgram, spawnAt, endAt, marks, procs }: Timeline): Split {
-  const engines = procs.filter((p) => p.comm === "pulumi").sort((a, b) => a.startAt - b.startAt);
-  const engine = engines.at(-1)?.startAt;
+  const engine = operationEngine(procs, marks)?.startAt;
   const after = (t: number | undefined) => (x: { startAt: number }) => t === undefined || x.startAt >= t;
   // The language host that ran the program: the last started before the program (the engine asks an earlier one for plugins).
   const program =
     first(marks, (m) => m.role === "program" && m.mark === "first-registration") !== undefined
-      ? marks.filter((m) => m.role === "program" && m.mark === "node").find((n) => marks.some((m) => m.pid === n.pid && m.mark === "first-registration"))?.at
+      ? marks
+          .filter((m) => m.role === "program" && m.mark === "node")
+          .find((n) => marks.some((m) => m.pid === n.pid && m.mark === "first-registration"))?.at
       : first(marks, (m) => m.role === "cli" && m.mark === "first-registration");
   const hosts = runsProgram
     ? procs.filter((p) => p.comm.startsWith("pulumi-language") && after(engine)(p) && (program === undefined || p.startAt <= program))

@@ -1,6 +1,6 @@
 import * as https from "node:https";
 import { inspect } from "node:util";
-import got, { type Got, RequestError } from "got";
+import type { ExtendOptions, Got } from "got";
 import type { ProviderConfig } from "../config/provider-config";
 import { authHeadersFor, credentialSettingsOf, redactorFor, secretValuesOf, type Headers } from "./credentials";
 import { ApiError, apiMessageOf, isUnreachable, settingsHint, type RequestSettings } from "./errors";
@@ -62,9 +62,13 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * expire on the platform instead of being logged out, and the login and logout
  * would cost two of the key's 1000 requests an hour per run.
  */
+/** got (some 40 modules) loads at the first request: a preview, which sends none, never pays for it. */
+const loadGot = (): typeof import("got") => require("got");
+
 export class ApiClient {
   readonly #endpoint: string;
-  readonly #http: Got;
+  readonly #httpOptions: ExtendOptions;
+  #httpClient?: Got;
   readonly #agent: https.Agent;
   readonly #authHeaders: Headers;
   readonly #settings: RequestSettings;
@@ -99,7 +103,7 @@ export class ApiClient {
     this.#random = options.random ?? Math.random;
     this.#firstContactMs = options.firstContactMs ?? 10_000;
     this.#agent = new https.Agent({ keepAlive: true, maxSockets: 8 });
-    this.#http = got.extend({
+    this.#httpOptions = {
       agent: { https: this.#agent },
       https: tlsOptionsFor(config),
       timeout: { request: config.requestTimeoutMs },
@@ -107,7 +111,12 @@ export class ApiClient {
       throwHttpErrors: false,
       followRedirect: false,
       headers: { accept: "application/json", "user-agent": "vplatform-pulumi-provider" },
-    });
+    };
+  }
+
+  get #http(): Got {
+    this.#httpClient ??= loadGot().default.extend(this.#httpOptions);
+    return this.#httpClient;
   }
 
   /** Requests this client actually sent, retries included. */
@@ -246,6 +255,7 @@ export class ApiClient {
     } catch (err) {
       if (err instanceof ApiError) throw err;
       report(0);
+      const { RequestError } = loadGot();
       const code = (err instanceof RequestError ? err.code : (err as NodeJS.ErrnoException)?.code) ?? "EUNKNOWN";
       // got sets timings.upload when the request was completely handed to the socket.
       const requestWritten = err instanceof RequestError && err.timings?.upload !== undefined;

@@ -27,6 +27,15 @@ function packagesLoadedBy(specifiers: string[]): string[] {
   return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, encoding: "utf8" }));
 }
 
+/** The files a child process has loaded after requiring `specifiers` (and running `then`). */
+function filesLoadedBy(specifiers: string[], then = ""): string[] {
+  const script = `for (const s of ${JSON.stringify(specifiers)}) require(s); ${then} process.stdout.write(JSON.stringify(Object.keys(require.cache)));`;
+  return JSON.parse(execFileSync(process.execPath, ["-e", script], { cwd: root, encoding: "utf8" }));
+}
+const packagesIn = (files: string[]) => [
+  ...new Set(files.flatMap((f) => /.*node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/.exec(f)?.[1] ?? [])),
+];
+
 const EMULATOR_STACK = /^(fastify|@fastify\/.*|selfsigned|pino|light-my-request|avvio)$/;
 
 describe("a provider user's require tree holds nothing of the emulator's server stack", () => {
@@ -43,5 +52,18 @@ describe("a provider user's require tree holds nothing of the emulator's server 
   test("the emulator entry point does load them (the check sees a server stack when there is one)", () => {
     const loaded = packagesLoadedBy(["vplatform/emulator"]);
     expect(loaded).toEqual(expect.arrayContaining(["fastify", "selfsigned"]));
+  });
+});
+
+describe("a dynamic resource's provider loads only what its operation needs", () => {
+  test("its entry module loads no HTTP client, and no module of the env CLI, the emulator or the plugin: a preview sends nothing", () => {
+    const files = filesLoadedBy(entries);
+    expect(packagesIn(files).filter((p) => p === "got" || EMULATOR_STACK.test(p))).toEqual([]);
+    expect(files.filter((f) => /[\\/]dist[\\/](env|emulator|provider[\\/]plugin)[\\/]/.test(f))).toEqual([]);
+  });
+
+  test("the HTTP client loads with the first request (the check sees got when it is loaded)", () => {
+    const files = filesLoadedBy(["vplatform/dynamic/vnet"], "require('got');");
+    expect(packagesIn(files)).toContain("got");
   });
 });
