@@ -186,14 +186,6 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
   return [typescript, yaml, plugin];
 }
 
-/** The emulator's request count, reset: what the command in between sent. */
-async function requestsDuring(emu: RunningEmulator, work: () => Promise<unknown>): Promise<number> {
-  const counter = requestCounter(emu);
-  await counter("DELETE");
-  await work();
-  return (await counter("GET")).total;
-}
-
 export interface FixedCostOptions {
   sizes: number[];
   repeats: number;
@@ -226,11 +218,11 @@ export async function benchFixedCost(opts: FixedCostOptions): Promise<FixedCostR
           for (let repeat = 0; repeat < opts.repeats; repeat++)
             for (const { lab, emu } of labs.filter((l) => l.lab.door === door)) {
               const { command, args, cwd, env } = lab.command(op);
-              let run: Awaited<ReturnType<typeof measureCommand>> | undefined;
-              const requests = await requestsDuring(emu, async () => {
-                run = await measureCommand(command, args, { cwd, env, runsProgram: op === "preview" });
-              });
-              if (!run || run.exitCode !== 0) throw new Error(`${lab.revision} ${door} ${op} failed:\n${run?.output.slice(-2000)}`);
+              const counter = requestCounter(emu);
+              await counter("DELETE");
+              const run = await measureCommand(command, args, { cwd, env, runsProgram: op === "preview" });
+              const requests = (await counter("GET")).total;
+              if (run.exitCode !== 0) throw new Error(`${lab.revision} ${door} ${op} failed:\n${run.output.slice(-2000)}`);
               const split = splitTimeline(run.timeline);
               const previous = best.get(lab.revision);
               if (!previous || split.total < previous.split.total)
