@@ -119,12 +119,13 @@ function pluginProject(vms: number, pluginDir: string): string {
 interface Lab {
   revision: string;
   door: Door;
+  emu: RunningEmulator;
   command: (op: Op) => { command: string; args: string[]; cwd: string; env: NodeJS.ProcessEnv };
 }
 
-async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, work: string): Promise<Lab[]> {
+/** The three doors' labs of one revision, each on an emulator of its own (its cluster fits 30 running VMs, not 90). */
+async function makeLabs(revision: Revision, startEmu: () => Promise<RunningEmulator>, vms: number, work: string): Promise<Lab[]> {
   const engineBin = path.join(pulumiRoot(), "bin");
-  const connection = { endpoint: emu.url, apiKey: emu.apiKey, caCert: emu.caCert };
   const baseEnv = (stateDir: string): NodeJS.ProcessEnv => ({
     ...process.env,
     ...engineEnv(stateDir),
@@ -133,12 +134,15 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
     PATH: `${engineBin}${path.delimiter}${process.env.PATH}`,
   });
   const pulumiLab = async (door: Door, projectDir: string, config: Record<string, string>): Promise<Lab> => {
+    const emu = await startEmu();
+    const connection = { endpoint: emu.url, apiKey: emu.apiKey, caCert: emu.caCert };
     const stateDir = path.join(projectDir, "..", `${door}-state`);
     const stack = await createLocalStack({ stackName: door, stateDir, connection, workDir: projectDir, config });
     await stack.up({ color: "never" });
     return {
       revision: revision.name,
       door,
+      emu,
       command: (op) => ({
         command: "pulumi",
         args:
@@ -164,6 +168,7 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
   const envDir = path.join(work, "yaml");
   fs.mkdirSync(envDir);
   fs.writeFileSync(path.join(envDir, "lab.yaml"), environmentYaml(vms));
+  const emu = await startEmu();
   const env = {
     ...baseEnv(path.join(envDir, "state")),
     VPLATFORM_ENDPOINT: emu.url,
@@ -182,7 +187,7 @@ async function makeLabs(revision: Revision, emu: RunningEmulator, vms: number, w
   const up = envCommand("up");
   const made = await measureCommand(up.command, up.args, { ...up, runsProgram: true });
   if (made.exitCode !== 0) throw new Error(`${revision.name}: vplatform env up failed:\n${made.output.slice(-2000)}`);
-  const yaml: Lab = { revision: revision.name, door: "yaml", command: envCommand };
+  const yaml: Lab = { revision: revision.name, door: "yaml", emu, command: envCommand };
   return [typescript, yaml, plugin];
 }
 
@@ -201,24 +206,23 @@ export async function benchFixedCost(opts: FixedCostOptions): Promise<FixedCostR
   const tofu: string[][] = [];
   for (const vms of opts.sizes) {
     const emulators: RunningEmulator[] = [];
-    const labs: { lab: Lab; emu: RunningEmulator }[] = [];
+    const labs: Lab[] = [];
     const works: string[] = [];
     try {
       for (const revision of revisions) {
-        // Each revision's own emulator: the platform as that revision emulated it.
-        const emu = await startEmulatorOf(revision, emulators);
         const work = fs.mkdtempSync(path.join(revision.root, ".e2e-work", "fixed-cost-"));
         works.push(work);
         console.log(`${revision.name}: making the ${vms}-VM lab through each door...`);
-        for (const lab of await makeLabs(revision, emu, vms, work)) labs.push({ lab, emu });
+        // Each revision's own emulators: the platform as that revision emulated it.
+        labs.push(...(await makeLabs(revision, () => startEmulatorOf(revision, emulators), vms, work)));
       }
       for (const door of DOORS)
         for (const op of ["preview", "refresh"] as const) {
           const best = new Map<string, FixedCostRow>();
           for (let repeat = 0; repeat < opts.repeats; repeat++)
-            for (const { lab, emu } of labs.filter((l) => l.lab.door === door)) {
+            for (const lab of labs.filter((l) => l.door === door)) {
               const { command, args, cwd, env } = lab.command(op);
-              const counter = requestCounter(emu);
+              const counter = requestCounter(lab.emu);
               await counter("DELETE");
               const run = await measureCommand(command, args, { cwd, env, runsProgram: op === "preview" });
               const requests = (await counter("GET")).total;
