@@ -3,6 +3,7 @@ import { RESOURCES, RESOURCE_LIST, type ResourceToken } from "../provider/resour
 import type { SdkBehaviour } from "../provider/resources/framework/defineResource";
 import { deletedWithItsVm } from "./deletedWithVm";
 import { type MachineOwner, ownerOf, withOwnerCopies } from "./machineOwners";
+import type { InputsByToken } from "./schemaTypes.generated";
 import { dynamicProvider, seed, withMarker, withSecretOutputs } from "./providerShim";
 import { claimName, programScope } from "./uniqueNames";
 import { type StartStep, planStartAfterHardware } from "./startAfterHardware";
@@ -53,7 +54,8 @@ const keepPromiseStacks = () => Boolean(process.env.PULUMI_DEBUG_PROMISE_LEAKS);
  * from them otherwise.
  */
 export class DeclaredResource extends pulumi.dynamic.Resource {
-  constructor(token: ResourceToken, name: string, args: object, opts: pulumi.CustomResourceOptions | undefined) {
+  // Typed by the SDK's own token list: the published declarations reach no file of provider/.
+  constructor(token: keyof InputsByToken, name: string, args: object, opts: pulumi.CustomResourceOptions | undefined) {
     const declared = declaredResource(token, name, args, opts);
     const limit = Error.stackTraceLimit;
     if (!keepPromiseStacks()) Error.stackTraceLimit = 0;
