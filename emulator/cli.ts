@@ -3,7 +3,6 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { VOLATILE_FIELDS } from "./admin/jsonDiff";
 import { readRecording, replay } from "./admin/replay";
 import { buildContext, createApiKeyIn, loadSnapshotInto, startEmulator } from "./index";
 import { SnapshotLibrary } from "./persistence/snapshots";
@@ -79,7 +78,7 @@ async function main(): Promise<void> {
     const target = values.target ?? fail("replay needs --target URL (the emulator to send the recording to)");
     const apiKey = values["api-key"] ?? fail("replay needs --api-key KEY (an administrator key of the target)");
     const file = args[0] ?? fail("replay needs the recording: replay FILE --target URL --api-key KEY");
-    const ignore = new Set([...VOLATILE_FIELDS, ...(values.ignore ? values.ignore.split(",") : [])]);
+    const ignore = new Set(values.ignore ? values.ignore.split(",") : []);
     const exchanges = readRecording(file);
     const ca = values.ca ? readFileSync(values.ca, "utf8") : undefined;
     const found = await replay(exchanges, { url: target.replace(/\/$/, ""), apiKey, ca }, ignore);
