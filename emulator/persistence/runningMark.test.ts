@@ -21,7 +21,8 @@ describe("the refusal says which process holds the directory and what to do", ()
     const message = heldMessage("./state", { pid: 4242, url: "https://127.0.0.1:8443" }, "load snapshot 'base' into it", "POST …/load");
     expect(message).toBe(
       "./state is in use by the emulator running with pid 4242 (https://127.0.0.1:8443); cannot load snapshot 'base' into it: " +
-        "it holds the state in memory and would overwrite the change. Stop it first (kill 4242) and run this again, or POST …/load",
+        "it holds the state in memory and would overwrite the change. Stop it first (kill 4242) and run this again, or POST …/load. " +
+        "(If pid 4242 is no emulator any more, delete state/running.json.)",
     );
   });
 });

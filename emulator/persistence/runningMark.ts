@@ -25,7 +25,7 @@ export function heldMessage(dataDir: string, holder: RunningMark, doing: string,
   return (
     `${dataDir} is in use by the emulator running with pid ${holder.pid} (${holder.url}); cannot ${doing}: ` +
     `it holds the state in memory and would overwrite the change. Stop it first (kill ${holder.pid}) and run this again` +
-    `${instead ? `, or ${instead}` : ""}`
+    `${instead ? `, or ${instead}` : ""}. (If pid ${holder.pid} is no emulator any more, delete ${join(dataDir, RUNNING_FILE)}.)`
   );
 }
 
