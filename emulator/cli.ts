@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
-import { VOLATILE_FIELDS } from "./admin/jsonDiff";
 import { readRecording, replay } from "./admin/replay";
 import { buildContext, createApiKeyIn, loadSnapshotInto, startEmulator } from "./index";
+import { refuseWhileRunning } from "./persistence/runningMark";
 import { SnapshotLibrary } from "./persistence/snapshots";
 import { Persister } from "./persistence/store";
 
@@ -17,9 +17,9 @@ const USAGE = `Usage:
     prints one line, the base URL, and serves until SIGINT/SIGTERM or until the process that started it exits
     (state is flushed first).
   vplatform-emulator --data-dir ./state --create-api-key <name> [--user admin] [--expires-days 30]
-    adds an API key to the saved state (emulator stopped) and prints its secret.
+    adds an API key to the saved state (emulator stopped: refused while one runs on the directory) and prints its secret.
   vplatform-emulator snapshot save|load NAME --data-dir ./state [--snapshot-dir DIR]
-    saves the state of a stopped emulator as a named snapshot, or replaces it by one.
+    saves the state of a stopped emulator as a named snapshot, or replaces it by one (refused while one runs on it).
   vplatform-emulator snapshot list [--data-dir ./state | --snapshot-dir DIR]
   vplatform-emulator replay requests.jsonl --target https://127.0.0.1:8443 --api-key KEY [--ca ca.pem] [--ignore f1,f2]
     sends a recording to another emulator and prints each answer that differs (exit 1 when any does).
@@ -79,7 +79,7 @@ async function main(): Promise<void> {
     const target = values.target ?? fail("replay needs --target URL (the emulator to send the recording to)");
     const apiKey = values["api-key"] ?? fail("replay needs --api-key KEY (an administrator key of the target)");
     const file = args[0] ?? fail("replay needs the recording: replay FILE --target URL --api-key KEY");
-    const ignore = new Set([...VOLATILE_FIELDS, ...(values.ignore ? values.ignore.split(",") : [])]);
+    const ignore = new Set(values.ignore ? values.ignore.split(",") : []);
     const exchanges = readRecording(file);
     const ca = values.ca ? readFileSync(values.ca, "utf8") : undefined;
     const found = await replay(exchanges, { url: target.replace(/\/$/, ""), apiKey, ca }, ignore);
@@ -94,6 +94,7 @@ async function main(): Promise<void> {
   if (values.clock !== undefined && values.clock !== "manual" && values.clock !== "real") fail("--clock is real or manual");
   if (values["create-api-key"] !== undefined) {
     const dataDir = values["data-dir"] ?? fail("--create-api-key needs --data-dir (stop the emulator using it first)");
+    refuseWhileRunning(dataDir, "add an API key to it", (holder) => `create the key through it: POST ${holder.url}/api/v4/user_api_keys`);
     const ctx = buildContext({ dataDir, adminPassword: values["admin-password"] ?? Math.random().toString(36) });
     const days = number(values["expires-days"], "expires-days");
     const secret = createApiKeyIn(ctx, {
@@ -166,6 +167,13 @@ function snapshotCommand([action, name]: string[], dataDir: string | undefined, 
   if (action !== "save" && action !== "load") fail("snapshot needs save, load or list");
   if (!name) fail(`snapshot ${action} needs a NAME`);
   const dir = dataDir ?? fail(`snapshot ${action} needs --data-dir (of a stopped emulator; a running one: POST /_emulator/snapshots)`);
+  if (action === "load") {
+    refuseWhileRunning(
+      dir,
+      `load snapshot '${name}' into it`,
+      (holder) => `load it into the running one: POST ${holder.url}/_emulator/snapshots/${name}/load`,
+    );
+  }
   const ctx = buildContext({ dataDir: dir, adminPassword: Math.random().toString(36) });
   try {
     if (action === "save") {

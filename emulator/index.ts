@@ -19,6 +19,7 @@ import { InMemoryContext, type EmulatorContext } from "./core/context";
 import { createRow } from "./core/engine";
 import { ApiError } from "./core/errors";
 import { SnapshotLibrary, type SnapshotInfo } from "./persistence/snapshots";
+import { markRunning, refuseWhileRunning } from "./persistence/runningMark";
 import { loadState, Persister, replaceState, type SavedTables } from "./persistence/store";
 import { allFeatures, settleFeaturesAfterLoad } from "./features";
 import { buildApp } from "./server/app";
@@ -132,6 +133,7 @@ export function loadSnapshotInto(ctx: InMemoryContext, name: string, tables: Sav
 export async function startEmulator(opts: EmulatorOptions = {}): Promise<RunningEmulator> {
   const adminPassword = opts.adminPassword ?? randomBytes(12).toString("base64url");
   const host = opts.host ?? "127.0.0.1";
+  if (opts.dataDir) refuseWhileRunning(opts.dataDir, "start a second emulator on it", (holder) => `use that one (${holder.url})`);
   const ctx = buildContext({ timeScale: opts.timeScale, dataDir: opts.dataDir, adminPassword, volumes: opts.volumes, clock: opts.clock });
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
@@ -205,9 +207,11 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const port = typeof address === "object" && address ? address.port : opts.port;
   const urlHost = host === "0.0.0.0" ? "127.0.0.1" : host.includes(":") ? `[${host}]` : host;
 
+  const url = `https://${urlHost}:${port}`;
+  const unmark = opts.dataDir ? markRunning(opts.dataDir, url) : undefined;
   let closed = false;
   return {
-    url: `https://${urlHost}:${port}`,
+    url,
     adminUser: "admin",
     adminPassword,
     apiKey,
@@ -228,6 +232,7 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
       await app.close();
       recorder.stop();
       persister?.close();
+      unmark?.();
     },
   };
 }

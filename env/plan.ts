@@ -5,6 +5,7 @@ import { HIDDEN_INPUTS } from "../provider/resources/framework/checkInputs";
 import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/framework/hardwareResource";
+import { PROGRESS } from "./progress-rows";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -149,9 +150,6 @@ function plannedChange(action: Action, m: StepEventMetadata): PlannedChange {
 // eslint-disable-next-line no-control-regex
 // biome-ignore lint/suspicious/noControlCharactersInRegex: the escape character starts the terminal colour codes removed here
 const stripAnsi = (s: string) => s.replace(/\x1b\[[0-9;]*m|<\{%[a-z]*%\}>/g, "");
-
-/** The provider's wait progress: shown live on stderr, not a warning. */
-const PROGRESS = /^vplatform: waiting for /;
 
 export function planFromEvents(events: readonly EngineEvent[]): Plan {
   const byUrn = new Map<string, PlannedChange>();

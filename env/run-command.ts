@@ -8,6 +8,7 @@ import { openEnvironmentStack } from "./environment-stack";
 import { type LoadedEnvironment, loadEnvironmentSource } from "./load-environment";
 import { defaultParallelism, vmsDeclared, vmsListed } from "./parallelism";
 import { planFromEvents, visibleChanges, type Plan } from "./plan";
+import { progressRows } from "./progress-rows";
 import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
@@ -137,11 +138,12 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     const plan = planFromEvents(events);
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
   }
+  const display = progressRows(io.stderr);
   try {
     // A retry after the lock was refused starts a new run: only its events count.
     const attempt = () => {
       events.length = 0;
-      return operate(opened.stack, args, parallel, (e) => events.push(e), io.stderr, cwd);
+      return operate(opened.stack, args, parallel, (e) => events.push(e), display.write, cwd);
     };
     const home = {
       project: args.project,
@@ -149,9 +151,11 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
       backendUrlInEnv: env.PULUMI_BACKEND_URL !== undefined,
     };
     await waitingForLock(attempt, { stack: args.stack, home, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
+    display.end();
     const plan = planFromEvents(events);
     return report(outcome(command, plan), plan);
   } catch (e) {
+    display.end();
     const known = knownEngineError(e);
     io.stderr(`error: ${known ?? (e as Error).message}\n`);
     const plan = planFromEvents(events);

@@ -18,4 +18,7 @@ fs.mkdirSync(dir, { recursive: true });
 fs.copyFileSync(path.join(root, "package.json"), path.join(dir, "package.json"));
 const dist = path.join(dir, "dist");
 fs.rmSync(dist, { recursive: true, force: true });
-fs.cpSync(path.join(root, "dist"), dist, { recursive: true, filter: (src) => !/\.(test|typecheck)\.(js|d\.ts|js\.map)$/.test(src) });
+fs.cpSync(path.join(root, "dist"), dist, {
+  recursive: true,
+  filter: (src) => !/\.(test|typecheck)\.(js|d\.ts|js\.map)$|\.tsbuildinfo$|\.build-stamp$/.test(src),
+});

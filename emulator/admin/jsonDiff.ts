@@ -1,11 +1,10 @@
 /**
  * Where two JSON answers differ, as paths (`[3].status: "running" ≠ "stopped"`), for the replay report.
- * A recorded "<redacted>" matches anything (the secret was never written), and names in `ignore`
- * (timestamps, by default) are skipped at any depth.
+ * A recorded "<redacted>" matches anything (the secret was never written); timing fields (timingFields.ts)
+ * and names in `ignore` are skipped at any depth.
  */
 import { REDACTED } from "./redact";
-
-export const VOLATILE_FIELDS = ["created", "modified", "last_update", "lastlogin_stamp", "timestamp"];
+import { isTimingField } from "./timingFields";
 
 const show = (value: unknown) => (value === undefined ? "absent" : JSON.stringify(value));
 
@@ -17,7 +16,9 @@ export function jsonDifferences(recorded: unknown, replayed: unknown, ignore: Re
   }
   const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === "object" && !Array.isArray(v);
   if (isObject(recorded) && isObject(replayed)) {
-    const names = [...new Set([...Object.keys(recorded), ...Object.keys(replayed)])].filter((name) => !ignore.has(name));
+    const names = [...new Set([...Object.keys(recorded), ...Object.keys(replayed)])].filter(
+      (name) => !isTimingField(name) && !ignore.has(name),
+    );
     return names.flatMap((name) => jsonDifferences(recorded[name], replayed[name], ignore, path ? `${path}.${name}` : name));
   }
   return JSON.stringify(recorded) === JSON.stringify(replayed) ? [] : [`${path || "(body)"}: ${show(recorded)} ≠ ${show(replayed)}`];

@@ -28,4 +28,23 @@ describe("replay differences", () => {
     ]);
     expect(jsonDifferences({ a: 1 }, { a: 1, b: 2 }, new Set())).toEqual(["b: absent ≠ 2"]);
   });
+
+  test("timing fields differ at any depth without counting; a real difference beside them still does", () => {
+    const recorded = {
+      $key: 4,
+      status: "sent",
+      started: 100,
+      last_attempt: 101,
+      response: { created: 100, walk: { last_walk_time_ms: 7 } },
+    };
+    const replayed = {
+      $key: 4,
+      status: "error",
+      started: 250,
+      last_attempt: 260,
+      response: { created: 250, walk: { last_walk_time_ms: 9 } },
+    };
+    expect(jsonDifferences(recorded, replayed, new Set())).toEqual(['status: "sent" ≠ "error"']);
+    expect(jsonDifferences(recorded, { ...recorded, started: 999 }, new Set())).toEqual([]);
+  });
 });

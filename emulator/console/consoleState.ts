@@ -36,7 +36,7 @@ export const CONSOLE_LISTINGS = {
     table: "webhooks",
     sort: "-$key",
     limit: 25,
-    fields: "$key,webhook_url#name as webhook,task#name as task,status,response_code,attempts,created",
+    fields: "$key,webhook_url#name as webhook,task#name as task,status,status_info as outcome,attempts,created",
   },
   tasks: { table: "tasks", sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
   taskEvents: { table: "task_events", fields: "$key,task#name as task,table,event" },

@@ -53,6 +53,9 @@ function el(tag, text, cls) {
   if (cls) e.className = cls;
   return e;
 }
+// Absolute and same-origin: a page opened at https://user:pass@host/ui has a base URL with credentials, and
+// fetch() refuses any URL that resolves to one; location.origin never holds them.
+const here = (path) => location.origin + path;
 const when = (s) => (s ? new Date(Number(s) * 1000).toISOString().replace("T", " ").slice(0, 19) : "never");
 const size = (bytes) => (bytes ? (Number(bytes) / 1024 ** 3).toFixed(1) + " GiB" : "");
 
@@ -112,8 +115,8 @@ function render(state) {
     ["Expires", (k) => (Number(k.expires) ? when(k.expires) : "never")], ["Last used", (k) => when(k.lastlogin_stamp)]]);
   fill("webhooks", l.webhooks, [["Name", (w) => w.name], ["URL", (w) => w.url], ["Authorization", (w) => w.authorization_type]]);
   fill("deliveries", l.deliveries, [["#", (d) => d.$key], ["Webhook", (d) => d.webhook], ["Task", (d) => d.task || "test send"],
-    ["Status", (d) => cell(d.status, d.status === "error" ? "error" : "")], ["HTTP", (d) => d.response_code || ""],
-    ["Tries", (d) => d.attempts]]);
+    ["Status", (d) => cell(d.status, d.status === "error" ? "error" : "")],
+    ["Outcome", (d) => cell(d.outcome, d.status === "error" ? "error outcome" : "outcome")], ["Tries", (d) => d.attempts]]);
   fill("tasks", l.tasks, [["Name", (t) => t.name], ["Enabled", (t) => (t.enabled ? "yes" : "no")], ["Status", (t) => t.status],
     ["Last run", (t) => when(t.last_run)], ["Events", (t) => t.events_count], ["Schedules", (t) => t.triggers_count]]);
   fill("triggers", [...l.taskEvents.map((e) => ({ task: e.task, on: "event " + e.table + "." + e.event })),
@@ -144,7 +147,7 @@ async function refresh() {
   const live = document.getElementById("live");
   const mine = ++asked;
   try {
-    const answer = await fetch("/ui/state", { cache: "no-store", credentials: "same-origin" });
+    const answer = await fetch(here("/ui/state"), { cache: "no-store", credentials: "same-origin" });
     if (!answer.ok) throw new Error("HTTP " + answer.status);
     const state = await answer.json();
     if (mine < shown) return;
@@ -161,7 +164,7 @@ async function refresh() {
 // Arms (POST) or clears (DELETE) faults or chaos rules through the admin API; says what happened under its form.
 async function admin(what, method, body) {
   const message = document.getElementById(what + "-message");
-  const answer = await fetch("/_emulator/" + (what === "fault" ? "faults" : "chaos"), {
+  const answer = await fetch(here("/_emulator/" + (what === "fault" ? "faults" : "chaos")), {
     method, credentials: "same-origin",
     headers: body ? { "content-type": "application/json" } : {}, body: body ? JSON.stringify(body) : undefined,
   });

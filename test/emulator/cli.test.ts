@@ -1,9 +1,9 @@
 /**
  * The command line's snapshot and replay commands (the built CLI, as users run it): snapshots of a
- * stopped emulator's data directory, and a recording replayed against a running emulator.
+ * stopped emulator's data directory (refused while one runs on it), and a recording replayed against a running emulator.
  */
-import { execFile } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { execFile, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { startTestEmulator } from "./helpers";
@@ -42,6 +42,41 @@ describe("vplatform-emulator snapshot save|load|list", () => {
     expect([missing.code, missing.err]).toEqual([2, expect.stringMatching(/snapshot 'nope' not found/)]);
     expect((await cli("snapshot", "save", "--data-dir", dir)).err).toMatch(/needs a NAME/);
     expect((await cli("snapshot", "save", "x")).err).toMatch(/needs --data-dir/);
+  });
+});
+
+describe("offline writes refuse a data directory an emulator is running on", () => {
+  test("snapshot load and --create-api-key name the running emulator's pid and what to do; after it stops they work", async () => {
+    const dataDir = scratch();
+    const snapshots = scratch();
+    const running = await startTestEmulator({ dataDir, snapshotDir: snapshots });
+    try {
+      await running.post("/api/v4/vnets", { name: "kept" });
+      expect((await running.post("/_emulator/snapshots", { name: "base" })).status).toBe(201);
+      expect(JSON.parse(readFileSync(join(dataDir, "running.json"), "utf8"))).toEqual({ pid: process.pid, url: running.emu.url });
+
+      const load = await cli("snapshot", "load", "base", "--data-dir", dataDir, "--snapshot-dir", snapshots);
+      expect([load.code, load.out]).toEqual([2, ""]);
+      expect(load.err).toContain(`in use by the emulator running with pid ${process.pid} (${running.emu.url})`);
+      expect(load.err).toContain(`Stop it first (kill ${process.pid})`);
+      expect(load.err).toContain(`POST ${running.emu.url}/_emulator/snapshots/base/load`);
+      const key = await cli("--data-dir", dataDir, "--create-api-key", "offline");
+      expect([key.code, key.out]).toEqual([2, ""]);
+      expect(key.err).toContain(`pid ${process.pid}`);
+      await expect(startTestEmulator({ dataDir })).rejects.toThrow(/cannot start a second emulator on it/);
+    } finally {
+      await running.emu.close();
+    }
+    expect(existsSync(join(dataDir, "running.json"))).toBe(false);
+    expect((await cli("snapshot", "load", "base", "--data-dir", dataDir, "--snapshot-dir", snapshots)).code).toBe(0);
+  });
+
+  test("a mark left by an emulator that was killed is stale and ignored", async () => {
+    const dataDir = scratch();
+    const gone = spawnSync(process.execPath, ["-e", ""]).pid;
+    writeFileSync(join(dataDir, "running.json"), JSON.stringify({ pid: gone, url: "https://127.0.0.1:1" }));
+    const key = await cli("--data-dir", dataDir, "--create-api-key", "after-a-kill");
+    expect([key.code, key.err]).toEqual([0, ""]);
   });
 });
 

@@ -3,10 +3,12 @@
  * holding a lab provisioned through the provider (a vnet, two VMs with drives and NICs, one running) plus a webhook
  * and a task sending to it when a VM powers off, and the page shows what the API holds; faults and chaos rules are armed and
  * cleared from the page through the admin API; a VM powered off through the API changes on the page; it fits a
- * phone's width. Screenshots are kept in .artifacts/console/ (gitignored): console-desktop.png (taken with a
+ * phone's width; a failed delivery says why; opened at a URL with credentials it works as well. Screenshots are kept in .artifacts/console/ (gitignored): console-desktop.png (taken with a
  * fault armed and a VM running) and console-phone.png.
  */
 import { mkdirSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import { type HeadlessChromium, launchHeadlessChromium } from "../headlessChromium";
@@ -17,6 +19,9 @@ const ARTIFACTS = join(__dirname, "..", "..", ".artifacts", "console");
 let lab: Lab;
 let chromium: HeadlessChromium;
 let page: Page;
+/** A webhook receiver that refuses every delivery with 503 and a reason. */
+let refusing: Server;
+let refusedHook: string;
 const vms: Record<string, { id: string; machineKey: string }> = {};
 
 beforeAll(async () => {
@@ -33,6 +38,15 @@ beforeAll(async () => {
   const hook = await lab.api("POST", "webhook_urls", { name: "console-hook", url: "http://127.0.0.1:9/hook", retries: 0, timeout: 3 });
   const task = await lab.api("POST", "tasks", { name: "tell-on-poweroff", owner: `webhook_urls/${hook.$key}`, action: "send" });
   await lab.api("POST", "task_events", { task: Number(task.$key), table: "vms", event: "poweroff" });
+  refusing = createServer((_, res) => res.writeHead(503, { "content-type": "text/plain" }).end("receiver in maintenance"));
+  await new Promise<void>((resolve) => refusing.listen(0, "127.0.0.1", resolve));
+  const { port } = refusing.address() as AddressInfo;
+  ({ $key: refusedHook } = await lab.api("POST", "webhook_urls", {
+    name: "console-refused",
+    url: `http://127.0.0.1:${port}/hook`,
+    retries: 0,
+    timeout: 3,
+  }));
   chromium = await launchHeadlessChromium({
     ignoreHTTPSErrors: true,
     httpCredentials: { username: "admin", password: lab.emu.adminPassword },
@@ -45,6 +59,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await chromium?.close();
   await lab?.close();
+  refusing?.close();
 });
 
 const vmRow = (name: string) => page.locator(`[data-vm="${name}"]`);
@@ -135,6 +150,30 @@ describe("the console follows changes live", () => {
     expect(await text('[data-list="triggers"]')).toMatch(/tell-on-poweroff\s+event vms\.poweroff/);
     await expectSoon(() => text('[data-list="deliveries"]'), /console-hook\s+tell-on-poweroff\s+error/);
   });
+
+  test("a failed delivery's outcome says why: the connection error, or the receiver's status code and answer", async () => {
+    await expectSoon(() => text('[data-list="deliveries"]'), /console-hook\s+tell-on-poweroff\s+error\s+request failed: ECONNREFUSED/);
+    await lab.api("POST", "webhook_url_actions", { webhook_url: Number(refusedHook), action: "send" });
+    await expectSoon(() => text('[data-list="deliveries"]'), /console-refused\s+test send\s+error\s+HTTP 503: receiver in maintenance/);
+    expect(await text('[data-list="deliveries"] tr:first-child')).toMatch(/Status\s+Outcome\s+Tries/);
+  });
+});
+
+describe("the console works when opened at a URL with credentials", () => {
+  test("https://admin:<password>@host/ui fills its lists and stays live (fetches go to the origin, without the credentials)", async () => {
+    const bare = await launchHeadlessChromium({ ignoreHTTPSErrors: true });
+    try {
+      const tab = bare.context.pages()[0] ?? (await bare.context.newPage());
+      const at = new URL(`${lab.emu.url}/ui`);
+      at.username = "admin";
+      at.password = lab.emu.adminPassword;
+      await tab.goto(at.href);
+      await tab.locator('[data-vm="console-db"]').waitFor({ timeout: 10_000 });
+      await expectSoon(() => tab.locator("#live").innerText(), /^live · updated /);
+    } finally {
+      await bare.close();
+    }
+  }, 30_000);
 });
 
 describe("the console fits a phone's width", () => {
