@@ -88,6 +88,15 @@ describe("the GitOps example installs on a fresh runner", () => {
     expect(manifest.dependencies.vplatform).toBe(`file:vendor/vplatform-${release}.tgz`);
   });
 
+  test("the lock holds this release's own dependencies, optional ones included (npm ci installs the lock, not the tarball's package.json)", () => {
+    const release = JSON.parse(fs.readFileSync(path.join(__dirname, "..", "package.json"), "utf8"));
+    const locked = lock.packages["node_modules/vplatform"];
+    expect(locked.dependencies).toEqual(release.dependencies);
+    expect(locked.optionalDependencies).toEqual(release.optionalDependencies);
+    for (const name of [...Object.keys(release.dependencies), ...Object.keys(release.optionalDependencies)])
+      expect(lock.packages[`node_modules/${name}`]).toBeDefined();
+  });
+
   test("the lock pins no hash of the vendored tarball: npm refuses every other build of it (EINTEGRITY), and git pins the committed one", () => {
     expect(lock.packages["node_modules/vplatform"]).not.toHaveProperty("integrity");
   });
