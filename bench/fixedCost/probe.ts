@@ -18,6 +18,8 @@ function mark(name: string, once = true): void {
 
 /** What this process is, from its command line. */
 function role(): string {
+  // `node -e` runs of the launchers and the language host (resolving a module path) are none of the roles.
+  if (process.execArgv.some((a) => a === "-e" || a === "-p" || a === "--eval" || a === "--print")) return "eval";
   const args = process.argv.slice(1).join(" ");
   if (args.includes("cmd/dynamic-provider")) return "dynamic-provider";
   if (/cmd[\\/]run-plugin|pulumi-resource-vplatform|provider[\\/]plugin[\\/]main/.test(args)) return "plugin";

@@ -46,5 +46,7 @@ describe("the fixed-cost scenario measures each door's commands under the real e
     expect(env["before the engine"]).toBeGreaterThan(0); // the CLI's own Node start and set-up commands
     expect(env["language host"]).toBe(0); // an inline program
     expect(row("typescript", "refresh").split["first request"]).toBeGreaterThan(0);
+    // The plugin's own process, not the language host's `node -e` that resolves its runner.
+    expect(row("plugin", "preview").split["provider start"]).toBeGreaterThan(50);
   });
 });
