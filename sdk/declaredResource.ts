@@ -51,7 +51,7 @@ const keepPromiseStacks = () => Boolean(process.env.PULUMI_DEBUG_PROMISE_LEAKS);
  * registers, to print them if a promise leaks with PULUMI_DEBUG_PROMISE_LEAKS set; under the language host's
  * source-map support each costs about 0.3 ms, some 60% of a 30-VM program's run (docs/costs.md, "The fixed
  * cost of a command"). Unless that variable is set, the registration captures none: no stack is ever shown
- * from them otherwise.
+ * from them otherwise (an error thrown by the registration itself keeps its message, without frames).
  */
 export class DeclaredResource extends pulumi.dynamic.Resource {
   // Typed by the SDK's own token list: the published declarations reach no file of provider/.

@@ -51,6 +51,9 @@ export const PLATFORM_REQUESTS_PER_HOUR = 1000;
 const TABLE_NAME = /^[a-z][a-z0-9_]*$/;
 const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
+/** got (some 40 modules) loads at the first request: a preview, which sends none, never pays for it. */
+const loadGot = (): typeof import("got") => require("got");
+
 /**
  * The platform's REST API (`${endpoint}/api/v4/<table>[/<key>]`) over HTTPS with got.
  * Credentials exist only inside the header builder and the redactor: errors,
@@ -62,9 +65,6 @@ const realSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(reso
  * expire on the platform instead of being logged out, and the login and logout
  * would cost two of the key's 1000 requests an hour per run.
  */
-/** got (some 40 modules) loads at the first request: a preview, which sends none, never pays for it. */
-const loadGot = (): typeof import("got") => require("got");
-
 export class ApiClient {
   readonly #endpoint: string;
   readonly #httpOptions: ExtendOptions;
