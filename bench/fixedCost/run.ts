@@ -9,10 +9,11 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { stringify } from "yaml";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import { createLocalStack, engineEnv, findRepoRoot, pulumiRoot } from "../../env/local-stack";
 import { renderRows } from "../figures";
-import { requestCounter } from "../lab";
+import { labEnvironmentSource, requestCounter } from "../lab";
 import { measureCommand } from "./command";
 import { openTofuSide } from "./opentofu";
 import { PHASES, PHASE_MEANINGS, type Split, splitTimeline } from "./timeline";
@@ -62,23 +63,6 @@ function checkoutOf(rev: string): Revision | undefined {
     console.log(`(revision ${rev} not measured: ${String((err as Error).message).split("\n")[0]})`);
     return undefined;
   }
-}
-
-/** The lab's YAML environment: readmeLab's shape (a vnet; VMs running, two drives and a NIC each). */
-function environmentYaml(vms: number): string {
-  const vm = (i: number) =>
-    [
-      `  - name: env-${i}`,
-      "    cpuCores: 1",
-      "    ram: 512",
-      "    powerState: running",
-      "    drives:",
-      "      - { name: os, media: disk, disksize: 1GiB, preferredTier: 3 }",
-      "      - { name: data, media: disk, disksize: 2GiB, preferredTier: 3 }",
-      "    nics:",
-      "      - { name: eth0, vnet: env-net }",
-    ].join("\n");
-  return ["vnets:", "  - { name: env-net, network: 10.92.0.0/16 }", "vms:", ...Array.from({ length: vms }, (_, i) => vm(i)), ""].join("\n");
 }
 
 /** The same lab as a Pulumi YAML program on the resource plugin (its directory named in `plugins:`). */
@@ -167,7 +151,7 @@ async function makeLabs(revision: Revision, startEmu: () => Promise<RunningEmula
 
   const envDir = path.join(work, "yaml");
   fs.mkdirSync(envDir);
-  fs.writeFileSync(path.join(envDir, "lab.yaml"), environmentYaml(vms));
+  fs.writeFileSync(path.join(envDir, "lab.yaml"), stringify(labEnvironmentSource({ vms, dataGiB: 2, prefix: "env" })));
   const emu = await startEmu();
   const env = {
     ...baseEnv(path.join(envDir, "state")),
@@ -210,6 +194,7 @@ export async function benchFixedCost(opts: FixedCostOptions): Promise<FixedCostR
     const works: string[] = [];
     try {
       for (const revision of revisions) {
+        fs.mkdirSync(path.join(revision.root, ".e2e-work"), { recursive: true });
         const work = fs.mkdtempSync(path.join(revision.root, ".e2e-work", "fixed-cost-"));
         works.push(work);
         console.log(`${revision.name}: making the ${vms}-VM lab through each door...`);
@@ -261,7 +246,6 @@ async function startEmulatorOf(revision: Revision, started: RunningEmulator[]): 
   const start: typeof startEmulator = revision.root === findRepoRoot() ? startEmulator : require(own).startEmulator;
   const emu = await start({ port: 0, timeScale: 0.01, quiet: true, rateLimitPerHour: 1_000_000_000 });
   started.push(emu);
-  fs.mkdirSync(path.join(revision.root, ".e2e-work"), { recursive: true });
   return emu;
 }
 
