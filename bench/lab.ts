@@ -19,9 +19,10 @@ export interface LabShape {
   prefix?: string;
 }
 
-export function labEnvironment(shape: LabShape) {
+/** The lab as an environment file holds it (sizes with units), before the loader's parse. */
+export function labEnvironmentSource(shape: LabShape) {
   const p = shape.prefix ?? "lab";
-  return environmentSchema.parse({
+  return {
     vnets: [{ name: `${p}-net`, network: "10.90.0.0/16" }],
     vms: Array.from({ length: shape.vms }, (_, i) => ({
       name: `${p}-${i}`,
@@ -34,7 +35,11 @@ export function labEnvironment(shape: LabShape) {
       ],
       nics: [{ name: "eth0", vnet: `${p}-net` }],
     })),
-  });
+  };
+}
+
+export function labEnvironment(shape: LabShape) {
+  return environmentSchema.parse(labEnvironmentSource(shape));
 }
 
 /**

@@ -4,7 +4,7 @@ import type { CpuSeconds } from "./figures";
 
 type Role = "engine" | "provider" | "program";
 /** Linux's clock ticks per second (`getconf CLK_TCK`), the unit of /proc/<pid>/stat's CPU times. */
-const TICKS_PER_SECOND = 100;
+export const TICKS_PER_SECOND = 100;
 
 /**
  * What the processes the engine starts for this process cost while an

@@ -4,12 +4,10 @@ import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { parentOf, statFields } from "../processUsage";
+import { parentOf, statFields, TICKS_PER_SECOND } from "../processUsage";
 import type { Mark, Proc, Timeline } from "./timeline";
 
 const PROBE = path.join(__dirname, "probe.js");
-/** Linux's clock ticks per second (`getconf CLK_TCK`): /proc/<pid>/stat's start time is in ticks since boot. */
-const TICKS_PER_SECOND = 100;
 
 /** The epoch ms of the machine's boot, to 10 ms (/proc/uptime), for process start times. */
 function bootAt(): number {

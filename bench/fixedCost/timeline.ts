@@ -76,16 +76,21 @@ const isProvider = (m: Mark) => m.role === "dynamic-provider" || m.role === "plu
  */
 export function splitTimeline({ runsProgram, spawnAt, endAt, marks, procs }: Timeline): Split {
   const engine = operationEngine(procs, marks)?.startAt;
-  const after = (t: number | undefined) => (x: { startAt: number }) => t === undefined || x.startAt >= t;
-  // The language host that ran the program: the last started before the program (the engine asks an earlier one for plugins).
+  // The program's start: its process's (the one that registered resources) or, for an inline program, the CLI's
+  // first registration.
+  const programPid = marks.find((m) => m.role === "program" && m.mark === "first-registration")?.pid;
   const program =
-    first(marks, (m) => m.role === "program" && m.mark === "first-registration") !== undefined
-      ? marks
-          .filter((m) => m.role === "program" && m.mark === "node")
-          .find((n) => marks.some((m) => m.pid === n.pid && m.mark === "first-registration"))?.at
+    programPid !== undefined
+      ? marks.find((m) => m.pid === programPid && m.mark === "node")?.at
       : first(marks, (m) => m.role === "cli" && m.mark === "first-registration");
+  // The language host that ran the program: the last started before the program (the engine asks an earlier one for plugins).
   const hosts = runsProgram
-    ? procs.filter((p) => p.comm.startsWith("pulumi-language") && after(engine)(p) && (program === undefined || p.startAt <= program))
+    ? procs.filter(
+        (p) =>
+          p.comm.startsWith("pulumi-language") &&
+          (engine === undefined || p.startAt >= engine) &&
+          (program === undefined || p.startAt <= program),
+      )
     : [];
   const yamlHost = hosts.find((p) => p.comm.includes("yaml"));
   const languageHost = yamlHost?.startAt ?? (program === undefined ? undefined : hosts.at(-1)?.startAt);
