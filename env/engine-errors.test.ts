@@ -1,4 +1,5 @@
-import { PASSPHRASE_NEEDED, knownEngineError } from "./engine-errors";
+import { CommandError } from "@pulumi/pulumi/automation";
+import { PASSPHRASE_NEEDED, engineErrorMessage, knownEngineError } from "./engine-errors";
 
 const PULUMI = "/work/.tools/pulumi/bin/pulumi";
 /** The Automation API's error, as it threw it (`pulumi login file://…`, no passphrase set), around the engine's `error:` line. */
@@ -40,5 +41,38 @@ describe("any other engine error is left as the engine said it", () => {
         automationError("preview --stack dev", "error: getting secrets manager: incorrect passphrase, please set PULUMI_CONFIG_PASSPHRASE"),
       ),
     ).toBeUndefined();
+  });
+});
+
+/** The Automation API's error as it throws it: a CommandError whose result holds the command's output. */
+const commandError = (stdout: string, stderr: string) =>
+  new (CommandError as unknown as new (r: object) => Error)({
+    code: 255,
+    stdout,
+    stderr,
+    err: new Error(`Command failed with exit code 255\n${stderr}`),
+    toString: () => `code: 255\n stdout: ${stdout}\n stderr: ${stderr}\n err?: Error: Command failed\n${stderr}\n`,
+  });
+
+describe("any engine error is said once, in the engine's own words, without the command result around it", () => {
+  test("the engine's error lines of stderr, each once, without their prefix", () => {
+    const stderr = `Command failed with exit code 255: ${PULUMI} stack select --stack dev\nerror: no stack named 'dev' found\nerror: no stack named 'dev' found\n`;
+    expect(engineErrorMessage(commandError("", stderr))).toBe("no stack named 'dev' found");
+  });
+
+  test("a run whose stderr says nothing: the error lines of its output, the resources' own included", () => {
+    const stdout = "Previewing update (dev):\n\nDiagnostics:\n  pulumi:pulumi:Stack (lab-dev):\n    error: preview failed\n";
+    expect(engineErrorMessage(commandError(stdout, ""))).toBe("preview failed");
+  });
+
+  test("a known cause is its sentence; an error that is no command's keeps its message", () => {
+    const stderr = "error: passphrase must be set with PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE environment variables";
+    expect(engineErrorMessage(commandError("", stderr))).toBe(PASSPHRASE_NEEDED);
+    expect(engineErrorMessage(new Error("spawn pulumi ENOENT"))).toBe("spawn pulumi ENOENT");
+  });
+
+  test("nothing of the command result's frame is left", () => {
+    const message = engineErrorMessage(commandError("some output\n", "error: the stack is locked\n"));
+    expect(message).not.toMatch(/code: |stdout|stderr|err\?|Command failed/);
   });
 });

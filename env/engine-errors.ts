@@ -1,7 +1,7 @@
 /**
- * Errors of the engine that the CLI can say in one sentence. The Automation API's own message is the whole
- * command result (`code: …  stdout: …  stderr: …  err?: …`), the engine's error in it twice: for a cause the
- * user fixes with a setting, the CLI says that setting instead.
+ * What the CLI says when the engine fails. The Automation API's own message is the whole command result
+ * (`code: …  stdout: …  stderr: …  err?: …`), the engine's error in it twice: for a cause the user fixes with a
+ * setting, the CLI says that setting; for any other, the engine's own `error:` lines, each once.
  */
 
 /** The engine's words when a self-managed backend's stack needs a passphrase and none is set (stack init or any later run). */
@@ -17,4 +17,25 @@ export function knownEngineError(err: unknown): string | undefined {
   const text = err instanceof Error ? err.message : String(err);
   if (NO_PASSPHRASE.test(text)) return PASSPHRASE_NEEDED;
   return undefined;
+}
+
+/** The command result the Automation API's CommandError carries. */
+type CommandResult = { stderr?: unknown; stdout?: unknown };
+
+/** The engine's `error: …` lines of a command's output, each once, without the prefix the CLI adds back. */
+function engineErrorLines(output: unknown): string[] {
+  if (typeof output !== "string") return [];
+  const lines = output.split("\n").map((l) => l.trim());
+  return [...new Set(lines.filter((l) => l.startsWith("error: ")).map((l) => l.slice("error: ".length)))];
+}
+
+/** The message for any error of an engine command: a known cause's sentence, else the engine's own error lines, once. */
+export function engineErrorMessage(err: unknown): string {
+  const known = knownEngineError(err);
+  if (known) return known;
+  const result = (err as { commandResult?: CommandResult } | undefined)?.commandResult;
+  // The engine says why it stopped on stderr; its stdout holds the run (the resources' own errors included).
+  const lines = result ? [engineErrorLines(result.stderr), engineErrorLines(result.stdout)].find((l) => l.length) : undefined;
+  if (lines) return lines.join("\n");
+  return err instanceof Error ? err.message : String(err);
 }

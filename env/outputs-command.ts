@@ -6,7 +6,7 @@
 import { StackNotFoundError } from "@pulumi/pulumi/automation";
 import type { CliArgs } from "./cli-args";
 import { EXIT, type Io } from "./cli-io";
-import { knownEngineError } from "./engine-errors";
+import { engineErrorMessage } from "./engine-errors";
 import { type EnvironmentStack, openEnvironmentStack } from "./environment-stack";
 import { noSuchStack, stackOutputs } from "./stack-outputs";
 
@@ -19,7 +19,7 @@ export async function runOutputsCommand(args: CliArgs, io: Io, engineEnv: Record
     return EXIT.ok;
   } catch (e) {
     const notFound = e instanceof StackNotFoundError;
-    io.stderr(`error: ${notFound ? noSuchStack(args) : (knownEngineError(e) ?? (e as Error).message)}\n`);
+    io.stderr(`error: ${notFound ? noSuchStack(args) : engineErrorMessage(e)}\n`);
     return notFound ? EXIT.invalid : EXIT.error;
   } finally {
     opened?.dispose();

@@ -13,7 +13,7 @@ import { renderMarkdown } from "./render-markdown";
 import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 import { waitingForLock } from "./lock-wait";
-import { knownEngineError } from "./engine-errors";
+import { engineErrorMessage } from "./engine-errors";
 import { EXIT, type Io } from "./cli-io";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
@@ -133,7 +133,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     });
   } catch (e) {
     // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
-    const message = knownEngineError(e) ?? (e as Error).message;
+    const message = engineErrorMessage(e);
     io.stderr(`error: ${message}\n`);
     const plan = planFromEvents(events);
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
@@ -156,10 +156,11 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     return report(outcome(command, plan), plan);
   } catch (e) {
     display.end();
-    const known = knownEngineError(e);
-    io.stderr(`error: ${known ?? (e as Error).message}\n`);
+    const message = engineErrorMessage(e);
+    io.stderr(`error: ${message}\n`);
+    // The resources' own errors say why when there are some; else the engine's reason is the report's error.
     const plan = planFromEvents(events);
-    return report({ result: "failed", exitCode: EXIT.error }, known ? { ...plan, errors: [...plan.errors, known] } : plan);
+    return report({ result: "failed", exitCode: EXIT.error }, plan.errors.length ? plan : { ...plan, errors: [message] });
   } finally {
     opened.dispose();
   }

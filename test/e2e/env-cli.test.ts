@@ -312,5 +312,7 @@ describe("vplatform env provisions an environment file from the team's own repos
     const output = r.stdout + r.stderr;
     expect(output).toContain(`nothing answers at https://127.0.0.1:${closed}: check VPLATFORM_ENDPOINT`);
     expect(output).not.toMatch(/vplatform:endpoint|--run-program/);
+    // The engine's error is said in its words, not inside the Automation API's command result (`code: … stdout: …`).
+    expect(r.stderr).not.toMatch(/^\s*(code|stdout|stderr|err\?): /m);
   }, 120_000);
 });
