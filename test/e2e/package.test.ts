@@ -88,6 +88,8 @@ const TEMPLATE_TSCONFIG = {
   noImplicitReturns: true,
   forceConsistentCasingInFileNames: true,
 };
+/** The older template's module settings: TypeScript 6 refuses its `moduleResolution` (TS5107), which README.md says how to mend. */
+const OLDER_TEMPLATE = { module: "commonjs", moduleResolution: "node" };
 const tsconfig = (options: object) =>
   JSON.stringify({ compilerOptions: { ...TEMPLATE_TSCONFIG, ...options }, files: ["index.ts", "entry-points.ts"] }, null, 2);
 
@@ -108,16 +110,19 @@ beforeAll(() => {
       name: "user-project",
       private: true,
       dependencies: { "@pulumi/pulumi": USER_PULUMI, vplatform: `file:${tarball}` },
-      devDependencies: { "@types/node": "^22.19.0", typescript: "~5.9.3" },
+      devDependencies: { "@types/node": "^22.19.0" },
     }),
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], project);
+  // The TypeScript a fresh `npm install typescript` brings (the newest that @pulumi/pulumi accepts: 6.x today).
+  npm(["install", "--save-dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "typescript"], project);
   fs.writeFileSync(path.join(project, "index.ts"), PROGRAM);
   fs.writeFileSync(path.join(project, "entry-points.ts"), ENTRY_POINTS);
   fs.mkdirSync(path.join(project, "environments"));
   fs.writeFileSync(path.join(project, "environments", "dev.yaml"), ENVIRONMENT);
   fs.writeFileSync(path.join(project, "tsconfig.json"), tsconfig({}));
-  fs.writeFileSync(path.join(project, "tsconfig.commonjs.json"), tsconfig({ module: "commonjs", moduleResolution: "node" }));
+  fs.writeFileSync(path.join(project, "tsconfig.commonjs.json"), tsconfig(OLDER_TEMPLATE));
+  fs.writeFileSync(path.join(project, "tsconfig.commonjs-bundler.json"), tsconfig({ ...OLDER_TEMPLATE, moduleResolution: "bundler" }));
 }, 600_000);
 
 afterAll(() => {
@@ -193,8 +198,18 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
   test("under the current template (module nodenext)", () => {
     expect(tscErrors("tsconfig.json")).toBe("");
   });
-  test("under the older template (commonjs, moduleResolution node)", () => {
-    expect(tscErrors("tsconfig.commonjs.json")).toBe("");
+  test("under the older template (commonjs), with the moduleResolution README.md gives for TypeScript 6 and later", () => {
+    expect(tscErrors("tsconfig.commonjs-bundler.json")).toBe("");
+  });
+  test("the older template as it was fails from TypeScript 6 on with TS5107, the error README.md names with its mend", () => {
+    const major = Number(
+      JSON.parse(fs.readFileSync(path.join(project, "node_modules/typescript/package.json"), "utf8")).version.split(".")[0],
+    );
+    expect(major).toBeGreaterThanOrEqual(6); // what `npm install typescript` brings now
+    expect(tscErrors("tsconfig.commonjs.json")).toMatch(/error TS5107: Option 'moduleResolution=node10' is deprecated/);
+    const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+    expect(readme).toContain("TS5107");
+    expect(readme).toContain('"moduleResolution": "bundler"');
   });
   test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
     fs.writeFileSync(
@@ -406,7 +421,8 @@ describe("the README's user path, verbatim, in a fresh project", () => {
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
-    // What `pulumi new typescript` leaves, and the release's tarball saved in the project.
+    // What `pulumi new typescript` leaves with the TypeScript a fresh `npm install typescript` brings, and the
+    // release's tarball saved in the project.
     fresh = path.join(work, "readme-project");
     fs.mkdirSync(fresh);
     fs.mkdirSync(path.join(work, "readme-state"));
@@ -417,9 +433,10 @@ describe("the README's user path, verbatim, in a fresh project", () => {
         name: "readme-project",
         main: "index.ts",
         dependencies: { "@pulumi/pulumi": USER_PULUMI },
-        devDependencies: { "@types/node": "^22.19.0", typescript: "~5.9.3" },
+        devDependencies: { "@types/node": "^22.19.0" },
       }),
     );
+    npm(["install", "--save-dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "typescript"], fresh);
     fs.writeFileSync(path.join(fresh, "tsconfig.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["index.ts"] }));
     fs.copyFileSync(tarball, path.join(fresh, path.basename(tarball)));
   }, 60_000);
