@@ -8,7 +8,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
-import { layStockProject } from "./teamRepo";
+import { layStockProject, shown } from "./teamRepo";
 import { startPostgres, type RunningPostgres } from "./postgres";
 
 const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
@@ -198,22 +198,26 @@ describe("vplatform env provisions an environment file from the team's own repos
       "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n",
     );
     const pulumi = (...args: string[]) =>
-      new Promise<Run>((resolve) => {
-        const env = {
-          ...process.env,
-          PULUMI_HOME: path.join(repo, ".pulumi-home"),
-          PULUMI_BACKEND_URL: postgres.url,
-          PULUMI_CONFIG_PASSPHRASE: "",
-        };
-        const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
-        const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
-        execFile(
-          engine,
-          [...args, "--stack", "qa", "--non-interactive"],
-          { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 },
-          (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-        );
-      });
+      shown(
+        postgres.password,
+        `pulumi ${args.join(" ")}`,
+        new Promise<Run>((resolve) => {
+          const env = {
+            ...process.env,
+            PULUMI_HOME: path.join(repo, ".pulumi-home"),
+            PULUMI_BACKEND_URL: postgres.url,
+            PULUMI_CONFIG_PASSPHRASE: "",
+          };
+          const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
+          const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
+          execFile(
+            engine,
+            [...args, "--stack", "qa", "--non-interactive"],
+            { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 },
+            (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+          );
+        }),
+      );
     try {
       expect(await pulumi("stack", "init")).toMatchObject({ code: 0 });
       expect(await pulumi("up", "--yes", "--skip-preview")).toMatchObject({ code: 0, stderr: "" });

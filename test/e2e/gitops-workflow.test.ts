@@ -51,5 +51,10 @@ describe("the GitOps example's workflow, step by step against the emulator and P
     expect(read("drift-found.txt")).toMatch(/ram: 4096 → 2048/);
     expect(read("up-again.txt")).toMatch(/Applied: 0 to create, 1 to update/);
     expect(read("destroy.txt")).toMatch(/0 to create, 0 to update, 0 to replace, 5 to delete/);
+    // What the workflow prints (the CI log) and leaves (the PR comment, each step's report) never shows the backend's password.
+    const outputs = fs.readdirSync(work).filter((f) => /\.(txt|md)$/.test(f));
+    expect(outputs).toEqual(expect.arrayContaining(["comment.md", "plan-engine.txt", "drift-found.txt", "destroy.txt"]));
+    expect(outputs.filter((f) => read(f).includes(postgres.password))).toEqual([]);
+    expect(run.stderr.includes(postgres.password)).toBe(false);
   }, 600_000);
 });

@@ -2,16 +2,20 @@
 // cluster in a temporary directory, on a free port of 127.0.0.1, no system
 // service. Debian's `postgresql` package provides the binaries (scripts/env.sh
 // installs it). initdb refuses to run as root, so as root (CI) the cluster
-// belongs to the `postgres` user the package creates.
+// belongs to the `postgres` user the package creates. The server asks for a
+// password, as a team's does: the URL holds it, and no output may show it.
 import { execFile, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 
 export interface RunningPostgres {
-  /** `postgres://pulumi@127.0.0.1:PORT/state?sslmode=disable`: the engine's DIY backend URL. */
+  /** `postgres://pulumi:PASSWORD@127.0.0.1:PORT/state?sslmode=disable`: the engine's DIY backend URL. */
   url: string;
+  /** The password in the URL (a new one per server): what no printed output may contain. */
+  password: string;
   stop(): Promise<void>;
 }
 
@@ -37,10 +41,10 @@ function freePort(): Promise<number> {
 }
 
 /** Runs a PostgreSQL tool, as the `postgres` user when this process is root. */
-function run(tool: string, args: string[]): Promise<string> {
+function run(tool: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<string> {
   const [file, argv] = asPostgres(path.join(postgresBinDir(), tool), args);
   return new Promise((resolve, reject) => {
-    execFile(file, argv, { cwd: os.tmpdir() }, (err, stdout, stderr) =>
+    execFile(file, argv, { cwd: os.tmpdir(), env }, (err, stdout, stderr) =>
       err ? reject(new Error(`${tool} ${args.join(" ")}: ${stderr || err.message}`)) : resolve(stdout),
     );
   });
@@ -70,7 +74,11 @@ export async function startPostgres(): Promise<RunningPostgres> {
   if (process.getuid?.() === 0)
     fs.chownSync(dir, Number((await runId("postgres", "-u")).trim()), Number((await runId("postgres", "-g")).trim()));
   const data = path.join(dir, "data");
-  await run("initdb", ["-D", data, "-U", "pulumi", "--auth=trust", "--no-sync", "-E", "UTF8"]);
+  const password = `pg-${randomBytes(9).toString("hex")}`;
+  const passwordFile = path.join(dir, "password");
+  fs.writeFileSync(passwordFile, password, { mode: 0o644 });
+  await run("initdb", ["-D", data, "-U", "pulumi", `--pwfile=${passwordFile}`, "--auth=scram-sha-256", "--no-sync", "-E", "UTF8"]);
+  fs.rmSync(passwordFile);
   // A free port can be taken between the probe and the start: try a few.
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
@@ -82,9 +90,10 @@ export async function startPostgres(): Promise<RunningPostgres> {
       throw err;
     }
     const watchdog = stopWhenGone(dir, data);
-    await run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "pulumi", "state"]);
+    await run("createdb", ["-h", "127.0.0.1", "-p", String(port), "-U", "pulumi", "state"], { ...process.env, PGPASSWORD: password });
     return {
-      url: `postgres://pulumi@127.0.0.1:${port}/state?sslmode=disable`,
+      url: `postgres://pulumi:${password}@127.0.0.1:${port}/state?sslmode=disable`,
+      password,
       async stop() {
         await run("pg_ctl", ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
         watchdog.kill();

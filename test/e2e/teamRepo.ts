@@ -36,6 +36,22 @@ export function runProgram(file: string, args: string[], opts: { cwd: string; en
   });
 }
 
+/** The password of a backend URL (`postgres://user:password@…`), "" when it has none. */
+export function backendPassword(backendUrl: string): string {
+  return URL.canParse(backendUrl) ? decodeURIComponent(new URL(backendUrl).password) : "";
+}
+
+/**
+ * The run, failing the test when its output shows the backend's password: every command a team's pipeline runs
+ * prints to a CI log, and its Markdown plan becomes a PR comment.
+ */
+export async function shown(password: string, command: string, running: Promise<Run>): Promise<Run> {
+  const run = await running;
+  if (password && (run.stdout + run.stderr).includes(password))
+    throw new Error(`\`${command}\` printed the state backend's password:\n${run.stdout}\n${run.stderr}`);
+  return run;
+}
+
 /**
  * The stock commands' project in `dir`: vplatform installed (here: linked) beside @pulumi/pulumi, and a
  * Pulumi.yaml whose program is the package's environment runner (docs/guides/yaml-environments.md,
@@ -75,10 +91,17 @@ export function createTeamRepo(emulator: RunningEmulator, backendUrl: string, ex
     ...extraEnv,
   };
   const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
+  const password = backendPassword(backendUrl);
   return {
     dir,
-    vplatform: (...args) => runProgram(process.execPath, [cli, "env", ...args], { cwd: dir, env }),
-    pulumi: (...args) => runProgram(path.join(pulumiRoot(), "bin", "pulumi"), [...args, "--non-interactive"], { cwd: dir, env }),
+    vplatform: (...args) =>
+      shown(password, `vplatform env ${args.join(" ")}`, runProgram(process.execPath, [cli, "env", ...args], { cwd: dir, env })),
+    pulumi: (...args) =>
+      shown(
+        password,
+        `pulumi ${args.join(" ")}`,
+        runProgram(path.join(pulumiRoot(), "bin", "pulumi"), [...args, "--non-interactive"], { cwd: dir, env }),
+      ),
     writeEnvironment: (name, yaml) => fs.writeFileSync(path.join(dir, "environments", `${name}.yaml`), yaml),
     remove: () => fs.rmSync(dir, { recursive: true, force: true }),
   };
