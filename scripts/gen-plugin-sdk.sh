@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The plugin's Node.js SDK that the package ships as `vplatform/plugin-sdk`: what the code `pulumi import`
-# prints in a TypeScript project imports (schema.json's nodejs packageName). Generated from schema.json by
+# The plugin's Node.js SDK that the package ships as `vplatform/plugin-sdk`, for programs whose resources the
+# plugin serves (the code `pulumi import` prints is on `vplatform`, the dynamic SDK). Generated from schema.json by
 # scripts/gen-sdk.sh (Pulumi's own generator) into plugin-sdk/, committed; `npm run build` compiles it with
 # tsconfig.plugin-sdk.json into dist/plugin-sdk (no engine needed to build or pack).
 #   scripts/gen-plugin-sdk.sh [--check]      --check: fail when plugin-sdk/ differs from what schema.json makes

@@ -189,8 +189,8 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     resources,
     functions,
     // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
-    // the plugin-backed SDK the package ships (plugin-sdk/).
-    language: { nodejs: { packageName: "vplatform/plugin-sdk" } },
+    // the package's one SDK, whose classes take over the imported rows (aliases) and which exports these enums.
+    language: { nodejs: { packageName: "vplatform" } },
   });
 }
 
@@ -379,6 +379,23 @@ export function dynamicEntry(r: Pick<Resource, "token">): string {
   ].join("\n");
 }
 
+/**
+ * sdk/enums.generated.ts: schema.json's enums as the SDK's constants, named as Pulumi's TypeScript generator
+ * names them, so the code `pulumi import` pastes (`vplatform.VirtualMachineOsFamily.Linux`) compiles against
+ * `vplatform`. Each is also the union of its values, which the SDK's inputs take.
+ */
+export function buildSdkEnums(schema: Json): string {
+  const lines = ["// Generated from schema.json's enums by scripts/gen-schema.ts; do not edit.", ""];
+  for (const [tok, t] of Object.entries(schema.types as Json)) {
+    if (!t.enum) continue;
+    const name = tok.split(":").pop() as string;
+    const members = (t.enum as Json[]).map((e) => `  ${e.name}: ${JSON.stringify(e.value)},`);
+    lines.push(`/** ${t.description ?? name} */`, `export const ${name} = {`, ...members, "} as const;");
+    lines.push(`export type ${name} = (typeof ${name})[keyof typeof ${name}];`, "");
+  }
+  return lines.join("\n");
+}
+
 export function dynamicEntryFiles(resourceList: readonly Pick<Resource, "token" | "dynamicFile">[]): Record<string, string> {
   return Object.fromEntries(resourceList.map((r) => [`provider/dynamic/${r.dynamicFile}.ts`, dynamicEntry(r)]));
 }
@@ -393,6 +410,7 @@ export function generatedFiles(root: string): Record<string, string> {
   return {
     "schema.json": `${JSON.stringify(schema, null, 2)}\n`,
     "docs/resources.md": buildDocs(schema),
+    "sdk/enums.generated.ts": buildSdkEnums(schema),
     "docs/reference/cli.md": buildCliReference(),
     ...Object.fromEntries(pages),
     ...dynamicEntryFiles(RESOURCE_LIST),

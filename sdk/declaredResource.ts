@@ -39,8 +39,16 @@ function declaredResource(
   claimUniqueName(sdk, owner, token, name, given.name);
   const props = seed(inputs, owner ? withOwnerCopies(given, owner) : given, outputs);
   if (sdk.ownsMachine && given.powerState === "running") props[START_AFTER_HARDWARE_INPUT] = planStartAfterHardware(given, startStep(name));
-  const options = withSecretOutputs(inputs, outputs, owner ? deletedWithItsVm(owner, opts) : opts);
+  const options = withPluginAlias(token, withSecretOutputs(inputs, outputs, owner ? deletedWithItsVm(owner, opts) : opts));
   return [providers.get(token)!, name, sdk.createMarker === false ? props : withMarker(token, name, props), options, "vplatform", token];
+}
+
+/**
+ * The resource as the plugin's type (`vplatform:index:<token>`) is this one too: a row `pulumi import` took into
+ * the stack through the plugin (whose printed code is on this SDK) is taken over with no change, not replaced.
+ */
+function withPluginAlias(token: string, opts: pulumi.CustomResourceOptions): pulumi.CustomResourceOptions {
+  return { ...opts, aliases: [...(opts.aliases ?? []), { type: `vplatform:index:${token}` }] };
 }
 
 /** Set by the user to see where a leaked promise was made (Pulumi prints the stacks it captured only then). */

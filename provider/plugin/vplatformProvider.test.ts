@@ -59,6 +59,35 @@ describe("each provider instance has its own settings and platform client", () =
   });
 });
 
+describe("a row imported through the plugin carries the SDK's provider module; a refreshed one does not", () => {
+  /** The module a `__provider` text is, run as Pulumi's dynamic-resource host runs it: what its handler requires. */
+  const requiredBy = (source: string): string[] => {
+    const required: string[] = [];
+    const exports: { handler?: () => unknown } = {};
+    new Function("exports", "require", source)(exports, (id: string) => required.push(id));
+    exports.handler?.();
+    return required;
+  };
+
+  test("an import (no state yet) answers the outputs with `__provider` requiring the resource's module of the SDK", async () => {
+    const { factory } = fakePlatforms();
+    const p = provider(factory);
+    p.configure({ endpoint: "https://a.example", apiKey: "ka" });
+    await p.create(urnOf("Vnet"), { name: "net-a" });
+    const imported = await p.read("1", urnOf("Vnet"), {});
+    expect(requiredBy(String(imported.props?.__provider))).toEqual(["vplatform/provider/vnet"]);
+    expect(imported.inputs).not.toHaveProperty("__provider"); // the code `pulumi import` prints is made of the inputs
+    const refreshed = await p.read("1", urnOf("Vnet"), { name: "net-a" }); // a plugin program's state has none
+    expect(refreshed.props).not.toHaveProperty("__provider");
+  });
+
+  test("the module it requires is an entry of the package's exports, for every resource", () => {
+    const { exports } = require("../../package.json") as { exports: Record<string, string> };
+    expect(exports["./provider/*"]).toBe("./dist/provider/dynamic/*.js");
+    for (const r of RESOURCE_LIST) expect(require.resolve(`../dynamic/${r.dynamicFile}`)).toBeTruthy();
+  });
+});
+
 describe("the create marker of a program that passes none", () => {
   const tagOf = (row: Row) => /\[vplatform:([0-9a-f]+)\]/.exec(String(row.description))?.[1];
 

@@ -14,6 +14,7 @@ import { asSecrets } from "./secretValues";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
+import { DYNAMIC_PROVIDER_KEY, dynamicProviderSource } from "./dynamicSdkState";
 
 type Settings = Record<string, unknown>;
 
@@ -32,6 +33,8 @@ export class VplatformProvider implements provider.Provider {
   readonly schema: string;
   private readonly pkg: string;
   private readonly resources: Map<string, ResourceOperations>;
+  /** Each resource's module of the dynamic SDK, recorded with a row this provider imports. */
+  private readonly dynamicFiles: Map<string, string>;
   private readonly functions: Map<string, LookupFunction>;
   /** This instance's session: its resources never share locks, caches or budget with another instance's. */
   private session?: Session;
@@ -47,6 +50,7 @@ export class VplatformProvider implements provider.Provider {
     this.version = loaded.schema.version;
     this.pkg = loaded.schema.name;
     this.resources = new Map(served.map((r) => [r.token, r.operations]));
+    this.dynamicFiles = new Map(served.map((r) => [r.token, r.dynamicFile]));
     this.functions = new Map(LOOKUP_FUNCTIONS.map((fn) => [fn.name, fn]));
   }
 
@@ -111,10 +115,21 @@ export class VplatformProvider implements provider.Provider {
     });
   }
 
+  /**
+   * A refresh, or an import (no state yet): an imported row's outputs also carry the SDK's dynamic provider, so
+   * the code `pulumi import` prints, on `vplatform`, takes the row over (provider/plugin/dynamicSdkState.ts).
+   */
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
+    const imported = props === undefined || Object.keys(props).length === 0;
     return this.run(urn, undefined, async (ops, session) => {
       const live = await ops.read(session, id, props ?? {});
-      return { ...live, props: asSecrets(live.props, ops.secretProperties), inputs: asSecrets(live.inputs, ops.secretProperties) };
+      const outs = asSecrets(live.props, ops.secretProperties);
+      const file = this.dynamicFiles.get(resourceName(this.pkg, typeOfUrn(urn)) ?? "");
+      return {
+        ...live,
+        props: imported && live.props && file ? { ...outs, [DYNAMIC_PROVIDER_KEY]: dynamicProviderSource(file) } : outs,
+        inputs: asSecrets(live.inputs, ops.secretProperties),
+      };
     });
   }
 

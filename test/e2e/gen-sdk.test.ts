@@ -59,7 +59,7 @@ describe("scripts/gen-sdk.sh", () => {
   }, 180_000);
 });
 
-describe("the SDK the package ships as vplatform/plugin-sdk (plugin-sdk/, what `pulumi import` code imports)", () => {
+describe("the SDK the package ships as vplatform/plugin-sdk (plugin-sdk/, for programs the plugin serves alone)", () => {
   test("is what scripts/gen-plugin-sdk.sh makes of schema.json (regenerate it when the schema changes)", async () => {
     const { code, output } = await run("bash", ["scripts/gen-plugin-sdk.sh", "--check"], root);
     expect({ code, output }).toMatchObject({ code: 0 });

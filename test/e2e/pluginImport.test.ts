@@ -2,8 +2,9 @@
 // YAML project: the code it generates is pasted into the program, which then previews
 // and refreshes with no changes; `get:` reads a row into the program without managing it.
 // In a TypeScript project the code comes from our Node.js language host (GenerateProgram) and imports the
-// plugin's SDK that the package ships (`vplatform/plugin-sdk`, schema.json's nodejs packageName): pasted into
-// a project that installed the packed tarball, it compiles and previews with no changes too.
+// package's one SDK (`vplatform`, schema.json's nodejs packageName): pasted into a project that installed the
+// packed tarball, it compiles, and its class takes the imported row over (an alias of the plugin's type; the
+// row's state carries the SDK's provider): preview, up and refresh show no change, and destroy deletes the row.
 import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -163,7 +164,7 @@ describe("pulumi import in a TypeScript project that installed the packed packag
   }, 300_000);
   afterAll(() => tsDir && fs.rmSync(tsDir, { recursive: true, force: true }));
 
-  test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript on vplatform/plugin-sdk declaring the VM", async () => {
+  test("`pulumi import vplatform:index:VirtualMachine web <key>` prints TypeScript on vplatform, the one SDK, declaring the VM", async () => {
     const result = await tsStack.import({
       resources: [{ type: "vplatform:index:VirtualMachine", name: "web", id: keys.vm }],
       protect: false,
@@ -171,10 +172,10 @@ describe("pulumi import in a TypeScript project that installed the packed packag
     });
     expect(result.summary.result).toBe("succeeded");
     code = result.generatedCode;
-    expect(code).toMatch(/^import \* as vplatform from "vplatform\/plugin-sdk";$/m);
+    expect(code).toMatch(/^import \* as vplatform from "vplatform";$/m);
     expect(code).toMatch(/^const web = new vplatform\.VirtualMachine\("web", \{$/m);
     for (const property of [/name: "imp-web"/, /cpuCores: 2/, /ram: 2048/]) expect(code).toMatch(property);
-    // Enum-typed inputs are written as the plugin SDK's enums (what the dynamic SDK has no export for).
+    // Enum-typed inputs are written as enums, which the SDK exports under the generator's names.
     expect(code).toMatch(/^ {4}osFamily: vplatform\.VirtualMachineOsFamily\.Linux,$/m);
   }, 300_000);
 
@@ -203,5 +204,16 @@ describe("pulumi import in a TypeScript project that installed the packed packag
       changes: [],
       diff: expect.not.stringMatching(/^\s+[~+-] /m),
     });
+  }, 300_000);
+
+  test("up takes the row over as the SDK's resource with no change; refresh finds none; destroy deletes the row", async () => {
+    const up = await tsStack.up(collect(ctx));
+    expect(changed(up.summary.resourceChanges ?? {})).toEqual([]);
+    const resources = (await tsStack.exportStack()).deployment.resources as { urn: string; type: string }[];
+    expect(resources.filter((r) => r.urn.endsWith("::web")).map((r) => r.type)).toEqual(["pulumi-nodejs:dynamic/vplatform:VirtualMachine"]);
+    expect(changed((await tsStack.refresh(collect(ctx))).summary.resourceChanges ?? {})).toEqual([]);
+    expect(changed((await tsStack.preview(collect(ctx))).changeSummary)).toEqual([]);
+    expect((await tsStack.destroy(collect(ctx))).summary.result).toBe("succeeded");
+    expect((await ctx.api("GET", `/v4/vms/${keys.vm}?fields=name`)).status).toBe(404);
   }, 300_000);
 });

@@ -3,12 +3,22 @@
 // program) and makes a vnet and a VM through it, and looks the vnet up through it: the emulator's counter shows
 // those requests made with the new key, and the rest with the stack's. No workaround class, no second SDK, no
 // `plugins:` entry. Refresh and destroy run on the settings recorded with the provider.
+// Then `pulumi import` of a VM made outside Pulumi prints code on the same `vplatform`, which, pasted into
+// the program, previews with no change.
 import type { PulumiFn } from "@pulumi/pulumi/automation";
+import ts from "typescript";
 import { collect, startE2e, storedState, type E2eContext } from "./harness";
 
 const PASSWORD = "e2e-site-pw-5c19";
 let ctx: E2eContext;
 let secret: string;
+/** Code `pulumi import` printed, pasted at the end of the program (run as the program runs its own code). */
+let pasted = "";
+
+const runPasted = () => {
+  const js = ts.transpileModule(pasted, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 } });
+  new Function("require", "exports", js.outputText)(require, {});
+};
 
 const program: PulumiFn = async () => {
   const vp = require("vplatform");
@@ -19,6 +29,7 @@ const program: PulumiFn = async () => {
   const vm = new vp.VirtualMachine("vm", { name: "site-vm", cpuCores: 1, ram: 1024 }, { provider: site });
   new vp.Nic("vm-eth0", { machine: vm.machineKey, vnet: net.id }, { provider: site });
   const found = vp.getVnetOutput({ name: net.name }, { provider: site });
+  if (pasted) runPasted();
   return { secret: key.secret, vnetKey: net.id, vmKey: vm.id, foundKey: found.id };
 };
 
@@ -69,6 +80,24 @@ describe("a provider configured in the program makes resources and reads look-up
     expect((await ctx.stack.preview(collect(ctx))).changeSummary).toEqual({ same: expect.any(Number) });
     const refresh = await ctx.stack.refresh(collect(ctx));
     expect(refresh.summary.resourceChanges).not.toHaveProperty("update");
+  }, 300_000);
+
+  test("pulumi import of a VM prints code on `vplatform` that, pasted into this program, previews with no change", async () => {
+    const made = await ctx.api("POST", "/v4/vms", { name: "site-imported", cpu_cores: 1, ram: 1024 });
+    const imported = await ctx.stack.import({
+      resources: [{ type: "vplatform:index:VirtualMachine", name: "imported", id: String(made.body.$key) }],
+      protect: false,
+      ...collect(ctx),
+    });
+    expect(imported.summary.result).toBe("succeeded");
+    pasted = imported.generatedCode;
+    expect(pasted).toMatch(/^import \* as vplatform from "vplatform";$/m);
+    expect(pasted).toMatch(/^const imported = new vplatform\.VirtualMachine\("imported", \{$/m);
+    const preview = await ctx.stack.preview({ ...collect(ctx), diff: true });
+    expect({ changes: preview.changeSummary, diff: preview.stdout }).toEqual({
+      changes: { same: expect.any(Number) },
+      diff: expect.not.stringMatching(/^\s+[~+-] /m),
+    });
   }, 300_000);
 
   test("destroy removes what the provider made, with the settings recorded with it", async () => {
