@@ -59,8 +59,8 @@ func (l projectSchema) LoadPackageReferenceV2(_ context.Context, d *schema.Packa
 	return l.LoadPackageReference(d.Name, nil)
 }
 
-// What `pulumi import vplatform:index:VirtualMachine web 42` hands the language host. The code imports the SDK the
-// package ships for the plugin: schema.json names it (nodejs packageName), so the stock host writes the same import.
+// What `pulumi import vplatform:index:VirtualMachine web 42` hands the language host. The code imports the package's
+// one SDK: schema.json names it (nodejs packageName), so the stock host writes the same import.
 const importedVM = `resource web "vplatform:index:VirtualMachine" {
     __logicalName = "web"
     name = "imp-web"
@@ -78,7 +78,7 @@ func TestGenerateProgramWritesTypeScriptThatDeclaresTheImportedResource(t *testi
 		t.Fatalf("err %v, diagnostics %v", err, diags)
 	}
 	code := string(files["index.ts"])
-	for _, want := range []string{`import * as vplatform from "vplatform/plugin-sdk";`, `new vplatform.VirtualMachine("web", {`, `name: "imp-web"`, "cpuCores: 2", "ram: 2048", "protect: true"} {
+	for _, want := range []string{`import * as vplatform from "vplatform";`, `new vplatform.VirtualMachine("web", {`, `name: "imp-web"`, "cpuCores: 2", "ram: 2048", "protect: true"} {
 		if !strings.Contains(code, want) {
 			t.Errorf("want %s in:\n%s", want, code)
 		}
