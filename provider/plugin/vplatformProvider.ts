@@ -32,9 +32,7 @@ export class VplatformProvider implements provider.Provider {
   readonly version: string;
   readonly schema: string;
   private readonly pkg: string;
-  private readonly resources: Map<string, ResourceOperations>;
-  /** Each resource's module of the dynamic SDK, recorded with a row this provider imports. */
-  private readonly dynamicFiles: Map<string, string>;
+  private readonly resources: Map<string, Resource>;
   private readonly functions: Map<string, LookupFunction>;
   /** This instance's session: its resources never share locks, caches or budget with another instance's. */
   private session?: Session;
@@ -49,8 +47,7 @@ export class VplatformProvider implements provider.Provider {
     this.schema = loaded.text;
     this.version = loaded.schema.version;
     this.pkg = loaded.schema.name;
-    this.resources = new Map(served.map((r) => [r.token, r.operations]));
-    this.dynamicFiles = new Map(served.map((r) => [r.token, r.dynamicFile]));
+    this.resources = new Map(served.map((r) => [r.token, r]));
     this.functions = new Map(LOOKUP_FUNCTIONS.map((fn) => [fn.name, fn]));
   }
 
@@ -121,13 +118,12 @@ export class VplatformProvider implements provider.Provider {
    */
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
     const imported = props === undefined || Object.keys(props).length === 0;
-    return this.run(urn, undefined, async (ops, session) => {
+    return this.run(urn, undefined, async (ops, session, { dynamicFile }) => {
       const live = await ops.read(session, id, props ?? {});
       const outs = asSecrets(live.props, ops.secretProperties);
-      const file = this.dynamicFiles.get(resourceName(this.pkg, typeOfUrn(urn)) ?? "");
       return {
         ...live,
-        props: imported && live.props && file ? { ...outs, [DYNAMIC_PROVIDER_KEY]: dynamicProviderSource(file) } : outs,
+        props: imported && live.props ? { ...outs, [DYNAMIC_PROVIDER_KEY]: dynamicProviderSource(dynamicFile) } : outs,
         inputs: asSecrets(live.inputs, ops.secretProperties),
       };
     });
@@ -160,17 +156,18 @@ export class VplatformProvider implements provider.Provider {
   private run<T>(
     urn: string,
     deadline: OperationDeadline | undefined,
-    work: (ops: ResourceOperations, session: Session) => Promise<T>,
+    /** `resource`: the declaration served, for what its operations do not say (its module of the dynamic SDK). */
+    work: (ops: ResourceOperations, session: Session, resource: Resource) => Promise<T>,
   ): Promise<T> {
     const type = typeOfUrn(urn);
-    const ops = this.resources.get(resourceName(this.pkg, type) ?? "");
-    if (!ops)
+    const resource = this.resources.get(resourceName(this.pkg, type) ?? "");
+    if (!resource)
       return Promise.reject(
         new Error(`vplatform: unknown resource type '${type}' (this provider serves ${this.resourceNames.join(", ")})`),
       );
     const session = this.session;
     if (!session) return Promise.reject(new Error(`vplatform: the provider of ${urn} was not configured`));
-    return runForResource(urn, () => withDeadline(deadline, () => work(ops, session)));
+    return runForResource(urn, () => withDeadline(deadline, () => work(resource.operations, session, resource)));
   }
 
   /** `vplatform:endpoint` → the `endpoint` setting, as text (the config resolver parses it). */
