@@ -1,14 +1,13 @@
 // `vplatform env ...` (the compiled CLI, as a user runs it) on an environment
 // file in a temporary directory outside the repository, under the real engine
 // against the emulator: preview, up, drift, refresh, destroy and their exit codes.
-import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
-import { layStockProject, shown } from "./teamRepo";
+import { type Run, layStockProject, runProgram, shown } from "./teamRepo";
 import { startPostgres, type RunningPostgres } from "./postgres";
 
 const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
@@ -34,12 +33,6 @@ vms:
       - vnet: team-net
 `;
 
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
-
 /** Runs the CLI in the team's repository with only the environment a CI job would give it. */
 const vplatform = (...args: string[]): Promise<Run> => vplatformWith({}, ...args);
 
@@ -54,11 +47,7 @@ function vplatformWith(changed: Record<string, string>, ...args: string[]): Prom
     VPLATFORM_CA_CERT: emulator.caCert,
     ...changed,
   };
-  return new Promise((resolve) => {
-    execFile(process.execPath, [cli, "env", ...args], { cwd: repo, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
-      resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
-    });
-  });
+  return runProgram(process.execPath, [cli, "env", ...args], { cwd: repo, env });
 }
 
 async function api(method: string, apiPath: string, body?: unknown): Promise<any> {
@@ -197,26 +186,21 @@ describe("vplatform env provisions an environment file from the team's own repos
       path.join(repo, "environments", "qa.yaml"),
       "vms:\n  - { name: qa-web, cpuCores: 1, ram: 1024 }\nstacks:\n  qa:\n    vms:\n      qa-web: { ram: 3072 }\n",
     );
+    const env = {
+      ...process.env,
+      PULUMI_HOME: path.join(repo, ".pulumi-home"),
+      PULUMI_BACKEND_URL: postgres.url,
+      PULUMI_CONFIG_PASSPHRASE: "",
+      VPLATFORM_ENDPOINT: emulator.url,
+      VPLATFORM_API_KEY: emulator.apiKey,
+      VPLATFORM_CA_CERT: emulator.caCert,
+    };
+    const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
     const pulumi = (...args: string[]) =>
       shown(
         postgres.password,
         `pulumi ${args.join(" ")}`,
-        new Promise<Run>((resolve) => {
-          const env = {
-            ...process.env,
-            PULUMI_HOME: path.join(repo, ".pulumi-home"),
-            PULUMI_BACKEND_URL: postgres.url,
-            PULUMI_CONFIG_PASSPHRASE: "",
-          };
-          const engine = path.join(process.env.VPLATFORM_PULUMI_ROOT ?? path.join(findRepoRoot(), ".tools", "pulumi"), "bin", "pulumi");
-          const platform = { VPLATFORM_ENDPOINT: emulator.url, VPLATFORM_API_KEY: emulator.apiKey, VPLATFORM_CA_CERT: emulator.caCert };
-          execFile(
-            engine,
-            [...args, "--stack", "qa", "--non-interactive"],
-            { cwd: repo, env: { ...env, ...platform }, maxBuffer: 64 << 20 },
-            (err, stdout, stderr) => resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-          );
-        }),
+        runProgram(engine, [...args, "--stack", "qa", "--non-interactive"], { cwd: repo, env }),
       );
     try {
       expect(await pulumi("stack", "init")).toMatchObject({ code: 0 });

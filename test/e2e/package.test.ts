@@ -31,6 +31,10 @@ const run = (cmd: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = 
 
 const npm = (args: string[], cwd: string) => run("npm", args, cwd);
 
+/** The TypeScript a fresh `npm install typescript` brings (the newest that @pulumi/pulumi accepts: 6.x today). */
+const installTypeScript = (project: string) =>
+  npm(["install", "--save-dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "typescript"], project);
+
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as vp from "vplatform";
 
@@ -114,8 +118,7 @@ beforeAll(() => {
     }),
   );
   npm(["install", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error"], project);
-  // The TypeScript a fresh `npm install typescript` brings (the newest that @pulumi/pulumi accepts: 6.x today).
-  npm(["install", "--save-dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "typescript"], project);
+  installTypeScript(project);
   fs.writeFileSync(path.join(project, "index.ts"), PROGRAM);
   fs.writeFileSync(path.join(project, "entry-points.ts"), ENTRY_POINTS);
   fs.mkdirSync(path.join(project, "environments"));
@@ -436,7 +439,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
         devDependencies: { "@types/node": "^22.19.0" },
       }),
     );
-    npm(["install", "--save-dev", "--no-audit", "--no-fund", "--prefer-offline", "--loglevel=error", "typescript"], fresh);
+    installTypeScript(fresh);
     fs.writeFileSync(path.join(fresh, "tsconfig.json"), JSON.stringify({ compilerOptions: TEMPLATE_TSCONFIG, files: ["index.ts"] }));
     fs.copyFileSync(tarball, path.join(fresh, path.basename(tarball)));
   }, 60_000);
