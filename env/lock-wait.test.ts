@@ -42,7 +42,7 @@ describe("a command on a stack another update holds", () => {
     const err = await s.run().catch((e: Error) => e);
     expect(err).toBeInstanceOf(StackLockedError);
     expect((err as Error).message).toMatch(
-      /stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*`PULUMI_BACKEND_URL=file:\/\/\/repo\/\.vplatform\/state pulumi cancel --yes --stack organization\/vplatform-env\/dev` removes its lock/,
+      /stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*`PULUMI_BACKEND_URL='file:\/\/\/repo\/\.vplatform\/state' pulumi cancel --yes --stack organization\/vplatform-env\/dev` removes its lock/,
     );
     expect(s.calls()).toBe(1);
   });
@@ -129,7 +129,7 @@ describe("the pulumi cancel the refusal names: pasted outside the stack's projec
       "the CLI's local backend: its URL and the DIY full name",
       "dev",
       LOCAL,
-      "PULUMI_BACKEND_URL=file:///repo/.vplatform/state pulumi cancel --yes --stack organization/vplatform-env/dev",
+      "PULUMI_BACKEND_URL='file:///repo/.vplatform/state' pulumi cancel --yes --stack organization/vplatform-env/dev",
     ],
     [
       "a DIY backend from the caller's PULUMI_BACKEND_URL: the full name alone",

@@ -30,7 +30,8 @@ export interface StackHome {
 export function cancelCommand(stack: string, home: StackHome): string {
   const diy = home.backendUrl !== undefined && !/^https?:\/\//.test(home.backendUrl);
   const fullName = stack.includes("/") ? stack : `${diy ? "organization" : "<your-org>"}/${home.project}/${stack}`;
-  const prefix = diy && !home.backendUrlInEnv ? `PULUMI_BACKEND_URL=${home.backendUrl} ` : "";
+  // Quoted: a file backend's URL carries a query (`?metadata=skip`), a pattern to the shell.
+  const prefix = diy && !home.backendUrlInEnv ? `PULUMI_BACKEND_URL='${home.backendUrl}' ` : "";
   return `${prefix}pulumi cancel --yes --stack ${fullName}`;
 }
 
