@@ -164,10 +164,16 @@ ensure_system_packages() {
     log "installing ${missing[*]} failed"
 }
 
+# What only the tests need (other Node majors, PostgreSQL, Chromium): not for the main job. ./dev lab, emulator and
+# bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
+ensure_test_tools() {
+  ensure_other_node 22 VPLATFORM_NODE22
+  ensure_other_node 20 VPLATFORM_NODE20
+  ensure_system_packages
+}
+
 ensure_node
-ensure_other_node 22 VPLATFORM_NODE22
-ensure_other_node 20 VPLATFORM_NODE20
-ensure_system_packages
+[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_test_tools
 ensure_npm_packages
 ensure_engine
 engine_env

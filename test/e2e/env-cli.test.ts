@@ -81,7 +81,7 @@ beforeAll(async () => {
   repo = fs.mkdtempSync(path.join(os.tmpdir(), "team-gitops-"));
   fs.mkdirSync(path.join(repo, "environments"));
   fs.writeFileSync(path.join(repo, "environments", "dev.yaml"), ENVIRONMENT);
-});
+}, 120_000); // a PostgreSQL cluster's initdb takes more than jest's 5 s default on 2 busy cores
 afterAll(async () => {
   await emulator?.close();
   await postgres?.stop();
