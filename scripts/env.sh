@@ -151,7 +151,7 @@ install_plugin() {
 # wheelhouse of `pulumi` at the engine's release and its dependencies from PyPI (so a program's virtualenv installs
 # offline: `pip install --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" ...`), and a virtualenv of the build tools
 # that make the SDK's wheel and sdist. Both cached by the list of what they hold.
-python_venv() { # dir requirements... -> a virtualenv at dir holding them (from the wheelhouse), made once
+python_venv() { # dir pip-install-arguments... -> a virtualenv at dir holding them, made once
   local dir="$1" lock; shift
   [ -f "$dir/.complete" ] && return 0
   mkdir -p "$VPLATFORM_CACHE"
@@ -160,7 +160,7 @@ python_venv() { # dir requirements... -> a virtualenv at dir holding them (from 
   if [ ! -f "$dir/.complete" ]; then
     rm -rf "$dir"
     python3 -m venv "$dir" >&2
-    "$dir/bin/pip" install -q --disable-pip-version-check --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" "$@" >&2
+    "$dir/bin/pip" install -q --disable-pip-version-check "$@" >&2
     touch "$dir/.complete"
   fi
   exec {lock}>&-
@@ -174,11 +174,21 @@ ensure_python_sdk_tools() {
   if [ ! -f "$VPLATFORM_PYTHON_WHEELS/.complete" ]; then
     log "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS"
     mkdir -p "$VPLATFORM_PYTHON_WHEELS"
-    pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS" >&2
+    python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS" >&2
     touch "$VPLATFORM_PYTHON_WHEELS/.complete"
   fi
   export VPLATFORM_PYTHON_TOOLS="$VPLATFORM_CACHE/python-tools-$hash"
-  python_venv "$VPLATFORM_PYTHON_TOOLS" build setuptools wheel
+  python_venv "$VPLATFORM_PYTHON_TOOLS" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" build setuptools wheel
+}
+
+# Test-only: the maker's Python client, pyVergeOS from PyPI at the version test/compat/pyvergeos/ pins, in a
+# virtualenv of its own (test/compat/pyvergeos.test.ts runs its flows over the emulator with its python).
+PYVERGEOS_VERSION=1.7.1
+ensure_pyvergeos() {
+  local dir="$VPLATFORM_CACHE/pyvergeos-$PYVERGEOS_VERSION-$(python3 --version | tr -dc '0-9.')"
+  export VPLATFORM_PYVERGEOS_PYTHON="$dir/bin/python"
+  [ -f "$dir/.complete" ] || log "installing pyvergeos $PYVERGEOS_VERSION from PyPI into $dir (tests)"
+  python_venv "$dir" "pyvergeos==$PYVERGEOS_VERSION"
 }
 
 # The two system packages the tests need, from Debian, installed when missing and we are root (CI runs as root
@@ -207,6 +217,7 @@ ensure_system_packages
 ensure_npm_packages
 ensure_engine
 ensure_python_sdk_tools
+ensure_pyvergeos
 engine_env
 install_plugin
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"

@@ -15,10 +15,12 @@ let ctx: E2eContext;
 let projectDir: string;
 const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
 const platform = {
-  vm: async () => (await ctx.api("GET", "/v4/vms?filter=name%20eq%20'py-web'&fields=name,ram,machine,machine%23status%23status%20as%20status")).body,
+  vm: async () =>
+    (await ctx.api("GET", "/v4/vms?filter=name%20eq%20'py-web'&fields=name,ram,machine,machine%23status%23status%20as%20status")).body,
   drives: async (machine: string) =>
     (await ctx.api("GET", `/v4/machine_drives?filter=machine%20eq%20${machine}&fields=name,disksize,preferred_tier&sort=name`)).body,
-  nics: async (machine: string) => (await ctx.api("GET", `/v4/machine_nics?filter=machine%20eq%20${machine}&fields=name,vnet%23name%20as%20vnet`)).body,
+  nics: async (machine: string) =>
+    (await ctx.api("GET", `/v4/machine_nics?filter=machine%20eq%20${machine}&fields=name,vnet%23name%20as%20vnet`)).body,
   vnets: async () => (await ctx.api("GET", "/v4/vnets?filter=name%20eq%20'py-lab'&fields=name")).body,
 };
 /** The lab as the platform holds it, for a check after each step. */
@@ -50,7 +52,9 @@ beforeAll(async () => {
   expect(path.basename(wheel)).toBe(`pulumi_vplatform-${require("../../package.json").version}-py3-none-any.whl`);
   await run("python3", ["-m", "venv", "venv"], { cwd: projectDir });
   const wheels = process.env.VPLATFORM_PYTHON_WHEELS ?? "";
-  await run("venv/bin/pip", ["install", "-q", "--disable-pip-version-check", "--no-index", "--find-links", wheels, wheel], { cwd: projectDir });
+  await run("venv/bin/pip", ["install", "-q", "--disable-pip-version-check", "--no-index", "--find-links", wheels, wheel], {
+    cwd: projectDir,
+  });
   ctx = await startE2e("python-lab", { projectDir });
 }, 180_000);
 afterAll(async () => {
@@ -61,7 +65,10 @@ afterAll(async () => {
 describe("the Python example under the real engine", () => {
   test("the wheel installed the SDK and pulumi at the engine's release into the virtualenv", async () => {
     const python = path.join(projectDir, "venv/bin/python");
-    const { stdout } = await run(python, ["-c", "import importlib.metadata as m; print(m.version('pulumi'), m.version('pulumi_vplatform'))"]);
+    const { stdout } = await run(python, [
+      "-c",
+      "import importlib.metadata as m; print(m.version('pulumi'), m.version('pulumi_vplatform'))",
+    ]);
     expect(stdout.trim()).toBe(`${require("@pulumi/pulumi/package.json").version} ${require("../../package.json").version}`);
   }, 60_000);
 
