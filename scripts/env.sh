@@ -58,7 +58,7 @@ ensure_npm_packages() {
 
 # The Pulumi engine: the CLI built from Go modules (tools/pulumi), our Node.js
 # language host (tools/pulumi-language-nodejs: the upstream one is not obtainable
-# from the module proxy), our Python one (tools/pulumi-language-python, the same reason), the Pulumi YAML
+# from the module proxy), our Python and Go ones (tools/pulumi-language-python, tools/pulumi-language-go, the same reason), the Pulumi YAML
 # language host (tools/pulumi-language-yaml)
 # and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
@@ -117,6 +117,7 @@ ensure_engine() {
     "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" \
     "$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")" \
     "$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")" \
+    "$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")" \
     "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
