@@ -73,6 +73,21 @@ describe("the Python SDK the repository ships in sdk-python/ (pulumi_vplatform)"
   }, 180_000);
 });
 
+describe("our Python and Go language hosts (tools/pulumi-language-python, tools/pulumi-language-go)", () => {
+  test.each(["pulumi-language-python", "pulumi-language-go"])(
+    "%s passes its Go tests (run options, the program's arguments and environment)",
+    async (host) => {
+      const { code, output } = await run(
+        "go",
+        ["test", "-trimpath", "-tags", "osusergo,grpcnotrace", "-count=1", "./..."],
+        path.join(root, "tools", host),
+      );
+      expect({ code, output }).toMatchObject({ code: 0 });
+    },
+    300_000,
+  );
+});
+
 describe("our Node.js language host (tools/pulumi-language-nodejs)", () => {
   test("passes its Go tests (run options, entry points, GeneratePackage, GenerateProgram, RunPlugin)", async () => {
     // The set-up's compile flags (scripts/build-engine.sh), so Go's build cache serves both.
