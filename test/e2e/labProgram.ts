@@ -1,7 +1,7 @@
 // The lifecycle every lab program goes through under the real engine, whatever its language (test/e2e/*Program.test.ts):
 // the README's lab (a vnet, a running VM with two drives, the OS one on the looked-up tier, and a NIC), named <prefix>-lab
 // and <prefix>-web, its RAM from the stack config `ram`; the platform checked after each step.
-import { collect, errorLines, type E2eContext } from "./harness";
+import { collect, errorLines, storedState, type E2eContext } from "./harness";
 
 const GiB = 1024 ** 3;
 const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
@@ -82,4 +82,9 @@ export function labLifecycle(prefix: string, context: () => E2eContext) {
     expect(await platform.vm()).toEqual([]);
     expect(await platform.vnets()).toEqual([]);
   }, 300_000);
+
+  test("the API key (a secret in the stack config, passed to the SDK's provider) is in no engine output and no state file", () => {
+    expect(ctx.output.join("")).not.toContain(ctx.emulator.apiKey);
+    expect(storedState(ctx)).not.toContain(ctx.emulator.apiKey);
+  });
 }
