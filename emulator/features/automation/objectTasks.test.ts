@@ -38,7 +38,9 @@ describe("tasks on VMs and users", () => {
       action: "poweron",
       action_display: "Power On",
     });
-    expect(refusal(() => task(`vms/${web}`, "send")).message).toMatch(/action.*'send' is not a valid option for vms \(valid: poweron, poweroff, kill\)/);
+    expect(refusal(() => task(`vms/${web}`, "send")).message).toMatch(
+      /action.*'send' is not a valid option for vms \(valid: poweron, poweroff, kill\)/,
+    );
     expect(refusal(() => task("vms/999", "poweron")).status).toBe(404);
     expect(refusal(() => task("tenants/1", "poweron")).message).toMatch(/owner.*webhook_urls\/<key>, vms\/<key>, users\/<key>/);
     expect(get(ctx, "tasks", task("users/1"), "action").action).toBe("enable");
@@ -69,7 +71,10 @@ describe("tasks on VMs and users", () => {
 
   it("a one-time schedule disables a user: its API key answers 401 from then on", () => {
     const user = String(post(ctx, "users", { name: "student", password: "pw-pw-pw-pw", role: "readonly" }).$key);
-    at({ repeat_every: "never", start_date: Date.parse("2027-05-14T00:00:00Z") / 1000, start_time_of_day: 17 * 3600 }, task(`users/${user}`, "disable"));
+    at(
+      { repeat_every: "never", start_date: Date.parse("2027-05-14T00:00:00Z") / 1000, start_time_of_day: 17 * 3600 },
+      task(`users/${user}`, "disable"),
+    );
     advanceTo("2027-05-14T16:59:00Z");
     expect(ctx.get("users", user)!.enabled).toBe(true);
     advanceTo("2027-05-14T17:00:00Z");

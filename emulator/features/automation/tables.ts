@@ -122,7 +122,10 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
   const actions = TASK_OBJECT_ACTIONS[object.table];
   const action = row.action ?? Object.keys(actions)[0];
   if (!Object.hasOwn(actions, String(action)))
-    throw validationError("action", `'${String(action)}' is not a valid option for ${object.table} (valid: ${Object.keys(actions).join(", ")})`);
+    throw validationError(
+      "action",
+      `'${String(action)}' is not a valid option for ${object.table} (valid: ${Object.keys(actions).join(", ")})`,
+    );
   if (!ctx.get(object.table, object.key)) throw new ApiError(404, `owner '${String(owner)}' not found`);
   if (object.table !== "webhook_urls") return { owner, table: object.table, action, settings_args: settings };
   if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
