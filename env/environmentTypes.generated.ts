@@ -391,6 +391,12 @@ export interface Environment {
         enabled: boolean;
         /** Name of a webhook of this environment, or a webhook key */
         webhook: string;
+        /** Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill */
+        vm?: string | undefined;
+        /** Key of the user the task acts on (a User's id), with action enable or disable */
+        user?: string | undefined;
+        /** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
+        action?: "send" | "poweron" | "poweroff" | "kill" | "enable" | "disable" | undefined;
         /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
         message: string;
         /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
