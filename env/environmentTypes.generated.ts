@@ -1023,5 +1023,22 @@ export interface Environment {
         } | undefined;
         /** A snapshot of this name of every VM of every copy, taken at creation: what a reset restores */
         resetSnapshot?: string | undefined;
+        /** Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules */
+        calendar?: {
+            /** IANA time zone of the sessions and dates (default UTC) */
+            timeZone?: string | undefined;
+            sessions?: {
+                /** Weekdays: monday … sunday */
+                days: string[];
+                /** Local time "HH:MM" the copies power on */
+                start: string;
+                /** Local time "HH:MM" they power off, later the same day (24:00 at the latest) */
+                stop: string;
+            }[] | undefined;
+            /** First day of sessions (2027-01-11); default: from creation */
+            starts?: string | undefined;
+            /** The term's end (2027-05-14: the end of that day): VMs power off, keys expire */
+            ends?: string | undefined;
+        } | undefined;
     }[];
 }

@@ -130,8 +130,11 @@ function offsetChanges(zone: string, fromMs: number): boolean {
   return false;
 }
 
-/** Every problem of a calendar, judged at `nowMs` (an end in the past is refused). */
-export function calendarProblems(calendar: LabCalendar, nowMs: number): CalendarProblem[] {
+/**
+ * Every problem of a calendar; judged at `nowMs`, an end in the past is refused too (a file is checked without
+ * it, so a destroy after the term still loads it; the program judges it at preview).
+ */
+export function calendarProblems(calendar: LabCalendar, nowMs?: number): CalendarProblem[] {
   const problems: CalendarProblem[] = [];
   const zone = calendar.timeZone ?? DEFAULT_TIME_ZONE;
   const zoneOk = isTimeZone(zone);
@@ -170,15 +173,20 @@ export function calendarProblems(calendar: LabCalendar, nowMs: number): Calendar
       problems.push({ field: `calendar.${field}`, message: `'${value}' is not a valid date` });
     } else if (zoneOk) dates[field] = calendarInstant(value, zone, field === "starts" ? "start" : "end");
   }
-  if (dates.ends !== undefined && dates.ends <= nowMs) {
+  if (dates.ends !== undefined && nowMs !== undefined && dates.ends <= nowMs) {
     problems.push({
       field: "calendar.ends",
-      message: `${calendar.ends} is in the past (now ${isoOf(nowMs)}): the term would end at once; give a later date or remove ends`,
+      message: `${calendar.ends} is in the past (now ${isoOf(nowMs!)}): the term would end at once; give a later date or remove ends`,
     });
   } else if (dates.ends !== undefined && dates.starts !== undefined && dates.ends <= dates.starts) {
     problems.push({ field: "calendar.ends", message: `${calendar.ends} is not after starts ${calendar.starts}` });
   }
-  if (zoneOk && (calendar.sessions ?? []).length > 0 && calendar.ends === undefined && offsetChanges(zone, dates.starts ?? nowMs)) {
+  if (
+    zoneOk &&
+    (calendar.sessions ?? []).length > 0 &&
+    calendar.ends === undefined &&
+    offsetChanges(zone, dates.starts ?? nowMs ?? Date.now())
+  ) {
     problems.push({
       field: "calendar.ends",
       message: `is required with ${zone}, whose offset from UTC changes during the year: the platform's schedules run in UTC, so each stretch of the term with one offset gets its own schedules, which needs the term's end`,
