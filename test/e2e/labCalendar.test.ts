@@ -180,4 +180,17 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
     expect(await statuses(run())).toEqual(["stopped", "stopped", "stopped"]);
     for (const c of copies) expect(await keyStatus(run(), c.apiKey.secret)).toBe(401);
   }, 300_000);
+
+  test("an end date in the past is refused at preview, naming the field, with no mutating request", async () => {
+    calendar = { ...calendar, ends: "2020-01-31" };
+    await run().reset();
+    const refused = await run()
+      .stack.preview(collectInto(run()))
+      .then(
+        () => "accepted",
+        (e: Error) => e.message,
+      );
+    expect(refused).toMatch(/lab 'cal': calendar\.ends: 2020-01-31 is in the past \(now \S+\): the term would end at once/);
+    expect((await run().counts()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+  }, 300_000);
 });
