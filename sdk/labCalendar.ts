@@ -56,5 +56,5 @@ export function declareCalendar(
       { parent },
     );
   }
-  pulumi.log.info(`lab '${lab}' calendar: ${describeCalendarEvents(calendar, nowMs)}`, parent);
+  pulumi.log.info(`vplatform: lab '${lab}' calendar: ${describeCalendarEvents(calendar, nowMs)}`, parent);
 }
