@@ -4,13 +4,17 @@
 // the VMs are off and the copies' keys answer 401; nothing of ours runs meanwhile (no request). The preview
 // prints the next start, stop and end; a schedule changed on the platform is drift; a second preview plans
 // no change.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import got from "got";
 import { buildEnvironment } from "../../env/build-environment";
 import { loadEnvironment } from "../../env/load-environment";
+import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { calendarInstant, type LabCalendar, nextCalendarEvents, offsetAt } from "../../provider/plan/labCalendar";
 import { collectInto, type CountedStack, useCountedStack } from "./countedStack";
 
 const ZONE = "Europe/Paris";
+const root = findRepoRoot();
 const HOUR = 3_600_000;
 let calendar: LabCalendar;
 /** The class file, its calendar made from the platform's time when the test starts (sessions every day, a 3-day term). */
@@ -182,15 +186,28 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
   }, 300_000);
 
   test("an end date in the past is refused at preview, naming the field, with no mutating request", async () => {
-    calendar = { ...calendar, ends: "2020-01-31" };
-    await run().reset();
-    const refused = await run()
-      .stack.preview(collectInto(run()))
-      .then(
+    // Run as `vplatform env` runs it: the root project, in a language host of its own.
+    const work = fs.mkdtempSync(path.join(root, ".e2e-work", "lab-calendar-refused-"));
+    try {
+      const file = path.join(work, "class.yaml");
+      fs.writeFileSync(file, classFile({ ...calendar, ends: "2020-01-31" }));
+      const stack = await createLocalStack({
+        stackName: "e2e-lab-calendar-refused",
+        stateDir: path.join(work, "state"),
+        connection: { endpoint: run().emu.url, apiKey: run().emu.apiKey, caCert: run().emu.caCert },
+        workDir: root,
+        config: { "vplatform-lab:environment": file },
+      });
+      await run().reset();
+      const refused = await stack.preview().then(
         () => "accepted",
         (e: Error) => e.message,
       );
-    expect(refused).toMatch(/lab 'cal': calendar\.ends: 2020-01-31 is in the past \(now \S+\): the term would end at once/);
-    expect((await run().counts()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+      expect(refused).toMatch(/lab 'cal': calendar\.ends: 2020-01-31 is in the past \(now \S+\): the term would end at once/);
+      expect((await run().counts()).entries.filter((e) => e.method !== "GET")).toEqual([]);
+    } finally {
+      fs.rmSync(work, { recursive: true, force: true });
+      for (const f of fs.readdirSync(root)) if (/^Pulumi\.e2e-lab-calendar-refused\.yaml$/.test(f)) fs.rmSync(path.join(root, f));
+    }
   }, 300_000);
 });
