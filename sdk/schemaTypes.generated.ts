@@ -1005,7 +1005,7 @@ export interface WebhookValues {
     } | undefined;
 }
 
-/** Task inputs as a program declares them. Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task. */
+/** Task inputs as a program declares them. Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task. */
 export interface TaskInputs {
     /** Task name, unique on the platform */
     name: string;

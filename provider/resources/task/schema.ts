@@ -9,6 +9,8 @@ import { z } from "zod";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
 import { messageVariableProblems, type Problem, raise } from "../../schemas/automationRules";
 import { codecMappingOf, jsonMemberCodec, ownerKeyCodec } from "../../schemas/fieldCodec";
+import { USER_TABLE } from "../user/schema";
+import { VM_TABLE } from "../virtualMachine/schema";
 import { WEBHOOK_TABLE } from "../webhook/schema";
 
 export const TASK_TABLE = "tasks";
@@ -59,13 +61,13 @@ export const taskShape = {
     "json",
     "Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill",
     {
-      codec: ownerKeyCodec("owner", "vms"),
-      references: { table: "vms", noun: "VM" },
+      codec: ownerKeyCodec("owner", VM_TABLE),
+      references: { table: VM_TABLE, noun: "VM" },
     },
   ),
   user: apiField(keySchema.optional(), "owner", "json", "Key of the user the task acts on (a User's id), with action enable or disable", {
-    codec: ownerKeyCodec("owner", "users"),
-    references: { table: "users", noun: "user" },
+    codec: ownerKeyCodec("owner", USER_TABLE),
+    references: { table: USER_TABLE, noun: "user" },
   }),
   action: apiField(
     z.enum(TASK_ACTIONS).optional(),
