@@ -211,12 +211,13 @@ ensure_system_packages() {
     log "installing ${missing[*]} failed"
 }
 
-# What only the tests need (other Node majors, PostgreSQL, Chromium): not for the main job. ./dev lab, emulator and
+# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS): not for the main job. ./dev lab, emulator and
 # bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
 ensure_test_tools() {
   ensure_other_node 22 VPLATFORM_NODE22
   ensure_other_node 20 VPLATFORM_NODE20
   ensure_system_packages
+  ensure_pyvergeos
 }
 
 ensure_node
@@ -224,7 +225,6 @@ ensure_node
 ensure_npm_packages
 ensure_engine
 ensure_python_sdk_tools
-ensure_pyvergeos
 engine_env
 install_plugin
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
