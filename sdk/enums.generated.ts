@@ -117,11 +117,12 @@ export const ScheduleRepeatEvery = {
 } as const;
 export type ScheduleRepeatEvery = (typeof ScheduleRepeatEvery)[keyof typeof ScheduleRepeatEvery];
 
-/** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+/** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
 export const UserRole = {
   Admin: "admin",
   Vmoperator: "vmoperator",
   Readonly: "readonly",
+  None: "none",
 } as const;
 export type UserRole = (typeof UserRole)[keyof typeof UserRole];
 

@@ -1293,8 +1293,8 @@ export interface UserInputs {
     email?: string | undefined;
     /** Whether the user can log in (with a password or an API key) */
     enabled?: boolean | undefined;
-    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-    role?: "readonly" | "admin" | "vmoperator" | undefined;
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
+    role?: "readonly" | "none" | "admin" | "vmoperator" | undefined;
     /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
     password?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1336,8 +1336,8 @@ export interface UserValues {
     email?: string | undefined;
     /** Whether the user can log in (with a password or an API key) */
     enabled: boolean;
-    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-    role: "readonly" | "admin" | "vmoperator";
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
+    role: "readonly" | "none" | "admin" | "vmoperator";
     /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
     password?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */

@@ -153,10 +153,11 @@ export const UserRole = {
     Admin: "admin",
     Vmoperator: "vmoperator",
     Readonly: "readonly",
+    None: "none",
 } as const;
 
 /**
- * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+ * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
  */
 export type UserRole = (typeof UserRole)[keyof typeof UserRole];
 
