@@ -149,6 +149,20 @@ export const ScheduleRepeatEvery = {
  */
 export type ScheduleRepeatEvery = (typeof ScheduleRepeatEvery)[keyof typeof ScheduleRepeatEvery];
 
+export const TaskAction = {
+    Send: "send",
+    Poweron: "poweron",
+    Poweroff: "poweroff",
+    Kill: "kill",
+    Enable: "enable",
+    Disable: "disable",
+} as const;
+
+/**
+ * What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+ */
+export type TaskAction = (typeof TaskAction)[keyof typeof TaskAction];
+
 export const UserRole = {
     Admin: "admin",
     Vmoperator: "vmoperator",
