@@ -46,6 +46,7 @@ interface StackOutputOf {
   User: Key;
   /** The key's secret is a Pulumi secret output: a stack reference can use it; the engine shows it as [secret]. */
   ApiKey: { id: Key; secret: pulumi.Output<string> };
+  Group: Key;
 }
 
 interface Builder<T extends ListedToken> {
@@ -100,6 +101,9 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
       const key = new vp.ApiKey(name, { ...k, user: k.user === undefined ? undefined : refs.key("User", k.user) });
       return declared(key, { id: key.id, secret: key.secret });
     },
+  },
+  Group: {
+    declare: (g, name) => keyed(new vp.Group(name, g)),
   },
 };
 

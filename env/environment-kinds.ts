@@ -20,6 +20,7 @@ export const ENVIRONMENT_KINDS = {
   Schedule: { list: "schedules", noun: "schedule" },
   User: { list: "users", noun: "user" },
   ApiKey: { list: "apiKeys", noun: "API key" },
+  Group: { list: "groups", noun: "group" },
   Drive: { notListed: "declared under its VM (vms[].drives), which it belongs to" },
   Nic: { notListed: "declared under its VM (vms[].nics), which it belongs to" },
   Device: { notListed: "declared under its VM (vms[].devices), which it belongs to" },

@@ -17,6 +17,7 @@ import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/sch
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
 import { userInputsSchema, userShape } from "../provider/resources/user/schema";
 import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
+import { groupInputsSchema } from "../provider/resources/group/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
 import {
   DEFAULT_COPY_NAME,
@@ -237,6 +238,7 @@ const ENTRIES = {
   Schedule: scheduleEntry,
   User: userInputsSchema,
   ApiKey: apiKeyEntry,
+  Group: groupInputsSchema,
 } satisfies { [T in ListedToken]: z.ZodType };
 
 type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof ENTRIES)[T]>> };

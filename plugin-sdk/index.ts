@@ -90,6 +90,11 @@ export const getVolumeFiles: typeof import("./getVolumeFiles").getVolumeFiles = 
 export const getVolumeFilesOutput: typeof import("./getVolumeFiles").getVolumeFilesOutput = null as any;
 utilities.lazyLoad(exports, ["getVolumeFiles","getVolumeFilesOutput"], () => require("./getVolumeFiles"));
 
+export { GroupArgs } from "./group";
+export type Group = import("./group").Group;
+export const Group: typeof import("./group").Group = null as any;
+utilities.lazyLoad(exports, ["Group"], () => require("./group"));
+
 export { NicArgs } from "./nic";
 export type Nic = import("./nic").Nic;
 export const Nic: typeof import("./nic").Nic = null as any;
@@ -165,6 +170,8 @@ const _module = {
                 return new Drive(name, <any>undefined, { urn })
             case "vplatform:index:EventTrigger":
                 return new EventTrigger(name, <any>undefined, { urn })
+            case "vplatform:index:Group":
+                return new Group(name, <any>undefined, { urn })
             case "vplatform:index:Nic":
                 return new Nic(name, <any>undefined, { urn })
             case "vplatform:index:Schedule":

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
+ * Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
  */
 export class Task extends pulumi.CustomResource {
     /**
@@ -38,6 +38,10 @@ export class Task extends pulumi.CustomResource {
     }
 
     /**
+     * What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+     */
+    declare public readonly action: pulumi.Output<enums.TaskAction | undefined>;
+    /**
      * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
      */
     declare public readonly adopt: pulumi.Output<boolean | string | undefined>;
@@ -66,9 +70,17 @@ export class Task extends pulumi.CustomResource {
      */
     declare public readonly timeouts: pulumi.Output<outputs.Timeouts | undefined>;
     /**
-     * Key of the webhook the task sends to (a Webhook's id)
+     * Key of the user the task acts on (a User's id), with action enable or disable
      */
-    declare public readonly webhook: pulumi.Output<string>;
+    declare public readonly user: pulumi.Output<string | undefined>;
+    /**
+     * Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+     */
+    declare public readonly vm: pulumi.Output<string | undefined>;
+    /**
+     * Key of the webhook the task sends to (a Webhook's id); or give vm or user
+     */
+    declare public readonly webhook: pulumi.Output<string | undefined>;
 
     /**
      * Create a Task resource with the given unique name, arguments, and options.
@@ -84,9 +96,7 @@ export class Task extends pulumi.CustomResource {
             if (args?.name === undefined && !opts.urn) {
                 throw new Error("Missing required property 'name'");
             }
-            if (args?.webhook === undefined && !opts.urn) {
-                throw new Error("Missing required property 'webhook'");
-            }
+            resourceInputs["action"] = args?.action;
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["deleteAfterRunning"] = (args?.deleteAfterRunning) ?? false;
             resourceInputs["description"] = (args?.description) ?? "";
@@ -94,8 +104,11 @@ export class Task extends pulumi.CustomResource {
             resourceInputs["message"] = (args?.message) ?? "{\"message\": \"Webhook\"}";
             resourceInputs["name"] = args?.name;
             resourceInputs["timeouts"] = args?.timeouts;
+            resourceInputs["user"] = args?.user;
+            resourceInputs["vm"] = args?.vm;
             resourceInputs["webhook"] = args?.webhook;
         } else {
+            resourceInputs["action"] = undefined /*out*/;
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["deleteAfterRunning"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
@@ -103,6 +116,8 @@ export class Task extends pulumi.CustomResource {
             resourceInputs["message"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["timeouts"] = undefined /*out*/;
+            resourceInputs["user"] = undefined /*out*/;
+            resourceInputs["vm"] = undefined /*out*/;
             resourceInputs["webhook"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
@@ -114,6 +129,10 @@ export class Task extends pulumi.CustomResource {
  * The set of arguments for constructing a Task resource.
  */
 export interface TaskArgs {
+    /**
+     * What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+     */
+    action?: pulumi.Input<enums.TaskAction | undefined>;
     /**
      * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
      */
@@ -143,7 +162,15 @@ export interface TaskArgs {
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
     /**
-     * Key of the webhook the task sends to (a Webhook's id)
+     * Key of the user the task acts on (a User's id), with action enable or disable
      */
-    webhook: pulumi.Input<string>;
+    user?: pulumi.Input<string | undefined>;
+    /**
+     * Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+     */
+    vm?: pulumi.Input<string | undefined>;
+    /**
+     * Key of the webhook the task sends to (a Webhook's id); or give vm or user
+     */
+    webhook?: pulumi.Input<string | undefined>;
 }

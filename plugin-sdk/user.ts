@@ -62,7 +62,7 @@ export class User extends pulumi.CustomResource {
      */
     declare public readonly password: pulumi.Output<string | undefined>;
     /**
-     * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+     * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
      */
     declare public readonly role: pulumi.Output<enums.UserRole | undefined>;
     /**
@@ -138,7 +138,7 @@ export interface UserArgs {
      */
     password?: pulumi.Input<string | undefined>;
     /**
-     * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+     * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
      */
     role?: pulumi.Input<enums.UserRole | undefined>;
     /**

@@ -128,11 +128,12 @@ export const TaskAction = {
 } as const;
 export type TaskAction = (typeof TaskAction)[keyof typeof TaskAction];
 
-/** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
+/** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
 export const UserRole = {
   Admin: "admin",
   Vmoperator: "vmoperator",
   Readonly: "readonly",
+  None: "none",
 } as const;
 export type UserRole = (typeof UserRole)[keyof typeof UserRole];
 

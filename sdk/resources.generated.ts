@@ -158,3 +158,13 @@ export class ApiKey extends DeclaredResource {
   }
 }
 export interface ApiKey extends Outputs<T.ApiKeyValues & Computed<T.ApiKeyComputed>> {}
+
+export type GroupArgs = Args<T.GroupInputs>;
+
+/** A group of users: permissions granted to it reach every member (GroupMember), nested groups included. */
+export class Group extends DeclaredResource {
+  constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
+    super("Group", name, args, opts);
+  }
+}
+export interface Group extends Outputs<T.GroupValues> {}

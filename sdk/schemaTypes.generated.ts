@@ -1305,8 +1305,8 @@ export interface UserInputs {
     email?: string | undefined;
     /** Whether the user can log in (with a password or an API key) */
     enabled?: boolean | undefined;
-    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-    role?: "readonly" | "admin" | "vmoperator" | undefined;
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
+    role?: "readonly" | "none" | "admin" | "vmoperator" | undefined;
     /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
     password?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1348,8 +1348,8 @@ export interface UserValues {
     email?: string | undefined;
     /** Whether the user can log in (with a password or an API key) */
     enabled: boolean;
-    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
-    role: "readonly" | "admin" | "vmoperator";
+    /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
+    role: "readonly" | "none" | "admin" | "vmoperator";
     /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
     password?: string | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1497,6 +1497,80 @@ export interface ApiKeyComputed {
     lastLoginStamp: number;
     /** The address the key last authenticated from */
     lastLoginIp: string;
+}
+
+/** Group inputs as a program declares them. A group of users: permissions granted to it reach every member (GroupMember), nested groups included. */
+export interface GroupInputs {
+    /** Group name, unique on the platform */
+    name: string;
+    /** Description */
+    description?: string | undefined;
+    /** Whether the group's members act with its permissions */
+    enabled?: boolean | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Group inputs as validated and normalized: what its outputs hold. */
+export interface GroupValues {
+    /** Group name, unique on the platform */
+    name: string;
+    /** Description */
+    description: string;
+    /** Whether the group's members act with its permissions */
+    enabled: boolean;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
 }
 
 /** Arguments of getVnet: The virtual network with this name. */
@@ -1790,6 +1864,7 @@ export interface InputsByToken {
     Schedule: ScheduleInputs;
     User: UserInputs;
     ApiKey: ApiKeyInputs;
+    Group: GroupInputs;
 }
 
 /** Each resource's inputs as validated and normalized, by its token: what the provider's check answers (and a policy sees). */
@@ -1807,4 +1882,5 @@ export interface ValuesByToken {
     Schedule: ScheduleValues;
     User: UserValues;
     ApiKey: ApiKeyValues;
+    Group: GroupValues;
 }

@@ -3,6 +3,7 @@
  *   admin     role admin       everything, including `$table` and the /_emulator hooks
  *   operator  role vmoperator  reads everything; runs VM actions and notes, edits VMs and their hardware
  *   viewer    role readonly    reads only
+ * A user made with role `none` reaches only what `permissions` grant it (core/permissions.ts).
  * Only admin has a password at start; an administrator sets the others' with
  * `PUT /v4/users/<key> {"password": "..."}` (or gives them API keys).
  */
@@ -10,7 +11,8 @@ import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { EmulatorContext } from "../core/context";
 import { createRow } from "../core/engine";
 import { ApiError } from "../core/errors";
-import { removeMemberships } from "../tables/groups";
+import { userIdentity } from "../core/permissions";
+import { removeGrants, removeMemberships } from "../tables/groups";
 import type { Caller, Row, TableDef } from "../tables/types";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
@@ -46,7 +48,7 @@ export const usersTable: TableDef = {
       type: "string",
       default: "readonly",
       summary: true,
-      enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only" },
+      enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only", none: "No role: only what permissions grant" },
     },
     password: { type: "string", hidden: true, maxLength: 1024 },
     enabled: { type: "bool", default: true },
@@ -66,7 +68,7 @@ export const usersTable: TableDef = {
     two_factor_setup_next_login: { type: "bool", default: false },
     ssh_keys: { type: "text", default: "", description: "public keys, one a line" },
     theme: { type: "string", default: "" },
-    identity: { type: "uint32", readOnly: true, default: 0 },
+    identity: { type: "uint32", compute: (_ctx, row) => userIdentity(row.$key), description: "what permissions name this user by" },
     // A time, not a flag: both govergeos (int64) and pyVergeOS ("timestamp when locked, 0 if not") read it so.
     account_locked: { type: "uint64", readOnly: true, default: 0, description: "seconds since the epoch when locked; 0 = not locked" },
     failed_attempts: { type: "uint32", readOnly: true, default: 0 },
@@ -85,6 +87,7 @@ export const usersTable: TableDef = {
     afterDelete: (ctx, row) => {
       for (const key of ctx.find("user_api_keys", (k) => k.user === row.$key)) ctx.remove("user_api_keys", key.$key);
       removeMemberships(ctx, row);
+      removeGrants(ctx, userIdentity(row.$key));
     },
   },
 };

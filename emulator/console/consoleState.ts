@@ -31,6 +31,8 @@ export const CONSOLE_LISTINGS = {
   vnets: { table: "vnets", sort: "name", fields: "$key,name,type,network,running,machine#status#status as status" },
   users: { table: "users", sort: "name", fields: "$key,name,role,type,enabled" },
   apiKeys: { table: "user_api_keys", sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
+  groups: { table: "groups", sort: "name", fields: "$key,name,identity,enabled" },
+  grants: { table: "permissions", fields: "$key,identity,identity_table,identity_key,table,row,list,read,create,modify,delete" },
   webhooks: { table: "webhook_urls", sort: "name", fields: "$key,name,url,authorization_type" },
   deliveries: {
     table: "webhooks",

@@ -113,6 +113,10 @@ function render(state) {
     ["Enabled", (u) => (u.enabled ? "yes" : "no")]]);
   fill("apiKeys", l.apiKeys, [["Key name", (k) => k.name], ["User", (k) => k.user],
     ["Expires", (k) => (Number(k.expires) ? when(k.expires) : "never")], ["Last used", (k) => when(k.lastlogin_stamp)]]);
+  fill("groups", l.groups, [["Name", (g) => g.name], ["Identity", (g) => g.identity], ["Enabled", (g) => (g.enabled ? "yes" : "no")]]);
+  fill("grants", l.grants, [["To", (g) => g.identity_table + "/" + g.identity_key], ["Table", (g) => g.table],
+    ["Row", (g) => (String(g.row) === "0" ? "all" : g.row)],
+    ["Rights", (g) => ["list", "read", "create", "modify", "delete"].filter((r) => g[r]).join(", ") || "none"]]);
   fill("webhooks", l.webhooks, [["Name", (w) => w.name], ["URL", (w) => w.url], ["Authorization", (w) => w.authorization_type]]);
   fill("deliveries", l.deliveries, [["#", (d) => d.$key], ["Webhook", (d) => d.webhook], ["Task", (d) => d.task || "test send"],
     ["Status", (d) => cell(d.status, d.status === "error" ? "error" : "")],
@@ -216,6 +220,8 @@ ${section("Virtual networks", [["vnets"]])}
 ${section("Users and API keys", [
   ["users", "Users"],
   ["apiKeys", "API keys (names only: a secret is shown once, at creation)"],
+  ["groups", "Groups"],
+  ["grants", "Permissions (grants)"],
 ])}
 ${section("Webhooks", [["webhooks"], ["deliveries", "Latest deliveries"]])}
 ${section("Tasks", [["tasks"], ["triggers", "Triggers"]])}

@@ -8,21 +8,74 @@ import type { ActionDef, Caller, Operation, Role, Row, TableDef } from "../table
 import { coerceField, validateBody } from "../tables/validate";
 import { randomHex, type EmulatorContext } from "./context";
 import { ApiError, notFound, validationError } from "./errors";
+import { grantAllows, grantAllowsTable, hasGrants, identitiesOf, type Right } from "./permissions";
 import { readRow } from "./read";
 
-const ROLE_RANK: Record<Role, number> = { readonly: 0, vmoperator: 1, admin: 2 };
+const ROLE_RANK: Record<Role, number> = { none: -1, readonly: 0, vmoperator: 1, admin: 2 };
 
 export function hasRole(caller: Caller, needed: Role): boolean {
   return ROLE_RANK[caller.role] >= ROLE_RANK[needed];
 }
 
-/** 405 for operations the table does not offer, 403 for callers below the table's role. */
-export function authorize(def: TableDef, op: Operation, caller: Caller): void {
+const RIGHT_OF: Record<Operation, Right> = { list: "list", get: "read", create: "create", update: "modify", delete: "delete" };
+
+function roleNeeded(def: TableDef, op: Operation): Role {
+  return op === "list" || op === "get" ? (def.readRole ?? "readonly") : (def.writeRole ?? "admin");
+}
+
+function denied(def: TableDef, op: Operation, row?: Row): ApiError {
+  const what = row ? `${def.name}/${String(row.$key)}` : def.name;
+  return new ApiError(403, `permission denied: ${op} on ${what} requires ${roleNeeded(def, op)} or a grant of ${RIGHT_OF[op]}`);
+}
+
+/**
+ * 405 for operations the table does not offer; 403 unless the caller's role or its grants allow the operation:
+ * on `row` when given (the row's grants, then its parent's), else on the whole table.
+ */
+export function authorize(ctx: EmulatorContext, def: TableDef, op: Operation, caller: Caller, row?: Row): void {
   if (def.operations && !def.operations.includes(op)) {
     throw new ApiError(405, `operation ${op} not permitted on ${def.name}`);
   }
-  const needed = op === "list" || op === "get" ? (def.readRole ?? "readonly") : (def.writeRole ?? "admin");
-  if (!hasRole(caller, needed)) throw new ApiError(403, `permission denied: ${op} on ${def.name} requires ${needed}`);
+  if (hasRole(caller, roleNeeded(def, op))) return;
+  const ids = identitiesOf(ctx, caller.user);
+  const allowed = row ? grantAllows(ctx, ids, def, row, RIGHT_OF[op]) : grantAllowsTable(ctx, ids, def.name, RIGHT_OF[op]);
+  if (!allowed) throw denied(def, op, row);
+}
+
+/** The row an operation names, once the caller may run the operation on it (403 before 404, as for roles). */
+export function requireAuthorizedRow(ctx: EmulatorContext, def: TableDef, op: Operation, caller: Caller, key: unknown): Row {
+  const row = ctx.get(def.name, key);
+  if (!row) {
+    if (!hasRole(caller, roleNeeded(def, op)) && !grantAllowsTable(ctx, identitiesOf(ctx, caller.user), def.name, RIGHT_OF[op])) {
+      authorize(ctx, def, op, caller);
+    }
+    throw notFound(`/v4/${def.name}/${String(key)}`, op);
+  }
+  authorize(ctx, def, op, caller, row);
+  return row;
+}
+
+/** The rows of a list the caller may see: every row when its role reads the table, else those its grants list. */
+export function listVisibility(ctx: EmulatorContext, def: TableDef, caller: Caller): ((row: Row) => boolean) | undefined {
+  if (def.operations && !def.operations.includes("list")) throw new ApiError(405, `operation list not permitted on ${def.name}`);
+  if (hasRole(caller, roleNeeded(def, "list"))) return undefined;
+  const ids = identitiesOf(ctx, caller.user);
+  if (grantAllowsTable(ctx, ids, def.name, "list")) return undefined;
+  return (row) => grantAllows(ctx, ids, def, row, "list");
+}
+
+/** A caller checked by its grants may only point a row at rows it may read (a NIC at a vnet, a drive at a file). */
+function authorizeReferences(ctx: EmulatorContext, def: TableDef, values: Record<string, unknown>, caller: Caller): void {
+  if (hasRole(caller, "readonly")) return;
+  const ids = identitiesOf(ctx, caller.user);
+  for (const [name, value] of Object.entries(values)) {
+    const field = def.fields[name];
+    if (field?.type !== "row" || !field.ref || value === null || value === undefined) continue;
+    const target = ctx.get(field.ref, value);
+    if (target && !grantAllows(ctx, ids, ctx.store(field.ref).def, target, "read")) {
+      throw new ApiError(403, `permission denied: ${name} names ${field.ref}/${String(value)}, which this user may not read`);
+    }
+  }
 }
 
 export interface EngineResult {
@@ -81,11 +134,13 @@ export function createRow(
   def: TableDef,
   body: unknown,
   caller: Caller,
+  authorizeDraft?: (draft: Row) => void,
 ): { row: Row; response?: Record<string, unknown> } {
   const values = validateBody(def, body, "create", refExists(ctx));
   applyDefaults(ctx, def, values);
   const $key = def.keyType === "int" ? ctx.store(def.name).nextKey : (def.newKey?.(ctx, values) ?? randomHex(40));
   const draft = { ...values, $key } as Row;
+  authorizeDraft?.(draft);
   checkUnique(ctx, def, draft);
   def.hooks?.validate?.(ctx, draft, undefined, caller);
   def.hooks?.beforeCreate?.(ctx, draft, caller);
@@ -95,18 +150,24 @@ export function createRow(
 }
 
 export function postToTable(ctx: EmulatorContext, def: TableDef, body: unknown, caller: Caller): EngineResult {
-  authorize(def, "create", caller);
+  // 405, and a caller no grant names refused, before the body is read, as roles always were.
+  if (def.operations && !def.operations.includes("create")) authorize(ctx, def, "create", caller);
+  if (!hasRole(caller, roleNeeded(def, "create")) && !hasGrants(ctx, identitiesOf(ctx, caller.user))) authorize(ctx, def, "create", caller);
   if (def.actions) return runAction(ctx, def, body, caller);
-  const { row, response } = createRow(ctx, def, body, caller);
+  // The new row's grants are its table's and its parent's (a NIC on a VM the caller may change).
+  const { row, response } = createRow(ctx, def, body, caller, (draft) => {
+    authorize(ctx, def, "create", caller, draft);
+    authorizeReferences(ctx, def, draft, caller);
+  });
   const store = ctx.store(def.name);
   const rowNumber = typeof row.$key === "number" ? row.$key : store.rows.size;
   return { status: 201, body: creationBody(def.name, row, rowNumber, response) };
 }
 
 export function updateRow(ctx: EmulatorContext, def: TableDef, key: string, body: unknown, caller: Caller): EngineResult {
-  authorize(def, "update", caller);
-  const row = requireRow(ctx, def.name, key, "update");
+  const row = requireAuthorizedRow(ctx, def, "update", caller, key);
   const changes = validateBody(def, body, "update", refExists(ctx));
+  authorizeReferences(ctx, def, changes, caller);
   const merged = { ...row, ...changes } as Row;
   checkUnique(ctx, def, merged);
   def.hooks?.validate?.(ctx, merged, row, caller);
@@ -126,8 +187,7 @@ export function deleteRow(ctx: EmulatorContext, def: TableDef, row: Row, caller:
 }
 
 export function deleteByKey(ctx: EmulatorContext, def: TableDef, key: string, caller: Caller): EngineResult {
-  authorize(def, "delete", caller);
-  deleteRow(ctx, def, requireRow(ctx, def.name, key, "delete"), caller);
+  deleteRow(ctx, def, requireAuthorizedRow(ctx, def, "delete", caller, key), caller);
   return { status: 200 };
 }
 
@@ -162,6 +222,18 @@ function validateParams(def: TableDef, action: ActionDef, params: Record<string,
   return out;
 }
 
+/** An action needs the action table's role, or `modify` on its target row (the maker: actions change the row). */
+function authorizeAction(ctx: EmulatorContext, def: TableDef, caller: Caller, target: Row | undefined): void {
+  if (def.operations && !def.operations.includes("create")) throw new ApiError(405, `operation create not permitted on ${def.name}`);
+  if (hasRole(caller, roleNeeded(def, "create"))) return;
+  const ids = identitiesOf(ctx, caller.user);
+  const targetDef = target && def.actions?.targetTable ? ctx.store(def.actions.targetTable).def : undefined;
+  if (target && targetDef && grantAllows(ctx, ids, targetDef, target, "modify")) return;
+  if (!target && grantAllowsTable(ctx, ids, def.name, "create")) return;
+  const what = target && targetDef ? `${targetDef.name}/${String(target.$key)}` : def.name;
+  throw new ApiError(403, `permission denied: ${def.name} on ${what} requires ${roleNeeded(def, "create")} or a grant of modify`);
+}
+
 /** POST to an action table: `{<target>: key, action, params}`. */
 export function runAction(ctx: EmulatorContext, def: TableDef, body: unknown, caller: Caller): EngineResult {
   const spec = def.actions!;
@@ -189,6 +261,7 @@ export function runAction(ctx: EmulatorContext, def: TableDef, body: unknown, ca
       if (!target) throw notFound(`/v4/${spec.targetTable}/${String(key)}`, "action");
     }
   }
+  authorizeAction(ctx, def, caller, target);
   const params = validateParams(def, action, paramsObject(input.params));
   const result = action.handler(ctx, { target, params, caller }) ?? {};
   return { status: result.status ?? 201, body: result.body ?? {} };

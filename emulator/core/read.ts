@@ -23,6 +23,8 @@ export interface ListQuery {
   sort?: string;
   limit?: number;
   offset?: number;
+  /** The rows the caller may list (absent: every row). */
+  visible?: (row: Row) => boolean;
 }
 
 /**
@@ -152,7 +154,7 @@ function outputValue(ctx: EmulatorContext, def: TableDef, row: Row, name: string
 export function listRows(ctx: EmulatorContext, def: TableDef, query: ListQuery): Record<string, unknown>[] {
   const selection = parseFieldsCached(query.fields ?? "");
   checkSelection(ctx, def, selection);
-  let rows = ctx.all(def.name);
+  let rows = query.visible ? ctx.all(def.name).filter(query.visible) : ctx.all(def.name);
   if (query.filter && query.filter.trim() !== "") {
     const expr = parseFilterCached(query.filter);
     checkFilter(ctx, def, expr);

@@ -1,11 +1,12 @@
 /**
  * User groups (`groups`), their memberships (`members`: a user or a group inside a parent group) and what happened
  * to them (`group_logs`), as the spec lists them and the maker's clients use them (the Terraform provider's groups
- * data source and member resource, pyVergeOS' and govergeos' group services). Groups carry no rights here: roles
- * stay on the users (see auth/users.ts).
+ * data source and member resource, pyVergeOS' and govergeos' group services). A group's `identity` is what
+ * `permissions` grant to; its members, nested groups included, act with its grants (core/permissions.ts).
  */
 import { randomHex, type EmulatorContext } from "../core/context";
 import { ApiError, validationError } from "../core/errors";
+import { groupIdentity } from "../core/permissions";
 import type { Caller, Row, TableDef } from "./types";
 
 /** A member names a user or a group: `/v4/users/<key>` (as clients send it) or `users/<key>`. */
@@ -30,7 +31,7 @@ export const groupsTable: TableDef = {
     enabled: { type: "bool", default: true },
     email: { type: "string", default: "", maxLength: 256 },
     id: { type: "string", default: () => randomHex(40), createOnly: true, description: "global identifier (40 hex)" },
-    identity: { type: "uint32", readOnly: true, default: 0 },
+    identity: { type: "uint32", compute: (_ctx, row) => groupIdentity(row.$key), description: "what permissions name this group by" },
     type: { type: "string", readOnly: true, default: "group", enum: { group: "Group", site_sync: "Site Sync" } },
     auth_source: { type: "row", ref: "auth_sources", default: null, description: "external authentication source (null: local)" },
     system_group: { type: "bool", readOnly: true, default: false },
@@ -53,6 +54,7 @@ export const groupsTable: TableDef = {
       const memberships = ctx.find("members", (x) => x.parent_group === row.$key || memberKey(x.member) === member);
       for (const m of memberships) ctx.remove("members", m.$key);
       for (const entry of ctx.find("group_logs", (x) => x.group === row.$key)) ctx.remove("group_logs", entry.$key);
+      removeGrants(ctx, groupIdentity(row.$key));
     },
   },
   seed: (ctx) => {
@@ -62,7 +64,6 @@ export const groupsTable: TableDef = {
       enabled: true,
       email: "",
       id: randomHex(40),
-      identity: 0,
       type: "group",
       auth_source: null,
       system_group: true,
@@ -131,4 +132,9 @@ export const groupLogsTable: TableDef = {
 export function removeMemberships(ctx: EmulatorContext, user: Row): void {
   const member = `users/${String(user.$key)}`;
   for (const m of ctx.find("members", (x) => memberKey(x.member) === member)) ctx.remove("members", m.$key);
+}
+
+/** A deleted user or group takes its grants with it. */
+export function removeGrants(ctx: EmulatorContext, identity: number): void {
+  for (const g of ctx.find("permissions", (x) => Number(x.identity) === identity)) ctx.remove("permissions", g.$key);
 }

@@ -38,6 +38,7 @@ import {
   cloneIsoTable,
 } from "./operations";
 import { cloudinitFilesTable, noteActionsTable, tagCategoriesTable, tagMembersTable, tagsTable } from "./owned";
+import { permissionsTable } from "./permissions";
 import { snapshotsTable } from "./snapshots";
 import type { TableDef } from "./types";
 import { vmActionsTable } from "./vmActions";
@@ -52,6 +53,7 @@ export const builtInTables: TableDef[] = [
   groupsTable,
   membersTable,
   groupLogsTable,
+  permissionsTable,
   clustersTable,
   clusterStatusTable,
   nodesTable,

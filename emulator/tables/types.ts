@@ -90,7 +90,8 @@ export interface Caller {
   ip: string;
 }
 
-export type Role = "admin" | "vmoperator" | "readonly";
+/** `none`: no global role; the user reaches only what its grants (`permissions`) give. */
+export type Role = "admin" | "vmoperator" | "readonly" | "none";
 
 export type Operation = "list" | "get" | "create" | "update" | "delete";
 

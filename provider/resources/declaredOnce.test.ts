@@ -109,6 +109,7 @@ describe("the list", () => {
       "Schedule",
       "User",
       "ApiKey",
+      "Group",
     ]);
   });
 });

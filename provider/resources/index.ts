@@ -3,6 +3,7 @@ import { apiKey } from "./apiKey/resource";
 import { device } from "./device/resource";
 import { drive } from "./drive/resource";
 import { eventTrigger } from "./eventTrigger/resource";
+import { group } from "./group/resource";
 import { nic } from "./nic/resource";
 import { schedule } from "./schedule/resource";
 import { task } from "./task/resource";
@@ -33,6 +34,7 @@ export const RESOURCES = {
   Schedule: schedule,
   User: user,
   ApiKey: apiKey,
+  Group: group,
 } as const satisfies Record<string, Resource>;
 
 /** The token of a listed resource: anything else does not compile where a token is asked for. */

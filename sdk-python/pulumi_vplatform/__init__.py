@@ -24,6 +24,7 @@ from .get_vgpu_device import *
 from .get_virtual_machine import *
 from .get_vnet import *
 from .get_volume_files import *
+from .group import *
 from .nic import *
 from .provider import *
 from .schedule import *
@@ -56,6 +57,7 @@ _utilities.register(
    "vplatform:index:Device": "Device",
    "vplatform:index:Drive": "Drive",
    "vplatform:index:EventTrigger": "EventTrigger",
+   "vplatform:index:Group": "Group",
    "vplatform:index:Nic": "Nic",
    "vplatform:index:Schedule": "Schedule",
    "vplatform:index:Task": "Task",

@@ -17,6 +17,7 @@ __all__ = [
     'NicPowerCyclePolicy',
     'ScheduleDaysItem',
     'ScheduleRepeatEvery',
+    'TaskAction',
     'UserRole',
     'VirtualMachineBootOrder',
     'VirtualMachineCloudinitDatasource',
@@ -174,14 +175,28 @@ class ScheduleRepeatEvery(_builtins.str, Enum):
     NEVER = "never"
 
 
+@pulumi.type_token("vplatform:index:TaskAction")
+class TaskAction(_builtins.str, Enum):
+    """
+    What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+    """
+    SEND = "send"
+    POWERON = "poweron"
+    POWEROFF = "poweroff"
+    KILL = "kill"
+    ENABLE = "enable"
+    DISABLE = "disable"
+
+
 @pulumi.type_token("vplatform:index:UserRole")
 class UserRole(_builtins.str, Enum):
     """
-    Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+    Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
     """
     ADMIN = "admin"
     VMOPERATOR = "vmoperator"
     READONLY = "readonly"
+    NONE = "none"
 
 
 @pulumi.type_token("vplatform:index:VirtualMachineBootOrder")

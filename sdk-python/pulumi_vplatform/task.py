@@ -14,6 +14,7 @@ else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
 from . import outputs
+from ._enums import *
 from ._inputs import *
 
 __all__ = ['TaskArgs', 'Task']
@@ -22,27 +23,34 @@ __all__ = ['TaskArgs', 'Task']
 class TaskArgs:
     def __init__(__self__, *,
                  name: pulumi.Input[_builtins.str],
-                 webhook: pulumi.Input[_builtins.str],
+                 action: pulumi.Input[Optional['TaskAction']] = None,
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  delete_after_running: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
                  message: pulumi.Input[Optional[_builtins.str]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 user: pulumi.Input[Optional[_builtins.str]] = None,
+                 vm: pulumi.Input[Optional[_builtins.str]] = None,
+                 webhook: pulumi.Input[Optional[_builtins.str]] = None):
         """
         The set of arguments for constructing a Task resource.
 
         :param pulumi.Input[_builtins.str] name: Task name, unique on the platform
-        :param pulumi.Input[_builtins.str] webhook: Key of the webhook the task sends to (a Webhook's id)
+        :param pulumi.Input['TaskAction'] action: What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
         :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
         :param pulumi.Input[_builtins.bool] delete_after_running: One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task
         :param pulumi.Input[_builtins.str] description: Description
         :param pulumi.Input[_builtins.bool] enabled: Whether events and schedules run the task
         :param pulumi.Input[_builtins.str] message: Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input[_builtins.str] user: Key of the user the task acts on (a User's id), with action enable or disable
+        :param pulumi.Input[_builtins.str] vm: Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+        :param pulumi.Input[_builtins.str] webhook: Key of the webhook the task sends to (a Webhook's id); or give vm or user
         """
         pulumi.set(__self__, "name", name)
-        pulumi.set(__self__, "webhook", webhook)
+        if action is not None:
+            pulumi.set(__self__, "action", action)
         if adopt is not None:
             pulumi.set(__self__, "adopt", adopt)
         if delete_after_running is None:
@@ -63,6 +71,12 @@ class TaskArgs:
             pulumi.set(__self__, "message", message)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+        if vm is not None:
+            pulumi.set(__self__, "vm", vm)
+        if webhook is not None:
+            pulumi.set(__self__, "webhook", webhook)
 
     @_builtins.property
     @pulumi.getter
@@ -78,15 +92,15 @@ class TaskArgs:
 
     @_builtins.property
     @pulumi.getter
-    def webhook(self) -> pulumi.Input[_builtins.str]:
+    def action(self) -> pulumi.Input[Optional['TaskAction']]:
         """
-        Key of the webhook the task sends to (a Webhook's id)
+        What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
         """
-        return pulumi.get(self, "webhook")
+        return pulumi.get(self, "action")
 
-    @webhook.setter
-    def webhook(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "webhook", value)
+    @action.setter
+    def action(self, value: pulumi.Input[Optional['TaskAction']]):
+        pulumi.set(self, "action", value)
 
     @_builtins.property
     @pulumi.getter
@@ -160,6 +174,42 @@ class TaskArgs:
     def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of the user the task acts on (a User's id), with action enable or disable
+        """
+        return pulumi.get(self, "user")
+
+    @user.setter
+    def user(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "user", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+        """
+        return pulumi.get(self, "vm")
+
+    @vm.setter
+    def vm(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vm", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def webhook(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of the webhook the task sends to (a Webhook's id); or give vm or user
+        """
+        return pulumi.get(self, "webhook")
+
+    @webhook.setter
+    def webhook(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "webhook", value)
+
 
 @pulumi.type_token("vplatform:index:Task")
 class Task(pulumi.CustomResource):
@@ -167,6 +217,7 @@ class Task(pulumi.CustomResource):
     def __init__(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 action: pulumi.Input[Optional['TaskAction']] = None,
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  delete_after_running: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -174,13 +225,16 @@ class Task(pulumi.CustomResource):
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
+                 user: pulumi.Input[Optional[_builtins.str]] = None,
+                 vm: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         """
-        Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
+        Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
+        :param pulumi.Input['TaskAction'] action: What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
         :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
         :param pulumi.Input[_builtins.bool] delete_after_running: One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task
         :param pulumi.Input[_builtins.str] description: Description
@@ -188,7 +242,9 @@ class Task(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] message: Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded
         :param pulumi.Input[_builtins.str] name: Task name, unique on the platform
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
-        :param pulumi.Input[_builtins.str] webhook: Key of the webhook the task sends to (a Webhook's id)
+        :param pulumi.Input[_builtins.str] user: Key of the user the task acts on (a User's id), with action enable or disable
+        :param pulumi.Input[_builtins.str] vm: Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+        :param pulumi.Input[_builtins.str] webhook: Key of the webhook the task sends to (a Webhook's id); or give vm or user
         """
         ...
     @overload
@@ -197,7 +253,7 @@ class Task(pulumi.CustomResource):
                  args: TaskArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
+        Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.
 
         :param str resource_name: The name of the resource.
         :param TaskArgs args: The arguments to use to populate this resource's properties.
@@ -214,6 +270,7 @@ class Task(pulumi.CustomResource):
     def _internal_init(__self__,
                  resource_name: str,
                  opts: Optional[pulumi.ResourceOptions] = None,
+                 action: pulumi.Input[Optional['TaskAction']] = None,
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  delete_after_running: pulumi.Input[Optional[_builtins.bool]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
@@ -221,6 +278,8 @@ class Task(pulumi.CustomResource):
                  message: pulumi.Input[Optional[_builtins.str]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
+                 user: pulumi.Input[Optional[_builtins.str]] = None,
+                 vm: pulumi.Input[Optional[_builtins.str]] = None,
                  webhook: pulumi.Input[Optional[_builtins.str]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
@@ -231,6 +290,7 @@ class Task(pulumi.CustomResource):
                 raise TypeError('__props__ is only valid when passed in combination with a valid opts.id to get an existing resource')
             __props__ = TaskArgs.__new__(TaskArgs)
 
+            __props__.__dict__["action"] = action
             __props__.__dict__["adopt"] = adopt
             if delete_after_running is None:
                 delete_after_running = False
@@ -248,8 +308,8 @@ class Task(pulumi.CustomResource):
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["timeouts"] = timeouts
-            if webhook is None and not opts.urn:
-                raise TypeError("Missing required property 'webhook'")
+            __props__.__dict__["user"] = user
+            __props__.__dict__["vm"] = vm
             __props__.__dict__["webhook"] = webhook
         super(Task, __self__).__init__(
             'vplatform:index:Task',
@@ -273,6 +333,7 @@ class Task(pulumi.CustomResource):
 
         __props__ = TaskArgs.__new__(TaskArgs)
 
+        __props__.__dict__["action"] = None
         __props__.__dict__["adopt"] = None
         __props__.__dict__["delete_after_running"] = None
         __props__.__dict__["description"] = None
@@ -280,8 +341,18 @@ class Task(pulumi.CustomResource):
         __props__.__dict__["message"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["timeouts"] = None
+        __props__.__dict__["user"] = None
+        __props__.__dict__["vm"] = None
         __props__.__dict__["webhook"] = None
         return Task(resource_name, opts=opts, __props__=__props__)
+
+    @_builtins.property
+    @pulumi.getter
+    def action(self) -> pulumi.Output[Optional['TaskAction']]:
+        """
+        What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+        """
+        return pulumi.get(self, "action")
 
     @_builtins.property
     @pulumi.getter
@@ -341,9 +412,25 @@ class Task(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter
-    def webhook(self) -> pulumi.Output[_builtins.str]:
+    def user(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
-        Key of the webhook the task sends to (a Webhook's id)
+        Key of the user the task acts on (a User's id), with action enable or disable
+        """
+        return pulumi.get(self, "user")
+
+    @_builtins.property
+    @pulumi.getter
+    def vm(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill
+        """
+        return pulumi.get(self, "vm")
+
+    @_builtins.property
+    @pulumi.getter
+    def webhook(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        Key of the webhook the task sends to (a Webhook's id); or give vm or user
         """
         return pulumi.get(self, "webhook")
 

@@ -39,7 +39,7 @@ class UserArgs:
         :param pulumi.Input[_builtins.str] email: E-mail address
         :param pulumi.Input[_builtins.bool] enabled: Whether the user can log in (with a password or an API key)
         :param pulumi.Input[_builtins.str] password: Password (secret, write-only: sent to the platform, never read back; a change is sent again)
-        :param pulumi.Input['UserRole'] role: Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+        :param pulumi.Input['UserRole'] role: Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
         """
         pulumi.set(__self__, "name", name)
@@ -138,7 +138,7 @@ class UserArgs:
     @pulumi.getter
     def role(self) -> pulumi.Input[Optional['UserRole']]:
         """
-        Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+        Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
         """
         return pulumi.get(self, "role")
 
@@ -185,7 +185,7 @@ class User(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] enabled: Whether the user can log in (with a password or an API key)
         :param pulumi.Input[_builtins.str] name: Login name, unique on the platform
         :param pulumi.Input[_builtins.str] password: Password (secret, write-only: sent to the platform, never read back; a change is sent again)
-        :param pulumi.Input['UserRole'] role: Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+        :param pulumi.Input['UserRole'] role: Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
         """
         ...
@@ -329,7 +329,7 @@ class User(pulumi.CustomResource):
     @pulumi.getter
     def role(self) -> pulumi.Output[Optional['UserRole']]:
         """
-        Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+        Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
         """
         return pulumi.get(self, "role")
 

@@ -90,6 +90,14 @@ describe("the console shows the lab the provider made", () => {
     expect(html).not.toContain(lab.emu.adminPassword);
   });
 
+  test("groups and the grants to users and groups, like any table", async () => {
+    const group = await lab.api("POST", "groups", { name: "console-class" });
+    const { identity } = await lab.api("GET", `groups/${group.$key}?fields=identity`);
+    await lab.api("POST", "permissions", { identity, table: "vnets", row: 0, read: true });
+    await expectSoon(() => text('[data-list="groups"]'), /console-class/);
+    await expectSoon(() => text('[data-list="grants"]'), new RegExp(`groups/${group.$key}\\s+vnets\\s+all\\s+list, read`));
+  });
+
   test("the request log with the count of each caller and the budget left in its hour", async () => {
     await lab.api("GET", "vms?fields=name");
     await expectSoon(() => text('[data-list="requests"]'), /GET \/api\/v4\/vms/);

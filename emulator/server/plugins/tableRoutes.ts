@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../../core/context";
-import { authorize, deleteByKey, hasRole, postToTable, requireRow, updateRow } from "../../core/engine";
+import { deleteByKey, hasRole, listVisibility, postToTable, requireAuthorizedRow, updateRow } from "../../core/engine";
 import { ApiError } from "../../core/errors";
 import { listRows, readRow } from "../../core/read";
 import { tableSchema } from "../../tables/schema";
@@ -40,13 +40,13 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
 
   app.get("/v4/:table", { schema: tableSchemas }, async (request, reply) => {
     const { caller, def, query } = target(request);
-    authorize(def, "list", caller);
+    const visible = listVisibility(ctx, def, caller);
     if (def.singleton) {
       const row = ctx.all(def.name)[0];
       return sendJson(request, reply, 200, row ? readRow(ctx, def, row, query.fields) : {});
     }
     const { fields, filter, sort } = query;
-    const list = { fields, filter, sort, limit: intOption(query, "limit"), offset: intOption(query, "offset") };
+    const list = { fields, filter, sort, limit: intOption(query, "limit"), offset: intOption(query, "offset"), visible };
     return sendJson(request, reply, 200, listRows(ctx, def, list));
   });
 
@@ -72,8 +72,7 @@ export async function tableRoutesPlugin(app: FastifyInstance, { ctx }: { ctx: Em
       if (!hasRole(caller, "admin")) throw new ApiError(403, "permission denied: $table requires administrator credentials");
       return sendJson(request, reply, 200, tableSchema(def));
     }
-    authorize(def, "get", caller);
-    const row = requireRow(ctx, def.name, params.key, "get");
+    const row = requireAuthorizedRow(ctx, def, "get", caller, params.key);
     if (def.downloadField && query.download === "1") {
       return reply
         .code(200)

@@ -149,14 +149,29 @@ export const ScheduleRepeatEvery = {
  */
 export type ScheduleRepeatEvery = (typeof ScheduleRepeatEvery)[keyof typeof ScheduleRepeatEvery];
 
+export const TaskAction = {
+    Send: "send",
+    Poweron: "poweron",
+    Poweroff: "poweroff",
+    Kill: "kill",
+    Enable: "enable",
+    Disable: "disable",
+} as const;
+
+/**
+ * What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's)
+ */
+export type TaskAction = (typeof TaskAction)[keyof typeof TaskAction];
+
 export const UserRole = {
     Admin: "admin",
     Vmoperator: "vmoperator",
     Readonly: "readonly",
+    None: "none",
 } as const;
 
 /**
- * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly
+ * Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)
  */
 export type UserRole = (typeof UserRole)[keyof typeof UserRole];
 

@@ -16,10 +16,10 @@ export const userShape = {
   email: apiField(z.email().optional(), "email", "string", "E-mail address"),
   enabled: apiField(z.boolean().default(true), "enabled", "bool", "Whether the user can log in (with a password or an API key)"),
   role: apiField(
-    z.enum(["admin", "vmoperator", "readonly"]).default("readonly"),
+    z.enum(["admin", "vmoperator", "readonly", "none"]).default("readonly"),
     "role",
     "string",
-    "Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly",
+    "Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)",
   ),
   password: apiField(
     z.string().min(1).max(1024).optional(),

@@ -190,6 +190,7 @@ export const ENGINE_KINDS: EngineKind[] = [
   ),
   namedRowKind("user", "user", "users", "User", { displayName: "changed" }),
   namedRowKind("API key", "apikey", "user_api_keys", "ApiKey", { description: "changed" }),
+  namedRowKind("group", "group", "groups", "Group", { description: "changed" }),
 ];
 
 /** A kind whose one row is found by its name (vnets, users, API keys); `change` is its in-place update. */

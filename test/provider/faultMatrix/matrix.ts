@@ -192,6 +192,13 @@ export const KINDS: Kind[] = [
     (c) => ({ name: `${c.tag}-user`, timeouts: LIMITS }),
     (i) => ({ ...i, displayName: "changed" }),
   ),
+  rowKind(
+    "group",
+    "groups",
+    providers.Group,
+    (c) => ({ name: `${c.tag}-group`, timeouts: LIMITS }),
+    (i) => ({ ...i, description: "changed" }),
+  ),
   // A key whose create answer is lost is deleted and made again (its secret was in that answer): still one row.
   rowKind(
     "API key",
