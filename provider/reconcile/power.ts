@@ -184,7 +184,6 @@ export async function sendKill(api: Session, vm: VmRef, t: PowerTimeouts, clock:
   await sendPowerAction(vmSubject(api, vm), KILL, t, clock);
 }
 
-
 export class PowerCycleRefusedError extends Error {
   constructor(vm: VmRef, reasons: string[]) {
     super(

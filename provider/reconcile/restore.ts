@@ -43,7 +43,8 @@ export async function restoreSnapshot(
   const wait = (machineKey: string, kind: string, label: string, until = isIdle) =>
     waitForMachineStatus(api, machineKey, until, { kind, timeoutSec, label, timeoutInput: "restore", clock });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
-  if (!opts.before || !isIdle(opts.before)) await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
+  if (!opts.before || !isIdle(opts.before))
+    await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
   let machineKey = vm.machineKey; // the answer's, when one comes
   const look = () => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
   const before = opts.before && isIdle(opts.before) ? opts.before : await look();

@@ -292,7 +292,9 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
       try {
         clone = await resolveCloneSource(api, inputs);
         const body = toVirtualMachineApiBody(inputs);
-        const inserted = clone ? await cloneThroughTree(api, clone, body, t, markerOf(inputs)) : await insertVm(api, body, undefined, t, markerOf(inputs));
+        const inserted = clone
+          ? await cloneThroughTree(api, clone, body, t, markerOf(inputs))
+          : await insertVm(api, body, undefined, t, markerOf(inputs));
         vm = inserted;
         recovered = inserted.recovered;
         // A machine made now, a clone's too, holds no row of an earlier run (a clone's copied hardware carries its template's markers).
