@@ -57,6 +57,8 @@ describe("cloneFrom a snapshot: the image as it was when the snapshot was taken"
   }, 300_000);
 
   test("refresh: a clone of a snapshot shows no change; changed outside the stack, its drift shows", async () => {
+    // The golden VM's edit is undone (its drift is not this test's); the clone is what refresh looks at.
+    await run().patch(`/v4/vms/${(await vmNamed(run(), "golden")).$key}`, { ram: 1024 });
     const quiet = await run().stack.refresh(collectInto(run()));
     expect(quiet.summary.resourceChanges?.update ?? 0).toBe(0);
     expect((await run().stack.preview(collectInto(run()))).changeSummary).toEqual({ same: 5 });
