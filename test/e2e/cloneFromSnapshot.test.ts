@@ -15,7 +15,9 @@ const program: PulumiFn = async () => {
   const golden = new vp.VirtualMachine("golden", { name: "golden", cpuCores: 1, ram: 1024 });
   const os = new vp.Drive("golden-os", { machine: golden.machineKey, name: "os", disksize: GiB, preferredTier: 3 });
   const term = new vp.VmSnapshot("term", { vm: golden.id, name: "term-1" }, { dependsOn: [os] });
-  for (const c of clones) new vp.VirtualMachine(c.name, { name: c.name, cloneFrom: c.cloneFrom({ golden: golden.id, snapshot: term.id }) });
+  // cpuCores declared (as the snapshot has it): a declared field is what refresh compares.
+  for (const c of clones)
+    new vp.VirtualMachine(c.name, { name: c.name, cpuCores: 1, cloneFrom: c.cloneFrom({ golden: golden.id, snapshot: term.id }) });
 };
 
 const adminOf = (run: CountedStack) => ({
