@@ -20,7 +20,7 @@ describe("the stack's backend", () => {
 
   test("otherwise a local file backend under the working directory, with the passphrase given or empty", () => {
     expect(chooseBackend({}, "/repo", undefined).env).toEqual({
-      PULUMI_BACKEND_URL: "file:///repo/.vplatform/state",
+      PULUMI_BACKEND_URL: "file:///repo/.vplatform/state?metadata=skip",
       PULUMI_CONFIG_PASSPHRASE: "",
     });
     expect(chooseBackend({ PULUMI_CONFIG_PASSPHRASE: "pw" }, "/repo", undefined).env.PULUMI_CONFIG_PASSPHRASE).toBe("pw");

@@ -1,6 +1,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { fileBackendUrl } from "./file-state";
 
 /** Where the stack's state lives, and what the engine needs to reach it. */
 export interface Backend {
@@ -16,7 +17,7 @@ export const LOCAL_STATE_DIR = path.join(".vplatform", "state");
 /**
  * The user's backend when they chose one (PULUMI_BACKEND_URL, `pulumi login`,
  * PULUMI_ACCESS_TOKEN); otherwise a local file backend under the working
- * directory, with an empty passphrase unless one is set (nothing secret is in
+ * directory (writing no sidecar a kill could leave half-written: file-state.ts), with an empty passphrase unless one is set (nothing secret is in
  * the stack's config: credentials come from the environment only).
  */
 export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: string | undefined): Backend {
@@ -26,7 +27,7 @@ export function chooseBackend(env: NodeJS.ProcessEnv, cwd: string, loggedInTo: s
     return { description: env.PULUMI_BACKEND_URL, env: { PULUMI_BACKEND_URL: env.PULUMI_BACKEND_URL, ...passphrase } };
   if (loggedInTo) return { description: `${loggedInTo} (pulumi login)`, env: {} };
   if (env.PULUMI_ACCESS_TOKEN) return { description: "Pulumi Cloud (PULUMI_ACCESS_TOKEN)", env: {} };
-  const url = `file://${path.resolve(cwd, LOCAL_STATE_DIR)}`;
+  const url = fileBackendUrl(path.resolve(cwd, LOCAL_STATE_DIR));
   return {
     description: `${url} (local default: set PULUMI_BACKEND_URL or run \`pulumi login\` for a shared one)`,
     env: { PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: env.PULUMI_CONFIG_PASSPHRASE ?? "" },

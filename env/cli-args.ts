@@ -6,7 +6,8 @@ import { MIN_PARALLEL, SLOTS_PER_VM } from "./parallelism";
 
 /** `vplatform env`'s commands and what each does; a new command is one more entry. */
 export const COMMAND_SPECS = {
-  preview: "show the plan: resources to create, update, replace or delete, with the changed fields",
+  preview:
+    "show the plan: resources to create, update, replace or delete, with the changed fields; a lab with a calendar: its next start, stop and end (Calendar:)",
   up: "refresh, then make the platform match the file",
   refresh: "read the platform into the stack's state",
   destroy: "delete everything the stack created",

@@ -3,6 +3,7 @@
  * (`code: …  stdout: …  stderr: …  err?: …`), the engine's error in it twice: for a cause the user fixes with a
  * setting, the CLI says that setting; for any other, the engine's own `error:` lines, each once.
  */
+import { NO_SIDECAR, repairCommand } from "./file-state";
 
 /** The engine's words when a self-managed backend's stack needs a passphrase and none is set (stack init or any later run). */
 const NO_PASSPHRASE = /passphrase must be set with PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE/;
@@ -12,10 +13,20 @@ export const PASSPHRASE_NEEDED =
   "postgres://, …) encrypts each stack's secrets with one. Set PULUMI_CONFIG_PASSPHRASE to it, or " +
   "PULUMI_CONFIG_PASSPHRASE_FILE to a file holding it (for a new stack, choose one and keep it: every later run needs the same).";
 
+/** The engine's words when a state file's sidecar (`.attrs`) is empty or cut short: a kill inside its write. */
+const DAMAGED_SIDECAR = /failed to load checkpoint: (unexpected )?EOF/;
+
+/** What to do about a damaged sidecar, for the file backend in `dir`. */
+export const damagedSidecarMessage = (dir = "<state directory>") =>
+  "the file backend's state cannot be read: a killed run left a metadata sidecar (.attrs) empty or cut short. " +
+  `With no update running, \`${repairCommand(dir)}\` repairs it (the state files are whole; \`vplatform env\` does this itself), ` +
+  `and a backend URL ending in ?${NO_SIDECAR} writes no sidecar again.`;
+
 /** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. */
 export function knownEngineError(err: unknown): string | undefined {
   const text = err instanceof Error ? err.message : String(err);
   if (NO_PASSPHRASE.test(text)) return PASSPHRASE_NEEDED;
+  if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage();
   return undefined;
 }
 

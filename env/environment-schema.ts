@@ -28,6 +28,7 @@ import {
   labProblems,
   planCopies,
 } from "../provider/plan/lab";
+import { calendarProblems } from "../provider/plan/labCalendar";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
@@ -131,6 +132,21 @@ const apiKeyEntry = z
   })
   .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
+const calendarEntry = z.strictObject({
+  timeZone: z.string().optional().describe("IANA time zone of the sessions and dates (default UTC)"),
+  sessions: z
+    .array(
+      z.strictObject({
+        days: z.array(z.string()).describe("Weekdays: monday … sunday"),
+        start: z.string().describe('Local time "HH:MM" the copies power on'),
+        stop: z.string().describe('Local time "HH:MM" they power off, later the same day (24:00 at the latest)'),
+      }),
+    )
+    .optional(),
+  starts: z.string().optional().describe("First day of sessions (2027-01-11); default: from creation"),
+  ends: z.string().optional().describe("The term's end (2027-05-14: the end of that day): VMs power off, keys expire"),
+});
+
 // A lab: the template of one copy (VMs as the file's, a NIC without vnet on the copy's vnet) stamped out `copies` times.
 const labVmEntry = vmEntryWith(
   nicEntry.extend({
@@ -176,6 +192,9 @@ const labEntry = z
     resetSnapshot: vmSnapshotShape.name
       .optional()
       .describe("A snapshot of this name of every VM of every copy, taken at creation: what a reset restores"),
+    calendar: calendarEntry
+      .optional()
+      .describe("Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules"),
   })
   .superRefine((lab, ctx) => {
     for (const p of labProblems(lab)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
@@ -189,6 +208,24 @@ const labEntry = z
         ctx.addIssue({ code: "custom", path: ["vms", i, "cloneFrom", "vm"], message: "a VM cannot be cloned from itself" });
     });
     if (cloneOrder(lab.vms) === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
+    // The file's own rules; an end in the past is judged by the program at preview (a destroy after the term still loads the file).
+    if (lab.calendar) {
+      for (const p of calendarProblems(lab.calendar))
+        ctx.addIssue({
+          code: "custom",
+          path: p.field
+            .split(/[.[\]]+/)
+            .filter(Boolean)
+            .map((s) => (/^\d+$/.test(s) ? Number(s) : s)),
+          message: p.message,
+        });
+      if (lab.calendar.sessions?.length && lab.vms.some((v) => v.powerState !== undefined))
+        ctx.addIssue({
+          code: "custom",
+          path: ["vms"],
+          message: "powerState: the calendar powers the copies on and off: leave powerState out",
+        });
+    }
   });
 
 /** The entry of each list: the provider's own input schema, references written by name. */

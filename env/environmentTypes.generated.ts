@@ -391,6 +391,12 @@ export interface Environment {
         enabled: boolean;
         /** Name of a webhook of this environment, or a webhook key */
         webhook: string;
+        /** Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill */
+        vm?: string | undefined;
+        /** Key of the user the task acts on (a User's id), with action enable or disable */
+        user?: string | undefined;
+        /** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
+        action?: "send" | "poweron" | "poweroff" | "kill" | "enable" | "disable" | undefined;
         /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
         message: string;
         /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
@@ -1017,5 +1023,22 @@ export interface Environment {
         } | undefined;
         /** A snapshot of this name of every VM of every copy, taken at creation: what a reset restores */
         resetSnapshot?: string | undefined;
+        /** Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules */
+        calendar?: {
+            /** IANA time zone of the sessions and dates (default UTC) */
+            timeZone?: string | undefined;
+            sessions?: {
+                /** Weekdays: monday … sunday */
+                days: string[];
+                /** Local time "HH:MM" the copies power on */
+                start: string;
+                /** Local time "HH:MM" they power off, later the same day (24:00 at the latest) */
+                stop: string;
+            }[] | undefined;
+            /** First day of sessions (2027-01-11); default: from creation */
+            starts?: string | undefined;
+            /** The term's end (2027-05-14: the end of that day): VMs power off, keys expire */
+            ends?: string | undefined;
+        } | undefined;
     }[];
 }

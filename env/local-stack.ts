@@ -1,5 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { fileBackendUrl, repairFileState } from "./file-state";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
 
 /** Where the provider finds the platform: what `pulumi up` needs besides the program. */
@@ -37,9 +38,9 @@ export function findRepoRoot(): string {
   }
 }
 
-/** The backend URL of a state location. */
+/** The backend URL of a state location (a directory: a file backend writing no sidecar, file-state.ts). */
 export function backendUrlOf(state: StateLocation): string {
-  return "backendUrl" in state ? state.backendUrl : `file://${state.stateDir}`;
+  return "backendUrl" in state ? state.backendUrl : fileBackendUrl(state.stateDir);
 }
 
 /** Offline engine settings: the given backend (a directory: a file backend), passphrase secrets, no update checks or plugin downloads. */
@@ -54,7 +55,10 @@ export function engineEnv(state: string | StateLocation): Record<string, string>
 
 /** Creates (or selects) a stack on a local file backend or the given one, configured to reach the platform. */
 export async function createLocalStack(opts: LocalStackOptions): Promise<Stack> {
-  if ("stateDir" in opts) fs.mkdirSync(opts.stateDir, { recursive: true });
+  if ("stateDir" in opts) {
+    fs.mkdirSync(opts.stateDir, { recursive: true });
+    repairFileState(opts.stateDir);
+  }
   const pulumiCommand = await PulumiCommand.get({ root: pulumiRoot() });
   const pulumiHome = process.env.PULUMI_HOME ?? path.join(findRepoRoot(), ".pulumi", "home");
   fs.mkdirSync(pulumiHome, { recursive: true });

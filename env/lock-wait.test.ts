@@ -42,7 +42,7 @@ describe("a command on a stack another update holds", () => {
     const err = await s.run().catch((e: Error) => e);
     expect(err).toBeInstanceOf(StackLockedError);
     expect((err as Error).message).toMatch(
-      /stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*`PULUMI_BACKEND_URL=file:\/\/\/repo\/\.vplatform\/state pulumi cancel --yes --stack organization\/vplatform-env\/dev` removes its lock/,
+      /stack 'dev' is locked by another update .*--wait-for-lock <seconds>.*`PULUMI_BACKEND_URL='file:\/\/\/repo\/\.vplatform\/state' pulumi cancel --yes --stack organization\/vplatform-env\/dev` removes its lock/,
     );
     expect(s.calls()).toBe(1);
   });
@@ -118,6 +118,16 @@ describe("who holds a lock, from the engine's refusal", () => {
       "held by runner@ci-7, pid 4242, since 2026-11-29T06:00:00Z; ana@laptop, pid 7, since 2026-11-29T06:01:00Z",
     );
   });
+  test("a holder on this host whose pid runs no process is said to be stale, naming the host; a live one or another host's is not", () => {
+    const lock = (who: string, pid: number) =>
+      new Error(`${DIY_REFUSAL}  file:///x/.pulumi/locks/o/p/dev/2.json: created by ${who} (pid ${pid}) at 2026-11-29T06:01:00Z\n`);
+    const host = { name: "ci-7", running: (pid: number) => pid === 4242 };
+    expect(lockHolders(lock("runner@ci-7", 99), host)).toContain(
+      "pid 99, since 2026-11-29T06:01:00Z (stale: no process 99 runs on this host ci-7, unless another machine is named so)",
+    );
+    expect(lockHolders(new Error(DIY_REFUSAL), host)).not.toContain("stale");
+    expect(lockHolders(lock("ana@laptop", 99), host)).not.toContain("stale");
+  });
   test("Pulumi Cloud's refusal names no one: said so", () => {
     expect(lockHolders(new Error("[409] Conflict: Another update is currently in progress."))).toBe("the backend does not say by whom");
   });
@@ -129,7 +139,7 @@ describe("the pulumi cancel the refusal names: pasted outside the stack's projec
       "the CLI's local backend: its URL and the DIY full name",
       "dev",
       LOCAL,
-      "PULUMI_BACKEND_URL=file:///repo/.vplatform/state pulumi cancel --yes --stack organization/vplatform-env/dev",
+      "PULUMI_BACKEND_URL='file:///repo/.vplatform/state' pulumi cancel --yes --stack organization/vplatform-env/dev",
     ],
     [
       "a DIY backend from the caller's PULUMI_BACKEND_URL: the full name alone",

@@ -4,6 +4,7 @@
  * command until the lock is free or the time is up; without it the refusal is
  * reported as what it is, with what to do.
  */
+import * as os from "node:os";
 
 /** How often a waiting command asks the backend again. */
 export const LOCK_RETRY_SECONDS = 2;
@@ -30,20 +31,41 @@ export interface StackHome {
 export function cancelCommand(stack: string, home: StackHome): string {
   const diy = home.backendUrl !== undefined && !/^https?:\/\//.test(home.backendUrl);
   const fullName = stack.includes("/") ? stack : `${diy ? "organization" : "<your-org>"}/${home.project}/${stack}`;
-  const prefix = diy && !home.backendUrlInEnv ? `PULUMI_BACKEND_URL=${home.backendUrl} ` : "";
+  // Quoted: a file backend's URL carries a query (`?metadata=skip`), a pattern to the shell.
+  const prefix = diy && !home.backendUrlInEnv ? `PULUMI_BACKEND_URL='${home.backendUrl}' ` : "";
   return `${prefix}pulumi cancel --yes --stack ${fullName}`;
 }
+
+/** This machine, to tell a lock whose holder is gone. */
+export interface Host {
+  name: string;
+  running(pid: number): boolean;
+}
+
+const THIS_HOST: Host = {
+  name: os.hostname(),
+  running: (pid) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch (e) {
+      return (e as NodeJS.ErrnoException).code === "EPERM";
+    }
+  },
+};
 
 /**
  * Who holds the lock, as the engine quotes the lock file of a DIY backend (pkg/backend/diy/lock.go:
  * `<lock file>: created by <user>@<host> (pid <n>) at <RFC 3339 time>`, one line per lock); Pulumi Cloud's
  * refusal (409) names no one.
  */
-export function lockHolders(err: unknown): string {
+export function lockHolders(err: unknown, host: Host = THIS_HOST): string {
   const text = err instanceof Error ? err.message : String(err);
-  const holders = [...text.matchAll(/created by (\S+) \(pid (\d+)\) at (\S+)/g)].map(
-    ([, who, pid, at]) => `${who}, pid ${pid}, since ${at}`,
-  );
+  const holders = [...text.matchAll(/created by (\S+) \(pid (\d+)\) at (\S+)/g)].map(([, who, pid, at]) => {
+    const gone = who.split("@").pop() === host.name && !host.running(Number(pid));
+    // Only said, never acted on: another machine or container may carry the same host name.
+    return `${who}, pid ${pid}, since ${at}${gone ? ` (stale: no process ${pid} runs on this host ${host.name}, unless another machine is named so)` : ""}`;
+  });
   return holders.length ? `held by ${[...new Set(holders)].join("; ")}` : "the backend does not say by whom";
 }
 

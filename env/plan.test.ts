@@ -459,3 +459,15 @@ describe("sizes in the plan carry units, so 20GB (decimal) is told apart from 20
     expect(formatField({ field: "ram", before: 2048, after: 4096 })).toBe("ram: 2048 → 4096");
   });
 });
+
+describe("a lab's calendar in the plan", () => {
+  test("the line the lab logs at preview is the plan's Calendar section, not a warning", () => {
+    const line =
+      "vplatform: lab 'course' calendar: next start Mon 2027-01-11 09:00 Europe/Paris (08:00 UTC); next stop Mon 2027-01-11 11:00 Europe/Paris (10:00 UTC)";
+    const plan = planFromEvents([diag("info", `${line}\n`), diag("info", `${line}\n`)]);
+    expect(plan.calendar).toEqual([line.replace("vplatform: ", "")]);
+    expect(plan.warnings).toEqual([]);
+    const text = renderText({ command: "preview", stack: "dev", file: "dev.yaml", result: "no-changes", exitCode: 0, plan });
+    expect(text).toContain(`\nCalendar:\n  ${line.replace("vplatform: ", "")}`);
+  });
+});

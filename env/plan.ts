@@ -53,6 +53,8 @@ export interface Plan {
   outside: OutsideChange[];
   /** The provider's and the engine's warnings: restarts, data loss, replacements. */
   warnings: string[];
+  /** What a lab's calendar does next (its next start, stop and end), as the program said it at preview. */
+  calendar?: string[];
   /** Errors the engine reported (the operation failed). */
   errors: string[];
 }
@@ -157,6 +159,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
   const same = new Set<string>();
   const refreshing = new Set<string>();
   const warnings: string[] = [];
+  const calendar: string[] = [];
   const errors: string[] = [];
   for (const e of events) {
     // A refresh step's outcome: op "refresh" inside a preview, "update"/"delete"/"same" in a refresh.
@@ -188,6 +191,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       const text = stripAnsi(d.message).trim();
       if (!text) continue;
       if (d.severity === "error") errors.push(text);
+      else if (CALENDAR_NOTE.test(text)) calendar.push(text.replace(/^vplatform: /, ""));
       else if (d.severity === "warning" || /^vplatform:/m.test(text))
         warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));
     }
@@ -199,9 +203,13 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
     counts: { create: count("create"), update: count("update"), replace: count("replace"), delete: count("delete"), same: same.size },
     outside: [...outside.values()],
     warnings: [...new Set(warnings)],
+    ...(calendar.length ? { calendar: [...new Set(calendar)] } : {}),
     errors: [...new Set(errors)],
   };
 }
+
+/** The line a lab with a calendar logs at preview (sdk/labCalendar.ts). */
+const CALENDAR_NOTE = /^vplatform: lab '[^']+' calendar: /;
 
 /**
  * An update whose changed inputs are all the provider's bookkeeping: the engine

@@ -97,6 +97,7 @@ export function renderText(r: Report): string {
       );
     }
   }
+  if (plan.calendar?.length) out.push("", "Calendar:", ...plan.calendar.map((c) => `  ${c}`));
   if (plan.warnings.length) out.push("", "Warnings:", ...plan.warnings.map((w) => `  ! ${w}`));
   if (plan.errors.length) out.push("", "Errors:", ...plan.errors.map((e) => `  x ${e}`));
   if (r.command === "drift") out.push(...driftVerdict(r));

@@ -14,6 +14,7 @@ import { renderJson, renderText, type Report } from "./render-plan";
 import { EnvironmentError } from "./environment-error";
 import { waitingForLock } from "./lock-wait";
 import { engineErrorMessage } from "./engine-errors";
+import { fileBackendDir, repairedMessage, repairFileState } from "./file-state";
 import { EXIT, type Io } from "./cli-io";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
@@ -103,8 +104,12 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     return EXIT.invalid;
   }
   const backend = chooseBackend(env, cwd, login);
-  if (backend.env.PULUMI_BACKEND_URL?.startsWith("file://"))
-    fs.mkdirSync(new URL(backend.env.PULUMI_BACKEND_URL).pathname, { recursive: true });
+  const stateDir = fileBackendDir(backend.env.PULUMI_BACKEND_URL ?? login);
+  if (stateDir) {
+    fs.mkdirSync(stateDir, { recursive: true });
+    const removed = repairFileState(stateDir);
+    if (removed.length) io.stderr(`${repairedMessage(stateDir, removed)}\n`);
+  }
   const { command } = args;
   if (isLabCommand(command) || command === "outputs") {
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);

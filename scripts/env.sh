@@ -58,12 +58,13 @@ ensure_npm_packages() {
 
 # The Pulumi engine: the CLI built from Go modules (tools/pulumi), our Node.js
 # language host (tools/pulumi-language-nodejs: the upstream one is not obtainable
-# from the module proxy), the Pulumi YAML language host (tools/pulumi-language-yaml)
+# from the module proxy), our Python and Go ones (tools/pulumi-language-python, tools/pulumi-language-go, the same reason), the Pulumi YAML
+# language host (tools/pulumi-language-yaml)
 # and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
 build_cached() { # name srcdir -> prints the cached binary path
   local name="$1" src="$2" hash dir
-  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
+  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go "$src"/*.py 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
   dir="$VPLATFORM_CACHE/$name-$hash"
   if [ ! -x "$dir/$name" ]; then
     # Several set-ups at once (worktrees, parallel CI jobs) build each binary once: the others wait here.
@@ -115,6 +116,8 @@ ensure_engine() {
   engine="$(assemble_engine "$cli" \
     "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" \
     "$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")" \
+    "$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")" \
+    "$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")" \
     "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
@@ -145,6 +148,50 @@ install_plugin() {
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
+# Python, for the SDK generated from schema.json (scripts/gen-sdk.sh --python) and the programs that use it: a
+# wheelhouse of `pulumi` at the engine's release and its dependencies from PyPI (so a program's virtualenv installs
+# offline: `pip install --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" ...`), and a virtualenv of the build tools
+# that make the SDK's wheel and sdist. Both cached by the list of what they hold.
+python_venv() { # dir pip-install-arguments... -> a virtualenv at dir holding them, made once
+  local dir="$1" lock; shift
+  [ -f "$dir/.complete" ] && return 0
+  mkdir -p "$VPLATFORM_CACHE"
+  exec {lock}>"$dir.lock"
+  flock "$lock" # another set-up may be making it (a virtualenv's scripts name its directory: made in place)
+  if [ ! -f "$dir/.complete" ]; then
+    rm -rf "$dir"
+    python3 -m venv "$dir" >&2
+    "$dir/bin/pip" install -q --disable-pip-version-check "$@" >&2
+    touch "$dir/.complete"
+  fi
+  exec {lock}>&-
+}
+
+ensure_python_sdk_tools() {
+  command -v python3 >/dev/null || { log "python3 (3.9+) is required for the Python SDK and programs"; exit 1; }
+  local wants=("pulumi==$PULUMI_VERSION" "parver>=0.2.1" "semver>=2.8.1" "setuptools>=61" wheel build) hash
+  hash="$( (printf '%s\n' "${wants[@]}"; python3 --version) | sha1sum | cut -c1-12)"
+  export VPLATFORM_PYTHON_WHEELS="$VPLATFORM_CACHE/python-wheels-$hash"
+  if [ ! -f "$VPLATFORM_PYTHON_WHEELS/.complete" ]; then
+    log "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS"
+    mkdir -p "$VPLATFORM_PYTHON_WHEELS"
+    python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS" >&2
+    touch "$VPLATFORM_PYTHON_WHEELS/.complete"
+  fi
+  export VPLATFORM_PYTHON_TOOLS="$VPLATFORM_CACHE/python-tools-$hash"
+  python_venv "$VPLATFORM_PYTHON_TOOLS" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" build setuptools wheel
+}
+
+# Test-only: the maker's Python client, pyVergeOS from PyPI at the version test/compat/pyvergeos/ pins, in a
+# virtualenv of its own (test/compat/pyvergeos.test.ts runs its flows over the emulator with its python).
+PYVERGEOS_VERSION=1.7.1
+ensure_pyvergeos() {
+  local dir="$VPLATFORM_CACHE/pyvergeos-$PYVERGEOS_VERSION-$(python3 --version | tr -dc '0-9.')"
+  export VPLATFORM_PYVERGEOS_PYTHON="$dir/bin/python"
+  [ -f "$dir/.complete" ] || log "installing pyvergeos $PYVERGEOS_VERSION from PyPI into $dir (tests)"
+  python_venv "$dir" "pyvergeos==$PYVERGEOS_VERSION"
+}
+
 # The two system packages the tests need, from Debian, installed when missing and we are root (CI runs as root
 # on a fresh machine; one apt-get for both): PostgreSQL's server binaries, for the tests whose Pulumi state is
 # shared (test/e2e/postgres.ts starts a throwaway cluster in a temporary directory, no system service), and
@@ -164,12 +211,20 @@ ensure_system_packages() {
     log "installing ${missing[*]} failed"
 }
 
+# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS): not for the main job. ./dev lab, emulator and
+# bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
+ensure_test_tools() {
+  ensure_other_node 22 VPLATFORM_NODE22
+  ensure_other_node 20 VPLATFORM_NODE20
+  ensure_system_packages
+  ensure_pyvergeos
+}
+
 ensure_node
-ensure_other_node 22 VPLATFORM_NODE22
-ensure_other_node 20 VPLATFORM_NODE20
-ensure_system_packages
+[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_test_tools
 ensure_npm_packages
 ensure_engine
+ensure_python_sdk_tools
 engine_env
 install_plugin
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"

@@ -190,8 +190,19 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     functions,
     // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
     // the package's one SDK, whose classes take over the imported rows (aliases) and which exports these enums.
-    language: { nodejs: { packageName: "vplatform" } },
+    // Python (tools/gen-sdk-python): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
+    // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>.
+    language: {
+      nodejs: { packageName: "vplatform" },
+      python: { pyproject: { enabled: true }, respectSchemaVersion: true, requires: { pulumi: pulumiPythonRequirement() } },
+    },
   });
+}
+
+/** `pulumi` from PyPI at the engine's minor release (the installed @pulumi/pulumi is the engine's version). */
+function pulumiPythonRequirement(): string {
+  const [major, minor] = (require("@pulumi/pulumi/package.json").version as string).split(".").map(Number);
+  return `>=${major}.${minor}.0,<${major}.${minor + 1}.0`;
 }
 
 const typeText = (p: Json): string => {

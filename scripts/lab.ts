@@ -9,6 +9,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator } from "../emulator";
 import { COMMANDS, type Command } from "../env/cli-args";
+import { fileBackendUrl } from "../env/file-state";
 import { findRepoRoot } from "../env/local-stack";
 import { runEnvironmentCommand } from "../env/run-command";
 import { ApiClient } from "../provider/client/api-client";
@@ -56,7 +57,7 @@ async function main(): Promise<number> {
       {
         ...process.env,
         ...platform,
-        PULUMI_BACKEND_URL: `file://${path.join(labDir, "state")}`,
+        PULUMI_BACKEND_URL: fileBackendUrl(path.join(labDir, "state")),
         PULUMI_CONFIG_PASSPHRASE: process.env.PULUMI_CONFIG_PASSPHRASE ?? "vplatform-local",
       },
       process.cwd(),

@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import ts from "typescript";
 import { parse } from "yaml";
-import { ENVIRONMENT_KINDS, LISTED_TOKENS } from "../env/environment-kinds";
+import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS } from "../env/environment-kinds";
 import { loadEnvironment } from "../env/load-environment";
 
 const root = path.join(__dirname, "..");
@@ -54,7 +54,7 @@ function fencedBlocks(file: string, markdown: string): Block[] {
 const atMarkdownLines = (block: Block) => "\n".repeat(block.line - 1) + block.text.replace(/^(?=.)/gm, block.indent);
 
 /** The top-level lists of an environment file (env/environment-kinds.ts), and its per-stack overlays. */
-const ENVIRONMENT_KEYS = new Set<string>([...LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list), "stacks"]);
+const ENVIRONMENT_KEYS = new Set<string>([...LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list), LABS.list, "stacks"]);
 /** The top-level keys of a Pulumi project file (Pulumi.yaml) and of a Pulumi YAML program. */
 const PULUMI_KEYS = new Set([
   "name",

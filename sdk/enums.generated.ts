@@ -117,6 +117,17 @@ export const ScheduleRepeatEvery = {
 } as const;
 export type ScheduleRepeatEvery = (typeof ScheduleRepeatEvery)[keyof typeof ScheduleRepeatEvery];
 
+/** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
+export const TaskAction = {
+  Send: "send",
+  Poweron: "poweron",
+  Poweroff: "poweroff",
+  Kill: "kill",
+  Enable: "enable",
+  Disable: "disable",
+} as const;
+export type TaskAction = (typeof TaskAction)[keyof typeof TaskAction];
+
 /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware) or readonly */
 export const UserRole = {
   Admin: "admin",

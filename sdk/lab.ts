@@ -11,10 +11,22 @@ import {
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
-import { ApiKey, type ApiKeyArgs, User, type UserArgs, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
+import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
+import {
+  ApiKey,
+  type ApiKeyArgs,
+  type Task,
+  User,
+  type UserArgs,
+  type VirtualMachine,
+  VmSnapshot,
+  Vnet,
+  type VnetArgs,
+} from "./resources.generated";
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
+import { assertCalendar, declareCalendar, type LabCalendar, vmPowerTasks } from "./labCalendar";
 
 /** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
 const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };
@@ -51,6 +63,11 @@ export interface LabArgs {
   apiKey?: Omit<ApiKeyArgs, "name" | "user">;
   /** A VmSnapshot of this name of each VM of each copy, taken once its hardware is attached and its power applied. */
   resetSnapshot?: string;
+  /**
+   * Class hours and the end of the term, run by the platform's own schedules: weekly sessions power every copy's
+   * VMs on at their start and off at their stop; at `ends` the VMs power off and the copies' API keys expire.
+   */
+  calendar?: LabCalendar;
 }
 
 /** A copy's VM, by its name in the template. */
@@ -87,13 +104,25 @@ export class Lab extends pulumi.ComponentResource {
   constructor(name: string, args: LabArgs, opts?: pulumi.ComponentResourceOptions) {
     super("vplatform:index:Lab", name, {}, opts);
     if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
+    const now = Date.now();
+    if (args.calendar) assertCalendar(name, args.calendar, now);
+    if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
+      throw new pulumi.RunError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
+    }
     const copies = planCopies({ name, ...args });
     const gate = clearOfExistingVnets(name, copies, opts);
-    this.copies = Object.fromEntries(copies.map((copy) => [copy.key, this.declareCopy(copy, args, gate)]));
+    const power = { poweron: [] as Task[], poweroff: [] as Task[] };
+    this.copies = Object.fromEntries(copies.map((copy) => [copy.key, this.declareCopy(copy, args, gate, power)]));
+    if (args.calendar) declareCalendar(name, args.calendar, power, this, now);
     this.registerOutputs({ copies: this.copies });
   }
 
-  private declareCopy(copy: LabCopy, args: LabArgs, gate: pulumi.Output<pulumi.Resource[]>): LabCopyOutputs {
+  private declareCopy(
+    copy: LabCopy,
+    args: LabArgs,
+    gate: pulumi.Output<pulumi.Resource[]>,
+    power: Record<"poweron" | "poweroff", Task[]>,
+  ): LabCopyOutputs {
     const { network, gateway, dhcpStart, dhcpStop } = copy;
     const vnet = new Vnet(
       copy.name,
@@ -123,11 +152,21 @@ export class Lab extends pulumi.ComponentResource {
       );
       declared.set(vm.name, made);
       vms[template] = vmOutputs(made, vm.name, vm.powerState, args.resetSnapshot);
+      if (args.calendar) {
+        const tasks = vmPowerTasks(made.vm, vm.name, this);
+        power.poweron.push(tasks.poweron);
+        power.poweroff.push(tasks.poweroff);
+      }
     }
     const user = args.user ? new User(copy.name, { ...args.user, name: copy.name }, { parent: this, dependsOn: gate }) : undefined;
     const key =
       user && args.apiKey
-        ? new ApiKey(copyApiKeyName(copy.name), { ...args.apiKey, name: copyApiKeyName(copy.name), user: user.id }, { parent: this })
+        ? new ApiKey(
+            copyApiKeyName(copy.name),
+            // The term's end is the key's: it answers 401 from then on (the spec's Set Date expiry).
+            { ...args.apiKey, ...termExpiry(args.calendar), name: copyApiKeyName(copy.name), user: user.id },
+            { parent: this },
+          )
         : undefined;
     return {
       number: copy.number,
@@ -139,6 +178,16 @@ export class Lab extends pulumi.ComponentResource {
     };
   }
 }
+
+/** A key's expiry at the term's end, when the calendar has one. */
+const termExpiry = (calendar: LabCalendar | undefined): { expires?: string } =>
+  calendar?.ends === undefined
+    ? {}
+    : {
+        expires: new Date(calendarInstant(calendar.ends, calendar.timeZone ?? DEFAULT_TIME_ZONE, "end"))
+          .toISOString()
+          .replace(".000Z", "Z"),
+      };
 
 /** A copy's VM in the lab's outputs; with its reset snapshot, taken once its hardware is attached and its power applied. */
 function vmOutputs(made: DeclaredVm, name: string, powerState: LabVmArgs["powerState"], resetSnapshot: string | undefined) {

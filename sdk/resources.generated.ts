@@ -100,8 +100,8 @@ export interface Webhook extends Outputs<T.WebhookValues> {}
 export type TaskArgs = Args<T.TaskInputs>;
 
 /**
- * Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the
- * task.
+ * Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a
+ * schedule runs it. Changing deleteAfterRunning replaces the task.
  */
 export class Task extends DeclaredResource {
   constructor(name: string, args: TaskArgs, opts?: pulumi.CustomResourceOptions) {

@@ -1009,7 +1009,7 @@ export interface WebhookValues {
     } | undefined;
 }
 
-/** Task inputs as a program declares them. Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task. */
+/** Task inputs as a program declares them. Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task. */
 export interface TaskInputs {
     /** Task name, unique on the platform */
     name: string;
@@ -1017,8 +1017,14 @@ export interface TaskInputs {
     description?: string | undefined;
     /** Whether events and schedules run the task */
     enabled?: boolean | undefined;
-    /** Key of the webhook the task sends to (a Webhook's id) */
-    webhook: string | number;
+    /** Key of the webhook the task sends to (a Webhook's id); or give vm or user */
+    webhook?: string | number | undefined;
+    /** Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill */
+    vm?: string | number | undefined;
+    /** Key of the user the task acts on (a User's id), with action enable or disable */
+    user?: string | number | undefined;
+    /** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
+    action?: "send" | "poweron" | "poweroff" | "kill" | "enable" | "disable" | undefined;
     /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
     message?: string | undefined;
     /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */
@@ -1060,8 +1066,14 @@ export interface TaskValues {
     description: string;
     /** Whether events and schedules run the task */
     enabled: boolean;
-    /** Key of the webhook the task sends to (a Webhook's id) */
-    webhook: string;
+    /** Key of the webhook the task sends to (a Webhook's id); or give vm or user */
+    webhook?: string | undefined;
+    /** Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill */
+    vm?: string | undefined;
+    /** Key of the user the task acts on (a User's id), with action enable or disable */
+    user?: string | undefined;
+    /** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
+    action?: "send" | "poweron" | "poweroff" | "kill" | "enable" | "disable" | undefined;
     /** Payload sent (default {"message": "Webhook"}); ${DATE}, ${TIMESTAMP}, ${RANDOM} and ${NAME} are expanded */
     message: string;
     /** One-time task: the platform deletes it after its first run (the next update then creates it again). Changing it replaces the task */

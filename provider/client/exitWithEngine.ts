@@ -5,8 +5,12 @@ import * as net from "node:net";
  * engine is killed (SIGKILL, a crash) nobody does, and it lingered for half
  * an hour with its keep-alive connections. So it watches the engine: the
  * launcher passes the engine's address as the first argument, and when two
- * connection attempts in a row are refused the process exits.
+ * connection attempts in a row are refused the process exits. The plugin door
+ * (pulumi-resource-vplatform) is given the same argument and watches the same way.
  */
+
+/** The entry script of a provider process the engine started. */
+const PROVIDER_ENTRY = /dynamic-provider|[\\/]plugin[\\/]main\.js$/;
 export interface EngineWatch {
   stop(): void;
 }
@@ -15,8 +19,10 @@ export function exitWithEngine(
   argv: string[] = process.argv,
   options: { everyMs?: number; exit?: (code: number) => void } = {},
 ): EngineWatch | undefined {
-  if (!/dynamic-provider/.test(argv[1] ?? "")) return undefined; // in-process use (tests, the plugin door): nothing to watch
-  const address = /^(.+):(\d+)$/.exec(argv[2] ?? "");
+  // Either door's process (the dynamic-provider launcher, our plugin's main.js); in-process use (tests): nothing to watch.
+  if (!PROVIDER_ENTRY.test(argv[1] ?? "")) return undefined;
+  // The address is the last argument (the engine puts logging flags before it when asked to log).
+  const address = /^(.+):(\d+)$/.exec(argv.at(-1) ?? "");
   if (!address) return undefined;
   const [, host, port] = address;
   const exit = options.exit ?? ((code: number) => process.exit(code));
@@ -32,13 +38,14 @@ export function exitWithEngine(
       socket.destroy();
       if (++misses < 2) return;
       clearInterval(timer);
-      console.error(`vplatform: the Pulumi engine (${argv[2]}) is gone; the provider process exits`);
+      console.error(`vplatform: the Pulumi engine (${address[0]}) is gone; the provider process exits`);
       exit(1);
     };
     socket.once("error", missed);
     socket.once("timeout", missed);
   };
-  const timer = setInterval(probe, options.everyMs ?? 5_000);
+  // Every 2 s: two misses, so gone within ~6 s of its engine (a loopback connect costs nothing).
+  const timer = setInterval(probe, options.everyMs ?? 2_000);
   timer.unref(); // never what keeps the process alive
   return { stop: () => clearInterval(timer) };
 }

@@ -41,7 +41,8 @@ export function codecMappingOf<I>(shape: Shape) {
     Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => fieldMeta(schema)?.writeOnly !== true)),
   );
   return {
-    readFields: [readable.readFields, ...codecs.flatMap(([, c]) => c.columns)].join(","),
+    // Several fields may share a column (a task's webhook, VM or user are all its owner): asked for once.
+    readFields: [...new Set([readable.readFields, ...codecs.flatMap(([, c]) => c.columns)])].join(","),
     toApiBody(inputs: Partial<I>, mode: "create" | "update" = "create"): Row {
       const body = plain.toApiBody(inputs, mode);
       for (const [name, codec] of codecs) {

@@ -121,8 +121,8 @@ describe("SIGKILL of the engine in the middle of creates", () => {
     await ctx.stack.cancel().catch(() => undefined); // the file backend may hold no lock to cancel
     await expectConverged(ctx, "intr");
 
-    // The provider process of the killed engine notices and exits (it probes every 5 s).
-    for (let i = 0; i < 40 && providers.some((p) => alive(p.pid)); i++) await sleep(500);
+    // The provider process of the killed engine notices and exits (it probes every 2 s, two misses): within 10 s.
+    for (let i = 0; i < 20 && providers.some((p) => alive(p.pid)); i++) await sleep(500);
     expect(providers.filter((p) => alive(p.pid))).toEqual([]);
   }, 300_000);
 });

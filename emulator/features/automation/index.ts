@@ -10,6 +10,7 @@ import { catalogRows, dispatchEvent } from "./events";
 import { runtimeOf } from "./runtime";
 import { armSchedule } from "./schedules";
 import { automationTables } from "./tables";
+import { deleteTask } from "./tasks";
 
 export { resumeSchedules } from "./schedules";
 
@@ -21,6 +22,12 @@ export function automationFeature(): FeatureModule {
       for (const row of catalogRows(ctx)) ctx.insert("task_event_types", row);
       const onEvent = (event: EmulatorEvent) => dispatchEvent(ctx, event);
       ctx.events.on("*", onEvent);
+      // A task acts on one object: it goes with it (the webhook's own delete is refused while a task uses it).
+      for (const table of ["vms", "users"]) {
+        ctx.events.on(`${table}.deleted`, (event: EmulatorEvent) => {
+          for (const task of ctx.find("tasks", (t) => t.owner === `${table}/${String(event.row.$key)}`)) deleteTask(ctx, task);
+        });
+      }
       for (const change of ["created", "updated", "deleted"]) {
         ctx.events.on(`task_schedules.${change}`, (event: EmulatorEvent) => armSchedule(ctx, event.row.$key));
       }

@@ -12,7 +12,7 @@ import { eventsOfType, eventTypes, GENERIC_TYPES } from "./events";
 import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeaderLines, type AuthorizationType } from "./headers";
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
-import { runTask, webhookKeyOf } from "./tasks";
+import { runTask, TASK_OBJECT_ACTIONS, taskObjectOf, webhookKeyOf } from "./tasks";
 
 function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean): void {
   for (const row of ctx.find(table, predicate)) ctx.remove(table, row.$key);
@@ -102,31 +102,41 @@ export const webhookUrlActionsTable: TableDef = {
 };
 
 /**
- * The owner and settings of a task, normalized: the webhook may be named by
- * `owner` ("webhook_urls/<key>") or `settings_args.webhook_url`; the message
- * defaults to DEFAULT_MESSAGE.
+ * The owner and settings of a task, normalized: the object is `owner`
+ * ("<table>/<key>": a webhook, a VM or a user), a webhook may instead be named
+ * by `settings_args.webhook_url`; `action` must be one the object type offers;
+ * a webhook task's message defaults to DEFAULT_MESSAGE.
  */
 function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknown>): Record<string, unknown> {
   const args = row.settings_args ?? {};
   if (typeof args !== "object" || Array.isArray(args)) throw validationError("settings_args", "must be a JSON object");
   const settings = { ...(args as Record<string, unknown>) };
-  if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
-  if (typeof settings.message !== "string") throw validationError("settings_args", "message must be a string");
   const fromArgs =
     settings.webhook_url === undefined || settings.webhook_url === null ? undefined : `webhook_urls/${String(settings.webhook_url)}`;
   const owner = row.owner ?? fromArgs;
-  if (owner === undefined || owner === null || owner === "") throw validationError("owner", "is required (webhook_urls/<key>)");
-  const key = webhookKeyOf(owner);
-  if (key === undefined) throw validationError("owner", "must be webhook_urls/<key>");
+  const types = Object.keys(TASK_OBJECT_ACTIONS).map((t) => `${t}/<key>`);
+  if (owner === undefined || owner === null || owner === "") throw validationError("owner", `is required (${types.join(", ")})`);
+  const object = taskObjectOf(owner);
+  if (object === undefined) throw validationError("owner", `must be ${types.join(", ")}`);
   if (fromArgs !== undefined && fromArgs !== owner) throw validationError("settings_args", "webhook_url differs from owner");
-  if (!ctx.get("webhook_urls", key)) throw new ApiError(404, `owner '${String(owner)}' not found`);
-  return { owner, table: "webhook_urls", settings_args: settings };
+  const actions = TASK_OBJECT_ACTIONS[object.table];
+  const action = row.action ?? Object.keys(actions)[0];
+  if (!Object.hasOwn(actions, String(action)))
+    throw validationError(
+      "action",
+      `'${String(action)}' is not a valid option for ${object.table} (valid: ${Object.keys(actions).join(", ")})`,
+    );
+  if (!ctx.get(object.table, object.key)) throw new ApiError(404, `owner '${String(owner)}' not found`);
+  if (object.table !== "webhook_urls") return { owner, table: object.table, action, settings_args: settings };
+  if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
+  if (typeof settings.message !== "string") throw validationError("settings_args", "message must be a string");
+  return { owner, table: "webhook_urls", action, settings_args: settings };
 }
 
 export const tasksTable: TableDef = {
   name: "tasks",
   description:
-    "automation rules: object type webhook (owner webhook_urls/<key>), action send, run by events, schedules or task_actions execute",
+    "automation rules: object type webhook (owner webhook_urls/<key>, action send), VM (vms/<key>: poweron, poweroff, kill) or user (users/<key>: enable, disable), run by events, schedules or task_actions execute",
   keyType: "int",
   owner: "owner",
   unique: { field: "name", message: "a task with that name exists" },
@@ -137,10 +147,13 @@ export const tasksTable: TableDef = {
     enabled: { type: "bool", default: true },
     status: { type: "string", readOnly: true, default: "idle", enum: { idle: "Idle", running: "Running", error: "Error" } },
     status_info: { type: "text", readOnly: true, default: "" },
-    table: { type: "string", readOnly: true, description: "object type: webhook_urls" },
-    owner: { type: "string", description: "the object: webhook_urls/<key>" },
-    action: { type: "string", default: "send", enum: { send: "Send" } },
-    action_display: { type: "string", compute: (_ctx, row) => (row.action === "send" ? "Send" : row.action) },
+    table: { type: "string", readOnly: true, description: "object type: webhook_urls, vms or users (from owner)" },
+    owner: { type: "string", description: "the object: webhook_urls/<key>, vms/<key> or users/<key>" },
+    action: {
+      type: "string",
+      description: "send (webhook); poweron, poweroff, kill (VM); enable, disable (user); default the type's first",
+    },
+    action_display: { type: "string", compute: (_ctx, row) => TASK_OBJECT_ACTIONS[String(row.table)]?.[String(row.action)] ?? row.action },
     settings_args: {
       type: "json",
       description: "{message} (may contain ${DATE} ${TIMESTAMP} ${RANDOM} ${NAME}); webhook_url accepted instead of owner",

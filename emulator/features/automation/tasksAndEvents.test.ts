@@ -77,11 +77,12 @@ describe("task settings", () => {
     expect(get(ctx, "tasks", key, "owner").owner).toBe(`webhook_urls/${hook}`);
   });
 
-  it("refuses a task without a webhook (400) or with a missing one (404)", () => {
+  it("refuses a task without an object (400), on a type tasks do not serve (400) or with a missing one (404)", () => {
     expect(refusal(() => post(ctx, "tasks", { name: "none" })).message).toBe(
-      "Validation error on field: 'owner' - 'is required (webhook_urls/<key>)'",
+      "Validation error on field: 'owner' - 'is required (webhook_urls/<key>, vms/<key>, users/<key>)'",
     );
-    expect(refusal(() => post(ctx, "tasks", { name: "vm", owner: "vms/1" })).status).toBe(400);
+    expect(refusal(() => post(ctx, "tasks", { name: "vnet", owner: "vnets/1" })).status).toBe(400);
+    expect(refusal(() => post(ctx, "tasks", { name: "vm", owner: "vms/1" })).status).toBe(404);
     expect(refusal(() => post(ctx, "tasks", { name: "gone", owner: "webhook_urls/999" })).status).toBe(404);
     expect(refusal(() => post(ctx, "tasks", { name: "x", owner: `webhook_urls/${hook}`, action: "delete" })).status).toBe(400);
   });

@@ -7,7 +7,7 @@ export const task = defineResource<TaskInputs, TaskInputs>({
   token: "Task",
   table: TASK_TABLE,
   description:
-    "Sends a message through a webhook when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
+    "Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
   schema: taskInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram" },
   ...rowBehaviour(taskShape, taskRows),

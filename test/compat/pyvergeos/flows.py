@@ -1,10 +1,10 @@
 """The maker's Python client (pyVergeOS) runs its own flows against a running emulator.
 
-Not part of CI: PyPI is not reachable, so pyVergeOS cannot be installed here; it needs a checkout of
-github.com/verge-io/pyVergeOS on PYTHONPATH and `requests`. Usage (see emulator/README.md):
+In CI: test/compat/pyvergeos.test.ts runs it with pyvergeos from PyPI (the version scripts/env.sh pins, in the
+virtualenv its ensure_pyvergeos makes). By hand:
 
-    REQUESTS_CA_BUNDLE=<the emulator CA file> PYTHONPATH=<pyVergeOS checkout> \
-        python3 test/compat/pyvergeos/flows.py <host:port> <admin password>
+    REQUESTS_CA_BUNDLE=<the emulator CA file> "$VPLATFORM_PYVERGEOS_PYTHON" \
+        test/compat/pyvergeos/flows.py <host:port> <admin password>
 
 Each check is one call or a short flow of the client; the script prints one line per check and the count,
 and exits 1 when one fails.

@@ -1,0 +1,60 @@
+// A lab: a virtual network, a running VM with two drives (the OS on the looked-up fast tier) and a NIC.
+package main
+
+import (
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
+	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
+
+	vp "example.com/pulumi-vplatform/sdk/go/vplatform"
+)
+
+const GiB = 1 << 30
+
+func main() {
+	pulumi.Run(func(ctx *pulumi.Context) error {
+		ram := config.GetInt(ctx, "ram")
+		if ram == 0 {
+			ram = 2048
+		}
+		// A look-up: a function of the plugin.
+		fast, err := vp.GetStorageTier(ctx, &vp.GetStorageTierArgs{Name: "Tier 1"})
+		if err != nil {
+			return err
+		}
+		lab, err := vp.NewVnet(ctx, "lab", &vp.VnetArgs{
+			Name: pulumi.String("go-lab"), Network: pulumi.String("10.62.0.0/24"), DhcpEnabled: pulumi.Bool(true),
+			DhcpStart: pulumi.String("10.62.0.100"), DhcpStop: pulumi.String("10.62.0.200"),
+		})
+		if err != nil {
+			return err
+		}
+		web, err := vp.NewVirtualMachine(ctx, "web", &vp.VirtualMachineArgs{
+			Name: pulumi.String("go-web"), CpuCores: pulumi.Int(2), Ram: pulumi.Int(ram),
+			PowerState: vp.VirtualMachinePowerStateRunning,
+		})
+		if err != nil {
+			return err
+		}
+		// Hardware attaches to the VM's machine key, not its id.
+		if _, err := vp.NewDrive(ctx, "web-os", &vp.DriveArgs{
+			Machine: web.MachineKey, Name: pulumi.String("os"), Media: vp.DriveMediaDisk,
+			Interface: vp.DriveInterfaceVirtioScsi, Disksize: pulumi.Int(20 * GiB), PreferredTier: pulumi.Int(fast.Tier),
+		}); err != nil {
+			return err
+		}
+		if _, err := vp.NewDrive(ctx, "web-data", &vp.DriveArgs{
+			Machine: web.MachineKey, Name: pulumi.String("data"), Media: vp.DriveMediaDisk, Disksize: pulumi.Int(50 * GiB),
+		}); err != nil {
+			return err
+		}
+		if _, err := vp.NewNic(ctx, "web-eth0", &vp.NicArgs{
+			Machine: web.MachineKey, Name: pulumi.String("eth0"), Vnet: lab.ID(), Interface: vp.NicInterfaceVirtio,
+		}); err != nil {
+			return err
+		}
+		ctx.Export("vmKey", web.ID())
+		ctx.Export("machineKey", web.MachineKey)
+		ctx.Export("status", web.Status)
+		return nil
+	})
+}
