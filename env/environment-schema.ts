@@ -89,8 +89,9 @@ const deviceEntry = z.strictObject({
   ...deviceFields,
   resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
 });
+const { snapshot: _snapshot, ...cloneFromYaml } = cloneFromShape;
 const cloneEntry = z.strictObject({
-  ...cloneFromShape,
+  ...cloneFromYaml,
   vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
 });
 

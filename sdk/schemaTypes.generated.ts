@@ -80,10 +80,12 @@ export interface VirtualMachineInputs {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy?: "restart" | "refuse" | undefined;
-    /** Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
+    /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
-        /** VM key of the template VM to clone */
-        vm: string | number;
+        /** VM key of the template VM to clone (or give `snapshot`) */
+        vm?: string | number | undefined;
+        /** Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken */
+        snapshot?: string | number | undefined;
         /** Description of the clone operation */
         description?: string | undefined;
         /** Quiesce the guest file systems while cloning */
@@ -203,10 +205,12 @@ export interface VirtualMachineValues {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy: "restart" | "refuse";
-    /** Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
+    /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
-        /** VM key of the template VM to clone */
-        vm: string;
+        /** VM key of the template VM to clone (or give `snapshot`) */
+        vm?: string | undefined;
+        /** Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken */
+        snapshot?: string | undefined;
         /** Description of the clone operation */
         description?: string | undefined;
         /** Quiesce the guest file systems while cloning */

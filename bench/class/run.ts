@@ -63,11 +63,21 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
     const stdout: string[] = [];
     await counter("DELETE");
     usage.start();
+    const startedAt = Date.now();
     const t0 = performance.now();
     const code = await runEnvironmentCommand(parsed.args, { stdout: (s) => stdout.push(s), stderr: (s) => stderr.push(s) }, env, work);
     const seconds = (performance.now() - t0) / 1000;
     const { peakMiB } = usage.stop();
     const counts = await counter("GET");
+    // The class is ready when its last VM runs: the latest start of a machine, read after the count.
+    if (phase === "up") {
+      const statuses = await got(`${emu.url}/api/v4/machine_status?fields=started,running`, {
+        headers: { authorization: `Bearer ${emu.apiKey}` },
+        https: { certificateAuthority: emu.caCert },
+      }).json<{ started?: number; running?: boolean }[]>();
+      const last = Math.max(...statuses.filter((s) => s.running).map((s) => Number(s.started ?? 0)));
+      console.log(`${run.speed}, ${run.copies} copies: up: last VM running ${(last - startedAt / 1000).toFixed(0)} s after the start`);
+    }
     if (code !== 0)
       throw new Error(`vplatform env ${phase} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
     // The CLI says its parallelism: engine slots for up and destroy, VMs at once for a reset (all of them).

@@ -155,7 +155,12 @@ export async function switchOff(subject: PowerSubject, t: PowerTimeouts, clock: 
 /** Forced power off (what it had in memory is lost): for a VM about to be rolled back, or anything that ignored a shutdown. */
 export async function forceOff(subject: PowerSubject, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
   if (!(await sendPowerAction(subject, KILL, t, clock))) return;
-  await subject.waitFor(isStopped, {
+  await untilStoppedAfterKill(subject, t, clock);
+}
+
+/** After a kill: the wait until the machine is stopped. */
+export function untilStoppedAfterKill(subject: PowerSubject, t: PowerTimeouts, clock: Clock): Promise<MachineStatus> {
+  return subject.waitFor(isStopped, {
     kind: "kill",
     timeoutSec: t.forcedShutdown,
     label: `${subject.label} to stop after kill`,
@@ -174,8 +179,9 @@ export function powerOff(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock
   return switchOff(vmSubject(api, vm), t, clock);
 }
 
-export function kill(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
-  return forceOff(vmSubject(api, vm), t, clock);
+/** The kill alone, confirmed but not waited for (a kill is immediate; what follows waits only if refused). */
+export async function sendKill(api: Session, vm: VmRef, t: PowerTimeouts, clock: Clock = realClock): Promise<void> {
+  await sendPowerAction(vmSubject(api, vm), KILL, t, clock);
 }
 
 export class PowerCycleRefusedError extends Error {

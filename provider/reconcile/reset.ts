@@ -1,7 +1,7 @@
 import type { Session } from "./session";
-import { isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
-import { errorText } from "./platform";
-import { kill, type PowerTimeouts, powerOn, untilRunning, type VmRef, vmSubject } from "./power";
+import { isRunning, isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
+import { errorStatus, errorText } from "./platform";
+import { type PowerTimeouts, powerOn, sendKill, untilStoppedAfterKill, type VmRef, vmSubject } from "./power";
 import { restoreSnapshot } from "./restore";
 import { type Clock, realClock } from "./waitFor";
 
@@ -59,16 +59,35 @@ export interface ResetOptions {
   clock?: Clock;
 }
 
+/** The platform refuses a restore of a VM not stopped yet (409 "VM must be stopped"). */
+const refusedUntilStopped = (err: unknown): boolean => errorStatus(err) === 409 && /must be stopped/i.test(errorText(err));
+
+/**
+ * The floor: one look (shared by every VM reset at once), the kill, the
+ * restore sent at once behind it (a kill is immediate; only if the platform
+ * still refuses the restore is the VM waited for), and one wait, shared too,
+ * until the restore's power-on has the VM running.
+ */
 async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeouts"], clock: Clock): Promise<ResetStep> {
   const { vm } = target;
   return api.withMachineLock(vm.machineKey, async () => {
-    const step = planReset(target, await lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock));
-    if (step.stop) await kill(api, vm, t, clock);
-    const restored = await restoreSnapshot(api, vm, target.snapshot, t.restore, step.powerOn ? { poweron: true } : {}, clock);
-    if (!step.powerOn) return step;
-    const ref = { ...vm, machineKey: restored.machineKey };
-    if (isStopped(restored.status)) await powerOn(api, ref, t, clock);
-    else await untilRunning(vmSubject(api, ref), t, clock);
+    const now = await lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
+    const step = planReset(target, now);
+    if (step.stop) await sendKill(api, vm, t, clock);
+    const restore = () =>
+      restoreSnapshot(api, vm, target.snapshot, t.restore, {
+        params: step.powerOn ? { poweron: true } : {},
+        before: step.stop ? { running: false, status: "stopped" } : now,
+        // With poweron the restore is over once the VM runs (or, if the platform left it stopped, is stopped).
+        until: step.powerOn ? (s) => isRunning(s) || isStopped(s) : undefined,
+        clock,
+      });
+    const restored = await restore().catch(async (err: unknown) => {
+      if (!step.stop || !refusedUntilStopped(err)) throw err;
+      await untilStoppedAfterKill(vmSubject(api, vm), t, clock);
+      return restore();
+    });
+    if (step.powerOn && !isRunning(restored.status)) await powerOn(api, { ...vm, machineKey: restored.machineKey }, t, clock);
     return step;
   });
 }

@@ -12,32 +12,47 @@ export interface Restored {
   status: MachineStatus;
 }
 
+export interface RestoreOptions {
+  /** Added to the action's params (a reset asks for `poweron`). */
+  params?: Row;
+  /**
+   * The VM's status now, when the caller knows it (a reset has just looked, or
+   * killed it): no look before the restore. Without `lastUpdate` a look after a
+   * lost answer takes any status but stopped as the restore's doing; a stopped
+   * VM is restored again (the same snapshot: no change is lost).
+   */
+  before?: MachineStatus;
+  /** When the restore is over; default: the status left restoring. */
+  until?: (s: MachineStatus) => boolean;
+  clock?: Clock;
+}
+
 /**
  * Rolls the stopped VM back to the snapshot, then waits until the status
  * leaves restoring; every read goes through the shared poller, so the
- * restores of many VMs share their reads. `params` adds to the action's
- * (a reset asks for `poweron`). Run it under the machine's lock.
+ * restores of many VMs share their reads. Run it under the machine's lock.
  */
 export async function restoreSnapshot(
   api: Session,
   vm: VmRef,
   snapshotKey: string,
   timeoutSec: number,
-  params: Row = {},
-  clock: Clock = realClock,
+  opts: RestoreOptions = {},
 ): Promise<Restored> {
-  const wait = (machineKey: string, kind: string, label: string) =>
-    waitForMachineStatus(api, machineKey, isIdle, { kind, timeoutSec, label, timeoutInput: "restore", clock });
+  const clock = opts.clock ?? realClock;
+  const wait = (machineKey: string, kind: string, label: string, until = isIdle) =>
+    waitForMachineStatus(api, machineKey, until, { kind, timeoutSec, label, timeoutInput: "restore", clock });
   // A restore whose answer an earlier run lost may still be running: wait it out rather than be refused (409 in progress).
-  await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
+  if (!opts.before || !isIdle(opts.before))
+    await wait(vm.machineKey, "earlier operation", `VM '${vm.name}' to finish its running operation`);
   let machineKey = vm.machineKey; // the answer's, when one comes
   const look = () => lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
-  const before = await look();
+  const before = opts.before && isIdle(opts.before) ? opts.before : await look();
   await sendConfirmed(
     {
       what: `restore of VM '${vm.name}' to snapshot ${snapshotKey}`,
       async send() {
-        const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey, ...params });
+        const answer = await vmAction(api, vm, "restore", { snapshot_id: snapshotKey, ...opts.params });
         if (answer.response?.machine !== undefined) machineKey = str(answer.response.machine);
       },
       // Under the machine's lock on a stopped VM only the restore changes its status: restoring, another status
@@ -53,6 +68,6 @@ export async function restoreSnapshot(
     },
     clock,
   );
-  const status = await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`);
+  const status = await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`, opts.until);
   return { machineKey, status };
 }

@@ -1,4 +1,4 @@
-import type { Session } from "../../reconcile/session";
+import { perSession, type Session } from "../../reconcile/session";
 import {
   START_AFTER_HARDWARE_INPUT,
   VIRTUAL_MACHINE_READ_FIELDS,
@@ -19,10 +19,11 @@ import { type CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../.
 import { markerOf, withoutTag } from "../../reconcile/createMarker";
 import { isNameConflict } from "../../reconcile/insertRow";
 import { type MachineStatus, readMachineStatus } from "../../reconcile/machineStatus";
-import { errorText, str } from "../../reconcile/platform";
+import { errorText, type Row, str } from "../../reconcile/platform";
+import { type CloneTree, cloneTreeOf } from "../../reconcile/cloneTree";
 import { type VmRef, powerOff, powerOn, powerTimeouts } from "../../reconcile/power";
 import { machineDeletions } from "../../reconcile/deletions";
-import { forgetVm, knownVmRef, rememberMadeHere, rememberVm, rememberVmRef } from "../../reconcile/machineOwners";
+import { forgetVm, rememberMadeHere, rememberVm, rememberVmRef } from "../../reconcile/machineOwners";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import { type CloneSource, type LiveVm, deleteVm, enforcePower, findVmByName, insertVm, readVm, setVmNote } from "./platform";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
@@ -57,28 +58,89 @@ async function liveInputs(api: Session, live: LiveVm, olds: VirtualMachineOutput
   return inputs;
 }
 
-async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): Promise<CloneSource | undefined> {
-  const clone = inputs.cloneFrom;
-  if (!clone) return undefined;
-  // A template cloned for a whole class is looked up once (keys and name; its power is not needed).
-  const known = knownVmRef(api, clone.vm);
-  if (known) return { ...known, params: toCloneParams(clone) };
-  const src = await api.get(VM_TABLE, clone.vm, "$key,machine,name");
-  if (!src) throw new Error(`vplatform: cloneFrom.vm: no VM with key '${clone.vm}'`);
-  const ref = { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name) };
-  rememberVmRef(api, ref);
-  return { ...ref, params: toCloneParams(clone) };
+/** The clone's source as this run clones it: its keys, its settings (a pristine clone has them too) and its tree. */
+interface ResolvedClone {
+  source: CloneSource;
+  /** The source's VM row (settings columns): what every clone of it starts with. */
+  settings: Row;
+  tree: CloneTree;
 }
 
 /**
- * A clone starts as a copy of its template: the declared settings and files
- * are applied afterwards, so one `up` converges (a clone declaring more RAM
- * than its template gets it now, not at the next run).
+ * The source of a clone, read once per session and source (a whole class
+ * clones one golden VM): its keys and settings, and whether it is what
+ * `cloneFrom` says it is (a VM, or a snapshot).
  */
-async function applyDeclaredToClone(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<void> {
-  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
-  if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
-  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(withoutTag(live.row), inputs) };
+const cloneSources = perSession(() => new Map<string, Promise<Row | undefined>>());
+
+async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): Promise<ResolvedClone | undefined> {
+  const clone = inputs.cloneFrom;
+  if (!clone) return undefined;
+  const key = (clone.snapshot ?? clone.vm) as string;
+  const read = () => api.get(VM_TABLE, key, `$key,machine,name,is_snapshot,${VIRTUAL_MACHINE_READ_FIELDS}`);
+  const known = cloneSources(api);
+  if (!known.has(key)) known.set(key, read());
+  const src = await (known.get(key) as Promise<Row | undefined>).catch((err: unknown) => {
+    known.delete(key); // a failed read is tried again by the next clone
+    throw err;
+  });
+  if (!src) {
+    known.delete(key);
+    throw new Error(
+      clone.snapshot === undefined
+        ? `vplatform: cloneFrom.vm: no VM with key '${key}'`
+        : `vplatform: cloneFrom.snapshot: no snapshot with key '${key}' (a VmSnapshot's id)`,
+    );
+  }
+  if (clone.snapshot !== undefined && toBoolean(src.is_snapshot) !== true)
+    throw new Error(
+      `vplatform: cloneFrom.snapshot: '${key}' is the key of VM '${str(src.name)}', not of a snapshot; write cloneFrom: { vm: "${key}" } to clone the VM as it is now`,
+    );
+  const ref = { vmKey: str(src.$key), machineKey: str(src.machine), name: str(src.name) };
+  if (clone.snapshot === undefined) rememberVmRef(api, ref);
+  const params = toCloneParams(clone);
+  return { source: { ...ref, params }, settings: src, tree: cloneTreeOf(api, ref, params) };
+}
+
+/**
+ * Clones through the source's tree: from the source itself or from a clone
+ * of it that is still pristine (see cloneTree.ts), one clone per seed at a
+ * time. A clone made now seeds the clones still waiting before its create
+ * goes on to customize it.
+ */
+async function cloneThroughTree(api: Session, clone: ResolvedClone, body: Row, t: OperationTimeouts, marker: string) {
+  const seed = await clone.tree.take();
+  let inserted: Awaited<ReturnType<typeof insertVm>>;
+  try {
+    inserted = await api.withMachineLock(seed.machineKey, () => insertVm(api, body, { ...clone.source, ...seed }, t, marker));
+  } finally {
+    clone.tree.give(seed);
+  }
+  // A clone an earlier run made may have been customized already: it seeds nothing.
+  if (!inserted.recovered) await clone.tree.offer(inserted);
+  return inserted;
+}
+
+/**
+ * A clone starts as a copy of its source: the declared settings and files
+ * are applied afterwards, so one `up` converges (a clone declaring more RAM
+ * than its template gets it now, not at the next run). A clone made now has
+ * its source's settings (the platform copies them; name, description and
+ * cluster come from the clone's params), so it is not read; one an earlier
+ * run made is.
+ */
+async function applyDeclaredToClone(api: Session, vm: VmRef & { recovered: boolean }, inputs: VirtualMachineInputs, clone: ResolvedClone) {
+  let row: Row;
+  if (vm.recovered) {
+    const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+    if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
+    row = withoutTag(live.row);
+  } else {
+    const { params } = clone.source;
+    row = { ...clone.settings, name: vm.name, description: params.description ?? inputs.description };
+    if (params.cluster !== undefined) row.cluster = params.cluster;
+  }
+  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(row, inputs) };
   const body = apiUpdateBody(virtualMachineShape, diffVirtualMachine(asCloned, inputs), inputs);
   if (Object.keys(body).length > 0) await api.update(VM_TABLE, vm.vmKey, body);
   if (inputs.cloudinitFiles) await syncCloudinitFiles(api, vm.vmKey, inputs.cloudinitFiles);
@@ -219,6 +281,8 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
     const t = resolveTimeouts(inputs.timeouts);
     let vm: VmRef;
     let status: MachineStatus = statusOf(false); // a new VM starts stopped
+    let clone: ResolvedClone | undefined;
+    let recovered = false;
     const adopt = inputs.adopt;
     if (adopt) {
       const live = await findVmToAdopt(api, { ...inputs, adopt });
@@ -226,11 +290,13 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
       ({ ref: vm, status } = live);
     } else {
       try {
-        const source = await resolveCloneSource(api, inputs);
-        const insert = () => insertVm(api, toVirtualMachineApiBody(inputs), source, t, markerOf(inputs));
-        // A template clones one copy at a time (a second clone meanwhile is "operation in progress").
-        const inserted = source ? await api.withMachineLock(source.machineKey, insert) : await insert();
+        clone = await resolveCloneSource(api, inputs);
+        const body = toVirtualMachineApiBody(inputs);
+        const inserted = clone
+          ? await cloneThroughTree(api, clone, body, t, markerOf(inputs))
+          : await insertVm(api, body, undefined, t, markerOf(inputs));
         vm = inserted;
+        recovered = inserted.recovered;
         // A machine made now, a clone's too, holds no row of an earlier run (a clone's copied hardware carries its template's markers).
         if (inserted.recovered) status = await recoveredVmStatus(api, vm, inputs);
         else rememberMadeHere(api, vm.machineKey);
@@ -244,7 +310,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
     }
     return api.withMachineLock(vm.machineKey, async () => {
       try {
-        if (inputs.cloneFrom && !adopt) await applyDeclaredToClone(api, vm, inputs);
+        if (clone && !adopt) await applyDeclaredToClone(api, { ...vm, recovered }, inputs, clone);
         if (inputs.note !== undefined && !adopt) await setVmNote(api, vm, String(inputs.note));
         const desired = inputs.powerState as PowerState | undefined;
         // The SDK's start step starts it after its hardware, attached cold meanwhile (no hot-plug, no power cycle).
@@ -272,6 +338,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   async update(api, id, olds, news) {
     const t = resolveTimeouts(news.timeouts);
     forgetVm(api, { vmKey: id, machineKey: olds.machineKey }); // its settings (allow_hotplug) and name may change
+    cloneSources(api).delete(id); // a clone of it made later starts with its new settings
     return api.withMachineLock(olds.machineKey, async () => {
       // One request for both what the plan depends on: live power and allow_hotplug.
       const live = await readVm(api, id, "allow_hotplug");

@@ -306,3 +306,24 @@ describe("clone params are the spec's vm_actions clone params", () => {
     expect(toCloneParams(virtualMachineInputsSchema.parse({ name: "web", cloneFrom }).cloneFrom!)).toEqual(params);
   });
 });
+
+describe("a clone has one source: a VM or a snapshot", () => {
+  test.each([
+    [{ vm: "7" }, []],
+    [{ snapshot: "12" }, []],
+    [{ snapshot: 12, preserveMacs: true }, []],
+    [{}, ["cloneFrom.vm: give the source to clone: vm (a VM key) or snapshot (a snapshot's key)"]],
+    [{ vm: "7", snapshot: "12" }, ["cloneFrom.snapshot: give vm or snapshot, not both: a clone has one source"]],
+    [{ snapshot: "start" }, ["cloneFrom.snapshot: must be a row key (digits)"]],
+  ])("cloneFrom %j → %j", (cloneFrom, expected) => {
+    expect(vm({ cloneFrom })).toEqual(expected);
+  });
+
+  test("the snapshot is the action's target, not a param of the clone", () => {
+    expect(
+      toCloneParams(virtualMachineInputsSchema.parse({ name: "web", cloneFrom: { snapshot: "12", quiesce: true } }).cloneFrom!),
+    ).toEqual({
+      quiesce: "true",
+    });
+  });
+});

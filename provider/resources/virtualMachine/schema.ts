@@ -23,7 +23,10 @@ const RAM_MAX = 1048576;
 
 /** The clone's source and the vm_actions clone params (the clone's name is the VM's name). */
 export const cloneFromShape = {
-  vm: keySchema.meta({ description: "VM key of the template VM to clone" }),
+  vm: keySchema.optional().meta({ description: "VM key of the template VM to clone (or give `snapshot`)" }),
+  snapshot: keySchema.optional().meta({
+    description: "Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken",
+  }),
   description: apiField(z.string().optional(), "description", "string", "Description of the clone operation"),
   quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while cloning"),
   preserveMacs: apiField(
@@ -37,10 +40,24 @@ export const cloneFromShape = {
   cluster: apiField(keySchema.optional(), "cluster", "string", "Target cluster key"),
 };
 
-export const cloneFromSchema = z.strictObject(cloneFromShape).optional().meta({
+/** A clone has one source: a VM or a snapshot. */
+export function checkCloneSource(clone: { vm?: string; snapshot?: string }, ctx: z.RefinementCtx): void {
+  if ((clone.vm === undefined) === (clone.snapshot === undefined))
+    ctx.addIssue({
+      code: "custom",
+      path: clone.vm === undefined ? ["vm"] : ["snapshot"],
+      message:
+        clone.vm === undefined
+          ? "give the source to clone: vm (a VM key) or snapshot (a snapshot's key)"
+          : "give vm or snapshot, not both: a clone has one source",
+    });
+}
+
+export const cloneFromSchema = z.strictObject(cloneFromShape).superRefine(checkCloneSource).optional().meta({
   onChange: "replace",
   whenRemoved: "unmanaged",
-  description: "Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.",
+  description:
+    "Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.",
 });
 
 const cloudinitFileSchema = z.strictObject({
