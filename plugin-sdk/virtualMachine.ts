@@ -58,7 +58,7 @@ export class VirtualMachine extends pulumi.CustomResource {
      */
     declare public readonly bootOrder: pulumi.Output<enums.VirtualMachineBootOrder | undefined>;
     /**
-     * Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+     * Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
      */
     declare public readonly cloneFrom: pulumi.Output<outputs.VirtualMachineCloneFrom | undefined>;
     /**
@@ -344,7 +344,7 @@ export interface VirtualMachineArgs {
      */
     bootOrder?: pulumi.Input<enums.VirtualMachineBootOrder | undefined>;
     /**
-     * Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+     * Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
      */
     cloneFrom?: pulumi.Input<inputs.VirtualMachineCloneFromArgs | undefined>;
     /**

@@ -105,7 +105,7 @@ export interface TimeoutsArgs {
 }
 
 /**
- * Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+ * Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
  */
 export interface VirtualMachineCloneFromArgs {
     /**
@@ -129,9 +129,13 @@ export interface VirtualMachineCloneFromArgs {
      */
     quiesce?: pulumi.Input<boolean | undefined>;
     /**
-     * VM key of the template VM to clone
+     * Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
      */
-    vm: pulumi.Input<string>;
+    snapshot?: pulumi.Input<string | undefined>;
+    /**
+     * VM key of the template VM to clone (or give `snapshot`)
+     */
+    vm?: pulumi.Input<string | undefined>;
 }
 
 /**

@@ -149,7 +149,7 @@ export interface Timeouts {
 }
 
 /**
- * Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+ * Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
  */
 export interface VirtualMachineCloneFrom {
     /**
@@ -173,9 +173,13 @@ export interface VirtualMachineCloneFrom {
      */
     quiesce?: boolean;
     /**
-     * VM key of the template VM to clone
+     * Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
      */
-    vm: string;
+    snapshot?: string;
+    /**
+     * VM key of the template VM to clone (or give `snapshot`)
+     */
+    vm?: string;
 }
 
 /**

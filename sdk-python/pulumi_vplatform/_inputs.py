@@ -378,11 +378,7 @@ class TimeoutsArgs:
 
 class VirtualMachineCloneFromArgsDict(TypedDict):
     """
-    Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
-    """
-    vm: pulumi.Input[_builtins.str]
-    """
-    VM key of the template VM to clone
+    Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
     """
     cluster: NotRequired[pulumi.Input[Optional[_builtins.str]]]
     """
@@ -404,27 +400,36 @@ class VirtualMachineCloneFromArgsDict(TypedDict):
     """
     Quiesce the guest file systems while cloning
     """
+    snapshot: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+    """
+    vm: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    VM key of the template VM to clone (or give `snapshot`)
+    """
 
 @pulumi.input_type
 class VirtualMachineCloneFromArgs:
     def __init__(__self__, *,
-                 vm: pulumi.Input[_builtins.str],
                  cluster: pulumi.Input[Optional[_builtins.str]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  preserve_device_uuids: pulumi.Input[Optional[_builtins.bool]] = None,
                  preserve_macs: pulumi.Input[Optional[_builtins.bool]] = None,
-                 quiesce: pulumi.Input[Optional[_builtins.bool]] = None):
+                 quiesce: pulumi.Input[Optional[_builtins.bool]] = None,
+                 snapshot: pulumi.Input[Optional[_builtins.str]] = None,
+                 vm: pulumi.Input[Optional[_builtins.str]] = None):
         """
-        Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
 
-        :param pulumi.Input[_builtins.str] vm: VM key of the template VM to clone
         :param pulumi.Input[_builtins.str] cluster: Target cluster key
         :param pulumi.Input[_builtins.str] description: Description of the clone operation
         :param pulumi.Input[_builtins.bool] preserve_device_uuids: Keep the template's device UUIDs
         :param pulumi.Input[_builtins.bool] preserve_macs: Keep the template's MAC addresses (may cause network conflicts)
         :param pulumi.Input[_builtins.bool] quiesce: Quiesce the guest file systems while cloning
+        :param pulumi.Input[_builtins.str] snapshot: Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        :param pulumi.Input[_builtins.str] vm: VM key of the template VM to clone (or give `snapshot`)
         """
-        pulumi.set(__self__, "vm", vm)
         if cluster is not None:
             pulumi.set(__self__, "cluster", cluster)
         if description is not None:
@@ -435,18 +440,10 @@ class VirtualMachineCloneFromArgs:
             pulumi.set(__self__, "preserve_macs", preserve_macs)
         if quiesce is not None:
             pulumi.set(__self__, "quiesce", quiesce)
-
-    @_builtins.property
-    @pulumi.getter
-    def vm(self) -> pulumi.Input[_builtins.str]:
-        """
-        VM key of the template VM to clone
-        """
-        return pulumi.get(self, "vm")
-
-    @vm.setter
-    def vm(self, value: pulumi.Input[_builtins.str]):
-        pulumi.set(self, "vm", value)
+        if snapshot is not None:
+            pulumi.set(__self__, "snapshot", snapshot)
+        if vm is not None:
+            pulumi.set(__self__, "vm", vm)
 
     @_builtins.property
     @pulumi.getter
@@ -507,6 +504,30 @@ class VirtualMachineCloneFromArgs:
     @quiesce.setter
     def quiesce(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "quiesce", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def snapshot(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        """
+        return pulumi.get(self, "snapshot")
+
+    @snapshot.setter
+    def snapshot(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "snapshot", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        VM key of the template VM to clone (or give `snapshot`)
+        """
+        return pulumi.get(self, "vm")
+
+    @vm.setter
+    def vm(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vm", value)
 
 
 class VirtualMachineCloudinitFilesItemArgsDict(TypedDict):

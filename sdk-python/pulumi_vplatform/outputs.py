@@ -381,7 +381,7 @@ class Timeouts(dict):
 @pulumi.output_type
 class VirtualMachineCloneFrom(dict):
     """
-    Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+    Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
     """
     @staticmethod
     def __key_warning(key: str):
@@ -403,23 +403,24 @@ class VirtualMachineCloneFrom(dict):
         return super().get(key, default)
 
     def __init__(__self__, *,
-                 vm: _builtins.str,
                  cluster: Optional[_builtins.str] = None,
                  description: Optional[_builtins.str] = None,
                  preserve_device_uuids: Optional[_builtins.bool] = None,
                  preserve_macs: Optional[_builtins.bool] = None,
-                 quiesce: Optional[_builtins.bool] = None):
+                 quiesce: Optional[_builtins.bool] = None,
+                 snapshot: Optional[_builtins.str] = None,
+                 vm: Optional[_builtins.str] = None):
         """
-        Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
 
-        :param _builtins.str vm: VM key of the template VM to clone
         :param _builtins.str cluster: Target cluster key
         :param _builtins.str description: Description of the clone operation
         :param _builtins.bool preserve_device_uuids: Keep the template's device UUIDs
         :param _builtins.bool preserve_macs: Keep the template's MAC addresses (may cause network conflicts)
         :param _builtins.bool quiesce: Quiesce the guest file systems while cloning
+        :param _builtins.str snapshot: Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        :param _builtins.str vm: VM key of the template VM to clone (or give `snapshot`)
         """
-        pulumi.set(__self__, "vm", vm)
         if cluster is not None:
             pulumi.set(__self__, "cluster", cluster)
         if description is not None:
@@ -430,14 +431,10 @@ class VirtualMachineCloneFrom(dict):
             pulumi.set(__self__, "preserve_macs", preserve_macs)
         if quiesce is not None:
             pulumi.set(__self__, "quiesce", quiesce)
-
-    @_builtins.property
-    @pulumi.getter
-    def vm(self) -> _builtins.str:
-        """
-        VM key of the template VM to clone
-        """
-        return pulumi.get(self, "vm")
+        if snapshot is not None:
+            pulumi.set(__self__, "snapshot", snapshot)
+        if vm is not None:
+            pulumi.set(__self__, "vm", vm)
 
     @_builtins.property
     @pulumi.getter
@@ -478,6 +475,22 @@ class VirtualMachineCloneFrom(dict):
         Quiesce the guest file systems while cloning
         """
         return pulumi.get(self, "quiesce")
+
+    @_builtins.property
+    @pulumi.getter
+    def snapshot(self) -> Optional[_builtins.str]:
+        """
+        Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        """
+        return pulumi.get(self, "snapshot")
+
+    @_builtins.property
+    @pulumi.getter
+    def vm(self) -> Optional[_builtins.str]:
+        """
+        VM key of the template VM to clone (or give `snapshot`)
+        """
+        return pulumi.get(self, "vm")
 
 
 @pulumi.output_type

@@ -70,7 +70,7 @@ class VirtualMachineArgs:
         :param pulumi.Input[_builtins.bool] allow_hotplug: Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
         :param pulumi.Input[_builtins.int] boot_delay: Boot delay (seconds)
         :param pulumi.Input['VirtualMachineBootOrder'] boot_order: Boot order
-        :param pulumi.Input['VirtualMachineCloneFromArgs'] clone_from: Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        :param pulumi.Input['VirtualMachineCloneFromArgs'] clone_from: Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
         :param pulumi.Input['VirtualMachineCloudinitDatasource'] cloudinit_datasource: Cloud-init datasource
         :param pulumi.Input[Sequence[pulumi.Input['VirtualMachineCloudinitFilesItemArgs']]] cloudinit_files: Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
         :param pulumi.Input[_builtins.str] cluster: Cluster key to create the VM in
@@ -260,7 +260,7 @@ class VirtualMachineArgs:
     @pulumi.getter(name="cloneFrom")
     def clone_from(self) -> pulumi.Input[Optional['VirtualMachineCloneFromArgs']]:
         """
-        Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
         """
         return pulumi.get(self, "clone_from")
 
@@ -709,7 +709,7 @@ class VirtualMachine(pulumi.CustomResource):
         :param pulumi.Input[_builtins.bool] allow_hotplug: Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
         :param pulumi.Input[_builtins.int] boot_delay: Boot delay (seconds)
         :param pulumi.Input['VirtualMachineBootOrder'] boot_order: Boot order
-        :param pulumi.Input[Union['VirtualMachineCloneFromArgs', 'VirtualMachineCloneFromArgsDict']] clone_from: Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        :param pulumi.Input[Union['VirtualMachineCloneFromArgs', 'VirtualMachineCloneFromArgsDict']] clone_from: Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
         :param pulumi.Input['VirtualMachineCloudinitDatasource'] cloudinit_datasource: Cloud-init datasource
         :param pulumi.Input[Sequence[pulumi.Input[Union['VirtualMachineCloudinitFilesItemArgs', 'VirtualMachineCloudinitFilesItemArgsDict']]]] cloudinit_files: Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
         :param pulumi.Input[_builtins.str] cluster: Cluster key to create the VM in
@@ -976,7 +976,7 @@ class VirtualMachine(pulumi.CustomResource):
     @pulumi.getter(name="cloneFrom")
     def clone_from(self) -> pulumi.Output[Optional['outputs.VirtualMachineCloneFrom']]:
         """
-        Create the VM by cloning a template VM (vm_actions clone) instead of from scratch. Changing it replaces the VM.
+        Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM.
         """
         return pulumi.get(self, "clone_from")
 
