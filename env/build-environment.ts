@@ -80,7 +80,14 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
     declare: (w, name) => keyed(new vp.Webhook(name, w)),
   },
   Task: {
-    declare: (t, name, refs) => keyed(new vp.Task(name, { ...t, webhook: refs.key("Webhook", t.webhook) })),
+    // A task's one object by name: a webhook of the file, or a VM or user of the file or an existing one.
+    declare: (t, name, refs) => {
+      const key = <K extends "Webhook" | "VirtualMachine" | "User">(kind: K, ref: string | undefined) =>
+        ref === undefined ? undefined : refs.key(kind, ref);
+      return keyed(
+        new vp.Task(name, { ...t, webhook: key("Webhook", t.webhook), vm: key("VirtualMachine", t.vm), user: key("User", t.user) }),
+      );
+    },
   },
   EventTrigger: {
     // A trigger's object is a VM of the file or an existing VM by name for type vms, else a key.

@@ -111,7 +111,11 @@ const vmEntry = vmEntryWith(nicEntry);
 // Automation refers by name (a task's webhook, a trigger's task and VM, a schedule's tasks) or by key; the
 // provider's own rules (message variables, the schedule's window) still apply: safeExtend keeps them.
 const reference = (what: string) => z.string().min(1).describe(`Name of a ${what} of this environment, or a ${what} key`);
-const taskEntry = taskInputsSchema.safeExtend({ webhook: reference("webhook") });
+const taskEntry = taskInputsSchema.safeExtend({
+  webhook: reference("webhook").optional(),
+  vm: z.string().min(1).optional().describe("Name of a VM (of this environment or existing) the task acts on, or its key"),
+  user: z.string().min(1).optional().describe("Name of a user (of this environment or existing) the task acts on, or its key"),
+});
 const eventTriggerEntry = eventTriggerInputsSchema.safeExtend({
   task: reference("task"),
   object: z.string().min(1).optional().describe("For type vms: name of a VM (of this environment or existing) or its key; else a key"),
@@ -355,7 +359,7 @@ function automationProblems(env: AutomationEntries): { path: (string | number)[]
     "task",
   );
   return [
-    ...env.tasks.flatMap((t, i) => webhook(t.webhook, ["tasks", i, "webhook"])),
+    ...env.tasks.flatMap((t, i) => (t.webhook === undefined ? [] : webhook(t.webhook, ["tasks", i, "webhook"]))),
     ...env.eventTriggers.flatMap((t, i) => task(t.task, ["eventTriggers", i, "task"])),
     ...env.schedules.flatMap((s, i) => s.tasks.flatMap((ref, j) => task(ref, ["schedules", i, "tasks", j]))),
   ];

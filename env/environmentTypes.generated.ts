@@ -389,11 +389,10 @@ export interface Environment {
         description: string;
         /** Whether events and schedules run the task */
         enabled: boolean;
-        /** Name of a webhook of this environment, or a webhook key */
-        webhook: string;
-        /** Key of the VM the task acts on (a VirtualMachine's id), with action poweron, poweroff or kill */
+        webhook?: string | undefined;
+        /** Name of a VM (of this environment or existing) the task acts on, or its key */
         vm?: string | undefined;
-        /** Key of the user the task acts on (a User's id), with action enable or disable */
+        /** Name of a user (of this environment or existing) the task acts on, or its key */
         user?: string | undefined;
         /** What the task does: send (a webhook's, the default), poweron, poweroff, kill (a VM's), enable, disable (a user's) */
         action?: "send" | "poweron" | "poweroff" | "kill" | "enable" | "disable" | undefined;

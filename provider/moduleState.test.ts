@@ -19,6 +19,8 @@ const ALLOWED: Record<string, string> = {
   "provider/client/exitWithEngine.ts watching": "the process watches its engine once",
   // The dynamic host's request messages and console are the process's: they are attached to the engine once.
   "provider/client/dynamicHostLines.ts attached": "the dynamic host's lines are sent to the engine once",
+  // A time zone's formatter is the same for every operation: built once, a memo of a pure function.
+  "provider/plan/labCalendar.ts formatters": "a time zone's date formatter, built once",
   // A V8 flag is the process's: set once.
   "provider/client/youngGeneration.ts applied": "the process's V8 flag is set once",
   // The hosts' console.error is the process's: it is wrapped once, whichever door configures first.

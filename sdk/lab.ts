@@ -26,7 +26,8 @@ import {
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
-import { assertCalendar, declareCalendar, type LabCalendar, vmPowerTasks } from "./labCalendar";
+import { assertCalendar, declareCalendar, vmPowerTasks } from "./labCalendar";
+import type { LabCalendar } from "./labCalendarArgs";
 
 /** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
 const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };

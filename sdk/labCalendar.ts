@@ -11,11 +11,14 @@ import {
   compileCalendar,
   DEFAULT_TIME_ZONE,
   describeCalendarEvents,
-  type LabCalendar,
+  type LabCalendar as PlannedCalendar,
 } from "../provider/plan/labCalendar";
+import type { LabCalendar } from "./labCalendarArgs";
 import { Schedule, Task, type VirtualMachine } from "./resources.generated";
 
-export type { LabCalendar };
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+/** Compiles only while the program's calendar type and the planner's agree. */
+export type CalendarTypesAgree<T extends true = Same<LabCalendar, PlannedCalendar>> = T;
 
 /** Throws the calendar's problems, each naming its field (judged at the program's time: an end in the past is refused). */
 export function assertCalendar(lab: string, calendar: LabCalendar, nowMs: number): void {

@@ -20,7 +20,8 @@ import { vnetInputsSchema, vnetShape } from "../resources/vnet/schema";
 import { userInputsSchema, userShape } from "../resources/user/schema";
 import { apiKeyInputsSchema, apiKeyShape } from "../resources/apiKey/schema";
 import { webhookInputsSchema, webhookShape } from "../resources/webhook/schema";
-import { taskInputsSchema, taskShape } from "../resources/task/schema";
+import { TASK_OBJECT_ACTIONS, taskInputsSchema, taskShape } from "../resources/task/schema";
+import { groupInputsSchema, groupShape } from "../resources/group/schema";
 import { eventTriggerInputsSchema, eventTriggerShape } from "../resources/eventTrigger/schema";
 import { scheduleInputsSchema, scheduleShape } from "../resources/schedule/schema";
 import { RESOURCE_LIST } from "../resources";
@@ -35,13 +36,15 @@ const shapeOf = (s: z.ZodType): Shape => (inner(s) as z.ZodObject).shape as Shap
  * the object into a complete, valid declaration of its resource; `at` is the path of the
  * object in that declaration; `base` is the smallest valid object (chosen so that the
  * cross-field rules hold for every single-field variation: secure boot has its UEFI,
- * drives their media source, the DHCP range its network).
+ * drives their media source, the DHCP range its network). Where one base cannot hold for a field
+ * (a task's object is exactly one of three, a clone's source one of two), `baseFor` gives that field's.
  */
 interface Place {
   name: string;
   schema: z.ZodType;
   shape: Shape;
   base: Obj;
+  baseFor?: (field: string, value: unknown) => Obj | undefined;
   at: (string | number)[];
   wrap: (o: Obj) => Obj;
 }
@@ -76,7 +79,21 @@ const places: Place[] = [
     at: [],
     wrap: (o) => o,
   },
-  { name: "Task", schema: taskInputsSchema, shape: taskShape, base: { name: "t", webhook: "3" }, at: [], wrap: (o) => o },
+  {
+    name: "Task",
+    schema: taskInputsSchema,
+    shape: taskShape,
+    base: { name: "t", webhook: "3" },
+    baseFor: (field, value) => {
+      if (field === "vm" || field === "user") return { name: "t", action: TASK_OBJECT_ACTIONS[field][0] };
+      const object = (Object.keys(TASK_OBJECT_ACTIONS) as (keyof typeof TASK_OBJECT_ACTIONS)[]).find((o) =>
+        (TASK_OBJECT_ACTIONS[o] as readonly unknown[]).includes(value),
+      );
+      return field === "action" && object ? { name: "t", [object]: "3" } : undefined;
+    },
+    at: [],
+    wrap: (o) => o,
+  },
   {
     name: "EventTrigger",
     schema: eventTriggerInputsSchema,
@@ -88,12 +105,14 @@ const places: Place[] = [
   { name: "Schedule", schema: scheduleInputsSchema, shape: scheduleShape, base: { name: "nightly" }, at: [], wrap: (o) => o },
   { name: "User", schema: userInputsSchema, shape: userShape, base: { name: "ci" }, at: [], wrap: (o) => o },
   { name: "ApiKey", schema: apiKeyInputsSchema, shape: apiKeyShape, base: { name: "ci" }, at: [], wrap: (o) => o },
+  { name: "Group", schema: groupInputsSchema, shape: groupShape, base: { name: "students" }, at: [], wrap: (o) => o },
   // nested objects, declared inside a VM or a vnet
   {
     name: "VirtualMachine.cloneFrom",
     schema: virtualMachineInputsSchema,
     shape: cloneFromShape,
     base: { vm: "7" },
+    baseFor: (field) => (field === "snapshot" ? {} : undefined),
     at: ["cloneFrom"],
     wrap: (o) => ({ ...vmBase, cloneFrom: o }),
   },
@@ -225,6 +244,9 @@ const handWritten: Record<string, Cases> = {
   },
   "Webhook.timeout": { accept: [3, 120], reject: [2, 121, 3.5, "5"] },
   "Task.webhook": KEY,
+  "Task.vm": KEY,
+  "Task.user": KEY,
+  "VirtualMachine.cloneFrom.snapshot": KEY,
   "Task.message": { accept: ["", '{"m": "${NAME} at ${TIMESTAMP}"}', "${DATE} ${RANDOM}"], reject: ["${HOST}", "${name}", 5, null] },
   "EventTrigger.task": KEY,
   "EventTrigger.object": KEY,
@@ -296,7 +318,7 @@ const fields: Field[] = places.flatMap((place) =>
     return { place, field, id, schema, cases: handWritten[id] ?? generated(js) };
   }),
 );
-const declare = (f: Field, value: unknown) => f.place.wrap({ ...f.place.base, [f.field]: value });
+const declare = (f: Field, value: unknown) => f.place.wrap({ ...(f.place.baseFor?.(f.field, value) ?? f.place.base), [f.field]: value });
 const issuesOf = (schema: z.ZodType, input: unknown) => {
   const r = schema.safeParse(input);
   return r.success ? [] : r.error.issues;
@@ -364,14 +386,13 @@ describe("a required input left out is refused by its path", () => {
       "Webhook.name",
       "Webhook.url",
       "Task.name",
-      "Task.webhook",
       "EventTrigger.task",
       "EventTrigger.type",
       "EventTrigger.event",
       "Schedule.name",
       "User.name",
       "ApiKey.name",
-      "VirtualMachine.cloneFrom.vm",
+      "Group.name",
       "VirtualMachine.cloudinitFiles[].name",
       "VirtualMachine.cloudinitFiles[].contents",
     ]);

@@ -36,16 +36,25 @@ describe("the registry", () => {
       ["Schedule", "task_schedules"],
       ["User", "users"],
       ["ApiKey", "user_api_keys"],
+      ["Group", "groups"],
     ]);
   });
   test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {
     const undocumented = Object.entries(r.inputs.shape).filter(([, s]) => !fieldMeta(s)?.description);
     expect(undocumented.map(([k]) => k)).toEqual([]);
   });
+  // Inputs share an API field only as owners of different tables (a task's webhook, vm or user: `owner` = "<table>/<key>").
   test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("%s API names are snake_case and unique", (_t, r) => {
-    const apis = Object.values(r.inputs.shape).flatMap((s) => fieldMeta(s)?.api ?? []);
-    for (const a of apis) expect(a).toMatch(/^[a-z][a-z0-9_]*$/);
+    const metas = Object.values(r.inputs.shape).flatMap((s) => {
+      const m = fieldMeta(s);
+      return m?.api ? [m] : [];
+    });
+    for (const m of metas) expect(m.api).toMatch(/^[a-z][a-z0-9_]*$/);
+    const owners = metas.filter((m) => m.references && metas.filter((o) => o.api === m.api).length > 1);
+    expect(new Set(owners.map((m) => m.references?.table)).size).toBe(owners.length);
+    const apis = metas.filter((m) => !owners.includes(m)).map((m) => m.api);
     expect(new Set(apis).size).toBe(apis.length);
+    expect(apis.filter((a) => owners.some((m) => m.api === a))).toEqual([]);
   });
 });
 

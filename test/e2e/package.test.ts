@@ -362,6 +362,7 @@ describe("a YAML environment file kept in the user project, through the installe
  * blocks in order (install, configure, program, apply, offline), de-indented.
  */
 function readmeUserPath(): {
+  login: string;
   install: string;
   configure: string;
   program: string;
@@ -377,9 +378,9 @@ function readmeUserPath(): {
     lang,
     body: body.replace(new RegExp(`^${indent}`, "gm"), ""),
   }));
-  expect(blocks.map((b) => b.lang)).toEqual(["bash", "bash", "ts", "yaml", "bash", "bash", "bash"]);
-  const [install, configure, program, environment, apply, applyEnvironment, offline] = blocks.map((b) => b.body);
-  return { install, configure, program, environment, apply, applyEnvironment, offline };
+  expect(blocks.map((b) => b.lang)).toEqual(["bash", "bash", "bash", "ts", "yaml", "bash", "bash", "bash"]);
+  const [login, install, configure, program, environment, apply, applyEnvironment, offline] = blocks.map((b) => b.body);
+  return { login, install, configure, program, environment, apply, applyEnvironment, offline };
 }
 
 /** A free port on 127.0.0.1 (the README's 8443 may be taken: other tests run beside this one). */
@@ -402,7 +403,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
   let fresh: string;
   let emulator: RunningEmulator;
   /** A shell in the fresh project with the engine on PATH and a local backend: what a user's terminal has. */
-  const shell = (script: string): Promise<CliRun> =>
+  const shell = (script: string, overrides: NodeJS.ProcessEnv = {}): Promise<CliRun> =>
     new Promise((resolve) => {
       const env = {
         PATH: `${path.join(pulumiRoot(), "bin")}${path.delimiter}${path.dirname(process.execPath)}${path.delimiter}${process.env.PATH}`,
@@ -411,6 +412,7 @@ describe("the README's user path, verbatim, in a fresh project", () => {
         ...engineEnv(path.join(work, "readme-state")),
         PULUMI_SKIP_CONFIRMATIONS: "true", // `pulumi up` asks "Do you want to perform this update?" in a terminal
         npm_config_prefer_offline: "true",
+        ...overrides,
       };
       execFile("bash", ["-c", script], { cwd: fresh, env, maxBuffer: 64 << 20 }, (err, stdout, stderr) =>
         resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr }),
@@ -446,6 +448,19 @@ describe("the README's user path, verbatim, in a fresh project", () => {
   afterAll(async () => {
     await emulator?.close();
   });
+
+  test("1. login: the README's file backend under the user's home, which writes no sidecar file a kill could leave empty", async () => {
+    const home = path.join(work, "login-home");
+    fs.mkdirSync(home);
+    // A user's own home and Pulumi home, and no backend but the one the README logs in to.
+    const user = { HOME: home, PULUMI_HOME: path.join(home, ".pulumi"), PULUMI_BACKEND_URL: "" };
+    const run = await shell(`${readme.login}\npulumi stack init login-check`, user);
+    expect(run).toMatchObject({ code: 0 });
+    const state = path.join(home, ".pulumi-state", ".pulumi");
+    const files = fs.readdirSync(state, { recursive: true }).map(String);
+    expect(files).toContain(path.join("stacks", "readme-project", "login-check.json"));
+    expect(files.filter((f) => f.endsWith(".attrs"))).toEqual([]);
+  }, 60_000);
 
   test("1. install: the README's npm install of the tarball", async () => {
     expect(readme.install).toContain(`./${path.basename(tarball)}`);
