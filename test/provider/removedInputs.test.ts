@@ -55,6 +55,7 @@ const bases: Record<Token, () => Row> = {
   Schedule: () => ({ name: `rm-sch-${++serial}` }),
   User: () => ({ name: `rm-u-${++serial}` }),
   ApiKey: () => ({ name: `rm-k-${++serial}` }),
+  Group: () => ({ name: `rm-grp-${++serial}` }),
 };
 
 /**

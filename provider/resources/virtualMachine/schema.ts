@@ -23,9 +23,10 @@ const RAM_MAX = 1048576;
 
 /** The clone's source and the vm_actions clone params (the clone's name is the VM's name). */
 export const cloneFromShape = {
-  vm: keySchema.optional().meta({ description: "VM key of the template VM to clone (or give `snapshot`)" }),
+  vm: keySchema.optional().meta({ description: "VM key of the template VM to clone (or give `snapshot`)", whenRemoved: "unmanaged" }),
   snapshot: keySchema.optional().meta({
     description: "Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken",
+    whenRemoved: "unmanaged",
   }),
   description: apiField(z.string().optional(), "description", "string", "Description of the clone operation"),
   quiesce: apiField(z.boolean().optional(), "quiesce", "stringBool", "Quiesce the guest file systems while cloning"),
