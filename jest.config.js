@@ -11,9 +11,8 @@ module.exports = {
     {
       displayName: "unit",
       testEnvironment: "node",
-      // Many of these talk to real sockets and child processes; 5 s is too tight on two shared cores
-      // (and shorter than the 10 s the tests' own `eventually` allows).
-      testTimeout: 20_000,
+      // A project's `testTimeout` is ignored by jest: each project sets its own in a set-up file.
+      setupFilesAfterEnv: ["<rootDir>/test/setup/unitTimeout.ts"],
       transform,
       testMatch: [
         "<rootDir>/{emulator,provider,sdk,env,scripts,policy,bench}/**/*.test.ts",
@@ -23,9 +22,7 @@ module.exports = {
     {
       displayName: "e2e",
       testEnvironment: "node",
-      // Set-up starts an emulator, a PostgreSQL cluster or the engine: seconds, tens of them on a loaded machine
-      // (jest's 5 s made `./dev test` fail outside CI). Tests that take longer say so.
-      testTimeout: 120_000,
+      setupFilesAfterEnv: ["<rootDir>/test/setup/e2eTimeout.ts"],
       transform,
       testMatch: ["<rootDir>/test/e2e/**/*.test.ts"],
       coveragePathIgnorePatterns: [".*"],
