@@ -382,6 +382,47 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
     }[];
+    users: {
+        /** Login name, unique on the platform */
+        name: string;
+        /** Name shown in the platform's interface */
+        displayName?: string | undefined;
+        /** E-mail address */
+        email?: string | undefined;
+        /** Whether the user can log in (with a password or an API key) */
+        enabled: boolean;
+        /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
+        role: "readonly" | "none" | "admin" | "vmoperator";
+        /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
+        password?: string | undefined;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
     tasks: {
         /** Task name, unique on the platform */
         name: string;
@@ -492,47 +533,6 @@ export interface Environment {
         days: ("monday" | "tuesday" | "wednesday" | "thursday" | "friday" | "saturday" | "sunday")[];
         /** Names of tasks of this environment, or task keys */
         tasks: string[];
-        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
-        adopt?: string | boolean | undefined;
-        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
-        timeouts?: {
-            /** Creating the row and waiting for it (default 600) (seconds) */
-            create?: number | undefined;
-            /** Changing it in place, waits included (default 600) (seconds) */
-            update?: number | undefined;
-            /** Waiting for a clone (default 1800) (seconds) */
-            clone?: number | undefined;
-            /** Waiting for a snapshot (default 300) (seconds) */
-            snapshot?: number | undefined;
-            /** Waiting for a restore (default 900) (seconds) */
-            restore?: number | undefined;
-            /** Waiting for a power on (default 60) (seconds) */
-            powerChange?: number | undefined;
-            /** Waiting for a deletion (default 300) (seconds) */
-            delete?: number | undefined;
-            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
-            gracefulShutdown?: number | undefined;
-            /** Forced power off (default 30) (seconds) */
-            forcedShutdown?: number | undefined;
-            /** Reboot (default 120) (seconds) */
-            reboot?: number | undefined;
-            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
-            hotplug?: number | undefined;
-        } | undefined;
-    }[];
-    users: {
-        /** Login name, unique on the platform */
-        name: string;
-        /** Name shown in the platform's interface */
-        displayName?: string | undefined;
-        /** E-mail address */
-        email?: string | undefined;
-        /** Whether the user can log in (with a password or an API key) */
-        enabled: boolean;
-        /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
-        role: "readonly" | "none" | "admin" | "vmoperator";
-        /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
-        password?: string | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
