@@ -18,6 +18,7 @@ import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
 import { userInputsSchema, userShape } from "../provider/resources/user/schema";
 import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
 import { groupInputsSchema } from "../provider/resources/group/schema";
+import { permissionInputsSchema } from "../provider/resources/permission/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
 import {
   DEFAULT_COPY_NAME,
@@ -122,6 +123,22 @@ const eventTriggerEntry = eventTriggerInputsSchema.safeExtend({
 });
 const scheduleEntry = scheduleInputsSchema.safeExtend({
   tasks: z.array(reference("task")).default([]).describe("Names of tasks of this environment, or task keys"),
+});
+
+// A group's members, a grant's grantee and row are written by name too (a row by name for vms, vnets, users, groups).
+const names = (what: string) => z.array(z.string().min(1)).optional().describe(`${what}, or their keys; exactly these`);
+const groupEntry = groupInputsSchema.safeExtend({
+  users: names("Names of users of this environment or existing ones"),
+  memberGroups: names("Names of groups of this environment listed before it"),
+});
+const permissionEntry = permissionInputsSchema.safeExtend({
+  user: z.string().min(1).optional().describe("Name of a user of this environment or of an existing user, or a user key; or give group"),
+  group: z.string().min(1).optional().describe("Name of a group of this environment, or a group key; or give user"),
+  row: z
+    .union([z.string().min(1), z.number().int().positive()])
+    .transform(String)
+    .optional()
+    .describe("The one row: for vms, vnets, users and groups the name of one of this environment or an existing one; else a key"),
 });
 
 const KEY = /^\d+$/;
@@ -243,7 +260,8 @@ const ENTRIES = {
   Schedule: scheduleEntry,
   User: userInputsSchema,
   ApiKey: apiKeyEntry,
-  Group: groupInputsSchema,
+  Group: groupEntry,
+  Permission: permissionEntry,
 } satisfies { [T in ListedToken]: z.ZodType };
 
 type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof ENTRIES)[T]>> };

@@ -619,6 +619,57 @@ export interface Environment {
         description: string;
         /** Whether the group's members act with its permissions */
         enabled: boolean;
+        /** Names of users of this environment or existing ones, or their keys; exactly these */
+        users?: string[] | undefined;
+        /** Names of groups of this environment listed before it, or their keys; exactly these */
+        memberGroups?: string[] | undefined;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
+    permissions: {
+        /** Name of a user of this environment or of an existing user, or a user key; or give group */
+        user?: string | undefined;
+        /** Name of a group of this environment, or a group key; or give user */
+        group?: string | undefined;
+        /** The table the rights apply to (vms, vnets, ...), or / for every table. Changing it replaces the grant */
+        table: string;
+        /** The one row: for vms, vnets, users and groups the name of one of this environment or an existing one; else a key */
+        row?: string | undefined;
+        /** See the rows in lists (read implies it) (default true) */
+        list: boolean;
+        /** Read the rows (default false) */
+        read: boolean;
+        /** Create rows of the table; on one row: add, change and remove its hardware and snapshots (default false) */
+        create: boolean;
+        /** Change the rows and run their actions (a VM's power, restore, console) (default false) */
+        modify: boolean;
+        /** Delete the rows (default false) */
+        delete: boolean;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
