@@ -15,7 +15,7 @@ import { webhookInputsSchema } from "../provider/resources/webhook/schema";
 import { taskInputsSchema } from "../provider/resources/task/schema";
 import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/schema";
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
-import { userInputsSchema, userShape } from "../provider/resources/user/schema";
+import { USER_ROLES, userInputsSchema, userShape } from "../provider/resources/user/schema";
 import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
 import { groupInputsSchema } from "../provider/resources/group/schema";
 import { permissionInputsSchema } from "../provider/resources/permission/schema";
@@ -31,6 +31,7 @@ import {
   planCopies,
 } from "../provider/plan/lab";
 import { calendarProblems } from "../provider/plan/labCalendar";
+import { COPY_USER_ROLE, HARDWARE_ACCESS, labAccessProblems } from "../provider/plan/labGrants";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
@@ -178,7 +179,17 @@ const labVmEntry = vmEntryWith(
   }),
 );
 const { name: _vnetName, network: _net, gateway: _gw, dhcpStart: _ds, dhcpStop: _dp, ...copyVnetFields } = vnetShape;
-const { name: _userName, ...copyUserFields } = userShape;
+const { name: _userName, role: _role, ...copyUserFields } = userShape;
+const copyUserEntry = z.strictObject({
+  ...copyUserFields,
+  role: z
+    .enum(USER_ROLES)
+    .optional()
+    .describe(
+      `The copy's user's role; default ${COPY_USER_ROLE}: it reaches its own copy only, through grants. Any other reaches beyond the copy`,
+    ),
+  beyondCopy: z.boolean().optional().describe("The role reaches beyond the copy (every copy, or the platform), and that is meant"),
+});
 const { name: _keyName, user: _keyUser, ...copyKeyFields } = apiKeyShape;
 const labEntry = z
   .strictObject({
@@ -205,7 +216,20 @@ const labEntry = z
       .array(labVmEntry)
       .min(1)
       .describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
-    user: z.strictObject(copyUserFields).optional().describe("One user per copy, named as the copy"),
+    user: copyUserEntry
+      .optional()
+      .describe(
+        "One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)",
+      ),
+    access: z
+      .strictObject({
+        hardware: z
+          .enum(HARDWARE_ACCESS)
+          .optional()
+          .describe("What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change"),
+      })
+      .optional()
+      .describe("What each copy's user may do on its own copy beyond running its VMs"),
     apiKey: z
       .strictObject(copyKeyFields)
       .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS))
@@ -222,6 +246,7 @@ const labEntry = z
     for (const p of labProblems(lab)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
     if (lab.apiKey && !lab.user)
       ctx.addIssue({ code: "custom", path: ["apiKey"], message: "a copy's key is its user's: declare user too" });
+    for (const p of labAccessProblems(lab.user, lab.access)) ctx.addIssue({ code: "custom", path: p.field.split("."), message: p.message });
     const names = lab.vms.map((v) => v.name);
     lab.vms.forEach((vm, i) => {
       if (names.indexOf(vm.name) !== i)

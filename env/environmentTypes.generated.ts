@@ -1018,7 +1018,7 @@ export interface Environment {
                 } | undefined;
             }[];
         }[];
-        /** One user per copy, named as the copy */
+        /** One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read) */
         user?: {
             /** Name shown in the platform's interface */
             displayName?: string | undefined;
@@ -1026,8 +1026,6 @@ export interface Environment {
             email?: string | undefined;
             /** Whether the user can log in (with a password or an API key) */
             enabled: boolean;
-            /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
-            role: "readonly" | "none" | "admin" | "vmoperator";
             /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
             password?: string | undefined;
             /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1057,6 +1055,15 @@ export interface Environment {
                 /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
                 hotplug?: number | undefined;
             } | undefined;
+            /** The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy */
+            role?: "readonly" | "none" | "admin" | "vmoperator" | undefined;
+            /** The role reaches beyond the copy (every copy, or the platform), and that is meant */
+            beyondCopy?: boolean | undefined;
+        } | undefined;
+        /** What each copy's user may do on its own copy beyond running its VMs */
+        access?: {
+            /** What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change */
+            hardware?: "read" | "change" | undefined;
         } | undefined;
         /** One API key per copy, of the copy's user (<copy>-key); its secret is a stack output */
         apiKey?: {

@@ -37,7 +37,7 @@ labs:
         drives:
           - { name: data, media: disk, interface: virtio-scsi, disksize: 1GiB }
         nics: [{ name: eth0 }]
-    user: { role: vmoperator }
+    user: {}
     apiKey: { expires: never }
     resetSnapshot: start
 `;
@@ -185,7 +185,7 @@ describe("a class of 5 from one file, through `vplatform env`", () => {
       const key = await api(`/v4/user_api_keys/${copy.apiKey.id}?fields=user,lastlogin_stamp`);
       expect(String(key.user)).toBe(copy.user.id);
       expect(key.lastlogin_stamp).toBeGreaterThan(0);
-      expect(await api(`/v4/users/${copy.user.id}?fields=name,role`)).toEqual({ name: copy.name, role: "vmoperator" });
+      expect(await api(`/v4/users/${copy.user.id}?fields=name,role`)).toEqual({ name: copy.name, role: "none" });
       for (const later of Object.values(copies).slice(i + 1))
         expect((await api(`/v4/user_api_keys/${later.apiKey.id}?fields=lastlogin_stamp`)).lastlogin_stamp).toBe(0);
     }
