@@ -18,8 +18,8 @@ import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
 import { assertCalendar, declareCalendar, vmPowerTasks } from "./labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
-import type { LabAccess } from "./labAccessArgs";
-import { assertLabAccess, declareCopyGrants, declareCopyUser, type LabUserArgs } from "./labGrants";
+import type { LabAccess, LabUserArgs } from "./labAccessArgs";
+import { assertLabAccess, declareCopyGrants, declareCopyUser } from "./labGrants";
 
 /** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
 const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };

@@ -13,8 +13,8 @@ import {
 } from "../provider/plan/labGrants";
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
-import type { LabAccess, LabUserReach } from "./labAccessArgs";
-import { Permission, User, type UserArgs, type VirtualMachine, type Vnet } from "./resources.generated";
+import type { LabAccess, LabUserArgs, LabUserReach } from "./labAccessArgs";
+import { Permission, User, type VirtualMachine, type Vnet } from "./resources.generated";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's access types and the planner's agree. */
@@ -22,9 +22,6 @@ export type AccessTypesAgree<
   A extends true = Same<LabAccess, PlannedAccess>,
   R extends true = Same<LabUserReach, Omit<PlannedReach, "role">>,
 > = [A, R];
-
-/** A lab's `user`: the fields of every copy's user but its name, and whether a role beyond the copy is meant. */
-export type LabUserArgs = Omit<UserArgs, "name"> & LabUserReach;
 
 /** Throws the problems of the lab's user and access, each naming its field. */
 export function assertLabAccess(lab: string, user: LabUserArgs | undefined, access: LabAccess | undefined): void {
