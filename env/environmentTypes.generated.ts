@@ -145,6 +145,8 @@ export interface Environment {
         powerState?: "running" | "stopped" | undefined;
         /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
         powerCyclePolicy: "restart" | "refuse";
+        /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+        exclusiveHardware?: boolean | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -843,6 +845,8 @@ export interface Environment {
             powerState?: "running" | "stopped" | undefined;
             /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
             powerCyclePolicy: "restart" | "refuse";
+            /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+            exclusiveHardware?: boolean | undefined;
             /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
             adopt?: string | boolean | undefined;
             /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */

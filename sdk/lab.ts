@@ -142,8 +142,10 @@ export class Lab extends pulumi.ComponentResource {
       const vnets = nics.map((n) => ref(n.vnet));
       // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
       const on = [...vnets.flatMap((v) => v.on), ...(source?.on ?? [])];
+      // A copy's VMs have only their declared hardware: a student's NIC or drive is drift, and `up` removes it.
       const made = declareVm(
         {
+          exclusiveHardware: true,
           ...rest,
           ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: source!.key } } : {}),
           nics: nics.map((n, i) => ({ ...n, vnet: vnets[i].key })),

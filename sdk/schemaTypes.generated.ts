@@ -80,6 +80,8 @@ export interface VirtualMachineInputs {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy?: "restart" | "refuse" | undefined;
+    /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+    exclusiveHardware?: boolean | undefined;
     /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
         /** VM key of the template VM to clone (or give `snapshot`) */
@@ -205,6 +207,8 @@ export interface VirtualMachineValues {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy: "restart" | "refuse";
+    /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+    exclusiveHardware?: boolean | undefined;
     /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
         /** VM key of the template VM to clone (or give `snapshot`) */
@@ -261,6 +265,10 @@ export interface VirtualMachineComputed {
     running: boolean;
     /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle */
     needRestart: boolean;
+    /** With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated */
+    baselineHardware: string;
+    /** With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none */
+    strayHardware: string;
 }
 
 /** Drive inputs as a program declares them. A drive of a VM's machine. */

@@ -51,8 +51,10 @@ export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape
     case "reset":
       return {
         // A running VM must stop before a restore; the restore powers it back on (params.poweron).
-        requests: 2 * vms + 2,
-        what: "per VM kill, restore with power-on (2); 2 status reads (before and after)",
+        requests: 2 * vms + 5,
+        what:
+          "per VM kill, restore with power-on (2); 2 status reads (before and after); the snapshots' machines, " +
+          "the VMs' and snapshots' NICs and devices (3 reads for all)",
       };
     case "destroy":
       return {

@@ -114,6 +114,30 @@ describe("parent fallback", () => {
     expect((await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 }, s.auth)).status).toBe(201);
   });
 
+  test("a snapshot VM and its hardware fall back to the VM: read with the VM's grant, another VM's are not", async () => {
+    const own = await c.createVm({ name: "snap-own" });
+    const other = await c.createVm({ name: "snap-other" });
+    const net = (await c.post("/api/v4/vnets", { name: "snap-net" })).body.$key;
+    const snapshotOf = async (vm: { vm: string; machine: string }) => {
+      await c.post("/api/v4/machine_nics", { machine: vm.machine, vnet: net });
+      const made = await c.post("/api/v4/machine_snapshots", { machine: vm.machine, name: "start" });
+      const { snap_machine } = (await c.get(`/api/v4/machine_snapshots/${made.body.$key}?fields=snap_machine`)).body;
+      return {
+        machine: String(snap_machine),
+        vm: String((await c.get(`/api/v4/vms?filter=machine%20eq%20${snap_machine}&fields=$key`)).body[0].$key),
+      };
+    };
+    const [mine, theirs] = [await snapshotOf(own), await snapshotOf(other)];
+    const s = await student();
+    await grant(s.identity, "vms", own.vm, { read: true, modify: true });
+    expect((await c.get(`/api/v4/vms/${mine.vm}`, s.auth)).status).toBe(200);
+    expect((await c.get(`/api/v4/machine_nics?filter=machine%20eq%20${mine.machine}&fields=$key`, s.auth)).body).toHaveLength(1);
+    expect((await c.get(`/api/v4/vms/${theirs.vm}`, s.auth)).status).toBe(403);
+    expect((await c.get(`/api/v4/machine_nics?filter=machine%20eq%20${theirs.machine}&fields=$key`, s.auth)).body).toEqual([]);
+    // Reading is all: deleting its snapshot needs create on the VM, as a child's change does.
+    expect((await c.del(`/api/v4/vms/${mine.vm}`, s.auth)).status).toBe(403);
+  });
+
   test("a grant on the child's own row decides before the parent", async () => {
     const { machine } = await c.createVm({ name: "child-own" });
     const drive = (await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 })).body.$key;

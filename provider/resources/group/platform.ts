@@ -1,5 +1,5 @@
 /** The group as a row (its table and its schema's conversion, declared once), and its membership rows. */
-import { type DeclaredMembers, liveMembers, type MembershipRow, memberPath, planMembers } from "./members";
+import { type DeclaredMembers, liveMembers, type MembershipRow, memberPath, planMembers } from "../../plan/groupMembers";
 import type { RowMapping } from "../../reconcile/automation/rows";
 import { quoteLiteral } from "../../client/query-string";
 import { insertRow } from "../../reconcile/insertRow";

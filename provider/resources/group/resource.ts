@@ -1,4 +1,4 @@
-import type { DeclaredMembers } from "./members";
+import type { DeclaredMembers } from "../../plan/groupMembers";
 import { rowBehaviour } from "../framework/automationRow";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";

@@ -1,23 +1,14 @@
 /**
  * The permission as a row, and what it needs of the platform: the grantee's identity (a grant names the user's or
- * group's `identity`, not its key) and, at preview, that its table and row exist.
+ * group's `identity`, not its key).
  */
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
 import type { RowMapping } from "../../reconcile/automation/rows";
-import { errorStatus, type Row, str } from "../../reconcile/platform";
+import { type Row, str } from "../../reconcile/platform";
 import { perSession, type Session } from "../../reconcile/session";
-import { rowExists } from "../framework/checkCopy";
-import type { CheckFailure } from "../framework/checkInputs";
 import { GROUP_TABLE } from "../group/schema";
 import { USER_TABLE } from "../user/schema";
-import {
-  EVERY_TABLE,
-  fromPermissionApiRow,
-  PERMISSION_READ_FIELDS,
-  PERMISSION_TABLE,
-  type PermissionInputs,
-  toPermissionApiBody,
-} from "./schema";
+import { fromPermissionApiRow, PERMISSION_READ_FIELDS, PERMISSION_TABLE, type PermissionInputs, toPermissionApiBody } from "./schema";
 
 /**
  * One grant per grantee, table and row (the platform answers 409 to a second), found after a lost answer by its
@@ -63,35 +54,6 @@ export const grantBody = (p: PermissionInputs, identity: number): Row => ({ ...t
 /** The filter finding the one grant of an identity on a table's row (row 0: the whole table). */
 export const grantFilter = (identity: number, p: Pick<PermissionInputs, "table" | "row">): string =>
   `identity eq ${identity} and table eq ${quoteLiteral(p.table)} and row eq ${filterLiteral(p.row ?? "0")}`;
-
-/**
- * At preview: the table is one of the platform's and the row one of its rows (a table no list answers is unknown).
- * Rows this session made, and a table and row unchanged since the last run, are not looked up.
- */
-export async function grantTargetProblems(api: Session, p: Pick<PermissionInputs, "table" | "row">): Promise<CheckFailure[]> {
-  if (p.table === EVERY_TABLE) return [];
-  try {
-    if (p.row === undefined) {
-      await api.list(p.table, { fields: "$key", limit: 1 });
-      return [];
-    }
-    if (api.created(p.table, p.row) || (await rowExists(api, p.table, "$key", p.row))) return [];
-    return [
-      {
-        property: "row",
-        reason: `row: ${p.table} has no row '${p.row}': give the key of an existing row (a VM's id for vms), or leave row out for every row`,
-      },
-    ];
-  } catch (err) {
-    if (errorStatus(err) !== 404) throw err;
-    return [
-      {
-        property: "table",
-        reason: `table: '${p.table}' is not a table of the platform: give one such as vms, vnets or machine_snapshots, or / for every table`,
-      },
-    ];
-  }
-}
 
 /** The grant a live row is, in messages: "grant of vms/12 to user 5". */
 export const describeGrant = (p: Pick<PermissionInputs, "user" | "group" | "table" | "row">): string => {

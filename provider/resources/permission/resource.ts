@@ -2,13 +2,53 @@ import { createRow, readRow, type RowMapping } from "../../reconcile/automation/
 import { markerOf } from "../../reconcile/createMarker";
 import { str } from "../../reconcile/platform";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
-import { rowBehaviour } from "../framework/automationRow";
+import { diffRow, rowBehaviour } from "../framework/automationRow";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { describeGrant, grantBody, grantFilter, grantTargetProblems, identityOf, permissionRows } from "./platform";
-import { PERMISSION_TABLE, type PermissionInputs, permissionInputsSchema, permissionShape, toPermissionApiBody } from "./schema";
+import { errorStatus } from "../../reconcile/platform";
+import type { Session } from "../../reconcile/session";
+import { rowExists } from "../framework/checkCopy";
+import type { CheckFailure } from "../framework/checkInputs";
+import { describeGrant, grantBody, grantFilter, identityOf, permissionRows } from "./platform";
+import {
+  EVERY_TABLE,
+  PERMISSION_TABLE,
+  type PermissionInputs,
+  permissionInputsSchema,
+  permissionShape,
+  toPermissionApiBody,
+} from "./schema";
 
 const rows = rowBehaviour(permissionShape, permissionRows);
+
+/**
+ * At preview: the table is one of the platform's and the row one of its rows (a table no list answers is unknown).
+ * Rows this session made, and a table and row unchanged since the last run, are not looked up.
+ */
+export async function grantTargetProblems(api: Session, p: Pick<PermissionInputs, "table" | "row">): Promise<CheckFailure[]> {
+  if (p.table === EVERY_TABLE) return [];
+  try {
+    if (p.row === undefined) {
+      await api.list(p.table, { fields: "$key", limit: 1 });
+      return [];
+    }
+    if (api.created(p.table, p.row) || (await rowExists(api, p.table, "$key", p.row))) return [];
+    return [
+      {
+        property: "row",
+        reason: `row: ${p.table} has no row '${p.row}': give the key of an existing row (a VM's id for vms), or leave row out for every row`,
+      },
+    ];
+  } catch (err) {
+    if (errorStatus(err) !== 404) throw err;
+    return [
+      {
+        property: "table",
+        reason: `table: '${p.table}' is not a table of the platform: give one such as vms, vnets or machine_snapshots, or / for every table`,
+      },
+    ];
+  }
+}
 
 export const permission = defineResource<PermissionInputs, PermissionInputs>({
   token: "Permission",
@@ -25,6 +65,9 @@ export const permission = defineResource<PermissionInputs, PermissionInputs>({
   },
 
   ...rows,
+  // A replacement changes the grantee, table or row: it never clashes with its predecessor, so it is made first
+  // (the user is never without the grant in between).
+  diff: (_id, olds, news) => diffRow(permissionShape, { ...permissionRows, namesUniqueOnPlatform: false }, olds, news),
 
   async create(api, inputs) {
     const what = describeGrant(inputs);

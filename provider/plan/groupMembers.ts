@@ -2,8 +2,8 @@
  * A group's members as declared against its membership rows on the platform: which rows to add and which to
  * delete so the group holds exactly the declared users and nested groups. Pure; a list left out is not managed.
  */
-import { USER_TABLE } from "../user/schema";
-import { GROUP_TABLE } from "./schema";
+import { GROUP_TABLE } from "../resources/group/schema";
+import { USER_TABLE } from "../resources/user/schema";
 
 /** The group's member lists, and the table each one's members are rows of. */
 export const MEMBER_LISTS = { users: USER_TABLE, memberGroups: GROUP_TABLE } as const;

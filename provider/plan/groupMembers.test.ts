@@ -1,4 +1,4 @@
-import { liveMembers, parseMember, planMembers } from "./members";
+import { liveMembers, parseMember, planMembers } from "./groupMembers";
 
 const row = (key: string, member: string) => ({ key, member });
 
