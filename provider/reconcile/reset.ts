@@ -2,6 +2,7 @@ import type { Session } from "./session";
 import { isRunning, isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
 import { errorStatus, errorText } from "./platform";
 import { type PowerTimeouts, powerOn, sendKill, untilStoppedAfterKill, type VmRef, vmSubject } from "./power";
+import { Rendezvous } from "./rendezvous";
 import { restoreSnapshot } from "./restore";
 import { type Clock, realClock } from "./waitFor";
 
@@ -15,9 +16,11 @@ import { type Clock, realClock } from "./waitFor";
  * client sends it; a power-on POST follows only if the platform left the VM
  * stopped). Every wait and look goes through the shared status poller, so
  * the reads of a whole class are a handful of GETs (one per tick, 100
- * machines a GET). A lab of running VMs: 2 POSTs per VM and a few reads in
- * all (measured on the emulator: 8 GETs for 12 VMs, 9 for 60: 2.13 requests
- * a VM); the wall time of one restore and one power-on when all run at once.
+ * machines a GET). The VMs are reset in waves (all of them in one by
+ * default): a wave's VMs are looked at in one read, and start their waits
+ * together once each has sent its restore, so the poll's first read serves
+ * them all. A lab of running VMs: 2 POSTs per VM, the look and the poll; the
+ * wall time of one restore and one power-on when all run at once.
  */
 export interface ResetTarget {
   vm: VmRef;
@@ -54,7 +57,7 @@ export interface ResetOutcome {
 
 export interface ResetOptions {
   timeouts: PowerTimeouts & { restore: number };
-  /** VMs reset at once (default: all). */
+  /** VMs reset at once, in waves (default: all in one). */
   parallel?: number;
   clock?: Clock;
 }
@@ -68,7 +71,13 @@ const refusedUntilStopped = (err: unknown): boolean => errorStatus(err) === 409 
  * still refuses the restore is the VM waited for), and one wait, shared too,
  * until the restore's power-on has the VM running.
  */
-async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeouts"], clock: Clock): Promise<ResetStep> {
+async function resetVm(
+  api: Session,
+  target: ResetTarget,
+  t: ResetOptions["timeouts"],
+  clock: Clock,
+  wave: { arrive(): Promise<void> },
+): Promise<ResetStep> {
   const { vm } = target;
   return api.withMachineLock(vm.machineKey, async () => {
     const now = await lookAtMachineStatus(api, vm.machineKey, `the status of VM '${vm.name}'`, clock);
@@ -80,6 +89,7 @@ async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeo
         before: step.stop ? { running: false, status: "stopped" } : now,
         // With poweron the restore is over once the VM runs (or, if the platform left it stopped, is stopped).
         until: step.powerOn ? (s) => isRunning(s) || isStopped(s) : undefined,
+        sent: () => wave.arrive(),
         clock,
       });
     const restored = await restore().catch(async (err: unknown) => {
@@ -98,26 +108,40 @@ export function describeStep(step: ResetStep): string {
   return parts.join(", ");
 }
 
-/** Resets every target, `parallel` at a time; one VM's failure does not stop the others (each outcome says). */
+/**
+ * The targets in waves of at most `parallel` (all in one by default), in order; a machine at most once a wave, as
+ * its VMs wait for each other within one and a second reset of a machine waits for the first (its lock).
+ */
+export function planWaves<T extends { vm: { machineKey: string } }>(targets: T[], parallel = targets.length): T[][] {
+  const size = Math.max(1, parallel);
+  const waves: T[][] = [];
+  for (const target of targets) {
+    const wave = waves.find((w) => w.length < size && !w.some((other) => other.vm.machineKey === target.vm.machineKey));
+    if (wave) wave.push(target);
+    else waves.push([target]);
+  }
+  return waves;
+}
+
+/** Resets every target, a wave at a time; one VM's failure does not stop the others (each outcome says). */
 export async function resetVms(api: Session, targets: ResetTarget[], opts: ResetOptions): Promise<ResetOutcome[]> {
   const clock = opts.clock ?? realClock;
-  const outcomes: ResetOutcome[] = new Array(targets.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < targets.length) {
-      const i = next++;
-      const target = targets[i];
-      try {
-        const step = await resetVm(api, target, opts.timeouts, clock);
-        clock.log(`vplatform: VM '${target.vm.name}': ${describeStep(step)}`);
-        outcomes[i] = { target, step };
-      } catch (err) {
-        clock.log(`vplatform: VM '${target.vm.name}': reset failed: ${errorText(err)}`);
-        outcomes[i] = { target, error: errorText(err) };
-      }
+  const outcomes = new Map<ResetTarget, ResetOutcome>();
+  const resetOne = async (target: ResetTarget, wave: ReturnType<Rendezvous["member"]>) => {
+    try {
+      const step = await resetVm(api, target, opts.timeouts, clock, wave);
+      clock.log(`vplatform: VM '${target.vm.name}': ${describeStep(step)}`);
+      outcomes.set(target, { target, step });
+    } catch (err) {
+      clock.log(`vplatform: VM '${target.vm.name}': reset failed: ${errorText(err)}`);
+      outcomes.set(target, { target, error: errorText(err) });
+    } finally {
+      wave.leave(); // one that failed before its restore holds the others no longer
     }
   };
-  const workers = Math.max(1, Math.min(opts.parallel ?? targets.length, targets.length));
-  await Promise.all(Array.from({ length: workers }, worker));
-  return outcomes;
+  for (const wave of planWaves(targets, opts.parallel)) {
+    const meeting = new Rendezvous(wave.length);
+    await Promise.all(wave.map((target) => resetOne(target, meeting.member())));
+  }
+  return targets.map((target) => outcomes.get(target) as ResetOutcome);
 }
