@@ -191,11 +191,19 @@ function declareLab({ name, vms, ...lab }: LabEntry, refs: References): vp.Lab {
     ...lab,
     vms: vms.map(({ cloneFrom, nics, devices, ...v }) => ({
       ...v,
-      ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: local.has(cloneFrom.vm) ? cloneFrom.vm : vm(cloneFrom.vm) } } : {}),
+      ...(cloneFrom ? { cloneFrom: cloneSource(cloneFrom, (name) => (local.has(name) ? name : vm(name))) } : {}),
       nics: nics.map((n) => ({ ...n, vnet: n.vnet === undefined ? undefined : vnet(n.vnet) })),
       devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
     })),
   });
+}
+
+/** A clone's source: its template VM by `vm` (a name or a key), or the snapshot whose key it gives. */
+function cloneSource<V>(
+  { vm, snapshot, ...params }: NonNullable<VmEntry["cloneFrom"]>,
+  template: (ref: string) => V,
+): typeof params & ({ vm: V } | { snapshot: string }) {
+  return vm === undefined ? { ...params, snapshot: String(snapshot) } : { ...params, vm: template(vm) };
 }
 
 /** A VM entry with its references resolved: NICs' vnets and the clone's template to keys, devices' groups to UUIDs. */
@@ -203,7 +211,7 @@ function resolvedVm(entry: VmEntry, refs: References): VmDeclarationArgs {
   const { cloneFrom, nics, devices, ...vm } = entry;
   return {
     ...vm,
-    ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: refs.key("VirtualMachine", cloneFrom.vm) } } : {}),
+    ...(cloneFrom ? { cloneFrom: cloneSource(cloneFrom, (name) => refs.key("VirtualMachine", name)) } : {}),
     nics: nics.map((n) => ({ ...n, vnet: refs.key("Vnet", n.vnet) })),
     devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
   };

@@ -7,6 +7,7 @@ import { nicShape } from "../provider/resources/nic/schema";
 import {
   VIRTUAL_MACHINE_RULE_FIELDS,
   checkVirtualMachine,
+  checkCloneSource,
   cloneFromShape,
   virtualMachineShape,
 } from "../provider/resources/virtualMachine/schema";
@@ -91,11 +92,19 @@ const deviceEntry = z.strictObject({
   ...deviceFields,
   resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
 });
-const { snapshot: _snapshot, ...cloneFromYaml } = cloneFromShape;
-const cloneEntry = z.strictObject({
-  ...cloneFromYaml,
-  vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
-});
+const cloneEntry = z
+  .strictObject({
+    ...cloneFromShape,
+    vm: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Name of the template VM (of this environment or existing), or its VM key (or give snapshot)"),
+    snapshot: cloneFromShape.snapshot.describe(
+      "Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited",
+    ),
+  })
+  .superRefine(checkCloneSource);
 
 /** A VM entry with its NICs as `nic` takes them: hardware nested, the template written by name. */
 const vmEntryWith = <N extends z.ZodType>(nic: N) =>

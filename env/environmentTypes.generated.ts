@@ -175,8 +175,10 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
         cloneFrom?: {
-            /** Name of the template VM (of this environment or existing), or its VM key */
-            vm: string;
+            /** Name of the template VM (of this environment or existing), or its VM key (or give snapshot) */
+            vm?: string | undefined;
+            /** Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited */
+            snapshot?: string | undefined;
             /** Description of the clone operation */
             description?: string | undefined;
             /** Quiesce the guest file systems while cloning */
@@ -875,8 +877,10 @@ export interface Environment {
                 hotplug?: number | undefined;
             } | undefined;
             cloneFrom?: {
-                /** Name of the template VM (of this environment or existing), or its VM key */
-                vm: string;
+                /** Name of the template VM (of this environment or existing), or its VM key (or give snapshot) */
+                vm?: string | undefined;
+                /** Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited */
+                snapshot?: string | undefined;
                 /** Description of the clone operation */
                 description?: string | undefined;
                 /** Quiesce the guest file systems while cloning */

@@ -29,10 +29,15 @@ type Ref<R extends pulumi.CustomResource> = pulumi.Input<string> | R;
 
 type Nic = NonNullable<VmDeclarationArgs["nics"]>[number];
 
+type CloneParams = Args<Omit<NonNullable<T.VirtualMachineInputs["cloneFrom"]>, "vm" | "snapshot">>;
+
 /** A VM of the lab's template: the fields of an environment file's VM, hardware nested; its name is local to the copy. */
 export type LabVmArgs = Omit<VmDeclarationArgs, "cloneFrom" | "nics"> & {
-  /** `vm`: the name of a VM of the template (that copy's VM is cloned), or a VM key, or a VirtualMachine. */
-  cloneFrom?: Args<Omit<NonNullable<T.VirtualMachineInputs["cloneFrom"]>, "vm">> & { vm: Ref<VirtualMachine> };
+  /**
+   * `vm`: the name of a VM of the template (that copy's VM is cloned), or a VM key, or a VirtualMachine;
+   * or `snapshot`: a VmSnapshot or its key (the term's image, pinned while the golden VM is edited).
+   */
+  cloneFrom?: CloneParams & ({ vm: Ref<VirtualMachine> } | { snapshot: Ref<VmSnapshot> });
   /** A NIC without `vnet` is on the copy's vnet. */
   nics?: (Omit<Nic, "vnet"> & { vnet?: Ref<Vnet> })[];
 };
@@ -136,9 +141,9 @@ export class Lab extends pulumi.ComponentResource {
     };
     const vms: Record<string, LabCopyVm> = {};
     const machines: Record<string, VirtualMachine> = {};
-    for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet>>(args.vms, copy.name)) {
+    for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet | VmSnapshot>>(args.vms, copy.name)) {
       const { template, cloneFrom, nics, ...rest } = vm;
-      const source = cloneFrom && ref(cloneFrom.vm);
+      const source = cloneFrom && ref("vm" in cloneFrom ? cloneFrom.vm : cloneFrom.snapshot);
       const vnets = nics.map((n) => ref(n.vnet));
       // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
       const on = [...vnets.flatMap((v) => v.on), ...(source?.on ?? [])];
@@ -147,7 +152,9 @@ export class Lab extends pulumi.ComponentResource {
         {
           exclusiveHardware: true,
           ...rest,
-          ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: source!.key } } : {}),
+          ...(cloneFrom
+            ? { cloneFrom: "vm" in cloneFrom ? { ...cloneFrom, vm: source!.key } : { ...cloneFrom, snapshot: source!.key } }
+            : {}),
           nics: nics.map((n, i) => ({ ...n, vnet: vnets[i].key })),
         },
         { parent: this, dependsOn: gate.apply((g) => [...g, ...on]) },

@@ -7,6 +7,7 @@ import { toBoolean } from "../schemas/normalize";
 import { isRunning, isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
 import { errorStatus, errorText, rowsWhere, str } from "./platform";
 import { type PowerTimeouts, powerOn, sendKill, untilStoppedAfterKill, type VmRef, vmSubject } from "./power";
+import { Rendezvous } from "./rendezvous";
 import { restoreSnapshot } from "./restore";
 import { type Clock, realClock } from "./waitFor";
 
@@ -23,9 +24,11 @@ import { type Clock, realClock } from "./waitFor";
  * stopped). Every wait and look goes through the shared status poller, so
  * the reads of a whole class are a handful of GETs (one per tick, 100
  * machines a GET), and so do the looks at the VMs' and snapshots' NICs and
- * devices. A lab of running VMs: 2 POSTs per VM and a few reads in all
- * (measured on the emulator: 29 requests for 12 VMs, 2.42 a VM); the wall
- * time of one restore and one power-on when all run at once.
+ * devices. The VMs are reset in waves (all of them in one by default): a
+ * wave's VMs are looked at in one read, and start their waits together once
+ * each has sent its restore, so the poll's first read serves them all. A lab
+ * of running VMs: 2 POSTs per VM, the looks and the poll; the wall time of
+ * one restore and one power-on when all run at once.
  */
 export interface ResetTarget {
   vm: VmRef;
@@ -68,7 +71,7 @@ export interface ResetOutcome {
 
 export interface ResetOptions {
   timeouts: PowerTimeouts & { restore: number };
-  /** VMs reset at once (default: all). */
+  /** VMs reset at once, in waves (default: all in one). */
   parallel?: number;
   clock?: Clock;
 }
@@ -131,7 +134,13 @@ async function runHardwareReset(api: Session, vm: VmRef, steps: HardwareResetSte
  * still refuses the restore is the VM waited for), and one wait, shared too,
  * until the restore's power-on has the VM running.
  */
-async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeouts"], clock: Clock): Promise<ResetStep> {
+async function resetVm(
+  api: Session,
+  target: ResetTarget,
+  t: ResetOptions["timeouts"],
+  clock: Clock,
+  wave: { arrive(): Promise<void> },
+): Promise<ResetStep> {
   const { vm } = target;
   return api.withMachineLock(vm.machineKey, async () => {
     const [now, hardware] = await Promise.all([
@@ -151,6 +160,7 @@ async function resetVm(api: Session, target: ResetTarget, t: ResetOptions["timeo
         before: step.stop ? { running: false, status: "stopped" } : now,
         // With poweron the restore is over once the VM runs (or, if the platform left it stopped, is stopped).
         until: step.powerOn ? (s) => isRunning(s) || isStopped(s) : undefined,
+        sent: () => wave.arrive(),
         clock,
       });
     const restored = await restore().catch(async (err: unknown) => {
@@ -174,27 +184,41 @@ export function describeStep(step: ResetStep): string {
   return parts.join(", ");
 }
 
-/** Resets every target, `parallel` at a time; one VM's failure does not stop the others (each outcome says). */
+/**
+ * The targets in waves of at most `parallel` (all in one by default), in order; a machine at most once a wave, as
+ * its VMs wait for each other within one and a second reset of a machine waits for the first (its lock).
+ */
+export function planWaves<T extends { vm: { machineKey: string } }>(targets: T[], parallel = targets.length): T[][] {
+  const size = Math.max(1, parallel);
+  const waves: T[][] = [];
+  for (const target of targets) {
+    const wave = waves.find((w) => w.length < size && !w.some((other) => other.vm.machineKey === target.vm.machineKey));
+    if (wave) wave.push(target);
+    else waves.push([target]);
+  }
+  return waves;
+}
+
+/** Resets every target, a wave at a time; one VM's failure does not stop the others (each outcome says). */
 export async function resetVms(api: Session, targets: ResetTarget[], opts: ResetOptions): Promise<ResetOutcome[]> {
   const clock = opts.clock ?? realClock;
-  const outcomes: ResetOutcome[] = new Array(targets.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < targets.length) {
-      const i = next++;
-      const target = targets[i];
-      try {
-        const step = await resetVm(api, target, opts.timeouts, clock);
-        clock.log(`vplatform: VM '${target.vm.name}': ${describeStep(step)}`);
-        outcomes[i] = { target, step };
-      } catch (err) {
-        clock.log(`vplatform: VM '${target.vm.name}': reset failed: ${errorText(err)}`);
-        const status = errorStatus(err);
-        outcomes[i] = { target, error: errorText(err), ...(status === undefined ? {} : { status }) };
-      }
+  const outcomes = new Map<ResetTarget, ResetOutcome>();
+  const resetOne = async (target: ResetTarget, wave: ReturnType<Rendezvous["member"]>) => {
+    try {
+      const step = await resetVm(api, target, opts.timeouts, clock, wave);
+      clock.log(`vplatform: VM '${target.vm.name}': ${describeStep(step)}`);
+      outcomes.set(target, { target, step });
+    } catch (err) {
+      clock.log(`vplatform: VM '${target.vm.name}': reset failed: ${errorText(err)}`);
+      const status = errorStatus(err);
+      outcomes.set(target, { target, error: errorText(err), ...(status === undefined ? {} : { status }) });
+    } finally {
+      wave.leave(); // one that failed before its restore holds the others no longer
     }
   };
-  const workers = Math.max(1, Math.min(opts.parallel ?? targets.length, targets.length));
-  await Promise.all(Array.from({ length: workers }, worker));
-  return outcomes;
+  for (const wave of planWaves(targets, opts.parallel)) {
+    const meeting = new Rendezvous(wave.length);
+    await Promise.all(wave.map((target) => resetOne(target, meeting.member())));
+  }
+  return targets.map((target) => outcomes.get(target) as ResetOutcome);
 }
