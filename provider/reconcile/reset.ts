@@ -129,7 +129,7 @@ async function runHardwareReset(api: Session, vm: VmRef, steps: HardwareResetSte
 }
 
 /**
- * The floor: one look (shared by every VM reset at once), the kill, the
+ * The floor: one look (shared by every VM reset at once, with the hardware look), the kill, the
  * restore sent at once behind it (a kill is immediate; only if the platform
  * still refuses the restore is the VM waited for), and one wait, shared too,
  * until the restore's power-on has the VM running.

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { classFloor } from "../../bench/class/floor";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
 import { runProgram, type Run } from "./teamRepo";
@@ -236,8 +237,9 @@ describe("a class of 5 from one file, through `vplatform env`", () => {
 
     await hook("/requests", "DELETE");
     const reset = await vplatform("reset class.yaml --stack spring --copy 3");
-    // Its floor (a kill and a restore with power-on a VM, one look and one read of the shared poll) and at most one read more.
-    expect(await counted("reset --copy 3", 2)).toBeLessThanOrEqual(2 * 2 + 2 + 1);
+    // Its floor (bench/class/floor.ts: a kill and a restore with power-on a VM; the look at the VMs' status, their and
+    // their snapshots' NICs and devices; one read of the shared poll) and at most one read more.
+    expect(await counted("reset --copy 3", 2)).toBeLessThanOrEqual(classFloor("reset", { copies: 1, vmsPerCopy: 2 }).requests + 1);
     expect(reset).toMatchObject({ code: 0 });
     expect(reset.stdout.trim().split("\n")).toEqual([
       `course-03 db (course-03-db): killed, restored to snapshot ${db.snapshot}, running`,
@@ -258,8 +260,8 @@ describe("a class of 5 from one file, through `vplatform env`", () => {
     const sent = await counted("reset --all", COPIES * 2);
     expect(reset).toMatchObject({ code: 0 });
     expect(reset.stdout.trim().split("\n")).toHaveLength(COPIES * 2);
-    // The floor: a kill and a restore with power-on a VM, one look and one read of the poll the whole wave shares.
-    expect(sent).toBeLessThanOrEqual(2 * COPIES * 2 + 2 + 1);
+    // The floor (bench/class/floor.ts), the whole class in one wave, and at most one read more.
+    expect(sent).toBeLessThanOrEqual(classFloor("reset", { copies: COPIES, vmsPerCopy: 2 }).requests + 1);
     for (const copy of Object.values(copies))
       for (const vm of Object.values(copy.vms))
         expect(await api(`/v4/vms/${vm.id}?fields=machine%23status%23status%20as%20status`)).toEqual({ status: "running" });
