@@ -23,6 +23,12 @@ export interface ClassMeasured extends ClassShape {
   seconds: number;
   /** Peak resident MiB of the provider processes; undefined where the phase runs in the CLI's own process. */
   peakMiB?: number;
+  /** Up only: seconds from the command's start to the last VM running. */
+  readySeconds?: number;
+  /** Up only: the clones, how many were made from clones, the most sources cloning at once (the recorder's). */
+  tree?: { clones: number; fromClones: number; sourcesAtOnce: number };
+  /** Up only: the VMs that differ from copy 1's VM of the same template (none when the copies are equal). */
+  differing?: string[];
 }
 
 /** One API key's hourly allowance on the platform. */
