@@ -185,7 +185,8 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
     expect(await statuses(run())).toEqual(["stopped", "stopped", "stopped"]);
     for (const c of copies) expect(await keyStatus(run(), c.apiKey.secret)).toBe(401);
     // The users are disabled too: a password, or a key made later, no longer logs in either.
-    for (const c of copies) expect(await run().api(`/v4/users?filter=name%20eq%20'${c.name}'&fields=enabled`)).toEqual([{ enabled: false }]);
+    for (const c of copies)
+      expect(await run().api(`/v4/users?filter=name%20eq%20'${c.name}'&fields=enabled`)).toEqual([{ enabled: false }]);
   }, 300_000);
 
   test("an end date in the past is refused at preview, naming the field, with no mutating request", async () => {
