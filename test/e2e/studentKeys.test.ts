@@ -15,6 +15,9 @@ import { type Run, runProgram } from "./teamRepo";
 jest.setTimeout(600_000);
 
 const COPIES = 4;
+/** The student's commands as the class-labs guide gives them: run here as written, on this emulator's address. */
+const GUIDE = fs.readFileSync(path.join(findRepoRoot(), "docs", "guides", "class-labs.md"), "utf8");
+const GUIDED_RESET = /^export VPLATFORM_API_KEY=\S+.*\nnpx vplatform (student reset .+)$/m.exec(GUIDE)?.[1];
 const CLASS = `labs:
   - name: term
     copies: ${COPIES}
@@ -265,8 +268,10 @@ describe("each copy's key reaches its own copy and nothing else", () => {
       content: (await hook(drive(c))).content,
       ram: (await admin(`vms/${c.vm}?fields=ram`)).ram,
     });
+    expect(GUIDED_RESET).toBe("student reset --endpoint https://lab.example:8443");
+    const args = GUIDED_RESET!.replace("https://lab.example:8443", emulator.url).split(" ");
     for (const i of copies) {
-      const reset = await vplatform(["student", "reset", "--endpoint", emulator.url], { VPLATFORM_API_KEY: i.key });
+      const reset = await vplatform(args, { VPLATFORM_API_KEY: i.key });
       expect(reset).toMatchObject({ code: 0 });
       expect(reset.stdout.trim()).toBe(`term-0${i.n}-lab: killed, restored to snapshot ${i.snapshotRecord}, running`);
       for (const c of copies) {
