@@ -12,11 +12,11 @@ import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
 import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
-import { ApiKey, type ApiKeyArgs, type Task, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
+import { ApiKey, type ApiKeyArgs, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
-import { assertCalendar, declareCalendar, vmPowerTasks } from "./labCalendar";
+import { assertCalendar, type CalendarTasks, declareCalendar, userDisableTask, vmPowerTasks } from "./labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
 import type { LabAccess, LabUserArgs } from "./labAccessArgs";
 import { assertLabAccess, declareCopyGrants, declareCopyUser } from "./labGrants";
@@ -68,7 +68,8 @@ export interface LabArgs {
   resetSnapshot?: string;
   /**
    * Class hours and the end of the term, run by the platform's own schedules: weekly sessions power every copy's
-   * VMs on at their start and off at their stop; at `ends` the VMs power off and the copies' API keys expire.
+   * VMs on at their start and off at their stop; at `ends` the VMs power off, the copies' users are disabled and
+   * their API keys expire.
    */
   calendar?: LabCalendar;
 }
@@ -115,18 +116,13 @@ export class Lab extends pulumi.ComponentResource {
     }
     const copies = planCopies({ name, ...args });
     const gate = clearOfExistingVnets(name, copies, opts);
-    const power = { poweron: [] as Task[], poweroff: [] as Task[] };
+    const power: CalendarTasks = { poweron: [], poweroff: [], disable: [] };
     this.copies = Object.fromEntries(copies.map((copy) => [copy.key, this.declareCopy(copy, args, gate, power)]));
     if (args.calendar) declareCalendar(name, args.calendar, power, this, now);
     this.registerOutputs({ copies: this.copies });
   }
 
-  private declareCopy(
-    copy: LabCopy,
-    args: LabArgs,
-    gate: pulumi.Output<pulumi.Resource[]>,
-    power: Record<"poweron" | "poweroff", Task[]>,
-  ): LabCopyOutputs {
+  private declareCopy(copy: LabCopy, args: LabArgs, gate: pulumi.Output<pulumi.Resource[]>, power: CalendarTasks): LabCopyOutputs {
     const { network, gateway, dhcpStart, dhcpStop } = copy;
     const vnet = new Vnet(
       copy.name,
@@ -170,6 +166,7 @@ export class Lab extends pulumi.ComponentResource {
     }
     const user = args.user ? declareCopyUser(copy.name, args.user, { parent: this, dependsOn: gate }) : undefined;
     if (user) declareCopyGrants(copy.name, user, vnet, machines, args.access, this);
+    if (user && args.calendar?.ends !== undefined) power.disable.push(userDisableTask(user, copy.name, this));
     const key =
       user && args.apiKey
         ? new ApiKey(

@@ -23,7 +23,9 @@ describe("a reset puts the VM's NICs and devices back as the snapshot holds them
       { nics: [nic("5", "aa:01"), nic("6", "aa:02", "9")], devices: [] },
       { nics: [nic("90", "aa:01")], devices: [] },
     );
-    expect(steps).toEqual([{ kind: "deleteNic", key: "6", what: "removed NIC 'eth0' (aa:02) on vnet 9" }]);
+    expect(steps).toEqual([
+      { kind: "deleteNic", key: "6", what: "removed NIC 'eth0' (aa:02) on vnet 9", object: "NIC 'eth0' (aa:02) on vnet 9" },
+    ]);
   });
   test("a NIC moved to another vnet or disabled is put back; one the VM lost is added again with its MAC", () => {
     const steps = planHardwareReset(
@@ -31,11 +33,18 @@ describe("a reset puts the VM's NICs and devices back as the snapshot holds them
       { nics: [nic("90", "aa:01"), nic("91", "aa:03", "7", { name: "eth1" })], devices: [] },
     );
     expect(steps).toEqual([
-      { kind: "putNic", key: "5", changes: { vnet: "7", enabled: true }, what: "put back NIC 'eth0' (aa:01) on vnet 7" },
+      {
+        kind: "putNic",
+        key: "5",
+        changes: { vnet: "7", enabled: true },
+        what: "put back NIC 'eth0' (aa:01) on vnet 7",
+        object: "NIC 'eth0' (aa:01) on vnet 9",
+      },
       {
         kind: "addNic",
         body: { name: "eth1", macaddress: "aa:03", vnet: "7", enabled: true, description: "[vplatform:m1]", interface: "virtio" },
         what: "added back NIC 'eth1' (aa:03) on vnet 7",
+        object: "NIC 'eth1' (aa:03) on vnet 7",
       },
     ]);
   });

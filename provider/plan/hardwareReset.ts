@@ -26,10 +26,12 @@ export interface MachineNicsAndDevices {
   devices: ResetDevice[];
 }
 
-export type HardwareResetStep =
-  | { kind: "deleteNic" | "deleteDevice"; key: string; what: string }
-  | { kind: "putNic"; key: string; changes: { vnet?: string; enabled?: boolean }; what: string }
-  | { kind: "addNic"; body: Omit<ResetNic, "key">; what: string };
+/** Each step says what it does (`what`, once done) to which NIC or device (`object`). */
+export type HardwareResetStep = { what: string; object: string } & (
+  | { kind: "deleteNic" | "deleteDevice"; key: string }
+  | { kind: "putNic"; key: string; changes: { vnet?: string; enabled?: boolean } }
+  | { kind: "addNic"; body: Omit<ResetNic, "key"> }
+);
 
 const nicWhat = (n: ResetNic) => `NIC '${n.name}' (${n.macaddress}) on vnet ${n.vnet}`;
 
@@ -42,7 +44,7 @@ export function planHardwareReset(vm: MachineNicsAndDevices, snapshot: MachineNi
     const mac = nic.macaddress.toLowerCase();
     const was = saved.get(mac);
     if (!was || present.has(mac)) {
-      steps.push({ kind: "deleteNic", key: nic.key, what: `removed ${nicWhat(nic)}` });
+      steps.push({ kind: "deleteNic", key: nic.key, what: `removed ${nicWhat(nic)}`, object: nicWhat(nic) });
       continue;
     }
     present.add(mac);
@@ -50,15 +52,17 @@ export function planHardwareReset(vm: MachineNicsAndDevices, snapshot: MachineNi
       ...(nic.vnet !== was.vnet ? { vnet: was.vnet } : {}),
       ...(nic.enabled !== was.enabled ? { enabled: was.enabled } : {}),
     };
-    if (Object.keys(changes).length > 0) steps.push({ kind: "putNic", key: nic.key, changes, what: `put back ${nicWhat(was)}` });
+    if (Object.keys(changes).length > 0)
+      steps.push({ kind: "putNic", key: nic.key, changes, what: `put back ${nicWhat(was)}`, object: nicWhat(nic) });
   }
   for (const [mac, was] of saved) {
     if (present.has(mac)) continue;
     const { key: _snapshotsOwn, ...body } = was;
-    steps.push({ kind: "addNic", body, what: `added back ${nicWhat(was)}` });
+    steps.push({ kind: "addNic", body, what: `added back ${nicWhat(was)}`, object: nicWhat(was) });
   }
   const uuids = new Set(snapshot.devices.map((d) => d.uuid));
   for (const device of vm.devices)
-    if (!uuids.has(device.uuid)) steps.push({ kind: "deleteDevice", key: device.key, what: `removed device '${device.name}'` });
+    if (!uuids.has(device.uuid))
+      steps.push({ kind: "deleteDevice", key: device.key, what: `removed device '${device.name}'`, object: `device '${device.name}'` });
   return steps;
 }

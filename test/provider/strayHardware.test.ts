@@ -39,7 +39,10 @@ describe("a VM with exclusiveHardware", () => {
     const drifted = await p.read(vm.id, clean.props);
     expect(drifted.inputs.exclusiveHardware).toBe(false);
     expect(drifted.props.strayHardware).toBe(`NIC 'sneaky' (key ${stray.$key}) on vnet ${other}`);
+    const log = jest.spyOn(console, "log").mockImplementation(() => undefined);
     const d = await p.diff(vm.id, drifted.props, vm.inputs);
+    expect(log.mock.calls.flat().join("\n")).toContain(`the update removes it: NIC 'sneaky' (key ${stray.$key}) on vnet ${other}`);
+    log.mockRestore();
     expect(d).toMatchObject({ changes: true, replaces: [] });
 
     // The update removes it, and only it.

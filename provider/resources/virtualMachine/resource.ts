@@ -230,8 +230,6 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
   const live: LiveVmState = { running: recorded ? olds.running === true : true, allowHotplug: olds.allowHotplug !== false };
   const plan = planVmUpdate(olds, news, live);
   if (plan.diff.replaces.length > 0) return plan.diff;
-  if (news.exclusiveHardware === true && olds.strayHardware)
-    plan.diff.warnings.push(`VM '${news.name}' has hardware its program does not declare; the update removes it: ${olds.strayHardware}`);
   if (!plan.ok && (recorded || olds.running !== false)) {
     throw new Error(
       `vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`,
@@ -242,6 +240,9 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
   const t = resolveTimeouts(news.timeouts);
   const restart = `the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`;
   const lines = plan.restart ? [`${plan.restart}: ${recorded ? restart : `if it is running then, ${restart}`}`] : [];
+  // Named where a reader of the plan sees it: what a refresh found that no declaration made.
+  if (news.exclusiveHardware === true && olds.strayHardware)
+    lines.push(`VM '${news.name}' has hardware its program does not declare; the update removes it: ${olds.strayHardware}`);
   return { ...plan.diff, warnings: [...plan.warnings, ...lines] };
 }
 
