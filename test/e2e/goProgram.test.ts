@@ -1,12 +1,14 @@
 // examples/go-lab: a Go program (runtime: go, built by our tools/pulumi-language-go with `go build`) on the Go SDK
-// generated from schema.json (scripts/gen-sdk.sh --go), served by the resource plugin, under the real engine against
-// the emulator. Modules come from the Go module proxy through Go's module cache (warmed by the set-up's engine build).
+// generated from schema.json (scripts/gen-sdk.sh --go, which the set-up runs once per schema: VPLATFORM_SDK), served
+// by the resource plugin, under the real engine against the emulator. Modules come from the Go module proxy through
+// Go's module cache (warmed by the set-up's builds of the engine and the SDK).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { findRepoRoot } from "../../env/local-stack";
 import { startE2e, type E2eContext } from "./harness";
+import { setUpSdk } from "./setUpSdks";
 import { labLifecycle } from "./labProgram";
 
 const run = promisify(execFile);
@@ -19,13 +21,11 @@ beforeAll(async () => {
   fs.mkdirSync(base, { recursive: true });
   projectDir = fs.mkdtempSync(path.join(base, "go-lab-"));
   fs.cpSync(path.join(root, "examples", "go-lab"), projectDir, { recursive: true });
-  const sdk = path.join(projectDir, "sdk");
-  await run("bash", ["scripts/gen-sdk.sh", "--go", sdk], { cwd: root, maxBuffer: 64 * 1024 * 1024 });
-  await run("go", ["mod", "edit", `-replace=example.com/pulumi-vplatform/sdk/go=${path.join(sdk, "go")}`], { cwd: projectDir });
-  // The engine build's flags (scripts/build-engine.sh), so Go's build cache already holds the Pulumi SDK's packages.
-  process.env.GOFLAGS = "-mod=mod -tags=osusergo,grpcnotrace -trimpath";
+  await run("go", ["mod", "edit", `-replace=example.com/pulumi-vplatform/sdk/go=${path.join(setUpSdk(), "go")}`], { cwd: projectDir });
+  // The set-up's flags: Go's build cache already holds the packages of the Pulumi SDK and ours (scripts/env.sh).
+  process.env.GOFLAGS = process.env.VPLATFORM_GOFLAGS;
   ctx = await startE2e("go-lab", { projectDir });
-}, 900_000);
+}, 120_000);
 afterAll(async () => {
   await ctx?.dispose();
   if (projectDir) fs.rmSync(projectDir, { recursive: true, force: true });
