@@ -15,6 +15,7 @@ import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
 import { DYNAMIC_PROVIDER_KEY, dynamicProviderSource } from "./dynamicSdkState";
+import { withSdkSpellings } from "./sdkSpellings";
 
 type Settings = Record<string, unknown>;
 
@@ -81,9 +82,14 @@ export class VplatformProvider implements provider.Provider {
 
   /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
   check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
-    return this.run(urn, undefined, async (ops, session) => {
+    return this.run(urn, undefined, async (ops, session, resource) => {
       const checked = await ops.check(session, news, olds ?? {});
-      return { ...checked, inputs: asSecrets(checked.inputs, ops.secretProperties) };
+      const inputs = Object.keys(resource.inputs.shape);
+      return {
+        ...checked,
+        inputs: asSecrets(checked.inputs, ops.secretProperties),
+        ...(checked.failures && { failures: checked.failures.map((f) => withSdkSpellings(f, inputs)) }),
+      };
     });
   }
 
@@ -144,7 +150,7 @@ export class VplatformProvider implements provider.Provider {
     const fn = this.functions.get(resourceName(this.pkg, token) ?? "");
     if (!fn) throw new Error(`vplatform: unknown function '${token}' (this provider serves ${this.functionNames.join(", ")})`);
     const checked = checkLookupArgs(fn, inputs);
-    if (checked.failures) return { failures: checked.failures };
+    if (checked.failures) return { failures: checked.failures.map((f) => withSdkSpellings(f, Object.keys(fn.args.shape))) };
     if (!this.session) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
     return { outputs: await runLookup(fn, this.session, checked.args) };
   }

@@ -32,7 +32,7 @@ afterAll(async () => {
 });
 
 describe("the Go lab program under the real engine: preview, up, no changes, refresh, update, bad input, destroy", () => {
-  labLifecycle("go", () => ctx);
+  labLifecycle("go", () => ctx, { cpuCores: "Go: CpuCores", guide: "docs/guides/go.md" });
 });
 
 describe("docs/guides/go.md", () => {

@@ -50,7 +50,7 @@ describe("the Python SDK's distribution (scripts/build-python-sdk.sh, run by the
 });
 
 describe("the Python lab program under the real engine: preview, up, no changes, refresh, update, bad input, destroy", () => {
-  labLifecycle("py", () => ctx);
+  labLifecycle("py", () => ctx, { cpuCores: "Python: cpu_cores", guide: "docs/guides/python.md" });
 });
 
 describe("docs/guides/python.md", () => {
