@@ -5,6 +5,7 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
+import { goName } from "../../provider/plugin/sdkSpellings";
 import { setUpSdk } from "./setUpSdks";
 
 const root = findRepoRoot();
@@ -55,6 +56,16 @@ describe("scripts/gen-sdk.sh (run by the set-up once per schema: VPLATFORM_SDK)"
       const name = lastPart(token);
       expect([token, goFiles.includes(`${name[0].toLowerCase()}${name.slice(1)}.go`)]).toEqual([token, true]);
     }
+    // Every input's Go field is named as a refusal names it for Go programs (provider/plugin/sdkSpellings.ts).
+    const goSources = goFiles
+      .filter((f) => f.endsWith(".go"))
+      .map((f) => fs.readFileSync(path.join(out, "go", "vplatform", f), "utf8"))
+      .join("\n");
+    const inputs = [
+      ...Object.values<{ inputProperties?: object }>(schema.resources).flatMap((r) => Object.keys(r.inputProperties ?? {})),
+      ...Object.values<{ properties?: object }>(schema.types).flatMap((t) => Object.keys(t.properties ?? {})),
+    ];
+    expect([...new Set(inputs)].filter((input) => !goSources.includes(`\t${goName(input)} `))).toEqual([]);
   });
 });
 
