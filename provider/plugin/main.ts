@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // pulumi-resource-vplatform: the resource provider plugin the engine starts
 // (one process per provider instance), serving schema.json's resources.
+import "./requireSupportedNode"; // first: on an unsupported Node.js, nothing else loads
 import { exitWithEngine } from "../client/exitWithEngine";
 import { keepYoungGenerationSmall } from "../client/youngGeneration";
 import { serve } from "./server";

@@ -21,6 +21,8 @@ beforeAll(async () => {
   fs.mkdirSync(base, { recursive: true });
   projectDir = fs.mkdtempSync(path.join(base, "go-lab-"));
   fs.cpSync(path.join(root, "examples", "go-lab"), projectDir, { recursive: true });
+  // The vplatform package as `npm install` puts it in a project: Pulumi.yaml names its plugin directory.
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(projectDir, "node_modules"), "dir");
   await run("go", ["mod", "edit", `-replace=example.com/pulumi-vplatform/sdk/go=${path.join(setUpSdk(), "go")}`], { cwd: projectDir });
   // The set-up's flags: Go's build cache already holds the packages of the Pulumi SDK and ours (scripts/env.sh).
   process.env.GOFLAGS = process.env.VPLATFORM_GOFLAGS;
@@ -40,5 +42,12 @@ describe("docs/guides/go.md", () => {
     const guide = fs.readFileSync(path.join(root, "docs", "guides", "go.md"), "utf8");
     const program = fs.readFileSync(path.join(root, "examples/go-lab/main.go"), "utf8");
     expect(guide).toContain(`\`\`\`go\n${program.trimEnd()}\n\`\`\``);
+  });
+
+  test("names the plugin directory in Pulumi.yaml as the example this file runs does", () => {
+    const guide = fs.readFileSync(path.join(root, "docs", "guides", "go.md"), "utf8");
+    const plugins = /```yaml\n(plugins:\n[^`]*)```/.exec(guide)?.[1];
+    expect(plugins).toBeDefined();
+    expect(fs.readFileSync(path.join(root, "examples/go-lab/Pulumi.yaml"), "utf8")).toContain(plugins);
   });
 });
