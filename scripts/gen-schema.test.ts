@@ -4,7 +4,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RESOURCE_LIST } from "../provider/resources";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
-import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
+import { buildSchema, enumValueName, generatedFiles, goImportBasePath } from "./gen-schema";
 
 const root = path.resolve(__dirname, "..");
 const schema = buildSchema("0.0.0");
@@ -17,6 +17,20 @@ describe("the committed generated files", () => {
       expect(fs.readFileSync(path.join(root, file), "utf8")).toBe(text);
     },
   );
+});
+
+describe("the Go SDK's import path (Pulumi's convention for a package SDK: <repository>/sdk/go[/vN]/<name>)", () => {
+  test("from the schema's repository, with no major version before v2", () => {
+    expect(schema.repository).toBe("https://github.com/vplatform/pulumi-vplatform");
+    expect(goImportBasePath("0.1.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/vplatform");
+    expect(goImportBasePath("1.4.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/vplatform");
+  });
+  test("a major version from 2 on is part of the module path, as Go requires", () => {
+    expect(goImportBasePath("2.0.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/v2/vplatform");
+  });
+  test("is the schema's language.go.importBasePath", () => {
+    expect(buildSchema("3.1.0").language.go).toEqual({ importBasePath: "github.com/vplatform/pulumi-vplatform/sdk/go/v3/vplatform" });
+  });
 });
 
 describe("Pulumi package schema shape", () => {

@@ -165,6 +165,21 @@ const withProviderResource = (schema: Json): Json => ({
   },
 });
 
+/**
+ * The package's source repository (Pulumi's convention for a provider: github.com/<owner>/pulumi-<name>). The Go SDK's
+ * import path follows from it as Pulumi's Go generator derives it for a package SDK (pkg/codegen/go ExtractModulePath,
+ * supportPack): the module <repository>/sdk/go, /vN from v2 on, and in it the package vplatform. Written out here so
+ * that the path is decided once, not left to the generator's fallback (example.com/pulumi-vplatform).
+ */
+const REPOSITORY = "https://github.com/vplatform/pulumi-vplatform";
+
+/** The Go SDK's package import path for this version of the package (a major version from 2 on is in the module path). */
+export function goImportBasePath(version: string): string {
+  const major = Number(version.split(".")[0]);
+  const { host, pathname } = new URL(REPOSITORY);
+  return `${host}${pathname}/sdk/go${major > 1 ? `/v${major}` : ""}/${PKG}`;
+}
+
 export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
   const types: Json = {};
   const resources = Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)]));
@@ -177,6 +192,7 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
       "Virtual networks, VMs, drives, NICs, passthrough devices and snapshots of the virtualization platform (dynamic resources; this schema is the contract and the documentation source).",
     keywords: ["pulumi", "virtualization", "category/infrastructure"],
     license: "Apache-2.0",
+    repository: REPOSITORY,
     config: {
       variables: Object.fromEntries(
         SETTING_NAMES.map((name) => {
@@ -191,9 +207,10 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
     // the package's one SDK, whose classes take over the imported rows (aliases) and which exports these enums.
     // Python (tools/gen-sdk-python): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
-    // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>.
+    // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>. Go: the import path above.
     language: {
       nodejs: { packageName: "vplatform" },
+      go: { importBasePath: goImportBasePath(version) },
       python: { pyproject: { enabled: true }, respectSchemaVersion: true, requires: { pulumi: pulumiPythonRequirement() } },
     },
   });

@@ -5,7 +5,7 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	vp "example.com/pulumi-vplatform/sdk/go/vplatform"
+	vp "github.com/vplatform/pulumi-vplatform/sdk/go/vplatform"
 )
 
 const GiB = 1 << 30

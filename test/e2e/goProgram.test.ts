@@ -13,8 +13,11 @@ import { labLifecycle } from "./labProgram";
 
 const run = promisify(execFile);
 const root = findRepoRoot();
+const { version } = require("../../package.json");
 let ctx: E2eContext;
 let projectDir: string;
+/** The Go SDK's module, as scripts/gen-sdk.sh named it from schema.json's import path. */
+const sdkModule = () => /^module (\S+)$/m.exec(fs.readFileSync(path.join(setUpSdk(), "go", "go.mod"), "utf8"))?.[1];
 
 beforeAll(async () => {
   const base = path.join(root, ".e2e-work");
@@ -23,7 +26,9 @@ beforeAll(async () => {
   fs.cpSync(path.join(root, "examples", "go-lab"), projectDir, { recursive: true });
   // The vplatform package as `npm install` puts it in a project: Pulumi.yaml names its plugin directory.
   fs.symlinkSync(path.join(root, "node_modules"), path.join(projectDir, "node_modules"), "dir");
-  await run("go", ["mod", "edit", `-replace=example.com/pulumi-vplatform/sdk/go=${path.join(setUpSdk(), "go")}`], { cwd: projectDir });
+  // The guide's require and replace (docs/guides/go.md), to the set-up's SDK.
+  const sdk = path.join(setUpSdk(), "go");
+  await run("go", ["mod", "edit", `-require=${sdkModule()}@v${version}`, `-replace=${sdkModule()}=${sdk}`], { cwd: projectDir });
   // The set-up's flags: Go's build cache already holds the packages of the Pulumi SDK and ours (scripts/env.sh).
   process.env.GOFLAGS = process.env.VPLATFORM_GOFLAGS;
   ctx = await startE2e("go-lab", { projectDir });
@@ -42,6 +47,13 @@ describe("docs/guides/go.md", () => {
     const guide = fs.readFileSync(path.join(root, "docs", "guides", "go.md"), "utf8");
     const program = fs.readFileSync(path.join(root, "examples/go-lab/main.go"), "utf8");
     expect(guide).toContain(`\`\`\`go\n${program.trimEnd()}\n\`\`\``);
+  });
+
+  test("requires the SDK by the module path schema.json gives it, as this file does", () => {
+    const guide = fs.readFileSync(path.join(root, "docs", "guides", "go.md"), "utf8");
+    expect(sdkModule()).toBe("github.com/vplatform/pulumi-vplatform/sdk/go");
+    expect(guide).toContain(`go mod edit -require=${sdkModule()}@v${version} -replace=${sdkModule()}=<clone>/.tools/sdk/go\n`);
+    expect(fs.readFileSync(path.join(root, "examples/go-lab/main.go"), "utf8")).toContain(`vp "${sdkModule()}/vplatform"`);
   });
 
   test("names the plugin directory in Pulumi.yaml as the example this file runs does", () => {
