@@ -63,8 +63,11 @@ ensure_npm_packages() {
 # and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
 build_cached() { # name srcdir -> prints the cached binary path
-  local name="$1" src="$2" hash dir
-  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go "$src"/*.py 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
+  local name="$1" src="$2" hash dir sources=("$2") dep
+  # A module its go.mod replaces with a directory beside it (tools/languagehost) is part of its sources.
+  for dep in $(sed -n 's|^replace [^ ]* => \(\.\./[^ ]*\)$|\1|p' "$src/go.mod"); do sources+=("$src/$dep"); done
+  hash="$( (for dep in "${sources[@]}"; do cat "$dep"/go.mod "$dep"/go.sum "$dep"/*.go "$dep"/*.py 2>/dev/null; done
+    echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
   dir="$VPLATFORM_CACHE/$name-$hash"
   if [ ! -x "$dir/$name" ]; then
     # Several set-ups at once (worktrees, parallel CI jobs) build each binary once: the others wait here.
@@ -218,7 +221,7 @@ ensure_pyvergeos() {
 ensure_language_sdks() {
   local hash
   hash="$( (cd "$ROOT" && cat schema.json package.json package-lock.json scripts/gen-sdk.sh tools/pulumi-language-nodejs/go.mod \
-    tools/pulumi-language-nodejs/go.sum && readlink -f "$(command -v pulumi-language-nodejs)" && build_cached gen-sdk-go "$ROOT/tools/gen-sdk-go") |
+    tools/pulumi-language-nodejs/go.sum && readlink -f "$(command -v pulumi-language-nodejs)" && build_cached gen-sdk "$ROOT/tools/gen-sdk") |
     sha1sum | cut -c1-12)"
   export VPLATFORM_SDK="$VPLATFORM_CACHE/sdk-$hash"
   made_once "$VPLATFORM_SDK" "the Node.js and Go SDKs of schema.json" make_sdk

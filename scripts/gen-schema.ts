@@ -206,7 +206,7 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     functions,
     // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
     // the package's one SDK, whose classes take over the imported rows (aliases) and which exports these enums.
-    // Python (tools/gen-sdk-python): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
+    // Python (tools/gen-sdk): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
     // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>. Go: the import path above.
     language: {
       nodejs: { packageName: "vplatform" },

@@ -83,9 +83,9 @@ describe("the Python SDK the repository ships in sdk-python/ (pulumi_vplatform)"
   }, 180_000);
 });
 
-describe("our Python and Go language hosts (tools/pulumi-language-python, tools/pulumi-language-go)", () => {
-  test.each(["pulumi-language-python", "pulumi-language-go"])(
-    "%s passes its Go tests (run options, the program's arguments and environment)",
+describe("our Python and Go language hosts (tools/pulumi-language-python, tools/pulumi-language-go) and what all hosts share", () => {
+  test.each(["pulumi-language-python", "pulumi-language-go", "languagehost"])(
+    "%s passes its Go tests (run options, the program's arguments, environment and exit)",
     async (host) => {
       const { code, output } = await run(
         "go",

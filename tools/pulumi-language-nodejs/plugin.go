@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -42,9 +41,8 @@ func (h *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumir
 	if err != nil {
 		return fmt.Errorf("PulumiPlugin.yaml of %s: %w", pluginDir, err)
 	}
-	ctx, stop := context.WithCancel(server.Context())
+	ctx, stop := h.WithinLifetime(server.Context())
 	defer stop()
-	defer context.AfterFunc(h.lifetime, stop)()
 	runner, err := resolveModule(ctx, nodeBin, pluginDir, runnerModule(req))
 	if err != nil {
 		return err
