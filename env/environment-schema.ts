@@ -7,6 +7,7 @@ import { nicShape } from "../provider/resources/nic/schema";
 import {
   VIRTUAL_MACHINE_RULE_FIELDS,
   checkVirtualMachine,
+  checkCloneSource,
   cloneFromShape,
   virtualMachineShape,
 } from "../provider/resources/virtualMachine/schema";
@@ -15,9 +16,10 @@ import { webhookInputsSchema } from "../provider/resources/webhook/schema";
 import { taskInputsSchema } from "../provider/resources/task/schema";
 import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/schema";
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
-import { userInputsSchema, userShape } from "../provider/resources/user/schema";
+import { USER_ROLES, userInputsSchema, userShape } from "../provider/resources/user/schema";
 import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
 import { groupInputsSchema } from "../provider/resources/group/schema";
+import { permissionInputsSchema } from "../provider/resources/permission/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
 import {
   DEFAULT_COPY_NAME,
@@ -30,6 +32,7 @@ import {
   planCopies,
 } from "../provider/plan/lab";
 import { calendarProblems } from "../provider/plan/labCalendar";
+import { COPY_USER_ROLE, HARDWARE_ACCESS, labAccessProblems } from "../provider/plan/labGrants";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
@@ -89,11 +92,19 @@ const deviceEntry = z.strictObject({
   ...deviceFields,
   resourceGroup: z.string().min(1).describe("UUID or name of the hardware resource group (e.g. a GPU)"),
 });
-const { snapshot: _snapshot, ...cloneFromYaml } = cloneFromShape;
-const cloneEntry = z.strictObject({
-  ...cloneFromYaml,
-  vm: z.string().min(1).describe("Name of the template VM (of this environment or existing), or its VM key"),
-});
+const cloneEntry = z
+  .strictObject({
+    ...cloneFromShape,
+    vm: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Name of the template VM (of this environment or existing), or its VM key (or give snapshot)"),
+    snapshot: cloneFromShape.snapshot.describe(
+      "Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited",
+    ),
+  })
+  .superRefine(checkCloneSource);
 
 /** A VM entry with its NICs as `nic` takes them: hardware nested, the template written by name. */
 const vmEntryWith = <N extends z.ZodType>(nic: N) =>
@@ -122,6 +133,22 @@ const eventTriggerEntry = eventTriggerInputsSchema.safeExtend({
 });
 const scheduleEntry = scheduleInputsSchema.safeExtend({
   tasks: z.array(reference("task")).default([]).describe("Names of tasks of this environment, or task keys"),
+});
+
+// A group's members, a grant's grantee and row are written by name too (a row by name for vms, vnets, users, groups).
+const names = (what: string) => z.array(z.string().min(1)).optional().describe(`${what}, or their keys; exactly these`);
+const groupEntry = groupInputsSchema.safeExtend({
+  users: names("Names of users of this environment or existing ones"),
+  memberGroups: names("Names of groups of this environment listed before it"),
+});
+const permissionEntry = permissionInputsSchema.safeExtend({
+  user: z.string().min(1).optional().describe("Name of a user of this environment or of an existing user, or a user key; or give group"),
+  group: z.string().min(1).optional().describe("Name of a group of this environment, or a group key; or give user"),
+  row: z
+    .union([z.string().min(1), z.number().int().positive()])
+    .transform(String)
+    .optional()
+    .describe("The one row: for vms, vnets, users and groups the name of one of this environment or an existing one; else a key"),
 });
 
 const KEY = /^\d+$/;
@@ -161,7 +188,17 @@ const labVmEntry = vmEntryWith(
   }),
 );
 const { name: _vnetName, network: _net, gateway: _gw, dhcpStart: _ds, dhcpStop: _dp, ...copyVnetFields } = vnetShape;
-const { name: _userName, ...copyUserFields } = userShape;
+const { name: _userName, role: _role, ...copyUserFields } = userShape;
+const copyUserEntry = z.strictObject({
+  ...copyUserFields,
+  role: z
+    .enum(USER_ROLES)
+    .optional()
+    .describe(
+      `The copy's user's role; default ${COPY_USER_ROLE}: it reaches its own copy only, through grants. Any other reaches beyond the copy`,
+    ),
+  beyondCopy: z.boolean().optional().describe("The role reaches beyond the copy (every copy, or the platform), and that is meant"),
+});
 const { name: _keyName, user: _keyUser, ...copyKeyFields } = apiKeyShape;
 const labEntry = z
   .strictObject({
@@ -188,7 +225,20 @@ const labEntry = z
       .array(labVmEntry)
       .min(1)
       .describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
-    user: z.strictObject(copyUserFields).optional().describe("One user per copy, named as the copy"),
+    user: copyUserEntry
+      .optional()
+      .describe(
+        "One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)",
+      ),
+    access: z
+      .strictObject({
+        hardware: z
+          .enum(HARDWARE_ACCESS)
+          .optional()
+          .describe("What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change"),
+      })
+      .optional()
+      .describe("What each copy's user may do on its own copy beyond running its VMs"),
     apiKey: z
       .strictObject(copyKeyFields)
       .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS))
@@ -205,6 +255,7 @@ const labEntry = z
     for (const p of labProblems(lab)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });
     if (lab.apiKey && !lab.user)
       ctx.addIssue({ code: "custom", path: ["apiKey"], message: "a copy's key is its user's: declare user too" });
+    for (const p of labAccessProblems(lab.user, lab.access)) ctx.addIssue({ code: "custom", path: p.field.split("."), message: p.message });
     const names = lab.vms.map((v) => v.name);
     lab.vms.forEach((vm, i) => {
       if (names.indexOf(vm.name) !== i)
@@ -243,7 +294,8 @@ const ENTRIES = {
   Schedule: scheduleEntry,
   User: userInputsSchema,
   ApiKey: apiKeyEntry,
-  Group: groupInputsSchema,
+  Group: groupEntry,
+  Permission: permissionEntry,
 } satisfies { [T in ListedToken]: z.ZodType };
 
 type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof ENTRIES)[T]>> };

@@ -100,6 +100,11 @@ export type Nic = import("./nic").Nic;
 export const Nic: typeof import("./nic").Nic = null as any;
 utilities.lazyLoad(exports, ["Nic"], () => require("./nic"));
 
+export { PermissionArgs } from "./permission";
+export type Permission = import("./permission").Permission;
+export const Permission: typeof import("./permission").Permission = null as any;
+utilities.lazyLoad(exports, ["Permission"], () => require("./permission"));
+
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
 export const Provider: typeof import("./provider").Provider = null as any;
@@ -174,6 +179,8 @@ const _module = {
                 return new Group(name, <any>undefined, { urn })
             case "vplatform:index:Nic":
                 return new Nic(name, <any>undefined, { urn })
+            case "vplatform:index:Permission":
+                return new Permission(name, <any>undefined, { urn })
             case "vplatform:index:Schedule":
                 return new Schedule(name, <any>undefined, { urn })
             case "vplatform:index:Task":

@@ -13,6 +13,7 @@ import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
 import { resourceRules, stackRules } from "../policy/rules";
 import { COMMAND_SPECS, COMMANDS, ENVIRONMENT, EXIT_CODES, OPTIONS, type OptionName, spec as optionSpec } from "../env/cli-args";
+import { STUDENT_COMMAND_SPECS, STUDENT_ENVIRONMENT, STUDENT_OPTIONS, STUDENT_USAGE } from "../env/student-args";
 
 // biome-ignore lint/suspicious/noExplicitAny: JSON Schema documents as zod writes them
 type Json = Record<string, any>;
@@ -373,7 +374,37 @@ export function buildCliReference(): string {
     "|---|---|",
     ...Object.entries(ENVIRONMENT).map(([what, where]) => `| ${what} | ${cell(where)} |`),
     "",
+    ...buildStudentReference(),
   ].join("\n");
+}
+
+/** The `vplatform student` section of docs/reference/cli.md, from its parser's declarations (env/student-args.ts). */
+function buildStudentReference(): string[] {
+  const code = (text: string) => `\`${text}\``;
+  return [
+    "## `vplatform student`",
+    "",
+    "What a student runs with their own copy's API key, without the course's stack, state or file",
+    "([Labs for a class](../guides/class-labs.md)). `vplatform student --help` prints the same.",
+    "",
+    "```text",
+    STUDENT_USAGE.split("\n")[0].replace(/^usage: /, ""),
+    "```",
+    "",
+    "| command | what it does |",
+    "|---|---|",
+    ...Object.entries(STUDENT_COMMAND_SPECS).map(([c, what]) => `| ${code(c)} | ${cell(what)} |`),
+    "",
+    "| option | meaning | default |",
+    "|---|---|---|",
+    ...Object.entries(STUDENT_OPTIONS).map(
+      ([name, o]) =>
+        `| ${[`--${name}${"value" in o ? ` ${o.value}` : ""}`, ...("short" in o ? [`-${o.short}`] : [])].map(code).join(", ")} | ${cell(o.meaning)} | ${"default" in o ? cell(o.default) : ""} |`,
+    ),
+    "",
+    ...Object.values(STUDENT_ENVIRONMENT).map((line) => `- ${line}`),
+    "",
+  ];
 }
 
 const BLOCK = (name: string) => [`<!-- generated: ${name} (scripts/gen-schema.ts) -->`, `<!-- end of generated: ${name} -->`] as const;

@@ -12,22 +12,14 @@ import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
 import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
-import {
-  ApiKey,
-  type ApiKeyArgs,
-  type Task,
-  User,
-  type UserArgs,
-  type VirtualMachine,
-  VmSnapshot,
-  Vnet,
-  type VnetArgs,
-} from "./resources.generated";
+import { ApiKey, type ApiKeyArgs, type Task, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
 import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
 import { assertCalendar, declareCalendar, vmPowerTasks } from "./labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
+import type { LabAccess, LabUserArgs } from "./labAccessArgs";
+import { assertLabAccess, declareCopyGrants, declareCopyUser } from "./labGrants";
 
 /** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
 const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };
@@ -37,10 +29,15 @@ type Ref<R extends pulumi.CustomResource> = pulumi.Input<string> | R;
 
 type Nic = NonNullable<VmDeclarationArgs["nics"]>[number];
 
+type CloneParams = Args<Omit<NonNullable<T.VirtualMachineInputs["cloneFrom"]>, "vm" | "snapshot">>;
+
 /** A VM of the lab's template: the fields of an environment file's VM, hardware nested; its name is local to the copy. */
 export type LabVmArgs = Omit<VmDeclarationArgs, "cloneFrom" | "nics"> & {
-  /** `vm`: the name of a VM of the template (that copy's VM is cloned), or a VM key, or a VirtualMachine. */
-  cloneFrom?: Args<Omit<NonNullable<T.VirtualMachineInputs["cloneFrom"]>, "vm">> & { vm: Ref<VirtualMachine> };
+  /**
+   * `vm`: the name of a VM of the template (that copy's VM is cloned), or a VM key, or a VirtualMachine;
+   * or `snapshot`: a VmSnapshot or its key (the term's image, pinned while the golden VM is edited).
+   */
+  cloneFrom?: CloneParams & ({ vm: Ref<VirtualMachine> } | { snapshot: Ref<VmSnapshot> });
   /** A NIC without `vnet` is on the copy's vnet. */
   nics?: (Omit<Nic, "vnet"> & { vnet?: Ref<Vnet> })[];
 };
@@ -58,8 +55,13 @@ export interface LabArgs {
   vms: LabVmArgs[];
   /** Other fields of every copy's vnet (its name and addresses are the lab's). */
   vnet?: Omit<VnetArgs, "name" | "network" | "gateway" | "dhcpStart" | "dhcpStop">;
-  /** One user per copy, named as the copy. */
-  user?: Omit<UserArgs, "name">;
+  /**
+   * One user per copy, named as the copy, with role `none` and grants on its own copy only (its VMs: read, power,
+   * restore, console; its vnet: read). A role reaches beyond the copy: refused unless `beyondCopy: true` says it is meant.
+   */
+  user?: LabUserArgs;
+  /** What each copy's user may do beyond running its VMs (`hardware: change`: their drives, NICs and snapshots too). */
+  access?: LabAccess;
   /** One API key per copy, of the copy's user (needs `user`). */
   apiKey?: Omit<ApiKeyArgs, "name" | "user">;
   /** A VmSnapshot of this name of each VM of each copy, taken once its hardware is attached and its power applied. */
@@ -105,6 +107,7 @@ export class Lab extends pulumi.ComponentResource {
   constructor(name: string, args: LabArgs, opts?: pulumi.ComponentResourceOptions) {
     super("vplatform:index:Lab", name, {}, opts);
     if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
+    assertLabAccess(name, args.user, args.access);
     const now = Date.now();
     if (args.calendar) assertCalendar(name, args.calendar, now);
     if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
@@ -137,21 +140,27 @@ export class Lab extends pulumi.ComponentResource {
       return r.given instanceof pulumi.CustomResource ? { key: r.given.id, on: [r.given] } : { key: r.given, on: [] };
     };
     const vms: Record<string, LabCopyVm> = {};
-    for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet>>(args.vms, copy.name)) {
+    const machines: Record<string, VirtualMachine> = {};
+    for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet | VmSnapshot>>(args.vms, copy.name)) {
       const { template, cloneFrom, nics, ...rest } = vm;
-      const source = cloneFrom && ref(cloneFrom.vm);
+      const source = cloneFrom && ref("vm" in cloneFrom ? cloneFrom.vm : cloneFrom.snapshot);
       const vnets = nics.map((n) => ref(n.vnet));
       // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
       const on = [...vnets.flatMap((v) => v.on), ...(source?.on ?? [])];
+      // A copy's VMs have only their declared hardware: a student's NIC or drive is drift, and `up` removes it.
       const made = declareVm(
         {
+          exclusiveHardware: true,
           ...rest,
-          ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: source!.key } } : {}),
+          ...(cloneFrom
+            ? { cloneFrom: "vm" in cloneFrom ? { ...cloneFrom, vm: source!.key } : { ...cloneFrom, snapshot: source!.key } }
+            : {}),
           nics: nics.map((n, i) => ({ ...n, vnet: vnets[i].key })),
         },
         { parent: this, dependsOn: gate.apply((g) => [...g, ...on]) },
       );
       declared.set(vm.name, made);
+      machines[template] = made.vm;
       vms[template] = vmOutputs(made, vm.name, vm.powerState, args.resetSnapshot);
       if (args.calendar) {
         const tasks = vmPowerTasks(made.vm, vm.name, this);
@@ -159,7 +168,8 @@ export class Lab extends pulumi.ComponentResource {
         power.poweroff.push(tasks.poweroff);
       }
     }
-    const user = args.user ? new User(copy.name, { ...args.user, name: copy.name }, { parent: this, dependsOn: gate }) : undefined;
+    const user = args.user ? declareCopyUser(copy.name, args.user, { parent: this, dependsOn: gate }) : undefined;
+    if (user) declareCopyGrants(copy.name, user, vnet, machines, args.access, this);
     const key =
       user && args.apiKey
         ? new ApiKey(

@@ -22,6 +22,8 @@ export interface ClassRun {
   /** The emulator's time scale: 0.01 at lab speed. */
   scale: number;
   speed: string;
+  /** Records every request and answer of the run to this JSON-lines file (the emulator's recorder). */
+  record?: string;
 }
 
 /** The class file with `copies` copies: the committed bench/class/class.yaml, its count replaced. */
@@ -38,7 +40,13 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
   const shape: ClassShape = { copies: run.copies, vmsPerCopy: vmsPerCopy(text) };
   const vms = shape.copies * shape.vmsPerCopy;
   // Room for the class's running VMs; no rate limit, so the whole cost is seen rather than cut off at 1000.
-  const emu = await startLabEmulator(vms + 1, { port: 0, timeScale: run.scale, quiet: true, rateLimitPerHour: 1_000_000_000 });
+  const emu = await startLabEmulator(vms + 1, {
+    port: 0,
+    timeScale: run.scale,
+    quiet: true,
+    rateLimitPerHour: 1_000_000_000,
+    record: run.record,
+  });
   const root = findRepoRoot();
   fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
   const work = fs.mkdtempSync(path.join(root, ".e2e-work", "class-"));

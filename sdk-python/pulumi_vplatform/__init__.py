@@ -26,6 +26,7 @@ from .get_vnet import *
 from .get_volume_files import *
 from .group import *
 from .nic import *
+from .permission import *
 from .provider import *
 from .schedule import *
 from .task import *
@@ -59,6 +60,7 @@ _utilities.register(
    "vplatform:index:EventTrigger": "EventTrigger",
    "vplatform:index:Group": "Group",
    "vplatform:index:Nic": "Nic",
+   "vplatform:index:Permission": "Permission",
    "vplatform:index:Schedule": "Schedule",
    "vplatform:index:Task": "Task",
    "vplatform:index:User": "User",

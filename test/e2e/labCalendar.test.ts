@@ -26,7 +26,7 @@ labs:
     vms:
       - name: web
         nics: [{ name: eth0 }]
-    user: { role: readonly }
+    user: {}
     apiKey: {}
     calendar:
       timeZone: ${c.timeZone}

@@ -202,6 +202,11 @@ export const virtualMachineShape = {
     "What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.",
     { onChange: "control" },
   ),
+  exclusiveHardware: providerField(
+    z.boolean().optional(),
+    "The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it",
+    { onChange: "control" },
+  ),
   cloneFrom: cloneFromSchema,
   adopt: adoptSchema,
   timeouts: timeoutsSchema,
@@ -232,12 +237,27 @@ export type VirtualMachineInputs = z.output<typeof virtualMachineInputsSchema>;
  */
 export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
 
+/** Outputs of a VM with exclusiveHardware only. */
+export const exclusiveHardwareOutputs = {
+  baselineHardware: output(
+    "string",
+    "With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated",
+  ),
+  strayHardware: output(
+    "string",
+    "With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none",
+  ),
+};
+
 export const virtualMachineOutputs = {
   machineKey: machineKeyOutput("the VM"),
   ...statusOutputs,
   needRestart: output("boolean", "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle"),
+  ...exclusiveHardwareOutputs,
 };
-export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof virtualMachineOutputs>;
+export type VirtualMachineOutputs = VirtualMachineInputs &
+  OutputValues<Omit<typeof virtualMachineOutputs, keyof typeof exclusiveHardwareOutputs>> &
+  Partial<OutputValues<typeof exclusiveHardwareOutputs>>;
 
 export const VIRTUAL_MACHINE_READ_FIELDS = apiFieldsOf(virtualMachineShape);
 
