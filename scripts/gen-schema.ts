@@ -11,6 +11,7 @@ import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/r
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
+import { labComponentInputs } from "../provider/plan/labInputs";
 import { resourceRules, stackRules } from "../policy/rules";
 import { COMMAND_SPECS, COMMANDS, ENVIRONMENT, EXIT_CODES, OPTIONS, type OptionName, spec as optionSpec } from "../env/cli-args";
 import { STUDENT_COMMAND_SPECS, STUDENT_ENVIRONMENT, STUDENT_OPTIONS, STUDENT_USAGE } from "../env/student-args";
@@ -48,8 +49,11 @@ const WHEN_REMOVED_TEXT: Record<WhenRemoved, string> = { default: "reset to defa
 
 const flattenAnyOf = (js: Json): Json[] => (js.anyOf ? (js.anyOf as Json[]).flatMap(flattenAnyOf) : [js]);
 
-/** Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. */
-function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
+/**
+ * Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. `reuse`: an enum
+ * of the same values as one registered already is that type (the component's fields are the resources' own).
+ */
+function toProperty(js: Json, typeName: string, types: Json, reuse = false): PulumiProperty {
   const description = js.description as string | undefined;
   // Pulumi schemas allow only primitive defaults.
   const primitiveDefault = ["string", "number", "boolean"].includes(typeof js.default);
@@ -64,14 +68,16 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     // Keys accept digits as text or a number: the schema says string (what outputs hold).
     const hasString = variants.some((v) => v.type === "string");
     const kept = variants.filter((v) => !(hasString && (v.type === "integer" || v.type === "number")));
-    if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types));
+    if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types, reuse));
     // Variants of one primitive type (a date or "never") are that type: SDK generators refuse a union of equal types.
     const primitive = ["string", "number", "integer", "boolean"];
     if (kept.every((v) => v.type === kept[0].type && primitive.includes(v.type) && !v.enum)) return withDoc({ type: kept[0].type });
     // adopt: true or a key.
-    return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types)) });
+    return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types, reuse)) });
   }
   if (js.enum) {
+    const same = reuse && Object.keys(types).find((t) => JSON.stringify(types[t].enum?.map((e: Json) => e.value)) === JSON.stringify(js.enum));
+    if (same) return withDoc({ $ref: `#/types/${same}` });
     types[token(typeName)] = {
       type: "string",
       description: description ?? typeName,
@@ -86,14 +92,14 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     case "number":
       return withDoc({ type: js.type });
     case "array":
-      return withDoc({ type: "array", items: toProperty(js.items ?? {}, `${typeName}Item`, types) });
+      return withDoc({ type: "array", items: toProperty(js.items ?? {}, `${typeName}Item`, types, reuse) });
     case "object":
       if (js.properties) {
         types[token(typeName)] = {
           type: "object",
           description: description ?? typeName,
           properties: Object.fromEntries(
-            Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, `${typeName}${pascal(k)}`, types)]),
+            Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, typeName0(k, `${typeName}${pascal(k)}`, reuse), types, reuse)]),
           ),
           ...(js.required?.length ? { required: js.required } : {}),
         };
@@ -107,16 +113,28 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
 
 /** Types shared by several resources get one name (Timeouts), the rest are named after their resource. */
 const SHARED_TYPE_NAMES: Record<string, string> = { timeouts: "Timeouts" };
+/** A nested field's type name: the shared one in the component (its VMs' timeouts are Timeouts), else `name`. */
+const typeName0 = (field: string, name: string, reuse: boolean) => (reuse ? (SHARED_TYPE_NAMES[field] ?? name) : name);
 
-function resourceEntry(r: ResourceSchema, types: Json): Json {
-  const shape = r.inputs.shape as Record<string, z.ZodType>;
+/** The inputs of a resource or component (a zod object), its object types named after it. */
+function inputEntries(
+  inputs: z.ZodObject,
+  typePrefix: string,
+  types: Json,
+  reuse = false,
+): { inputProperties: Json; requiredInputs: string[] } {
   const inputProperties: Json = {};
   const requiredInputs: string[] = [];
-  for (const [name, field] of Object.entries(shape)) {
+  for (const [name, field] of Object.entries(inputs.shape as Record<string, z.ZodType>)) {
     const js = z.toJSONSchema(field, { io: "input", unrepresentable: "any" }) as Json;
-    inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${r.token}${pascal(name)}`, types);
+    inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${typePrefix}${pascal(name)}`, types, reuse);
     if (!field.safeParse(undefined).success) requiredInputs.push(name);
   }
+  return { inputProperties, requiredInputs };
+}
+
+function resourceEntry(r: ResourceSchema, types: Json): Json {
+  const { inputProperties, requiredInputs } = inputEntries(r.inputs, r.token, types);
   const outputs = Object.fromEntries(
     Object.entries(r.outputs).map(([k, v]) => [k, { type: v.type, description: v.description, ...(v.secret ? { secret: true } : {}) }]),
   );
@@ -127,6 +145,62 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
     requiredInputs,
     properties,
     required: [...requiredInputs, ...Object.keys(outputs)],
+  };
+}
+
+/** An object type of the schema: its properties (each `[type or $ref, description, secret?]`), all but `optional` required. */
+function objectType(description: string, properties: Record<string, [Json, string, "secret"?]>, optional: string[] = []): Json {
+  return {
+    type: "object",
+    description,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([k, [type, doc, secret]]) => [k, { ...type, description: doc, ...(secret ? { secret: true } : {}) }]),
+    ),
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  };
+}
+
+/**
+ * vp.Lab as the plugin's multi-language component (`isComponent`: the engine calls the plugin's Construct, which
+ * declares the copies as vp.Lab does): its inputs are labComponentInputs, its output `copies` vp.Lab's
+ * (LabCopyOutputs in sdk/lab.ts), per copy by its zero-padded number.
+ */
+function labComponentEntry(types: Json): Json {
+  const text = { type: "string" };
+  const ref = (name: string) => ({ $ref: `#/types/${token(name)}` });
+  types[token("LabCopyVnet")] = objectType("A copy's vnet", { id: [text, "Vnet key"], name: [text, "Its name (the copy's)"], network: [text, "Its network (CIDR)"] });
+  types[token("LabCopyUser")] = objectType("A copy's user", { id: [text, "User key"], name: [text, "Its name (the copy's)"] });
+  types[token("LabCopyApiKey")] = objectType("A copy's API key", { id: [text, "API key key"], secret: [text, "The key's secret", "secret"] });
+  types[token("LabCopyVm")] = objectType(
+    "A copy's VM",
+    {
+      id: [text, "VM key"],
+      machineKey: [text, "Its machine's key"],
+      name: [text, "Its name on the platform (<copy>-<vm>)"],
+      powerState: [text, "Its power state as declared (absent when not managed)"],
+      snapshot: [text, "Its reset snapshot's key (with resetSnapshot)"],
+    },
+    ["powerState", "snapshot"],
+  );
+  types[token("LabCopy")] = objectType(
+    "What the lab declares for one copy",
+    {
+      number: [{ type: "integer" }, "The copy's number"],
+      name: [text, "The copy's name"],
+      vnet: [ref("LabCopyVnet"), "The copy's vnet"],
+      user: [ref("LabCopyUser"), "The copy's user (with user)"],
+      apiKey: [ref("LabCopyApiKey"), "The copy's API key (with apiKey)"],
+      vms: [{ type: "object", additionalProperties: ref("LabCopyVm") }, "The copy's VMs, by their name in the template"],
+    },
+    ["user", "apiKey"],
+  );
+  return {
+    isComponent: true,
+    description:
+      "A lab for a class: `copies` isolated copies of one template of VMs, each on its own vnet carved from `pool`, with optionally a user (its grants on its own copy only), an API key, a reset snapshot per VM and a class calendar. The same declaration as the TypeScript class vp.Lab, run by the plugin.",
+    ...inputEntries(labComponentInputs, "Lab", types, true),
+    properties: { copies: { type: "object", additionalProperties: ref("LabCopy"), description: "Per copy, by its zero-padded number (\"01\")" } },
+    required: ["copies"],
   };
 }
 
@@ -183,7 +257,10 @@ export function goImportBasePath(version: string): string {
 
 export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
   const types: Json = {};
-  const resources = Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)]));
+  const resources = {
+    ...Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)])),
+    [token("Lab")]: labComponentEntry(types),
+  };
   const functions = buildFunctions(types);
   return withProviderResource({
     name: PKG,
@@ -244,6 +321,7 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
     "",
   ];
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
+    if (r.isComponent) continue; // vp.Lab's fields: docs/guides/class-labs.md
     const token = tok.split(":").pop() as string;
     const shape = resourceList.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
     lines.push(
