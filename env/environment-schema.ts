@@ -1,7 +1,12 @@
 import { z } from "zod";
 import { whenValid } from "../provider/schemas/common";
 import { DRIVE_RULE_FIELDS, MIN_DRIVE_SIZE, belowSmallestDrive, checkDrive } from "../provider/resources/drive/schema";
-import { VIRTUAL_MACHINE_RULE_FIELDS, checkVirtualMachine, checkCloneSource, cloneFromShape } from "../provider/resources/virtualMachine/schema";
+import {
+  VIRTUAL_MACHINE_RULE_FIELDS,
+  checkVirtualMachine,
+  checkCloneSource,
+  cloneFromShape,
+} from "../provider/resources/virtualMachine/schema";
 import { vnetInputsSchema } from "../provider/resources/vnet/schema";
 import { webhookInputsSchema } from "../provider/resources/webhook/schema";
 import { taskInputsSchema } from "../provider/resources/task/schema";

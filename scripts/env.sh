@@ -147,7 +147,7 @@ install_plugin() {
   plugins="$PULUMI_HOME/plugins"
   find "$plugins" -maxdepth 1 -name 'resource-vplatform-v*' ! -name "resource-vplatform-v$version" -exec rm -rf {} + 2>/dev/null || true
   mkdir -p "$plugins/resource-vplatform-v$version"
-  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
+  printf '#!/bin/sh\nexec "%s" "%s/dist/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 

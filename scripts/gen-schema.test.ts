@@ -8,7 +8,7 @@ import { buildSchema, enumValueName, generatedFiles, goImportBasePath } from "./
 
 const root = path.resolve(__dirname, "..");
 const schema = buildSchema("0.0.0");
-const resources = Object.entries<any>(schema.resources);
+const resources = Object.entries<any>(schema.resources).filter(([, r]) => !r.isComponent);
 
 describe("the committed generated files", () => {
   test.each(Object.entries(generatedFiles(root)))(
@@ -37,6 +37,29 @@ describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
     expect(resources.map(([t]) => t)).toEqual(RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`));
+  });
+  test("the one component is vp.Lab, with vp.Lab's inputs and its copies as output", () => {
+    const components = Object.entries<any>(schema.resources).filter(([, r]) => r.isComponent);
+    expect(components.map(([t]) => t)).toEqual(["vplatform:index:Lab"]);
+    const [, lab] = components[0];
+    expect(Object.keys(lab.inputProperties)).toEqual(
+      expect.arrayContaining([
+        "copies",
+        "pool",
+        "copyName",
+        "copyPrefix",
+        "vms",
+        "vnet",
+        "user",
+        "access",
+        "apiKey",
+        "resetSnapshot",
+        "calendar",
+      ]),
+    );
+    expect(lab.requiredInputs).toEqual(["copies", "pool", "vms"]);
+    expect(lab.properties.copies.additionalProperties).toEqual({ $ref: "#/types/vplatform:index:LabCopy" });
+    expect(schema.types["vplatform:index:LabCopyApiKey"].properties.secret.secret).toBe(true);
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
     for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);

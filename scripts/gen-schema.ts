@@ -76,7 +76,8 @@ function toProperty(js: Json, typeName: string, types: Json, reuse = false): Pul
     return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types, reuse)) });
   }
   if (js.enum) {
-    const same = reuse && Object.keys(types).find((t) => JSON.stringify(types[t].enum?.map((e: Json) => e.value)) === JSON.stringify(js.enum));
+    const same =
+      reuse && Object.keys(types).find((t) => JSON.stringify(types[t].enum?.map((e: Json) => e.value)) === JSON.stringify(js.enum));
     if (same) return withDoc({ $ref: `#/types/${same}` });
     types[token(typeName)] = {
       type: "string",
@@ -92,14 +93,18 @@ function toProperty(js: Json, typeName: string, types: Json, reuse = false): Pul
     case "number":
       return withDoc({ type: js.type });
     case "array":
-      return withDoc({ type: "array", items: toProperty(js.items ?? {}, `${typeName}Item`, types, reuse) });
+      // The component's lists of objects name their items in the singular (vms: LabVm), the resources' `…Item`.
+      return withDoc({ type: "array", items: toProperty(js.items ?? {}, itemTypeName(typeName, reuse), types, reuse) });
     case "object":
       if (js.properties) {
         types[token(typeName)] = {
           type: "object",
           description: description ?? typeName,
           properties: Object.fromEntries(
-            Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, typeName0(k, `${typeName}${pascal(k)}`, reuse), types, reuse)]),
+            Object.entries(js.properties as Json).map(([k, v]) => [
+              k,
+              toProperty(v, typeName0(k, `${typeName}${pascal(k)}`, reuse), types, reuse),
+            ]),
           ),
           ...(js.required?.length ? { required: js.required } : {}),
         };
@@ -113,6 +118,7 @@ function toProperty(js: Json, typeName: string, types: Json, reuse = false): Pul
 
 /** Types shared by several resources get one name (Timeouts), the rest are named after their resource. */
 const SHARED_TYPE_NAMES: Record<string, string> = { timeouts: "Timeouts" };
+const itemTypeName = (list: string, reuse: boolean) => (reuse && list.endsWith("s") ? list.slice(0, -1) : `${list}Item`);
 /** A nested field's type name: the shared one in the component (its VMs' timeouts are Timeouts), else `name`. */
 const typeName0 = (field: string, name: string, reuse: boolean) => (reuse ? (SHARED_TYPE_NAMES[field] ?? name) : name);
 
@@ -168,9 +174,16 @@ function objectType(description: string, properties: Record<string, [Json, strin
 function labComponentEntry(types: Json): Json {
   const text = { type: "string" };
   const ref = (name: string) => ({ $ref: `#/types/${token(name)}` });
-  types[token("LabCopyVnet")] = objectType("A copy's vnet", { id: [text, "Vnet key"], name: [text, "Its name (the copy's)"], network: [text, "Its network (CIDR)"] });
+  types[token("LabCopyVnet")] = objectType("A copy's vnet", {
+    id: [text, "Vnet key"],
+    name: [text, "Its name (the copy's)"],
+    network: [text, "Its network (CIDR)"],
+  });
   types[token("LabCopyUser")] = objectType("A copy's user", { id: [text, "User key"], name: [text, "Its name (the copy's)"] });
-  types[token("LabCopyApiKey")] = objectType("A copy's API key", { id: [text, "API key key"], secret: [text, "The key's secret", "secret"] });
+  types[token("LabCopyApiKey")] = objectType("A copy's API key", {
+    id: [text, "API key key"],
+    secret: [text, "The key's secret", "secret"],
+  });
   types[token("LabCopyVm")] = objectType(
     "A copy's VM",
     {
@@ -199,7 +212,9 @@ function labComponentEntry(types: Json): Json {
     description:
       "A lab for a class: `copies` isolated copies of one template of VMs, each on its own vnet carved from `pool`, with optionally a user (its grants on its own copy only), an API key, a reset snapshot per VM and a class calendar. The same declaration as the TypeScript class vp.Lab, run by the plugin.",
     ...inputEntries(labComponentInputs, "Lab", types, true),
-    properties: { copies: { type: "object", additionalProperties: ref("LabCopy"), description: "Per copy, by its zero-padded number (\"01\")" } },
+    properties: {
+      copies: { type: "object", additionalProperties: ref("LabCopy"), description: 'Per copy, by its zero-padded number ("01")' },
+    },
     required: ["copies"],
   };
 }

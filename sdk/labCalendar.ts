@@ -14,7 +14,9 @@ import {
   type LabCalendar as PlannedCalendar,
 } from "../provider/plan/labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
-import { Schedule, Task, type VirtualMachine } from "./resources.generated";
+import type * as resources from "./resources.generated";
+
+type Task = resources.Task;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's calendar type and the planner's agree. */
@@ -26,8 +28,13 @@ export function assertCalendar(lab: string, calendar: LabCalendar, nowMs: number
   if (problems.length > 0) throw new pulumi.RunError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
-/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). */
-export function vmPowerTasks(vm: VirtualMachine, name: string, parent: pulumi.Resource): Record<"poweron" | "poweroff", Task> {
+/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). `Task`: the class (sdk/lab.ts LabClasses). */
+export function vmPowerTasks(
+  vm: resources.VirtualMachine,
+  name: string,
+  parent: pulumi.Resource,
+  Task: typeof resources.Task,
+): Record<"poweron" | "poweroff", Task> {
   const task = (action: "poweron" | "poweroff", suffix: string) =>
     new Task(
       `${name}-${suffix}`,
@@ -44,6 +51,7 @@ export function declareCalendar(
   tasks: Record<"poweron" | "poweroff", Task[]>,
   parent: pulumi.Resource,
   nowMs: number,
+  Schedule: typeof resources.Schedule,
 ): void {
   const runs: Record<CalendarAction, Task[]> = { poweron: tasks.poweron, poweroff: tasks.poweroff, end: tasks.poweroff };
   for (const s of compileCalendar(calendar)) {

@@ -61,10 +61,7 @@ export const labFields = <V extends z.ZodType>(vm: V) => ({
     .describe("The length of each copy's network carved from the pool (24: one /24 per copy)"),
   pool: z.string().describe("The block the copies' networks are carved from, in copy order, e.g. 10.100.0.0/16"),
   vnet: z.strictObject(copyVnetFields).optional().describe("Other fields of every copy's vnet (named as the copy)"),
-  vms: z
-    .array(vm)
-    .min(1)
-    .describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
+  vms: z.array(vm).min(1).describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
   user: copyUserEntry
     .optional()
     .describe(
