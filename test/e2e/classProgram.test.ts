@@ -161,3 +161,14 @@ describe("a 3-copy vp.Lab declared in Pulumi YAML, Python and Go (the plugin's c
     for (const p of programs) await expectGone(p);
   }, 300_000);
 });
+
+describe("the guides show the programs this file runs, verbatim", () => {
+  test.each([
+    ["docs/guides/class-labs.md", "yaml", "examples/yaml-class/Pulumi.yaml"],
+    ["docs/guides/python.md", "python", "examples/python-class/__main__.py"],
+    ["docs/guides/go.md", "go", "examples/go-class/main.go"],
+  ])("%s shows %s's %s", (guide, lang, example) => {
+    const program = fs.readFileSync(path.join(root, example), "utf8");
+    expect(fs.readFileSync(path.join(root, guide), "utf8")).toContain(`\`\`\`${lang}\n${program.trimEnd()}\n\`\`\``);
+  });
+});
