@@ -1,7 +1,7 @@
 // How the SDKs generated from schema.json spell an input: a refused input is named as the program wrote it, whatever
 // its language (the engine passes the provider no language, so the plugin door names them all where they differ).
 
-const PYTHON_KEYWORDS = new Set(
+const PYTHON_KEYWORDS: ReadonlySet<string> = new Set(
   "False None True and as assert async await break class continue def del elif else except finally for from global if import in is lambda nonlocal not or pass raise return try while with yield".split(
     " ",
   ),
