@@ -150,7 +150,12 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
     inputProperties,
     requiredInputs,
     properties,
-    required: [...requiredInputs, ...Object.keys(outputs)],
+    required: [
+      ...requiredInputs,
+      ...Object.entries(r.outputs)
+        .filter(([, v]) => !v.optional)
+        .map(([k]) => k),
+    ],
   };
 }
 
