@@ -11,20 +11,20 @@ import { FaultInjector } from "./admin/faults";
 import { SeededRandom } from "./admin/random";
 import { RequestRecorder } from "./admin/recorder";
 import { RequestCounter } from "./admin/requestCounter";
-import { RateLimiter } from "./auth/rateLimit";
-import { SessionStore } from "./auth/sessions";
-import { hashPassword, seedUsers, userByName } from "./auth/users";
-import { ManualClock, RealTimeClock } from "./core/clock";
-import { InMemoryContext, type EmulatorContext } from "./core/context";
-import { createRow } from "./core/engine";
-import { ApiError } from "./core/errors";
+import { RateLimiter } from "./services/identity/rateLimit";
+import { SessionStore } from "./services/identity/sessions";
+import { hashPassword, seedUsers, userByName } from "./services/identity/users";
+import { ManualClock, RealTimeClock } from "./engine/clock";
+import { InMemoryContext, type EmulatorContext } from "./engine/context";
+import { createRow } from "./engine/write";
+import { ApiError } from "./model/errors";
 import { SnapshotLibrary, type SnapshotInfo } from "./persistence/snapshots";
 import { markRunning, refuseWhileRunning } from "./persistence/runningMark";
 import { loadState, Persister, replaceState, type SavedTables } from "./persistence/store";
-import { allFeatures, settleFeaturesAfterLoad } from "./features";
+import { allFeatures, settleFeaturesAfterLoad } from "./services";
 import { buildApp } from "./server/app";
-import { builtInTables } from "./tables";
-import type { Caller } from "./tables/types";
+import { builtInTables } from "./services/builtInTables";
+import type { Caller } from "./model/types";
 
 export interface EmulatorOptions {
   port?: number; // 0 = ephemeral (default 0)

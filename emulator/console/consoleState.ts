@@ -7,8 +7,8 @@
 import type { ChaosRule } from "../admin/chaos";
 import type { Fault } from "../admin/faults";
 import type { CounterEntry } from "../admin/requestCounter";
-import type { EmulatorContext } from "../core/context";
-import { listRows, type ListQuery } from "../core/read";
+import type { EmulatorContext } from "../engine/context";
+import { listRows, type ListQuery } from "../engine/read";
 import type { LoggedRequest } from "./requestLog";
 
 interface Listing extends ListQuery {

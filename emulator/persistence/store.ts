@@ -10,10 +10,10 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Journal, replayJournal } from "./journal";
 import { dirname, join } from "node:path";
-import type { EmulatorContext } from "../core/context";
-import { BUSY_STATUSES, stoppedFields } from "../domain/machines";
-import { createMachineFor } from "../tables/machines";
-import type { Row } from "../tables/types";
+import type { EmulatorContext } from "../engine/context";
+import { BUSY_STATUSES, stoppedFields } from "../services/compute/machineState";
+import { createMachineFor } from "../services/compute/machines";
+import type { Row } from "../model/types";
 
 export const STATE_FILE = "state.json";
 const FORMAT = 1;

@@ -7,7 +7,7 @@
  */
 import { edges, sourceFiles } from "../importGraph";
 
-/** Each emulator module (`emulator/core/context`) with the modules of ours it imports, read as the provider's layering test reads them. */
+/** Each emulator module (`emulator/engine/context`) with the modules of ours it imports, read as the provider's layering test reads them. */
 const graph = edges(["emulator"]);
 const files = sourceFiles("emulator").map((file) => ({
   file: file.replace(/\.ts$/, ""),
@@ -18,16 +18,20 @@ const files = sourceFiles("emulator").map((file) => ({
 const importsOfFile = (name: string) => files.find((f) => f.file === name)!.imports;
 
 describe("the emulator's imports point one way", () => {
-  test("tables/types.ts, the bottom layer, imports nothing of the emulator", () => {
-    expect(importsOfFile("emulator/tables/types")).toEqual([]);
+  test("model/types.ts, the bottom layer, imports nothing of the emulator", () => {
+    expect(importsOfFile("emulator/model/types")).toEqual([]);
   });
 
-  test("core/context.ts imports only the table types, the clock and errors (never the reverse)", () => {
-    expect(importsOfFile("emulator/core/context").sort()).toEqual(["emulator/core/clock", "emulator/core/errors", "emulator/tables/types"]);
+  test("engine/context.ts imports only the table types, the clock and errors (never the reverse)", () => {
+    expect(importsOfFile("emulator/engine/context").sort()).toEqual([
+      "emulator/engine/clock",
+      "emulator/model/errors",
+      "emulator/model/types",
+    ]);
   });
 
-  test("core/clock.ts, under the context, imports nothing of the emulator", () => {
-    expect(importsOfFile("emulator/core/clock")).toEqual([]);
+  test("engine/clock.ts, under the context, imports nothing of the emulator", () => {
+    expect(importsOfFile("emulator/engine/clock")).toEqual([]);
   });
 
   test("the query language imports only itself", () => {
@@ -41,7 +45,7 @@ describe("the emulator's imports point one way", () => {
     const wrong = files
       .filter((f) => f.file.startsWith("emulator/domain/"))
       .flatMap((f) =>
-        f.imports.filter((i) => i.startsWith("emulator/tables/") && i !== "emulator/tables/types").map((i) => `${f.file} → ${i}`),
+        f.imports.filter((i) => i.startsWith("emulator/tables/") && i !== "emulator/model/types").map((i) => `${f.file} → ${i}`),
       );
     expect(wrong).toEqual([]);
   });
