@@ -21,10 +21,9 @@ import { ApiError } from "./model/errors";
 import { SnapshotLibrary, type SnapshotInfo } from "./persistence/snapshots";
 import { markRunning, refuseWhileRunning } from "./persistence/runningMark";
 import { loadState, Persister, replaceState, type SavedTables } from "./persistence/store";
-import { allFeatures, settleFeaturesAfterLoad } from "./services";
+import { allServices, settleFeaturesAfterLoad } from "./services";
 import { buildApp } from "./server/app";
-import { builtInTables } from "./services/builtInTables";
-import type { Caller } from "./model/types";
+import { ADMIN_CALLER } from "./model/callers";
 
 export interface EmulatorOptions {
   port?: number; // 0 = ephemeral (default 0)
@@ -73,8 +72,7 @@ export function buildContext(opts: {
 }): InMemoryContext {
   const timeScale = opts.timeScale ?? 1;
   const ctx = new InMemoryContext(timeScale, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
-  ctx.registerTables(builtInTables);
-  for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
+  for (const service of allServices({ volumes: opts.volumes })) ctx.registerService(service);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {
     settleFeaturesAfterLoad(ctx); // deliveries and task runs in flight at shutdown do not resume
   } else {
@@ -91,7 +89,6 @@ export function createApiKeyIn(
 ): string {
   const user = userByName(ctx, opts.user ?? "admin");
   if (!user) throw new Error(`unknown user '${opts.user}'`);
-  const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
   const { response } = createRow(
     ctx,
     ctx.store("user_api_keys").def,
@@ -103,7 +100,7 @@ export function createApiKeyIn(
       ip_allow_list: (opts.ipAllow ?? []).join(","),
       ip_deny_list: (opts.ipDeny ?? []).join(","),
     },
-    admin,
+    ADMIN_CALLER,
   );
   return String(response!.token);
 }

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { EventEmitter } from "node:events";
-import type { EmulatorContext, EmulatorEvent, FeatureModule, Row, RowKey, TableDef, TableStore } from "../model/types";
+import type { EmulatorContext, EmulatorEvent, Row, RowKey, Service, TableDef, TableStore } from "../model/types";
 import { RealTimeClock, type TransitionClock } from "./clock";
 import { ApiError } from "../model/errors";
 
@@ -45,9 +45,9 @@ export class InMemoryContext implements EmulatorContext {
     }
   }
 
-  registerFeature(feature: FeatureModule): void {
-    this.registerTables(feature.tables);
-    feature.setup?.(this);
+  registerService(service: Service): void {
+    this.registerTables(service.tables);
+    service.setup?.(this);
   }
 
   /** Runs every table's seed function (only on an empty state). */

@@ -6,8 +6,8 @@
  * `$table` schema output, owner/parent permission fields, lifecycle hooks and,
  * for `*_actions` tables, per-action handlers.
  *
- * A feature module describes its tables with these types and hands them to
- * `EmulatorContext.registerTables`; it never touches the HTTP layer.
+ * A service describes its tables with these types and hands them to
+ * `EmulatorContext.registerService`; it never touches the HTTP layer.
  *
  * This module is the bottom of the emulator's layers: it imports nothing of the emulator.
  * `EmulatorContext` is declared here as the interface tables and hooks see; engine/context.ts
@@ -197,9 +197,11 @@ export interface TableDef {
   beforeRead?: (ctx: EmulatorContext) => void;
 }
 
-/** A feature module: a set of tables plus optional wiring (event subscriptions, timers). */
-export interface FeatureModule {
-  name: string;
+/**
+ * A service: one area of the platform (compute, network, identity...) with its tables and, when it reacts to
+ * events or runs timers, its wiring. services/index.ts lists every service in the order they register.
+ */
+export interface Service {
   tables: TableDef[];
   setup?(ctx: EmulatorContext): void;
 }
@@ -235,7 +237,8 @@ export interface EmulatorContext {
   /** Called before an answer leaves the server: persistence commits its journal here. */
   beforeAnswer: () => void;
   registerTables(defs: TableDef[]): void;
-  registerFeature(feature: FeatureModule): void;
+  /** Registers a service's tables, then runs its setup. */
+  registerService(service: Service): void;
   /** Runs every table's seed function (only on an empty state). */
   seed(): void;
   store(table: string): TableStore;

@@ -8,17 +8,16 @@ import { ApiError } from "../model/errors";
 import { deleteByKey, postToTable, updateRow } from "../engine/write";
 import { readRow } from "../engine/read";
 import { seedUsers } from "../services/identity/users";
-import { builtInTables } from "../services/builtInTables";
-import type { Caller, FeatureModule } from "../model/types";
+import { CORE_SERVICES } from "../services";
+import type { Caller, Service } from "../model/types";
 
 export const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 export const operator: Caller = { user: "operator", role: "vmoperator", ip: "127.0.0.1" };
 export const viewer: Caller = { user: "viewer", role: "readonly", ip: "127.0.0.1" };
 
-export function contextWith(features: FeatureModule[], timeScale = 0.001): EmulatorContext {
+export function contextWith(features: Service[], timeScale = 0.001): EmulatorContext {
   const ctx = new InMemoryContext(timeScale);
-  ctx.registerTables(builtInTables);
-  for (const feature of features) ctx.registerFeature(feature);
+  for (const service of [...CORE_SERVICES, ...features]) ctx.registerService(service);
   ctx.seed();
   seedUsers(ctx, "admin-password");
   return ctx;

@@ -5,7 +5,7 @@
  * aborts deliveries in flight and drops the timers.
  */
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
-import type { FeatureModule } from "../../model/types";
+import type { Service } from "../../model/types";
 import { catalogRows, dispatchEvent } from "./events";
 import { runtimeOf } from "./runtime";
 import { armSchedule } from "./schedules";
@@ -14,9 +14,8 @@ import { deleteTask } from "./tasks";
 
 export { resumeSchedules } from "./schedules";
 
-export function automationFeature(): FeatureModule {
+export function automationFeature(): Service {
   return {
-    name: "automation",
     tables: automationTables,
     setup: (ctx) => {
       for (const row of catalogRows(ctx)) ctx.insert("task_event_types", row);

@@ -1,7 +1,7 @@
 import { seedUsers } from "../identity/users";
 import { InMemoryContext } from "../../engine/context";
 import { ManualClock } from "../../engine/clock";
-import { builtInTables } from "../builtInTables";
+import { CORE_SERVICES } from "../index";
 import { del, get, post, refusal } from "../../requests/testSupport";
 import { automationFeature } from "./index";
 
@@ -12,8 +12,7 @@ let ctx: InMemoryContext;
 beforeEach(() => {
   clock = new ManualClock(START);
   ctx = new InMemoryContext(1, clock);
-  ctx.registerTables(builtInTables);
-  ctx.registerFeature(automationFeature());
+  for (const service of [...CORE_SERVICES, automationFeature()]) ctx.registerService(service);
   ctx.seed();
   seedUsers(ctx, "admin-password");
 });

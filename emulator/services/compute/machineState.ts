@@ -66,13 +66,6 @@ export function stoppedFields(): Record<string, unknown> {
   };
 }
 
-/** Parses an owner reference "vms/42" into its table and key. */
-export function parseOwner(value: unknown): { table: string; key: string } | undefined {
-  if (typeof value !== "string") return undefined;
-  const match = /^([a-z_]+)\/([A-Za-z0-9]+)$/.exec(value);
-  return match ? { table: match[1], key: match[2] } : undefined;
-}
-
 /** Sets the status text for the duration of a long operation, then restores it (or a given final state). */
 export function runLongOperation(ctx: EmulatorContext, machines: unknown[], status: string, durationMs: number, done?: () => void): void {
   const previous = machines.map((m) => ({ machine: m, status: statusOfMachine(ctx, m).status }));

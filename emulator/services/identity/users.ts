@@ -13,7 +13,8 @@ import { createRow } from "../../engine/write";
 import { ApiError } from "../../model/errors";
 import { userIdentity } from "./grants";
 import { removeGrants, removeMemberships } from "./groups";
-import type { Caller, Row, TableDef } from "../../model/types";
+import { SYSTEM_CALLER } from "../../model/callers";
+import type { Row, TableDef } from "../../model/types";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
 export function hashPassword(password: string, salt = randomBytes(8).toString("hex")): string {
@@ -100,10 +101,9 @@ function userId(key: unknown): string {
 }
 
 export function seedUsers(ctx: EmulatorContext, adminPassword: string): void {
-  const system: Caller = { user: "system", role: "admin", ip: "127.0.0.1" };
-  createRow(ctx, usersTable, { name: "admin", displayname: "Administrator", role: "admin", password: adminPassword }, system);
-  createRow(ctx, usersTable, { name: "operator", displayname: "VM operator", role: "vmoperator" }, system);
-  createRow(ctx, usersTable, { name: "viewer", displayname: "Read-only user", role: "readonly" }, system);
+  createRow(ctx, usersTable, { name: "admin", displayname: "Administrator", role: "admin", password: adminPassword }, SYSTEM_CALLER);
+  createRow(ctx, usersTable, { name: "operator", displayname: "VM operator", role: "vmoperator" }, SYSTEM_CALLER);
+  createRow(ctx, usersTable, { name: "viewer", displayname: "Read-only user", role: "readonly" }, SYSTEM_CALLER);
 }
 
 export function userByName(ctx: EmulatorContext, name: string): Row | undefined {

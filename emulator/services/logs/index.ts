@@ -3,7 +3,7 @@
  * happened to both (the event bus carries no caller: the user is `system`). A machine's log goes with it.
  */
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
-import type { FeatureModule } from "../../model/types";
+import type { Service } from "../../model/types";
 import { logsTable, machineLogsTable, writeLog, writeMachineLog } from "./tables";
 
 /** The VM events logged, with what the line says. */
@@ -28,9 +28,8 @@ function logVmEvent(ctx: EmulatorContext, { row: vm }: EmulatorEvent, what: stri
   if (ctx.get("machines", vm.machine)) writeMachineLog(ctx, { machine: vm.machine, level: "message", text: what, user: "system" });
 }
 
-export function logsFeature(): FeatureModule {
+export function logsFeature(): Service {
   return {
-    name: "logs",
     tables: [logsTable, machineLogsTable],
     setup: (ctx) => {
       for (const [event, what] of Object.entries(VM_EVENTS)) {

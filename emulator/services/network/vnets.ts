@@ -9,9 +9,9 @@ import { ApiError, validationError } from "../../model/errors";
 import { applyDns, applyRules, killVnet, powerOffVnet, powerOnVnet, resetVnet, vnetRunning } from "./runtime";
 import { newMac } from "../compute/hardware";
 import { createMachineFor, deleteMachine } from "../compute/machines";
-import type { ActionDef, Caller, EmulatorContext, Row, TableDef } from "../../model/types";
+import { ADMIN_CALLER } from "../../model/callers";
+import type { ActionDef, EmulatorContext, Row, TableDef } from "../../model/types";
 
-const SYSTEM: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
 const RULE_FIELDS = [
   "network",
@@ -216,7 +216,7 @@ export const vnetsTable: TableDef = {
         dns: "simple",
         dnslist: "1.1.1.1",
       },
-      SYSTEM,
+      ADMIN_CALLER,
     );
     ctx.update("machine_status", row.machine as number, {
       status: "running",

@@ -7,7 +7,7 @@
  */
 import type { EmulatorContext } from "../../engine/context";
 import { applyDefaults } from "../../engine/write";
-import type { FeatureModule, Row } from "../../model/types";
+import type { Service, Row } from "../../model/types";
 import { deleteEntries, pasteEntries, renameEntry } from "./fileOperations";
 import { getDir, type DirEntry, type GetDirParams } from "./listing";
 import { registerImageFiles } from "./mediaFiles";
@@ -78,10 +78,9 @@ export function runJob(ctx: EmulatorContext, hostDirs: ReadonlyMap<string, strin
 }
 
 /** `volumes`: volume name → host directory backing it. */
-export function volumeBrowserFeature(volumes: Record<string, string>): FeatureModule {
+export function volumeBrowserFeature(volumes: Record<string, string>): Service {
   const hostDirs = new Map(Object.entries(volumes).map(([name, dir]) => [volumeKey(name), dir]));
   return {
-    name: "volume_browser",
     tables: [
       vmServicesTable,
       volumesTable,
