@@ -13,7 +13,7 @@ import { authenticate, SESSION_HEADER } from "../services/identity/authenticate"
 import type { RateLimiter } from "../services/identity/rateLimit";
 import type { SessionStore } from "../services/identity/sessions";
 import type { EmulatorContext } from "../engine/context";
-import { hasRole } from "../engine/write";
+import { hasRole } from "../services/identity/access";
 import { ApiError } from "../model/errors";
 import { consoleState } from "./consoleState";
 import { CONSOLE_PAGE } from "./page";

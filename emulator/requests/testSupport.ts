@@ -5,7 +5,7 @@
  */
 import { InMemoryContext, type EmulatorContext } from "../engine/context";
 import { ApiError } from "../model/errors";
-import { deleteByKey, postToTable, updateRow } from "../engine/write";
+import { deleteByKey, postToTable, updateRow } from "./operations";
 import { readRow } from "../engine/read";
 import { seedUsers } from "../services/identity/users";
 import { CORE_SERVICES } from "../services";

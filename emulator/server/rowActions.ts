@@ -7,7 +7,7 @@
  */
 import type { EmulatorContext } from "../engine/context";
 import { ApiError } from "../model/errors";
-import { postToTable, type EngineResult } from "../engine/write";
+import { postToTable, type EngineResult } from "../requests/operations";
 import type { Caller, RowRoute, TableDef } from "../model/types";
 
 export interface RowAction {

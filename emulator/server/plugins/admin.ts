@@ -12,7 +12,7 @@ import type { RequestCounter } from "../../admin/requestCounter";
 import type { SessionStore } from "../../services/identity/sessions";
 import { ManualClock, type TransitionClock } from "../../engine/clock";
 import type { EmulatorContext } from "../../engine/context";
-import { hasRole } from "../../engine/write";
+import { hasRole } from "../../services/identity/access";
 import { ApiError, validationError } from "../../model/errors";
 import type { SnapshotInfo } from "../../persistence/snapshots";
 import { sendJson } from "../reply";

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import type { EmulatorContext } from "../../engine/context";
-import { deleteByKey, hasRole, listVisibility, postToTable, requireAuthorizedRow, updateRow } from "../../engine/write";
+import { deleteByKey, postToTable, updateRow } from "../../requests/operations";
+import { hasRole, listVisibility, requireAuthorizedRow } from "../../services/identity/access";
 import { ApiError } from "../../model/errors";
 import { listRows, readRow } from "../../engine/read";
 import { tableSchema } from "../../engine/schema";

@@ -7,7 +7,8 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EmulatorContext } from "../../engine/context";
-import { authorizeNewRow, createRow } from "../../engine/write";
+import { createRow } from "../../engine/write";
+import { authorizeNewRow } from "../identity/access";
 import { ApiError, conflict, validationError } from "../../model/errors";
 import { assertTierSpace, copyNeeds } from "./capacity";
 import { assertNotBusy, isPoweredOn, runLongOperation, statusOfVm } from "./machineState";

@@ -6,7 +6,7 @@
  */
 import { createHash } from "node:crypto";
 import type { EmulatorContext } from "../../engine/context";
-import { hasRole } from "../../engine/write";
+import { hasRole } from "../identity/access";
 import { ApiError } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { QUERIES, validateParams, type Query } from "./params";
