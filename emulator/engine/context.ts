@@ -8,6 +8,7 @@ import { EventEmitter } from "node:events";
 import type { EmulatorContext, EmulatorEvent, Row, RowKey, Service, TableDef, TableStore } from "../model/types";
 import { RealTimeClock, type TransitionClock } from "./clock";
 import { ApiError } from "../model/errors";
+import { rowEvent } from "../model/events";
 
 export type { EmulatorContext, EmulatorEvent, TableStore } from "../model/types";
 
@@ -94,7 +95,7 @@ export class InMemoryContext implements EmulatorContext {
     if (typeof key === "number") store.nextKey = Math.max(store.nextKey, key + 1);
     const stored = { ...row, $key: key } as Row;
     store.rows.set(key, stored);
-    this.emit(`${table}.created`, table, stored);
+    this.emit(rowEvent(table, "created"), table, stored);
     return stored;
   }
 
@@ -103,7 +104,7 @@ export class InMemoryContext implements EmulatorContext {
     const row = this.store(table).rows.get(key);
     if (!row) throw new ApiError(404, `row ${table}/${key} not found`);
     Object.assign(row, changes);
-    this.emit(`${table}.updated`, table, row);
+    this.emit(rowEvent(table, "updated"), table, row);
     return row;
   }
 
@@ -112,7 +113,7 @@ export class InMemoryContext implements EmulatorContext {
     const row = store.rows.get(key);
     if (!row) return undefined;
     store.rows.delete(key);
-    this.emit(`${table}.deleted`, table, row);
+    this.emit(rowEvent(table, "deleted"), table, row);
     return row;
   }
 

@@ -2,6 +2,11 @@
 import { ApiError, validationError } from "../model/errors";
 import type { EmulatorContext } from "../model/types";
 
+/** The reference to a row as another row names it: "vms/42". */
+export function ownerReference(table: string, key: unknown): string {
+  return `${table}/${String(key)}`;
+}
+
 /** Parses an owner reference "vms/42" into its table and key. */
 export function parseOwner(value: unknown): { table: string; key: string } | undefined {
   if (typeof value !== "string") return undefined;

@@ -8,26 +8,38 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Row } from "../../model/types";
 import { runTask } from "./tasks";
+import {
+  TASKS,
+  TASK_ACTIONS,
+  TASK_EVENTS,
+  TASK_EVENT_TYPES,
+  TASK_SCHEDULES,
+  TASK_SCHEDULE_TRIGGERS,
+  WEBHOOKS,
+  WEBHOOK_URLS,
+  WEBHOOK_URL_ACTIONS,
+} from "./names";
+import { TAG_MEMBERS } from "../tags/names";
+import { ROW_CHANGES } from "../../model/events";
+import { ownerReference } from "../../engine/ownerReference";
+import { VM_EVENTS, VMS } from "../compute/names";
 
 /** Tables of this feature: their own row events never trigger tasks (a delivery would trigger itself). */
 export const AUTOMATION_TABLES = new Set([
-  "webhook_urls",
-  "webhooks",
-  "webhook_url_actions",
-  "tasks",
-  "task_actions",
-  "task_events",
-  "task_schedules",
-  "task_schedule_triggers",
-  "task_event_types",
+  WEBHOOK_URLS,
+  WEBHOOKS,
+  WEBHOOK_URL_ACTIONS,
+  TASKS,
+  TASK_ACTIONS,
+  TASK_EVENTS,
+  TASK_SCHEDULES,
+  TASK_SCHEDULE_TRIGGERS,
+  TASK_EVENT_TYPES,
 ]);
 
-/** Row events every table emits. */
-const ROW_EVENTS = ["created", "updated", "deleted"];
-
-/** Event types with more than row events. */
+/** Event types with more than row events: a VM's (the bus names `vms.poweron` etc., the catalog the part after the dot). */
 const DOMAIN_EVENTS: Record<string, string[]> = {
-  vms: [...ROW_EVENTS, "poweron", "poweroff", "cloned", "snapshot", "restored"],
+  [VMS]: [...ROW_CHANGES, ...Object.keys(VM_EVENTS)],
 };
 
 /** Types without objects to pick: no instance, no tag. Nothing emits them in the emulator yet. */
@@ -40,7 +52,7 @@ export function eventsOfType(ctx: EmulatorContext, table: string): string[] | un
   if (Object.hasOwn(GENERIC_TYPES, table)) return GENERIC_TYPES[table];
   if (Object.hasOwn(DOMAIN_EVENTS, table)) return DOMAIN_EVENTS[table];
   if (!ctx.tables.has(table) || AUTOMATION_TABLES.has(table) || ctx.store(table).def.actions) return undefined;
-  return ROW_EVENTS;
+  return [...ROW_CHANGES];
 }
 
 export function eventTypes(ctx: EmulatorContext): string[] {
@@ -53,13 +65,13 @@ export function catalogRows(ctx: EmulatorContext): Row[] {
 }
 
 function carriesTag(ctx: EmulatorContext, tag: unknown, member: string): boolean {
-  if (!ctx.tables.has("tag_members")) return false;
-  return ctx.find("tag_members", (m) => m.tag === tag && m.member === member).length > 0;
+  if (!ctx.tables.has(TAG_MEMBERS)) return false;
+  return ctx.find(TAG_MEMBERS, (m) => m.tag === tag && m.member === member).length > 0;
 }
 
 /** Whether a task event applies to this row (its table and event already match). */
 export function appliesTo(ctx: EmulatorContext, taskEvent: Row, table: string, row: Row): boolean {
-  const member = `${table}/${row.$key}`;
+  const member = ownerReference(table, row.$key);
   if (taskEvent.owner && taskEvent.owner !== member) return false;
   if (taskEvent.tag !== null && taskEvent.tag !== undefined && !carriesTag(ctx, taskEvent.tag, member)) return false;
   const filters = (taskEvent.table_event_filters ?? {}) as Record<string, unknown>;
@@ -75,9 +87,9 @@ export function objectName(row: Row): string {
 export function dispatchEvent(ctx: EmulatorContext, event: EmulatorEvent): void {
   if (AUTOMATION_TABLES.has(event.table) || !event.name.startsWith(`${event.table}.`)) return;
   const name = event.name.slice(event.table.length + 1);
-  for (const taskEvent of ctx.find("task_events", (e) => e.table === event.table && e.event === name)) {
+  for (const taskEvent of ctx.find(TASK_EVENTS, (e) => e.table === event.table && e.event === name)) {
     if (!appliesTo(ctx, taskEvent, event.table, event.row)) continue;
-    const task = ctx.get("tasks", taskEvent.task);
+    const task = ctx.get(TASKS, taskEvent.task);
     if (task && task.enabled === true) runTask(ctx, task, objectName(event.row));
   }
 }

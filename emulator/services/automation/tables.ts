@@ -13,13 +13,26 @@ import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeader
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
 import { runTask, TASK_OBJECT_ACTIONS, taskObjectOf, webhookKeyOf } from "./tasks";
+import {
+  TASKS,
+  TASK_ACTIONS,
+  TASK_EVENTS,
+  TASK_EVENT_TYPES,
+  TASK_SCHEDULES,
+  TASK_SCHEDULE_TRIGGERS,
+  WEBHOOKS,
+  WEBHOOK_URLS,
+  WEBHOOK_URL_ACTIONS,
+} from "./names";
+import { TAGS } from "../tags/names";
+import { ownerReference } from "../../engine/ownerReference";
 
 function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean): void {
   for (const row of ctx.find(table, predicate)) ctx.remove(table, row.$key);
 }
 
 export const webhookUrlsTable: TableDef = {
-  name: "webhook_urls",
+  name: WEBHOOK_URLS,
   description: "webhooks: where and how task messages are sent",
   keyType: "int",
   unique: { field: "name", message: "a webhook with that name exists" },
@@ -51,20 +64,20 @@ export const webhookUrlsTable: TableDef = {
       if (problem) throw validationError("authorization_value", problem);
     },
     beforeDelete: (ctx, row) => {
-      const users = ctx.find("tasks", (t) => webhookKeyOf(t.owner) === String(row.$key));
+      const users = ctx.find(TASKS, (t) => webhookKeyOf(t.owner) === String(row.$key));
       if (users.length) throw conflict(`webhook is used by task '${String(users[0].name)}'`);
     },
   },
 };
 
 export const webhooksTable: TableDef = {
-  name: "webhooks",
+  name: WEBHOOKS,
   description: "webhook delivery log: queued → running → sent | error (newest 3000, at most 70 days)",
   keyType: "int",
   operations: ["list", "get", "delete"],
   fields: {
-    webhook_url: { type: "row", ref: "webhook_urls", readOnly: true },
-    task: { type: "row", ref: "tasks", readOnly: true, description: "null for a test send" },
+    webhook_url: { type: "row", ref: WEBHOOK_URLS, readOnly: true },
+    task: { type: "row", ref: TASKS, readOnly: true, description: "null for a test send" },
     message: { type: "text", readOnly: true, description: "the payload sent, variables expanded" },
     status: { type: "string", readOnly: true, enum: { queued: "Queued", running: "Running", sent: "Sent", error: "Error" } },
     status_info: { type: "text", readOnly: true },
@@ -76,14 +89,14 @@ export const webhooksTable: TableDef = {
 };
 
 export const webhookUrlActionsTable: TableDef = {
-  name: "webhook_url_actions",
+  name: WEBHOOK_URL_ACTIONS,
   description: "webhook actions: send (a test message; variables expanded, ${NAME} = the webhook's name)",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "webhook_url",
-    targetTable: "webhook_urls",
+    targetTable: WEBHOOK_URLS,
     defaultAction: "send",
     rowRoutes: ["post-path"], // POST /v4/webhook_urls/<key>/send {message} (py, ps clients)
     actions: {
@@ -112,7 +125,7 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
   if (typeof args !== "object" || Array.isArray(args)) throw validationError("settings_args", "must be a JSON object");
   const settings = { ...(args as Record<string, unknown>) };
   const fromArgs =
-    settings.webhook_url === undefined || settings.webhook_url === null ? undefined : `webhook_urls/${String(settings.webhook_url)}`;
+    settings.webhook_url === undefined || settings.webhook_url === null ? undefined : ownerReference(WEBHOOK_URLS, settings.webhook_url);
   const owner = row.owner ?? fromArgs;
   const types = Object.keys(TASK_OBJECT_ACTIONS).map((t) => `${t}/<key>`);
   if (owner === undefined || owner === null || owner === "") throw validationError("owner", `is required (${types.join(", ")})`);
@@ -127,14 +140,14 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
       `'${String(action)}' is not a valid option for ${object.table} (valid: ${Object.keys(actions).join(", ")})`,
     );
   if (!ctx.get(object.table, object.key)) throw new ApiError(404, `owner '${String(owner)}' not found`);
-  if (object.table !== "webhook_urls") return { owner, table: object.table, action, settings_args: settings };
+  if (object.table !== WEBHOOK_URLS) return { owner, table: object.table, action, settings_args: settings };
   if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
   if (typeof settings.message !== "string") throw validationError("settings_args", "message must be a string");
-  return { owner, table: "webhook_urls", action, settings_args: settings };
+  return { owner, table: WEBHOOK_URLS, action, settings_args: settings };
 }
 
 export const tasksTable: TableDef = {
-  name: "tasks",
+  name: TASKS,
   description:
     "automation rules: object type webhook (owner webhook_urls/<key>, action send), VM (vms/<key>: poweron, poweroff, kill) or user (users/<key>: enable, disable), run by events, schedules or task_actions execute",
   keyType: "int",
@@ -164,10 +177,10 @@ export const tasksTable: TableDef = {
     creator: { type: "string", readOnly: true },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
-    events: { type: "rows", ref: "task_events", via: "task" },
-    triggers: { type: "rows", ref: "task_schedule_triggers", via: "task" },
-    events_count: { type: "uint32", compute: (ctx, row) => ctx.find("task_events", (e) => e.task === row.$key).length },
-    triggers_count: { type: "uint32", compute: (ctx, row) => ctx.find("task_schedule_triggers", (t) => t.task === row.$key).length },
+    events: { type: "rows", ref: TASK_EVENTS, via: "task" },
+    triggers: { type: "rows", ref: TASK_SCHEDULE_TRIGGERS, via: "task" },
+    events_count: { type: "uint32", compute: (ctx, row) => ctx.find(TASK_EVENTS, (e) => e.task === row.$key).length },
+    triggers_count: { type: "uint32", compute: (ctx, row) => ctx.find(TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.$key).length },
   },
   hooks: {
     validate: (ctx, row, previous) => {
@@ -181,21 +194,21 @@ export const tasksTable: TableDef = {
       Object.assign(changes, normalizedTaskSettings(ctx, { ...row, ...changes }));
     },
     afterDelete: (ctx, row) => {
-      removeWhere(ctx, "task_events", (e) => e.task === row.$key);
-      removeWhere(ctx, "task_schedule_triggers", (t) => t.task === row.$key);
+      removeWhere(ctx, TASK_EVENTS, (e) => e.task === row.$key);
+      removeWhere(ctx, TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.$key);
     },
   },
 };
 
 export const taskActionsTable: TableDef = {
-  name: "task_actions",
+  name: TASK_ACTIONS,
   description: "task actions: execute (runs the task now; ${NAME} = the task's name)",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "task",
-    targetTable: "tasks",
+    targetTable: TASKS,
     defaultAction: "execute",
     rowRoutes: ["put-query"], // PUT /v4/tasks/<key>?action=execute {params} (py client)
     actions: {
@@ -236,17 +249,17 @@ function checkTaskEvent(ctx: EmulatorContext, row: Row): void {
 }
 
 export const taskEventsTable: TableDef = {
-  name: "task_events",
+  name: TASK_EVENTS,
   description: "events that trigger tasks: table + event, narrowed to an object (owner), a tag or table_event_filters",
   keyType: "int",
   parent: "task",
   fields: {
-    task: { type: "row", ref: "tasks", required: true, refMustExist: 404 },
+    task: { type: "row", ref: TASKS, required: true, refMustExist: 404 },
     table: { type: "string", required: true, description: "event type, e.g. vms" },
     event: { type: "string", required: true, description: "e.g. poweron, poweroff, created, deleted" },
     event_name: { type: "string", default: (row: Record<string, unknown>) => row.event },
     owner: { type: "string", default: null, description: "a specific object instance: <table>/<key>" },
-    tag: { type: "row", ref: "tags", refMustExist: 404, description: "applies to every object carrying the tag" },
+    tag: { type: "row", ref: TAGS, refMustExist: 404, description: "applies to every object carrying the tag" },
     table_event_filters: { type: "json", default: {}, description: "{field: value} the object must match" },
     context: { type: "json", default: {} },
     trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
@@ -260,7 +273,7 @@ export const taskEventsTable: TableDef = {
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
 export const taskSchedulesTable: TableDef = {
-  name: "task_schedules",
+  name: TASK_SCHEDULES,
   description: "schedules linked to tasks through task_schedule_triggers; an enabled schedule runs its enabled tasks (times in UTC)",
   keyType: "int",
   unique: { field: "name", message: "a schedule with that name exists" },
@@ -296,7 +309,7 @@ export const taskSchedulesTable: TableDef = {
     ),
     task: {
       type: "row",
-      ref: "tasks",
+      ref: TASKS,
       default: null,
       refMustExist: 404,
       description: "a task the schedule was made for (runs go by triggers)",
@@ -316,23 +329,23 @@ export const taskSchedulesTable: TableDef = {
     beforeCreate: (_ctx, row, caller) => {
       row.creator = caller.user;
     },
-    afterDelete: (ctx, row) => removeWhere(ctx, "task_schedule_triggers", (t) => t.schedule === row.$key),
+    afterDelete: (ctx, row) => removeWhere(ctx, TASK_SCHEDULE_TRIGGERS, (t) => t.schedule === row.$key),
   },
 };
 
 export const taskScheduleTriggersTable: TableDef = {
-  name: "task_schedule_triggers",
+  name: TASK_SCHEDULE_TRIGGERS,
   description: "links of schedules to tasks",
   keyType: "int",
   operations: ["list", "get", "create", "delete"],
   fields: {
-    task: { type: "row", ref: "tasks", required: true, refMustExist: 404 },
-    schedule: { type: "row", ref: "task_schedules", required: true, refMustExist: 404 },
+    task: { type: "row", ref: TASKS, required: true, refMustExist: 404 },
+    schedule: { type: "row", ref: TASK_SCHEDULES, required: true, refMustExist: 404 },
     trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
   },
   hooks: {
     beforeCreate: (ctx, row) => {
-      if (ctx.find("task_schedule_triggers", (t) => t.task === row.task && t.schedule === row.schedule).length) {
+      if (ctx.find(TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.task && t.schedule === row.schedule).length) {
         throw conflict("the schedule already triggers this task");
       }
     },
@@ -340,7 +353,7 @@ export const taskScheduleTriggersTable: TableDef = {
 };
 
 export const taskEventTypesTable: TableDef = {
-  name: "task_event_types",
+  name: TASK_EVENT_TYPES,
   description: "the event catalog: each event type (a table, or a generic type such as alarms) with the events it offers",
   keyType: "string",
   transient: true,

@@ -6,9 +6,10 @@ import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { TableDef } from "../../model/types";
+import { CATALOGS, CATALOG_REPOSITORIES, CATALOG_REPOSITORY_ACTIONS } from "./names";
 
 export const catalogRepositoriesTable: TableDef = {
-  name: "catalog_repositories",
+  name: CATALOG_REPOSITORIES,
   description: "catalog repositories",
   keyType: "int",
   fields: {
@@ -42,13 +43,13 @@ export const catalogRepositoriesTable: TableDef = {
 
 /** Catalogs of a repository (read-only here: the emulator's repositories publish a fixed set). */
 export const catalogsTable: TableDef = {
-  name: "catalogs",
+  name: CATALOGS,
   description: "catalogs of a catalog repository (read-only)",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
     id: { type: "string", readOnly: true, default: () => randomHex(40), description: "global identifier (40 hex)" },
-    repository: { type: "row", ref: "catalog_repositories", readOnly: true, summary: true },
+    repository: { type: "row", ref: CATALOG_REPOSITORIES, readOnly: true, summary: true },
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", readOnly: true, default: "" },
     publishing_scope: {
@@ -61,31 +62,31 @@ export const catalogsTable: TableDef = {
     created: { type: "created", readOnly: true },
   },
   seed: (ctx) => {
-    for (const repository of ctx.find("catalog_repositories", (r) => r.type === "yottabyte")) {
+    for (const repository of ctx.find(CATALOG_REPOSITORIES, (r) => r.type === "yottabyte")) {
       const row = { repository: repository.$key, name: "Operating systems", description: "emulated installer images" };
-      ctx.insert("catalogs", applyDefaults(ctx, catalogsTable, row));
+      ctx.insert(CATALOGS, applyDefaults(ctx, catalogsTable, row));
     }
   },
 };
 
 export const catalogRepositoryActionsTable: TableDef = {
-  name: "catalog_repository_actions",
+  name: CATALOG_REPOSITORY_ACTIONS,
   description: "catalog repository actions: refresh",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "repository",
-    targetTable: "catalog_repositories",
+    targetTable: CATALOG_REPOSITORIES,
     defaultAction: "refresh",
     actions: {
       refresh: {
         description: "refresh the repository: status refreshing, then online",
         handler: (ctx, { target }) => {
-          ctx.update("catalog_repositories", target!.$key, { status: "refreshing" });
+          ctx.update(CATALOG_REPOSITORIES, target!.$key, { status: "refreshing" });
           ctx.schedule(2000, () => {
-            if (ctx.get("catalog_repositories", target!.$key)) {
-              ctx.update("catalog_repositories", target!.$key, { status: "online", last_refreshed: ctx.nowSeconds() });
+            if (ctx.get(CATALOG_REPOSITORIES, target!.$key)) {
+              ctx.update(CATALOG_REPOSITORIES, target!.$key, { status: "online", last_refreshed: ctx.nowSeconds() });
             }
           });
         },

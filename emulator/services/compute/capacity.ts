@@ -7,6 +7,8 @@ import type { EmulatorContext } from "../../engine/context";
 import { ApiError } from "../../model/errors";
 import { isNodeMachine } from "./machineState";
 import type { Row } from "../../model/types";
+import { MACHINE_DRIVES, MACHINE_STATUS } from "./names";
+import { NODES, STORAGE_TIERS } from "../cluster/names";
 
 /** Media that occupy tier space (a cdrom only points at a file). */
 const SPACE_MEDIA = new Set(["disk", "import", "clone", "efidisk", "nonpersistent"]);
@@ -17,12 +19,12 @@ export function driveBytes(drive: Row): number {
 
 export function tierUsed(ctx: EmulatorContext, tier: string): number {
   let used = 0;
-  for (const drive of ctx.all("machine_drives")) if (String(drive.preferred_tier) === tier) used += driveBytes(drive);
+  for (const drive of ctx.all(MACHINE_DRIVES)) if (String(drive.preferred_tier) === tier) used += driveBytes(drive);
   return used;
 }
 
 export function tierFree(ctx: EmulatorContext, tier: string): number {
-  const row = ctx.get("storage_tiers", tier);
+  const row = ctx.get(STORAGE_TIERS, tier);
   return row ? Number(row.capacity) - tierUsed(ctx, tier) : 0;
 }
 
@@ -36,7 +38,7 @@ export function assertTierSpace(ctx: EmulatorContext, needs: Map<string, number>
 /** Space needed to copy a machine's drives (clone, snapshot), per tier. */
 export function copyNeeds(ctx: EmulatorContext, machine: unknown): Map<string, number> {
   const needs = new Map<string, number>();
-  for (const drive of ctx.find("machine_drives", (d) => d.machine === machine)) {
+  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === machine)) {
     const tier = String(drive.preferred_tier);
     needs.set(tier, (needs.get(tier) ?? 0) + driveBytes(drive));
   }
@@ -52,7 +54,7 @@ export interface NodeUsage {
 export function nodeUsage(ctx: EmulatorContext, node: Row): NodeUsage {
   let cores = 0;
   let ram = 0;
-  for (const status of ctx.all("machine_status")) {
+  for (const status of ctx.all(MACHINE_STATUS)) {
     if (status.node === node.$key) {
       cores += Number(status.running_cores ?? 0);
       ram += Number(status.running_ram ?? 0);
@@ -66,7 +68,7 @@ export function placeVm(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
   const cores = Number(vm.cpu_cores);
   const ram = Number(vm.ram);
   const candidates = ctx
-    .find("nodes", (n) => (vm.cluster === null || vm.cluster === undefined || n.cluster === vm.cluster) && n.status === "running")
+    .find(NODES, (n) => (vm.cluster === null || vm.cluster === undefined || n.cluster === vm.cluster) && n.status === "running")
     .map((n) => nodeUsage(ctx, n))
     .filter((u) => u.freeCores >= cores && u.freeRam >= ram)
     .sort((a, b) => b.freeRam - a.freeRam);
@@ -77,7 +79,7 @@ export function placeVm(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
 }
 
 export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<string, number> {
-  const nodes = ctx.find("nodes", (n) => n.cluster === cluster.$key);
+  const nodes = ctx.find(NODES, (n) => n.cluster === cluster.$key);
   const totals = {
     cores_total: 0,
     cores_used: 0,
@@ -99,6 +101,6 @@ export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<str
   totals.ram_used = totals.ram_total - totals.ram_free;
   const nodeKeys = new Set(nodes.map((n) => n.$key));
   // A node's own machine runs on itself but is no workload of the cluster.
-  totals.running_machines = ctx.find("machine_status", (s) => nodeKeys.has(s.node as number) && !isNodeMachine(ctx, s.machine)).length;
+  totals.running_machines = ctx.find(MACHINE_STATUS, (s) => nodeKeys.has(s.node as number) && !isNodeMachine(ctx, s.machine)).length;
   return totals;
 }

@@ -17,6 +17,19 @@ import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardw
 import { createMachineFor } from "./machines";
 import { keptSettings, snapshotsTable } from "./snapshots";
 import type { ActionDef, Caller, FieldDef, Row, TableDef } from "../../model/types";
+import {
+  CLOUDINIT_FILES,
+  MACHINE_DRIVES,
+  MACHINE_DRIVE_STATUS,
+  MACHINE_NICS,
+  MACHINE_NIC_STATUS,
+  MACHINE_SNAPSHOTS,
+  VMS,
+  VM_ACTIONS,
+  VM_EVENTS,
+} from "./names";
+import { CLUSTERS, NODES } from "../cluster/names";
+import { ownerReference } from "../../engine/ownerReference";
 
 const str: FieldDef = { type: "string", maxLength: 255 };
 const bool: FieldDef = { type: "bool" };
@@ -28,19 +41,19 @@ function vmOf(target: Row | undefined): Row {
 }
 
 function nameTaken(ctx: EmulatorContext, name: unknown): boolean {
-  return ctx.find("vms", (v) => v.name === name && v.is_snapshot !== true).length > 0;
+  return ctx.find(VMS, (v) => v.name === name && v.is_snapshot !== true).length > 0;
 }
 
 function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, caller: Caller) {
   const name = params.name ?? `${String(vm.name)}-clone`;
   if (nameTaken(ctx, name)) throw conflict("VM with that name exists");
   const cluster = params.cluster ?? vm.cluster;
-  if (params.cluster !== undefined && !ctx.get("clusters", params.cluster))
+  if (params.cluster !== undefined && !ctx.get(CLUSTERS, params.cluster))
     throw new ApiError(404, `cluster '${String(params.cluster)}' not found`);
   assertNotBusy(statusOfVm(ctx, vm));
   assertTierSpace(ctx, copyNeeds(ctx, vm.machine));
   const { $key: _k, machine: _m, ...settings } = vm;
-  const copy = ctx.insert("vms", {
+  const copy = ctx.insert(VMS, {
     ...settings,
     name,
     description: params.description ?? vm.description,
@@ -55,17 +68,17 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
     creator: caller.user,
   });
   const machine = createMachineFor(ctx, copy);
-  ctx.update("vms", copy.$key, { machine });
+  ctx.update(VMS, copy.$key, { machine });
   copyHardware(ctx, vm.machine, machine, {
     preserveMacs: params.preserve_macs === true,
     preserveDeviceUuids: params.preserve_device_uuids === true,
   });
-  for (const file of ctx.find("cloudinit_files", (f) => f.owner === `vms/${vm.$key}`)) {
+  for (const file of ctx.find(CLOUDINIT_FILES, (f) => f.owner === ownerReference(VMS, vm.$key))) {
     const { $key: _f, ...fields } = file;
-    ctx.insert("cloudinit_files", { ...fields, owner: `vms/${copy.$key}` });
+    ctx.insert(CLOUDINIT_FILES, { ...fields, owner: ownerReference(VMS, copy.$key) });
   }
   runLongOperation(ctx, [vm.machine, machine], "cloning", DURATIONS.clone);
-  ctx.emit("vms.cloned", "vms", vm, { clone: copy.$key });
+  ctx.emit(VM_EVENTS.cloned, VMS, vm, { clone: copy.$key });
   return {
     body: {
       $key: String(copy.$key),
@@ -87,10 +100,10 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
  * when each is a snapshot of another VM.
  */
 function findSnapshotVm(ctx: EmulatorContext, vm: Row, id: unknown): Row {
-  const records = [ctx.get("machine_snapshots", id), ...ctx.find("machine_snapshots", (s) => String(s.snap_machine) === String(id))];
+  const records = [ctx.get(MACHINE_SNAPSHOTS, id), ...ctx.find(MACHINE_SNAPSHOTS, (s) => String(s.snap_machine) === String(id))];
   const candidates = [
-    ...records.flatMap((record) => (record ? ctx.find("vms", (v) => v.machine === record.snap_machine) : [])),
-    ...ctx.find("vms", (v) => String(v.$key) === String(id) && v.is_snapshot === true),
+    ...records.flatMap((record) => (record ? ctx.find(VMS, (v) => v.machine === record.snap_machine) : [])),
+    ...ctx.find(VMS, (v) => String(v.$key) === String(id) && v.is_snapshot === true),
   ];
   const own = candidates.find((snapVm) => snapVm.parent_vm === vm.$key);
   if (own) return own;
@@ -103,7 +116,7 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   let id = params.snapshot_id ?? params.snapshot;
   if (target.is_snapshot === true && (id === undefined || id === null)) {
     // Posted on the snapshot VM itself: restore its parent from it.
-    const parent = ctx.get("vms", target.parent_vm);
+    const parent = ctx.get(VMS, target.parent_vm);
     if (!parent) throw new ApiError(404, "the VM of this snapshot no longer exists");
     vm = parent;
     id = target.$key;
@@ -118,8 +131,8 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   const machine = vm.machine;
   restoreDrives(ctx, snapVm.machine, machine);
   // A VM snapshot is the whole VM: its settings come back too (RAM, CPU, boot order, ...), its name and identity stay.
-  ctx.update("vms", vm.$key, { ...keptSettings(snapVm), need_restart: false, modified: ctx.nowSeconds() });
-  const restored = ctx.get("vms", vm.$key)!;
+  ctx.update(VMS, vm.$key, { ...keptSettings(snapVm), need_restart: false, modified: ctx.nowSeconds() });
+  const restored = ctx.get(VMS, vm.$key)!;
   runLongOperation(ctx, [machine], "restoring", DURATIONS.restore, () => {
     if (params.poweron === true) {
       try {
@@ -129,25 +142,25 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
       }
     }
   });
-  ctx.emit("vms.restored", "vms", restored, { snapshotVm: snapVm.$key, caller: caller.user });
+  ctx.emit(VM_EVENTS.restored, VMS, restored, { snapshotVm: snapVm.$key, caller: caller.user });
   return { body: { response: { machine: String(machine) } } };
 }
 
 function restoreDrives(ctx: EmulatorContext, from: unknown, to: unknown): void {
-  const saved = ctx.find("machine_drives", (d) => d.machine === from);
-  for (const drive of ctx.find("machine_drives", (d) => d.machine === to)) {
+  const saved = ctx.find(MACHINE_DRIVES, (d) => d.machine === from);
+  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === to)) {
     if (!saved.some((s) => s.name === drive.name)) {
-      ctx.remove("machine_drives", drive.$key);
-      ctx.remove("machine_drive_status", drive.$key);
+      ctx.remove(MACHINE_DRIVES, drive.$key);
+      ctx.remove(MACHINE_DRIVE_STATUS, drive.$key);
     }
   }
   for (const { $key: _k, machine: _m, status: _s, ...fields } of saved) {
-    const current = ctx.find("machine_drives", (d) => d.machine === to && d.name === fields.name)[0];
-    if (current) ctx.update("machine_drives", current.$key, fields);
+    const current = ctx.find(MACHINE_DRIVES, (d) => d.machine === to && d.name === fields.name)[0];
+    if (current) ctx.update(MACHINE_DRIVES, current.$key, fields);
     else {
-      const copy = ctx.insert("machine_drives", { ...fields, machine: to });
-      ctx.update("machine_drives", copy.$key, { status: copy.$key });
-      ctx.insert("machine_drive_status", { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
+      const copy = ctx.insert(MACHINE_DRIVES, { ...fields, machine: to });
+      ctx.update(MACHINE_DRIVES, copy.$key, { status: copy.$key });
+      ctx.insert(MACHINE_DRIVE_STATUS, { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
     }
   }
 }
@@ -157,21 +170,27 @@ function requireHotplugVm(ctx: EmulatorContext, vm: Row): void {
   if (vm.allow_hotplug !== true) throw new ApiError(422, "hotplug is disabled for this VM (allow_hotplug is false)");
 }
 
-function hotplugExisting(ctx: EmulatorContext, vm: Row, table: "machine_drives" | "machine_nics", device: unknown, unplug: boolean) {
-  const statusTable = table === "machine_drives" ? "machine_drive_status" : "machine_nic_status";
+function hotplugExisting(
+  ctx: EmulatorContext,
+  vm: Row,
+  table: typeof MACHINE_DRIVES | typeof MACHINE_NICS,
+  device: unknown,
+  unplug: boolean,
+) {
+  const statusTable = table === MACHINE_DRIVES ? MACHINE_DRIVE_STATUS : MACHINE_NIC_STATUS;
   const row = ctx.get(table, device);
-  if (!row) throw new ApiError(404, `${table === "machine_drives" ? "drive" : "NIC"} '${String(device)}' not found`);
+  if (!row) throw new ApiError(404, `${table === MACHINE_DRIVES ? "drive" : "NIC"} '${String(device)}' not found`);
   if (row.machine !== vm.machine) throw new ApiError(422, `device '${String(device)}' does not belong to this VM`);
-  if (table === "machine_drives" && row.interface === "ide") throw new ApiError(422, "interface 'ide' does not support hotplug");
+  if (table === MACHINE_DRIVES && row.interface === "ide") throw new ApiError(422, "interface 'ide' does not support hotplug");
   const status = ctx.get(statusTable, row.$key)!;
-  const [on, off] = table === "machine_drives" ? ["online", "offline"] : ["up", "down"];
+  const [on, off] = table === MACHINE_DRIVES ? ["online", "offline"] : ["up", "down"];
   if (status.status === "hotplugging") throw new ApiError(422, "already hotplugging this device");
   if (unplug && status.status === off) throw new ApiError(422, "device is already unplugged");
   if (!unplug && status.status === on) throw new ApiError(422, "device is already plugged in");
   hotplugTransition(ctx, statusTable, row.$key, unplug ? off : on);
 }
 
-function hotplug(table: "machine_drives" | "machine_nics") {
+function hotplug(table: typeof MACHINE_DRIVES | typeof MACHINE_NICS) {
   return (ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, caller: Caller) => {
     requireHotplugVm(ctx, vm);
     if (params.device !== undefined && params.device !== null) {
@@ -180,7 +199,7 @@ function hotplug(table: "machine_drives" | "machine_nics") {
     }
     // New device: created through the table's own rules (they start the hotplug transition) and rights (a NIC's vnet).
     const { unplug: _u, device: _d, ...fields } = params;
-    const def = table === "machine_drives" ? drivesTable : nicsTable;
+    const def = table === MACHINE_DRIVES ? drivesTable : nicsTable;
     const { row } = createRow(ctx, def, { ...fields, machine: vm.machine }, caller, (draft) => authorizeNewRow(ctx, def, draft, caller));
     return { body: { $key: String(row.$key) } };
   };
@@ -213,13 +232,13 @@ const CHANGES_CHILDREN = { createOnTarget: true } as const;
 
 function resolveNode(ctx: EmulatorContext, id: unknown): Row | undefined {
   if (id === undefined || id === null || id === "") return undefined;
-  const node = ctx.get("nodes", id);
+  const node = ctx.get(NODES, id);
   if (!node) throw new ApiError(404, `node '${String(id)}' not found`);
   return node;
 }
 
 export const vmActionsTable: TableDef = {
-  name: "vm_actions",
+  name: VM_ACTIONS,
   description: "VM actions: poweron, poweroff, kill, reset, clone, snapshot, restore, migrate, move, hibernate, hotplugdrive, hotplugnic",
   keyType: "int",
   operations: ["create"],
@@ -227,7 +246,7 @@ export const vmActionsTable: TableDef = {
   writeRole: "vmoperator",
   actions: {
     targetField: "vm",
-    targetTable: "vms",
+    targetTable: VMS,
     aliases: { guestreset: "reset_graceful", guestreboot: "reset_graceful", quiesce_snapshot: "snapshot" },
     actions: {
       poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) =>
@@ -250,7 +269,7 @@ export const vmActionsTable: TableDef = {
           cluster: key,
         },
         clone,
-        { createIn: "vms" },
+        { createIn: VMS },
       ),
       snapshot: action(
         "snapshot the VM (creates an is_snapshot VM and a machine_snapshots row)",
@@ -294,7 +313,7 @@ export const vmActionsTable: TableDef = {
         { preferred_node: key, node: key, cluster: key },
         (ctx, vm, p) => {
           const node = resolveNode(ctx, p.preferred_node ?? p.node);
-          const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get("clusters", p.cluster);
+          const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get(CLUSTERS, p.cluster);
           if (p.cluster !== undefined && p.cluster !== null && !cluster)
             throw new ApiError(404, `cluster '${String(p.cluster)}' not found`);
           const status = statusOfVm(ctx, vm);
@@ -304,7 +323,7 @@ export const vmActionsTable: TableDef = {
             return;
           }
           assertNotBusy(status);
-          ctx.update("vms", vm.$key, {
+          ctx.update(VMS, vm.$key, {
             ...(node ? { preferred_node: node.$key } : {}),
             ...(cluster ? { cluster: cluster.$key } : {}),
             modified: ctx.nowSeconds(),
@@ -324,13 +343,13 @@ export const vmActionsTable: TableDef = {
           media_source: key,
           description: { type: "text" },
         },
-        hotplug("machine_drives"),
+        hotplug(MACHINE_DRIVES),
         CHANGES_CHILDREN,
       ),
       hotplugnic: action(
         "hot-plug or hot-unplug a NIC: {device, unplug} or new-NIC fields {name, vnet, interface}",
         { device: key, unplug: bool, name: str, vnet: key, interface: str, macaddress: str, description: { type: "text" } },
-        hotplug("machine_nics"),
+        hotplug(MACHINE_NICS),
         CHANGES_CHILDREN,
       ),
     },

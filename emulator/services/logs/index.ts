@@ -5,14 +5,18 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Service } from "../../model/types";
 import { logsTable, machineLogsTable, writeLog, writeMachineLog } from "./tables";
+import { MACHINES, VM_EVENTS, type VmEvent } from "../compute/names";
+import { SYSTEM_CALLER } from "../../model/callers";
+import { rowEvent } from "../../model/events";
+import { MACHINE_LOGS } from "./names";
 
-/** The VM events logged, with what the line says. */
-const VM_EVENTS: Record<string, string> = {
-  "vms.poweron": "powered on",
-  "vms.poweroff": "powered off",
-  "vms.cloned": "cloned",
-  "vms.snapshot": "snapshot taken",
-  "vms.restored": "restored from a snapshot",
+/** What the log line says of each VM event (a new VM event does not compile until it is given one). */
+const LOGGED_VM_EVENTS: Record<VmEvent, string> = {
+  [VM_EVENTS.poweron]: "powered on",
+  [VM_EVENTS.poweroff]: "powered off",
+  [VM_EVENTS.cloned]: "cloned",
+  [VM_EVENTS.snapshot]: "snapshot taken",
+  [VM_EVENTS.restored]: "restored from a snapshot",
 };
 
 function logVmEvent(ctx: EmulatorContext, { row: vm }: EmulatorEvent, what: string): void {
@@ -23,20 +27,20 @@ function logVmEvent(ctx: EmulatorContext, { row: vm }: EmulatorEvent, what: stri
     object_type: "vm",
     object_name: name,
     object_key: String(vm.$key),
-    user: "system",
+    user: SYSTEM_CALLER.user,
   });
-  if (ctx.get("machines", vm.machine)) writeMachineLog(ctx, { machine: vm.machine, level: "message", text: what, user: "system" });
+  if (ctx.get(MACHINES, vm.machine)) writeMachineLog(ctx, { machine: vm.machine, level: "message", text: what, user: SYSTEM_CALLER.user });
 }
 
 export function logsFeature(): Service {
   return {
     tables: [logsTable, machineLogsTable],
     setup: (ctx) => {
-      for (const [event, what] of Object.entries(VM_EVENTS)) {
+      for (const [event, what] of Object.entries(LOGGED_VM_EVENTS)) {
         ctx.events.on(event, (payload: EmulatorEvent) => logVmEvent(ctx, payload, what));
       }
-      ctx.events.on("machines.deleted", ({ row: machine }: EmulatorEvent) => {
-        for (const line of ctx.find("machine_logs", (l) => l.machine === machine.$key)) ctx.remove("machine_logs", line.$key);
+      ctx.events.on(rowEvent(MACHINES, "deleted"), ({ row: machine }: EmulatorEvent) => {
+        for (const line of ctx.find(MACHINE_LOGS, (l) => l.machine === machine.$key)) ctx.remove(MACHINE_LOGS, line.$key);
       });
     },
   };

@@ -1,11 +1,15 @@
 /** Stored media files (ISO and disk images) usable as a drive's `media_source`, and their actions. */
 import { randomBytes } from "node:crypto";
 import type { TableDef } from "../../model/types";
+import { FILES, FILE_ACTIONS } from "./names";
+import { VOLUMES } from "../volume-browser/names";
+import { MACHINE_DRIVES } from "../compute/names";
+import { SYSTEM_CALLER } from "../../model/callers";
 
 const GiB = 1024 ** 3;
 
 export const filesTable: TableDef = {
-  name: "files",
+  name: FILES,
   description: "stored media files (ISO images, disk images) usable as media_source, and the image files of NAS volumes",
   keyType: "int",
   // Names are unique in the media store; a volume's files are told apart by their volume and path.
@@ -37,10 +41,10 @@ export const filesTable: TableDef = {
     owner: { type: "row", readOnly: true, default: null, description: "owning row (null: the system)" },
     url: { type: "string", readOnly: true, default: "", description: "download URL of an uploaded-from-URL file" },
     modified: { type: "modified", readOnly: true },
-    creator: { type: "string", readOnly: true, default: "system" },
+    creator: { type: "string", readOnly: true, default: SYSTEM_CALLER.user },
     volume: {
       type: "row",
-      ref: "volumes",
+      ref: VOLUMES,
       readOnly: true,
       default: null,
       description: "the NAS volume holding the file (null: the media store)",
@@ -50,7 +54,7 @@ export const filesTable: TableDef = {
       type: "string",
       compute: (ctx, row) =>
         row.volume
-          ? `/volumes/${String(ctx.get("volumes", row.volume)?.name ?? row.volume)}/${String(row.volume_path)}`
+          ? `/volumes/${String(ctx.get(VOLUMES, row.volume)?.name ?? row.volume)}/${String(row.volume_path)}`
           : `/files/${String(row.name)}`,
       description: "where the file is stored",
     },
@@ -63,49 +67,49 @@ export const filesTable: TableDef = {
       { name: "debian-12-genericcloud-amd64.qcow2", type: "qcow2", filesize: 2 * GiB },
     ];
     for (const f of files)
-      ctx.insert("files", {
+      ctx.insert(FILES, {
         ...f,
         filesize: Math.round(f.filesize),
         description: "",
         preferred_tier: "1",
         public_link: "",
         modified: ctx.nowSeconds(),
-        creator: "system",
+        creator: SYSTEM_CALLER.user,
       });
   },
 };
 
 export const fileActionsTable: TableDef = {
-  name: "file_actions",
+  name: FILE_ACTIONS,
   description: "file actions: overwrite, add_link, delete_link, delete_reference",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "file",
-    targetTable: "files",
+    targetTable: FILES,
     actions: {
       overwrite: {
         description: "mark the file rewritten",
-        handler: (ctx, { target }) => void ctx.update("files", target!.$key, { modified: ctx.nowSeconds() }),
+        handler: (ctx, { target }) => void ctx.update(FILES, target!.$key, { modified: ctx.nowSeconds() }),
       },
       add_link: {
         description: "create a public download link",
         handler: (ctx, { target }) => {
           const link = `/pub/${randomBytes(12).toString("hex")}/${target!.name}`;
-          ctx.update("files", target!.$key, { public_link: link });
+          ctx.update(FILES, target!.$key, { public_link: link });
           return { body: { response: { link } } };
         },
       },
       delete_link: {
         description: "remove the public link",
-        handler: (ctx, { target }) => void ctx.update("files", target!.$key, { public_link: "" }),
+        handler: (ctx, { target }) => void ctx.update(FILES, target!.$key, { public_link: "" }),
       },
       delete_reference: {
         description: "detach the file from drives using it as media_source (cdrom drives lose their medium)",
         handler: (ctx, { target }) => {
-          for (const drive of ctx.find("machine_drives", (d) => d.media_source === target!.$key && d.media === "cdrom")) {
-            ctx.update("machine_drives", drive.$key, { media_source: null });
+          for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.media_source === target!.$key && d.media === "cdrom")) {
+            ctx.update(MACHINE_DRIVES, drive.$key, { media_source: null });
           }
         },
       },

@@ -1,27 +1,33 @@
 /** `dashboard`: one row of system-wide counts, computed at read time. */
 import type { EmulatorContext } from "../../engine/context";
 import type { FieldDef, Row, TableDef } from "../../model/types";
+import { MACHINE_STATUS, VMS } from "../compute/names";
+import { VNETS } from "../network/names";
+import { CLUSTERS, CLUSTER_STATUS, NODES, STORAGE_TIERS } from "../cluster/names";
+import { GROUPS, USERS } from "../identity/names";
+import { CATALOG_REPOSITORIES } from "../catalog/names";
+import { DASHBOARD } from "./names";
 
 type Count = (ctx: EmulatorContext) => number;
 const count =
   (table: string, where: (ctx: EmulatorContext, row: Row) => boolean = () => true) =>
   (ctx: EmulatorContext) =>
     ctx.all(table).filter((row) => where(ctx, row)).length;
-const running = (ctx: EmulatorContext, row: Row) => ctx.get("machine_status", row.machine)?.running === true;
+const running = (ctx: EmulatorContext, row: Row) => ctx.get(MACHINE_STATUS, row.machine)?.running === true;
 
 /** What the dashboard counts, each as `<name>_count`, `_online`, `_warn` and `_error` (the names the maker's clients read). */
 const DASHBOARD_SUBJECTS: Record<string, { all: Count; online: Count }> = {
   machines: {
-    all: count("vms", (_c, vm) => vm.is_snapshot !== true),
-    online: count("vms", (c, vm) => vm.is_snapshot !== true && running(c, vm)),
+    all: count(VMS, (_c, vm) => vm.is_snapshot !== true),
+    online: count(VMS, (c, vm) => vm.is_snapshot !== true && running(c, vm)),
   },
-  vnets: { all: count("vnets"), online: count("vnets", running) },
-  nodes: { all: count("nodes"), online: count("nodes", (_c, node) => node.status === "running") },
-  clusters: { all: count("clusters"), online: count("cluster_status", (_c, status) => status.status === "online") },
-  users: { all: count("users"), online: count("users", (_c, user) => user.enabled === true) },
-  groups: { all: count("groups"), online: count("groups", (_c, group) => group.enabled === true) },
-  repos: { all: count("catalog_repositories"), online: count("catalog_repositories", (_c, repo) => repo.status === "online") },
-  cluster_tiers: { all: count("storage_tiers"), online: count("storage_tiers") },
+  vnets: { all: count(VNETS), online: count(VNETS, running) },
+  nodes: { all: count(NODES), online: count(NODES, (_c, node) => node.status === "running") },
+  clusters: { all: count(CLUSTERS), online: count(CLUSTER_STATUS, (_c, status) => status.status === "online") },
+  users: { all: count(USERS), online: count(USERS, (_c, user) => user.enabled === true) },
+  groups: { all: count(GROUPS), online: count(GROUPS, (_c, group) => group.enabled === true) },
+  repos: { all: count(CATALOG_REPOSITORIES), online: count(CATALOG_REPOSITORIES, (_c, repo) => repo.status === "online") },
+  cluster_tiers: { all: count(STORAGE_TIERS), online: count(STORAGE_TIERS) },
   tenants: { all: () => 0, online: () => 0 },
   sites: { all: () => 0, online: () => 0 },
 };
@@ -35,13 +41,13 @@ const DASHBOARD_COUNTS: Record<string, Count> = {
       [`${name}_error`, () => 0],
     ]),
   ),
-  storage_tiers_count: count("storage_tiers"),
+  storage_tiers_count: count(STORAGE_TIERS),
   alarms_count: () => 0,
 };
 
 /** `dashboard`: one row of system-wide counts (the maker's clients read it for statistics). */
 export const dashboardTable: TableDef = {
-  name: "dashboard",
+  name: DASHBOARD,
   description: "system-wide counts: VMs, vnets, nodes, clusters, storage tiers, users (read-only, one row)",
   keyType: "int",
   singleton: true,
@@ -50,6 +56,6 @@ export const dashboardTable: TableDef = {
     Object.entries(DASHBOARD_COUNTS).map(([name, count]) => [name, { type: "uint32", compute: count } satisfies FieldDef]),
   ),
   seed: (ctx) => {
-    ctx.insert("dashboard", {});
+    ctx.insert(DASHBOARD, {});
   },
 };

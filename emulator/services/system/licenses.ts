@@ -4,11 +4,13 @@
  */
 import { applyDefaults } from "../../engine/write";
 import type { TableDef } from "../../model/types";
+import { LICENSES } from "./names";
+import { SYSTEM_CALLER } from "../../model/callers";
 
 const YEAR_SECONDS = 365 * 86400;
 
 export const licensesTable: TableDef = {
-  name: "licenses",
+  name: LICENSES,
   description: "licenses of the site (read-only); times in seconds since the epoch",
   keyType: "int",
   operations: ["list", "get"],
@@ -31,13 +33,13 @@ export const licensesTable: TableDef = {
       name: "Emulator license",
       description: "the emulator's own license",
       added: now,
-      added_by: "system",
+      added_by: SYSTEM_CALLER.user,
       issued: now,
       valid_from: now,
       valid_until: now + YEAR_SECONDS,
       features: { nodes: 4, tenants: 0, sites: 1 },
       auto_renewal: true,
     };
-    ctx.insert("licenses", applyDefaults(ctx, licensesTable, row));
+    ctx.insert(LICENSES, applyDefaults(ctx, licensesTable, row));
   },
 };

@@ -1,9 +1,10 @@
 /** `system`: the system's identity and version, one row. */
 import type { TableDef } from "../../model/types";
 import { API_VERSION_TEXT } from "./version";
+import { SYSTEM } from "./names";
 
 export const systemTable: TableDef = {
-  name: "system",
+  name: SYSTEM,
   description: "the system's identity and version (one row)",
   keyType: "int",
   operations: ["list", "get"],
@@ -15,7 +16,7 @@ export const systemTable: TableDef = {
     branch: { type: "string", readOnly: true },
   },
   seed: (ctx) => {
-    ctx.insert("system", {
+    ctx.insert(SYSTEM, {
       yb_version: API_VERSION_TEXT,
       os_version: API_VERSION_TEXT,
       cloud_name: "vplatform-emulator",
