@@ -24,7 +24,7 @@ import { loadState, Persister, replaceState, type SavedTables } from "./persiste
 import { allServices, settleFeaturesAfterLoad } from "./services";
 import { buildApp } from "./server/app";
 import { ADMIN_CALLER } from "./model/callers";
-import { USER_API_KEYS } from "./services/identity/names";
+import { IDENTITY } from "./services/identity/names";
 
 export interface EmulatorOptions {
   port?: number; // 0 = ephemeral (default 0)
@@ -92,7 +92,7 @@ export function createApiKeyIn(
   if (!user) throw new Error(`unknown user '${opts.user}'`);
   const { response } = createRow(
     ctx,
-    ctx.store(USER_API_KEYS).def,
+    ctx.store(IDENTITY.user_api_keys).def,
     {
       user: user.$key,
       name: opts.name,
@@ -115,16 +115,16 @@ export function loadSnapshotInto(ctx: InMemoryContext, name: string, tables: Sav
     throw new ApiError(422, `snapshot '${name}' has no admin user; save it again`);
   }
   const admin = userByName(ctx, "admin")!;
-  const adminKey = ctx.find(USER_API_KEYS, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
+  const adminKey = ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
   ctx.clock.cancelAll();
   replaceState(ctx, tables);
   settleFeaturesAfterLoad(ctx);
   const loadedAdmin = userByName(ctx, "admin")!;
   loadedAdmin.password = admin.password;
-  for (const old of ctx.find(USER_API_KEYS, (k) => k.name === ADMIN_KEY_NAME)) ctx.remove(USER_API_KEYS, old.$key);
+  for (const old of ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME)) ctx.remove(IDENTITY.user_api_keys, old.$key);
   if (adminKey) {
     const { $key, ...rest } = adminKey;
-    ctx.insert(USER_API_KEYS, { ...rest, user: loadedAdmin.$key, ...(ctx.get(USER_API_KEYS, $key) ? {} : { $key }) });
+    ctx.insert(IDENTITY.user_api_keys, { ...rest, user: loadedAdmin.$key, ...(ctx.get(IDENTITY.user_api_keys, $key) ? {} : { $key }) });
   }
 }
 
@@ -136,7 +136,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
   admin.password = hashPassword(adminPassword);
-  for (const old of ctx.find(USER_API_KEYS, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)) ctx.remove(USER_API_KEYS, old.$key);
+  for (const old of ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key))
+    ctx.remove(IDENTITY.user_api_keys, old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
   const snapshotDir = opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots"));

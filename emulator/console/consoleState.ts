@@ -10,10 +10,10 @@ import type { CounterEntry } from "../admin/requestCounter";
 import type { EmulatorContext } from "../engine/context";
 import { listRows, type ListQuery } from "../engine/read";
 import type { LoggedRequest } from "./requestLog";
-import { MACHINE_DEVICES, MACHINE_DRIVES, MACHINE_NICS, VMS } from "../services/compute/names";
-import { VNETS } from "../services/network/names";
-import { GROUPS, PERMISSIONS, USERS, USER_API_KEYS } from "../services/identity/names";
-import { TASKS, TASK_EVENTS, TASK_SCHEDULE_TRIGGERS, WEBHOOKS, WEBHOOK_URLS } from "../services/automation/names";
+import { COMPUTE } from "../services/compute/names";
+import { NETWORK } from "../services/network/names";
+import { IDENTITY } from "../services/identity/names";
+import { AUTOMATION } from "../services/automation/names";
 
 interface Listing extends ListQuery {
   table: string;
@@ -22,32 +22,32 @@ interface Listing extends ListQuery {
 /** One entry per list the page shows; the page joins hardware to its VM by `machine`. */
 export const CONSOLE_LISTINGS = {
   vms: {
-    table: VMS,
+    table: COMPUTE.vms,
     filter: "is_snapshot eq false",
     sort: "name",
     fields:
       "$key,name,machine,cpu_cores,ram,machine#status#running as running,machine#status#status as status," +
       "machine#status#node#name as node",
   },
-  drives: { table: MACHINE_DRIVES, fields: "$key,machine,name,media,interface,disksize,status#status as status" },
-  nics: { table: MACHINE_NICS, fields: "$key,machine,name,interface,macaddress,vnet#name as vnet,status#status as status" },
-  devices: { table: MACHINE_DEVICES, fields: "$key,machine,name,type,resource_group#name as group,status#status as status" },
-  vnets: { table: VNETS, sort: "name", fields: "$key,name,type,network,running,machine#status#status as status" },
-  users: { table: USERS, sort: "name", fields: "$key,name,role,type,enabled" },
-  apiKeys: { table: USER_API_KEYS, sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
-  groups: { table: GROUPS, sort: "name", fields: "$key,name,identity,enabled" },
-  grants: { table: PERMISSIONS, fields: "$key,identity,identity_table,identity_key,table,row,list,read,create,modify,delete" },
-  webhooks: { table: WEBHOOK_URLS, sort: "name", fields: "$key,name,url,authorization_type" },
+  drives: { table: COMPUTE.machine_drives, fields: "$key,machine,name,media,interface,disksize,status#status as status" },
+  nics: { table: COMPUTE.machine_nics, fields: "$key,machine,name,interface,macaddress,vnet#name as vnet,status#status as status" },
+  devices: { table: COMPUTE.machine_devices, fields: "$key,machine,name,type,resource_group#name as group,status#status as status" },
+  vnets: { table: NETWORK.vnets, sort: "name", fields: "$key,name,type,network,running,machine#status#status as status" },
+  users: { table: IDENTITY.users, sort: "name", fields: "$key,name,role,type,enabled" },
+  apiKeys: { table: IDENTITY.user_api_keys, sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
+  groups: { table: IDENTITY.groups, sort: "name", fields: "$key,name,identity,enabled" },
+  grants: { table: IDENTITY.permissions, fields: "$key,identity,identity_table,identity_key,table,row,list,read,create,modify,delete" },
+  webhooks: { table: AUTOMATION.webhook_urls, sort: "name", fields: "$key,name,url,authorization_type" },
   deliveries: {
-    table: WEBHOOKS,
+    table: AUTOMATION.webhooks,
     sort: "-$key",
     limit: 25,
     fields: "$key,webhook_url#name as webhook,task#name as task,status,status_info as outcome,attempts,created",
   },
-  tasks: { table: TASKS, sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
-  taskEvents: { table: TASK_EVENTS, fields: "$key,task#name as task,table,event" },
+  tasks: { table: AUTOMATION.tasks, sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
+  taskEvents: { table: AUTOMATION.task_events, fields: "$key,task#name as task,table,event" },
   taskSchedules: {
-    table: TASK_SCHEDULE_TRIGGERS,
+    table: AUTOMATION.task_schedule_triggers,
     fields: "$key,task#name as task,schedule#name as schedule,schedule#repeat_every as every",
   },
 } satisfies Record<string, Listing>;

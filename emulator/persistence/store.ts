@@ -14,9 +14,9 @@ import type { EmulatorContext } from "../engine/context";
 import { BUSY_STATUSES, stoppedFields } from "../services/compute/machineState";
 import { createMachineFor } from "../services/compute/machines";
 import type { Row } from "../model/types";
-import { VNETS } from "../services/network/names";
-import { CLUSTERS, CLUSTER_STATUS } from "../services/cluster/names";
-import { MACHINE_DRIVES, MACHINE_DRIVE_STATUS, MACHINE_NICS, MACHINE_NIC_STATUS, MACHINE_STATUS } from "../services/compute/names";
+import { NETWORK } from "../services/network/names";
+import { CLUSTER } from "../services/cluster/names";
+import { COMPUTE } from "../services/compute/names";
 
 export const STATE_FILE = "state.json";
 const FORMAT = 1;
@@ -92,12 +92,12 @@ export function loadState(ctx: EmulatorContext, dataDir: string): boolean {
 
 /** State saved by an older emulator: vnets get their machine (stopped) and clusters their status row. */
 function addRuntimeRows(ctx: EmulatorContext): void {
-  for (const vnet of ctx.all(VNETS)) {
+  for (const vnet of ctx.all(NETWORK.vnets)) {
     if (vnet.machine === undefined || vnet.machine === null) vnet.machine = createMachineFor(ctx, vnet, "vnet");
   }
-  for (const cluster of ctx.all(CLUSTERS)) {
-    if (ctx.get(CLUSTER_STATUS, cluster.$key)) continue;
-    ctx.insert(CLUSTER_STATUS, {
+  for (const cluster of ctx.all(CLUSTER.clusters)) {
+    if (ctx.get(CLUSTER.cluster_status, cluster.$key)) continue;
+    ctx.insert(CLUSTER.cluster_status, {
       $key: cluster.$key,
       cluster: cluster.$key,
       status: typeof cluster.status === "string" ? cluster.status : "online",
@@ -116,17 +116,17 @@ function keepKeyCountersAhead(ctx: EmulatorContext): void {
 
 /** Timers do not survive a restart: transitional states jump to where they were heading. */
 export function settleInFlight(ctx: EmulatorContext): void {
-  for (const status of ctx.all(MACHINE_STATUS)) {
+  for (const status of ctx.all(COMPUTE.machine_status)) {
     if (!BUSY_STATUSES.has(String(status.status))) continue;
     const on = status.powerstate === true && status.status !== "stopping";
     Object.assign(status, on ? { status: "running", running: true, state: "online" } : stoppedFields());
   }
-  for (const table of [MACHINE_DRIVE_STATUS, MACHINE_NIC_STATUS]) {
+  for (const table of [COMPUTE.machine_drive_status, COMPUTE.machine_nic_status]) {
     for (const status of ctx.all(table)) {
       if (status.status !== "hotplugging") continue;
-      const parent = ctx.get(table === MACHINE_DRIVE_STATUS ? MACHINE_DRIVES : MACHINE_NICS, status.$key);
-      const on = parent ? ctx.get(MACHINE_STATUS, parent.machine)?.powerstate === true : false;
-      status.status = table === MACHINE_DRIVE_STATUS ? (on ? "online" : "offline") : on ? "up" : "down";
+      const parent = ctx.get(table === COMPUTE.machine_drive_status ? COMPUTE.machine_drives : COMPUTE.machine_nics, status.$key);
+      const on = parent ? ctx.get(COMPUTE.machine_status, parent.machine)?.powerstate === true : false;
+      status.status = table === COMPUTE.machine_drive_status ? (on ? "online" : "offline") : on ? "up" : "down";
     }
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Every table the emulator serves is named once, in the names.ts of the service that owns it; everywhere else
  * (the service's behaviour, other services, the engine, the server, the console, persistence) a table is named by
- * that constant, and an event by its table's (`rowEvent(MACHINES, "deleted")`, `VM_EVENTS.poweron`). The
+ * that constant, and an event by its table's (`rowEvent(COMPUTE.machines, "deleted")`, `VM_EVENTS.poweron`). The
  * rules read the string literals of the source files (tests excluded: they are test data), so a new
  * `ctx.get("vms", ...)` fails here.
  */

@@ -17,7 +17,7 @@ import { ApiError, validationError } from "../../model/errors";
 import type { SnapshotInfo } from "../../persistence/snapshots";
 import { sendJson } from "../reply";
 import { authenticationPlugin, requireCaller } from "./authentication";
-import { MACHINE_DRIVES } from "../../services/compute/names";
+import { COMPUTE } from "../../services/compute/names";
 
 /** Saving and loading named snapshots of the running emulator (the entry point keeps its own access across a load). */
 export interface SnapshotControls {
@@ -111,7 +111,7 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   // A drive's content marker (hardware.ts `content`): a test writes it as a guest would and reads it after a restore.
   const driveOf = (request: { params: unknown }) => {
     const { key } = request.params as { key: string };
-    const drive = controls.ctx.get(MACHINE_DRIVES, key);
+    const drive = controls.ctx.get(COMPUTE.machine_drives, key);
     if (!drive) throw new ApiError(404, `drive '${key}' not found`);
     return drive;
   };
@@ -119,7 +119,7 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   app.put("/drives/:key/content", async (request, reply) => {
     const content = (request.body as Body)?.content;
     if (typeof content !== "string") throw validationError("content", "is required (a string)");
-    controls.ctx.update(MACHINE_DRIVES, driveOf(request).$key, { content });
+    controls.ctx.update(COMPUTE.machine_drives, driveOf(request).$key, { content });
     return sendJson(request, reply, 200, { content });
   });
 

@@ -9,7 +9,7 @@ import type { Row, RowKey } from "../../model/types";
 import { parseHeaderLines, requestHeaders, type AuthorizationType } from "./headers";
 import { runtimeOf } from "./runtime";
 import { sendOnce, type AttemptOutcome } from "./send";
-import { WEBHOOKS } from "./names";
+import { AUTOMATION } from "./names";
 
 /** Unscaled pause between attempts. */
 export const RETRY_DELAY_MS = 1000;
@@ -43,12 +43,12 @@ function targetOf(hook: Row): WebhookTarget {
 
 function dropOldLogRows(ctx: EmulatorContext): void {
   const expired = ctx.nowSeconds() - LOG_RETENTION_S;
-  const rows = ctx.all(WEBHOOKS);
+  const rows = ctx.all(AUTOMATION.webhooks);
   let excess = rows.length - MAX_LOG_ROWS;
   for (const row of rows) {
     const finished = row.status === "sent" || row.status === "error";
     if (finished && (excess > 0 || Number(row.created) < expired)) {
-      ctx.remove(WEBHOOKS, row.$key);
+      ctx.remove(AUTOMATION.webhooks, row.$key);
       excess--;
     }
   }
@@ -63,8 +63,8 @@ async function attemptAll(ctx: EmulatorContext, log: Row, target: WebhookTarget,
   let outcome: AttemptOutcome = { delivered: false, info: "not attempted" };
   for (let attempt = 1; attempt <= target.attempts && !runtime.isClosed; attempt++) {
     if (attempt > 1) await pause(ctx, RETRY_DELAY_MS);
-    if (!ctx.get(WEBHOOKS, log.$key)) return log; // the log row was deleted: stop quietly
-    ctx.update(WEBHOOKS, log.$key, { status: "running", attempts: attempt, last_attempt: ctx.nowSeconds() });
+    if (!ctx.get(AUTOMATION.webhooks, log.$key)) return log; // the log row was deleted: stop quietly
+    ctx.update(AUTOMATION.webhooks, log.$key, { status: "running", attempts: attempt, last_attempt: ctx.nowSeconds() });
     const { signal, release } = runtime.track();
     outcome = await sendOnce({
       url: target.url,
@@ -75,17 +75,17 @@ async function attemptAll(ctx: EmulatorContext, log: Row, target: WebhookTarget,
       signal,
     });
     release();
-    if (!ctx.get(WEBHOOKS, log.$key)) return log;
-    ctx.update(WEBHOOKS, log.$key, { status_info: outcome.info, response_code: outcome.statusCode ?? null });
-    if (outcome.delivered) return ctx.update(WEBHOOKS, log.$key, { status: "sent" });
+    if (!ctx.get(AUTOMATION.webhooks, log.$key)) return log;
+    ctx.update(AUTOMATION.webhooks, log.$key, { status_info: outcome.info, response_code: outcome.statusCode ?? null });
+    if (outcome.delivered) return ctx.update(AUTOMATION.webhooks, log.$key, { status: "sent" });
   }
-  return ctx.get(WEBHOOKS, log.$key) ? ctx.update(WEBHOOKS, log.$key, { status: "error" }) : log;
+  return ctx.get(AUTOMATION.webhooks, log.$key) ? ctx.update(AUTOMATION.webhooks, log.$key, { status: "error" }) : log;
 }
 
 /** Starts a delivery of `message` (variables already expanded) through a webhook_urls row. */
 export function deliver(ctx: EmulatorContext, hook: Row, message: string, task: RowKey | null): { log: Row; done: Promise<Row> } {
   dropOldLogRows(ctx);
-  const log = ctx.insert(WEBHOOKS, {
+  const log = ctx.insert(AUTOMATION.webhooks, {
     webhook_url: hook.$key,
     task,
     message,

@@ -8,38 +8,18 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Row } from "../../model/types";
 import { runTask } from "./tasks";
-import {
-  TASKS,
-  TASK_ACTIONS,
-  TASK_EVENTS,
-  TASK_EVENT_TYPES,
-  TASK_SCHEDULES,
-  TASK_SCHEDULE_TRIGGERS,
-  WEBHOOKS,
-  WEBHOOK_URLS,
-  WEBHOOK_URL_ACTIONS,
-} from "./names";
-import { TAG_MEMBERS } from "../tags/names";
+import { AUTOMATION } from "./names";
+import { TAGS } from "../tags/names";
 import { ROW_CHANGES } from "../../model/events";
 import { ownerReference } from "../../engine/ownerReference";
-import { VM_EVENTS, VMS } from "../compute/names";
+import { COMPUTE, VM_EVENTS } from "../compute/names";
 
 /** Tables of this feature: their own row events never trigger tasks (a delivery would trigger itself). */
-export const AUTOMATION_TABLES = new Set([
-  WEBHOOK_URLS,
-  WEBHOOKS,
-  WEBHOOK_URL_ACTIONS,
-  TASKS,
-  TASK_ACTIONS,
-  TASK_EVENTS,
-  TASK_SCHEDULES,
-  TASK_SCHEDULE_TRIGGERS,
-  TASK_EVENT_TYPES,
-]);
+export const AUTOMATION_TABLES = new Set<string>(Object.values(AUTOMATION));
 
 /** Event types with more than row events: a VM's (the bus names `vms.poweron` etc., the catalog the part after the dot). */
 const DOMAIN_EVENTS: Record<string, string[]> = {
-  [VMS]: [...ROW_CHANGES, ...Object.keys(VM_EVENTS)],
+  [COMPUTE.vms]: [...ROW_CHANGES, ...Object.keys(VM_EVENTS)],
 };
 
 /** Types without objects to pick: no instance, no tag. Nothing emits them in the emulator yet. */
@@ -65,8 +45,8 @@ export function catalogRows(ctx: EmulatorContext): Row[] {
 }
 
 function carriesTag(ctx: EmulatorContext, tag: unknown, member: string): boolean {
-  if (!ctx.tables.has(TAG_MEMBERS)) return false;
-  return ctx.find(TAG_MEMBERS, (m) => m.tag === tag && m.member === member).length > 0;
+  if (!ctx.tables.has(TAGS.tag_members)) return false;
+  return ctx.find(TAGS.tag_members, (m) => m.tag === tag && m.member === member).length > 0;
 }
 
 /** Whether a task event applies to this row (its table and event already match). */
@@ -87,9 +67,9 @@ export function objectName(row: Row): string {
 export function dispatchEvent(ctx: EmulatorContext, event: EmulatorEvent): void {
   if (AUTOMATION_TABLES.has(event.table) || !event.name.startsWith(`${event.table}.`)) return;
   const name = event.name.slice(event.table.length + 1);
-  for (const taskEvent of ctx.find(TASK_EVENTS, (e) => e.table === event.table && e.event === name)) {
+  for (const taskEvent of ctx.find(AUTOMATION.task_events, (e) => e.table === event.table && e.event === name)) {
     if (!appliesTo(ctx, taskEvent, event.table, event.row)) continue;
-    const task = ctx.get(TASKS, taskEvent.task);
+    const task = ctx.get(AUTOMATION.tasks, taskEvent.task);
     if (task && task.enabled === true) runTask(ctx, task, objectName(event.row));
   }
 }

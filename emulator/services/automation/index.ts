@@ -11,9 +11,9 @@ import { runtimeOf } from "./runtime";
 import { armSchedule } from "./schedules";
 import { automationTables } from "./tables";
 import { deleteTask } from "./tasks";
-import { TASKS, TASK_EVENT_TYPES, TASK_SCHEDULES, WEBHOOKS } from "./names";
-import { VMS } from "../compute/names";
-import { USERS } from "../identity/names";
+import { AUTOMATION } from "./names";
+import { COMPUTE } from "../compute/names";
+import { IDENTITY } from "../identity/names";
 import { ROW_CHANGES, rowEvent } from "../../model/events";
 import { ownerReference } from "../../engine/ownerReference";
 
@@ -23,17 +23,17 @@ export function automationFeature(): Service {
   return {
     tables: automationTables,
     setup: (ctx) => {
-      for (const row of catalogRows(ctx)) ctx.insert(TASK_EVENT_TYPES, row);
+      for (const row of catalogRows(ctx)) ctx.insert(AUTOMATION.task_event_types, row);
       const onEvent = (event: EmulatorEvent) => dispatchEvent(ctx, event);
       ctx.events.on("*", onEvent);
       // A task acts on one object: it goes with it (the webhook's own delete is refused while a task uses it).
-      for (const table of [VMS, USERS]) {
+      for (const table of [COMPUTE.vms, IDENTITY.users]) {
         ctx.events.on(rowEvent(table, "deleted"), (event: EmulatorEvent) => {
-          for (const task of ctx.find(TASKS, (t) => t.owner === ownerReference(table, event.row.$key))) deleteTask(ctx, task);
+          for (const task of ctx.find(AUTOMATION.tasks, (t) => t.owner === ownerReference(table, event.row.$key))) deleteTask(ctx, task);
         });
       }
       for (const change of ROW_CHANGES) {
-        ctx.events.on(rowEvent(TASK_SCHEDULES, change), (event: EmulatorEvent) => armSchedule(ctx, event.row.$key));
+        ctx.events.on(rowEvent(AUTOMATION.task_schedules, change), (event: EmulatorEvent) => armSchedule(ctx, event.row.$key));
       }
       // EmulatorContext.close() drops every listener: that is the moment to stop deliveries.
       ctx.events.on("removeListener", (_name: string, listener: unknown) => {
@@ -47,11 +47,11 @@ const INTERRUPTED = "interrupted by an emulator restart";
 
 /** After a saved state is loaded: deliveries and task runs in flight did not survive the restart. */
 export function settleAutomation(ctx: EmulatorContext): void {
-  for (const log of ctx.find(WEBHOOKS, (w) => w.status === "queued" || w.status === "running")) {
+  for (const log of ctx.find(AUTOMATION.webhooks, (w) => w.status === "queued" || w.status === "running")) {
     Object.assign(log, { status: "error", status_info: INTERRUPTED });
   }
-  for (const task of ctx.find(TASKS, (t) => t.status === "running")) {
-    if (task.delete_after_run === true) ctx.remove(TASKS, task.$key);
+  for (const task of ctx.find(AUTOMATION.tasks, (t) => t.status === "running")) {
+    if (task.delete_after_run === true) ctx.remove(AUTOMATION.tasks, task.$key);
     else Object.assign(task, { status: "error", status_info: INTERRUPTED });
   }
 }

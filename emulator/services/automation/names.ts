@@ -1,25 +1,17 @@
-/** The names of the webhooks, tasks and events tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The automation service's table names, each written only here (test/emulator/tableNames.test.ts): `AUTOMATION.webhook_urls`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const WEBHOOK_URLS = "webhook_urls";
-export const WEBHOOKS = "webhooks";
-export const WEBHOOK_URL_ACTIONS = "webhook_url_actions";
-export const TASKS = "tasks";
-export const TASK_ACTIONS = "task_actions";
-export const TASK_EVENTS = "task_events";
-export const TASK_SCHEDULES = "task_schedules";
-export const TASK_SCHEDULE_TRIGGERS = "task_schedule_triggers";
-export const TASK_EVENT_TYPES = "task_event_types";
-
-export type AutomationTable =
-  | typeof WEBHOOK_URLS
-  | typeof WEBHOOKS
-  | typeof WEBHOOK_URL_ACTIONS
-  | typeof TASKS
-  | typeof TASK_ACTIONS
-  | typeof TASK_EVENTS
-  | typeof TASK_SCHEDULES
-  | typeof TASK_SCHEDULE_TRIGGERS
-  | typeof TASK_EVENT_TYPES;
-
-export type AutomationEvent = RowEvent<AutomationTable>;
+export const AUTOMATION = tableNames(
+  "webhook_urls",
+  "webhooks",
+  "webhook_url_actions",
+  "tasks",
+  "task_actions",
+  "task_events",
+  "task_schedules",
+  "task_schedule_triggers",
+  "task_event_types",
+);
+/** What the bus tells of these tables: their rows' changes. */
+export type AutomationEvent = RowEvent<keyof typeof AUTOMATION>;

@@ -12,7 +12,7 @@ import type { EmulatorContext } from "../../engine/context";
 import type { Row, RowKey } from "../../model/types";
 import { runtimeOf } from "./runtime";
 import { runTask } from "./tasks";
-import { TASKS, TASK_SCHEDULES, TASK_SCHEDULE_TRIGGERS } from "./names";
+import { AUTOMATION } from "./names";
 
 const DAY_S = 86_400;
 /** Row fields of the weekdays, by `Date#getUTCDay()`. */
@@ -115,8 +115,8 @@ function waitThen(ctx: EmulatorContext, key: RowKey, ms: number, then: () => voi
 }
 
 function runScheduled(ctx: EmulatorContext, key: RowKey, at: number): void {
-  for (const trigger of ctx.find(TASK_SCHEDULE_TRIGGERS, (t) => t.schedule === key)) {
-    const task = ctx.get(TASKS, trigger.task);
+  for (const trigger of ctx.find(AUTOMATION.task_schedule_triggers, (t) => t.schedule === key)) {
+    const task = ctx.get(AUTOMATION.tasks, trigger.task);
     if (task && task.enabled === true) runTask(ctx, task, String(task.name));
   }
   armSchedule(ctx, key, at);
@@ -130,7 +130,7 @@ export function armSchedule(ctx: EmulatorContext, key: RowKey, from = ctx.now() 
   const timers = runtimeOf(ctx).scheduleTimers;
   timers.get(key)?.();
   timers.delete(key);
-  const schedule = ctx.get(TASK_SCHEDULES, key);
+  const schedule = ctx.get(AUTOMATION.task_schedules, key);
   if (schedule?.enabled !== true || runtimeOf(ctx).isClosed) return;
   const at = nextRun(schedule, from);
   if (at !== undefined) waitThen(ctx, key, (at - from) * 1000, () => runScheduled(ctx, key, at));
@@ -138,5 +138,5 @@ export function armSchedule(ctx: EmulatorContext, key: RowKey, from = ctx.now() 
 
 /** After a saved state is loaded: every schedule gets its timer again (runs missed while stopped are not made up). */
 export function resumeSchedules(ctx: EmulatorContext): void {
-  for (const schedule of ctx.all(TASK_SCHEDULES)) armSchedule(ctx, schedule.$key);
+  for (const schedule of ctx.all(AUTOMATION.task_schedules)) armSchedule(ctx, schedule.$key);
 }

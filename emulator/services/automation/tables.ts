@@ -13,17 +13,7 @@ import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeader
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
 import { runTask, TASK_OBJECT_ACTIONS, taskObjectOf, webhookKeyOf } from "./tasks";
-import {
-  TASKS,
-  TASK_ACTIONS,
-  TASK_EVENTS,
-  TASK_EVENT_TYPES,
-  TASK_SCHEDULES,
-  TASK_SCHEDULE_TRIGGERS,
-  WEBHOOKS,
-  WEBHOOK_URLS,
-  WEBHOOK_URL_ACTIONS,
-} from "./names";
+import { AUTOMATION } from "./names";
 import { TAGS } from "../tags/names";
 import { ownerReference } from "../../engine/ownerReference";
 
@@ -32,7 +22,7 @@ function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) 
 }
 
 export const webhookUrlsTable: TableDef = {
-  name: WEBHOOK_URLS,
+  name: AUTOMATION.webhook_urls,
   description: "webhooks: where and how task messages are sent",
   keyType: "int",
   unique: { field: "name", message: "a webhook with that name exists" },
@@ -64,20 +54,20 @@ export const webhookUrlsTable: TableDef = {
       if (problem) throw validationError("authorization_value", problem);
     },
     beforeDelete: (ctx, row) => {
-      const users = ctx.find(TASKS, (t) => webhookKeyOf(t.owner) === String(row.$key));
+      const users = ctx.find(AUTOMATION.tasks, (t) => webhookKeyOf(t.owner) === String(row.$key));
       if (users.length) throw conflict(`webhook is used by task '${String(users[0].name)}'`);
     },
   },
 };
 
 export const webhooksTable: TableDef = {
-  name: WEBHOOKS,
+  name: AUTOMATION.webhooks,
   description: "webhook delivery log: queued → running → sent | error (newest 3000, at most 70 days)",
   keyType: "int",
   operations: ["list", "get", "delete"],
   fields: {
-    webhook_url: { type: "row", ref: WEBHOOK_URLS, readOnly: true },
-    task: { type: "row", ref: TASKS, readOnly: true, description: "null for a test send" },
+    webhook_url: { type: "row", ref: AUTOMATION.webhook_urls, readOnly: true },
+    task: { type: "row", ref: AUTOMATION.tasks, readOnly: true, description: "null for a test send" },
     message: { type: "text", readOnly: true, description: "the payload sent, variables expanded" },
     status: { type: "string", readOnly: true, enum: { queued: "Queued", running: "Running", sent: "Sent", error: "Error" } },
     status_info: { type: "text", readOnly: true },
@@ -89,14 +79,14 @@ export const webhooksTable: TableDef = {
 };
 
 export const webhookUrlActionsTable: TableDef = {
-  name: WEBHOOK_URL_ACTIONS,
+  name: AUTOMATION.webhook_url_actions,
   description: "webhook actions: send (a test message; variables expanded, ${NAME} = the webhook's name)",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "webhook_url",
-    targetTable: WEBHOOK_URLS,
+    targetTable: AUTOMATION.webhook_urls,
     defaultAction: "send",
     rowRoutes: ["post-path"], // POST /v4/webhook_urls/<key>/send {message} (py, ps clients)
     actions: {
@@ -125,7 +115,9 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
   if (typeof args !== "object" || Array.isArray(args)) throw validationError("settings_args", "must be a JSON object");
   const settings = { ...(args as Record<string, unknown>) };
   const fromArgs =
-    settings.webhook_url === undefined || settings.webhook_url === null ? undefined : ownerReference(WEBHOOK_URLS, settings.webhook_url);
+    settings.webhook_url === undefined || settings.webhook_url === null
+      ? undefined
+      : ownerReference(AUTOMATION.webhook_urls, settings.webhook_url);
   const owner = row.owner ?? fromArgs;
   const types = Object.keys(TASK_OBJECT_ACTIONS).map((t) => `${t}/<key>`);
   if (owner === undefined || owner === null || owner === "") throw validationError("owner", `is required (${types.join(", ")})`);
@@ -140,14 +132,14 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
       `'${String(action)}' is not a valid option for ${object.table} (valid: ${Object.keys(actions).join(", ")})`,
     );
   if (!ctx.get(object.table, object.key)) throw new ApiError(404, `owner '${String(owner)}' not found`);
-  if (object.table !== WEBHOOK_URLS) return { owner, table: object.table, action, settings_args: settings };
+  if (object.table !== AUTOMATION.webhook_urls) return { owner, table: object.table, action, settings_args: settings };
   if (settings.message === undefined) settings.message = DEFAULT_MESSAGE;
   if (typeof settings.message !== "string") throw validationError("settings_args", "message must be a string");
-  return { owner, table: WEBHOOK_URLS, action, settings_args: settings };
+  return { owner, table: AUTOMATION.webhook_urls, action, settings_args: settings };
 }
 
 export const tasksTable: TableDef = {
-  name: TASKS,
+  name: AUTOMATION.tasks,
   description:
     "automation rules: object type webhook (owner webhook_urls/<key>, action send), VM (vms/<key>: poweron, poweroff, kill) or user (users/<key>: enable, disable), run by events, schedules or task_actions execute",
   keyType: "int",
@@ -177,10 +169,13 @@ export const tasksTable: TableDef = {
     creator: { type: "string", readOnly: true },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
-    events: { type: "rows", ref: TASK_EVENTS, via: "task" },
-    triggers: { type: "rows", ref: TASK_SCHEDULE_TRIGGERS, via: "task" },
-    events_count: { type: "uint32", compute: (ctx, row) => ctx.find(TASK_EVENTS, (e) => e.task === row.$key).length },
-    triggers_count: { type: "uint32", compute: (ctx, row) => ctx.find(TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.$key).length },
+    events: { type: "rows", ref: AUTOMATION.task_events, via: "task" },
+    triggers: { type: "rows", ref: AUTOMATION.task_schedule_triggers, via: "task" },
+    events_count: { type: "uint32", compute: (ctx, row) => ctx.find(AUTOMATION.task_events, (e) => e.task === row.$key).length },
+    triggers_count: {
+      type: "uint32",
+      compute: (ctx, row) => ctx.find(AUTOMATION.task_schedule_triggers, (t) => t.task === row.$key).length,
+    },
   },
   hooks: {
     validate: (ctx, row, previous) => {
@@ -194,21 +189,21 @@ export const tasksTable: TableDef = {
       Object.assign(changes, normalizedTaskSettings(ctx, { ...row, ...changes }));
     },
     afterDelete: (ctx, row) => {
-      removeWhere(ctx, TASK_EVENTS, (e) => e.task === row.$key);
-      removeWhere(ctx, TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.$key);
+      removeWhere(ctx, AUTOMATION.task_events, (e) => e.task === row.$key);
+      removeWhere(ctx, AUTOMATION.task_schedule_triggers, (t) => t.task === row.$key);
     },
   },
 };
 
 export const taskActionsTable: TableDef = {
-  name: TASK_ACTIONS,
+  name: AUTOMATION.task_actions,
   description: "task actions: execute (runs the task now; ${NAME} = the task's name)",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "task",
-    targetTable: TASKS,
+    targetTable: AUTOMATION.tasks,
     defaultAction: "execute",
     rowRoutes: ["put-query"], // PUT /v4/tasks/<key>?action=execute {params} (py client)
     actions: {
@@ -249,17 +244,17 @@ function checkTaskEvent(ctx: EmulatorContext, row: Row): void {
 }
 
 export const taskEventsTable: TableDef = {
-  name: TASK_EVENTS,
+  name: AUTOMATION.task_events,
   description: "events that trigger tasks: table + event, narrowed to an object (owner), a tag or table_event_filters",
   keyType: "int",
   parent: "task",
   fields: {
-    task: { type: "row", ref: TASKS, required: true, refMustExist: 404 },
+    task: { type: "row", ref: AUTOMATION.tasks, required: true, refMustExist: 404 },
     table: { type: "string", required: true, description: "event type, e.g. vms" },
     event: { type: "string", required: true, description: "e.g. poweron, poweroff, created, deleted" },
     event_name: { type: "string", default: (row: Record<string, unknown>) => row.event },
     owner: { type: "string", default: null, description: "a specific object instance: <table>/<key>" },
-    tag: { type: "row", ref: TAGS, refMustExist: 404, description: "applies to every object carrying the tag" },
+    tag: { type: "row", ref: TAGS.tags, refMustExist: 404, description: "applies to every object carrying the tag" },
     table_event_filters: { type: "json", default: {}, description: "{field: value} the object must match" },
     context: { type: "json", default: {} },
     trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
@@ -273,7 +268,7 @@ export const taskEventsTable: TableDef = {
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
 export const taskSchedulesTable: TableDef = {
-  name: TASK_SCHEDULES,
+  name: AUTOMATION.task_schedules,
   description: "schedules linked to tasks through task_schedule_triggers; an enabled schedule runs its enabled tasks (times in UTC)",
   keyType: "int",
   unique: { field: "name", message: "a schedule with that name exists" },
@@ -309,7 +304,7 @@ export const taskSchedulesTable: TableDef = {
     ),
     task: {
       type: "row",
-      ref: TASKS,
+      ref: AUTOMATION.tasks,
       default: null,
       refMustExist: 404,
       description: "a task the schedule was made for (runs go by triggers)",
@@ -329,23 +324,23 @@ export const taskSchedulesTable: TableDef = {
     beforeCreate: (_ctx, row, caller) => {
       row.creator = caller.user;
     },
-    afterDelete: (ctx, row) => removeWhere(ctx, TASK_SCHEDULE_TRIGGERS, (t) => t.schedule === row.$key),
+    afterDelete: (ctx, row) => removeWhere(ctx, AUTOMATION.task_schedule_triggers, (t) => t.schedule === row.$key),
   },
 };
 
 export const taskScheduleTriggersTable: TableDef = {
-  name: TASK_SCHEDULE_TRIGGERS,
+  name: AUTOMATION.task_schedule_triggers,
   description: "links of schedules to tasks",
   keyType: "int",
   operations: ["list", "get", "create", "delete"],
   fields: {
-    task: { type: "row", ref: TASKS, required: true, refMustExist: 404 },
-    schedule: { type: "row", ref: TASK_SCHEDULES, required: true, refMustExist: 404 },
+    task: { type: "row", ref: AUTOMATION.tasks, required: true, refMustExist: 404 },
+    schedule: { type: "row", ref: AUTOMATION.task_schedules, required: true, refMustExist: 404 },
     trigger: { type: "row", readOnly: true, default: null, description: "the platform's trigger row (none in this emulator)" },
   },
   hooks: {
     beforeCreate: (ctx, row) => {
-      if (ctx.find(TASK_SCHEDULE_TRIGGERS, (t) => t.task === row.task && t.schedule === row.schedule).length) {
+      if (ctx.find(AUTOMATION.task_schedule_triggers, (t) => t.task === row.task && t.schedule === row.schedule).length) {
         throw conflict("the schedule already triggers this task");
       }
     },
@@ -353,7 +348,7 @@ export const taskScheduleTriggersTable: TableDef = {
 };
 
 export const taskEventTypesTable: TableDef = {
-  name: TASK_EVENT_TYPES,
+  name: AUTOMATION.task_event_types,
   description: "the event catalog: each event type (a table, or a generic type such as alarms) with the events it offers",
   keyType: "string",
   transient: true,

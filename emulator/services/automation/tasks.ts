@@ -16,16 +16,16 @@ import type { Row } from "../../model/types";
 import { deliver } from "./delivery";
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
-import { TASKS, WEBHOOK_URLS } from "./names";
-import { USERS } from "../identity/names";
+import { AUTOMATION } from "./names";
+import { IDENTITY } from "../identity/names";
 import { SYSTEM_CALLER } from "../../model/callers";
-import { VMS } from "../compute/names";
+import { COMPUTE } from "../compute/names";
 
 /** Object types a task may act on, each with its actions and their labels (`action_display`). */
 export const TASK_OBJECT_ACTIONS: Record<string, Record<string, string>> = {
-  [WEBHOOK_URLS]: { send: "Send" },
-  [VMS]: { poweron: "Power On", poweroff: "Power Off", kill: "Kill Power" },
-  [USERS]: { enable: "Enable", disable: "Disable" },
+  [AUTOMATION.webhook_urls]: { send: "Send" },
+  [COMPUTE.vms]: { poweron: "Power On", poweroff: "Power Off", kill: "Kill Power" },
+  [IDENTITY.users]: { enable: "Enable", disable: "Disable" },
 };
 
 /** "vms/3" → { table: "vms", key: "3" }. */
@@ -37,7 +37,7 @@ export function taskObjectOf(owner: unknown): { table: string; key: string } | u
 /** "webhook_urls/3" → "3". */
 export function webhookKeyOf(owner: unknown): string | undefined {
   const object = taskObjectOf(owner);
-  return object?.table === WEBHOOK_URLS ? object.key : undefined;
+  return object?.table === AUTOMATION.webhook_urls ? object.key : undefined;
 }
 
 /** What a task on a VM or a user does to its row. */
@@ -45,8 +45,8 @@ const ROW_ACTIONS: Record<string, (ctx: EmulatorContext, row: Row) => void> = {
   poweron: (ctx, vm) => powerOn(ctx, vm),
   poweroff: (ctx, vm) => powerOff(ctx, vm),
   kill: (ctx, vm) => kill(ctx, vm),
-  enable: (ctx, user) => ctx.update(USERS, user.$key, { enabled: true }),
-  disable: (ctx, user) => ctx.update(USERS, user.$key, { enabled: false }),
+  enable: (ctx, user) => ctx.update(IDENTITY.users, user.$key, { enabled: true }),
+  disable: (ctx, user) => ctx.update(IDENTITY.users, user.$key, { enabled: false }),
 };
 
 /** Runs a task on a VM or a user: done at once; the platform's refusal (a VM already off) is the run's error. */
@@ -69,7 +69,7 @@ export function taskMessage(task: Row): string {
 
 /** Deletes a task with its events and schedule links, as the emulator itself. */
 export function deleteTask(ctx: EmulatorContext, task: Row): void {
-  deleteRow(ctx, ctx.store(TASKS).def, task, SYSTEM_CALLER);
+  deleteRow(ctx, ctx.store(AUTOMATION.tasks).def, task, SYSTEM_CALLER);
 }
 
 function finishRun(ctx: EmulatorContext, task: Row, outcome: { status: "idle" | "error"; info: string }): void {
@@ -77,12 +77,12 @@ function finishRun(ctx: EmulatorContext, task: Row, outcome: { status: "idle" | 
   const left = (runtime.activeRuns.get(task.$key) ?? 1) - 1;
   if (left > 0) runtime.activeRuns.set(task.$key, left);
   else runtime.activeRuns.delete(task.$key);
-  if (!ctx.get(TASKS, task.$key)) return;
+  if (!ctx.get(AUTOMATION.tasks, task.$key)) return;
   if (task.delete_after_run === true) {
     deleteTask(ctx, task);
     return;
   }
-  ctx.update(TASKS, task.$key, { status: left > 0 ? "running" : outcome.status, status_info: outcome.info });
+  ctx.update(AUTOMATION.tasks, task.$key, { status: left > 0 ? "running" : outcome.status, status_info: outcome.info });
 }
 
 /**
@@ -95,13 +95,13 @@ export function runTask(ctx: EmulatorContext, task: Row, objectName: string): { 
   if (runtime.startedOnce.has(task.$key)) return undefined;
   if (task.delete_after_run === true) runtime.startedOnce.add(task.$key);
   runtime.activeRuns.set(task.$key, (runtime.activeRuns.get(task.$key) ?? 0) + 1);
-  ctx.update(TASKS, task.$key, { status: "running", last_run: ctx.nowSeconds() });
+  ctx.update(AUTOMATION.tasks, task.$key, { status: "running", last_run: ctx.nowSeconds() });
   const object = taskObjectOf(task.owner);
-  if (object && object.table !== WEBHOOK_URLS) {
+  if (object && object.table !== AUTOMATION.webhook_urls) {
     finishRun(ctx, task, runOnRow(ctx, task, object));
     return undefined;
   }
-  const hook = ctx.get(WEBHOOK_URLS, webhookKeyOf(task.owner));
+  const hook = ctx.get(AUTOMATION.webhook_urls, webhookKeyOf(task.owner));
   if (!hook) {
     finishRun(ctx, task, { status: "error", info: `webhook ${String(task.owner)} not found` });
     return undefined;

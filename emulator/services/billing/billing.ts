@@ -1,8 +1,8 @@
 /** `billing`: bills over a from–to range, made by the `generate` action of `billing_actions`. */
 import type { FieldDef, TableDef } from "../../model/types";
 import { isNodeMachine } from "../compute/machineState";
-import { BILLING, BILLING_ACTIONS } from "./names";
-import { MACHINE_STATUS, VMS } from "../compute/names";
+import { BILLING } from "./names";
+import { COMPUTE } from "../compute/names";
 
 const BILLED_FIGURES = [
   "total_nodes",
@@ -29,7 +29,7 @@ const BILLED_FIGURES = [
 ];
 
 export const billingTable: TableDef = {
-  name: BILLING,
+  name: BILLING.billing,
   description: "bills with a from–to date range",
   keyType: "int",
   operations: ["list", "get", "delete"],
@@ -47,7 +47,7 @@ export const billingTable: TableDef = {
 };
 
 export const billingActionsTable: TableDef = {
-  name: BILLING_ACTIONS,
+  name: BILLING.billing_actions,
   description: "billing actions: generate",
   keyType: "int",
   operations: ["create"],
@@ -58,14 +58,14 @@ export const billingActionsTable: TableDef = {
       generate: {
         description: "create a bill from the end of the previous one (or one day back) to now",
         handler: (ctx) => {
-          const previous = ctx.all(BILLING).reduce((max, b) => Math.max(max, Number(b.to)), 0);
+          const previous = ctx.all(BILLING.billing).reduce((max, b) => Math.max(max, Number(b.to)), 0);
           const now = ctx.nowSeconds();
-          const bill = ctx.insert(BILLING, {
+          const bill = ctx.insert(BILLING.billing, {
             from: previous || now - 86400,
             to: now,
             created: now,
-            vms: ctx.find(VMS, (v) => v.is_snapshot !== true).length,
-            running_vms: ctx.find(MACHINE_STATUS, (s) => s.running === true && !isNodeMachine(ctx, s.machine)).length,
+            vms: ctx.find(COMPUTE.vms, (v) => v.is_snapshot !== true).length,
+            running_vms: ctx.find(COMPUTE.machine_status, (s) => s.running === true && !isNodeMachine(ctx, s.machine)).length,
             description: "",
             sent: false,
             ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, 0])),

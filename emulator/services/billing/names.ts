@@ -1,9 +1,7 @@
-/** The names of the bills tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The billing service's table names, each written only here (test/emulator/tableNames.test.ts): `BILLING.billing`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const BILLING = "billing";
-export const BILLING_ACTIONS = "billing_actions";
-
-export type BillingTable = typeof BILLING | typeof BILLING_ACTIONS;
-
-export type BillingEvent = RowEvent<BillingTable>;
+export const BILLING = tableNames("billing", "billing_actions");
+/** What the bus tells of these tables: their rows' changes. */
+export type BillingEvent = RowEvent<keyof typeof BILLING>;

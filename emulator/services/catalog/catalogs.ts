@@ -6,10 +6,10 @@ import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { TableDef } from "../../model/types";
-import { CATALOGS, CATALOG_REPOSITORIES, CATALOG_REPOSITORY_ACTIONS } from "./names";
+import { CATALOG } from "./names";
 
 export const catalogRepositoriesTable: TableDef = {
-  name: CATALOG_REPOSITORIES,
+  name: CATALOG.catalog_repositories,
   description: "catalog repositories",
   keyType: "int",
   fields: {
@@ -43,13 +43,13 @@ export const catalogRepositoriesTable: TableDef = {
 
 /** Catalogs of a repository (read-only here: the emulator's repositories publish a fixed set). */
 export const catalogsTable: TableDef = {
-  name: CATALOGS,
+  name: CATALOG.catalogs,
   description: "catalogs of a catalog repository (read-only)",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
     id: { type: "string", readOnly: true, default: () => randomHex(40), description: "global identifier (40 hex)" },
-    repository: { type: "row", ref: CATALOG_REPOSITORIES, readOnly: true, summary: true },
+    repository: { type: "row", ref: CATALOG.catalog_repositories, readOnly: true, summary: true },
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", readOnly: true, default: "" },
     publishing_scope: {
@@ -62,31 +62,31 @@ export const catalogsTable: TableDef = {
     created: { type: "created", readOnly: true },
   },
   seed: (ctx) => {
-    for (const repository of ctx.find(CATALOG_REPOSITORIES, (r) => r.type === "yottabyte")) {
+    for (const repository of ctx.find(CATALOG.catalog_repositories, (r) => r.type === "yottabyte")) {
       const row = { repository: repository.$key, name: "Operating systems", description: "emulated installer images" };
-      ctx.insert(CATALOGS, applyDefaults(ctx, catalogsTable, row));
+      ctx.insert(CATALOG.catalogs, applyDefaults(ctx, catalogsTable, row));
     }
   },
 };
 
 export const catalogRepositoryActionsTable: TableDef = {
-  name: CATALOG_REPOSITORY_ACTIONS,
+  name: CATALOG.catalog_repository_actions,
   description: "catalog repository actions: refresh",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "repository",
-    targetTable: CATALOG_REPOSITORIES,
+    targetTable: CATALOG.catalog_repositories,
     defaultAction: "refresh",
     actions: {
       refresh: {
         description: "refresh the repository: status refreshing, then online",
         handler: (ctx, { target }) => {
-          ctx.update(CATALOG_REPOSITORIES, target!.$key, { status: "refreshing" });
+          ctx.update(CATALOG.catalog_repositories, target!.$key, { status: "refreshing" });
           ctx.schedule(2000, () => {
-            if (ctx.get(CATALOG_REPOSITORIES, target!.$key)) {
-              ctx.update(CATALOG_REPOSITORIES, target!.$key, { status: "online", last_refreshed: ctx.nowSeconds() });
+            if (ctx.get(CATALOG.catalog_repositories, target!.$key)) {
+              ctx.update(CATALOG.catalog_repositories, target!.$key, { status: "online", last_refreshed: ctx.nowSeconds() });
             }
           });
         },

@@ -1,10 +1,7 @@
-/** The names of the catalog repositories and catalogs tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The catalog service's table names, each written only here (test/emulator/tableNames.test.ts): `CATALOG.catalog_repositories`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const CATALOG_REPOSITORIES = "catalog_repositories";
-export const CATALOG_REPOSITORY_ACTIONS = "catalog_repository_actions";
-export const CATALOGS = "catalogs";
-
-export type CatalogTable = typeof CATALOG_REPOSITORIES | typeof CATALOG_REPOSITORY_ACTIONS | typeof CATALOGS;
-
-export type CatalogEvent = RowEvent<CatalogTable>;
+export const CATALOG = tableNames("catalog_repositories", "catalog_repository_actions", "catalogs");
+/** What the bus tells of these tables: their rows' changes. */
+export type CatalogEvent = RowEvent<keyof typeof CATALOG>;

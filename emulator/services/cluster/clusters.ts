@@ -9,14 +9,14 @@ import { ADMIN_CALLER } from "../../model/callers";
 import { conflict } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { clusterResources } from "../compute/capacity";
-import { CLUSTERS, CLUSTER_ACTIONS, CLUSTER_STATUS, CLUSTER_TIERS, CLUSTER_TIER_STATUS, NODES } from "./names";
+import { CLUSTER } from "./names";
 
 const bool = (value: boolean): FieldDef => ({ type: "bool", default: value });
 const text = (value: string): FieldDef => ({ type: "string", default: value });
 const uint = (value: number): FieldDef => ({ type: "uint32", default: value });
 
 export const clustersTable: TableDef = {
-  name: CLUSTERS,
+  name: CLUSTER.clusters,
   description:
     "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
   keyType: "int",
@@ -30,8 +30,8 @@ export const clustersTable: TableDef = {
     enabled: bool(true),
     storage: { ...bool(true), description: "the cluster's nodes provide storage (vSAN)" },
     compute: { ...bool(true), description: "the cluster's nodes run workloads" },
-    status: { type: "row", ref: CLUSTER_STATUS, readOnly: true, description: "live status and capacity (same key)" },
-    nodes: { type: "rows", ref: NODES, via: "cluster" },
+    status: { type: "row", ref: CLUSTER.cluster_status, readOnly: true, description: "live status and capacity (same key)" },
+    nodes: { type: "rows", ref: CLUSTER.nodes, via: "cluster" },
     resources: { type: "json", notInMost: true, compute: (ctx, row) => clusterResources(ctx, row) },
     created: { type: "created", readOnly: true },
     kvm_nested: bool(false),
@@ -67,14 +67,14 @@ export const clustersTable: TableDef = {
   },
   hooks: {
     afterCreate: (ctx, row) => {
-      ctx.insert(CLUSTER_STATUS, { $key: row.$key, cluster: row.$key, status: "online", status_info: "" });
-      ctx.update(CLUSTERS, row.$key, { status: row.$key });
+      ctx.insert(CLUSTER.cluster_status, { $key: row.$key, cluster: row.$key, status: "online", status_info: "" });
+      ctx.update(CLUSTER.clusters, row.$key, { status: row.$key });
     },
     afterDelete: (ctx, row) => {
-      ctx.remove(CLUSTER_STATUS, row.$key);
-      for (const tier of ctx.find(CLUSTER_TIERS, (t) => t.cluster === row.$key)) {
-        ctx.remove(CLUSTER_TIERS, tier.$key);
-        ctx.remove(CLUSTER_TIER_STATUS, tier.$key);
+      ctx.remove(CLUSTER.cluster_status, row.$key);
+      for (const tier of ctx.find(CLUSTER.cluster_tiers, (t) => t.cluster === row.$key)) {
+        ctx.remove(CLUSTER.cluster_tiers, tier.$key);
+        ctx.remove(CLUSTER.cluster_tier_status, tier.$key);
       }
     },
   },
@@ -87,17 +87,17 @@ export const clustersTable: TableDef = {
 function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
   return {
     type: "uint64",
-    compute: (ctx, row) => figure(clusterResources(ctx, ctx.get(CLUSTERS, row.cluster) ?? ({ $key: row.cluster } as Row))),
+    compute: (ctx, row) => figure(clusterResources(ctx, ctx.get(CLUSTER.clusters, row.cluster) ?? ({ $key: row.cluster } as Row))),
   };
 }
 
 export const clusterStatusTable: TableDef = {
-  name: CLUSTER_STATUS,
+  name: CLUSTER.cluster_status,
   description: "live status and capacity of a cluster (key = the cluster's); read-only",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    cluster: { type: "row", ref: CLUSTERS, readOnly: true, summary: true },
+    cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     status: {
       type: "string",
       readOnly: true,
@@ -127,26 +127,26 @@ export const clusterStatusTable: TableDef = {
 };
 
 export const clusterActionsTable: TableDef = {
-  name: CLUSTER_ACTIONS,
+  name: CLUSTER.cluster_actions,
   description: "cluster actions: shutdown, cancel_shutdown",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "cluster",
-    targetTable: CLUSTERS,
+    targetTable: CLUSTER.clusters,
     actions: {
       shutdown: {
         description: "begin shutting the cluster down (refused while VMs run on it)",
         handler: (ctx, { target }) => {
           if ((clusterResources(ctx, target!).running_machines ?? 0) > 0) throw conflict("cannot shut down a cluster with running VMs");
-          ctx.update(CLUSTER_STATUS, target!.$key, { status: "shutting_down" });
+          ctx.update(CLUSTER.cluster_status, target!.$key, { status: "shutting_down" });
         },
       },
       cancel_shutdown: {
         description: "cancel a pending shutdown",
         handler: (ctx, { target }) => {
-          ctx.update(CLUSTER_STATUS, target!.$key, { status: "online" });
+          ctx.update(CLUSTER.cluster_status, target!.$key, { status: "online" });
         },
       },
     },

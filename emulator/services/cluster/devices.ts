@@ -1,9 +1,9 @@
 /** What the nodes offer to attach: hardware resource groups (GPUs, PCI, USB) and NVIDIA vGPU devices. */
 import type { FieldDef, TableDef } from "../../model/types";
-import { NODES, NODE_NVIDIA_VGPU_DEVICES, RESOURCE_GROUPS } from "./names";
+import { CLUSTER } from "./names";
 
 export const resourceGroupsTable: TableDef = {
-  name: RESOURCE_GROUPS,
+  name: CLUSTER.resource_groups,
   description: "hardware devices (GPUs, PCI, USB) that can be attached, keyed by UUID",
   keyType: "string",
   operations: ["list", "get"],
@@ -49,7 +49,7 @@ export const resourceGroupsTable: TableDef = {
       {
         uuid: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11",
         name: "nvidia-a100-vgpu",
-        type: NODE_NVIDIA_VGPU_DEVICES,
+        type: CLUSTER.node_nvidia_vgpu_devices,
         class: "vgpu",
         description: "NVIDIA GRID A100-4C vGPU profile",
       },
@@ -63,7 +63,15 @@ export const resourceGroupsTable: TableDef = {
     ];
     for (const g of groups) {
       const now = ctx.nowSeconds();
-      ctx.insert(RESOURCE_GROUPS, { $key: g.uuid, ...g, enabled: true, settings_args: {}, key_args: {}, created: now, modified: now });
+      ctx.insert(CLUSTER.resource_groups, {
+        $key: g.uuid,
+        ...g,
+        enabled: true,
+        settings_args: {},
+        key_args: {},
+        created: now,
+        modified: now,
+      });
     }
   },
 };
@@ -85,14 +93,14 @@ const VGPU_PCI = {
 };
 
 export const vgpuDevicesTable: TableDef = {
-  name: NODE_NVIDIA_VGPU_DEVICES,
+  name: CLUSTER.node_nvidia_vgpu_devices,
   description: "NVIDIA vGPU devices of the nodes",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
     name: { type: "string", readOnly: true, summary: true },
-    node: { type: "row", ref: NODES, readOnly: true },
-    resource_group: { type: "row", ref: RESOURCE_GROUPS, readOnly: true },
+    node: { type: "row", ref: CLUSTER.nodes, readOnly: true },
+    resource_group: { type: "row", ref: CLUSTER.resource_groups, readOnly: true },
     profile: { type: "string", readOnly: true },
     framebuffer_mb: { type: "uint32", readOnly: true },
     available: { type: "uint8", readOnly: true },
@@ -109,7 +117,7 @@ export const vgpuDevicesTable: TableDef = {
   },
   seed: (ctx) => {
     for (const node of [1, 2]) {
-      ctx.insert(NODE_NVIDIA_VGPU_DEVICES, {
+      ctx.insert(CLUSTER.node_nvidia_vgpu_devices, {
         name: `GRID A100-4C (node${node})`,
         node,
         resource_group: "5b7c1d2e-3f40-4a51-8b62-9c7d8e9f0a11",

@@ -1,25 +1,17 @@
-/** The names of the clusters, nodes, storage tiers and node devices tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The cluster service's table names, each written only here (test/emulator/tableNames.test.ts): `CLUSTER.clusters`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const CLUSTERS = "clusters";
-export const CLUSTER_STATUS = "cluster_status";
-export const CLUSTER_ACTIONS = "cluster_actions";
-export const NODES = "nodes";
-export const STORAGE_TIERS = "storage_tiers";
-export const CLUSTER_TIERS = "cluster_tiers";
-export const CLUSTER_TIER_STATUS = "cluster_tier_status";
-export const RESOURCE_GROUPS = "resource_groups";
-export const NODE_NVIDIA_VGPU_DEVICES = "node_nvidia_vgpu_devices";
-
-export type ClusterTable =
-  | typeof CLUSTERS
-  | typeof CLUSTER_STATUS
-  | typeof CLUSTER_ACTIONS
-  | typeof NODES
-  | typeof STORAGE_TIERS
-  | typeof CLUSTER_TIERS
-  | typeof CLUSTER_TIER_STATUS
-  | typeof RESOURCE_GROUPS
-  | typeof NODE_NVIDIA_VGPU_DEVICES;
-
-export type ClusterEvent = RowEvent<ClusterTable>;
+export const CLUSTER = tableNames(
+  "clusters",
+  "cluster_status",
+  "cluster_actions",
+  "nodes",
+  "storage_tiers",
+  "cluster_tiers",
+  "cluster_tier_status",
+  "resource_groups",
+  "node_nvidia_vgpu_devices",
+);
+/** What the bus tells of these tables: their rows' changes. */
+export type ClusterEvent = RowEvent<keyof typeof CLUSTER>;

@@ -3,14 +3,14 @@ import type { TableDef } from "../../model/types";
 import { nodeUsage } from "../compute/capacity";
 import { createMachineFor } from "../compute/machines";
 import { API_VERSION_TEXT } from "../system/version";
-import { CLUSTERS, NODES } from "./names";
-import { MACHINES } from "../compute/names";
-import { VNETS } from "../network/names";
+import { CLUSTER } from "./names";
+import { COMPUTE } from "../compute/names";
+import { NETWORK } from "../network/names";
 
 const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Processor", cpu_speed: "2.8 GHz", model: "emulated" };
 
 export const nodesTable: TableDef = {
-  name: NODES,
+  name: CLUSTER.nodes,
   description: "physical nodes (emulated) with their CPU cores and RAM (MB); `id` = `$key`, which migrations name",
   keyType: "int",
   operations: ["list", "get"],
@@ -19,8 +19,8 @@ export const nodesTable: TableDef = {
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", readOnly: true, default: "" },
     physical: { type: "bool", readOnly: true, default: true },
-    cluster: { type: "row", ref: CLUSTERS, readOnly: true },
-    machine: { type: "row", ref: MACHINES, readOnly: true, default: null },
+    cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true },
+    machine: { type: "row", ref: COMPUTE.machines, readOnly: true, default: null },
     model: { type: "string", readOnly: true, default: NODE_SPECS.model },
     asset_tag: { type: "string", readOnly: true, default: "" },
     cpu: { type: "string", readOnly: true, default: NODE_SPECS.cpu },
@@ -53,7 +53,7 @@ export const nodesTable: TableDef = {
     max_core_temp: { type: "uint32", readOnly: true, default: 90 },
     max_core_temp_warn_perc: { type: "uint32", readOnly: true, default: 90 },
     critical_core_temp: { type: "uint32", readOnly: true, default: 100 },
-    pxe_vnet: { type: "row", ref: VNETS, readOnly: true, default: null },
+    pxe_vnet: { type: "row", ref: NETWORK.vnets, readOnly: true, default: null },
     capture_logs: { type: "bool", readOnly: true, default: false },
     lldp: { type: "bool", readOnly: true, default: true },
     note: { type: "text", readOnly: true, default: "" },
@@ -64,8 +64,8 @@ export const nodesTable: TableDef = {
       const row: Record<string, unknown> = { name, cluster: 1, cores: NODE_SPECS.cores, ram: NODE_SPECS.ram, status: "running" };
       for (const [field, def] of Object.entries(nodesTable.fields))
         if (row[field] === undefined && !def.compute) row[field] = def.default ?? null;
-      const node = ctx.insert(NODES, row);
-      ctx.update(NODES, node.$key, { machine: createMachineFor(ctx, node, "node") });
+      const node = ctx.insert(CLUSTER.nodes, row);
+      ctx.update(CLUSTER.nodes, node.$key, { machine: createMachineFor(ctx, node, "node") });
     }
   },
 };

@@ -4,12 +4,12 @@
  */
 import type { FieldDef, TableDef } from "../../model/types";
 import { tierFree, tierUsed } from "../compute/capacity";
-import { CLUSTERS, CLUSTER_TIERS, CLUSTER_TIER_STATUS, STORAGE_TIERS } from "./names";
+import { CLUSTER } from "./names";
 
 const TiB = 1024 ** 4;
 
 export const storageTiersTable: TableDef = {
-  name: STORAGE_TIERS,
+  name: CLUSTER.storage_tiers,
   description: "storage tiers 1–5 with finite capacity (bytes); used/free are computed from the drives",
   keyType: "string",
   operations: ["list", "get", "update"],
@@ -36,7 +36,7 @@ export const storageTiersTable: TableDef = {
   seed: (ctx) => {
     const capacities = [2 * TiB, 4 * TiB, 8 * TiB, 16 * TiB, 1 * TiB];
     for (const [i, capacity] of capacities.entries()) {
-      ctx.insert(STORAGE_TIERS, { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
+      ctx.insert(CLUSTER.storage_tiers, { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
     }
   },
 };
@@ -46,8 +46,8 @@ function tierFigure(figure: (capacity: number, used: number) => unknown): FieldD
   return {
     type: "uint64",
     compute: (ctx, row) => {
-      const tier = String(ctx.get(CLUSTER_TIERS, row.$key)?.tier);
-      return figure(Number(ctx.get(STORAGE_TIERS, tier)?.capacity ?? 0), tierUsed(ctx, tier));
+      const tier = String(ctx.get(CLUSTER.cluster_tiers, row.$key)?.tier);
+      return figure(Number(ctx.get(CLUSTER.storage_tiers, tier)?.capacity ?? 0), tierUsed(ctx, tier));
     },
   };
 }
@@ -56,12 +56,12 @@ function tierFigure(figure: (capacity: number, used: number) => unknown): FieldD
 const VSAN_WALK = { walkMs: 1200, fullwalkMs: 5400, transactionS: 5, blockBytes: 65536 };
 
 export const clusterTierStatusTable: TableDef = {
-  name: CLUSTER_TIER_STATUS,
+  name: CLUSTER.cluster_tier_status,
   description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    tier: { type: "row", ref: CLUSTER_TIERS, compute: (_ctx, row) => row.$key, summary: true },
+    tier: { type: "row", ref: CLUSTER.cluster_tiers, compute: (_ctx, row) => row.$key, summary: true },
     status: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
     state: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
     capacity: tierFigure((capacity) => capacity),
@@ -94,25 +94,25 @@ export const clusterTierStatusTable: TableDef = {
 };
 
 export const clusterTiersTable: TableDef = {
-  name: CLUSTER_TIERS,
+  name: CLUSTER.cluster_tiers,
   description: "a cluster's storage tiers with their cost and price per GB; `status` joins cluster_tier_status (read-only)",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    cluster: { type: "row", ref: CLUSTERS, readOnly: true, summary: true },
+    cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     tier: { type: "uint8", readOnly: true, summary: true },
     description: { type: "text", readOnly: true, default: "" },
     cost_per_gb: { type: "num", readOnly: true, default: 0 },
     price_per_gb: { type: "num", readOnly: true, default: 0 },
-    status: { type: "row", ref: CLUSTER_TIER_STATUS, compute: (_ctx, row) => row.$key, description: "live status (same key)" },
+    status: { type: "row", ref: CLUSTER.cluster_tier_status, compute: (_ctx, row) => row.$key, description: "live status (same key)" },
     // I/O rates: the emulator moves no data, so zeros (clients asking `stats#rops` get null, which they read as 0).
     stats: { type: "json", notInMost: true, compute: () => ({ rops: 0, wops: 0, rbps: 0, wbps: 0 }) },
   },
   seed: (ctx) => {
-    for (const cluster of ctx.all(CLUSTERS)) {
-      for (const { tier, description } of ctx.all(STORAGE_TIERS)) {
-        const row = ctx.insert(CLUSTER_TIERS, { cluster: cluster.$key, tier, description, cost_per_gb: 0, price_per_gb: 0 });
-        ctx.insert(CLUSTER_TIER_STATUS, { $key: row.$key, state_timestamp: ctx.nowSeconds() });
+    for (const cluster of ctx.all(CLUSTER.clusters)) {
+      for (const { tier, description } of ctx.all(CLUSTER.storage_tiers)) {
+        const row = ctx.insert(CLUSTER.cluster_tiers, { cluster: cluster.$key, tier, description, cost_per_gb: 0, price_per_gb: 0 });
+        ctx.insert(CLUSTER.cluster_tier_status, { $key: row.$key, state_timestamp: ctx.nowSeconds() });
       }
     }
   },

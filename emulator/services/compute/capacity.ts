@@ -7,8 +7,8 @@ import type { EmulatorContext } from "../../engine/context";
 import { ApiError } from "../../model/errors";
 import { isNodeMachine } from "./machineState";
 import type { Row } from "../../model/types";
-import { MACHINE_DRIVES, MACHINE_STATUS } from "./names";
-import { NODES, STORAGE_TIERS } from "../cluster/names";
+import { COMPUTE } from "./names";
+import { CLUSTER } from "../cluster/names";
 
 /** Media that occupy tier space (a cdrom only points at a file). */
 const SPACE_MEDIA = new Set(["disk", "import", "clone", "efidisk", "nonpersistent"]);
@@ -19,12 +19,12 @@ export function driveBytes(drive: Row): number {
 
 export function tierUsed(ctx: EmulatorContext, tier: string): number {
   let used = 0;
-  for (const drive of ctx.all(MACHINE_DRIVES)) if (String(drive.preferred_tier) === tier) used += driveBytes(drive);
+  for (const drive of ctx.all(COMPUTE.machine_drives)) if (String(drive.preferred_tier) === tier) used += driveBytes(drive);
   return used;
 }
 
 export function tierFree(ctx: EmulatorContext, tier: string): number {
-  const row = ctx.get(STORAGE_TIERS, tier);
+  const row = ctx.get(CLUSTER.storage_tiers, tier);
   return row ? Number(row.capacity) - tierUsed(ctx, tier) : 0;
 }
 
@@ -38,7 +38,7 @@ export function assertTierSpace(ctx: EmulatorContext, needs: Map<string, number>
 /** Space needed to copy a machine's drives (clone, snapshot), per tier. */
 export function copyNeeds(ctx: EmulatorContext, machine: unknown): Map<string, number> {
   const needs = new Map<string, number>();
-  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === machine)) {
+  for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.machine === machine)) {
     const tier = String(drive.preferred_tier);
     needs.set(tier, (needs.get(tier) ?? 0) + driveBytes(drive));
   }
@@ -54,7 +54,7 @@ export interface NodeUsage {
 export function nodeUsage(ctx: EmulatorContext, node: Row): NodeUsage {
   let cores = 0;
   let ram = 0;
-  for (const status of ctx.all(MACHINE_STATUS)) {
+  for (const status of ctx.all(COMPUTE.machine_status)) {
     if (status.node === node.$key) {
       cores += Number(status.running_cores ?? 0);
       ram += Number(status.running_ram ?? 0);
@@ -68,7 +68,7 @@ export function placeVm(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
   const cores = Number(vm.cpu_cores);
   const ram = Number(vm.ram);
   const candidates = ctx
-    .find(NODES, (n) => (vm.cluster === null || vm.cluster === undefined || n.cluster === vm.cluster) && n.status === "running")
+    .find(CLUSTER.nodes, (n) => (vm.cluster === null || vm.cluster === undefined || n.cluster === vm.cluster) && n.status === "running")
     .map((n) => nodeUsage(ctx, n))
     .filter((u) => u.freeCores >= cores && u.freeRam >= ram)
     .sort((a, b) => b.freeRam - a.freeRam);
@@ -79,7 +79,7 @@ export function placeVm(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
 }
 
 export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<string, number> {
-  const nodes = ctx.find(NODES, (n) => n.cluster === cluster.$key);
+  const nodes = ctx.find(CLUSTER.nodes, (n) => n.cluster === cluster.$key);
   const totals = {
     cores_total: 0,
     cores_used: 0,
@@ -101,6 +101,9 @@ export function clusterResources(ctx: EmulatorContext, cluster: Row): Record<str
   totals.ram_used = totals.ram_total - totals.ram_free;
   const nodeKeys = new Set(nodes.map((n) => n.$key));
   // A node's own machine runs on itself but is no workload of the cluster.
-  totals.running_machines = ctx.find(MACHINE_STATUS, (s) => nodeKeys.has(s.node as number) && !isNodeMachine(ctx, s.machine)).length;
+  totals.running_machines = ctx.find(
+    COMPUTE.machine_status,
+    (s) => nodeKeys.has(s.node as number) && !isNodeMachine(ctx, s.machine),
+  ).length;
   return totals;
 }

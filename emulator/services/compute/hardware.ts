@@ -13,19 +13,10 @@ import { isPoweredOn, statusOfMachine, vmOfMachine } from "./machineState";
 import { DURATIONS } from "./power";
 import type { FieldDef, TableDef } from "../../model/types";
 import { options } from "../../model/options";
-import {
-  MACHINES,
-  MACHINE_DEVICES,
-  MACHINE_DEVICE_STATUS,
-  MACHINE_DRIVES,
-  MACHINE_DRIVE_STATUS,
-  MACHINE_NICS,
-  MACHINE_NIC_STATUS,
-  MACHINE_STATUS,
-} from "./names";
-import { FILES } from "../media/names";
-import { VNETS } from "../network/names";
-import { NODE_NVIDIA_VGPU_DEVICES, RESOURCE_GROUPS } from "../cluster/names";
+import { COMPUTE } from "./names";
+import { MEDIA } from "../media/names";
+import { NETWORK } from "../network/names";
+import { CLUSTER } from "../cluster/names";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 
@@ -114,7 +105,7 @@ function assertHotplugAllowed(ctx: EmulatorContext, machine: unknown, what: stri
 /** Status row changes with a hotplug transition when the machine is running. */
 export function hotplugTransition(
   ctx: EmulatorContext,
-  table: typeof MACHINE_DRIVE_STATUS | typeof MACHINE_NIC_STATUS,
+  table: typeof COMPUTE.machine_drive_status | typeof COMPUTE.machine_nic_status,
   key: unknown,
   final: string,
 ): void {
@@ -149,16 +140,16 @@ function runtimeStatusTable(
 }
 
 export const driveStatusTable = runtimeStatusTable(
-  MACHINE_DRIVE_STATUS,
+  COMPUTE.machine_drive_status,
   "drive",
-  MACHINE_DRIVES,
+  COMPUTE.machine_drives,
   "online, offline, importing, hotplugging",
 );
 /** Link state of a NIC's status (`status` follows the NIC's `enabled` and its machine's power). */
 const LINK_STATE: Record<string, string> = { up: "online", hotplugging: "warning", down: "offline" };
 
 // `parent_nic`: the platform's name, which pyVergeOS filters and reads (`parent_nic eq <nic>`).
-export const nicStatusTable = runtimeStatusTable(MACHINE_NIC_STATUS, "parent_nic", MACHINE_NICS, "up, down, hotplugging", {
+export const nicStatusTable = runtimeStatusTable(COMPUTE.machine_nic_status, "parent_nic", COMPUTE.machine_nics, "up, down, hotplugging", {
   speed: { type: "uint32", compute: (_ctx, row) => (row.status === "up" ? 10000 : 0), description: "link speed, Mbps" },
   state: {
     type: "string",
@@ -168,24 +159,24 @@ export const nicStatusTable = runtimeStatusTable(MACHINE_NIC_STATUS, "parent_nic
   },
   last_update: {
     type: "uint64",
-    compute: (ctx, row) => ctx.get(MACHINE_STATUS, ctx.get(MACHINE_NICS, row.$key)?.machine)?.last_update ?? 0,
+    compute: (ctx, row) => ctx.get(COMPUTE.machine_status, ctx.get(COMPUTE.machine_nics, row.$key)?.machine)?.last_update ?? 0,
     description: "seconds since the epoch: the last power change of its machine, which moves the link",
   },
 });
 
 /** A passthrough device is online while its machine runs (the emulator has no device that can fail). */
-export const deviceStatusTable = runtimeStatusTable(MACHINE_DEVICE_STATUS, "device", MACHINE_DEVICES, "online, offline", {
+export const deviceStatusTable = runtimeStatusTable(COMPUTE.machine_device_status, "device", COMPUTE.machine_devices, "online, offline", {
   status: {
     type: "string",
     summary: true,
     enum: { online: "Online", offline: "Offline" },
-    compute: (ctx, row) => (machineIsOn(ctx, ctx.get(MACHINE_DEVICES, row.$key)?.machine) ? "online" : "offline"),
+    compute: (ctx, row) => (machineIsOn(ctx, ctx.get(COMPUTE.machine_devices, row.$key)?.machine) ? "online" : "offline"),
   },
   status_info: { type: "string", compute: () => "" },
 });
 
 export const drivesTable: TableDef = {
-  name: MACHINE_DRIVES,
+  name: COMPUTE.machine_drives,
   description: "drives of a machine",
   keyType: "int",
   writeRole: "vmoperator",
@@ -204,11 +195,11 @@ export const drivesTable: TableDef = {
     "status",
   ],
   fields: {
-    machine: { type: "row", ref: MACHINES, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
+    machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
     name: {
       type: "string",
       maxLength: 128,
-      default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store(MACHINE_DRIVES).nextKey}`,
+      default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store(COMPUTE.machine_drives).nextKey}`,
       summary: true,
     },
     description: { type: "text", default: "" },
@@ -216,7 +207,7 @@ export const drivesTable: TableDef = {
     interface: { type: "string", default: "virtio-scsi", enum: DRIVE_INTERFACES },
     disksize: { type: "uint64", description: "bytes; can only grow" },
     preferred_tier: { type: "string", default: "1", enum: list("1", "2", "3", "4", "5") },
-    media_source: { type: "row", ref: FILES, description: "files key for import, clone, cdrom" },
+    media_source: { type: "row", ref: MEDIA.files, description: "files key for import, clone, cdrom" },
     show_pt: { type: "bool", default: false },
     enabled: { type: "bool", default: true },
     readonly: { type: "bool", default: false },
@@ -245,7 +236,7 @@ export const drivesTable: TableDef = {
     },
     discard: { type: "bool", default: true },
     asset: { type: "string", default: "" },
-    status: { type: "row", ref: MACHINE_DRIVE_STATUS, readOnly: true },
+    status: { type: "row", ref: COMPUTE.machine_drive_status, readOnly: true },
     // Stands for the bytes a guest wrote: never in the API (no platform field shows a disk's data); the
     // /_emulator/drives hook reads and writes it. Clones and snapshots copy it, a restore puts it back.
     content: { type: "text", hidden: true, readOnly: true, default: "" },
@@ -257,7 +248,7 @@ export const drivesTable: TableDef = {
         if (row.media_source === null || row.media_source === undefined) {
           throw new ApiError(422, `media_source is required for media '${media}'`, "err");
         }
-        const file = ctx.get(FILES, row.media_source);
+        const file = ctx.get(MEDIA.files, row.media_source);
         if (!file) throw new ApiError(404, `media_source '${String(row.media_source)}' not found`);
         if (media === "cdrom" && file.type !== "iso") throw new ApiError(422, "media_source of a cdrom must be an ISO image");
         if (!previous && row.disksize === null && media !== "cdrom") row.disksize = file.filesize;
@@ -268,7 +259,7 @@ export const drivesTable: TableDef = {
         const before = Number(previous.disksize ?? 0);
         const after = Number(row.disksize ?? 0);
         if (after < before) throw new ApiError(422, "drive cannot be shrunk: disksize must be larger than the current size", "err");
-        const status = ctx.get(MACHINE_DRIVE_STATUS, row.$key);
+        const status = ctx.get(COMPUTE.machine_drive_status, row.$key);
         if (after !== before && row.interface === "ide" && status?.status === "online") {
           throw new ApiError(422, "an online IDE drive cannot be resized", "err");
         }
@@ -285,18 +276,18 @@ export const drivesTable: TableDef = {
       row.status = row.$key;
     },
     afterCreate: (ctx, row) => {
-      ctx.insert(MACHINE_DRIVE_STATUS, { $key: row.$key, drive: row.$key, status: "offline", status_info: "" });
-      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, MACHINE_DRIVE_STATUS, row.$key, "online");
+      ctx.insert(COMPUTE.machine_drive_status, { $key: row.$key, drive: row.$key, status: "offline", status_info: "" });
+      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, COMPUTE.machine_drive_status, row.$key, "online");
     },
     beforeDelete: (ctx, row) => {
       if (!machineIsOn(ctx, row.machine)) return;
       assertHotplugAllowed(ctx, row.machine, "remove a drive");
-      if (ctx.get(MACHINE_DRIVE_STATUS, row.$key)?.status !== "offline") {
+      if (ctx.get(COMPUTE.machine_drive_status, row.$key)?.status !== "offline") {
         throw conflict("drive must be hot-unplugged (vm_actions hotplugdrive with unplug) before it is deleted from a running VM");
       }
     },
     afterDelete: (ctx, row) => {
-      ctx.remove(MACHINE_DRIVE_STATUS, row.$key);
+      ctx.remove(COMPUTE.machine_drive_status, row.$key);
     },
   },
 };
@@ -307,7 +298,7 @@ export function newMac(): string {
 }
 
 export const nicsTable: TableDef = {
-  name: MACHINE_NICS,
+  name: COMPUTE.machine_nics,
   description: "network interfaces of a machine",
   keyType: "int",
   writeRole: "vmoperator",
@@ -315,8 +306,8 @@ export const nicsTable: TableDef = {
   parent: "machine",
   defaultFields: ["machine", "name", "description", "interface", "vnet", "macaddress", "ipaddress", "enabled", "status"],
   fields: {
-    machine: { type: "row", ref: MACHINES, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
-    vnet: { type: "row", ref: VNETS, required: true, refMustExist: 404, errorStatus: 400 },
+    machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
+    vnet: { type: "row", ref: NETWORK.vnets, required: true, refMustExist: 404, errorStatus: 400 },
     name: { type: "string", maxLength: 128, default: "nic", summary: true },
     description: { type: "text", default: "" },
     interface: { type: "string", default: "virtio", enum: NIC_INTERFACES },
@@ -337,7 +328,7 @@ export const nicsTable: TableDef = {
       compute: () => ({ rx_bytes: 0, tx_bytes: 0, rxbps: 0, txbps: 0 }),
       description: "traffic counters (emulated: zero)",
     },
-    status: { type: "row", ref: MACHINE_NIC_STATUS, readOnly: true },
+    status: { type: "row", ref: COMPUTE.machine_nic_status, readOnly: true },
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -348,30 +339,30 @@ export const nicsTable: TableDef = {
       row.status = row.$key;
     },
     afterCreate: (ctx, row) => {
-      ctx.insert(MACHINE_NIC_STATUS, { $key: row.$key, parent_nic: row.$key, status: "down", status_info: "" });
-      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, MACHINE_NIC_STATUS, row.$key, "up");
+      ctx.insert(COMPUTE.machine_nic_status, { $key: row.$key, parent_nic: row.$key, status: "down", status_info: "" });
+      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, COMPUTE.machine_nic_status, row.$key, "up");
     },
     afterUpdate: (ctx, row) => {
       if (!machineIsOn(ctx, row.machine)) return;
-      const status = ctx.get(MACHINE_NIC_STATUS, row.$key);
-      if (status) ctx.update(MACHINE_NIC_STATUS, status.$key, { status: row.enabled === false ? "down" : "up" });
+      const status = ctx.get(COMPUTE.machine_nic_status, row.$key);
+      if (status) ctx.update(COMPUTE.machine_nic_status, status.$key, { status: row.enabled === false ? "down" : "up" });
     },
     beforeDelete: (ctx, row) => assertHotplugAllowed(ctx, row.machine, "remove a NIC"),
     afterDelete: (ctx, row) => {
-      ctx.remove(MACHINE_NIC_STATUS, row.$key);
+      ctx.remove(COMPUTE.machine_nic_status, row.$key);
     },
   },
 };
 
 export const devicesTable: TableDef = {
-  name: MACHINE_DEVICES,
+  name: COMPUTE.machine_devices,
   description: "passthrough devices (GPU, PCI, USB, vGPU, TPM) of a machine",
   keyType: "int",
   writeRole: "vmoperator",
   parent: "machine",
   fields: {
-    machine: { type: "row", ref: MACHINES, required: true, refMustExist: 404, createOnly: true },
-    resource_group: { type: "row", ref: RESOURCE_GROUPS, refMustExist: 404, description: "UUID of the hardware resource group" },
+    machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true },
+    resource_group: { type: "row", ref: CLUSTER.resource_groups, refMustExist: 404, description: "UUID of the hardware resource group" },
     type: {
       type: "string",
       default: "node_host_gpu_devices",
@@ -383,7 +374,7 @@ export const devicesTable: TableDef = {
         "node_sriov_nic_devices",
         "node_pci_devices",
         "node_host_gpu_devices",
-        NODE_NVIDIA_VGPU_DEVICES,
+        CLUSTER.node_nvidia_vgpu_devices,
       ),
     },
     name: { type: "string", default: "", maxLength: 128, summary: true },
@@ -402,28 +393,28 @@ export const devicesTable: TableDef = {
     count: { type: "uint8", default: 1, min: 1, max: 16 },
     settings_args: { type: "json", default: {} },
     uuid: { type: "string", readOnly: true, default: () => randomUUID() },
-    status: { type: "row", ref: MACHINE_DEVICE_STATUS, compute: (_ctx, row) => row.$key, description: "runtime status (same key)" },
+    status: { type: "row", ref: COMPUTE.machine_device_status, compute: (_ctx, row) => row.$key, description: "runtime status (same key)" },
   },
   hooks: {
     validate: (ctx, row) => {
       if (row.type !== "tpm" && (row.resource_group === null || row.resource_group === undefined)) {
         throw new ApiError(400, "Validation error on field: 'resource_group' - 'is required'", "err");
       }
-      const group = row.resource_group === null ? undefined : ctx.get(RESOURCE_GROUPS, row.resource_group);
+      const group = row.resource_group === null ? undefined : ctx.get(CLUSTER.resource_groups, row.resource_group);
       if (group && row.type === "node_host_gpu_devices") row.type = String(group.type);
     },
     beforeCreate: (ctx, row) => {
       if (machineIsOn(ctx, row.machine)) throw conflict("VM must be stopped to add a passthrough device");
     },
     afterCreate: (ctx, row) => {
-      ctx.insert(MACHINE_DEVICE_STATUS, { $key: row.$key, device: row.$key });
+      ctx.insert(COMPUTE.machine_device_status, { $key: row.$key, device: row.$key });
       return { uuid: String(row.uuid) };
     },
     beforeDelete: (ctx, row) => {
       if (machineIsOn(ctx, row.machine)) throw conflict("VM must be stopped to remove a passthrough device");
     },
     afterDelete: (ctx, row) => {
-      ctx.remove(MACHINE_DEVICE_STATUS, row.$key);
+      ctx.remove(COMPUTE.machine_device_status, row.$key);
     },
   },
 };
@@ -435,21 +426,25 @@ export function copyHardware(
   to: unknown,
   opts: { preserveMacs?: boolean; preserveDeviceUuids?: boolean },
 ): void {
-  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === from)) {
+  for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.machine === from)) {
     const { $key: _k, ...fields } = drive;
-    const copy = ctx.insert(MACHINE_DRIVES, { ...fields, machine: to });
-    ctx.update(MACHINE_DRIVES, copy.$key, { status: copy.$key });
-    ctx.insert(MACHINE_DRIVE_STATUS, { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
+    const copy = ctx.insert(COMPUTE.machine_drives, { ...fields, machine: to });
+    ctx.update(COMPUTE.machine_drives, copy.$key, { status: copy.$key });
+    ctx.insert(COMPUTE.machine_drive_status, { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
   }
-  for (const nic of ctx.find(MACHINE_NICS, (n) => n.machine === from)) {
+  for (const nic of ctx.find(COMPUTE.machine_nics, (n) => n.machine === from)) {
     const { $key: _k, ...fields } = nic;
-    const copy = ctx.insert(MACHINE_NICS, { ...fields, machine: to, macaddress: opts.preserveMacs ? nic.macaddress : newMac() });
-    ctx.update(MACHINE_NICS, copy.$key, { status: copy.$key });
-    ctx.insert(MACHINE_NIC_STATUS, { $key: copy.$key, parent_nic: copy.$key, status: "down", status_info: "" });
+    const copy = ctx.insert(COMPUTE.machine_nics, { ...fields, machine: to, macaddress: opts.preserveMacs ? nic.macaddress : newMac() });
+    ctx.update(COMPUTE.machine_nics, copy.$key, { status: copy.$key });
+    ctx.insert(COMPUTE.machine_nic_status, { $key: copy.$key, parent_nic: copy.$key, status: "down", status_info: "" });
   }
-  for (const device of ctx.find(MACHINE_DEVICES, (d) => d.machine === from)) {
+  for (const device of ctx.find(COMPUTE.machine_devices, (d) => d.machine === from)) {
     const { $key: _k, ...fields } = device;
-    const copy = ctx.insert(MACHINE_DEVICES, { ...fields, machine: to, uuid: opts.preserveDeviceUuids ? device.uuid : randomUUID() });
-    ctx.insert(MACHINE_DEVICE_STATUS, { $key: copy.$key, device: copy.$key });
+    const copy = ctx.insert(COMPUTE.machine_devices, {
+      ...fields,
+      machine: to,
+      uuid: opts.preserveDeviceUuids ? device.uuid : randomUUID(),
+    });
+    ctx.insert(COMPUTE.machine_device_status, { $key: copy.$key, device: copy.$key });
   }
 }

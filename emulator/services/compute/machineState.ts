@@ -5,7 +5,7 @@
 import type { EmulatorContext } from "../../engine/context";
 import { ApiError, conflict } from "../../model/errors";
 import type { Row } from "../../model/types";
-import { MACHINES, MACHINE_STATUS, VMS } from "./names";
+import { COMPUTE } from "./names";
 
 /** Statuses of long operations during which other operations get 409. */
 export const BUSY_STATUSES = new Set([
@@ -20,7 +20,7 @@ export const BUSY_STATUSES = new Set([
 ]);
 
 export function statusOfMachine(ctx: EmulatorContext, machine: unknown): Row {
-  const status = ctx.get(MACHINE_STATUS, machine);
+  const status = ctx.get(COMPUTE.machine_status, machine);
   if (!status) throw new ApiError(500, `machine ${String(machine)} has no status row`);
   return status;
 }
@@ -30,13 +30,13 @@ export function statusOfVm(ctx: EmulatorContext, vm: Row): Row {
 }
 
 export function vmOfMachine(ctx: EmulatorContext, machine: unknown): Row | undefined {
-  return ctx.find(VMS, (vm) => vm.machine === machine)[0];
+  return ctx.find(COMPUTE.vms, (vm) => vm.machine === machine)[0];
 }
 
 /** Powered on in any way (starting, running, stopping, or a long operation on a running VM). */
 /** Whether the machine is a node's own (not a workload running on it). */
 export function isNodeMachine(ctx: EmulatorContext, machine: unknown): boolean {
-  const node = ctx.get(MACHINES, machine)?.node;
+  const node = ctx.get(COMPUTE.machines, machine)?.node;
   return node !== null && node !== undefined;
 }
 
@@ -70,11 +70,11 @@ export function stoppedFields(): Record<string, unknown> {
 /** Sets the status text for the duration of a long operation, then restores it (or a given final state). */
 export function runLongOperation(ctx: EmulatorContext, machines: unknown[], status: string, durationMs: number, done?: () => void): void {
   const previous = machines.map((m) => ({ machine: m, status: statusOfMachine(ctx, m).status }));
-  for (const m of machines) ctx.update(MACHINE_STATUS, statusOfMachine(ctx, m).$key, { status, last_update: ctx.nowSeconds() });
+  for (const m of machines) ctx.update(COMPUTE.machine_status, statusOfMachine(ctx, m).$key, { status, last_update: ctx.nowSeconds() });
   ctx.schedule(durationMs, () => {
     for (const { machine, status: before } of previous) {
-      const row = ctx.get(MACHINE_STATUS, machine);
-      if (row && row.status === status) ctx.update(MACHINE_STATUS, row.$key, { status: before, last_update: ctx.nowSeconds() });
+      const row = ctx.get(COMPUTE.machine_status, machine);
+      if (row && row.status === status) ctx.update(COMPUTE.machine_status, row.$key, { status: before, last_update: ctx.nowSeconds() });
     }
     done?.();
   });

@@ -8,8 +8,8 @@
  */
 import type { EmulatorContext } from "../../engine/context";
 import type { Row, RowKey } from "../../model/types";
-import { MACHINES, MACHINE_STATS_HISTORY_LONG, MACHINE_STATS_HISTORY_SHORT, MACHINE_STATUS } from "./names";
-import { NODES } from "../cluster/names";
+import { COMPUTE } from "./names";
+import { CLUSTER } from "../cluster/names";
 
 /** Percent of each running core a VM uses in a power state (nothing listed: 0). */
 const VM_LOAD: Record<string, number> = { starting: 50, running: 5, stopping: 20, migrating: 30, restarting: 40 };
@@ -48,7 +48,7 @@ function guestLoad(status: Row | undefined): { cores: number[]; ramMb: number; r
 function nodeLoad(ctx: EmulatorContext, node: Row): { cores: number[]; ramMb: number; ramTotal: number } {
   const busy: number[] = [];
   let ramMb = HOST.ramMb;
-  for (const status of ctx.find(MACHINE_STATUS, (s) => s.node === node.$key && s.machine !== node.machine)) {
+  for (const status of ctx.find(COMPUTE.machine_status, (s) => s.node === node.$key && s.machine !== node.machine)) {
     const guest = guestLoad(status);
     busy.push(...guest.cores);
     ramMb += Number(status.running_ram ?? 0);
@@ -59,7 +59,7 @@ function nodeLoad(ctx: EmulatorContext, node: Row): { cores: number[]; ramMb: nu
 }
 
 function nodeHeldCores(ctx: EmulatorContext, node: Row): number {
-  const guests = ctx.find(MACHINE_STATUS, (s) => s.node === node.$key && s.machine !== node.machine);
+  const guests = ctx.find(COMPUTE.machine_status, (s) => s.node === node.$key && s.machine !== node.machine);
   return guests.reduce((sum, s) => sum + guestLoad(s).cores.length, 0);
 }
 
@@ -67,9 +67,9 @@ const mean = (values: number[]) => (values.length === 0 ? 0 : Math.round(values.
 
 /** The current figures of a machine (VM, vnet router or node). */
 export function machineFigures(ctx: EmulatorContext, machine: unknown): MachineFigures {
-  const row = ctx.get(MACHINES, machine);
-  const node = row?.node !== null && row?.node !== undefined ? ctx.get(NODES, row.node) : undefined;
-  const status = ctx.get(MACHINE_STATUS, machine);
+  const row = ctx.get(COMPUTE.machines, machine);
+  const node = row?.node !== null && row?.node !== undefined ? ctx.get(CLUSTER.nodes, row.node) : undefined;
+  const status = ctx.get(COMPUTE.machine_status, machine);
   const { cores, ramMb, ramTotal } = node ? nodeLoad(ctx, node) : guestLoad(status);
   const total = mean(cores);
   const on = cores.length > 0;
@@ -98,8 +98,8 @@ export function machineFigures(ctx: EmulatorContext, machine: unknown): MachineF
 
 /** Sampling of each history table: every `everyS` seconds of platform time, the last `keep` samples per machine. */
 export const STATS_HISTORY = {
-  [MACHINE_STATS_HISTORY_SHORT]: { everyS: 10, keep: 360 },
-  [MACHINE_STATS_HISTORY_LONG]: { everyS: 600, keep: 4320 },
+  [COMPUTE.machine_stats_history_short]: { everyS: 10, keep: 360 },
+  [COMPUTE.machine_stats_history_long]: { everyS: 600, keep: 4320 },
 } as const;
 export type StatsHistoryTable = keyof typeof STATS_HISTORY;
 
@@ -113,7 +113,7 @@ export function recordStatsHistory(ctx: EmulatorContext): void {
   const now = ctx.nowSeconds();
   for (const [table, { everyS, keep }] of Object.entries(STATS_HISTORY)) {
     if (!ctx.tables.has(table)) continue;
-    for (const machine of ctx.all(MACHINES)) {
+    for (const machine of ctx.all(COMPUTE.machines)) {
       const id = `${table}/${machine.$key}`;
       const track = state.get(id) ?? { last: Math.floor(Number(machine.created ?? now) / everyS) * everyS, keys: [] };
       state.set(id, track);

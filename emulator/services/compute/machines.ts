@@ -16,23 +16,9 @@ import {
 import { stoppedFields } from "./machineState";
 import { options } from "../../model/options";
 import type { FieldDef, Row, TableDef } from "../../model/types";
-import {
-  MACHINES,
-  MACHINE_DEVICES,
-  MACHINE_DEVICE_STATUS,
-  MACHINE_DRIVES,
-  MACHINE_DRIVE_STATUS,
-  MACHINE_NICS,
-  MACHINE_NIC_STATUS,
-  MACHINE_SNAPSHOTS,
-  MACHINE_STATS,
-  MACHINE_STATS_HISTORY_LONG,
-  MACHINE_STATS_HISTORY_SHORT,
-  MACHINE_STATUS,
-  VMS,
-} from "./names";
-import { CLUSTERS, NODES } from "../cluster/names";
-import { VNETS } from "../network/names";
+import { COMPUTE } from "./names";
+import { CLUSTER } from "../cluster/names";
+import { NETWORK } from "../network/names";
 
 const STATUSES = [
   "initializing",
@@ -64,13 +50,13 @@ const STATUSES = [
 
 /** A figure of the VM owning the machine, or of the node it is; null for a vnet's. */
 function ownerFigure(ctx: EmulatorContext, row: Row, vmField: string, nodeField: string): unknown {
-  if (row.vm !== null && row.vm !== undefined) return ctx.get(VMS, row.vm)?.[vmField] ?? null;
-  if (row.node !== null && row.node !== undefined) return ctx.get(NODES, row.node)?.[nodeField] ?? null;
+  if (row.vm !== null && row.vm !== undefined) return ctx.get(COMPUTE.vms, row.vm)?.[vmField] ?? null;
+  if (row.node !== null && row.node !== undefined) return ctx.get(CLUSTER.nodes, row.node)?.[nodeField] ?? null;
   return null;
 }
 
 export const machinesTable: TableDef = {
-  name: MACHINES,
+  name: COMPUTE.machines,
   description: "machine rows: the hardware of a VM (drives, NICs, devices) and its runtime status",
   keyType: "int",
   // On a real platform machine keys never line up with VM keys (tenants and services own machines too);
@@ -79,17 +65,17 @@ export const machinesTable: TableDef = {
   operations: ["list", "get"],
   fields: {
     name: { type: "string", readOnly: true, summary: true },
-    vm: { type: "row", ref: VMS, readOnly: true, description: "VM owning this machine" },
-    vnet: { type: "row", ref: VNETS, readOnly: true, description: "vnet this machine runs (its router), else null" },
+    vm: { type: "row", ref: COMPUTE.vms, readOnly: true, description: "VM owning this machine" },
+    vnet: { type: "row", ref: NETWORK.vnets, readOnly: true, description: "vnet this machine runs (its router), else null" },
     node: {
       type: "row",
-      ref: NODES,
+      ref: CLUSTER.nodes,
       readOnly: true,
       default: null,
       description: "the node this machine is (a node's own machine), else null",
     },
-    cluster: { type: "row", ref: CLUSTERS, readOnly: true },
-    status: { type: "row", ref: MACHINE_STATUS, readOnly: true, description: "runtime status (same key)" },
+    cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true },
+    status: { type: "row", ref: COMPUTE.machine_status, readOnly: true, description: "runtime status (same key)" },
     cores: {
       type: "uint16",
       compute: (ctx, row) => ownerFigure(ctx, row, "cpu_cores", "cores"),
@@ -100,39 +86,39 @@ export const machinesTable: TableDef = {
       compute: (ctx, row) => ownerFigure(ctx, row, "ram", "ram"),
       description: "the VM's RAM (MB) (a node's: its own)",
     },
-    stats: { type: "row", ref: MACHINE_STATS, compute: (_ctx, row) => row.$key, description: "live usage figures (same key)" },
+    stats: { type: "row", ref: COMPUTE.machine_stats, compute: (_ctx, row) => row.$key, description: "live usage figures (same key)" },
     created: { type: "created", readOnly: true },
-    ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : (ctx.get(VMS, row.vm)?.ha_group ?? "")) },
+    ha_group: { type: "string", compute: (ctx, row) => (row.vm === null ? "" : (ctx.get(COMPUTE.vms, row.vm)?.ha_group ?? "")) },
     snapshot_profile: {
       type: "row",
       readOnly: true,
-      compute: (ctx, row) => (row.vm === null ? null : (ctx.get(VMS, row.vm)?.snapshot_profile ?? null)),
+      compute: (ctx, row) => (row.vm === null ? null : (ctx.get(COMPUTE.vms, row.vm)?.snapshot_profile ?? null)),
     },
-    drives: { type: "rows", ref: MACHINE_DRIVES, via: "machine" },
-    nics: { type: "rows", ref: MACHINE_NICS, via: "machine" },
-    devices: { type: "rows", ref: MACHINE_DEVICES, via: "machine" },
-    snapshots: { type: "rows", ref: MACHINE_SNAPSHOTS, via: "machine" },
+    drives: { type: "rows", ref: COMPUTE.machine_drives, via: "machine" },
+    nics: { type: "rows", ref: COMPUTE.machine_nics, via: "machine" },
+    devices: { type: "rows", ref: COMPUTE.machine_devices, via: "machine" },
+    snapshots: { type: "rows", ref: COMPUTE.machine_snapshots, via: "machine" },
   },
 };
 
 const ro = true;
 export const machineStatusTable: TableDef = {
-  name: MACHINE_STATUS,
+  name: COMPUTE.machine_status,
   description: "read-only runtime data of a machine, keyed by the machine key",
   keyType: "int",
   operations: ["list", "get"],
   defaultFields: ["machine", "running", "powerstate", "status", "status_info", "state", "node"],
   fields: {
-    machine: { type: "row", ref: MACHINES, readOnly: ro, summary: true },
+    machine: { type: "row", ref: COMPUTE.machines, readOnly: ro, summary: true },
     running: { type: "bool", readOnly: ro, summary: true },
     powerstate: { type: "bool", readOnly: ro, summary: true },
     status: { type: "string", readOnly: ro, summary: true, enum: options(STATUSES) },
     status_info: { type: "string", readOnly: ro },
     state: { type: "string", readOnly: ro, enum: { online: "Online", offline: "Offline", warning: "Warning", error: "Error" } },
-    node: { type: "row", ref: NODES, readOnly: ro, description: "node running the machine; null when stopped" },
+    node: { type: "row", ref: CLUSTER.nodes, readOnly: ro, description: "node running the machine; null when stopped" },
     migratable: { type: "bool", readOnly: ro },
-    migrated_node: { type: "row", ref: NODES, readOnly: ro },
-    migration_destination: { type: "row", ref: NODES, readOnly: ro },
+    migrated_node: { type: "row", ref: CLUSTER.nodes, readOnly: ro },
+    migration_destination: { type: "row", ref: CLUSTER.nodes, readOnly: ro },
     started: { type: "uint64", readOnly: ro },
     last_update: { type: "uint64", readOnly: ro },
     local_time: { type: "uint64", readOnly: ro, compute: (ctx) => ctx.nowSeconds() },
@@ -151,12 +137,12 @@ function figure(name: keyof MachineFigures, description?: string): FieldDef {
 }
 
 export const machineStatsTable: TableDef = {
-  name: MACHINE_STATS,
+  name: COMPUTE.machine_stats,
   description: "live usage of a machine (VM, vnet router or node), keyed by the machine key; follows its power state",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    machine: { type: "row", ref: MACHINES, readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
+    machine: { type: "row", ref: COMPUTE.machines, readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
     ...Object.fromEntries(HISTORY_FIGURES.map((name) => [name, figure(name)])),
     total_cpu: figure("total_cpu", "percent of the machine's cores"),
     vmusage_cpu: figure("vmusage_cpu", "a node's: percent used by its machines"),
@@ -165,7 +151,7 @@ export const machineStatsTable: TableDef = {
     vram_used: figure("vram_used", "MB of GPU memory"),
     core_temp: figure("core_temp", "°C; 0 when stopped"),
     core_usagelist: figure("core_usagelist", "percent used of each running core"),
-    modified: { type: "uint64", compute: (ctx, row) => ctx.get(MACHINE_STATUS, row.$key)?.last_update ?? 0 },
+    modified: { type: "uint64", compute: (ctx, row) => ctx.get(COMPUTE.machine_status, row.$key)?.last_update ?? 0 },
     timestamp: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
   },
 };
@@ -180,22 +166,22 @@ function statsHistoryTable(name: StatsHistoryTable): TableDef {
     transient: true,
     operations: ["list", "get"],
     fields: {
-      machine: { type: "row", ref: MACHINES, readOnly: true, summary: true },
+      machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true },
       timestamp: { type: "uint64", readOnly: true, summary: true, description: "seconds since the epoch" },
       ...Object.fromEntries(HISTORY_FIGURES.map((f) => [f, { type: "uint32", readOnly: true } satisfies FieldDef])),
     },
     beforeRead: recordStatsHistory,
   };
 }
-export const machineStatsHistoryShortTable = statsHistoryTable(MACHINE_STATS_HISTORY_SHORT);
-export const machineStatsHistoryLongTable = statsHistoryTable(MACHINE_STATS_HISTORY_LONG);
+export const machineStatsHistoryShortTable = statsHistoryTable(COMPUTE.machine_stats_history_short);
+export const machineStatsHistoryLongTable = statsHistoryTable(COMPUTE.machine_stats_history_long);
 
 /**
  * Creates the machine of a VM, a vnet or a node with its status row (stopped; a node's runs, on itself, holding
  * none of its own cores or RAM); returns the machine key.
  */
 export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | "vnet" | "node" = "vm"): number {
-  const machine = ctx.insert(MACHINES, {
+  const machine = ctx.insert(COMPUTE.machines, {
     name: owner.name,
     vm: kind === "vm" ? owner.$key : null,
     vnet: kind === "vnet" ? owner.$key : null,
@@ -203,9 +189,9 @@ export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | 
     cluster: owner.cluster ?? null,
     created: ctx.nowSeconds(),
   });
-  ctx.update(MACHINES, machine.$key, { status: machine.$key });
+  ctx.update(COMPUTE.machines, machine.$key, { status: machine.$key });
   const running = { running: true, powerstate: true, status: "running", state: "online", node: owner.$key, migratable: false };
-  ctx.insert(MACHINE_STATUS, {
+  ctx.insert(COMPUTE.machine_status, {
     $key: machine.$key,
     machine: machine.$key,
     ...stoppedFields(),
@@ -216,27 +202,27 @@ export function createMachineFor(ctx: EmulatorContext, owner: Row, kind: "vm" | 
     last_update: ctx.nowSeconds(),
     config: {},
   });
-  ctx.insert(MACHINE_STATS, { $key: machine.$key });
+  ctx.insert(COMPUTE.machine_stats, { $key: machine.$key });
   return machine.$key as number;
 }
 
 /** Removes a machine with everything hanging off it (drives, NICs, devices, status rows, snapshot records). */
 export function deleteMachine(ctx: EmulatorContext, machine: unknown): void {
-  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === machine)) {
-    ctx.remove(MACHINE_DRIVES, drive.$key);
-    ctx.remove(MACHINE_DRIVE_STATUS, drive.$key);
+  for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.machine === machine)) {
+    ctx.remove(COMPUTE.machine_drives, drive.$key);
+    ctx.remove(COMPUTE.machine_drive_status, drive.$key);
   }
-  for (const nic of ctx.find(MACHINE_NICS, (n) => n.machine === machine)) {
-    ctx.remove(MACHINE_NICS, nic.$key);
-    ctx.remove(MACHINE_NIC_STATUS, nic.$key);
+  for (const nic of ctx.find(COMPUTE.machine_nics, (n) => n.machine === machine)) {
+    ctx.remove(COMPUTE.machine_nics, nic.$key);
+    ctx.remove(COMPUTE.machine_nic_status, nic.$key);
   }
-  for (const device of ctx.find(MACHINE_DEVICES, (d) => d.machine === machine)) {
-    ctx.remove(MACHINE_DEVICES, device.$key);
-    ctx.remove(MACHINE_DEVICE_STATUS, device.$key);
+  for (const device of ctx.find(COMPUTE.machine_devices, (d) => d.machine === machine)) {
+    ctx.remove(COMPUTE.machine_devices, device.$key);
+    ctx.remove(COMPUTE.machine_device_status, device.$key);
   }
-  for (const snap of ctx.find(MACHINE_SNAPSHOTS, (s) => s.machine === machine)) ctx.remove(MACHINE_SNAPSHOTS, snap.$key);
-  ctx.remove(MACHINE_STATUS, machine as number);
-  ctx.remove(MACHINE_STATS, machine as number);
+  for (const snap of ctx.find(COMPUTE.machine_snapshots, (s) => s.machine === machine)) ctx.remove(COMPUTE.machine_snapshots, snap.$key);
+  ctx.remove(COMPUTE.machine_status, machine as number);
+  ctx.remove(COMPUTE.machine_stats, machine as number);
   dropStatsHistory(ctx, machine as number);
-  ctx.remove(MACHINES, machine as number);
+  ctx.remove(COMPUTE.machines, machine as number);
 }

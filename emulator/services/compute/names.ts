@@ -1,49 +1,35 @@
-/** The names of the VMs, their machines, hardware, snapshots, cloud-init files and notes tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The compute service's table names, each written only here (test/emulator/tableNames.test.ts): `COMPUTE.vms`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const VMS = "vms";
-export const VM_ACTIONS = "vm_actions";
-export const MACHINES = "machines";
-export const MACHINE_STATUS = "machine_status";
-export const MACHINE_STATS = "machine_stats";
-export const MACHINE_STATS_HISTORY_SHORT = "machine_stats_history_short";
-export const MACHINE_STATS_HISTORY_LONG = "machine_stats_history_long";
-export const MACHINE_DRIVES = "machine_drives";
-export const MACHINE_DRIVE_STATUS = "machine_drive_status";
-export const MACHINE_NICS = "machine_nics";
-export const MACHINE_NIC_STATUS = "machine_nic_status";
-export const MACHINE_DEVICES = "machine_devices";
-export const MACHINE_DEVICE_STATUS = "machine_device_status";
-export const MACHINE_SNAPSHOTS = "machine_snapshots";
-export const CLOUDINIT_FILES = "cloudinit_files";
-export const NOTE_ACTIONS = "note_actions";
-
-export type ComputeTable =
-  | typeof VMS
-  | typeof VM_ACTIONS
-  | typeof MACHINES
-  | typeof MACHINE_STATUS
-  | typeof MACHINE_STATS
-  | typeof MACHINE_STATS_HISTORY_SHORT
-  | typeof MACHINE_STATS_HISTORY_LONG
-  | typeof MACHINE_DRIVES
-  | typeof MACHINE_DRIVE_STATUS
-  | typeof MACHINE_NICS
-  | typeof MACHINE_NIC_STATUS
-  | typeof MACHINE_DEVICES
-  | typeof MACHINE_DEVICE_STATUS
-  | typeof MACHINE_SNAPSHOTS
-  | typeof CLOUDINIT_FILES
-  | typeof NOTE_ACTIONS;
+export const COMPUTE = tableNames(
+  "vms",
+  "vm_actions",
+  "machines",
+  "machine_status",
+  "machine_stats",
+  "machine_stats_history_short",
+  "machine_stats_history_long",
+  "machine_drives",
+  "machine_drive_status",
+  "machine_nics",
+  "machine_nic_status",
+  "machine_devices",
+  "machine_device_status",
+  "machine_snapshots",
+  "cloudinit_files",
+  "note_actions",
+);
 
 /** What the bus tells of a VM beyond its row's changes (the logs and tasks listen). */
 export const VM_EVENTS = {
-  poweron: `${VMS}.poweron`,
-  poweroff: `${VMS}.poweroff`,
-  cloned: `${VMS}.cloned`,
-  snapshot: `${VMS}.snapshot`,
-  restored: `${VMS}.restored`,
+  poweron: `${COMPUTE.vms}.poweron`,
+  poweroff: `${COMPUTE.vms}.poweroff`,
+  cloned: `${COMPUTE.vms}.cloned`,
+  snapshot: `${COMPUTE.vms}.snapshot`,
+  restored: `${COMPUTE.vms}.restored`,
 } as const;
 export type VmEvent = (typeof VM_EVENTS)[keyof typeof VM_EVENTS];
 
-export type ComputeEvent = RowEvent<ComputeTable> | VmEvent;
+/** What the bus tells of these tables: their rows' changes and a VM's own events. */
+export type ComputeEvent = RowEvent<keyof typeof COMPUTE> | VmEvent;

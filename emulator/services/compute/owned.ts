@@ -2,10 +2,10 @@
 import { checkOwnerRef, parseOwner } from "../../engine/ownerReference";
 import { ApiError, validationError } from "../../model/errors";
 import type { TableDef } from "../../model/types";
-import { CLOUDINIT_FILES, NOTE_ACTIONS, VMS } from "./names";
+import { COMPUTE } from "./names";
 
 export const cloudinitFilesTable: TableDef = {
-  name: CLOUDINIT_FILES,
+  name: COMPUTE.cloudinit_files,
   description: "cloud-init files of a VM (owner vms/<key>); ?download=1 answers the raw contents",
   keyType: "int",
   writeRole: "vmoperator",
@@ -25,10 +25,10 @@ export const cloudinitFilesTable: TableDef = {
     creator: { type: "string", readOnly: true, default: "" },
   },
   hooks: {
-    validate: (ctx, row) => checkOwnerRef(ctx, "owner", row.owner, [VMS]),
+    validate: (ctx, row) => checkOwnerRef(ctx, "owner", row.owner, [COMPUTE.vms]),
     beforeCreate: (ctx, row, caller) => {
       row.creator = caller.user;
-      if (ctx.find(CLOUDINIT_FILES, (f) => f.owner === row.owner && f.name === row.name).length) {
+      if (ctx.find(COMPUTE.cloudinit_files, (f) => f.owner === row.owner && f.name === row.name).length) {
         throw new ApiError(409, `cloud-init file ${String(row.name)} exists for ${String(row.owner)}`);
       }
     },
@@ -36,7 +36,7 @@ export const cloudinitFilesTable: TableDef = {
 };
 
 export const noteActionsTable: TableDef = {
-  name: NOTE_ACTIONS,
+  name: COMPUTE.note_actions,
   description: "notes: action update sets the note of the owner row (vms/<key>)",
   keyType: "int",
   operations: ["create"],
@@ -44,10 +44,10 @@ export const noteActionsTable: TableDef = {
   writeRole: "vmoperator",
   actions: {
     targetField: "owner",
-    targetTable: VMS,
+    targetTable: COMPUTE.vms,
     parseTarget: (value) => {
       const owner = parseOwner(value);
-      if (owner?.table !== VMS) throw validationError("owner", "must be vms/<key>");
+      if (owner?.table !== COMPUTE.vms) throw validationError("owner", "must be vms/<key>");
       return owner.key;
     },
     defaultAction: "update",
@@ -56,7 +56,7 @@ export const noteActionsTable: TableDef = {
         description: "create or replace the note",
         params: { text: { type: "text", required: true, maxLength: 65536 } },
         handler: (ctx, { target, params }) => {
-          ctx.update(VMS, target!.$key, { note: params.text, modified: ctx.nowSeconds() });
+          ctx.update(COMPUTE.vms, target!.$key, { note: params.text, modified: ctx.nowSeconds() });
         },
       },
     },

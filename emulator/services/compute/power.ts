@@ -9,7 +9,7 @@ import type { Row } from "../../model/types";
 import { placeVm } from "./capacity";
 import { recordStatsHistory } from "./machineStats";
 import { assertNotBusy, statusOfVm, stoppedFields } from "./machineState";
-import { MACHINE_DRIVES, MACHINE_DRIVE_STATUS, MACHINE_NICS, MACHINE_NIC_STATUS, MACHINE_STATUS, VMS, VM_EVENTS } from "./names";
+import { COMPUTE, VM_EVENTS } from "./names";
 
 /** Unscaled durations (ms) of the transitional states. */
 export const DURATIONS = {
@@ -27,25 +27,25 @@ function setStatus(ctx: EmulatorContext, vm: Row, changes: Record<string, unknow
   // Samples due before the change carry the figures of the state the machine is leaving.
   recordStatsHistory(ctx);
   const status = statusOfVm(ctx, vm);
-  return ctx.update(MACHINE_STATUS, status.$key, { ...changes, last_update: ctx.nowSeconds() });
+  return ctx.update(COMPUTE.machine_status, status.$key, { ...changes, last_update: ctx.nowSeconds() });
 }
 
 function setHardwareOnline(ctx: EmulatorContext, vm: Row, online: boolean): void {
-  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === vm.machine)) {
-    const status = ctx.get(MACHINE_DRIVE_STATUS, drive.$key);
-    if (status) ctx.update(MACHINE_DRIVE_STATUS, status.$key, { status: online && drive.enabled !== false ? "online" : "offline" });
+  for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.machine === vm.machine)) {
+    const status = ctx.get(COMPUTE.machine_drive_status, drive.$key);
+    if (status) ctx.update(COMPUTE.machine_drive_status, status.$key, { status: online && drive.enabled !== false ? "online" : "offline" });
   }
-  for (const nic of ctx.find(MACHINE_NICS, (n) => n.machine === vm.machine)) {
-    const status = ctx.get(MACHINE_NIC_STATUS, nic.$key);
-    if (status) ctx.update(MACHINE_NIC_STATUS, status.$key, { status: online && nic.enabled !== false ? "up" : "down" });
+  for (const nic of ctx.find(COMPUTE.machine_nics, (n) => n.machine === vm.machine)) {
+    const status = ctx.get(COMPUTE.machine_nic_status, nic.$key);
+    if (status) ctx.update(COMPUTE.machine_nic_status, status.$key, { status: online && nic.enabled !== false ? "up" : "down" });
   }
 }
 
 /** After `ms`, runs `fn` if the status is still `expected` (a kill or another change wins). */
 function later(ctx: EmulatorContext, vm: Row, ms: number, expected: string, fn: () => void): void {
   ctx.schedule(ms, () => {
-    const current = ctx.get(MACHINE_STATUS, vm.machine);
-    if (current && current.status === expected && ctx.get(VMS, vm.$key)) fn();
+    const current = ctx.get(COMPUTE.machine_status, vm.machine);
+    if (current && current.status === expected && ctx.get(COMPUTE.vms, vm.$key)) fn();
   });
 }
 
@@ -59,7 +59,7 @@ function markRunning(ctx: EmulatorContext, vm: Row): void {
     agent_version: vm.guest_agent ? "emulated-agent 1.0" : "",
   });
   setHardwareOnline(ctx, vm, true);
-  ctx.emit(VM_EVENTS.poweron, VMS, vm);
+  ctx.emit(VM_EVENTS.poweron, COMPUTE.vms, vm);
 }
 
 export function powerOn(ctx: EmulatorContext, vm: Row, preferredNode?: unknown): void {
@@ -67,7 +67,7 @@ export function powerOn(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
   if (status.status === "running" || status.running === true) throw conflict("cannot power on, already running");
   assertNotBusy(status);
   const node = placeVm(ctx, vm, preferredNode);
-  ctx.update(VMS, vm.$key, { need_restart: false });
+  ctx.update(COMPUTE.vms, vm.$key, { need_restart: false });
   setStatus(ctx, vm, {
     status: "starting",
     powerstate: true,
@@ -83,8 +83,8 @@ export function powerOn(ctx: EmulatorContext, vm: Row, preferredNode?: unknown):
 function markStopped(ctx: EmulatorContext, vm: Row): void {
   setStatus(ctx, vm, stoppedFields());
   setHardwareOnline(ctx, vm, false);
-  ctx.update(VMS, vm.$key, { need_restart: false });
-  ctx.emit(VM_EVENTS.poweroff, VMS, vm);
+  ctx.update(COMPUTE.vms, vm.$key, { need_restart: false });
+  ctx.emit(VM_EVENTS.poweroff, COMPUTE.vms, vm);
 }
 
 /** Graceful ACPI shutdown. */
@@ -113,7 +113,7 @@ export function reset(ctx: EmulatorContext, vm: Row, graceful: boolean): void {
     if (status.powerstate !== true) throw conflict("cannot reset, not running");
     assertNotBusy(status);
   }
-  ctx.update(VMS, vm.$key, { need_restart: false });
+  ctx.update(COMPUTE.vms, vm.$key, { need_restart: false });
   const restart = () => {
     setStatus(ctx, vm, { status: "starting", running: false });
     later(ctx, vm, DURATIONS.reset, "starting", () => markRunning(ctx, vm));
@@ -147,6 +147,6 @@ export function hibernate(ctx: EmulatorContext, vm: Row): void {
   later(ctx, vm, DURATIONS.stop, "hibernating", () => {
     setStatus(ctx, vm, { ...stoppedFields(), status: "hibernated" });
     setHardwareOnline(ctx, vm, false);
-    ctx.emit(VM_EVENTS.poweroff, VMS, vm);
+    ctx.emit(VM_EVENTS.poweroff, COMPUTE.vms, vm);
   });
 }

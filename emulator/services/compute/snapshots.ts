@@ -14,7 +14,7 @@ import { copyHardware } from "./hardware";
 import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
 import type { Row, TableDef } from "../../model/types";
-import { MACHINES, MACHINE_SNAPSHOTS, VMS, VM_EVENTS } from "./names";
+import { COMPUTE, VM_EVENTS } from "./names";
 
 /**
  * The fields a snapshot VM has of its own (its identity and bookkeeping); every other
@@ -39,14 +39,14 @@ export const keptSettings = (vm: Row): Record<string, unknown> =>
   Object.fromEntries(Object.entries(vm).filter(([field]) => !(SNAPSHOT_OWN_FIELDS as readonly string[]).includes(field)));
 
 export const snapshotsTable: TableDef = {
-  name: MACHINE_SNAPSHOTS,
+  name: COMPUTE.machine_snapshots,
   description: "snapshot records of machines; snap_machine is the machine of the snapshot VM",
   keyType: "int",
   writeRole: "vmoperator",
   operations: ["list", "get", "create", "update", "delete"],
   parent: "machine",
   fields: {
-    machine: { type: "row", ref: MACHINES, required: true, refMustExist: 404, createOnly: true },
+    machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true },
     name: { type: "string", maxLength: 128, summary: true },
     description: { type: "text", default: "" },
     created: { type: "created", readOnly: true },
@@ -55,7 +55,7 @@ export const snapshotsTable: TableDef = {
     quiesce: { type: "bool", hidden: true, default: false, createOnly: true, description: "write-only: quiesce the guest first" },
     quiesced: { type: "bool", readOnly: true, default: false },
     created_manually: { type: "bool", default: true, createOnly: true },
-    snap_machine: { type: "row", ref: MACHINES, readOnly: true },
+    snap_machine: { type: "row", ref: COMPUTE.machines, readOnly: true },
     snapshot_period: { type: "string", readOnly: true, default: null },
     queue_delete: { type: "bool", readOnly: true, default: false, description: "deletion queued (never, here: deletes are immediate)" },
   },
@@ -76,7 +76,7 @@ export const snapshotsTable: TableDef = {
     },
     afterCreate: (ctx, row, caller) => {
       const vm = vmOfMachine(ctx, row.machine)!;
-      const snapVm = ctx.insert(VMS, {
+      const snapVm = ctx.insert(COMPUTE.vms, {
         ...keptSettings(vm),
         name: row.name,
         description: row.description,
@@ -90,17 +90,17 @@ export const snapshotsTable: TableDef = {
         creator: caller.user,
       });
       const machine = createMachineFor(ctx, snapVm);
-      ctx.update(VMS, snapVm.$key, { machine });
+      ctx.update(COMPUTE.vms, snapVm.$key, { machine });
       copyHardware(ctx, row.machine, machine, { preserveMacs: true, preserveDeviceUuids: true });
-      ctx.update(MACHINE_SNAPSHOTS, row.$key, { snap_machine: machine });
+      ctx.update(COMPUTE.machine_snapshots, row.$key, { snap_machine: machine });
       runLongOperation(ctx, [row.machine], "snapshotting", DURATIONS.snapshot);
-      ctx.emit(VM_EVENTS.snapshot, VMS, vm, { snapshot: row.$key, snapshotVm: snapVm.$key });
+      ctx.emit(VM_EVENTS.snapshot, COMPUTE.vms, vm, { snapshot: row.$key, snapshotVm: snapVm.$key });
       return { snapshot: String(row.$key), vmkey: String(snapVm.$key), machinekey: String(machine) };
     },
     afterDelete: (ctx, row) => {
-      const snapVm = ctx.find(VMS, (v) => v.machine === row.snap_machine && v.is_snapshot === true)[0];
+      const snapVm = ctx.find(COMPUTE.vms, (v) => v.machine === row.snap_machine && v.is_snapshot === true)[0];
       if (snapVm) {
-        ctx.remove(VMS, snapVm.$key);
+        ctx.remove(COMPUTE.vms, snapVm.$key);
         deleteVmCascade(ctx, snapVm);
       }
     },

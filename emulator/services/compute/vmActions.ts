@@ -17,18 +17,8 @@ import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardw
 import { createMachineFor } from "./machines";
 import { keptSettings, snapshotsTable } from "./snapshots";
 import type { ActionDef, Caller, FieldDef, Row, TableDef } from "../../model/types";
-import {
-  CLOUDINIT_FILES,
-  MACHINE_DRIVES,
-  MACHINE_DRIVE_STATUS,
-  MACHINE_NICS,
-  MACHINE_NIC_STATUS,
-  MACHINE_SNAPSHOTS,
-  VMS,
-  VM_ACTIONS,
-  VM_EVENTS,
-} from "./names";
-import { CLUSTERS, NODES } from "../cluster/names";
+import { COMPUTE, VM_EVENTS } from "./names";
+import { CLUSTER } from "../cluster/names";
 import { ownerReference } from "../../engine/ownerReference";
 
 const str: FieldDef = { type: "string", maxLength: 255 };
@@ -41,19 +31,19 @@ function vmOf(target: Row | undefined): Row {
 }
 
 function nameTaken(ctx: EmulatorContext, name: unknown): boolean {
-  return ctx.find(VMS, (v) => v.name === name && v.is_snapshot !== true).length > 0;
+  return ctx.find(COMPUTE.vms, (v) => v.name === name && v.is_snapshot !== true).length > 0;
 }
 
 function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, caller: Caller) {
   const name = params.name ?? `${String(vm.name)}-clone`;
   if (nameTaken(ctx, name)) throw conflict("VM with that name exists");
   const cluster = params.cluster ?? vm.cluster;
-  if (params.cluster !== undefined && !ctx.get(CLUSTERS, params.cluster))
+  if (params.cluster !== undefined && !ctx.get(CLUSTER.clusters, params.cluster))
     throw new ApiError(404, `cluster '${String(params.cluster)}' not found`);
   assertNotBusy(statusOfVm(ctx, vm));
   assertTierSpace(ctx, copyNeeds(ctx, vm.machine));
   const { $key: _k, machine: _m, ...settings } = vm;
-  const copy = ctx.insert(VMS, {
+  const copy = ctx.insert(COMPUTE.vms, {
     ...settings,
     name,
     description: params.description ?? vm.description,
@@ -68,17 +58,17 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
     creator: caller.user,
   });
   const machine = createMachineFor(ctx, copy);
-  ctx.update(VMS, copy.$key, { machine });
+  ctx.update(COMPUTE.vms, copy.$key, { machine });
   copyHardware(ctx, vm.machine, machine, {
     preserveMacs: params.preserve_macs === true,
     preserveDeviceUuids: params.preserve_device_uuids === true,
   });
-  for (const file of ctx.find(CLOUDINIT_FILES, (f) => f.owner === ownerReference(VMS, vm.$key))) {
+  for (const file of ctx.find(COMPUTE.cloudinit_files, (f) => f.owner === ownerReference(COMPUTE.vms, vm.$key))) {
     const { $key: _f, ...fields } = file;
-    ctx.insert(CLOUDINIT_FILES, { ...fields, owner: ownerReference(VMS, copy.$key) });
+    ctx.insert(COMPUTE.cloudinit_files, { ...fields, owner: ownerReference(COMPUTE.vms, copy.$key) });
   }
   runLongOperation(ctx, [vm.machine, machine], "cloning", DURATIONS.clone);
-  ctx.emit(VM_EVENTS.cloned, VMS, vm, { clone: copy.$key });
+  ctx.emit(VM_EVENTS.cloned, COMPUTE.vms, vm, { clone: copy.$key });
   return {
     body: {
       $key: String(copy.$key),
@@ -100,10 +90,13 @@ function clone(ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, c
  * when each is a snapshot of another VM.
  */
 function findSnapshotVm(ctx: EmulatorContext, vm: Row, id: unknown): Row {
-  const records = [ctx.get(MACHINE_SNAPSHOTS, id), ...ctx.find(MACHINE_SNAPSHOTS, (s) => String(s.snap_machine) === String(id))];
+  const records = [
+    ctx.get(COMPUTE.machine_snapshots, id),
+    ...ctx.find(COMPUTE.machine_snapshots, (s) => String(s.snap_machine) === String(id)),
+  ];
   const candidates = [
-    ...records.flatMap((record) => (record ? ctx.find(VMS, (v) => v.machine === record.snap_machine) : [])),
-    ...ctx.find(VMS, (v) => String(v.$key) === String(id) && v.is_snapshot === true),
+    ...records.flatMap((record) => (record ? ctx.find(COMPUTE.vms, (v) => v.machine === record.snap_machine) : [])),
+    ...ctx.find(COMPUTE.vms, (v) => String(v.$key) === String(id) && v.is_snapshot === true),
   ];
   const own = candidates.find((snapVm) => snapVm.parent_vm === vm.$key);
   if (own) return own;
@@ -116,7 +109,7 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   let id = params.snapshot_id ?? params.snapshot;
   if (target.is_snapshot === true && (id === undefined || id === null)) {
     // Posted on the snapshot VM itself: restore its parent from it.
-    const parent = ctx.get(VMS, target.parent_vm);
+    const parent = ctx.get(COMPUTE.vms, target.parent_vm);
     if (!parent) throw new ApiError(404, "the VM of this snapshot no longer exists");
     vm = parent;
     id = target.$key;
@@ -131,8 +124,8 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
   const machine = vm.machine;
   restoreDrives(ctx, snapVm.machine, machine);
   // A VM snapshot is the whole VM: its settings come back too (RAM, CPU, boot order, ...), its name and identity stay.
-  ctx.update(VMS, vm.$key, { ...keptSettings(snapVm), need_restart: false, modified: ctx.nowSeconds() });
-  const restored = ctx.get(VMS, vm.$key)!;
+  ctx.update(COMPUTE.vms, vm.$key, { ...keptSettings(snapVm), need_restart: false, modified: ctx.nowSeconds() });
+  const restored = ctx.get(COMPUTE.vms, vm.$key)!;
   runLongOperation(ctx, [machine], "restoring", DURATIONS.restore, () => {
     if (params.poweron === true) {
       try {
@@ -142,25 +135,25 @@ function restore(ctx: EmulatorContext, target: Row, params: Record<string, unkno
       }
     }
   });
-  ctx.emit(VM_EVENTS.restored, VMS, restored, { snapshotVm: snapVm.$key, caller: caller.user });
+  ctx.emit(VM_EVENTS.restored, COMPUTE.vms, restored, { snapshotVm: snapVm.$key, caller: caller.user });
   return { body: { response: { machine: String(machine) } } };
 }
 
 function restoreDrives(ctx: EmulatorContext, from: unknown, to: unknown): void {
-  const saved = ctx.find(MACHINE_DRIVES, (d) => d.machine === from);
-  for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.machine === to)) {
+  const saved = ctx.find(COMPUTE.machine_drives, (d) => d.machine === from);
+  for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.machine === to)) {
     if (!saved.some((s) => s.name === drive.name)) {
-      ctx.remove(MACHINE_DRIVES, drive.$key);
-      ctx.remove(MACHINE_DRIVE_STATUS, drive.$key);
+      ctx.remove(COMPUTE.machine_drives, drive.$key);
+      ctx.remove(COMPUTE.machine_drive_status, drive.$key);
     }
   }
   for (const { $key: _k, machine: _m, status: _s, ...fields } of saved) {
-    const current = ctx.find(MACHINE_DRIVES, (d) => d.machine === to && d.name === fields.name)[0];
-    if (current) ctx.update(MACHINE_DRIVES, current.$key, fields);
+    const current = ctx.find(COMPUTE.machine_drives, (d) => d.machine === to && d.name === fields.name)[0];
+    if (current) ctx.update(COMPUTE.machine_drives, current.$key, fields);
     else {
-      const copy = ctx.insert(MACHINE_DRIVES, { ...fields, machine: to });
-      ctx.update(MACHINE_DRIVES, copy.$key, { status: copy.$key });
-      ctx.insert(MACHINE_DRIVE_STATUS, { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
+      const copy = ctx.insert(COMPUTE.machine_drives, { ...fields, machine: to });
+      ctx.update(COMPUTE.machine_drives, copy.$key, { status: copy.$key });
+      ctx.insert(COMPUTE.machine_drive_status, { $key: copy.$key, drive: copy.$key, status: "offline", status_info: "" });
     }
   }
 }
@@ -173,24 +166,24 @@ function requireHotplugVm(ctx: EmulatorContext, vm: Row): void {
 function hotplugExisting(
   ctx: EmulatorContext,
   vm: Row,
-  table: typeof MACHINE_DRIVES | typeof MACHINE_NICS,
+  table: typeof COMPUTE.machine_drives | typeof COMPUTE.machine_nics,
   device: unknown,
   unplug: boolean,
 ) {
-  const statusTable = table === MACHINE_DRIVES ? MACHINE_DRIVE_STATUS : MACHINE_NIC_STATUS;
+  const statusTable = table === COMPUTE.machine_drives ? COMPUTE.machine_drive_status : COMPUTE.machine_nic_status;
   const row = ctx.get(table, device);
-  if (!row) throw new ApiError(404, `${table === MACHINE_DRIVES ? "drive" : "NIC"} '${String(device)}' not found`);
+  if (!row) throw new ApiError(404, `${table === COMPUTE.machine_drives ? "drive" : "NIC"} '${String(device)}' not found`);
   if (row.machine !== vm.machine) throw new ApiError(422, `device '${String(device)}' does not belong to this VM`);
-  if (table === MACHINE_DRIVES && row.interface === "ide") throw new ApiError(422, "interface 'ide' does not support hotplug");
+  if (table === COMPUTE.machine_drives && row.interface === "ide") throw new ApiError(422, "interface 'ide' does not support hotplug");
   const status = ctx.get(statusTable, row.$key)!;
-  const [on, off] = table === MACHINE_DRIVES ? ["online", "offline"] : ["up", "down"];
+  const [on, off] = table === COMPUTE.machine_drives ? ["online", "offline"] : ["up", "down"];
   if (status.status === "hotplugging") throw new ApiError(422, "already hotplugging this device");
   if (unplug && status.status === off) throw new ApiError(422, "device is already unplugged");
   if (!unplug && status.status === on) throw new ApiError(422, "device is already plugged in");
   hotplugTransition(ctx, statusTable, row.$key, unplug ? off : on);
 }
 
-function hotplug(table: typeof MACHINE_DRIVES | typeof MACHINE_NICS) {
+function hotplug(table: typeof COMPUTE.machine_drives | typeof COMPUTE.machine_nics) {
   return (ctx: EmulatorContext, vm: Row, params: Record<string, unknown>, caller: Caller) => {
     requireHotplugVm(ctx, vm);
     if (params.device !== undefined && params.device !== null) {
@@ -199,7 +192,7 @@ function hotplug(table: typeof MACHINE_DRIVES | typeof MACHINE_NICS) {
     }
     // New device: created through the table's own rules (they start the hotplug transition) and rights (a NIC's vnet).
     const { unplug: _u, device: _d, ...fields } = params;
-    const def = table === MACHINE_DRIVES ? drivesTable : nicsTable;
+    const def = table === COMPUTE.machine_drives ? drivesTable : nicsTable;
     const { row } = createRow(ctx, def, { ...fields, machine: vm.machine }, caller, (draft) => authorizeNewRow(ctx, def, draft, caller));
     return { body: { $key: String(row.$key) } };
   };
@@ -232,13 +225,13 @@ const CHANGES_CHILDREN = { createOnTarget: true } as const;
 
 function resolveNode(ctx: EmulatorContext, id: unknown): Row | undefined {
   if (id === undefined || id === null || id === "") return undefined;
-  const node = ctx.get(NODES, id);
+  const node = ctx.get(CLUSTER.nodes, id);
   if (!node) throw new ApiError(404, `node '${String(id)}' not found`);
   return node;
 }
 
 export const vmActionsTable: TableDef = {
-  name: VM_ACTIONS,
+  name: COMPUTE.vm_actions,
   description: "VM actions: poweron, poweroff, kill, reset, clone, snapshot, restore, migrate, move, hibernate, hotplugdrive, hotplugnic",
   keyType: "int",
   operations: ["create"],
@@ -246,7 +239,7 @@ export const vmActionsTable: TableDef = {
   writeRole: "vmoperator",
   actions: {
     targetField: "vm",
-    targetTable: VMS,
+    targetTable: COMPUTE.vms,
     aliases: { guestreset: "reset_graceful", guestreboot: "reset_graceful", quiesce_snapshot: "snapshot" },
     actions: {
       poweron: action("power on (201 when initiated)", { preferred_node: key }, (ctx, vm, p) =>
@@ -269,7 +262,7 @@ export const vmActionsTable: TableDef = {
           cluster: key,
         },
         clone,
-        { createIn: VMS },
+        { createIn: COMPUTE.vms },
       ),
       snapshot: action(
         "snapshot the VM (creates an is_snapshot VM and a machine_snapshots row)",
@@ -313,7 +306,7 @@ export const vmActionsTable: TableDef = {
         { preferred_node: key, node: key, cluster: key },
         (ctx, vm, p) => {
           const node = resolveNode(ctx, p.preferred_node ?? p.node);
-          const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get(CLUSTERS, p.cluster);
+          const cluster = p.cluster === undefined || p.cluster === null ? undefined : ctx.get(CLUSTER.clusters, p.cluster);
           if (p.cluster !== undefined && p.cluster !== null && !cluster)
             throw new ApiError(404, `cluster '${String(p.cluster)}' not found`);
           const status = statusOfVm(ctx, vm);
@@ -323,7 +316,7 @@ export const vmActionsTable: TableDef = {
             return;
           }
           assertNotBusy(status);
-          ctx.update(VMS, vm.$key, {
+          ctx.update(COMPUTE.vms, vm.$key, {
             ...(node ? { preferred_node: node.$key } : {}),
             ...(cluster ? { cluster: cluster.$key } : {}),
             modified: ctx.nowSeconds(),
@@ -343,13 +336,13 @@ export const vmActionsTable: TableDef = {
           media_source: key,
           description: { type: "text" },
         },
-        hotplug(MACHINE_DRIVES),
+        hotplug(COMPUTE.machine_drives),
         CHANGES_CHILDREN,
       ),
       hotplugnic: action(
         "hot-plug or hot-unplug a NIC: {device, unplug} or new-NIC fields {name, vnet, interface}",
         { device: key, unplug: bool, name: str, vnet: key, interface: str, macaddress: str, description: { type: "text" } },
-        hotplug(MACHINE_NICS),
+        hotplug(COMPUTE.machine_nics),
         CHANGES_CHILDREN,
       ),
     },

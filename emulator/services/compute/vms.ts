@@ -11,10 +11,10 @@ import { assertNotBusy, isPoweredOn, statusOfVm } from "./machineState";
 import { createMachineFor, deleteMachine } from "./machines";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { options } from "../../model/options";
-import { CLOUDINIT_FILES, MACHINES, MACHINE_SNAPSHOTS, VMS } from "./names";
-import { CLUSTERS, NODES } from "../cluster/names";
-import { USERS } from "../identity/names";
-import { TAG_MEMBERS } from "../tags/names";
+import { COMPUTE } from "./names";
+import { CLUSTER } from "../cluster/names";
+import { IDENTITY } from "../identity/names";
+import { TAGS } from "../tags/names";
 import { ownerReference } from "../../engine/ownerReference";
 
 const list = (...values: string[]): Record<string, string> => options(values);
@@ -40,13 +40,13 @@ const boolField = (def: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({ 
 export const vmFields: Record<string, FieldDef> = {
   name: { type: "string", required: true, maxLength: 128, summary: true },
   description: { type: "text", default: "", maxLength: 2048 },
-  machine: { type: "row", ref: MACHINES, readOnly: true, summary: true, description: "machine key of the VM" },
-  cluster: { type: "row", ref: CLUSTERS, refMustExist: 404, default: 1, description: "target cluster key" },
+  machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true, description: "machine key of the VM" },
+  cluster: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: 1, description: "target cluster key" },
   enabled: boolField(true),
   created: { type: "created", readOnly: true },
   modified: { type: "modified", readOnly: true },
   is_snapshot: { type: "bool", readOnly: true, default: false, summary: true },
-  parent_vm: { type: "row", ref: VMS, readOnly: true, description: "VM a snapshot VM was taken of" },
+  parent_vm: { type: "row", ref: COMPUTE.vms, readOnly: true, description: "VM a snapshot VM was taken of" },
   machine_type: {
     type: "string",
     default: "pc-q35-10.0",
@@ -77,13 +77,13 @@ export const vmFields: Record<string, FieldDef> = {
   disable_hypervisor: boolField(false),
   show_advanced: boolField(false),
   iommu: boolField(false),
-  cluster_failover: { type: "row", ref: CLUSTERS, refMustExist: 404, default: null, description: "cluster to fail over to" },
-  preferred_node: { type: "row", ref: NODES, refMustExist: 404, default: null, description: "node to start on when it has room" },
+  cluster_failover: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: null, description: "cluster to fail over to" },
+  preferred_node: { type: "row", ref: CLUSTER.nodes, refMustExist: 404, default: null, description: "node to start on when it has room" },
   ha_group: { type: "string", default: "", maxLength: 128 },
   disable_powercycle: boolField(false, { description: "no automatic power cycle when a change needs one" }),
   os_description: { type: "string", default: "", maxLength: 256 },
   display: { type: "string", default: "", maxLength: 128, description: "display (monitor) settings" },
-  owner_user: { type: "row", ref: USERS, default: null },
+  owner_user: { type: "row", ref: IDENTITY.users, default: null },
   paste_key_config: { type: "row", default: null, description: "accepted and stored; paste key configs are not emulated" },
   advanced: { type: "text", default: "", description: "k=v lines" },
   uuid: { type: "string", readOnly: true, default: () => randomUUID() },
@@ -109,7 +109,7 @@ export const vmFields: Record<string, FieldDef> = {
 
 function checkCloudinitFiles(value: unknown): Array<{ name: string; contents: string }> {
   if (value === null || value === undefined) return [];
-  if (!Array.isArray(value)) throw validationError(CLOUDINIT_FILES, "must be an array of {name, contents}");
+  if (!Array.isArray(value)) throw validationError(COMPUTE.cloudinit_files, "must be an array of {name, contents}");
   return value.map((item) => {
     if (
       !item ||
@@ -118,9 +118,9 @@ function checkCloudinitFiles(value: unknown): Array<{ name: string; contents: st
       item.name === "" ||
       (item.contents !== undefined && typeof item.contents !== "string")
     ) {
-      throw validationError(CLOUDINIT_FILES, "items need a name (string) and contents (string)");
+      throw validationError(COMPUTE.cloudinit_files, "items need a name (string) and contents (string)");
     }
-    if ((item.contents ?? "").length > 65536) throw validationError(CLOUDINIT_FILES, "contents longer than 64 KB");
+    if ((item.contents ?? "").length > 65536) throw validationError(COMPUTE.cloudinit_files, "contents longer than 64 KB");
     return { name: item.name, contents: item.contents ?? "" };
   });
 }
@@ -132,29 +132,37 @@ export function writeCloudinitFiles(
   files: Array<{ name: string; contents: string }>,
   creator: string,
 ): void {
-  const owner = ownerReference(VMS, vm.$key);
-  for (const row of ctx.find(CLOUDINIT_FILES, (f) => f.owner === owner)) ctx.remove(CLOUDINIT_FILES, row.$key);
+  const owner = ownerReference(COMPUTE.vms, vm.$key);
+  for (const row of ctx.find(COMPUTE.cloudinit_files, (f) => f.owner === owner)) ctx.remove(COMPUTE.cloudinit_files, row.$key);
   for (const file of files) {
-    ctx.insert(CLOUDINIT_FILES, { name: file.name, owner, render: "no", contents: file.contents, modified: ctx.nowSeconds(), creator });
+    ctx.insert(COMPUTE.cloudinit_files, {
+      name: file.name,
+      owner,
+      render: "no",
+      contents: file.contents,
+      modified: ctx.nowSeconds(),
+      creator,
+    });
   }
 }
 
 /** Deletes a VM and everything it owns (also its snapshot VMs). */
 export function deleteVmCascade(ctx: EmulatorContext, vm: Row): void {
-  const owner = ownerReference(VMS, vm.$key);
-  for (const snapshotVm of ctx.find(VMS, (v) => v.parent_vm === vm.$key && v.is_snapshot === true)) {
-    ctx.remove(VMS, snapshotVm.$key);
+  const owner = ownerReference(COMPUTE.vms, vm.$key);
+  for (const snapshotVm of ctx.find(COMPUTE.vms, (v) => v.parent_vm === vm.$key && v.is_snapshot === true)) {
+    ctx.remove(COMPUTE.vms, snapshotVm.$key);
     deleteVmCascade(ctx, snapshotVm);
   }
-  for (const file of ctx.find(CLOUDINIT_FILES, (f) => f.owner === owner)) ctx.remove(CLOUDINIT_FILES, file.$key);
-  for (const member of ctx.find(TAG_MEMBERS, (m) => m.member === owner)) ctx.remove(TAG_MEMBERS, member.$key);
+  for (const file of ctx.find(COMPUTE.cloudinit_files, (f) => f.owner === owner)) ctx.remove(COMPUTE.cloudinit_files, file.$key);
+  for (const member of ctx.find(TAGS.tag_members, (m) => m.member === owner)) ctx.remove(TAGS.tag_members, member.$key);
   // A snapshot VM takes its machine_snapshots record with it.
-  for (const record of ctx.find(MACHINE_SNAPSHOTS, (s) => s.snap_machine === vm.machine)) ctx.remove(MACHINE_SNAPSHOTS, record.$key);
+  for (const record of ctx.find(COMPUTE.machine_snapshots, (s) => s.snap_machine === vm.machine))
+    ctx.remove(COMPUTE.machine_snapshots, record.$key);
   if (vm.machine !== null && vm.machine !== undefined) deleteMachine(ctx, vm.machine);
 }
 
 export const vmsTable: TableDef = {
-  name: VMS,
+  name: COMPUTE.vms,
   description: "virtual machines (VM-level settings); hardware lives on the machine (response.machine)",
   keyType: "int",
   readRole: "readonly",
@@ -184,7 +192,7 @@ export const vmsTable: TableDef = {
     },
     afterCreate: (ctx, row, caller) => {
       const machine = createMachineFor(ctx, row);
-      ctx.update(VMS, row.$key, { machine });
+      ctx.update(COMPUTE.vms, row.$key, { machine });
       writeCloudinitFiles(ctx, row, checkCloudinitFiles(row.cloudinit_files), caller.user);
       return { machine: String(machine) };
     },
@@ -201,7 +209,7 @@ export const vmsTable: TableDef = {
       if (JSON.stringify(row.cloudinit_files) !== JSON.stringify(previous.cloudinit_files)) {
         writeCloudinitFiles(ctx, row, checkCloudinitFiles(row.cloudinit_files), caller.user);
       }
-      if (row.name !== previous.name && row.machine) ctx.update(MACHINES, row.machine as number, { name: row.name });
+      if (row.name !== previous.name && row.machine) ctx.update(COMPUTE.machines, row.machine as number, { name: row.name });
     },
     beforeDelete: (ctx, row, caller) => {
       if (caller.role !== "admin") throw new ApiError(403, "permission denied: deleting VMs requires administrator rights");

@@ -11,7 +11,7 @@ import { ApiError, validationError } from "../../model/errors";
 import type { Row, TableDef } from "../../model/types";
 import { parseIpList } from "./ipLists";
 import { userByName } from "./users";
-import { USERS, USER_API_KEYS } from "./names";
+import { IDENTITY } from "./names";
 
 export const digest = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
@@ -24,7 +24,7 @@ function checkIpList(field: string, value: unknown): void {
 }
 
 export const apiKeysTable: TableDef = {
-  name: USER_API_KEYS,
+  name: IDENTITY.user_api_keys,
   description: "API keys; each belongs to one user and has exactly that user's rights",
   keyType: "int",
   readRole: "admin",
@@ -33,7 +33,7 @@ export const apiKeysTable: TableDef = {
   fields: {
     user: {
       type: "row",
-      ref: USERS,
+      ref: IDENTITY.users,
       refMustExist: 404,
       createOnly: true,
       summary: true,
@@ -76,10 +76,10 @@ export const apiKeysTable: TableDef = {
 /** Finds the key row of a secret, deleting it (and failing) when expired. */
 export function findApiKey(ctx: EmulatorContext, secret: string): Row {
   const wanted = digest(secret);
-  const row = ctx.find(USER_API_KEYS, (k) => k.secret_sha256 === wanted)[0];
+  const row = ctx.find(IDENTITY.user_api_keys, (k) => k.secret_sha256 === wanted)[0];
   if (!row) throw new ApiError(401, "invalid API key");
   if ((row.expires as number) > 0 && (row.expires as number) <= ctx.nowSeconds()) {
-    ctx.remove(USER_API_KEYS, row.$key);
+    ctx.remove(IDENTITY.user_api_keys, row.$key);
     throw new ApiError(401, "API key expired");
   }
   return row;

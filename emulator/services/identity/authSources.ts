@@ -4,12 +4,12 @@
  * one (Basic, API keys and session tokens are its only ways in: see authenticate.ts).
  */
 import type { TableDef } from "../../model/types";
-import { AUTH_SOURCES } from "./names";
+import { IDENTITY } from "./names";
 
 const DRIVERS = { openid: "OpenID", oauth2: "OAuth2", azure: "Azure AD", google: "Google", gitlab: "GitLab", okta: "Okta" };
 
 export const authSourcesTable: TableDef = {
-  name: AUTH_SOURCES,
+  name: IDENTITY.auth_sources,
   description: "external authentication sources (stored only: the emulator authenticates nobody through them)",
   keyType: "int",
   unique: { field: "name", message: "an authentication source with that name exists" },

@@ -12,7 +12,7 @@ import { findApiKey } from "./apiKeys";
 import { ipAllowed, parseIpList } from "./ipLists";
 import type { SessionStore } from "./sessions";
 import { passwordMatches, userByName } from "./users";
-import { USERS } from "./names";
+import { IDENTITY } from "./names";
 
 export const SESSION_HEADER = "x-service-token";
 
@@ -48,7 +48,7 @@ export function authenticate(ctx: EmulatorContext, sessions: SessionStore, creds
     key.lastlogin_stamp = ctx.nowSeconds();
     key.lastlogin_ip = creds.ip;
     ctx.onChange();
-    return callerFor(ctx.get(USERS, key.user), creds.ip, String(key.name));
+    return callerFor(ctx.get(IDENTITY.users, key.user), creds.ip, String(key.name));
   }
   if (creds.sessionToken) {
     const login = sessions.use(creds.sessionToken);

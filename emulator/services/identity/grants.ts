@@ -10,9 +10,9 @@
  */
 import type { Row, TableDef } from "../../model/types";
 import type { EmulatorContext } from "../../engine/context";
-import { GROUPS, MEMBERS, PERMISSIONS, USERS } from "./names";
-import { MACHINES, VMS } from "../compute/names";
-import { VNETS } from "../network/names";
+import { IDENTITY } from "./names";
+import { COMPUTE } from "../compute/names";
+import { NETWORK } from "../network/names";
 import { ownerReference } from "../../engine/ownerReference";
 import { memberKey } from "./members";
 
@@ -21,16 +21,16 @@ export type Right = (typeof RIGHTS)[number];
 
 /** The identities a caller acts as: its user's and those of every group it is in, nested groups included. */
 export function identitiesOf(ctx: EmulatorContext, userName: string): Set<number> {
-  const user = ctx.find(USERS, (u) => u.name === userName)[0];
+  const user = ctx.find(IDENTITY.users, (u) => u.name === userName)[0];
   const ids = new Set<number>();
   if (!user) return ids;
   ids.add(userIdentity(user.$key));
   const seen = new Set<string>();
-  const pending = [ownerReference(USERS, user.$key)];
+  const pending = [ownerReference(IDENTITY.users, user.$key)];
   while (pending.length) {
     const member = pending.pop()!;
-    for (const m of ctx.find(MEMBERS, (x) => memberKey(x.member) === member)) {
-      const group = ownerReference(GROUPS, m.parent_group);
+    for (const m of ctx.find(IDENTITY.members, (x) => memberKey(x.member) === member)) {
+      const group = ownerReference(IDENTITY.groups, m.parent_group);
       if (seen.has(group)) continue;
       seen.add(group);
       ids.add(groupIdentity(m.parent_group));
@@ -44,15 +44,15 @@ export function identitiesOf(ctx: EmulatorContext, userName: string): Set<number
 export const userIdentity = (key: unknown) => 2 * Number(key);
 export const groupIdentity = (key: unknown) => 2 * Number(key) + 1;
 
-export function identityOwner(identity: number): { table: typeof USERS | typeof GROUPS; key: number } {
-  return identity % 2 === 0 ? { table: USERS, key: identity / 2 } : { table: GROUPS, key: (identity - 1) / 2 };
+export function identityOwner(identity: number): { table: typeof IDENTITY.users | typeof IDENTITY.groups; key: number } {
+  return identity % 2 === 0 ? { table: IDENTITY.users, key: identity / 2 } : { table: IDENTITY.groups, key: (identity - 1) / 2 };
 }
 
 /** The grants that name `table` (or `/`) on `row` (or on the whole table), for these identities. */
 function grantsOn(ctx: EmulatorContext, ids: Set<number>, table: string, row: unknown): Row[] {
   const key = row === undefined ? undefined : String(row);
   return ctx.find(
-    PERMISSIONS,
+    IDENTITY.permissions,
     (g) =>
       ids.has(Number(g.identity)) &&
       (g.table === table || g.table === "/") &&
@@ -69,20 +69,20 @@ const holds = (grant: Row, right: Right) => grant[right] === true || (right === 
  */
 export function parentOf(ctx: EmulatorContext, def: TableDef, row: Row): { table: string; row: Row } | undefined {
   // A snapshot is the VM at one moment: its VM row (and through its machine, its hardware) falls back to the VM's.
-  if (def.name === VMS && row.is_snapshot === true) {
-    const vm = row.parent_vm === null || row.parent_vm === undefined ? undefined : ctx.get(VMS, row.parent_vm);
-    return vm ? { table: VMS, row: vm } : undefined;
+  if (def.name === COMPUTE.vms && row.is_snapshot === true) {
+    const vm = row.parent_vm === null || row.parent_vm === undefined ? undefined : ctx.get(COMPUTE.vms, row.parent_vm);
+    return vm ? { table: COMPUTE.vms, row: vm } : undefined;
   }
-  if (def.name === MACHINES) {
-    const vm = row.vm === null || row.vm === undefined ? undefined : ctx.get(VMS, row.vm);
-    if (vm) return { table: VMS, row: vm };
-    const vnet = row.vnet === null || row.vnet === undefined ? undefined : ctx.get(VNETS, row.vnet);
-    return vnet ? { table: VNETS, row: vnet } : undefined;
+  if (def.name === COMPUTE.machines) {
+    const vm = row.vm === null || row.vm === undefined ? undefined : ctx.get(COMPUTE.vms, row.vm);
+    if (vm) return { table: COMPUTE.vms, row: vm };
+    const vnet = row.vnet === null || row.vnet === undefined ? undefined : ctx.get(NETWORK.vnets, row.vnet);
+    return vnet ? { table: NETWORK.vnets, row: vnet } : undefined;
   }
-  const field = def.parent ?? (def.name.startsWith("machine_") && def.fields.machine?.ref === MACHINES ? "machine" : undefined);
+  const field = def.parent ?? (def.name.startsWith("machine_") && def.fields.machine?.ref === COMPUTE.machines ? "machine" : undefined);
   if (field) {
-    const machine = ctx.get(MACHINES, row[field]);
-    return machine ? { table: MACHINES, row: machine } : undefined;
+    const machine = ctx.get(COMPUTE.machines, row[field]);
+    return machine ? { table: COMPUTE.machines, row: machine } : undefined;
   }
   if (def.owner && typeof row[def.owner] === "string") {
     const match = /^(?:\/v4\/)?([a-z_]+)\/(.+)$/.exec(String(row[def.owner]));
@@ -122,5 +122,5 @@ export function grantAllowsTable(ctx: EmulatorContext, ids: Set<number>, table: 
 
 /** Whether any grant names one of these identities. */
 export function hasGrants(ctx: EmulatorContext, ids: Set<number>): boolean {
-  return ctx.find(PERMISSIONS, (g) => ids.has(Number(g.identity))).length > 0;
+  return ctx.find(IDENTITY.permissions, (g) => ids.has(Number(g.identity))).length > 0;
 }

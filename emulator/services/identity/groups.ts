@@ -9,16 +9,16 @@ import { ApiError, validationError } from "../../model/errors";
 import { groupIdentity } from "./grants";
 import { memberKey, parseMember } from "./members";
 import type { Caller, Row, TableDef } from "../../model/types";
-import { AUTH_SOURCES, GROUPS, GROUP_LOGS, MEMBERS, PERMISSIONS, USERS } from "./names";
+import { IDENTITY } from "./names";
 import { ownerReference } from "../../engine/ownerReference";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 function log(ctx: EmulatorContext, group: unknown, text: string, caller: Caller): void {
-  ctx.insert(GROUP_LOGS, { group, level: "audit", text, user: caller.user, timestamp: ctx.nowSeconds() });
+  ctx.insert(IDENTITY.group_logs, { group, level: "audit", text, user: caller.user, timestamp: ctx.nowSeconds() });
 }
 
 export const groupsTable: TableDef = {
-  name: GROUPS,
+  name: IDENTITY.groups,
   description: "user groups; members hold their users and nested groups",
   keyType: "int",
   unique: { field: "name", message: "a group with that name exists" },
@@ -30,9 +30,9 @@ export const groupsTable: TableDef = {
     id: { type: "string", default: () => randomHex(40), createOnly: true, description: "global identifier (40 hex)" },
     identity: { type: "uint32", compute: (_ctx, row) => groupIdentity(row.$key), description: "what permissions name this group by" },
     type: { type: "string", readOnly: true, default: "group", enum: { group: "Group", site_sync: "Site Sync" } },
-    auth_source: { type: "row", ref: AUTH_SOURCES, default: null, description: "external authentication source (null: local)" },
+    auth_source: { type: "row", ref: IDENTITY.auth_sources, default: null, description: "external authentication source (null: local)" },
     system_group: { type: "bool", readOnly: true, default: false },
-    members: { type: "rows", ref: MEMBERS, via: "parent_group" },
+    members: { type: "rows", ref: IDENTITY.members, via: "parent_group" },
     creator: { type: "string", readOnly: true, default: "" },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
@@ -47,15 +47,15 @@ export const groupsTable: TableDef = {
       if (row.system_group === true) throw new ApiError(409, "a system group cannot be deleted");
     },
     afterDelete: (ctx, row) => {
-      const member = ownerReference(GROUPS, row.$key);
-      const memberships = ctx.find(MEMBERS, (x) => x.parent_group === row.$key || memberKey(x.member) === member);
-      for (const m of memberships) ctx.remove(MEMBERS, m.$key);
-      for (const entry of ctx.find(GROUP_LOGS, (x) => x.group === row.$key)) ctx.remove(GROUP_LOGS, entry.$key);
+      const member = ownerReference(IDENTITY.groups, row.$key);
+      const memberships = ctx.find(IDENTITY.members, (x) => x.parent_group === row.$key || memberKey(x.member) === member);
+      for (const m of memberships) ctx.remove(IDENTITY.members, m.$key);
+      for (const entry of ctx.find(IDENTITY.group_logs, (x) => x.group === row.$key)) ctx.remove(IDENTITY.group_logs, entry.$key);
       removeGrants(ctx, groupIdentity(row.$key));
     },
   },
   seed: (ctx) => {
-    ctx.insert(GROUPS, {
+    ctx.insert(IDENTITY.groups, {
       name: "Administrators (default)",
       description: "Default administrators group.",
       enabled: true,
@@ -72,12 +72,12 @@ export const groupsTable: TableDef = {
 };
 
 export const membersTable: TableDef = {
-  name: MEMBERS,
+  name: IDENTITY.members,
   description: "group memberships: member /v4/users/<key> or /v4/groups/<key> in parent_group; not updatable",
   keyType: "int",
   operations: ["list", "get", "create", "delete"],
   fields: {
-    parent_group: { type: "row", ref: GROUPS, required: true, refMustExist: 404 },
+    parent_group: { type: "row", ref: IDENTITY.groups, required: true, refMustExist: 404 },
     member: { type: "string", required: true, description: "/v4/users/<key> or /v4/groups/<key>" },
     system: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true, default: "" },
@@ -88,31 +88,31 @@ export const membersTable: TableDef = {
       const member = parseMember(row.member);
       if (!member) throw validationError("member", "must be /v4/users/<key> or /v4/groups/<key>");
       if (!ctx.get(member.table, member.key)) throw new ApiError(404, `member '${String(row.member)}' not found`);
-      if (member.table === GROUPS && Number(member.key) === row.parent_group) {
+      if (member.table === IDENTITY.groups && Number(member.key) === row.parent_group) {
         throw validationError("member", "a group cannot contain itself");
       }
     },
     beforeCreate: (ctx, row, caller) => {
       const key = memberKey(row.member);
-      if (ctx.find(MEMBERS, (m) => m.parent_group === row.parent_group && memberKey(m.member) === key).length) {
+      if (ctx.find(IDENTITY.members, (m) => m.parent_group === row.parent_group && memberKey(m.member) === key).length) {
         throw new ApiError(409, "already a member of this group");
       }
       row.creator = caller.user;
     },
     afterCreate: (ctx, row, caller) => log(ctx, row.parent_group, `${String(row.member)} added`, caller),
     afterDelete: (ctx, row, caller) => {
-      if (ctx.get(GROUPS, row.parent_group)) log(ctx, row.parent_group, `${String(row.member)} removed`, caller);
+      if (ctx.get(IDENTITY.groups, row.parent_group)) log(ctx, row.parent_group, `${String(row.member)} removed`, caller);
     },
   },
 };
 
 export const groupLogsTable: TableDef = {
-  name: GROUP_LOGS,
+  name: IDENTITY.group_logs,
   description: "what happened to a group: creation, changes, members added and removed (read-only)",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    group: { type: "row", ref: GROUPS, readOnly: true, summary: true },
+    group: { type: "row", ref: IDENTITY.groups, readOnly: true, summary: true },
     level: { type: "string", readOnly: true, enum: { audit: "Audit", message: "Message", warning: "Warning", error: "Error" } },
     text: { type: "text", readOnly: true, summary: true },
     user: { type: "string", readOnly: true },
@@ -122,11 +122,11 @@ export const groupLogsTable: TableDef = {
 
 /** A deleted user leaves its groups. */
 export function removeMemberships(ctx: EmulatorContext, user: Row): void {
-  const member = ownerReference(USERS, user.$key);
-  for (const m of ctx.find(MEMBERS, (x) => memberKey(x.member) === member)) ctx.remove(MEMBERS, m.$key);
+  const member = ownerReference(IDENTITY.users, user.$key);
+  for (const m of ctx.find(IDENTITY.members, (x) => memberKey(x.member) === member)) ctx.remove(IDENTITY.members, m.$key);
 }
 
 /** A deleted user or group takes its grants with it. */
 export function removeGrants(ctx: EmulatorContext, identity: number): void {
-  for (const g of ctx.find(PERMISSIONS, (x) => Number(x.identity) === identity)) ctx.remove(PERMISSIONS, g.$key);
+  for (const g of ctx.find(IDENTITY.permissions, (x) => Number(x.identity) === identity)) ctx.remove(IDENTITY.permissions, g.$key);
 }

@@ -1,13 +1,13 @@
 /** How a group membership names its member: a user or a group, as `/v4/users/<key>` (as clients send it) or `users/<key>`. */
 import { ownerReference } from "../../engine/ownerReference";
-import { GROUPS, USERS } from "./names";
+import { IDENTITY } from "./names";
 
-const MEMBER = new RegExp(`^(?:/v4/)?(${USERS}|${GROUPS})/(\\d+)$`);
+const MEMBER = new RegExp(`^(?:/v4/)?(${IDENTITY.users}|${IDENTITY.groups})/(\\d+)$`);
 
-export function parseMember(value: unknown): { table: typeof USERS | typeof GROUPS; key: string } | undefined {
+export function parseMember(value: unknown): { table: typeof IDENTITY.users | typeof IDENTITY.groups; key: string } | undefined {
   if (typeof value !== "string") return undefined;
   const match = MEMBER.exec(value);
-  return match ? { table: match[1] as typeof USERS | typeof GROUPS, key: match[2] } : undefined;
+  return match ? { table: match[1] as typeof IDENTITY.users | typeof IDENTITY.groups, key: match[2] } : undefined;
 }
 
 /** The member as `users/<key>` or `groups/<key>`, whichever spelling it was given in. */

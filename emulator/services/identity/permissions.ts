@@ -8,12 +8,12 @@
 import { ApiError, validationError } from "../../model/errors";
 import { identityOwner } from "./grants";
 import type { TableDef } from "../../model/types";
-import { PERMISSIONS } from "./names";
+import { IDENTITY } from "./names";
 
 const right = (description: string, dflt = false) => ({ type: "bool" as const, default: dflt, summary: true, description });
 
 export const permissionsTable: TableDef = {
-  name: PERMISSIONS,
+  name: IDENTITY.permissions,
   description: "grants to a user or group identity on a table (row 0) or one row: list, read, create, modify, delete",
   keyType: "int",
   fields: {
@@ -46,7 +46,7 @@ export const permissionsTable: TableDef = {
       const key = String(row.row ?? "0");
       if (key !== "0" && (table === "/" || !ctx.get(table, key))) throw validationError("row", `${table}/${key} does not exist`, 422);
       const clash = ctx.find(
-        PERMISSIONS,
+        IDENTITY.permissions,
         (g) => g.$key !== row.$key && Number(g.identity) === Number(row.identity) && g.table === table && String(g.row) === key,
       );
       if (clash.length) throw new ApiError(409, "a permission for that identity, table and row exists");

@@ -15,7 +15,7 @@ import { userIdentity } from "./grants";
 import { removeGrants, removeMemberships } from "./groups";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { Row, TableDef } from "../../model/types";
-import { AUTH_SOURCES, USERS, USER_API_KEYS } from "./names";
+import { IDENTITY } from "./names";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
 export function hashPassword(password: string, salt = randomBytes(8).toString("hex")): string {
@@ -37,7 +37,7 @@ const hashOnWrite = (row: Record<string, unknown>) => {
 const USER_TYPES = { normal: "Normal", api: "API", vdi: "VDI", site_sync: "Site Sync", site_user: "Site User" };
 
 export const usersTable: TableDef = {
-  name: USERS,
+  name: IDENTITY.users,
   description: "user accounts; an API key inherits its user's role",
   keyType: "int",
   readRole: "readonly",
@@ -61,7 +61,7 @@ export const usersTable: TableDef = {
     id: { type: "string", compute: (_ctx, row) => userId(row.$key), description: "40 hex characters, stable for the user's key" },
     type: { type: "string", default: "normal", enum: USER_TYPES, description: "api: made for API access; site_*: made by site syncs" },
     email: { type: "string", default: "", maxLength: 256 },
-    auth_source: { type: "row", ref: AUTH_SOURCES, default: null, description: "external authentication source (null: local)" },
+    auth_source: { type: "row", ref: IDENTITY.auth_sources, default: null, description: "external authentication source (null: local)" },
     remote_name: { type: "string", default: "", description: "the user's name at the authentication source" },
     change_password: { type: "bool", default: false, description: "must change the password at the next login" },
     physical_access: { type: "bool", default: false, description: "may log in at a node's console" },
@@ -87,7 +87,7 @@ export const usersTable: TableDef = {
       if (row.name === "admin") throw new ApiError(409, "the admin user cannot be deleted");
     },
     afterDelete: (ctx, row) => {
-      for (const key of ctx.find(USER_API_KEYS, (k) => k.user === row.$key)) ctx.remove(USER_API_KEYS, key.$key);
+      for (const key of ctx.find(IDENTITY.user_api_keys, (k) => k.user === row.$key)) ctx.remove(IDENTITY.user_api_keys, key.$key);
       removeMemberships(ctx, row);
       removeGrants(ctx, userIdentity(row.$key));
     },
@@ -108,5 +108,5 @@ export function seedUsers(ctx: EmulatorContext, adminPassword: string): void {
 }
 
 export function userByName(ctx: EmulatorContext, name: string): Row | undefined {
-  return ctx.find(USERS, (u) => u.name === name)[0];
+  return ctx.find(IDENTITY.users, (u) => u.name === name)[0];
 }

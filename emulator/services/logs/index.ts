@@ -5,10 +5,10 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Service } from "../../model/types";
 import { logsTable, machineLogsTable, writeLog, writeMachineLog } from "./tables";
-import { MACHINES, VM_EVENTS, type VmEvent } from "../compute/names";
+import { COMPUTE, VM_EVENTS, type VmEvent } from "../compute/names";
 import { SYSTEM_CALLER } from "../../model/callers";
 import { rowEvent } from "../../model/events";
-import { MACHINE_LOGS } from "./names";
+import { LOGS } from "./names";
 
 /** What the log line says of each VM event (a new VM event does not compile until it is given one). */
 const LOGGED_VM_EVENTS: Record<VmEvent, string> = {
@@ -29,7 +29,8 @@ function logVmEvent(ctx: EmulatorContext, { row: vm }: EmulatorEvent, what: stri
     object_key: String(vm.$key),
     user: SYSTEM_CALLER.user,
   });
-  if (ctx.get(MACHINES, vm.machine)) writeMachineLog(ctx, { machine: vm.machine, level: "message", text: what, user: SYSTEM_CALLER.user });
+  if (ctx.get(COMPUTE.machines, vm.machine))
+    writeMachineLog(ctx, { machine: vm.machine, level: "message", text: what, user: SYSTEM_CALLER.user });
 }
 
 export function logsFeature(): Service {
@@ -39,8 +40,8 @@ export function logsFeature(): Service {
       for (const [event, what] of Object.entries(LOGGED_VM_EVENTS)) {
         ctx.events.on(event, (payload: EmulatorEvent) => logVmEvent(ctx, payload, what));
       }
-      ctx.events.on(rowEvent(MACHINES, "deleted"), ({ row: machine }: EmulatorEvent) => {
-        for (const line of ctx.find(MACHINE_LOGS, (l) => l.machine === machine.$key)) ctx.remove(MACHINE_LOGS, line.$key);
+      ctx.events.on(rowEvent(COMPUTE.machines, "deleted"), ({ row: machine }: EmulatorEvent) => {
+        for (const line of ctx.find(LOGS.machine_logs, (l) => l.machine === machine.$key)) ctx.remove(LOGS.machine_logs, line.$key);
       });
     },
   };

@@ -1,9 +1,7 @@
-/** The names of the the logs tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The logs service's table names, each written only here (test/emulator/tableNames.test.ts): `LOGS.logs`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const LOGS = "logs";
-export const MACHINE_LOGS = "machine_logs";
-
-export type LogsTable = typeof LOGS | typeof MACHINE_LOGS;
-
-export type LogsEvent = RowEvent<LogsTable>;
+export const LOGS = tableNames("logs", "machine_logs");
+/** What the bus tells of these tables: their rows' changes. */
+export type LogsEvent = RowEvent<keyof typeof LOGS>;

@@ -5,8 +5,8 @@
  */
 import { applyDefaults } from "../../engine/write";
 import type { EmulatorContext, FieldDef, TableDef } from "../../model/types";
-import { LOGS, MACHINE_LOGS } from "./names";
-import { MACHINES } from "../compute/names";
+import { LOGS } from "./names";
+import { COMPUTE } from "../compute/names";
 
 export const LOG_LEVELS = {
   critical: "Critical",
@@ -44,7 +44,7 @@ const line: Record<string, FieldDef> = {
 };
 
 export const logsTable: TableDef = {
-  name: LOGS,
+  name: LOGS.logs,
   description: "the system log (read-only): power changes, clones, snapshots and restores of VMs, the emulator's start",
   keyType: "int",
   operations: ["list", "get"],
@@ -58,12 +58,12 @@ export const logsTable: TableDef = {
 };
 
 export const machineLogsTable: TableDef = {
-  name: MACHINE_LOGS,
+  name: LOGS.machine_logs,
   description: "what happened to one machine (read-only); removed with the machine",
   keyType: "int",
   operations: ["list", "get"],
   fields: {
-    machine: { type: "row", ref: MACHINES, readOnly: true, summary: true },
+    machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true },
     ...line,
   },
 };
@@ -74,9 +74,9 @@ export function writeLog(
   ctx: EmulatorContext,
   entry: { level: LogLevel; text: string; object_type: LogObjectType; object_name: string; object_key?: string; user?: string },
 ): void {
-  ctx.insert(LOGS, applyDefaults(ctx, logsTable, { ...entry, timestamp: microseconds(ctx) }));
+  ctx.insert(LOGS.logs, applyDefaults(ctx, logsTable, { ...entry, timestamp: microseconds(ctx) }));
 }
 
 export function writeMachineLog(ctx: EmulatorContext, entry: { machine: unknown; level: LogLevel; text: string; user?: string }): void {
-  ctx.insert(MACHINE_LOGS, applyDefaults(ctx, machineLogsTable, { ...entry, timestamp: microseconds(ctx) }));
+  ctx.insert(LOGS.machine_logs, applyDefaults(ctx, machineLogsTable, { ...entry, timestamp: microseconds(ctx) }));
 }

@@ -1,15 +1,15 @@
 /** Stored media files (ISO and disk images) usable as a drive's `media_source`, and their actions. */
 import { randomBytes } from "node:crypto";
 import type { TableDef } from "../../model/types";
-import { FILES, FILE_ACTIONS } from "./names";
-import { VOLUMES } from "../volume-browser/names";
-import { MACHINE_DRIVES } from "../compute/names";
+import { MEDIA } from "./names";
+import { VOLUME_BROWSER } from "../volume-browser/names";
+import { COMPUTE } from "../compute/names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const GiB = 1024 ** 3;
 
 export const filesTable: TableDef = {
-  name: FILES,
+  name: MEDIA.files,
   description: "stored media files (ISO images, disk images) usable as media_source, and the image files of NAS volumes",
   keyType: "int",
   // Names are unique in the media store; a volume's files are told apart by their volume and path.
@@ -44,7 +44,7 @@ export const filesTable: TableDef = {
     creator: { type: "string", readOnly: true, default: SYSTEM_CALLER.user },
     volume: {
       type: "row",
-      ref: VOLUMES,
+      ref: VOLUME_BROWSER.volumes,
       readOnly: true,
       default: null,
       description: "the NAS volume holding the file (null: the media store)",
@@ -54,7 +54,7 @@ export const filesTable: TableDef = {
       type: "string",
       compute: (ctx, row) =>
         row.volume
-          ? `/volumes/${String(ctx.get(VOLUMES, row.volume)?.name ?? row.volume)}/${String(row.volume_path)}`
+          ? `/volumes/${String(ctx.get(VOLUME_BROWSER.volumes, row.volume)?.name ?? row.volume)}/${String(row.volume_path)}`
           : `/files/${String(row.name)}`,
       description: "where the file is stored",
     },
@@ -67,7 +67,7 @@ export const filesTable: TableDef = {
       { name: "debian-12-genericcloud-amd64.qcow2", type: "qcow2", filesize: 2 * GiB },
     ];
     for (const f of files)
-      ctx.insert(FILES, {
+      ctx.insert(MEDIA.files, {
         ...f,
         filesize: Math.round(f.filesize),
         description: "",
@@ -80,36 +80,36 @@ export const filesTable: TableDef = {
 };
 
 export const fileActionsTable: TableDef = {
-  name: FILE_ACTIONS,
+  name: MEDIA.file_actions,
   description: "file actions: overwrite, add_link, delete_link, delete_reference",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "file",
-    targetTable: FILES,
+    targetTable: MEDIA.files,
     actions: {
       overwrite: {
         description: "mark the file rewritten",
-        handler: (ctx, { target }) => void ctx.update(FILES, target!.$key, { modified: ctx.nowSeconds() }),
+        handler: (ctx, { target }) => void ctx.update(MEDIA.files, target!.$key, { modified: ctx.nowSeconds() }),
       },
       add_link: {
         description: "create a public download link",
         handler: (ctx, { target }) => {
           const link = `/pub/${randomBytes(12).toString("hex")}/${target!.name}`;
-          ctx.update(FILES, target!.$key, { public_link: link });
+          ctx.update(MEDIA.files, target!.$key, { public_link: link });
           return { body: { response: { link } } };
         },
       },
       delete_link: {
         description: "remove the public link",
-        handler: (ctx, { target }) => void ctx.update(FILES, target!.$key, { public_link: "" }),
+        handler: (ctx, { target }) => void ctx.update(MEDIA.files, target!.$key, { public_link: "" }),
       },
       delete_reference: {
         description: "detach the file from drives using it as media_source (cdrom drives lose their medium)",
         handler: (ctx, { target }) => {
-          for (const drive of ctx.find(MACHINE_DRIVES, (d) => d.media_source === target!.$key && d.media === "cdrom")) {
-            ctx.update(MACHINE_DRIVES, drive.$key, { media_source: null });
+          for (const drive of ctx.find(COMPUTE.machine_drives, (d) => d.media_source === target!.$key && d.media === "cdrom")) {
+            ctx.update(COMPUTE.machine_drives, drive.$key, { media_source: null });
           }
         },
       },

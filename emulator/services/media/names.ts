@@ -1,11 +1,7 @@
-/** The names of the media files and the clone-ISO builder tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The media service's table names, each written only here (test/emulator/tableNames.test.ts): `MEDIA.files`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const FILES = "files";
-export const FILE_ACTIONS = "file_actions";
-export const CLONE_ISO = "clone_iso";
-export const CLONE_ISO_ACTIONS = "clone_iso_actions";
-
-export type MediaTable = typeof FILES | typeof FILE_ACTIONS | typeof CLONE_ISO | typeof CLONE_ISO_ACTIONS;
-
-export type MediaEvent = RowEvent<MediaTable>;
+export const MEDIA = tableNames("files", "file_actions", "clone_iso", "clone_iso_actions");
+/** What the bus tells of these tables: their rows' changes. */
+export type MediaEvent = RowEvent<keyof typeof MEDIA>;

@@ -1,9 +1,7 @@
-/** The names of the virtual networks tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The network service's table names, each written only here (test/emulator/tableNames.test.ts): `NETWORK.vnets`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const VNETS = "vnets";
-export const VNET_ACTIONS = "vnet_actions";
-
-export type NetworkTable = typeof VNETS | typeof VNET_ACTIONS;
-
-export type NetworkEvent = RowEvent<NetworkTable>;
+export const NETWORK = tableNames("vnets", "vnet_actions");
+/** What the bus tells of these tables: their rows' changes. */
+export type NetworkEvent = RowEvent<keyof typeof NETWORK>;

@@ -10,35 +10,35 @@ import { conflict } from "../../model/errors";
 import type { Row } from "../../model/types";
 import { statusOfMachine, stoppedFields } from "../compute/machineState";
 import { DURATIONS } from "../compute/power";
-import { MACHINE_STATUS } from "../compute/names";
-import { VNETS } from "./names";
-import { NODES } from "../cluster/names";
+import { COMPUTE } from "../compute/names";
+import { NETWORK } from "./names";
+import { CLUSTER } from "../cluster/names";
 
 export function vnetStatus(ctx: EmulatorContext, vnet: Row): Row {
   return statusOfMachine(ctx, vnet.machine);
 }
 
 export function vnetRunning(ctx: EmulatorContext, vnet: Row): boolean {
-  return ctx.get(MACHINE_STATUS, vnet.machine)?.powerstate === true;
+  return ctx.get(COMPUTE.machine_status, vnet.machine)?.powerstate === true;
 }
 
 function setStatus(ctx: EmulatorContext, vnet: Row, changes: Record<string, unknown>): void {
-  ctx.update(MACHINE_STATUS, vnetStatus(ctx, vnet).$key, { ...changes, last_update: ctx.nowSeconds() });
+  ctx.update(COMPUTE.machine_status, vnetStatus(ctx, vnet).$key, { ...changes, last_update: ctx.nowSeconds() });
 }
 
 function later(ctx: EmulatorContext, vnet: Row, ms: number, expected: string, fn: () => void): void {
   ctx.schedule(ms, () => {
-    if (ctx.get(VNETS, vnet.$key) && ctx.get(MACHINE_STATUS, vnet.machine)?.status === expected) fn();
+    if (ctx.get(NETWORK.vnets, vnet.$key) && ctx.get(COMPUTE.machine_status, vnet.machine)?.status === expected) fn();
   });
 }
 
 function firstNode(ctx: EmulatorContext, vnet: Row): unknown {
-  return ctx.find(NODES, (n) => n.cluster === (vnet.cluster ?? 1))[0]?.$key ?? ctx.all(NODES)[0]?.$key ?? null;
+  return ctx.find(CLUSTER.nodes, (n) => n.cluster === (vnet.cluster ?? 1))[0]?.$key ?? ctx.all(CLUSTER.nodes)[0]?.$key ?? null;
 }
 
 function markRunning(ctx: EmulatorContext, vnet: Row): void {
   setStatus(ctx, vnet, { status: "running", running: true, state: "online", started: ctx.nowSeconds() });
-  ctx.update(VNETS, vnet.$key, { need_restart: false, need_fw_apply: false, need_dns_apply: false, need_proxy_apply: false });
+  ctx.update(NETWORK.vnets, vnet.$key, { need_restart: false, need_fw_apply: false, need_dns_apply: false, need_proxy_apply: false });
 }
 
 export function powerOnVnet(ctx: EmulatorContext, vnet: Row): void {
@@ -70,9 +70,9 @@ export function resetVnet(ctx: EmulatorContext, vnet: Row): void {
 
 /** Applies firewall rules (and with them addressing changes); a stopped vnet applies them at its next start. */
 export function applyRules(ctx: EmulatorContext, vnet: Row): void {
-  ctx.update(VNETS, vnet.$key, { need_fw_apply: false, need_proxy_apply: false });
+  ctx.update(NETWORK.vnets, vnet.$key, { need_fw_apply: false, need_proxy_apply: false });
 }
 
 export function applyDns(ctx: EmulatorContext, vnet: Row): void {
-  ctx.update(VNETS, vnet.$key, { need_dns_apply: false });
+  ctx.update(NETWORK.vnets, vnet.$key, { need_dns_apply: false });
 }

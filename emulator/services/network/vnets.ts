@@ -31,9 +31,9 @@ const RULE_FIELDS = [
 const DNS_FIELDS = ["dns", "dnslist", "domain", "hostname", "override_dhcp_dns", "network_dns"];
 const RESTART_FIELDS = ["mtu", "layer2_type", "layer2_id", "interface_vnet", "physical_bridged", "enable_bonding"];
 import { options } from "../../model/options";
-import { VNETS, VNET_ACTIONS } from "./names";
-import { MACHINES, MACHINE_NICS, MACHINE_STATUS } from "../compute/names";
-import { CLUSTERS, NODES } from "../cluster/names";
+import { NETWORK } from "./names";
+import { COMPUTE } from "../compute/names";
+import { CLUSTER } from "../cluster/names";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 
@@ -74,7 +74,7 @@ function checkAddresses(row: Row): void {
 }
 
 export const vnetsTable: TableDef = {
-  name: VNETS,
+  name: NETWORK.vnets,
   description: "virtual networks",
   keyType: "int",
   unique: { field: "name", message: "a vnet with that name exists" },
@@ -105,7 +105,7 @@ export const vnetsTable: TableDef = {
       description: "options for the network's services; key dnsmasq holds an array of strings",
     },
     on_power_loss: { type: "string", default: "last_state", enum: list("power_on", "last_state", "leave_off") },
-    interface_vnet: { type: "row", ref: VNETS, refMustExist: 404 },
+    interface_vnet: { type: "row", ref: NETWORK.vnets, refMustExist: 404 },
     enabled: { type: "bool", default: true, description: "PUT true on a stopped vnet powers it on (as the maker's Go client expects)" },
     need_fw_apply: { type: "bool", readOnly: true, default: false },
     need_dns_apply: { type: "bool", readOnly: true, default: false },
@@ -115,7 +115,7 @@ export const vnetsTable: TableDef = {
     modified: { type: "modified", readOnly: true },
     creator: { type: "string", readOnly: true, default: "" },
     // The runtime: the vnet's own machine and its status (see runtime.ts).
-    machine: { type: "row", ref: MACHINES, readOnly: true, description: "machine running the vnet (its router)" },
+    machine: { type: "row", ref: COMPUTE.machines, readOnly: true, description: "machine running the vnet (its router)" },
     powerstate: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "true while the vnet's machine is powered on" },
     ip: {
       type: "string",
@@ -125,31 +125,31 @@ export const vnetsTable: TableDef = {
     running: { type: "bool", compute: (ctx, row) => vnetRunning(ctx, row), description: "same as powerstate (the name clients filter on)" },
     nic: {
       type: "row",
-      ref: MACHINE_NICS,
+      ref: COMPUTE.machine_nics,
       readOnly: true,
       default: null,
       description: "the router's NIC (the emulated router has none)",
     },
-    nic_dmz: { type: "row", ref: MACHINE_NICS, readOnly: true, default: null, description: "the router's DMZ NIC (none here)" },
+    nic_dmz: { type: "row", ref: COMPUTE.machine_nics, readOnly: true, default: null, description: "the router's DMZ NIC (none here)" },
     macaddress: { type: "string", readOnly: true, default: () => newMac() },
     dmz_ipaddress: { type: "string", default: "" },
     ipaddress_type: { type: "string", default: "static", enum: list("static", "dhcp") },
     hostname: { type: "string", default: "", maxLength: 128 },
-    vnet_default_gateway: { type: "row", ref: VNETS, refMustExist: 404, default: null },
+    vnet_default_gateway: { type: "row", ref: NETWORK.vnets, refMustExist: 404, default: null },
     override_dhcp_dns: { type: "bool", default: false },
-    network_dns: { type: "row", ref: VNETS, refMustExist: 404, default: null },
+    network_dns: { type: "row", ref: NETWORK.vnets, refMustExist: 404, default: null },
     dhcp_dynamic: { type: "bool", default: true, description: "hand out addresses to unknown clients" },
     dhcp_sequential: { type: "bool", default: true },
     vxlan_multicast: { type: "string", default: "" },
     physical_bridged: { type: "bool", default: false },
-    cluster: { type: "row", ref: CLUSTERS, refMustExist: 404, default: 1 },
-    cluster_failover: { type: "row", ref: CLUSTERS, refMustExist: 404, default: null },
-    preferred_node: { type: "row", ref: NODES, refMustExist: 404, default: null },
+    cluster: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: 1 },
+    cluster_failover: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: null },
+    preferred_node: { type: "row", ref: CLUSTER.nodes, refMustExist: 404, default: null },
     ha_group: { type: "string", default: "" },
     enable_bonding: { type: "bool", default: false },
     bond_interfaces_args: { type: "json", default: [], notInMost: true },
     port_mirroring: { type: "string", default: "disabled", enum: list("disabled", "rx", "tx", "both") },
-    port_mirroring_vnet: { type: "row", ref: VNETS, refMustExist: 404, default: null },
+    port_mirroring_vnet: { type: "row", ref: NETWORK.vnets, refMustExist: 404, default: null },
     statistics: { type: "bool", default: false },
     dmz_statistics: { type: "bool", default: false },
     trace: { type: "bool", default: false },
@@ -181,7 +181,7 @@ export const vnetsTable: TableDef = {
       }
     },
     afterCreate: (ctx, row, caller) => {
-      ctx.update(VNETS, row.$key, { machine: createMachineFor(ctx, row, "vnet"), creator: caller.user });
+      ctx.update(NETWORK.vnets, row.$key, { machine: createMachineFor(ctx, row, "vnet"), creator: caller.user });
     },
     beforeUpdate: (ctx, row, changes) => {
       const running = vnetRunning(ctx, row);
@@ -190,10 +190,10 @@ export const vnetsTable: TableDef = {
       if (running && changed(DNS_FIELDS)) changes.need_dns_apply = true;
       if (running && changed(RESTART_FIELDS)) changes.need_restart = true;
       // The maker's Go client powers a network on with PUT {enabled: true}: a stopped vnet starts.
-      if (changes.enabled === true && ctx.get(MACHINE_STATUS, row.machine)?.status === "stopped") powerOnVnet(ctx, row);
+      if (changes.enabled === true && ctx.get(COMPUTE.machine_status, row.machine)?.status === "stopped") powerOnVnet(ctx, row);
     },
     beforeDelete: (ctx, row) => {
-      const users = ctx.find(MACHINE_NICS, (n) => n.vnet === row.$key);
+      const users = ctx.find(COMPUTE.machine_nics, (n) => n.vnet === row.$key);
       if (users.length) throw new ApiError(409, `vnet in use by ${users.length} NIC(s)`);
       // The maker's Remove-VergeNetwork: "The network must be powered off before it can be deleted."
       if (vnetRunning(ctx, row)) throw new ApiError(409, "cannot delete a running network; power it off first");
@@ -221,7 +221,7 @@ export const vnetsTable: TableDef = {
       },
       ADMIN_CALLER,
     );
-    ctx.update(MACHINE_STATUS, row.machine as number, {
+    ctx.update(COMPUTE.machine_status, row.machine as number, {
       status: "running",
       running: true,
       powerstate: true,
@@ -246,14 +246,14 @@ function applyingFirst(what: string, run: (ctx: EmulatorContext, vnet: Row) => v
 }
 
 export const vnetActionsTable: TableDef = {
-  name: VNET_ACTIONS,
+  name: NETWORK.vnet_actions,
   description: "vnet actions: poweron, poweroff, killpower, reset, apply (refresh), applydns",
   keyType: "int",
   operations: ["create"],
   fields: {},
   actions: {
     targetField: "vnet",
-    targetTable: VNETS,
+    targetTable: NETWORK.vnets,
     aliases: { refresh: "apply", apply_rules: "apply", kill: "killpower" },
     actions: {
       poweron: applyingFirst("power the vnet on", powerOnVnet),

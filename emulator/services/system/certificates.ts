@@ -5,13 +5,13 @@
 import { generateKeyPairSync } from "node:crypto";
 import { applyDefaults } from "../../engine/write";
 import type { TableDef } from "../../model/types";
-import { CERTIFICATES } from "./names";
-import { USERS } from "../identity/names";
+import { SYSTEM } from "./names";
+import { IDENTITY } from "../identity/names";
 
 const YEAR_SECONDS = 365 * 86400;
 
 export const certificatesTable: TableDef = {
-  name: CERTIFICATES,
+  name: SYSTEM.certificates,
   description: "TLS certificates of the site (read-only); `valid` is false once `expires` has passed",
   keyType: "int",
   operations: ["list", "get"],
@@ -25,7 +25,7 @@ export const certificatesTable: TableDef = {
     key_type: { type: "string", readOnly: true, default: "ecdsa", enum: { ecdsa: "ECDSA", rsa: "RSA" } },
     // Text: govergeos decodes it as a string and pyVergeOS sends it as one (`str(rsa_key_size)`); "" for an ECDSA key.
     rsa_key_size: { type: "string", readOnly: true, default: "", enum: { "": "None", 2048: "2048", 3072: "3072", 4096: "4096" } },
-    contact: { type: "row", ref: USERS, readOnly: true, default: null, description: "ACME contact (Let's Encrypt only)" },
+    contact: { type: "row", ref: IDENTITY.users, readOnly: true, default: null, description: "ACME contact (Let's Encrypt only)" },
     agree_tos: { type: "bool", readOnly: true, default: false },
     valid: { type: "bool", compute: (ctx, row) => Number(row.expires) > ctx.nowSeconds() },
     autocreated: { type: "bool", readOnly: true, default: false },
@@ -49,6 +49,6 @@ export const certificatesTable: TableDef = {
       public: keys.publicKey.export({ type: "spki", format: "pem" }),
       private: keys.privateKey.export({ type: "pkcs8", format: "pem" }),
     };
-    ctx.insert(CERTIFICATES, applyDefaults(ctx, certificatesTable, row));
+    ctx.insert(SYSTEM.certificates, applyDefaults(ctx, certificatesTable, row));
   },
 };

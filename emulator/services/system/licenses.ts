@@ -4,13 +4,13 @@
  */
 import { applyDefaults } from "../../engine/write";
 import type { TableDef } from "../../model/types";
-import { LICENSES } from "./names";
+import { SYSTEM } from "./names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const YEAR_SECONDS = 365 * 86400;
 
 export const licensesTable: TableDef = {
-  name: LICENSES,
+  name: SYSTEM.licenses,
   description: "licenses of the site (read-only); times in seconds since the epoch",
   keyType: "int",
   operations: ["list", "get"],
@@ -40,6 +40,6 @@ export const licensesTable: TableDef = {
       features: { nodes: 4, tenants: 0, sites: 1 },
       auto_renewal: true,
     };
-    ctx.insert(LICENSES, applyDefaults(ctx, licensesTable, row));
+    ctx.insert(SYSTEM.licenses, applyDefaults(ctx, licensesTable, row));
   },
 };

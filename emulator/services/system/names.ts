@@ -1,11 +1,7 @@
-/** The names of the the system row and version, the dashboard, certificates, licenses tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The system service's table names, each written only here (test/emulator/tableNames.test.ts): `SYSTEM.system`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const SYSTEM = "system";
-export const DASHBOARD = "dashboard";
-export const CERTIFICATES = "certificates";
-export const LICENSES = "licenses";
-
-export type SystemTable = typeof SYSTEM | typeof DASHBOARD | typeof CERTIFICATES | typeof LICENSES;
-
-export type SystemEvent = RowEvent<SystemTable>;
+export const SYSTEM = tableNames("system", "dashboard", "certificates", "licenses");
+/** What the bus tells of these tables: their rows' changes. */
+export type SystemEvent = RowEvent<keyof typeof SYSTEM>;

@@ -4,7 +4,7 @@ import { API_VERSION_TEXT } from "./version";
 import { SYSTEM } from "./names";
 
 export const systemTable: TableDef = {
-  name: SYSTEM,
+  name: SYSTEM.system,
   description: "the system's identity and version (one row)",
   keyType: "int",
   operations: ["list", "get"],
@@ -16,7 +16,7 @@ export const systemTable: TableDef = {
     branch: { type: "string", readOnly: true },
   },
   seed: (ctx) => {
-    ctx.insert(SYSTEM, {
+    ctx.insert(SYSTEM.system, {
       yb_version: API_VERSION_TEXT,
       os_version: API_VERSION_TEXT,
       cloud_name: "vplatform-emulator",

@@ -1,10 +1,7 @@
-/** The names of the tags tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The tags service's table names, each written only here (test/emulator/tableNames.test.ts): `TAGS.tag_categories`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const TAG_CATEGORIES = "tag_categories";
-export const TAGS = "tags";
-export const TAG_MEMBERS = "tag_members";
-
-export type TagsTable = typeof TAG_CATEGORIES | typeof TAGS | typeof TAG_MEMBERS;
-
-export type TagsEvent = RowEvent<TagsTable>;
+export const TAGS = tableNames("tag_categories", "tags", "tag_members");
+/** What the bus tells of these tables: their rows' changes. */
+export type TagsEvent = RowEvent<keyof typeof TAGS>;

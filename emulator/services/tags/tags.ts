@@ -2,30 +2,30 @@
 import { checkOwnerRef } from "../../engine/ownerReference";
 import { ApiError } from "../../model/errors";
 import type { TableDef } from "../../model/types";
-import { VNETS } from "../network/names";
-import { CLUSTERS, NODES } from "../cluster/names";
-import { VOLUMES } from "../volume-browser/names";
-import { GROUPS, USERS } from "../identity/names";
-import { TAGS, TAG_CATEGORIES, TAG_MEMBERS } from "./names";
-import { VMS } from "../compute/names";
+import { NETWORK } from "../network/names";
+import { CLUSTER } from "../cluster/names";
+import { VOLUME_BROWSER } from "../volume-browser/names";
+import { IDENTITY } from "../identity/names";
+import { TAGS } from "./names";
+import { COMPUTE } from "../compute/names";
 
 /** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
 const TAGGABLE_ALSO = [
-  VNETS,
-  CLUSTERS,
-  NODES,
-  VOLUMES,
+  NETWORK.vnets,
+  CLUSTER.clusters,
+  CLUSTER.nodes,
+  VOLUME_BROWSER.volumes,
   "vnet_rules",
   "vmware_containers",
-  USERS,
+  IDENTITY.users,
   "tenant_nodes",
   "sites",
-  GROUPS,
+  IDENTITY.groups,
   "tenants",
 ];
 
 export const tagCategoriesTable: TableDef = {
-  name: TAG_CATEGORIES,
+  name: TAGS.tag_categories,
   description: "tag categories and what they can tag",
   keyType: "int",
   unique: { field: "name", message: "a tag category with that name exists" },
@@ -41,40 +41,41 @@ export const tagCategoriesTable: TableDef = {
 };
 
 export const tagsTable: TableDef = {
-  name: TAGS,
-  description: TAGS,
+  name: TAGS.tags,
+  description: TAGS.tags,
   keyType: "int",
   writeRole: "admin",
   unique: { field: "name", message: "a tag with that name exists" },
   fields: {
     name: { type: "string", required: true, maxLength: 128, summary: true },
-    category: { type: "row", ref: TAG_CATEGORIES, refMustExist: 404 },
+    category: { type: "row", ref: TAGS.tag_categories, refMustExist: 404 },
     description: { type: "text", default: "" },
-    members: { type: "rows", ref: TAG_MEMBERS, via: "tag" },
+    members: { type: "rows", ref: TAGS.tag_members, via: "tag" },
     created: { type: "created", readOnly: true },
     modified: { type: "modified", readOnly: true },
   },
   hooks: {
     afterDelete: (ctx, row) => {
-      for (const m of ctx.find(TAG_MEMBERS, (x) => x.tag === row.$key)) ctx.remove(TAG_MEMBERS, m.$key);
+      for (const m of ctx.find(TAGS.tag_members, (x) => x.tag === row.$key)) ctx.remove(TAGS.tag_members, m.$key);
     },
   },
 };
 
 export const tagMembersTable: TableDef = {
-  name: TAG_MEMBERS,
+  name: TAGS.tag_members,
   description: "tag memberships (member vms/<key>, vnets/<key>, ...); not updatable",
   keyType: "int",
   operations: ["list", "get", "create", "delete"],
   writeRole: "vmoperator",
   fields: {
-    tag: { type: "row", ref: TAGS, required: true, refMustExist: 404 },
+    tag: { type: "row", ref: TAGS.tags, required: true, refMustExist: 404 },
     member: { type: "string", required: true },
   },
   hooks: {
-    validate: (ctx, row) => checkOwnerRef(ctx, "member", row.member, [VMS, VNETS, CLUSTERS, NODES, USERS]),
+    validate: (ctx, row) =>
+      checkOwnerRef(ctx, "member", row.member, [COMPUTE.vms, NETWORK.vnets, CLUSTER.clusters, CLUSTER.nodes, IDENTITY.users]),
     beforeCreate: (ctx, row) => {
-      if (ctx.find(TAG_MEMBERS, (m) => m.tag === row.tag && m.member === row.member).length) {
+      if (ctx.find(TAGS.tag_members, (m) => m.tag === row.tag && m.member === row.member).length) {
         throw new ApiError(409, "the member already carries this tag");
       }
     },

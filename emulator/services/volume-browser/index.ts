@@ -14,7 +14,7 @@ import { registerImageFiles } from "./mediaFiles";
 import type { ParamsOf, Query } from "./params";
 import { volumeRoot, VolumeError } from "./sandbox";
 import { NAS_SERVICE_NAME, vmServicesTable, volumeBrowserTable, volumeKey, volumesTable } from "./tables";
-import { VM_SERVICES, VOLUMES, VOLUME_BROWSER } from "./names";
+import { VOLUME_BROWSER } from "./names";
 
 /** Unscaled time a job stays `running` (clients wait 200–500 ms before their first poll). */
 export const JOB_DURATION_MS = 300;
@@ -48,7 +48,7 @@ function jobErrorMessage(error: unknown): string {
 
 /** The checks of the spec's volume browser errors, in the order the NAS path meets them. */
 function volumeProblem(ctx: EmulatorContext, volume: Row | undefined): string | undefined {
-  const service = volume ? ctx.get(VM_SERVICES, volume.service) : undefined;
+  const service = volume ? ctx.get(VOLUME_BROWSER.vm_services, volume.service) : undefined;
   if (!volume || !service) return SERVICE_MISSING;
   if (service.status !== "running") return SERVICE_NOT_RUNNING;
   if (volume.status !== "online") return VOLUME_OFFLINE;
@@ -56,12 +56,12 @@ function volumeProblem(ctx: EmulatorContext, volume: Row | undefined): string | 
 }
 
 function finish(ctx: EmulatorContext, job: Row, status: "complete" | "error", result: unknown): void {
-  ctx.update(VOLUME_BROWSER, job.$key, { status, result, modified: ctx.nowSeconds() });
+  ctx.update(VOLUME_BROWSER.volume_browser, job.$key, { status, result, modified: ctx.nowSeconds() });
 }
 
 export function runJob(ctx: EmulatorContext, hostDirs: ReadonlyMap<string, string>, job: Row): void {
-  if (!ctx.get(VOLUME_BROWSER, job.$key)) return; // deleted while running
-  const volume = ctx.get(VOLUMES, job.volume);
+  if (!ctx.get(VOLUME_BROWSER.volume_browser, job.$key)) return; // deleted while running
+  const volume = ctx.get(VOLUME_BROWSER.volumes, job.volume);
   const problem = volumeProblem(ctx, volume);
   if (problem) {
     finish(ctx, job, "error", problem);
@@ -91,9 +91,9 @@ export function volumeBrowserFeature(volumes: Record<string, string>): Service {
     ],
     setup: (ctx) => {
       const nas = { name: NAS_SERVICE_NAME, type: "nas", status: "running" };
-      const service = ctx.insert(VM_SERVICES, applyDefaults(ctx, vmServicesTable, nas));
+      const service = ctx.insert(VOLUME_BROWSER.vm_services, applyDefaults(ctx, vmServicesTable, nas));
       for (const name of Object.keys(volumes)) {
-        ctx.insert(VOLUMES, applyDefaults(ctx, volumesTable, { $key: volumeKey(name), name, service: service.$key }));
+        ctx.insert(VOLUME_BROWSER.volumes, applyDefaults(ctx, volumesTable, { $key: volumeKey(name), name, service: service.$key }));
       }
     },
   };

@@ -9,7 +9,7 @@
 import type { EmulatorContext } from "../../engine/context";
 import type { Row } from "../../model/types";
 import type { DirEntry } from "./listing";
-import { FILES } from "../media/names";
+import { MEDIA } from "../media/names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 /** Extension → the `files` type of an image file (the other files of a volume are no media). */
@@ -29,7 +29,7 @@ export const imageType = (name: string): string | undefined => IMAGE_TYPES[name.
 
 /** The `files` row of the image file at `path` on the volume, if it was registered. */
 export function volumeFileRow(ctx: EmulatorContext, volumeKey: string, path: string): Row | undefined {
-  return ctx.find(FILES, (f) => f.volume === volumeKey && f.volume_path === path)[0];
+  return ctx.find(MEDIA.files, (f) => f.volume === volumeKey && f.volume_path === path)[0];
 }
 
 /** Registers (or refreshes) the image files among the entries a listing of `dir` answered. */
@@ -41,10 +41,10 @@ export function registerImageFiles(ctx: EmulatorContext, volumeKey: string, dir:
     const known = volumeFileRow(ctx, volumeKey, path);
     const seen = { filesize: entry.size, modified: entry.date };
     if (known) {
-      if (known.filesize !== entry.size || known.modified !== entry.date) ctx.update(FILES, known.$key, seen);
+      if (known.filesize !== entry.size || known.modified !== entry.date) ctx.update(MEDIA.files, known.$key, seen);
       continue;
     }
-    ctx.insert(FILES, {
+    ctx.insert(MEDIA.files, {
       name: entry.name,
       type,
       description: "",

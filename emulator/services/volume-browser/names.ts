@@ -1,10 +1,7 @@
-/** The names of the the NAS volume browser tables: the only place they are written (test/emulator/tableNames.test.ts). */
+/** The volume browser service's table names, each written only here (test/emulator/tableNames.test.ts): `VOLUME_BROWSER.vm_services`. */
 import type { RowEvent } from "../../model/events";
+import { tableNames } from "../../model/tableNames";
 
-export const VM_SERVICES = "vm_services";
-export const VOLUMES = "volumes";
-export const VOLUME_BROWSER = "volume_browser";
-
-export type VolumeBrowserTable = typeof VM_SERVICES | typeof VOLUMES | typeof VOLUME_BROWSER;
-
-export type VolumeBrowserEvent = RowEvent<VolumeBrowserTable>;
+export const VOLUME_BROWSER = tableNames("vm_services", "volumes", "volume_browser");
+/** What the bus tells of these tables: their rows' changes. */
+export type VolumeBrowserEvent = RowEvent<keyof typeof VOLUME_BROWSER>;

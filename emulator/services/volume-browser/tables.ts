@@ -10,8 +10,8 @@ import { hasRole } from "../identity/access";
 import { ApiError } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { QUERIES, validateParams, type Query } from "./params";
-import { VM_SERVICES, VOLUMES, VOLUME_BROWSER } from "./names";
-import { MACHINE_DRIVES, VMS } from "../compute/names";
+import { VOLUME_BROWSER } from "./names";
+import { COMPUTE } from "../compute/names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 export const NAS_SERVICE_NAME = "NAS";
@@ -37,7 +37,7 @@ function settingsRef(what: string): FieldDef {
 }
 
 export const vmServicesTable: TableDef = {
-  name: VM_SERVICES,
+  name: VOLUME_BROWSER.vm_services,
   description: "services run by a service VM; the NAS service serves the volumes (PUT status stopped/running, DELETE to simulate its loss)",
   keyType: "int",
   transient: true,
@@ -48,8 +48,8 @@ export const vmServicesTable: TableDef = {
     status: { type: "string", enum: { running: "Running", stopped: "Stopped" }, default: "running" },
     // Settings of the NAS service the maker's clients read; the emulator serves the volumes whatever they say.
     enabled: { type: "bool", default: true },
-    vm: { type: "row", ref: VMS, readOnly: true, default: null, description: "the service's VM (the emulated NAS has no VM row)" },
-    volumes: { type: "rows", ref: VOLUMES, via: "service" },
+    vm: { type: "row", ref: COMPUTE.vms, readOnly: true, default: null, description: "the service's VM (the emulated NAS has no VM row)" },
+    volumes: { type: "rows", ref: VOLUME_BROWSER.volumes, via: "service" },
     // References to the service's settings rows, as govergeos decodes them (FlexInt); the emulator has no settings
     // tables, so each answers the service's own key (one settings row per service).
     cifs: settingsRef("CIFS"),
@@ -66,7 +66,7 @@ export const vmServicesTable: TableDef = {
 };
 
 export const volumesTable: TableDef = {
-  name: VOLUMES,
+  name: VOLUME_BROWSER.volumes,
   description: "NAS volumes configured at start (EmulatorOptions.volumes); PUT status online/offline",
   keyType: "string",
   transient: true,
@@ -80,7 +80,7 @@ export const volumesTable: TableDef = {
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", default: "" },
     status: { type: "string", enum: { online: "Online", offline: "Offline" }, default: "online" },
-    service: { type: "row", ref: VM_SERVICES, readOnly: true },
+    service: { type: "row", ref: VOLUME_BROWSER.vm_services, readOnly: true },
     created: { type: "created", readOnly: true },
     // The volume's settings as the maker's clients read and send them; the browser serves the host directory whatever they say.
     enabled: { type: "bool", default: true },
@@ -99,7 +99,13 @@ export const volumesTable: TableDef = {
     owner_user: { type: "string", default: "" },
     owner_group: { type: "string", default: "" },
     snapshot_profile: { type: "row", ref: "snapshot_profiles", default: null },
-    drive: { type: "row", ref: MACHINE_DRIVES, readOnly: true, default: null, description: "the drive holding the volume (none here)" },
+    drive: {
+      type: "row",
+      ref: COMPUTE.machine_drives,
+      readOnly: true,
+      default: null,
+      description: "the drive holding the volume (none here)",
+    },
     is_snapshot: { type: "bool", readOnly: true, default: false },
     mount_options: { type: "string", default: "" },
     remote_target: { type: "string", readOnly: true, default: "" },
@@ -129,12 +135,12 @@ function checkQueryRole(query: Query, caller: Parameters<typeof hasRole>[0]): vo
 }
 
 function dropOldJobs(ctx: EmulatorContext): void {
-  const jobs = ctx.all(VOLUME_BROWSER);
+  const jobs = ctx.all(VOLUME_BROWSER.volume_browser);
   let excess = jobs.length - MAX_JOBS;
   for (const job of jobs) {
     if (excess <= 0) return;
     if (job.status === "running") continue;
-    ctx.remove(VOLUME_BROWSER, job.$key);
+    ctx.remove(VOLUME_BROWSER.volume_browser, job.$key);
     excess--;
   }
 }
@@ -142,7 +148,7 @@ function dropOldJobs(ctx: EmulatorContext): void {
 /** `onCreate` starts the job (scheduled by the feature, which knows the host directories). */
 export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) => void): TableDef {
   return {
-    name: VOLUME_BROWSER,
+    name: VOLUME_BROWSER.volume_browser,
     description: "asynchronous NAS volume browser jobs: POST {volume, query, params} → running → complete|error",
     keyType: "string",
     transient: true,
@@ -152,7 +158,7 @@ export function volumeBrowserTable(onCreate: (ctx: EmulatorContext, job: Row) =>
     defaultFields: ["id", "query", "status", "command"],
     fields: {
       id: { type: "string", compute: (_ctx, row) => row.$key },
-      volume: { type: "row", ref: VOLUMES, required: true, refMustExist: 404 },
+      volume: { type: "row", ref: VOLUME_BROWSER.volumes, required: true, refMustExist: 404 },
       query: { type: "string", required: true, enum: QUERIES },
       params: { type: "json", required: true, notInMost: true },
       status: { type: "string", readOnly: true, default: "running", enum: { running: "Running", complete: "Complete", error: "Error" } },
