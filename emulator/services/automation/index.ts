@@ -16,6 +16,7 @@ import { COMPUTE } from "../compute/names";
 import { IDENTITY } from "../identity/names";
 import { ROW_CHANGES, rowEvent } from "../../model/events";
 import { ownerReference } from "../../engine/ownerReference";
+import { onBusEvent } from "../events";
 
 export { resumeSchedules } from "./schedules";
 
@@ -28,12 +29,12 @@ export function automationFeature(): Service {
       ctx.events.on("*", onEvent);
       // A task acts on one object: it goes with it (the webhook's own delete is refused while a task uses it).
       for (const table of [COMPUTE.vms, IDENTITY.users]) {
-        ctx.events.on(rowEvent(table, "deleted"), (event: EmulatorEvent) => {
+        onBusEvent(ctx, rowEvent(table, "deleted"), (event) => {
           for (const task of ctx.find(AUTOMATION.tasks, (t) => t.owner === ownerReference(table, event.row.$key))) deleteTask(ctx, task);
         });
       }
       for (const change of ROW_CHANGES) {
-        ctx.events.on(rowEvent(AUTOMATION.task_schedules, change), (event: EmulatorEvent) => armSchedule(ctx, event.row.$key));
+        onBusEvent(ctx, rowEvent(AUTOMATION.task_schedules, change), (event) => armSchedule(ctx, event.row.$key));
       }
       // EmulatorContext.close() drops every listener: that is the moment to stop deliveries.
       ctx.events.on("removeListener", (_name: string, listener: unknown) => {

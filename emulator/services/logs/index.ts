@@ -9,6 +9,7 @@ import { COMPUTE, VM_EVENTS, type VmEvent } from "../compute/names";
 import { SYSTEM_CALLER } from "../../model/callers";
 import { rowEvent } from "../../model/events";
 import { LOGS } from "./names";
+import { onBusEvent } from "../events";
 
 /** What the log line says of each VM event (a new VM event does not compile until it is given one). */
 const LOGGED_VM_EVENTS: Record<VmEvent, string> = {
@@ -37,10 +38,8 @@ export function logsFeature(): Service {
   return {
     tables: [logsTable, machineLogsTable],
     setup: (ctx) => {
-      for (const [event, what] of Object.entries(LOGGED_VM_EVENTS)) {
-        ctx.events.on(event, (payload: EmulatorEvent) => logVmEvent(ctx, payload, what));
-      }
-      ctx.events.on(rowEvent(COMPUTE.machines, "deleted"), ({ row: machine }: EmulatorEvent) => {
+      for (const event of Object.values(VM_EVENTS)) onBusEvent(ctx, event, (payload) => logVmEvent(ctx, payload, LOGGED_VM_EVENTS[event]));
+      onBusEvent(ctx, rowEvent(COMPUTE.machines, "deleted"), ({ row: machine }) => {
         for (const line of ctx.find(LOGS.machine_logs, (l) => l.machine === machine.$key)) ctx.remove(LOGS.machine_logs, line.$key);
       });
     },
