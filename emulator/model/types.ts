@@ -214,14 +214,14 @@ export interface TableStore {
 }
 
 /**
- * Events: `<table>.created`, `<table>.updated`, `<table>.deleted` for every row
- * change, plus domain events such as `vms.poweron`, `vms.poweroff`,
- * `vms.cloned`, `vms.snapshot`, `vms.restored`. The payload is the row.
+ * An event of the context's bus: `<table>.created`, `.updated`, `.deleted` for every row change, plus a
+ * service's own (a VM's `poweron`...). The payload is the row. The names a service may listen to are the
+ * union of every service's events (`BusEvent`, services/events.ts).
  */
 export type EmulatorEvent = { name: string; table: string; row: Row; extra?: Record<string, unknown> };
 
 /**
- * Everything a table definition or feature module may use — the in-memory database, an event bus,
+ * Everything a table definition or a service may use — the in-memory database, an event bus,
  * a clock with the time scale and a scheduler for delayed state changes. It knows nothing about HTTP.
  */
 export interface EmulatorContext {
