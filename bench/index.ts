@@ -40,7 +40,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import got from "got";
 import { type RunningEmulator, startEmulator } from "../emulator";
-import { DURATIONS } from "../emulator/domain/power";
+import { DURATIONS } from "../emulator/services/compute/power";
 import { createLocalStack, findRepoRoot } from "../env/local-stack";
 import { defaultParallelism } from "../env/parallelism";
 import { allRunsRows, cpuRows, type Measured, type Op, OPS, renderRows, sideBySideTables } from "./figures";

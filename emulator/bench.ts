@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { buildContext, startEmulator, type EmulatorOptions } from "./index";
 import { Persister } from "./persistence/store";
 import { jsonRequest } from "./client/jsonRequest";
+import { COMPUTE } from "./services/compute/names";
 
 const CONCURRENCY = 32;
 const SECONDS = 3;
@@ -66,10 +67,10 @@ function journalCost(dataDir: string, fsync: boolean, writes = 2000): number {
   const ctx = buildContext({ dataDir, adminPassword: "bench", timeScale: 0.01 });
   const persister = new Persister(ctx, dataDir, { fsync });
   ctx.onChange = (table, key) => persister.changed(table, key);
-  const nic = ctx.insert("machine_nics", { machine: 100, vnet: 1, name: "bench", description: "" });
+  const nic = ctx.insert(COMPUTE.machine_nics, { machine: 100, vnet: 1, name: "bench", description: "" });
   const started = process.hrtime.bigint();
   for (let i = 0; i < writes; i++) {
-    ctx.update("machine_nics", nic.$key, { description: `write ${i}` });
+    ctx.update(COMPUTE.machine_nics, nic.$key, { description: `write ${i}` });
     persister.commit();
   }
   const micros = Number(process.hrtime.bigint() - started) / 1000 / writes;

@@ -11,20 +11,20 @@ import { FaultInjector } from "./admin/faults";
 import { SeededRandom } from "./admin/random";
 import { RequestRecorder } from "./admin/recorder";
 import { RequestCounter } from "./admin/requestCounter";
-import { RateLimiter } from "./auth/rateLimit";
-import { SessionStore } from "./auth/sessions";
-import { hashPassword, seedUsers, userByName } from "./auth/users";
-import { ManualClock, RealTimeClock } from "./core/clock";
-import { InMemoryContext, type EmulatorContext } from "./core/context";
-import { createRow } from "./core/engine";
-import { ApiError } from "./core/errors";
+import { RateLimiter } from "./services/identity/rateLimit";
+import { SessionStore } from "./services/identity/sessions";
+import { hashPassword, seedUsers, userByName } from "./services/identity/users";
+import { ManualClock, RealTimeClock } from "./engine/clock";
+import { InMemoryContext, type EmulatorContext } from "./engine/context";
+import { createRow } from "./engine/write";
+import { ApiError } from "./model/errors";
 import { SnapshotLibrary, type SnapshotInfo } from "./persistence/snapshots";
 import { markRunning, refuseWhileRunning } from "./persistence/runningMark";
 import { loadState, Persister, replaceState, type SavedTables } from "./persistence/store";
-import { allFeatures, settleFeaturesAfterLoad } from "./features";
+import { allServices, settleFeaturesAfterLoad } from "./services";
 import { buildApp } from "./server/app";
-import { builtInTables } from "./tables";
-import type { Caller } from "./tables/types";
+import { ADMIN_CALLER } from "./model/callers";
+import { IDENTITY } from "./services/identity/names";
 
 export interface EmulatorOptions {
   port?: number; // 0 = ephemeral (default 0)
@@ -73,8 +73,7 @@ export function buildContext(opts: {
 }): InMemoryContext {
   const timeScale = opts.timeScale ?? 1;
   const ctx = new InMemoryContext(timeScale, opts.clock === "manual" ? new ManualClock() : new RealTimeClock(timeScale));
-  ctx.registerTables(builtInTables);
-  for (const feature of allFeatures({ volumes: opts.volumes })) ctx.registerFeature(feature);
+  for (const service of allServices({ volumes: opts.volumes })) ctx.registerService(service);
   if (opts.dataDir && loadState(ctx, opts.dataDir)) {
     settleFeaturesAfterLoad(ctx); // deliveries and task runs in flight at shutdown do not resume
   } else {
@@ -91,10 +90,9 @@ export function createApiKeyIn(
 ): string {
   const user = userByName(ctx, opts.user ?? "admin");
   if (!user) throw new Error(`unknown user '${opts.user}'`);
-  const admin: Caller = { user: "admin", role: "admin", ip: "127.0.0.1" };
   const { response } = createRow(
     ctx,
-    ctx.store("user_api_keys").def,
+    ctx.store(IDENTITY.user_api_keys).def,
     {
       user: user.$key,
       name: opts.name,
@@ -103,7 +101,7 @@ export function createApiKeyIn(
       ip_allow_list: (opts.ipAllow ?? []).join(","),
       ip_deny_list: (opts.ipDeny ?? []).join(","),
     },
-    admin,
+    ADMIN_CALLER,
   );
   return String(response!.token);
 }
@@ -117,16 +115,16 @@ export function loadSnapshotInto(ctx: InMemoryContext, name: string, tables: Sav
     throw new ApiError(422, `snapshot '${name}' has no admin user; save it again`);
   }
   const admin = userByName(ctx, "admin")!;
-  const adminKey = ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
+  const adminKey = ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key)[0];
   ctx.clock.cancelAll();
   replaceState(ctx, tables);
   settleFeaturesAfterLoad(ctx);
   const loadedAdmin = userByName(ctx, "admin")!;
   loadedAdmin.password = admin.password;
-  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME)) ctx.remove("user_api_keys", old.$key);
+  for (const old of ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME)) ctx.remove(IDENTITY.user_api_keys, old.$key);
   if (adminKey) {
     const { $key, ...rest } = adminKey;
-    ctx.insert("user_api_keys", { ...rest, user: loadedAdmin.$key, ...(ctx.get("user_api_keys", $key) ? {} : { $key }) });
+    ctx.insert(IDENTITY.user_api_keys, { ...rest, user: loadedAdmin.$key, ...(ctx.get(IDENTITY.user_api_keys, $key) ? {} : { $key }) });
   }
 }
 
@@ -138,8 +136,8 @@ export async function startEmulator(opts: EmulatorOptions = {}): Promise<Running
   const admin = userByName(ctx, "admin")!;
   // A given password always wins over a saved one; a random one keeps the saved one unusable.
   admin.password = hashPassword(adminPassword);
-  for (const old of ctx.find("user_api_keys", (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key))
-    ctx.remove("user_api_keys", old.$key);
+  for (const old of ctx.find(IDENTITY.user_api_keys, (k) => k.name === ADMIN_KEY_NAME && k.user === admin.$key))
+    ctx.remove(IDENTITY.user_api_keys, old.$key);
   const apiKey = createApiKeyIn(ctx, { name: ADMIN_KEY_NAME });
 
   const snapshotDir = opts.snapshotDir ?? (opts.dataDir ? join(opts.dataDir, "snapshots") : resolve(".emulator-snapshots"));

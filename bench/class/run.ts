@@ -12,7 +12,7 @@ import * as path from "node:path";
 import got from "got";
 import { parse } from "yaml";
 import type { RecordedExchange } from "../../emulator/admin/recorder";
-import { DURATIONS } from "../../emulator/domain/power";
+import { DURATIONS } from "../../emulator/services/compute/power";
 import { parseCliArgs } from "../../env/cli-args";
 import { engineEnv, findRepoRoot } from "../../env/local-stack";
 import { runEnvironmentCommand } from "../../env/run-command";

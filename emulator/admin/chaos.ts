@@ -5,7 +5,7 @@
  * service. The probability draws from the emulator's seeded random source, so a seeded run hits the same
  * requests every time.
  */
-import { validationError } from "../core/errors";
+import { validationError } from "../model/errors";
 import { intField, probabilityField, ruleBody, ruleTarget, targets, type RuleTarget } from "./ruleFields";
 
 export interface ChaosRule extends RuleTarget {

@@ -13,7 +13,7 @@
  * `$key`, the row key of the path) equal the given values, compared as text:
  * `{"method": "DELETE", "table": "vms", "where": {"$key": "7"}}` hits only VM 7.
  */
-import { validationError } from "../core/errors";
+import { validationError } from "../model/errors";
 import { intField, probabilityField, ruleBody, ruleTarget, targets } from "./ruleFields";
 
 export interface Fault {

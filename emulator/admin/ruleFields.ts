@@ -2,7 +2,7 @@
  * The fields every request rule of the admin API shares (faults, chaos): the target (`method`, `table`,
  * "*" for any) and the checks of a rule body's numbers, each refusal naming the field.
  */
-import { validationError } from "../core/errors";
+import { validationError } from "../model/errors";
 
 const METHODS = new Set(["*", "GET", "POST", "PUT", "DELETE", "PATCH", "HEAD", "OPTIONS"]);
 

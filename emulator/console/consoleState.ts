@@ -7,9 +7,13 @@
 import type { ChaosRule } from "../admin/chaos";
 import type { Fault } from "../admin/faults";
 import type { CounterEntry } from "../admin/requestCounter";
-import type { EmulatorContext } from "../core/context";
-import { listRows, type ListQuery } from "../core/read";
+import type { EmulatorContext } from "../engine/context";
+import { listRows, type ListQuery } from "../engine/read";
 import type { LoggedRequest } from "./requestLog";
+import { COMPUTE } from "../services/compute/names";
+import { NETWORK } from "../services/network/names";
+import { IDENTITY } from "../services/identity/names";
+import { AUTOMATION } from "../services/automation/names";
 
 interface Listing extends ListQuery {
   table: string;
@@ -18,32 +22,32 @@ interface Listing extends ListQuery {
 /** One entry per list the page shows; the page joins hardware to its VM by `machine`. */
 export const CONSOLE_LISTINGS = {
   vms: {
-    table: "vms",
+    table: COMPUTE.vms,
     filter: "is_snapshot eq false",
     sort: "name",
     fields:
       "$key,name,machine,cpu_cores,ram,machine#status#running as running,machine#status#status as status," +
       "machine#status#node#name as node",
   },
-  drives: { table: "machine_drives", fields: "$key,machine,name,media,interface,disksize,status#status as status" },
-  nics: { table: "machine_nics", fields: "$key,machine,name,interface,macaddress,vnet#name as vnet,status#status as status" },
-  devices: { table: "machine_devices", fields: "$key,machine,name,type,resource_group#name as group,status#status as status" },
-  vnets: { table: "vnets", sort: "name", fields: "$key,name,type,network,running,machine#status#status as status" },
-  users: { table: "users", sort: "name", fields: "$key,name,role,type,enabled" },
-  apiKeys: { table: "user_api_keys", sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
-  groups: { table: "groups", sort: "name", fields: "$key,name,identity,enabled" },
-  grants: { table: "permissions", fields: "$key,identity,identity_table,identity_key,table,row,list,read,create,modify,delete" },
-  webhooks: { table: "webhook_urls", sort: "name", fields: "$key,name,url,authorization_type" },
+  drives: { table: COMPUTE.machine_drives, fields: "$key,machine,name,media,interface,disksize,status#status as status" },
+  nics: { table: COMPUTE.machine_nics, fields: "$key,machine,name,interface,macaddress,vnet#name as vnet,status#status as status" },
+  devices: { table: COMPUTE.machine_devices, fields: "$key,machine,name,type,resource_group#name as group,status#status as status" },
+  vnets: { table: NETWORK.vnets, sort: "name", fields: "$key,name,type,network,running,machine#status#status as status" },
+  users: { table: IDENTITY.users, sort: "name", fields: "$key,name,role,type,enabled" },
+  apiKeys: { table: IDENTITY.user_api_keys, sort: "name", fields: "$key,name,user#name as user,expires,lastlogin_stamp" },
+  groups: { table: IDENTITY.groups, sort: "name", fields: "$key,name,identity,enabled" },
+  grants: { table: IDENTITY.permissions, fields: "$key,identity,identity_table,identity_key,table,row,list,read,create,modify,delete" },
+  webhooks: { table: AUTOMATION.webhook_urls, sort: "name", fields: "$key,name,url,authorization_type" },
   deliveries: {
-    table: "webhooks",
+    table: AUTOMATION.webhooks,
     sort: "-$key",
     limit: 25,
     fields: "$key,webhook_url#name as webhook,task#name as task,status,status_info as outcome,attempts,created",
   },
-  tasks: { table: "tasks", sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
-  taskEvents: { table: "task_events", fields: "$key,task#name as task,table,event" },
+  tasks: { table: AUTOMATION.tasks, sort: "name", fields: "$key,name,enabled,status,last_run,events_count,triggers_count" },
+  taskEvents: { table: AUTOMATION.task_events, fields: "$key,task#name as task,table,event" },
   taskSchedules: {
-    table: "task_schedule_triggers",
+    table: AUTOMATION.task_schedule_triggers,
     fields: "$key,task#name as task,schedule#name as schedule,schedule#repeat_every as every",
   },
 } satisfies Record<string, Listing>;

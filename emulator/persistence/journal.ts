@@ -12,8 +12,8 @@
  */
 import { closeSync, existsSync, fsyncSync, ftruncateSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import type { EmulatorContext } from "../core/context";
-import type { Row, RowKey } from "../tables/types";
+import type { EmulatorContext } from "../engine/context";
+import type { Row, RowKey } from "../model/types";
 
 export const JOURNAL_FILE = "journal.ndjson";
 

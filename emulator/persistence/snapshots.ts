@@ -7,8 +7,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import type { EmulatorContext } from "../core/context";
-import { ApiError, validationError } from "../core/errors";
+import type { EmulatorContext } from "../engine/context";
+import { ApiError, validationError } from "../model/errors";
 import { savedTables, writeFileAtomically, type SavedTables } from "./store";
 
 const KIND = "vplatform-emulator-snapshot";

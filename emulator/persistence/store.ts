@@ -10,10 +10,13 @@
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { Journal, replayJournal } from "./journal";
 import { dirname, join } from "node:path";
-import type { EmulatorContext } from "../core/context";
-import { BUSY_STATUSES, stoppedFields } from "../domain/machines";
-import { createMachineFor } from "../tables/machines";
-import type { Row } from "../tables/types";
+import type { EmulatorContext } from "../engine/context";
+import { BUSY_STATUSES, stoppedFields } from "../services/compute/machineState";
+import { createMachineFor } from "../services/compute/machines";
+import type { Row } from "../model/types";
+import { NETWORK } from "../services/network/names";
+import { CLUSTER } from "../services/cluster/names";
+import { COMPUTE } from "../services/compute/names";
 
 export const STATE_FILE = "state.json";
 const FORMAT = 1;
@@ -89,12 +92,12 @@ export function loadState(ctx: EmulatorContext, dataDir: string): boolean {
 
 /** State saved by an older emulator: vnets get their machine (stopped) and clusters their status row. */
 function addRuntimeRows(ctx: EmulatorContext): void {
-  for (const vnet of ctx.all("vnets")) {
+  for (const vnet of ctx.all(NETWORK.vnets)) {
     if (vnet.machine === undefined || vnet.machine === null) vnet.machine = createMachineFor(ctx, vnet, "vnet");
   }
-  for (const cluster of ctx.all("clusters")) {
-    if (ctx.get("cluster_status", cluster.$key)) continue;
-    ctx.insert("cluster_status", {
+  for (const cluster of ctx.all(CLUSTER.clusters)) {
+    if (ctx.get(CLUSTER.cluster_status, cluster.$key)) continue;
+    ctx.insert(CLUSTER.cluster_status, {
       $key: cluster.$key,
       cluster: cluster.$key,
       status: typeof cluster.status === "string" ? cluster.status : "online",
@@ -113,17 +116,17 @@ function keepKeyCountersAhead(ctx: EmulatorContext): void {
 
 /** Timers do not survive a restart: transitional states jump to where they were heading. */
 export function settleInFlight(ctx: EmulatorContext): void {
-  for (const status of ctx.all("machine_status")) {
+  for (const status of ctx.all(COMPUTE.machine_status)) {
     if (!BUSY_STATUSES.has(String(status.status))) continue;
     const on = status.powerstate === true && status.status !== "stopping";
     Object.assign(status, on ? { status: "running", running: true, state: "online" } : stoppedFields());
   }
-  for (const table of ["machine_drive_status", "machine_nic_status"]) {
+  for (const table of [COMPUTE.machine_drive_status, COMPUTE.machine_nic_status]) {
     for (const status of ctx.all(table)) {
       if (status.status !== "hotplugging") continue;
-      const parent = ctx.get(table === "machine_drive_status" ? "machine_drives" : "machine_nics", status.$key);
-      const on = parent ? ctx.get("machine_status", parent.machine)?.powerstate === true : false;
-      status.status = table === "machine_drive_status" ? (on ? "online" : "offline") : on ? "up" : "down";
+      const parent = ctx.get(table === COMPUTE.machine_drive_status ? COMPUTE.machine_drives : COMPUTE.machine_nics, status.$key);
+      const on = parent ? ctx.get(COMPUTE.machine_status, parent.machine)?.powerstate === true : false;
+      status.status = table === COMPUTE.machine_drive_status ? (on ? "online" : "offline") : on ? "up" : "down";
     }
   }
 }

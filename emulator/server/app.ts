@@ -5,11 +5,11 @@
  * the `/_emulator` admin scope; and `/version.json` (no authentication). Plain HTTP is never served.
  */
 import Fastify, { type FastifyInstance } from "fastify";
-import type { RateLimiter } from "../auth/rateLimit";
+import type { RateLimiter } from "../services/identity/rateLimit";
 import fp from "fastify-plugin";
 import { consolePlugin } from "../console/plugin";
-import { ApiError } from "../core/errors";
-import { VERSION_ANSWER } from "../tables/version";
+import { ApiError } from "../model/errors";
+import { VERSION_ANSWER } from "../services/system/version";
 import { adminPlugin, type AdminControls } from "./plugins/admin";
 import { apiTargetPlugin } from "./plugins/apiTarget";
 import { authenticationPlugin, requireCaller } from "./plugins/authentication";

@@ -1,6 +1,6 @@
 /** What every route of the server shares: the JSON answer, the body limit, query and header helpers. */
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { ApiError } from "../core/errors";
+import { ApiError } from "../model/errors";
 
 /** Request body limit (the spec leaves it open): 4 MiB, answered 413 beyond. */
 export const BODY_LIMIT = 4 * 1024 * 1024;

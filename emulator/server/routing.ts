@@ -4,7 +4,7 @@
  * path for requests before or without a route (counting, faults, unknown paths), refusing path tricks
  * (`..`, encoded slashes, control characters) with clear answers.
  */
-import { ApiError } from "../core/errors";
+import { ApiError } from "../model/errors";
 
 export interface ApiPath {
   /** "v4" or "sys". */

@@ -5,10 +5,10 @@
  * (`rowRoutes`) and runs through postToTable, so rights, the 404 for a missing
  * row, params validation and the handler are the action table's own.
  */
-import type { EmulatorContext } from "../core/context";
-import { ApiError } from "../core/errors";
-import { postToTable, type EngineResult } from "../core/engine";
-import type { Caller, RowRoute, TableDef } from "../tables/types";
+import type { EmulatorContext } from "../engine/context";
+import { ApiError } from "../model/errors";
+import { postToTable, type EngineResult } from "../requests/operations";
+import type { Caller, RowRoute, TableDef } from "../model/types";
 
 export interface RowAction {
   /** The action table. */

@@ -1,4 +1,4 @@
-import { nextRun } from "../../emulator/features/automation/schedules";
+import { nextRun } from "../../emulator/services/automation/schedules";
 import { WEEKDAYS } from "../schemas/fieldCodec";
 import {
   type CalendarSchedule,

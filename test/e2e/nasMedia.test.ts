@@ -6,7 +6,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { volumeWith, type TestVolume } from "../../emulator/features/volume-browser/testVolume";
+import { volumeWith, type TestVolume } from "../../emulator/services/volume-browser/testVolume";
 import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
 

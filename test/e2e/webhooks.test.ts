@@ -6,7 +6,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import got from "got";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import { Receiver, type ReceivedRequest } from "../../emulator/features/automation/testReceiver";
+import { Receiver, type ReceivedRequest } from "../../emulator/services/automation/testReceiver";
 import { startEmulator } from "../../emulator/index";
 import { collect, startE2e, type E2eContext } from "./harness";
 

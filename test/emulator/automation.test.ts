@@ -1,4 +1,4 @@
-import { Receiver } from "../../emulator/features/automation/testReceiver";
+import { Receiver } from "../../emulator/services/automation/testReceiver";
 import { startTestEmulator, type Client } from "./helpers";
 
 let c: Client;

@@ -5,10 +5,10 @@
  * fields are still refused, naming the field.
  */
 import { buildContext } from "../../emulator";
-import type { EmulatorContext } from "../../emulator/core/context";
-import { checkPath, checkSelection } from "../../emulator/core/knownFields";
+import type { EmulatorContext } from "../../emulator/engine/context";
+import { checkPath, checkSelection } from "../../emulator/engine/knownFields";
 import { parseFields } from "../../emulator/query";
-import type { TableDef } from "../../emulator/tables/types";
+import type { TableDef } from "../../emulator/model/types";
 import { CLIENT_FIELD_NAMES, type MakerClient, type NameUse } from "./clientFieldNames";
 
 const ctx: EmulatorContext = buildContext({ adminPassword: "unused" });

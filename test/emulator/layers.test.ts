@@ -1,60 +1,121 @@
 /**
- * The emulator's layers point one way (issue 10): the table types at the bottom import nothing of
- * the emulator; the context implements them without being imported by them; the query language
- * stands alone; only the entry point composes the HTTP server; the emulator never reaches into the
- * provider or the SDK. Each rule reads the import statements of the source files, so a new import
- * the wrong way fails here.
+ * The emulator's layers point one way: the contracts (model/) at the bottom, the query language beside them on
+ * its own; the table engine (engine/) implements the contracts; the services (services/<area>/) hold the tables
+ * and their behaviour, each using only the services listed before it in services/index.ts (and any service's
+ * table names); the API's operations (requests/) compose access and engine; the server, the console, the admin
+ * controls and persistence compose all of it; the entry points (index.ts, cli.ts, bench.ts) sit on top. Each
+ * rule reads the import statements of the source files (tests excluded), so a new import the wrong way fails here.
  */
-import { edges, sourceFiles } from "../importGraph";
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { allServices } from "../../emulator/services";
+import { type Edge, edges, root, sourceFiles } from "../importGraph";
 
-/** Each emulator module (`emulator/core/context`) with the modules of ours it imports, read as the provider's layering test reads them. */
-const graph = edges(["emulator"]);
-const files = sourceFiles("emulator").map((file) => ({
-  file: file.replace(/\.ts$/, ""),
-  imports: [
-    ...new Set(graph.filter((e) => e.from === file && /^(emulator|provider|sdk|env)\//.test(e.to)).map((e) => e.to.replace(/\.ts$/, ""))),
-  ],
-}));
-const importsOfFile = (name: string) => files.find((f) => f.file === name)!.imports;
+/** Rank of each folder (and top-level file) of emulator/: a module may import its own folder or a lower rank. */
+const RANKS: Record<string, number> = {
+  "emulator/model": 0,
+  "emulator/query": 0,
+  "emulator/engine": 1,
+  "emulator/services": 2,
+  "emulator/requests": 3,
+  "emulator/admin": 4,
+  "emulator/client": 4,
+  "emulator/console": 4,
+  "emulator/persistence": 4,
+  "emulator/server": 4,
+  "emulator/index.ts": 5,
+  "emulator/cli.ts": 5,
+  "emulator/bench.ts": 5,
+};
 
-describe("the emulator's imports point one way", () => {
-  test("tables/types.ts, the bottom layer, imports nothing of the emulator", () => {
-    expect(importsOfFile("emulator/tables/types")).toEqual([]);
+/** A relative import's module as a file (`emulator/engine/read.ts`), or the package name. */
+const fileOf = (target: string) =>
+  !target.startsWith("emulator") ? target : fs.existsSync(path.join(root, `${target}.ts`)) ? `${target}.ts` : `${target}/index.ts`;
+
+const graph: Edge[] = edges(["emulator"]).map((e) => ({ from: e.from, to: fileOf(e.to) }));
+
+const layerOf = (file: string) => Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
+
+/** The services' folders in registration order, each found by where its tables' names are declared. */
+const serviceFolders = allServices().map((service) => {
+  const declaring = sourceFiles("emulator/services").filter(
+    (file) =>
+      path.basename(file) === "names.ts" &&
+      service.tables.every((def) => fs.readFileSync(path.join(root, file), "utf8").includes(`"${def.name}"`)),
+  );
+  return path.dirname(declaring[0]);
+});
+const serviceRank = (file: string) => serviceFolders.findIndex((folder) => file.startsWith(`${folder}/`));
+const isNames = (file: string) => /^emulator\/services\/[^/]+\/names\.ts$/.test(file);
+
+/** Imports to a higher layer, and between services, to one listed later (names.ts excepted: they import only the model). */
+function upward(all: Edge[]): string[] {
+  return all
+    .filter((e) => e.to.startsWith("emulator/"))
+    .filter((e) => {
+      const [from, to] = [layerOf(e.from), layerOf(e.to)];
+      if (from === undefined || to === undefined) return true;
+      if (RANKS[to] > RANKS[from] || (from !== to && RANKS[to] === RANKS[from] && RANKS[from] < 4)) return true;
+      if (from !== "emulator/services" || to !== "emulator/services" || isNames(e.to)) return false;
+      if (e.from === "emulator/services/index.ts") return false; // the list composes the services
+      return serviceRank(e.to) > serviceRank(e.from) || e.to === "emulator/services/index.ts";
+    })
+    .map((e) => `${e.from} → ${e.to}`);
+}
+
+describe("the emulator's layers (model → engine → services → requests → server, console, admin, persistence → entry points)", () => {
+  test("every folder and top-level module of emulator/ has a rank", () => {
+    const entries = fs
+      .readdirSync(path.join(root, "emulator"), { withFileTypes: true })
+      .filter((d) => d.isDirectory() || d.name.endsWith(".ts"))
+      .map((d) => `emulator/${d.name}`);
+    expect(entries.filter((entry) => RANKS[entry] === undefined)).toEqual([]);
   });
 
-  test("core/context.ts imports only the table types, the clock and errors (never the reverse)", () => {
-    expect(importsOfFile("emulator/core/context").sort()).toEqual(["emulator/core/clock", "emulator/core/errors", "emulator/tables/types"]);
+  test("every service folder is a service of the list, in one place", () => {
+    const folders = fs
+      .readdirSync(path.join(root, "emulator/services"), { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => `emulator/services/${d.name}`);
+    expect([...serviceFolders].sort()).toEqual(folders.sort());
   });
 
-  test("core/clock.ts, under the context, imports nothing of the emulator", () => {
-    expect(importsOfFile("emulator/core/clock")).toEqual([]);
+  test("the rule sees an import that runs up, between layers and between services", () => {
+    const [compute, cluster] = ["emulator/services/compute", "emulator/services/cluster"];
+    expect(serviceRank(`${compute}/x.ts`)).toBeLessThan(serviceRank(`${cluster}/x.ts`));
+    expect(
+      upward([
+        { from: "emulator/engine/read.ts", to: "emulator/services/identity/access.ts" },
+        { from: `${compute}/power.ts`, to: `${cluster}/nodes.ts` },
+        { from: `${compute}/power.ts`, to: `${cluster}/names.ts` },
+        { from: `${cluster}/nodes.ts`, to: `${compute}/machines.ts` },
+        { from: "emulator/model/types.ts", to: "emulator/query/index.ts" },
+      ]),
+    ).toEqual([
+      "emulator/engine/read.ts → emulator/services/identity/access.ts",
+      `${compute}/power.ts → ${cluster}/nodes.ts`,
+      "emulator/model/types.ts → emulator/query/index.ts",
+    ]);
   });
 
-  test("the query language imports only itself", () => {
-    const outside = files
-      .filter((f) => f.file.startsWith("emulator/query/"))
-      .flatMap((f) => f.imports.filter((i) => !i.startsWith("emulator/query/")).map((i) => `${f.file} → ${i}`));
-    expect(outside).toEqual([]);
+  test("no module imports a layer above its own, or a service listed after its own", () => {
+    expect(upward(graph)).toEqual([]);
   });
 
-  test("domain/ uses tables/ only through the table types", () => {
-    const wrong = files
-      .filter((f) => f.file.startsWith("emulator/domain/"))
-      .flatMap((f) =>
-        f.imports.filter((i) => i.startsWith("emulator/tables/") && i !== "emulator/tables/types").map((i) => `${f.file} → ${i}`),
-      );
-    expect(wrong).toEqual([]);
+  test("a service's names.ts imports only the model (so any service may use any table's name)", () => {
+    const wrong = graph.filter((e) => isNames(e.from) && e.to.startsWith("emulator/") && layerOf(e.to) !== "emulator/model");
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
   test("only the entry point composes the HTTP server", () => {
-    const wrong = files
-      .filter((f) => !f.file.startsWith("emulator/server/") && f.file !== "emulator/index")
-      .flatMap((f) => f.imports.filter((i) => i.startsWith("emulator/server/")).map((i) => `${f.file} → ${i}`));
-    expect(wrong).toEqual([]);
+    const wrong = graph.filter(
+      (e) => e.to.startsWith("emulator/server/") && !e.from.startsWith("emulator/server/") && e.from !== "emulator/index.ts",
+    );
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 
-  test("nothing in the emulator imports the provider or the SDK", () => {
-    const wrong = files.flatMap((f) => f.imports.filter((i) => /^(provider|sdk)\//.test(i)).map((i) => `${f.file} → ${i}`));
-    expect(wrong).toEqual([]);
+  test("nothing in the emulator imports the provider, the SDK or the environment loader", () => {
+    const wrong = graph.filter((e) => /^(provider|sdk|env)\//.test(e.to));
+    expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });
 });

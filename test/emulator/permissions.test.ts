@@ -1,5 +1,5 @@
 /**
- * Per-object permissions (core/permissions.ts, docs/platform-api.md "Emulator notes: permissions"): a user with
+ * Per-object permissions (emulator/services/identity/grants.ts, docs/platform-api.md "Emulator notes: permissions"): a user with
  * role `none` reaches only what `permissions` grant to its identity or its groups', over real HTTPS.
  */
 import { type Auth, type Client, powerOnAndWait, startTestEmulator } from "./helpers";

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Receiver } from "../../emulator/features/automation/testReceiver";
+import { Receiver } from "../../emulator/services/automation/testReceiver";
 import { startTestEmulator, type Client } from "./helpers";
 
 // At this time scale a minute schedule fires every 60 ms.

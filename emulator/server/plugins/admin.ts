@@ -9,14 +9,15 @@ import type { FaultInjector } from "../../admin/faults";
 import type { SeededRandom } from "../../admin/random";
 import type { RequestRecorder } from "../../admin/recorder";
 import type { RequestCounter } from "../../admin/requestCounter";
-import type { SessionStore } from "../../auth/sessions";
-import { ManualClock, type TransitionClock } from "../../core/clock";
-import type { EmulatorContext } from "../../core/context";
-import { hasRole } from "../../core/engine";
-import { ApiError, validationError } from "../../core/errors";
+import type { SessionStore } from "../../services/identity/sessions";
+import { ManualClock, type TransitionClock } from "../../engine/clock";
+import type { EmulatorContext } from "../../engine/context";
+import { hasRole } from "../../services/identity/access";
+import { ApiError, validationError } from "../../model/errors";
 import type { SnapshotInfo } from "../../persistence/snapshots";
 import { sendJson } from "../reply";
 import { authenticationPlugin, requireCaller } from "./authentication";
+import { COMPUTE } from "../../services/compute/names";
 
 /** Saving and loading named snapshots of the running emulator (the entry point keeps its own access across a load). */
 export interface SnapshotControls {
@@ -110,7 +111,7 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   // A drive's content marker (hardware.ts `content`): a test writes it as a guest would and reads it after a restore.
   const driveOf = (request: { params: unknown }) => {
     const { key } = request.params as { key: string };
-    const drive = controls.ctx.get("machine_drives", key);
+    const drive = controls.ctx.get(COMPUTE.machine_drives, key);
     if (!drive) throw new ApiError(404, `drive '${key}' not found`);
     return drive;
   };
@@ -118,7 +119,7 @@ export async function adminPlugin(app: FastifyInstance, controls: AdminControls)
   app.put("/drives/:key/content", async (request, reply) => {
     const content = (request.body as Body)?.content;
     if (typeof content !== "string") throw validationError("content", "is required (a string)");
-    controls.ctx.update("machine_drives", driveOf(request).$key, { content });
+    controls.ctx.update(COMPUTE.machine_drives, driveOf(request).$key, { content });
     return sendJson(request, reply, 200, { content });
   });
 

@@ -6,11 +6,11 @@
  */
 import type { FastifyRequest } from "fastify";
 import fp from "fastify-plugin";
-import { authenticate, SESSION_HEADER } from "../../auth/authenticate";
-import type { SessionStore } from "../../auth/sessions";
-import type { EmulatorContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
-import type { Caller } from "../../tables/types";
+import { authenticate, SESSION_HEADER } from "../../services/identity/authenticate";
+import type { SessionStore } from "../../services/identity/sessions";
+import type { EmulatorContext } from "../../engine/context";
+import { ApiError } from "../../model/errors";
+import type { Caller } from "../../model/types";
 import { headerValue } from "../reply";
 
 declare module "fastify" {

@@ -6,8 +6,8 @@
  * clock (Node would send the wall time; a client learns the platform's time from it).
  */
 import fp from "fastify-plugin";
-import type { EmulatorContext } from "../../core/context";
-import { ApiError } from "../../core/errors";
+import type { EmulatorContext } from "../../engine/context";
+import { ApiError } from "../../model/errors";
 import { QueryError } from "../../query";
 import { BODY_LIMIT, sendJson } from "../reply";
 

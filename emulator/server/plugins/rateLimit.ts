@@ -1,6 +1,6 @@
 /** The per-API-key request budget: past it, 429 with Retry-After. Session and Basic callers are not limited (the spec limits keys). */
 import fp from "fastify-plugin";
-import type { RateLimiter } from "../../auth/rateLimit";
+import type { RateLimiter } from "../../services/identity/rateLimit";
 import { sendJson } from "../reply";
 import { AUTHENTICATION } from "./authentication";
 

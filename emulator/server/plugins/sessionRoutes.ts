@@ -3,11 +3,11 @@
  * route: the login is what authenticates), `DELETE /api/sys/tokens/:token` logs out; other methods 405.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { checkPassword } from "../../auth/authenticate";
-import type { SessionStore } from "../../auth/sessions";
-import type { EmulatorContext } from "../../core/context";
-import { creationBody } from "../../core/engine";
-import { ApiError, notFound } from "../../core/errors";
+import { checkPassword } from "../../services/identity/authenticate";
+import type { SessionStore } from "../../services/identity/sessions";
+import type { EmulatorContext } from "../../engine/context";
+import { creationBody } from "../../engine/write";
+import { ApiError, notFound } from "../../model/errors";
 import { sendJson } from "../reply";
 import { schemaOf } from "../routing";
 

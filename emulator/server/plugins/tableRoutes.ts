@@ -5,12 +5,13 @@
  * Each route first authenticates the caller (401) and finds the table (404), as the platform answers.
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import type { EmulatorContext } from "../../core/context";
-import { deleteByKey, hasRole, listVisibility, postToTable, requireAuthorizedRow, updateRow } from "../../core/engine";
-import { ApiError } from "../../core/errors";
-import { listRows, readRow } from "../../core/read";
-import { tableSchema } from "../../tables/schema";
-import type { Caller, TableDef } from "../../tables/types";
+import type { EmulatorContext } from "../../engine/context";
+import { deleteByKey, postToTable, updateRow } from "../../requests/operations";
+import { hasRole, listVisibility, requireAuthorizedRow } from "../../services/identity/access";
+import { ApiError } from "../../model/errors";
+import { listRows, readRow } from "../../engine/read";
+import { tableSchema } from "../../engine/schema";
+import type { Caller, TableDef } from "../../model/types";
 import { intOption, sendJson } from "../reply";
 import { postPathAction, putQueryAction, runRowAction } from "../rowActions";
 import { schemaOf } from "../routing";

@@ -1,7 +1,7 @@
 // The rules that need the platform, as check() runs them at preview: each refuses naming the
 // field, and sends no mutating request (the volume listing's job is the spec's only way to read
 // a volume: a POST to volume_browser, which changes nothing).
-import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
+import { volumeWith, type TestVolume } from "../../../emulator/services/volume-browser/testVolume";
 import { eventChoiceCheck, mediaPathCheck } from "../../../provider/reconcile/automation/checks";
 import { Session } from "../../../provider/reconcile/session";
 import { countOf, type Site, startSite, STARTUP_MS } from "./site";

@@ -1,7 +1,7 @@
 // A schedule made by the provider's operations runs its tasks on time (the emulator's
 // clock, at time scale 0.01 a minute is 0.6 s); its tasks are link rows, added and removed
 // without touching the schedule.
-import { Receiver } from "../../../emulator/features/automation/testReceiver";
+import { Receiver } from "../../../emulator/services/automation/testReceiver";
 import { scheduleRows } from "../../../provider/resources/schedule/platform";
 import { taskRows } from "../../../provider/resources/task/platform";
 import { webhookRows } from "../../../provider/resources/webhook/platform";

@@ -1,7 +1,7 @@
 // The look-ups against the emulator: files of a NAS volume through volume-browser jobs
 // (directory, extension filter, pages), a media file by path, the event catalog and the rows
 // of a table that has no resource of its own.
-import { volumeWith, type TestVolume } from "../../../emulator/features/volume-browser/testVolume";
+import { volumeWith, type TestVolume } from "../../../emulator/services/volume-browser/testVolume";
 import { readEventCatalog } from "../../../provider/reconcile/automation/eventCatalog";
 import { tableRows } from "../../../provider/reconcile/automation/tableRows";
 import { findMediaFile, findVolume, listDirectory, VolumeJobError, type Volume } from "../../../provider/reconcile/automation/volumeFiles";

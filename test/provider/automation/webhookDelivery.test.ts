@@ -2,7 +2,7 @@
 // emulator: a VM power-off makes the platform send the task's message (variables expanded)
 // with the declared headers in order and the declared authorization, to a local HTTPS
 // receiver with a self-signed certificate. Changes apply in place; deletion stops it all.
-import { Receiver, type ReceivedRequest } from "../../../emulator/features/automation/testReceiver";
+import { Receiver, type ReceivedRequest } from "../../../emulator/services/automation/testReceiver";
 import { isRunning, isStopped, waitForMachineStatus } from "../../../provider/reconcile/machineStatus";
 import { eventTriggerRows } from "../../../provider/resources/eventTrigger/platform";
 import { taskRows } from "../../../provider/resources/task/platform";

@@ -1,0 +1,26 @@
+/** `system`: the system's identity and version, one row. */
+import type { TableDef } from "../../model/types";
+import { API_VERSION_TEXT } from "./version";
+import { SYSTEM } from "./names";
+
+export const systemTable: TableDef = {
+  name: SYSTEM.system,
+  description: "the system's identity and version (one row)",
+  keyType: "int",
+  operations: ["list", "get"],
+  singleton: true,
+  fields: {
+    yb_version: { type: "string", readOnly: true },
+    os_version: { type: "string", readOnly: true },
+    cloud_name: { type: "string", readOnly: true },
+    branch: { type: "string", readOnly: true },
+  },
+  seed: (ctx) => {
+    ctx.insert(SYSTEM.system, {
+      yb_version: API_VERSION_TEXT,
+      os_version: API_VERSION_TEXT,
+      cloud_name: "vplatform-emulator",
+      branch: "stable",
+    });
+  },
+};

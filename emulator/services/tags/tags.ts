@@ -1,0 +1,83 @@
+/** Tags: categories (and what each can tag), tags, and their members (`vms/<key>`, `vnets/<key>`, ...). */
+import { checkOwnerRef } from "../../engine/ownerReference";
+import { ApiError } from "../../model/errors";
+import type { TableDef } from "../../model/types";
+import { NETWORK } from "../network/names";
+import { CLUSTER } from "../cluster/names";
+import { VOLUME_BROWSER } from "../volume-browser/names";
+import { IDENTITY } from "../identity/names";
+import { TAGS } from "./names";
+import { COMPUTE } from "../compute/names";
+
+/** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
+const TAGGABLE_ALSO = [
+  NETWORK.vnets,
+  CLUSTER.clusters,
+  CLUSTER.nodes,
+  VOLUME_BROWSER.volumes,
+  "vnet_rules",
+  "vmware_containers",
+  IDENTITY.users,
+  "tenant_nodes",
+  "sites",
+  IDENTITY.groups,
+  "tenants",
+];
+
+export const tagCategoriesTable: TableDef = {
+  name: TAGS.tag_categories,
+  description: "tag categories and what they can tag",
+  keyType: "int",
+  unique: { field: "name", message: "a tag category with that name exists" },
+  fields: {
+    name: { type: "string", required: true, maxLength: 128, summary: true },
+    description: { type: "text", default: "" },
+    single_tag_selection: { type: "bool", default: false },
+    taggable_vms: { type: "bool", default: true },
+    ...Object.fromEntries(TAGGABLE_ALSO.map((kind) => [`taggable_${kind}`, { type: "bool" as const, default: false }])),
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
+  },
+};
+
+export const tagsTable: TableDef = {
+  name: TAGS.tags,
+  description: TAGS.tags,
+  keyType: "int",
+  writeRole: "admin",
+  unique: { field: "name", message: "a tag with that name exists" },
+  fields: {
+    name: { type: "string", required: true, maxLength: 128, summary: true },
+    category: { type: "row", ref: TAGS.tag_categories, refMustExist: 404 },
+    description: { type: "text", default: "" },
+    members: { type: "rows", ref: TAGS.tag_members, via: "tag" },
+    created: { type: "created", readOnly: true },
+    modified: { type: "modified", readOnly: true },
+  },
+  hooks: {
+    afterDelete: (ctx, row) => {
+      for (const m of ctx.find(TAGS.tag_members, (x) => x.tag === row.$key)) ctx.remove(TAGS.tag_members, m.$key);
+    },
+  },
+};
+
+export const tagMembersTable: TableDef = {
+  name: TAGS.tag_members,
+  description: "tag memberships (member vms/<key>, vnets/<key>, ...); not updatable",
+  keyType: "int",
+  operations: ["list", "get", "create", "delete"],
+  writeRole: "vmoperator",
+  fields: {
+    tag: { type: "row", ref: TAGS.tags, required: true, refMustExist: 404 },
+    member: { type: "string", required: true },
+  },
+  hooks: {
+    validate: (ctx, row) =>
+      checkOwnerRef(ctx, "member", row.member, [COMPUTE.vms, NETWORK.vnets, CLUSTER.clusters, CLUSTER.nodes, IDENTITY.users]),
+    beforeCreate: (ctx, row) => {
+      if (ctx.find(TAGS.tag_members, (m) => m.tag === row.tag && m.member === row.member).length) {
+        throw new ApiError(409, "the member already carries this tag");
+      }
+    },
+  },
+};
