@@ -6,6 +6,7 @@ import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/framework/hardwareResource";
 import { PROGRESS } from "./progress-rows";
+import { ENGINE_PENDING_WARNING } from "./pending-creates";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -191,6 +192,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       const text = stripAnsi(d.message).trim();
       if (!text) continue;
       if (d.severity === "error") errors.push(text);
+      // A killed run's pending operations: the CLI settles them and says so in its own words (pending-creates.ts).
+      else if (ENGINE_PENDING_WARNING.test(text)) continue;
       else if (CALENDAR_NOTE.test(text)) calendar.push(text.replace(/^vplatform: /, ""));
       else if (d.severity === "warning" || /^vplatform:/m.test(text))
         warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));

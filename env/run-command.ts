@@ -16,6 +16,7 @@ import { waitingForLock } from "./lock-wait";
 import { engineErrorMessage } from "./engine-errors";
 import { fileBackendDir, repairedMessage, repairFileState } from "./file-state";
 import { EXIT, type Io } from "./cli-io";
+import { ENGINE_PENDING_WARNING, settlePendingCreates } from "./pending-creates";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
 
@@ -158,6 +159,9 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     await waitingForLock(attempt, { stack: args.stack, home, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     display.end();
     const plan = planFromEvents(events);
+    // The engine says when the state holds a killed run's pending operations (not under --refresh): settle them.
+    const pending = (command === "up" || command === "destroy") && (args.refresh || events.some(isPendingWarning));
+    if (pending) plan.warnings.push(...(await settlePendingCreates(opened.stack, command)));
     return report(outcome(command, plan), plan);
   } catch (e) {
     display.end();
@@ -170,6 +174,8 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     opened.dispose();
   }
 }
+
+const isPendingWarning = (e: EngineEvent) => ENGINE_PENDING_WARNING.test(e.diagnosticEvent?.message.trim() ?? "");
 
 /** The provider reads its settings from the environment: VPLATFORM_* of `env` reach the engine. */
 const platformSettings = (env: NodeJS.ProcessEnv): Record<string, string> =>
