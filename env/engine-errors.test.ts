@@ -76,3 +76,12 @@ describe("any engine error is said once, in the engine's own words, without the 
     expect(message).not.toMatch(/code: |stdout|stderr|err\?|Command failed/);
   });
 });
+
+describe("a checkpoint whose sidecar a kill left empty", () => {
+  test("the message names the file backend's directory in the repair command", () => {
+    const err = automationError("up --stack dev", "error: failed to load checkpoint: EOF");
+    expect(engineErrorMessage(err, "/srv/team/.vplatform/state")).toContain(
+      "`find /srv/team/.vplatform/state/.pulumi \\( -name '*.attrs' -o -name '*.tmp' \\) -delete` repairs it",
+    );
+  });
+});

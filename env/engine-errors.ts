@@ -22,11 +22,11 @@ export const damagedSidecarMessage = (dir = "<state directory>") =>
   `With no update running, \`${repairCommand(dir)}\` repairs it (the state files are whole; \`vplatform env\` does this itself), ` +
   `and a backend URL ending in ?${NO_SIDECAR} writes no sidecar again.`;
 
-/** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. */
-export function knownEngineError(err: unknown): string | undefined {
+/** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. `stateDir`: a file backend's. */
+export function knownEngineError(err: unknown, stateDir?: string): string | undefined {
   const text = err instanceof Error ? err.message : String(err);
   if (NO_PASSPHRASE.test(text)) return PASSPHRASE_NEEDED;
-  if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage();
+  if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage(stateDir);
   return undefined;
 }
 
@@ -41,8 +41,8 @@ function engineErrorLines(output: unknown): string[] {
 }
 
 /** The message for any error of an engine command: a known cause's sentence, else the engine's own error lines, once. */
-export function engineErrorMessage(err: unknown): string {
-  const known = knownEngineError(err);
+export function engineErrorMessage(err: unknown, stateDir?: string): string {
+  const known = knownEngineError(err, stateDir);
   if (known) return known;
   const result = (err as { commandResult?: CommandResult } | undefined)?.commandResult;
   // The engine says why it stopped on stderr; its stdout holds the run (the resources' own errors included).

@@ -139,7 +139,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     });
   } catch (e) {
     // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
-    const message = engineErrorMessage(e);
+    const message = engineErrorMessage(e, stateDir);
     io.stderr(`error: ${message}\n`);
     const plan = planFromEvents(events);
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
@@ -165,7 +165,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     return report(outcome(command, plan), plan);
   } catch (e) {
     display.end();
-    const message = engineErrorMessage(e);
+    const message = engineErrorMessage(e, stateDir);
     io.stderr(`error: ${message}\n`);
     // The resources' own errors say why when there are some; else the engine's reason is the report's error.
     const plan = planFromEvents(events);
