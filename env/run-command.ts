@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { type EngineEvent, type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
 import { type CliArgs, type EngineCommand, isLabCommand } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
@@ -16,6 +16,7 @@ import { waitingForLock } from "./lock-wait";
 import { engineErrorMessage } from "./engine-errors";
 import { fileBackendDir, repairedMessage, repairFileState } from "./file-state";
 import { EXIT, type Io } from "./cli-io";
+import { noSuchStack } from "./stack-outputs";
 import { ENGINE_PENDING_WARNING, settlePendingCreates } from "./pending-creates";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
@@ -105,7 +106,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     return EXIT.invalid;
   }
   const backend = chooseBackend(env, cwd, login);
-  const stateDir = fileBackendDir(backend.env.PULUMI_BACKEND_URL ?? login);
+  const stateDir = fileBackendDir(backend.env.PULUMI_BACKEND_URL);
   if (stateDir) {
     fs.mkdirSync(stateDir, { recursive: true });
     const removed = repairFileState(stateDir);
@@ -115,7 +116,9 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   if (isLabCommand(command) || command === "outputs") {
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
     const engineEnv = { ...platformSettings(env), ...backend.env };
-    return command === "outputs" ? runOutputsCommand(args, io, engineEnv) : runLabCommand(args, io, engineEnv, env);
+    return command === "outputs"
+      ? runOutputsCommand(args, io, engineEnv, backend.description)
+      : runLabCommand(args, io, engineEnv, env, backend.description);
   }
   const parallel = parallelismFor(args, environment?.env, cwd);
   io.stderr(
@@ -136,8 +139,14 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
       projectName: args.project,
       stackName: args.stack,
       env: { ...platformSettings(env), ...backend.env },
+      // Only preview and up may start a stack: a mistyped one for destroy, refresh or drift is refused, not made.
+      existing: !STARTS_A_STACK.has(command),
     });
   } catch (e) {
+    if (e instanceof StackNotFoundError) {
+      io.stderr(`error: ${noSuchStack(args, backend.description)}\n`);
+      return EXIT.invalid;
+    }
     // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
     const message = engineErrorMessage(e, stateDir);
     io.stderr(`error: ${message}\n`);
@@ -174,6 +183,9 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     opened.dispose();
   }
 }
+
+/** The commands that make the stack when it does not exist yet. */
+const STARTS_A_STACK: ReadonlySet<EngineCommand> = new Set(["preview", "up"]);
 
 const isPendingWarning = (e: EngineEvent) => ENGINE_PENDING_WARNING.test(e.diagnosticEvent?.message.trim() ?? "");
 

@@ -11,6 +11,7 @@ import {
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
+import { ProgramError } from "./programError";
 import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
 import {
   ApiKey,
@@ -104,11 +105,11 @@ export class Lab extends pulumi.ComponentResource {
 
   constructor(name: string, args: LabArgs, opts?: pulumi.ComponentResourceOptions) {
     super("vplatform:index:Lab", name, {}, opts);
-    if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
+    if (args.apiKey && !args.user) throw new ProgramError(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
     const now = Date.now();
     if (args.calendar) assertCalendar(name, args.calendar, now);
     if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
-      throw new pulumi.RunError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
+      throw new ProgramError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
     }
     const copies = planCopies({ name, ...args });
     const gate = clearOfExistingVnets(name, copies, opts);
@@ -210,7 +211,7 @@ function clearOfExistingVnets(lab: string, copies: LabCopy[], opts: pulumi.Compo
   const provider = opts?.provider instanceof Provider ? opts.provider : undefined;
   return getTableRowsOutput({ table: VNET_TABLE, fields: ["name", "network"], limit: 0 }, { provider }).apply(({ rows }) => {
     const clashes = existingVnetClashes(lab, copies, rows as { name: string; network?: string }[]);
-    if (clashes.length > 0) throw new pulumi.RunError(clashes.join("\n"));
+    if (clashes.length > 0) throw new ProgramError(clashes.join("\n"));
     return [] as pulumi.Resource[];
   });
 }

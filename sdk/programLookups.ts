@@ -4,6 +4,7 @@ import type { Session } from "../provider/reconcile/session";
 import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
 import { dynamicSessions } from "../provider/resources/framework/sessionRegistry";
 import type { LookupOptions } from "./lookupOptions";
+import { ProgramError } from "./programError";
 import type { SiteSettings } from "./provider";
 import type { Computed, DeepInput } from "./types";
 
@@ -33,7 +34,10 @@ export function lookup<A, R>(fn: LookupName): (args: A) => Promise<Computed<R>> 
 /** The look-up `fn` on the site `settings` (a Provider's), or on the stack config's without. */
 function lookupOn<A, R>(fn: LookupName, settings: SiteSettings | undefined, args: A): Promise<Computed<R>> {
   const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
-  return runLookup(declared, programSession(settings), args) as Promise<Computed<R>>;
+  // Its message names the function and the argument: the program fails with it alone.
+  return runLookup(declared, programSession(settings), args).catch((err: unknown) => {
+    throw new ProgramError(err instanceof Error ? err.message : String(err));
+  }) as Promise<Computed<R>>;
 }
 
 /**

@@ -261,6 +261,36 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect((await vplatform("destroy", "environments/out.yaml", "--stack", "out")).code).toBe(0);
   }, 300_000);
 
+  test("a `pulumi login` made for other work is not followed: the stack goes to the local default, and stderr names the login it ignored", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-home-"));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "ts-work-state-"));
+    try {
+      const login = `file://${elsewhere}`;
+      fs.writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: login, accounts: { [login]: {} } }));
+      fs.writeFileSync(path.join(repo, "environments", "login.yaml"), "vnets:\n  - { name: login-net, network: 10.41.0.0/24 }\n");
+      const r = await vplatformWith({ PULUMI_HOME: home }, "preview", "environments/login.yaml", "--stack", "login");
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`(local default: set PULUMI_BACKEND_URL for a shared one; not ${login} of \`pulumi login\``);
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      expect(fs.existsSync(path.join(repo, ".vplatform", "state", ".pulumi", "stacks", "vplatform-env", "login.json"))).toBe(true);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test("a mistyped stack is refused, not made, by destroy, refresh and drift: exit 3 naming --stack and the backend", async () => {
+    const stacks = path.join(repo, ".vplatform", "state", ".pulumi", "stacks", "vplatform-env");
+    const before = fs.existsSync(stacks) ? fs.readdirSync(stacks).sort() : [];
+    for (const command of ["destroy", "refresh", "drift"]) {
+      const r = await vplatform(command, "environments/dev.yaml", "--stack", "ghost");
+      expect({ command, code: r.code, stdout: r.stdout }).toEqual({ command, code: 3, stdout: "" });
+      expect(r.stderr).toContain("error: --stack ghost: no such stack of project 'vplatform-env' in file://");
+      expect(r.stderr).toContain("nothing was run");
+    }
+    expect(fs.existsSync(stacks) ? fs.readdirSync(stacks).sort() : []).toEqual(before);
+  }, 120_000);
+
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
     fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
     const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");
