@@ -1,6 +1,7 @@
 // `vplatform env ...` (the compiled CLI, as a user runs it) on an environment
 // file in a temporary directory outside the repository, under the real engine
 // against the emulator: preview, up, drift, refresh, destroy and their exit codes.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -315,6 +316,62 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(output).not.toMatch(/Unhandled exception|\n\s+at .*\.js:\d+/);
     expect(await api("GET", "/v4/vnets?fields=$key")).toEqual(before);
   }, 120_000);
+
+  describe("a platform that takes the connection and never answers: one request timeout, then an error naming the endpoint", () => {
+    // A file naming a vnet it does not declare: the program looks it up before anything is declared.
+    const LOOKUP = "vms:\n  - { name: probe, nics: [{ vnet: existing-net }] }\n";
+    const expectNamed = (output: string, endpoint: string, started: number) => {
+      expect(output).toContain(
+        `${endpoint} accepted the connection but never answered within 5 s (VPLATFORM_REQUEST_TIMEOUT_MS): check VPLATFORM_ENDPOINT`,
+      );
+      expect(output).not.toMatch(/\n\s+at .*:\d+|Unhandled exception/);
+      // One request's 5 s and the engine's start, not the retries' minute.
+      expect((Date.now() - started) / 1000).toBeLessThan(40);
+    };
+
+    test("a server that accepts and says nothing", async () => {
+      fs.writeFileSync(path.join(repo, "environments", "lookup.yaml"), LOOKUP);
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      const endpoint = `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      try {
+        const started = Date.now();
+        const r = await vplatformWith(
+          { VPLATFORM_ENDPOINT: endpoint, VPLATFORM_REQUEST_TIMEOUT_MS: "5000" },
+          "preview",
+          "environments/lookup.yaml",
+          "--stack",
+          "silent",
+        );
+        expect(r.code).toBe(1);
+        expectNamed(r.stdout + r.stderr, endpoint, started);
+      } finally {
+        silent.close();
+      }
+    }, 120_000);
+
+    test("the emulator guide's in-process emulator, and the CLI called synchronously: its event loop never turns", () => {
+      fs.writeFileSync(path.join(repo, "environments", "lookup.yaml"), LOOKUP);
+      const keep = ["PATH", "HOME", "VPLATFORM_PULUMI_ROOT", "NODE_OPTIONS"];
+      const env = {
+        ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])),
+        PULUMI_HOME: path.join(repo, ".pulumi-home"),
+        VPLATFORM_ENDPOINT: emulator.url,
+        VPLATFORM_API_KEY: emulator.apiKey,
+        VPLATFORM_CA_CERT: emulator.caCert,
+        VPLATFORM_REQUEST_TIMEOUT_MS: "5000",
+      };
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [cli, "env", "preview", "environments/lookup.yaml", "--stack", "sync"], {
+        cwd: repo,
+        env,
+        encoding: "utf8",
+        timeout: 100_000,
+      });
+      expect(r.status).toBe(1);
+      expectNamed(r.stdout + r.stderr, emulator.url, started);
+    }, 120_000);
+  });
 
   test("an endpoint where nothing answers: the hint names VPLATFORM_ENDPOINT, the CLI's own setting, not stack config or --run-program", async () => {
     const closed = await new Promise<number>((resolve) => {
