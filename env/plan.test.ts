@@ -280,6 +280,37 @@ describe("a plan is built from the engine's events", () => {
     ]);
     expect(plan.errors).toEqual(["update failed"]);
   });
+
+  test("a policy pack's verdicts: a mandatory one is an error, an advisory one a warning, each naming the rule, the resource and the violation (the engine's bare 'preview failed' dropped)", () => {
+    const policy = (enforcementLevel: "mandatory" | "warning", policyName: string, message: string) =>
+      ({
+        sequence: seq++,
+        timestamp: 0,
+        policyEvent: {
+          resourceUrn: "urn:pulumi:prod::vplatform-env::pulumi-nodejs:dynamic/vplatform:VirtualMachine::web",
+          message,
+          color: "never",
+          policyName,
+          policyPackName: "vplatform",
+          policyPackVersion: "0.1.0",
+          policyPackVersionTag: "0.1.0",
+          enforcementLevel,
+        },
+      }) as EngineEvent;
+    const plan = planFromEvents([
+      policy(
+        "mandatory",
+        "prod-vms-refuse-power-cycle",
+        "VMs of production stacks set `powerCyclePolicy: refuse`\nstack 'prod' is production (prod*): set powerCyclePolicy: refuse on VM 'web'",
+      ),
+      policy("warning", "vm-size-limits", "VM 'web': ram 131072 MB is above the limit of 65536 MB"),
+      diag("error", "preview failed"),
+    ]);
+    expect(plan.errors).toEqual([
+      "policy prod-vms-refuse-power-cycle (VirtualMachine web): stack 'prod' is production (prod*): set powerCyclePolicy: refuse on VM 'web'",
+    ]);
+    expect(plan.warnings).toEqual(["policy vm-size-limits (VirtualMachine web): VM 'web': ram 131072 MB is above the limit of 65536 MB"]);
+  });
 });
 
 describe("a plan's changes as its reader sees them", () => {

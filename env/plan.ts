@@ -162,6 +162,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
   const warnings: string[] = [];
   const calendar: string[] = [];
   const errors: string[] = [];
+  const policyErrors: string[] = [];
   for (const e of events) {
     // A refresh step's outcome: op "refresh" inside a preview, "update"/"delete"/"same" in a refresh.
     const read = e.resOutputsEvent?.metadata;
@@ -187,6 +188,15 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       // One entry per resource: a replacement shows as three steps, "replace" carries the keys.
       else if (action && (!byUrn.has(m.urn) || m.op === "replace")) byUrn.set(m.urn, plannedChange(action, m));
     }
+    // A policy pack's verdict: the report (and the PR comment made of it) says the rule and why, not only that it failed.
+    const p = e.policyEvent;
+    if (p) {
+      const on = p.resourceUrn ? ` (${shortType(p.resourceUrn.split("::")[2]?.split("$").pop() ?? "")} ${nameOf(p.resourceUrn)})` : "";
+      // The message is the rule's description, then the violation: the violation says it.
+      const lines = stripAnsi(p.message).trim().split("\n");
+      const text = `policy ${p.policyName}${on}: ${(lines.length > 1 ? lines.slice(1) : lines).join(" ").trim()}`;
+      (p.enforcementLevel === "mandatory" ? (policyErrors.push(text), errors) : warnings).push(text);
+    }
     const d = e.diagnosticEvent;
     if (d) {
       const text = stripAnsi(d.message).trim();
@@ -207,7 +217,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
     outside: [...outside.values()],
     warnings: [...new Set(warnings)],
     ...(calendar.length ? { calendar: [...new Set(calendar)] } : {}),
-    errors: [...new Set(errors)],
+    // The engine's bare "preview failed" says nothing a broken rule does not.
+    errors: [...new Set(errors)].filter((e) => !(policyErrors.length && /^(preview|update) failed$/.test(e))),
   };
 }
 
