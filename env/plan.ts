@@ -195,7 +195,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       // The message is the rule's description, then the violation: the violation says it.
       const lines = stripAnsi(p.message).trim().split("\n");
       const text = `policy ${p.policyName}${on}: ${(lines.length > 1 ? lines.slice(1) : lines).join(" ").trim()}`;
-      (p.enforcementLevel === "mandatory" ? (policyErrors.push(text), errors) : warnings).push(text);
+      if (p.enforcementLevel === "mandatory") policyErrors.push(text);
+      else warnings.push(text);
     }
     const d = e.diagnosticEvent;
     if (d) {
@@ -218,7 +219,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
     warnings: [...new Set(warnings)],
     ...(calendar.length ? { calendar: [...new Set(calendar)] } : {}),
     // The engine's bare "preview failed" says nothing a broken rule does not.
-    errors: [...new Set(errors)].filter((e) => !(policyErrors.length && /^(preview|update) failed$/.test(e))),
+    errors: [...new Set([...policyErrors, ...errors])].filter((e) => !(policyErrors.length && /^(preview|update) failed$/.test(e))),
   };
 }
 
