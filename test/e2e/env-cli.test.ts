@@ -129,6 +129,17 @@ describe("vplatform env provisions an environment file from the team's own repos
       fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? stateFiles(path.join(d, e.name)) : [e.name]));
     expect(stateFiles(path.join(repo, ".vplatform", "state")).filter((f) => f.endsWith(".attrs"))).toEqual([]);
 
+    // Right after the up (no refresh since): its VmPower started the VM after the create recorded it stopped, and
+    // a team that refuses restarts is refused the RAM change in the plan, in the CLI's own words.
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT.replace("    ram: 2048\n", "    ram: 4096\n    powerCyclePolicy: refuse\n"));
+    const refusedAtOnce = await vplatform("preview", file, "--stack", "dev");
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT);
+    expect(refusedAtOnce.code).toBe(1);
+    expect(refusedAtOnce.stdout).toMatch(
+      /ram 2048 → 4096 needs a power cycle of VM 'team-web' and powerCyclePolicy is 'refuse'.*\(judged running, as the file declares it; run `vplatform env refresh`/,
+    );
+    expect(refusedAtOnce.stdout + refusedAtOnce.stderr).not.toContain("pulumi refresh");
+
     // Only a bookkeeping input differs (as an `up --target` of the VM alone leaves it): no change, no drift.
     recordDrivePolicy("refuse");
     const bookkeeping = await vplatform("drift", file, "--stack", "dev");
