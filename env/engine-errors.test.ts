@@ -1,5 +1,5 @@
 import { CommandError } from "@pulumi/pulumi/automation";
-import { PASSPHRASE_NEEDED, engineErrorMessage, knownEngineError } from "./engine-errors";
+import { PASSPHRASE_NEEDED, engineErrorMessage, engineKilledMessage, knownEngineError } from "./engine-errors";
 
 const PULUMI = "/work/.tools/pulumi/bin/pulumi";
 /** The Automation API's error, as it threw it (`pulumi login file://…`, no passphrase set), around the engine's `error:` line. */
@@ -83,5 +83,22 @@ describe("a checkpoint whose sidecar a kill left empty", () => {
     expect(engineErrorMessage(err, "/srv/team/.vplatform/state")).toContain(
       "`find /srv/team/.vplatform/state/.pulumi \\( -name '*.attrs' -o -name '*.tmp' \\) -delete` repairs it",
     );
+  });
+});
+
+describe("an engine killed from outside", () => {
+  test("is said as such, with what to do, not as the Automation API's command result", () => {
+    const killed = Object.assign(new Error("Command was killed with SIGKILL (Forced termination): pulumi up --yes"), { signal: "SIGKILL" });
+    const err = new (CommandError as unknown as new (r: object) => Error)({
+      code: -2,
+      stdout: "",
+      stderr: killed.message,
+      err: killed,
+      toString: () => `code: -2\n stdout: \n stderr: ${killed.message}\n err?: ${killed}\n`,
+    });
+    const message = engineErrorMessage(err);
+    expect(message).toBe(engineKilledMessage("SIGKILL"));
+    expect(message).toContain("the engine (pulumi) was killed (SIGKILL) before it finished");
+    expect(message).not.toMatch(/code: |stdout|err\?/);
   });
 });

@@ -31,7 +31,7 @@ export function knownEngineError(err: unknown, stateDir?: string): string | unde
 }
 
 /** The command result the Automation API's CommandError carries. */
-type CommandResult = { stderr?: unknown; stdout?: unknown };
+type CommandResult = { stderr?: unknown; stdout?: unknown; err?: unknown };
 
 /** The engine's `error: …` lines of a command's output, each once, without the prefix the CLI adds back. */
 function engineErrorLines(output: unknown): string[] {
@@ -48,5 +48,20 @@ export function engineErrorMessage(err: unknown, stateDir?: string): string {
   // The engine says why it stopped on stderr; its stdout holds the run (the resources' own errors included).
   const lines = result ? [engineErrorLines(result.stderr), engineErrorLines(result.stdout)].find((l) => l.length) : undefined;
   if (lines) return lines.join("\n");
+  const killed = killedBy(result);
+  if (killed) return engineKilledMessage(killed);
   return err instanceof Error ? err.message : String(err);
 }
+
+/** The signal that killed the engine, when it was killed (the Automation API then holds its runner's error). */
+function killedBy(result: CommandResult | undefined): string | undefined {
+  const err = result?.err as { signal?: unknown } | undefined;
+  if (typeof err?.signal === "string") return err.signal;
+  return /was killed with (SIG[A-Z]+)/.exec(typeof result?.stderr === "string" ? result.stderr : "")?.[1];
+}
+
+/** What a killed engine means, instead of the Automation API's command result. */
+export const engineKilledMessage = (signal: string) =>
+  `the engine (pulumi) was killed (${signal}) before it finished, by something outside it (a job's timeout, the OOM ` +
+  "killer): what it recorded is kept, and the resources it had under way are taken over by the next run. Run the " +
+  "command again; if it says the stack is locked, run the `pulumi cancel` it prints first.";

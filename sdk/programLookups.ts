@@ -47,7 +47,8 @@ function lookupOn<A, R>(fn: LookupName, settings: SiteSettings | undefined, args
 export const outputOf =
   <A, R>(fn: LookupName) =>
   (args: DeepInput<A>, opts?: LookupOptions): pulumi.Output<Computed<R>> => {
-    const site: pulumi.Input<SiteSettings | undefined> = opts?.provider?.settings;
+    // The site's secret settings (its API key) only reach the platform: the answer is secret only when the arguments are.
+    const site = opts?.provider ? pulumi.unsecret(opts.provider.settings) : undefined;
     return pulumi.all([pulumi.output(args), site]).apply(([a, settings]) => lookupOn<A, R>(fn, settings, a as A)) as pulumi.Output<
       Computed<R>
     >;

@@ -173,6 +173,8 @@ function resolveCredentials(read: (s: Setting) => string | undefined, named: Set
 
 /** `https://host[:port]`, without a trailing slash or `/api` (both are common when pasting). */
 export function parseEndpoint(text: string, fail: (problem: string) => never): string {
+  // `127.0.0.1:8443`, `platform.example.com`: the address without its scheme, the usual slip.
+  if (!text.includes("://")) return fail(`has no scheme: write it as https://${text.replace(/^\/+/, "")}`);
   let url: URL;
   try {
     url = new URL(text);

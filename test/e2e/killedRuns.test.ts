@@ -341,3 +341,31 @@ describe(`SIGKILL of the whole process group of a 20-VM env up and destroy at ${
     900_000,
   );
 });
+
+describe("the engine alone killed under the CLI (the OOM killer picks the biggest process)", () => {
+  test("the report says the engine was killed and what to do, not the Automation API's command result", async () => {
+    const marker = `engine-only-${process.pid}`;
+    const child = spawn(process.execPath, [cli, "env", "up", FILE, "--stack", STACK, "--json"], {
+      cwd: repo,
+      env: { ...env, [RUN_MARKER]: marker },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+    child.stderr!.resume();
+    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+    let engine: { pid: number } | undefined;
+    while (!engine) {
+      engine = processesOfRun(marker).find(
+        (p) => /\bpulumi up\b/.test(p.cmd) && processesOfRun(marker).some((q) => /dynamic-provider/.test(q.cmd)),
+      );
+      await sleep(20);
+    }
+    process.kill(engine.pid, "SIGKILL");
+    expect(await exited).toBe(1);
+    const report = JSON.parse(stdout);
+    expect(report).toMatchObject({ command: "up", result: "failed", exitCode: 1 });
+    expect(report.plan.errors).toEqual([expect.stringContaining("the engine (pulumi) was killed (SIGKILL) before it finished")]);
+    expect(JSON.stringify(report)).not.toMatch(/code: |stdout: |err\?: /);
+  }, 300_000);
+});
