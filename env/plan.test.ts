@@ -281,6 +281,13 @@ describe("a plan is built from the engine's events", () => {
     expect(plan.errors).toEqual(["update failed"]);
   });
 
+  test("a line shown on its resource while it works (ephemeral: a wait, a network powered on at create) is no warning", () => {
+    const shown = { ...diag("info", "vplatform: vnet 'course-01': powerState is running: powering it on\n") } as EngineEvent;
+    shown.diagnosticEvent!.ephemeral = true;
+    const plan = planFromEvents([shown, diag("info", "vplatform: vnet 'lab': mtu 1500 → 9000 RESTARTS the running network\n")]);
+    expect(plan.warnings).toEqual(["vplatform: vnet 'lab': mtu 1500 → 9000 RESTARTS the running network"]);
+  });
+
   test("a policy pack's verdicts: a mandatory one is an error, an advisory one a warning, each naming the rule, the resource and the violation (the engine's bare 'preview failed' dropped)", () => {
     const policy = (enforcementLevel: "mandatory" | "warning", policyName: string, message: string) =>
       ({

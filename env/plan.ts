@@ -199,7 +199,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       else warnings.push(text);
     }
     const d = e.diagnosticEvent;
-    if (d) {
+    // Ephemeral: a line shown on its resource while it works (a wait, a routine power step), not kept with the run.
+    if (d && !d.ephemeral) {
       const text = stripAnsi(d.message).trim();
       if (!text) continue;
       if (d.severity === "error") errors.push(text);

@@ -46,7 +46,7 @@ describe("vplatform-emulator snapshot save|load|list", () => {
 });
 
 describe("offline writes refuse a data directory an emulator is running on", () => {
-  test("snapshot load and --create-api-key name the running emulator's pid and what to do; after it stops they work", async () => {
+  test("snapshot load and save and --create-api-key name the running emulator's pid and what to do; after it stops they work", async () => {
     const dataDir = scratch();
     const snapshots = scratch();
     const running = await startTestEmulator({ dataDir, snapshotDir: snapshots });
@@ -60,6 +60,10 @@ describe("offline writes refuse a data directory an emulator is running on", () 
       expect(load.err).toContain(`in use by the emulator running with pid ${process.pid} (${running.emu.url})`);
       expect(load.err).toContain(`Stop it first (kill ${process.pid})`);
       expect(load.err).toContain(`POST ${running.emu.url}/_emulator/snapshots/base/load`);
+      // Its directory holds what it last flushed, not its state: a save is refused too, naming the way that works.
+      const save = await cli("snapshot", "save", "later", "--data-dir", dataDir, "--snapshot-dir", snapshots);
+      expect([save.code, save.out]).toEqual([2, ""]);
+      expect(save.err).toContain(`POST ${running.emu.url}/_emulator/snapshots {"name": "later"}`);
       const key = await cli("--data-dir", dataDir, "--create-api-key", "offline");
       expect([key.code, key.out]).toEqual([2, ""]);
       expect(key.err).toContain(`pid ${process.pid}`);
