@@ -213,6 +213,9 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
     const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
     expect(readme).toContain("TS5107");
     expect(readme).toContain('"moduleResolution": "bundler"');
+    // The package reference says the same.
+    const reference = fs.readFileSync(path.join(repoRoot, "docs", "reference", "package.md"), "utf8");
+    expect(reference).toMatch(/TypeScript 6 refuses \(TS5107\): set it to `bundler`/);
   });
   test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
     fs.writeFileSync(
