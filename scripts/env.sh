@@ -16,6 +16,8 @@ PULUMI_VERSION="$(sed -n 's/.*"@pulumi\/pulumi": "\([0-9.]*\)".*/\1/p' "$ROOT/pa
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
+source "$ROOT/scripts/setup-step.sh" # step: one line per set-up step, the tools' output in a log
+
 node_fits() {
   command -v node >/dev/null 2>&1 || return 1
   node -e "const [M,m]=process.versions.node.split('.').map(Number); process.exit(M>$NODE_MAJOR||(M===$NODE_MAJOR&&m>=$NODE_MIN_MINOR)?0:1)"
@@ -25,9 +27,9 @@ ensure_node() {
   local dir="$VPLATFORM_CACHE/node$NODE_MAJOR"
   [ -x "$dir/node_modules/node/bin/node" ] && export PATH="$dir/node_modules/node/bin:$PATH"
   node_fits && return 0
-  log "installing Node $NODE_MAJOR from the npm registry's node package into $dir"
   mkdir -p "$dir"
-  npm install --prefix "$dir" --no-save --loglevel=error "node@$NODE_MAJOR" >&2
+  step "installing Node $NODE_MAJOR from the npm registry's node package into $dir" \
+    npm install --prefix "$dir" --no-save --loglevel=error "node@$NODE_MAJOR"
   export PATH="$dir/node_modules/node/bin:$PATH"
   node_fits || { log "Node $NODE_MAJOR.$NODE_MIN_MINOR+ is required; got $(node --version)"; exit 1; }
 }
@@ -37,9 +39,9 @@ ensure_node() {
 ensure_other_node() {
   local major="$1" var="$2" dir="$VPLATFORM_CACHE/node$1"
   if [ ! -x "$dir/node_modules/node/bin/node" ]; then
-    log "installing Node $major from the npm registry's node package into $dir (tests)"
     mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --loglevel=error "node@$major" >&2
+    step "installing Node $major from the npm registry's node package into $dir (tests)" \
+      npm install --prefix "$dir" --no-save --loglevel=error "node@$major"
   fi
   export "$var=$dir/node_modules/node/bin/node"
 }
@@ -50,8 +52,7 @@ ensure_npm_packages() {
   want="$( (cat "$ROOT/package.json"; cat "$ROOT/package-lock.json" 2>/dev/null; node --version) | sha1sum | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     # npm ci: exactly the lock file (fails if package.json and the lock disagree: run `npm install` and commit the lock).
-    log "installing npm packages (npm ci)"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    step "installing npm packages (npm ci)" bash -c 'cd "$1" && npm ci --no-audit --no-fund --loglevel=error' npm-ci "$ROOT"
     echo "$want" > "$stamp"
   fi
 }
@@ -76,11 +77,10 @@ build_cached() { # name srcdir -> prints the cached binary path
       flock "$lock"
     fi
     if [ ! -x "$dir/$name" ]; then
-      log "building $name from Go modules (first time only; a few minutes)"
       rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-      local started=$SECONDS
-      bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
-      log "built $name in $((SECONDS - started)) s"
+      # Run in a command substitution (no errexit there): a failed build stops here, explicitly.
+      step "building $name from Go modules (first time only; a few minutes)" \
+        bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" || return
       rm -rf "$dir" && mv "$dir.tmp" "$dir"
     fi
     exec {lock}>&-
@@ -112,13 +112,13 @@ ensure_engine() {
   else
     cli="$(build_cached pulumi "$ROOT/tools/pulumi")"
   fi
-  local engine
-  engine="$(assemble_engine "$cli" \
-    "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" \
-    "$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")" \
-    "$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")" \
-    "$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")" \
-    "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
+  # One assignment each: a failed build stops the set-up (a substitution inside another's arguments would not).
+  local nodejs yaml python go engine
+  nodejs="$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")"
+  yaml="$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")"
+  python="$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")"
+  go="$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")"
+  engine="$(assemble_engine "$cli" "$nodejs" "$yaml" "$python" "$go" "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
   rm -f "$bin/pulumi-resource-vplatform" # earlier set-ups put our plugin here (see install_plugin)
@@ -160,8 +160,8 @@ python_venv() { # dir pip-install-arguments... -> a virtualenv at dir holding th
   flock "$lock" # another set-up may be making it (a virtualenv's scripts name its directory: made in place)
   if [ ! -f "$dir/.complete" ]; then
     rm -rf "$dir"
-    python3 -m venv "$dir" >&2
-    "$dir/bin/pip" install -q --disable-pip-version-check "$@" >&2
+    step "making the virtualenv $dir" python3 -m venv "$dir"
+    step "installing $* into it" "$dir/bin/pip" install -q --disable-pip-version-check "$@"
     touch "$dir/.complete"
   fi
   exec {lock}>&-
@@ -173,9 +173,9 @@ ensure_python_sdk_tools() {
   hash="$( (printf '%s\n' "${wants[@]}"; python3 --version) | sha1sum | cut -c1-12)"
   export VPLATFORM_PYTHON_WHEELS="$VPLATFORM_CACHE/python-wheels-$hash"
   if [ ! -f "$VPLATFORM_PYTHON_WHEELS/.complete" ]; then
-    log "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS"
     mkdir -p "$VPLATFORM_PYTHON_WHEELS"
-    python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS" >&2
+    step "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS" \
+      python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS"
     touch "$VPLATFORM_PYTHON_WHEELS/.complete"
   fi
   export VPLATFORM_PYTHON_TOOLS="$VPLATFORM_CACHE/python-tools-$hash"
@@ -188,7 +188,6 @@ PYVERGEOS_VERSION=1.7.1
 ensure_pyvergeos() {
   local dir="$VPLATFORM_CACHE/pyvergeos-$PYVERGEOS_VERSION-$(python3 --version | tr -dc '0-9.')"
   export VPLATFORM_PYVERGEOS_PYTHON="$dir/bin/python"
-  [ -f "$dir/.complete" ] || log "installing pyvergeos $PYVERGEOS_VERSION from PyPI into $dir (tests)"
   python_venv "$dir" "pyvergeos==$PYVERGEOS_VERSION"
 }
 
@@ -206,9 +205,10 @@ ensure_system_packages() {
     log "missing Debian packages the tests need: ${missing[*]} (apt-get install -y ${missing[*]}, as root)"
     return 0
   fi
-  log "installing Debian's ${missing[*]} (shared-state and browser tests)"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}") >&2 ||
-    log "installing ${missing[*]} failed"
+  # A failure here is said (with the log) but does not stop the set-up: only the tests that need them fail.
+  step "installing Debian's ${missing[*]} (shared-state and browser tests)" \
+    bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' apt "${missing[@]}" ||
+    true
 }
 
 # What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS): not for the main job. ./dev lab, emulator and
@@ -227,5 +227,8 @@ ensure_engine
 ensure_python_sdk_tools
 engine_env
 install_plugin
+# Every step succeeded: its log says nothing worth keeping.
+rm -f "$VPLATFORM_SETUP_LOG"
+unset VPLATFORM_SETUP_LOG
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
 unset VPLATFORM_CALLER_SHELL_OPTIONS
