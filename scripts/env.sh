@@ -211,7 +211,7 @@ ensure_system_packages() {
     true
 }
 
-# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS): not for the main job. ./dev lab, emulator and
+# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS; the SDK generators, below): not for the main job. ./dev lab, emulator and
 # bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
 ensure_test_tools() {
   ensure_other_node 22 VPLATFORM_NODE22
@@ -220,10 +220,19 @@ ensure_test_tools() {
   ensure_pyvergeos
 }
 
+# The SDK generators the tests run (scripts/gen-sdk.sh --go, scripts/gen-python-sdk.sh --check), Go programs
+# built and cached like the engine: built here, no test starts with a cold Go build of one (on a fresh machine the
+# Python generator's first build fell inside gen-sdk.test's 180 s check).
+ensure_sdk_generators() {
+  build_cached gen-sdk-python "$ROOT/tools/gen-sdk-python" >/dev/null
+  build_cached gen-sdk-go "$ROOT/tools/gen-sdk-go" >/dev/null
+}
+
 ensure_node
 [ "${VPLATFORM_SETUP:-all}" = main ] || ensure_test_tools
 ensure_npm_packages
 ensure_engine
+[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_sdk_generators
 ensure_python_sdk_tools
 engine_env
 install_plugin
