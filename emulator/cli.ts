@@ -170,13 +170,10 @@ function snapshotCommand([action, name]: string[], dataDir: string | undefined, 
   if (!name) fail(`snapshot ${action} needs a NAME`);
   const dir = dataDir ?? fail(`snapshot ${action} needs --data-dir (of a stopped emulator; a running one: POST /_emulator/snapshots)`);
   // A running emulator's directory holds what it last flushed, not its state: saving it would save the past.
-  refuseWhileRunning(
-    dir,
-    action === "load" ? `load snapshot '${name}' into it` : `save its state as snapshot '${name}'`,
-    (holder) =>
-      action === "load"
-        ? `load it into the running one: POST ${holder.url}/_emulator/snapshots/${name}/load`
-        : `save the running one's state: POST ${holder.url}/_emulator/snapshots {"name": "${name}"}`,
+  refuseWhileRunning(dir, action === "load" ? `load snapshot '${name}' into it` : `save its state as snapshot '${name}'`, (holder) =>
+    action === "load"
+      ? `load it into the running one: POST ${holder.url}/_emulator/snapshots/${name}/load`
+      : `save the running one's state: POST ${holder.url}/_emulator/snapshots {"name": "${name}"}`,
   );
   const ctx = buildContext({ dataDir: dir, adminPassword: Math.random().toString(36) });
   try {

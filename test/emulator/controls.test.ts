@@ -173,7 +173,10 @@ describe("a replay is sent at the recorded pace", () => {
           const to = { url: target.emu.url, apiKey: target.emu.apiKey, ca: target.emu.caCert };
           const found = await replay(exchanges, to, new Set(), sleep);
           if (label === "paced") expect(found).toEqual([]);
-          else expect(found.flatMap((d) => d.differences)).toContainEqual(expect.stringMatching(/^status: "(stopped|starting)" ≠|^status: "running" ≠/));
+          else
+            expect(found.flatMap((d) => d.differences)).toContainEqual(
+              expect.stringMatching(/^status: "(stopped|starting)" ≠|^status: "running" ≠/),
+            );
         } finally {
           await target.emu.close();
         }
