@@ -17,6 +17,7 @@ import { engineErrorMessage } from "./engine-errors";
 import { fileBackendDir, repairedMessage, repairFileState } from "./file-state";
 import { EXIT, type Io } from "./cli-io";
 import { noSuchStack } from "./stack-outputs";
+import { ENGINE_PARALLEL_VARIABLE } from "../provider/reconcile/queuedStarts";
 import { ENGINE_PENDING_WARNING, settlePendingCreates } from "./pending-creates";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
@@ -138,7 +139,8 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
       environment,
       projectName: args.project,
       stackName: args.stack,
-      env: { ...platformSettings(env), ...backend.env },
+      // The provider's hint about queued VM starts then knows the engine's parallelism and names --parallel.
+      env: { ...platformSettings(env), ...backend.env, [ENGINE_PARALLEL_VARIABLE]: String(parallel) },
       // Only preview and up may start a stack: a mistyped one for destroy, refresh or drift is refused, not made.
       existing: !STARTS_A_STACK.has(command),
     });
