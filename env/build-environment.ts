@@ -1,6 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
+import { VNET_TABLE } from "../provider/resources/vnet/schema";
+import { USER_TABLE } from "../provider/resources/user/schema";
+import { GROUP_TABLE } from "../provider/resources/group/schema";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
@@ -47,6 +50,7 @@ interface StackOutputOf {
   /** The key's secret is a Pulumi secret output: a stack reference can use it; the engine shows it as [secret]. */
   ApiKey: { id: Key; secret: pulumi.Output<string> };
   Group: Key;
+  Permission: Key;
 }
 
 interface Builder<T extends ListedToken> {
@@ -110,8 +114,29 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
     },
   },
   Group: {
-    declare: (g, name) => keyed(new vp.Group(name, g)),
+    // Members by name: users of the file or existing ones, groups of the file listed before it; keys as they are.
+    declare: (g, name, refs) => {
+      const keys = (token: "User" | "Group", refs_: string[] | undefined) => refs_?.map((r) => refs.key(token, r));
+      return keyed(new vp.Group(name, { ...g, users: keys("User", g.users), memberGroups: keys("Group", g.memberGroups) }));
+    },
   },
+  Permission: {
+    // The grantee by name; the row by name for the tables whose rows the file names (a VM, a vnet, a user, a group).
+    declare: (p, name, refs) => {
+      const rowKind = ROW_KINDS[p.table];
+      const row = p.row === undefined ? undefined : rowKind ? refs.key(rowKind, p.row) : p.row;
+      const grantee = p.user !== undefined ? { user: refs.key("User", p.user) } : { group: refs.key("Group", String(p.group)) };
+      return keyed(new vp.Permission(name, { ...p, ...grantee, row }));
+    },
+  },
+};
+
+/** The tables whose rows a grant of the file names by name: the kinds of those rows. */
+const ROW_KINDS: Partial<Record<string, ListedToken>> = {
+  [VM_TABLE]: "VirtualMachine",
+  [VNET_TABLE]: "Vnet",
+  [USER_TABLE]: "User",
+  [GROUP_TABLE]: "Group",
 };
 
 /** The builder of one kind, its entry typed as any listed kind's (the kinds are declared in a loop). */
@@ -166,11 +191,19 @@ function declareLab({ name, vms, ...lab }: LabEntry, refs: References): vp.Lab {
     ...lab,
     vms: vms.map(({ cloneFrom, nics, devices, ...v }) => ({
       ...v,
-      ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: local.has(cloneFrom.vm) ? cloneFrom.vm : vm(cloneFrom.vm) } } : {}),
+      ...(cloneFrom ? { cloneFrom: cloneSource(cloneFrom, (name) => (local.has(name) ? name : vm(name))) } : {}),
       nics: nics.map((n) => ({ ...n, vnet: n.vnet === undefined ? undefined : vnet(n.vnet) })),
       devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
     })),
   });
+}
+
+/** A clone's source: its template VM by `vm` (a name or a key), or the snapshot whose key it gives. */
+function cloneSource<V>(
+  { vm, snapshot, ...params }: NonNullable<VmEntry["cloneFrom"]>,
+  template: (ref: string) => V,
+): typeof params & ({ vm: V } | { snapshot: string }) {
+  return vm === undefined ? { ...params, snapshot: String(snapshot) } : { ...params, vm: template(vm) };
 }
 
 /** A VM entry with its references resolved: NICs' vnets and the clone's template to keys, devices' groups to UUIDs. */
@@ -178,7 +211,7 @@ function resolvedVm(entry: VmEntry, refs: References): VmDeclarationArgs {
   const { cloneFrom, nics, devices, ...vm } = entry;
   return {
     ...vm,
-    ...(cloneFrom ? { cloneFrom: { ...cloneFrom, vm: refs.key("VirtualMachine", cloneFrom.vm) } } : {}),
+    ...(cloneFrom ? { cloneFrom: cloneSource(cloneFrom, (name) => refs.key("VirtualMachine", name)) } : {}),
     nics: nics.map((n) => ({ ...n, vnet: refs.key("Vnet", n.vnet) })),
     devices: devices.map((d) => ({ ...d, resourceGroup: refs.resourceGroup(d.resourceGroup) })),
   };

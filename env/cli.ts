@@ -2,18 +2,25 @@
 // `vplatform env <preview|up|refresh|destroy|drift> <file.yaml> --stack <name>`:
 // provisions a YAML environment from the user's own repository (see
 // docs/guides/yaml-environments.md). Exit codes: see EXIT in run-command.ts.
+// `vplatform student reset`: a student's own copy put back with their own key (student-command.ts).
 import { SETTINGS_FROM_ENV_CLI, SETTINGS_FROM_VARIABLE } from "../provider/config/provider-config";
 import { parseCliArgs, USAGE } from "./cli-args";
 import { EXIT, runEnvironmentCommand } from "./run-command";
+import { runStudentCommand } from "./student-command";
+import { STUDENT_USAGE } from "./student-args";
 
 async function main(argv: string[]): Promise<number> {
   const [group, ...rest] = argv;
   if (group === "--help" || group === "-h" || group === "help") {
-    process.stdout.write(`${USAGE}\n`);
+    process.stdout.write(`${USAGE}\n\n${STUDENT_USAGE}\n`);
     return EXIT.ok;
   }
+  if (group === "student") {
+    process.env[SETTINGS_FROM_VARIABLE] = SETTINGS_FROM_ENV_CLI;
+    return runStudentCommand(rest, { stdout: (s) => void process.stdout.write(s), stderr: (s) => void process.stderr.write(s) });
+  }
   if (group !== "env") {
-    process.stderr.write(`${group ? `unknown command '${group}'` : "missing command"}\n${USAGE}\n`);
+    process.stderr.write(`${group ? `unknown command '${group}'` : "missing command"}\n${USAGE}\n\n${STUDENT_USAGE}\n`);
     return EXIT.invalid;
   }
   const parsed = parseCliArgs(rest);

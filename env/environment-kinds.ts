@@ -4,6 +4,10 @@ import type { ResourceToken } from "../provider/resources";
 export const eventTriggerIdentity = (t: { task: string; type: string; event: string; object?: string; tag?: string }): string =>
   [t.task, t.type, t.event, t.object, t.tag].filter((part) => part !== undefined).join("-");
 
+/** A grant of a file, known by whom it grants what: two alike are one declared twice. */
+export const permissionIdentity = (p: { user?: string; group?: string; table: string; row?: string }): string =>
+  [p.user ?? `group-${p.group}`, "on", p.table === "/" ? "every-table" : p.table, p.row].filter((part) => part !== undefined).join("-");
+
 /**
  * Where each resource of the registry (provider/resources/index.ts) stands in an environment file: a top-level
  * list of its own, or why it has none. A token of the registry without an entry here does not compile, so a
@@ -21,6 +25,7 @@ export const ENVIRONMENT_KINDS = {
   Schedule: { list: "schedules", noun: "schedule" },
   ApiKey: { list: "apiKeys", noun: "API key" },
   Group: { list: "groups", noun: "group" },
+  Permission: { list: "permissions", noun: "permission", identity: permissionIdentity },
   Drive: { notListed: "declared under its VM (vms[].drives), which it belongs to" },
   Nic: { notListed: "declared under its VM (vms[].nics), which it belongs to" },
   Device: { notListed: "declared under its VM (vms[].devices), which it belongs to" },

@@ -145,6 +145,8 @@ export interface Environment {
         powerState?: "running" | "stopped" | undefined;
         /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
         powerCyclePolicy: "restart" | "refuse";
+        /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+        exclusiveHardware?: boolean | undefined;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -173,8 +175,10 @@ export interface Environment {
             hotplug?: number | undefined;
         } | undefined;
         cloneFrom?: {
-            /** Name of the template VM (of this environment or existing), or its VM key */
-            vm: string;
+            /** Name of the template VM (of this environment or existing), or its VM key (or give snapshot) */
+            vm?: string | undefined;
+            /** Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited */
+            snapshot?: string | undefined;
             /** Description of the clone operation */
             description?: string | undefined;
             /** Quiesce the guest file systems while cloning */
@@ -619,6 +623,57 @@ export interface Environment {
         description: string;
         /** Whether the group's members act with its permissions */
         enabled: boolean;
+        /** Names of users of this environment or existing ones, or their keys; exactly these */
+        users?: string[] | undefined;
+        /** Names of groups of this environment listed before it, or their keys; exactly these */
+        memberGroups?: string[] | undefined;
+        /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+        adopt?: string | boolean | undefined;
+        /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+        timeouts?: {
+            /** Creating the row and waiting for it (default 600) (seconds) */
+            create?: number | undefined;
+            /** Changing it in place, waits included (default 600) (seconds) */
+            update?: number | undefined;
+            /** Waiting for a clone (default 1800) (seconds) */
+            clone?: number | undefined;
+            /** Waiting for a snapshot (default 300) (seconds) */
+            snapshot?: number | undefined;
+            /** Waiting for a restore (default 900) (seconds) */
+            restore?: number | undefined;
+            /** Waiting for a power on (default 60) (seconds) */
+            powerChange?: number | undefined;
+            /** Waiting for a deletion (default 300) (seconds) */
+            delete?: number | undefined;
+            /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+            gracefulShutdown?: number | undefined;
+            /** Forced power off (default 30) (seconds) */
+            forcedShutdown?: number | undefined;
+            /** Reboot (default 120) (seconds) */
+            reboot?: number | undefined;
+            /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+            hotplug?: number | undefined;
+        } | undefined;
+    }[];
+    permissions: {
+        /** Name of a user of this environment or of an existing user, or a user key; or give group */
+        user?: string | undefined;
+        /** Name of a group of this environment, or a group key; or give user */
+        group?: string | undefined;
+        /** The table the rights apply to (vms, vnets, ...), or / for every table. Changing it replaces the grant */
+        table: string;
+        /** The one row: for vms, vnets, users and groups the name of one of this environment or an existing one; else a key */
+        row?: string | undefined;
+        /** See the rows in lists (read implies it) (default true) */
+        list: boolean;
+        /** Read the rows (default false) */
+        read: boolean;
+        /** Create rows of the table; on one row: add, change and remove its hardware and snapshots (default false) */
+        create: boolean;
+        /** Change the rows and run their actions (a VM's power, restore, console) (default false) */
+        modify: boolean;
+        /** Delete the rows (default false) */
+        delete: boolean;
         /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
         adopt?: string | boolean | undefined;
         /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -792,6 +847,8 @@ export interface Environment {
             powerState?: "running" | "stopped" | undefined;
             /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
             powerCyclePolicy: "restart" | "refuse";
+            /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+            exclusiveHardware?: boolean | undefined;
             /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
             adopt?: string | boolean | undefined;
             /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -820,8 +877,10 @@ export interface Environment {
                 hotplug?: number | undefined;
             } | undefined;
             cloneFrom?: {
-                /** Name of the template VM (of this environment or existing), or its VM key */
-                vm: string;
+                /** Name of the template VM (of this environment or existing), or its VM key (or give snapshot) */
+                vm?: string | undefined;
+                /** Key of a VM snapshot to clone instead of a VM (a VmSnapshot's id): the term's image, pinned while the template VM is edited */
+                snapshot?: string | undefined;
                 /** Description of the clone operation */
                 description?: string | undefined;
                 /** Quiesce the guest file systems while cloning */
@@ -967,7 +1026,7 @@ export interface Environment {
                 } | undefined;
             }[];
         }[];
-        /** One user per copy, named as the copy */
+        /** One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read) */
         user?: {
             /** Name shown in the platform's interface */
             displayName?: string | undefined;
@@ -975,8 +1034,6 @@ export interface Environment {
             email?: string | undefined;
             /** Whether the user can log in (with a password or an API key) */
             enabled: boolean;
-            /** Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant) */
-            role: "readonly" | "none" | "admin" | "vmoperator";
             /** Password (secret, write-only: sent to the platform, never read back; a change is sent again) */
             password?: string | undefined;
             /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
@@ -1006,6 +1063,15 @@ export interface Environment {
                 /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
                 hotplug?: number | undefined;
             } | undefined;
+            /** The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy */
+            role?: "readonly" | "none" | "admin" | "vmoperator" | undefined;
+            /** The role reaches beyond the copy (every copy, or the platform), and that is meant */
+            beyondCopy?: boolean | undefined;
+        } | undefined;
+        /** What each copy's user may do on its own copy beyond running its VMs */
+        access?: {
+            /** What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change */
+            hardware?: "read" | "change" | undefined;
         } | undefined;
         /** One API key per copy, of the copy's user (<copy>-key); its secret is a stack output */
         apiKey?: {

@@ -84,8 +84,9 @@ export async function runLabCommand(
           for (const vm of c.vms) io.stdout(`${c.copy} ${vm.vm} (${vm.name}): ${"done" in vm ? vm.done : `FAILED: ${vm.error}`}\n`);
       return failed ? EXIT.error : EXIT.ok;
     }
-    session = new Session(platformApiFromConfig(platformSetting(env)));
-    const roster = buildRoster(chosen, await readLive(session, chosen.copies));
+    const api = platformApiFromConfig(platformSetting(env));
+    session = new Session(api);
+    const roster = buildRoster(chosen, await readLive(session, chosen.copies), api.client.endpoint);
     io.stdout(args.json ? renderRosterJson(roster) : args.csv ? renderRosterCsv(roster) : renderRosterMarkdown(roster));
     return EXIT.ok;
   } catch (e) {

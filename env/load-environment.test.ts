@@ -325,6 +325,33 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
     expect(found).toMatch(/labs\[0\]\.vms\[1\]\.name: VM name 'web' is declared twice in lab 'course'/);
   });
 
+  test("a lab's VM may clone a snapshot by its key (the term's image, pinned while the golden VM is edited)", () => {
+    const [course] = loadEnvironment(
+      "env.yaml",
+      lab().replace("cloneFrom: { vm: golden }", 'cloneFrom: { snapshot: "42", quiesce: true }'),
+    ).labs;
+    expect(course.vms[0].cloneFrom).toEqual({ snapshot: "42", quiesce: true });
+  });
+
+  test("a snapshot is given by its key: a name is refused at the field (snapshots are no entries of a file)", () => {
+    expect(problems(lab().replace("cloneFrom: { vm: golden }", "cloneFrom: { snapshot: term-1 }"))).toEqual([
+      expect.stringMatching(/^env\.yaml:10:\d+: labs\[0\]\.vms\[0\]\.cloneFrom\.snapshot: must be a row key/),
+    ]);
+  });
+
+  test("a clone's source is a VM or a snapshot: both, or neither, is refused at the field", () => {
+    expect(problems(lab().replace("cloneFrom: { vm: golden }", "cloneFrom: { vm: golden, snapshot: 42 }"))).toEqual([
+      expect.stringMatching(
+        /^env\.yaml:10:\d+: labs\[0\]\.vms\[0\]\.cloneFrom\.snapshot: give vm or snapshot, not both: a clone has one source$/,
+      ),
+    ]);
+    expect(problems(lab().replace("cloneFrom: { vm: golden }", "cloneFrom: { quiesce: true }"))).toEqual([
+      expect.stringMatching(
+        /^env\.yaml:10:\d+: labs\[0\]\.vms\[0\]\.cloneFrom\.vm: give the source to clone: vm \(a VM key\) or snapshot \(a snapshot's key\)$/,
+      ),
+    ]);
+  });
+
   test("a stack's overlay changes a lab's fields: stacks.<stack>.labs.<lab>", () => {
     const file = `${lab()}\nstacks:\n  prod:\n    labs:\n      course: { copies: 40 }\n`;
     expect(loadEnvironment("env.yaml", file, "prod").labs[0].copies).toBe(40);

@@ -5,6 +5,8 @@
  * agent's addresses, machine_nics for addresses the NICs carry), never one
  * per VM. Rendering is pure: Markdown (a table a course leader pastes), CSV,
  * JSON; API-key secrets only as the caller read them (masked by default).
+ * Each VM's web console link is built as the maker's clients build it
+ * (pyVergeOS: `https://<host>/#/vm-console/<vmKey>`).
  */
 import type { PlatformApi, Row } from "../provider/reconcile/platform";
 import { keyFilter } from "../provider/reconcile/statusPoller";
@@ -24,6 +26,13 @@ export interface RosterVm extends LiveVm {
   name: string;
   vmKey: string;
   machineKey: string;
+  /** The platform's web console of the VM (a student's key opens its own copy's only). */
+  console: string;
+}
+
+/** The web console link of a VM, as the maker's clients build it: the platform's address, `/#/vm-console/<vmKey>`. */
+export function vmConsoleUrl(endpoint: string, vmKey: string): string {
+  return `${new URL(endpoint).origin}/#/vm-console/${encodeURIComponent(vmKey)}`;
 }
 
 export interface RosterCopy {
@@ -95,8 +104,8 @@ export async function readLive(api: PlatformApi, copies: LabCopy[]): Promise<Map
   );
 }
 
-/** The roster of the chosen copies with what was read live. */
-export function buildRoster({ lab, copies }: ChosenCopies, live: Map<string, LiveVm>): Roster {
+/** The roster of the chosen copies with what was read live; console links on the platform at `endpoint`. */
+export function buildRoster({ lab, copies }: ChosenCopies, live: Map<string, LiveVm>, endpoint: string): Roster {
   return {
     lab,
     copies: copies.map((c) => ({
@@ -111,6 +120,7 @@ export function buildRoster({ lab, copies }: ChosenCopies, live: Map<string, Liv
         name: v.name,
         vmKey: v.id,
         machineKey: v.machineKey,
+        console: vmConsoleUrl(endpoint, v.id),
         ...(live.get(v.machineKey) ?? { power: "unknown" }),
       })),
     })),
@@ -124,7 +134,7 @@ export function renderRosterMarkdown(r: Roster): string {
   const hasUsers = r.copies.some((c) => c.user !== undefined);
   const hasKeys = r.copies.some((c) => c.apiKey !== undefined);
   const head = ["#", "Copy", ...(hasUsers ? ["User"] : []), ...(hasKeys ? ["API key"] : []), "Network", "VMs"];
-  const vmLine = (v: RosterVm) => `${v.vm}: ${v.name} (VM ${v.vmKey}), ${v.power}${v.ip ? `, ${v.ip}` : ""}`;
+  const vmLine = (v: RosterVm) => `${v.vm}: ${v.name} (VM ${v.vmKey}), ${v.power}${v.ip ? `, ${v.ip}` : ""}, [console](${v.console})`;
   const rows = r.copies.map((c) => [
     String(c.number),
     c.name,
@@ -144,7 +154,22 @@ export function renderRosterMarkdown(r: Roster): string {
   ].join("\n");
 }
 
-const CSV_HEAD = ["lab", "number", "copy", "user", "api_key", "vnet", "network", "vm", "vm_name", "vm_key", "machine_key", "power", "ip"];
+const CSV_HEAD = [
+  "lab",
+  "number",
+  "copy",
+  "user",
+  "api_key",
+  "vnet",
+  "network",
+  "vm",
+  "vm_name",
+  "vm_key",
+  "machine_key",
+  "power",
+  "ip",
+  "console",
+];
 
 /** RFC 4180: a field with a comma, quote or line break is quoted, quotes doubled. */
 const csvField = (v: string): string => (/[",\r\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
@@ -166,6 +191,7 @@ export function renderRosterCsv(r: Roster): string {
       v.machineKey,
       v.power,
       v.ip ?? "",
+      v.console,
     ]),
   );
   return `${[CSV_HEAD, ...rows].map((row) => row.map(csvField).join(",")).join("\r\n")}\r\n`;

@@ -8,7 +8,7 @@ import * as enums from "./types/enums";
 import * as utilities from "./utilities";
 
 /**
- * A group of users: permissions granted to it reach every member (GroupMember), nested groups included.
+ * A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added elsewhere is drift.
  */
 export class Group extends pulumi.CustomResource {
     /**
@@ -50,6 +50,10 @@ export class Group extends pulumi.CustomResource {
      */
     declare public readonly enabled: pulumi.Output<boolean | undefined>;
     /**
+     * Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
+     */
+    declare public readonly memberGroups: pulumi.Output<string[] | undefined>;
+    /**
      * Group name, unique on the platform
      */
     declare public readonly name: pulumi.Output<string>;
@@ -57,6 +61,10 @@ export class Group extends pulumi.CustomResource {
      * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
      */
     declare public readonly timeouts: pulumi.Output<outputs.Timeouts | undefined>;
+    /**
+     * Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
+     */
+    declare public readonly users: pulumi.Output<string[] | undefined>;
 
     /**
      * Create a Group resource with the given unique name, arguments, and options.
@@ -75,14 +83,18 @@ export class Group extends pulumi.CustomResource {
             resourceInputs["adopt"] = args?.adopt;
             resourceInputs["description"] = (args?.description) ?? "";
             resourceInputs["enabled"] = (args?.enabled) ?? true;
+            resourceInputs["memberGroups"] = args?.memberGroups;
             resourceInputs["name"] = args?.name;
             resourceInputs["timeouts"] = args?.timeouts;
+            resourceInputs["users"] = args?.users;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["memberGroups"] = undefined /*out*/;
             resourceInputs["name"] = undefined /*out*/;
             resourceInputs["timeouts"] = undefined /*out*/;
+            resourceInputs["users"] = undefined /*out*/;
         }
         opts = pulumi.mergeOptions(utilities.resourceOptsDefaults(), opts);
         super(Group.__pulumiType, name, resourceInputs, opts);
@@ -106,6 +118,10 @@ export interface GroupArgs {
      */
     enabled?: pulumi.Input<boolean | undefined>;
     /**
+     * Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
+     */
+    memberGroups?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+    /**
      * Group name, unique on the platform
      */
     name: pulumi.Input<string>;
@@ -113,4 +129,8 @@ export interface GroupArgs {
      * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
      */
     timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+    /**
+     * Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
+     */
+    users?: pulumi.Input<pulumi.Input<string>[] | undefined>;
 }

@@ -95,10 +95,20 @@ export type Group = import("./group").Group;
 export const Group: typeof import("./group").Group = null as any;
 utilities.lazyLoad(exports, ["Group"], () => require("./group"));
 
+export { LabArgs } from "./lab";
+export type Lab = import("./lab").Lab;
+export const Lab: typeof import("./lab").Lab = null as any;
+utilities.lazyLoad(exports, ["Lab"], () => require("./lab"));
+
 export { NicArgs } from "./nic";
 export type Nic = import("./nic").Nic;
 export const Nic: typeof import("./nic").Nic = null as any;
 utilities.lazyLoad(exports, ["Nic"], () => require("./nic"));
+
+export { PermissionArgs } from "./permission";
+export type Permission = import("./permission").Permission;
+export const Permission: typeof import("./permission").Permission = null as any;
+utilities.lazyLoad(exports, ["Permission"], () => require("./permission"));
 
 export { ProviderArgs } from "./provider";
 export type Provider = import("./provider").Provider;
@@ -172,8 +182,12 @@ const _module = {
                 return new EventTrigger(name, <any>undefined, { urn })
             case "vplatform:index:Group":
                 return new Group(name, <any>undefined, { urn })
+            case "vplatform:index:Lab":
+                return new Lab(name, <any>undefined, { urn })
             case "vplatform:index:Nic":
                 return new Nic(name, <any>undefined, { urn })
+            case "vplatform:index:Permission":
+                return new Permission(name, <any>undefined, { urn })
             case "vplatform:index:Schedule":
                 return new Schedule(name, <any>undefined, { urn })
             case "vplatform:index:Task":

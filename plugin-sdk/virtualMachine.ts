@@ -50,6 +50,10 @@ export class VirtualMachine extends pulumi.CustomResource {
      */
     declare public readonly allowHotplug: pulumi.Output<boolean | undefined>;
     /**
+     * With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated
+     */
+    declare public /*out*/ readonly baselineHardware: pulumi.Output<string | undefined>;
+    /**
      * Boot delay (seconds)
      */
     declare public readonly bootDelay: pulumi.Output<number | undefined>;
@@ -105,6 +109,10 @@ export class VirtualMachine extends pulumi.CustomResource {
      * Whether the VM is enabled
      */
     declare public readonly enabled: pulumi.Output<boolean | undefined>;
+    /**
+     * The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+     */
+    declare public readonly exclusiveHardware: pulumi.Output<boolean | undefined>;
     /**
      * Enable the guest agent (applies at next start)
      */
@@ -190,6 +198,10 @@ export class VirtualMachine extends pulumi.CustomResource {
      */
     declare public /*out*/ readonly status: pulumi.Output<string>;
     /**
+     * With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none
+     */
+    declare public /*out*/ readonly strayHardware: pulumi.Output<string | undefined>;
+    /**
      * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
      */
     declare public readonly timeouts: pulumi.Output<outputs.Timeouts | undefined>;
@@ -241,6 +253,7 @@ export class VirtualMachine extends pulumi.CustomResource {
             resourceInputs["description"] = args?.description;
             resourceInputs["disableHypervisor"] = args?.disableHypervisor;
             resourceInputs["enabled"] = args?.enabled;
+            resourceInputs["exclusiveHardware"] = args?.exclusiveHardware;
             resourceInputs["guestAgent"] = args?.guestAgent;
             resourceInputs["machineType"] = args?.machineType;
             resourceInputs["migrationMethod"] = args?.migrationMethod;
@@ -263,14 +276,17 @@ export class VirtualMachine extends pulumi.CustomResource {
             resourceInputs["usbLegacy"] = args?.usbLegacy;
             resourceInputs["usbTablet"] = args?.usbTablet;
             resourceInputs["video"] = args?.video;
+            resourceInputs["baselineHardware"] = undefined /*out*/;
             resourceInputs["machineKey"] = undefined /*out*/;
             resourceInputs["needRestart"] = undefined /*out*/;
             resourceInputs["running"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["strayHardware"] = undefined /*out*/;
         } else {
             resourceInputs["adopt"] = undefined /*out*/;
             resourceInputs["allowExport"] = undefined /*out*/;
             resourceInputs["allowHotplug"] = undefined /*out*/;
+            resourceInputs["baselineHardware"] = undefined /*out*/;
             resourceInputs["bootDelay"] = undefined /*out*/;
             resourceInputs["bootOrder"] = undefined /*out*/;
             resourceInputs["cloneFrom"] = undefined /*out*/;
@@ -285,6 +301,7 @@ export class VirtualMachine extends pulumi.CustomResource {
             resourceInputs["description"] = undefined /*out*/;
             resourceInputs["disableHypervisor"] = undefined /*out*/;
             resourceInputs["enabled"] = undefined /*out*/;
+            resourceInputs["exclusiveHardware"] = undefined /*out*/;
             resourceInputs["guestAgent"] = undefined /*out*/;
             resourceInputs["machineKey"] = undefined /*out*/;
             resourceInputs["machineType"] = undefined /*out*/;
@@ -306,6 +323,7 @@ export class VirtualMachine extends pulumi.CustomResource {
             resourceInputs["showAdvanced"] = undefined /*out*/;
             resourceInputs["sound"] = undefined /*out*/;
             resourceInputs["status"] = undefined /*out*/;
+            resourceInputs["strayHardware"] = undefined /*out*/;
             resourceInputs["timeouts"] = undefined /*out*/;
             resourceInputs["uefi"] = undefined /*out*/;
             resourceInputs["usbLegacy"] = undefined /*out*/;
@@ -391,6 +409,10 @@ export interface VirtualMachineArgs {
      * Whether the VM is enabled
      */
     enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+     */
+    exclusiveHardware?: pulumi.Input<boolean | undefined>;
     /**
      * Enable the guest agent (applies at next start)
      */

@@ -15,8 +15,12 @@ NODE_MIN_MINOR=9   # jest's require(esm) support (got is ESM-only) needs 24.9+
 PULUMI_VERSION="$(sed -n 's/.*"@pulumi\/pulumi": "\([0-9.]*\)".*/\1/p' "$ROOT/package.json")"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
-
 source "$ROOT/scripts/setup-step.sh" # step: one line per set-up step, the tools' output in a log
+
+# What to set up: all (./dev test, CI, a shell that sources this file), build (scripts that make the SDKs: the
+# main job's needs and the Python SDK's build tools), main (./dev lab, emulator, bench: Node, npm packages and the
+# engine with the Node.js and YAML hosts, nothing from PyPI, apt or a second Node).
+SETUP="${VPLATFORM_SETUP:-all}"
 
 node_fits() {
   command -v node >/dev/null 2>&1 || return 1
@@ -64,8 +68,11 @@ ensure_npm_packages() {
 # and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
 build_cached() { # name srcdir -> prints the cached binary path
-  local name="$1" src="$2" hash dir
-  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go "$src"/*.py 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
+  local name="$1" src="$2" hash dir sources=("$2") dep
+  # A module its go.mod replaces with a directory beside it (tools/languagehost) is part of its sources.
+  for dep in $(sed -n 's|^replace [^ ]* => \(\.\./[^ ]*\)$|\1|p' "$src/go.mod"); do sources+=("$src/$dep"); done
+  hash="$( (for dep in "${sources[@]}"; do cat "$dep"/go.mod "$dep"/go.sum "$dep"/*.go "$dep"/*.py 2>/dev/null; done
+    echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
   dir="$VPLATFORM_CACHE/$name-$hash"
   if [ ! -x "$dir/$name" ]; then
     # Several set-ups at once (worktrees, parallel CI jobs) build each binary once: the others wait here.
@@ -113,12 +120,14 @@ ensure_engine() {
     cli="$(build_cached pulumi "$ROOT/tools/pulumi")"
   fi
   # One assignment each: a failed build stops the set-up (a substitution inside another's arguments would not).
-  local nodejs yaml python go engine
-  nodejs="$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")"
-  yaml="$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")"
-  python="$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")"
-  go="$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")"
-  engine="$(assemble_engine "$cli" "$nodejs" "$yaml" "$python" "$go" "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
+  # The main job runs TypeScript and YAML programs: the Python and Go hosts are built for the rest.
+  local hosts=() host engine
+  for host in nodejs yaml python go; do
+    [ "$SETUP" = main ] && [ "$host" = python -o "$host" = go ] && continue
+    host="$(build_cached "pulumi-language-$host" "$ROOT/tools/pulumi-language-$host")"
+    hosts+=("$host")
+  done
+  engine="$(assemble_engine "$cli" "${hosts[@]}" "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
   rm -f "$bin/pulumi-resource-vplatform" # earlier set-ups put our plugin here (see install_plugin)
@@ -144,27 +153,43 @@ install_plugin() {
   plugins="$PULUMI_HOME/plugins"
   find "$plugins" -maxdepth 1 -name 'resource-vplatform-v*' ! -name "resource-vplatform-v$version" -exec rm -rf {} + 2>/dev/null || true
   mkdir -p "$plugins/resource-vplatform-v$version"
-  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
+  printf '#!/bin/sh\nexec "%s" "%s/dist/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
-# Python, for the SDK generated from schema.json (scripts/gen-sdk.sh --python) and the programs that use it: a
+# Makes DIR once, in place (a virtualenv's scripts name its directory): `maker DIR args...` runs as one step (its
+# output in DIR.log, its end shown when it fails; a maker chains its commands with &&), then DIR is marked complete. Several set-ups
+# at once (worktrees, parallel CI jobs) make it once: the others wait for it.
+made_once() { # dir what maker args...
+  local dir="$1" what="$2" lock
+  shift 2
+  [ -f "$dir/.complete" ] && return 0
+  mkdir -p "$VPLATFORM_CACHE"
+  exec {lock}>"$dir.lock"
+  if ! flock -n "$lock"; then
+    log "waiting for another set-up that is making $what"
+    flock "$lock"
+  fi
+  if [ ! -f "$dir/.complete" ]; then
+    rm -rf "$dir" "$dir.log" && mkdir -p "$dir"
+    step_into "$dir.log" "making $what (once, until what makes it changes)" "$1" "$dir" "${@:2}" || exit 1
+    touch "$dir/.complete"
+  fi
+  exec {lock}>&-
+}
+
+# Python, for the SDK generated from schema.json (scripts/gen-python-sdk.sh) and the programs that use it: a
 # wheelhouse of `pulumi` at the engine's release and its dependencies from PyPI (so a program's virtualenv installs
 # offline: `pip install --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" ...`), and a virtualenv of the build tools
 # that make the SDK's wheel and sdist. Both cached by the list of what they hold.
 python_venv() { # dir pip-install-arguments... -> a virtualenv at dir holding them, made once
-  local dir="$1" lock; shift
-  [ -f "$dir/.complete" ] && return 0
-  mkdir -p "$VPLATFORM_CACHE"
-  exec {lock}>"$dir.lock"
-  flock "$lock" # another set-up may be making it (a virtualenv's scripts name its directory: made in place)
-  if [ ! -f "$dir/.complete" ]; then
-    rm -rf "$dir"
-    step "making the virtualenv $dir" python3 -m venv "$dir"
-    step "installing $* into it" "$dir/bin/pip" install -q --disable-pip-version-check "$@"
-    touch "$dir/.complete"
-  fi
-  exec {lock}>&-
+  made_once "$1" "a virtualenv of ${*: -1}" make_python_venv "${@:2}"
+}
+make_python_venv() { # dir pip-install-arguments...
+  python3 -m venv "$1" && "$1/bin/pip" install -q --disable-pip-version-check "${@:2}"
+}
+download_wheels() { # dir requirements...
+  python3 -m pip download -q --disable-pip-version-check "${@:2}" -d "$1"
 }
 
 ensure_python_sdk_tools() {
@@ -172,12 +197,8 @@ ensure_python_sdk_tools() {
   local wants=("pulumi==$PULUMI_VERSION" "parver>=0.2.1" "semver>=2.8.1" "setuptools>=61" wheel build) hash
   hash="$( (printf '%s\n' "${wants[@]}"; python3 --version) | sha1sum | cut -c1-12)"
   export VPLATFORM_PYTHON_WHEELS="$VPLATFORM_CACHE/python-wheels-$hash"
-  if [ ! -f "$VPLATFORM_PYTHON_WHEELS/.complete" ]; then
-    mkdir -p "$VPLATFORM_PYTHON_WHEELS"
-    step "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS" \
-      python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS"
-    touch "$VPLATFORM_PYTHON_WHEELS/.complete"
-  fi
+  made_once "$VPLATFORM_PYTHON_WHEELS" "a wheelhouse of pulumi $PULUMI_VERSION and the SDK's build tools from PyPI" \
+    download_wheels "${wants[@]}"
   export VPLATFORM_PYTHON_TOOLS="$VPLATFORM_CACHE/python-tools-$hash"
   python_venv "$VPLATFORM_PYTHON_TOOLS" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" build setuptools wheel
 }
@@ -189,6 +210,41 @@ ensure_pyvergeos() {
   local dir="$VPLATFORM_CACHE/pyvergeos-$PYVERGEOS_VERSION-$(python3 --version | tr -dc '0-9.')"
   export VPLATFORM_PYVERGEOS_PYTHON="$dir/bin/python"
   python_venv "$dir" "pyvergeos==$PYVERGEOS_VERSION"
+}
+
+# Test-only: the SDKs of schema.json that the language tests share, made once per change of what makes them (like
+# the engine) instead of in each test file. VPLATFORM_SDK: the Node.js and Go SDKs, generated and compiled
+# (scripts/gen-sdk.sh --go: nodejs/bin, go/). VPLATFORM_PYTHON_SDK: the wheel and sdist of sdk-python/
+# (scripts/build-python-sdk.sh: dist/) and venv/, a fresh virtualenv that pip installed the wheel into (pulumi and
+# the rest from the wheelhouse), the one the Python programs run with. The scripts run with the main set-up only.
+ensure_language_sdks() {
+  local hash
+  hash="$( (cd "$ROOT" && cat schema.json package.json package-lock.json scripts/gen-sdk.sh tools/pulumi-language-nodejs/go.mod \
+    tools/pulumi-language-nodejs/go.sum && readlink -f "$(command -v pulumi-language-nodejs)" && build_cached gen-sdk "$ROOT/tools/gen-sdk") |
+    sha1sum | cut -c1-12)"
+  export VPLATFORM_SDK="$VPLATFORM_CACHE/sdk-$hash"
+  made_once "$VPLATFORM_SDK" "the Node.js and Go SDKs of schema.json" make_sdk
+  hash="$( (cd "$ROOT" && find sdk-python -type f -print0 | sort -z | xargs -0 sha1sum && cat scripts/build-python-sdk.sh &&
+    echo "$VPLATFORM_PYTHON_TOOLS $VPLATFORM_PYTHON_WHEELS") | sha1sum | cut -c1-12)"
+  export VPLATFORM_PYTHON_SDK="$VPLATFORM_CACHE/python-sdk-$hash"
+  made_once "$VPLATFORM_PYTHON_SDK" "the Python SDK's wheel, sdist and a virtualenv of the wheel" make_python_sdk
+}
+make_sdk() { # dir
+  VPLATFORM_SETUP=build bash "$ROOT/scripts/gen-sdk.sh" --go "$1" && build_go_example "$1/go"
+}
+# Go compiles a package that a program imports through a `replace` apart from the same package built in its own
+# module: the Go example, built here on the SDK with the tests' flags, fills Go's build cache for the tests' programs.
+export VPLATFORM_GOFLAGS="-mod=mod -tags=osusergo,grpcnotrace -trimpath" # the engine's (scripts/build-engine.sh)
+build_go_example() { # sdk-module-dir
+  local program module
+  program="$(mktemp -d)" && cp -r "$ROOT/examples/go-lab/." "$program" &&
+    module="$(sed -n 's/^module //p' "$1/go.mod")" &&
+    (cd "$program" && go mod edit -replace="$module=$1" && GOFLAGS="$VPLATFORM_GOFLAGS" go build -buildvcs=false -o /dev/null .) &&
+    rm -rf "$program"
+}
+make_python_sdk() { # dir
+  VPLATFORM_SETUP=build bash "$ROOT/scripts/build-python-sdk.sh" "$1/dist" &&
+    make_python_venv "$1/venv" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" "$1"/dist/*.whl
 }
 
 # The two system packages the tests need, from Debian, installed when missing and we are root (CI runs as root
@@ -211,8 +267,8 @@ ensure_system_packages() {
     true
 }
 
-# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS; the SDK generators, below): not for the main job. ./dev lab, emulator and
-# bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
+# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS; the language SDKs, above): not for
+# the main job (SETUP, at the top).
 ensure_test_tools() {
   ensure_other_node 22 VPLATFORM_NODE22
   ensure_other_node 20 VPLATFORM_NODE20
@@ -220,24 +276,16 @@ ensure_test_tools() {
   ensure_pyvergeos
 }
 
-# The SDK generators the tests run (scripts/gen-sdk.sh --go, scripts/gen-python-sdk.sh --check), Go programs
-# built and cached like the engine: built here, no test starts with a cold Go build of one (on a fresh machine the
-# Python generator's first build fell inside gen-sdk.test's 180 s check).
-ensure_sdk_generators() {
-  build_cached gen-sdk-python "$ROOT/tools/gen-sdk-python" >/dev/null
-  build_cached gen-sdk-go "$ROOT/tools/gen-sdk-go" >/dev/null
-}
-
 ensure_node
-[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_test_tools
+[ "$SETUP" != all ] || ensure_test_tools
 ensure_npm_packages
 ensure_engine
-[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_sdk_generators
-ensure_python_sdk_tools
+[ "$SETUP" = main ] || ensure_python_sdk_tools
 engine_env
 install_plugin
+[ "$SETUP" != all ] || ensure_language_sdks
 # Every step succeeded: its log says nothing worth keeping.
 rm -f "$VPLATFORM_SETUP_LOG"
-unset VPLATFORM_SETUP_LOG
+unset VPLATFORM_SETUP_LOG SETUP
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
 unset VPLATFORM_CALLER_SHELL_OPTIONS

@@ -4,16 +4,19 @@
 # Made now, not at the first step: steps also run in command substitutions, whose variables do not come back.
 VPLATFORM_SETUP_LOG="$(mktemp "${TMPDIR:-/tmp}/vplatform-setup.XXXXXX")"
 step() { # description command...
-  local what="$1" started=$SECONDS code=0
-  shift
+  step_into "$VPLATFORM_SETUP_LOG" "$@"
+}
+step_into() { # log description command... (a step whose output is kept in a log of its own)
+  local log="$1" what="$2" started=$SECONDS code=0
+  shift 2
   printf '[setup] %s ... ' "$what" >&2
-  printf '\n== %s\n' "$what" >>"$VPLATFORM_SETUP_LOG"
-  "$@" >>"$VPLATFORM_SETUP_LOG" 2>&1 || code=$?
+  printf '\n== %s\n' "$what" >>"$log"
+  "$@" >>"$log" 2>&1 || code=$?
   if [ "$code" = 0 ]; then
     printf 'done in %s s\n' "$((SECONDS - started))" >&2
     return 0
   fi
-  printf 'FAILED (exit %s); the whole output: %s; its end:\n' "$code" "$VPLATFORM_SETUP_LOG" >&2
-  tail -n 25 "$VPLATFORM_SETUP_LOG" | sed 's/^/[setup]   /' >&2
+  printf 'FAILED (exit %s); the whole output: %s; its end:\n' "$code" "$log" >&2
+  tail -n 25 "$log" | sed 's/^/[setup]   /' >&2
   return "$code"
 }

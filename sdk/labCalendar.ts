@@ -2,7 +2,8 @@
  * A lab's calendar as platform resources: per copy's VM a Task that powers it on and one that powers it off,
  * and the lab's Schedules (provider/plan/labCalendar.ts) linking them: session starts run the power-on tasks,
  * session stops and the term's end the power-off tasks. Nothing of ours runs between sessions: the platform's
- * scheduler does it. The copies' API keys expire at the end (the key's Set Date expiry, in sdk/lab.ts).
+ * scheduler does it. At the term's end the VMs power off, the copies' users are disabled (no login, no key, by
+ * password or API key) and their API keys expire (the key's Set Date expiry, in sdk/lab.ts).
  */
 import * as pulumi from "@pulumi/pulumi";
 import {
@@ -14,8 +15,10 @@ import {
   type LabCalendar as PlannedCalendar,
 } from "../provider/plan/labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
-import { Schedule, Task, type VirtualMachine } from "./resources.generated";
+import type * as resources from "./resources.generated";
 import { ProgramError } from "./programError";
+
+type Task = resources.Task;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's calendar type and the planner's agree. */
@@ -27,8 +30,13 @@ export function assertCalendar(lab: string, calendar: LabCalendar, nowMs: number
   if (problems.length > 0) throw new ProgramError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
-/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). */
-export function vmPowerTasks(vm: VirtualMachine, name: string, parent: pulumi.Resource): Record<"poweron" | "poweroff", Task> {
+/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). `Task`: the class (sdk/lab.ts LabClasses). */
+export function vmPowerTasks(
+  vm: resources.VirtualMachine,
+  name: string,
+  parent: pulumi.Resource,
+  Task: typeof resources.Task,
+): Record<"poweron" | "poweroff", Task> {
   const task = (action: "poweron" | "poweroff", suffix: string) =>
     new Task(
       `${name}-${suffix}`,
@@ -38,15 +46,32 @@ export function vmPowerTasks(vm: VirtualMachine, name: string, parent: pulumi.Re
   return { poweron: task("poweron", "on"), poweroff: task("poweroff", "off") };
 }
 
+/** The task that disables a copy's user at the term's end (`course-01-disable`): its password and keys stop working. */
+export function userDisableTask(user: resources.User, name: string, parent: pulumi.Resource, Task: typeof resources.Task): Task {
+  return new Task(
+    `${name}-disable`,
+    { name: `${name}-disable`, user: user.id, action: "disable", description: `lab calendar: the term's end disables ${name}` },
+    { parent },
+  );
+}
+
+/** The tasks a lab's calendar runs: the copies' VMs' power tasks, and the users' disable tasks at the end. */
+export type CalendarTasks = Record<"poweron" | "poweroff" | "disable", Task[]>;
+
 /** The lab's schedules, each running the tasks of its action; the preview says when the class next starts, stops and ends. */
 export function declareCalendar(
   lab: string,
   calendar: LabCalendar,
-  tasks: Record<"poweron" | "poweroff", Task[]>,
+  tasks: CalendarTasks,
   parent: pulumi.Resource,
   nowMs: number,
+  Schedule: typeof resources.Schedule,
 ): void {
-  const runs: Record<CalendarAction, Task[]> = { poweron: tasks.poweron, poweroff: tasks.poweroff, end: tasks.poweroff };
+  const runs: Record<CalendarAction, Task[]> = {
+    poweron: tasks.poweron,
+    poweroff: tasks.poweroff,
+    end: [...tasks.poweroff, ...tasks.disable],
+  };
   for (const s of compileCalendar(calendar)) {
     const { id, action, ...when } = s;
     new Schedule(

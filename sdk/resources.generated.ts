@@ -161,10 +161,26 @@ export interface ApiKey extends Outputs<T.ApiKeyValues & Computed<T.ApiKeyComput
 
 export type GroupArgs = Args<T.GroupInputs>;
 
-/** A group of users: permissions granted to it reach every member (GroupMember), nested groups included. */
+/**
+ * A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added
+ * elsewhere is drift.
+ */
 export class Group extends DeclaredResource {
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
     super("Group", name, args, opts);
   }
 }
 export interface Group extends Outputs<T.GroupValues> {}
+
+export type PermissionArgs = Args<T.PermissionInputs>;
+
+/**
+ * Grants a user or a group rights on a table (every row) or on one row of it: list, read, create, modify, delete. Changing
+ * the grantee, table or row replaces the grant; changing a right updates it in place.
+ */
+export class Permission extends DeclaredResource {
+  constructor(name: string, args: PermissionArgs, opts?: pulumi.CustomResourceOptions) {
+    super("Permission", name, args, opts);
+  }
+}
+export interface Permission extends Outputs<T.PermissionValues> {}

@@ -80,6 +80,8 @@ export interface VirtualMachineInputs {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy?: "restart" | "refuse" | undefined;
+    /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+    exclusiveHardware?: boolean | undefined;
     /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
         /** VM key of the template VM to clone (or give `snapshot`) */
@@ -205,6 +207,8 @@ export interface VirtualMachineValues {
     powerState?: "running" | "stopped" | undefined;
     /** What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error. */
     powerCyclePolicy: "restart" | "refuse";
+    /** The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it */
+    exclusiveHardware?: boolean | undefined;
     /** Create the VM by cloning a template VM or a VM snapshot (vm_actions clone) instead of from scratch. Changing it replaces the VM. */
     cloneFrom?: {
         /** VM key of the template VM to clone (or give `snapshot`) */
@@ -261,6 +265,10 @@ export interface VirtualMachineComputed {
     running: boolean;
     /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle */
     needRestart: boolean;
+    /** With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated */
+    baselineHardware: string;
+    /** With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none */
+    strayHardware: string;
 }
 
 /** Drive inputs as a program declares them. A drive of a VM's machine. */
@@ -1503,7 +1511,7 @@ export interface ApiKeyComputed {
     lastLoginIp: string;
 }
 
-/** Group inputs as a program declares them. A group of users: permissions granted to it reach every member (GroupMember), nested groups included. */
+/** Group inputs as a program declares them. A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added elsewhere is drift. */
 export interface GroupInputs {
     /** Group name, unique on the platform */
     name: string;
@@ -1511,6 +1519,10 @@ export interface GroupInputs {
     description?: string | undefined;
     /** Whether the group's members act with its permissions */
     enabled?: boolean | undefined;
+    /** Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed */
+    users?: (string | number)[] | undefined;
+    /** Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed */
+    memberGroups?: (string | number)[] | undefined;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
     adopt?: string | number | boolean | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -1548,6 +1560,108 @@ export interface GroupValues {
     description: string;
     /** Whether the group's members act with its permissions */
     enabled: boolean;
+    /** Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed */
+    users?: string[] | undefined;
+    /** Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed */
+    memberGroups?: string[] | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Permission inputs as a program declares them. Grants a user or a group rights on a table (every row) or on one row of it: list, read, create, modify, delete. Changing the grantee, table or row replaces the grant; changing a right updates it in place. */
+export interface PermissionInputs {
+    /** Key of the user the rights are granted to (a User's id); or give group */
+    user?: string | number | undefined;
+    /** Key of the group the rights are granted to (a Group's id): every member has them; or give user */
+    group?: string | number | undefined;
+    /** The table the rights apply to (vms, vnets, ...), or / for every table. Changing it replaces the grant */
+    table: string;
+    /** Key of the one row of the table the rights apply to (a VM's id for table vms); left out: every row. Changing it replaces the grant */
+    row?: string | number | undefined;
+    /** See the rows in lists (read implies it) (default true) */
+    list?: boolean | undefined;
+    /** Read the rows (default false) */
+    read?: boolean | undefined;
+    /** Create rows of the table; on one row: add, change and remove its hardware and snapshots (default false) */
+    create?: boolean | undefined;
+    /** Change the rows and run their actions (a VM's power, restore, console) (default false) */
+    modify?: boolean | undefined;
+    /** Delete the rows (default false) */
+    delete?: boolean | undefined;
+    /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
+    adopt?: string | number | boolean | undefined;
+    /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
+    timeouts?: {
+        /** Creating the row and waiting for it (default 600) (seconds) */
+        create?: number | undefined;
+        /** Changing it in place, waits included (default 600) (seconds) */
+        update?: number | undefined;
+        /** Waiting for a clone (default 1800) (seconds) */
+        clone?: number | undefined;
+        /** Waiting for a snapshot (default 300) (seconds) */
+        snapshot?: number | undefined;
+        /** Waiting for a restore (default 900) (seconds) */
+        restore?: number | undefined;
+        /** Waiting for a power on (default 60) (seconds) */
+        powerChange?: number | undefined;
+        /** Waiting for a deletion (default 300) (seconds) */
+        delete?: number | undefined;
+        /** Graceful (ACPI) shutdown before the forced fallback (default 120) (seconds) */
+        gracefulShutdown?: number | undefined;
+        /** Forced power off (default 30) (seconds) */
+        forcedShutdown?: number | undefined;
+        /** Reboot (default 120) (seconds) */
+        reboot?: number | undefined;
+        /** Hot-unplug of a drive before its deletion (default 300) (seconds) */
+        hotplug?: number | undefined;
+    } | undefined;
+}
+
+/** Permission inputs as validated and normalized: what its outputs hold. */
+export interface PermissionValues {
+    /** Key of the user the rights are granted to (a User's id); or give group */
+    user?: string | undefined;
+    /** Key of the group the rights are granted to (a Group's id): every member has them; or give user */
+    group?: string | undefined;
+    /** The table the rights apply to (vms, vnets, ...), or / for every table. Changing it replaces the grant */
+    table: string;
+    /** Key of the one row of the table the rights apply to (a VM's id for table vms); left out: every row. Changing it replaces the grant */
+    row?: string | undefined;
+    /** See the rows in lists (read implies it) (default true) */
+    list: boolean;
+    /** Read the rows (default false) */
+    read: boolean;
+    /** Create rows of the table; on one row: add, change and remove its hardware and snapshots (default false) */
+    create: boolean;
+    /** Change the rows and run their actions (a VM's power, restore, console) (default false) */
+    modify: boolean;
+    /** Delete the rows (default false) */
+    delete: boolean;
     /** Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed). */
     adopt?: string | boolean | undefined;
     /** Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts. */
@@ -1869,6 +1983,7 @@ export interface InputsByToken {
     User: UserInputs;
     ApiKey: ApiKeyInputs;
     Group: GroupInputs;
+    Permission: PermissionInputs;
 }
 
 /** Each resource's inputs as validated and normalized, by its token: what the provider's check answers (and a policy sees). */
@@ -1887,4 +2002,5 @@ export interface ValuesByToken {
     User: UserValues;
     ApiKey: ApiKeyValues;
     Group: GroupValues;
+    Permission: PermissionValues;
 }

@@ -23,6 +23,12 @@ export interface ClassMeasured extends ClassShape {
   seconds: number;
   /** Peak resident MiB of the provider processes; undefined where the phase runs in the CLI's own process. */
   peakMiB?: number;
+  /** Up only: seconds from the command's start to the last VM running. */
+  readySeconds?: number;
+  /** Up only: the clones, how many were made from clones, the most sources cloning at once (the recorder's). */
+  tree?: { clones: number; fromClones: number; sourcesAtOnce: number };
+  /** Up only: the VMs that differ from copy 1's VM of the same template (none when the copies are equal). */
+  differing?: string[];
 }
 
 /** One API key's hourly allowance on the platform. */
@@ -40,25 +46,30 @@ export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape
     case "up":
       return {
         // A snapshot's answer is "accepted" without its key (docs/platform-api.md): one read learns it.
-        requests: 2 + 4 * copies + 6 * vms + 1,
+        // A grant names the user's identity, which the user's creation answer does not carry: one read per user.
+        requests: 2 + 6 * copies + 7 * vms + 1,
         what:
-          "golden VM + drive (2); per copy vnet, vnet power-on, user, key (4); " +
-          "per VM clone, drive, NIC, snapshot, the snapshot's key (its answer has none), power-on (6); 1 status read",
+          "golden VM + drive (2); per copy vnet, vnet power-on, user, the user's identity, key, the grant on its vnet (6); " +
+          "per VM clone, drive, NIC, snapshot, the snapshot's key (its answer has none), power-on, the grant on it (7); 1 status read",
       };
     case "roster":
       return { requests: 2, what: "one list of machine statuses and one of NICs, for all copies" };
     case "reset":
       return {
         // A running VM must stop before a restore; the restore powers it back on (params.poweron).
-        requests: 2 * vms + 2,
-        what: "per VM kill, restore with power-on (2); 2 status reads (before and after)",
+        requests: 2 * vms + 5,
+        what:
+          "per VM kill, restore with power-on (2); 2 status reads (before and after); the snapshots' machines, " +
+          "the VMs' and snapshots' NICs and devices (3 reads for all)",
       };
     case "destroy":
       return {
         // Deleting a VM takes its drives and NICs, not its snapshots (VM rows of their own); the platform deletes
         // only a stopped network; a stopped golden needs no power-off.
-        requests: 3 * vms + 4 * copies + 2,
-        what: "per VM power-off, DELETE VM, DELETE snapshot (3); per copy vnet power-off, DELETE vnet, user, key (4); golden's DELETE; 1 status read",
+        requests: 4 * vms + 5 * copies + 2,
+        what:
+          "per VM power-off, DELETE VM, DELETE snapshot, DELETE grant (4); per copy vnet power-off, DELETE vnet, user, key, vnet grant (5); " +
+          "golden's DELETE; 1 status read",
       };
   }
 }

@@ -4,11 +4,15 @@
 // `start` snapshot of each VM) run the way `vplatform env` runs it: up, roster,
 // reset --all, destroy, each at the CLI's default parallelism, against the
 // emulator at lab speed (and at realistic speed where asked). Requests come from
-// the emulator's counter, memory from the provider processes the engine starts.
+// the emulator's counter, memory from the provider processes the engine starts;
+// after the up, the emulator's recorder says whether the clones went through a
+// tree, and the platform whether the copies are equal.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import got from "got";
 import { parse } from "yaml";
+import type { RecordedExchange } from "../../emulator/admin/recorder";
+import { DURATIONS } from "../../emulator/domain/power";
 import { parseCliArgs } from "../../env/cli-args";
 import { engineEnv, findRepoRoot } from "../../env/local-stack";
 import { runEnvironmentCommand } from "../../env/run-command";
@@ -16,12 +20,16 @@ import { requestCounter, startLabEmulator } from "../lab";
 import { ProcessUsage } from "../processUsage";
 import { CLASS_PHASES, type ClassMeasured, type ClassPhase, type ClassShape, classFloor, classRows, hourVerdict } from "./floor";
 import { renderRows } from "../figures";
+import { type PlatformReader, cloneTree, clonesIn, copiesDiffering, madeLine } from "./copies";
+import { planCopies } from "../../provider/plan/lab";
 
 export interface ClassRun {
   copies: number;
   /** The emulator's time scale: 0.01 at lab speed. */
   scale: number;
   speed: string;
+  /** Keeps the run's recording (every request and answer, the emulator's recorder) in this JSON-lines file. */
+  record?: string;
 }
 
 /** The class file with `copies` copies: the committed bench/class/class.yaml, its count replaced. */
@@ -30,18 +38,46 @@ export function classFile(copies: number): string {
   return text.replace(/^(\s+copies:) \d+/m, `$1 ${copies}`);
 }
 
+interface ClassLab {
+  name: string;
+  copies: number;
+  pool: string;
+  vms: { name: string }[];
+}
+const labOf = (text: string) => (parse(text) as { labs: ClassLab[] }).labs[0];
+
 /** VMs a copy of the file has (its lab's `vms` entries). */
-export const vmsPerCopy = (text: string): number => (parse(text) as { labs: { vms: unknown[] }[] }).labs[0].vms.length;
+export const vmsPerCopy = (text: string): number => labOf(text).vms.length;
+
+const readRecording = (file: string): RecordedExchange[] =>
+  fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => JSON.parse(line));
 
 export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMeasured[]> {
   const text = classFile(run.copies);
   const shape: ClassShape = { copies: run.copies, vmsPerCopy: vmsPerCopy(text) };
   const vms = shape.copies * shape.vmsPerCopy;
-  // Room for the class's running VMs; no rate limit, so the whole cost is seen rather than cut off at 1000.
-  const emu = await startLabEmulator(vms + 1, { port: 0, timeScale: run.scale, quiet: true, rateLimitPerHour: 1_000_000_000 });
   const root = findRepoRoot();
   fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
   const work = fs.mkdtempSync(path.join(root, ".e2e-work", "class-"));
+  const recording = run.record ?? path.join(work, "requests.jsonl");
+  // Room for the class's running VMs; no rate limit, so the whole cost is seen rather than cut off at 1000.
+  const emu = await startLabEmulator(vms + 1, {
+    port: 0,
+    timeScale: run.scale,
+    quiet: true,
+    rateLimitPerHour: 1_000_000_000,
+    record: recording,
+  });
+  const bearer = { headers: { authorization: `Bearer ${emu.apiKey}` }, https: { certificateAuthority: emu.caCert } };
+  const admin = { username: emu.adminUser, password: emu.adminPassword, https: { certificateAuthority: emu.caCert } };
+  const reader: PlatformReader = {
+    api: (apiPath) => got(`${emu.url}/api${apiPath}`, bearer).json(),
+    content: (driveKey) => got(`${emu.url}/_emulator/drives/${driveKey}/content`, admin).json(),
+  };
   const file = path.join(work, "class.yaml");
   fs.writeFileSync(file, text);
   // As a user's shell exports them: the environment's program runs in the CLI's process and reads them there too.
@@ -69,17 +105,9 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
     const seconds = (performance.now() - t0) / 1000;
     const { peakMiB } = usage.stop();
     const counts = await counter("GET");
-    // The class is ready when its last VM runs: the latest start of a machine, read after the count.
-    if (phase === "up") {
-      const statuses = await got(`${emu.url}/api/v4/machine_status?fields=started,running`, {
-        headers: { authorization: `Bearer ${emu.apiKey}` },
-        https: { certificateAuthority: emu.caCert },
-      }).json<{ started?: number; running?: boolean }[]>();
-      const last = Math.max(...statuses.filter((s) => s.running).map((s) => Number(s.started ?? 0)));
-      console.log(`${run.speed}, ${run.copies} copies: up: last VM running ${(last - startedAt / 1000).toFixed(0)} s after the start`);
-    }
     if (code !== 0)
       throw new Error(`vplatform env ${phase} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
+    const made = phase === "up" ? await madeClass(startedAt) : {};
     // The CLI says its parallelism: engine slots for up and destroy, VMs at once for a reset (all of them).
     const said = /parallelism (\d+)/.exec(stderr.join(""));
     const parallel = said ? Number(said[1]) : phase === "reset" ? vms : undefined;
@@ -100,8 +128,24 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
       byTable,
       seconds,
       ...(engine ? { peakMiB } : {}),
+      ...made,
     });
     return stdout.join("");
+  };
+  /** After the up (its requests counted): when the last VM ran, how the clones were made, which copies differ. */
+  const madeClass = async (startedAt: number): Promise<Pick<ClassMeasured, "readySeconds" | "tree" | "differing">> => {
+    const statuses = await reader.api("/v4/machine_status?fields=started,running");
+    const last = Math.max(...statuses.filter((s) => s.running === true).map((s) => Number(s.started ?? 0)));
+    const tree = cloneTree(clonesIn(readRecording(recording)), DURATIONS.clone * run.scale);
+    const lab = labOf(text);
+    const differing = await copiesDiffering(
+      reader,
+      planCopies(lab).map((c) => c.name),
+      lab.vms.map((v) => v.name),
+    );
+    const made = { readySeconds: last - startedAt / 1000, tree, differing };
+    console.log(`${run.speed}, ${run.copies} copies: up: ${madeLine(made)}`);
+    return made;
   };
   try {
     for (const phase of CLASS_PHASES) {
@@ -148,6 +192,11 @@ export async function benchClass(form: ClassForm): Promise<void> {
   for (const line of renderRows(classRows(results), form.markdown)) console.log(line);
   console.log("\nThe floor (requests no client can avoid):");
   for (const phase of CLASS_PHASES) console.log(`  ${phase}: ${classFloor(phase, { copies: 1, vmsPerCopy: 1 }).what}`);
+  console.log("\nThe ups (the recorder's clones, the copies compared):");
+  for (const up of results.filter((r) => r.phase === "up" && r.tree))
+    console.log(
+      `  ${up.speed}, ${up.copies} copies: ${madeLine({ readySeconds: up.readySeconds ?? 0, tree: up.tree!, differing: up.differing ?? [] })}`,
+    );
   console.log("\nOne API key's hour (1000 requests):");
   for (const line of hourVerdict(results)) console.log(`  ${line}`);
 }

@@ -64,6 +64,12 @@ export function listVisibility(ctx: EmulatorContext, def: TableDef, caller: Call
   return (row) => grantAllows(ctx, ids, def, row, "list");
 }
 
+/** A new row, before it is stored: its table's grants and its parent's, and the rows it names (POST, an action's new row). */
+export function authorizeNewRow(ctx: EmulatorContext, def: TableDef, draft: Row, caller: Caller): void {
+  authorize(ctx, def, "create", caller, draft);
+  authorizeReferences(ctx, def, draft, caller);
+}
+
 /** A caller checked by its grants may only point a row at rows it may read (a NIC at a vnet, a drive at a file). */
 function authorizeReferences(ctx: EmulatorContext, def: TableDef, values: Record<string, unknown>, caller: Caller): void {
   if (hasRole(caller, "readonly")) return;
@@ -155,10 +161,7 @@ export function postToTable(ctx: EmulatorContext, def: TableDef, body: unknown, 
   if (!hasRole(caller, roleNeeded(def, "create")) && !hasGrants(ctx, identitiesOf(ctx, caller.user))) authorize(ctx, def, "create", caller);
   if (def.actions) return runAction(ctx, def, body, caller);
   // The new row's grants are its table's and its parent's (a NIC on a VM the caller may change).
-  const { row, response } = createRow(ctx, def, body, caller, (draft) => {
-    authorize(ctx, def, "create", caller, draft);
-    authorizeReferences(ctx, def, draft, caller);
-  });
+  const { row, response } = createRow(ctx, def, body, caller, (draft) => authorizeNewRow(ctx, def, draft, caller));
   const store = ctx.store(def.name);
   const rowNumber = typeof row.$key === "number" ? row.$key : store.rows.size;
   return { status: 201, body: creationBody(def.name, row, rowNumber, response) };
@@ -222,13 +225,25 @@ function validateParams(def: TableDef, action: ActionDef, params: Record<string,
   return out;
 }
 
-/** An action needs the action table's role, or `modify` on its target row (the maker: actions change the row). */
-function authorizeAction(ctx: EmulatorContext, def: TableDef, caller: Caller, target: Row | undefined): void {
+/**
+ * An action needs the action table's role, or `modify` on its target row (the maker: actions change the row), and
+ * what the action itself needs of grants beyond that (`grantNeeds`: an action that adds hardware or a snapshot
+ * needs `create` on the target, as a POST of that child would; a clone needs `create` on the vms table).
+ */
+function authorizeAction(ctx: EmulatorContext, def: TableDef, action: ActionDef, caller: Caller, target: Row | undefined): void {
   if (def.operations && !def.operations.includes("create")) throw new ApiError(405, `operation create not permitted on ${def.name}`);
   if (hasRole(caller, roleNeeded(def, "create"))) return;
   const ids = identitiesOf(ctx, caller.user);
   const targetDef = target && def.actions?.targetTable ? ctx.store(def.actions.targetTable).def : undefined;
-  if (target && targetDef && grantAllows(ctx, ids, targetDef, target, "modify")) return;
+  if (target && targetDef && grantAllows(ctx, ids, targetDef, target, "modify")) {
+    const needs = action.grantNeeds;
+    if (!needs) return;
+    const what = "createIn" in needs ? needs.createIn : `${targetDef.name}/${String(target.$key)}`;
+    const allowed =
+      "createIn" in needs ? grantAllowsTable(ctx, ids, needs.createIn, "create") : grantAllows(ctx, ids, targetDef, target, "create");
+    if (allowed) return;
+    throw new ApiError(403, `permission denied: this action needs a grant of create on ${what}`);
+  }
   if (!target && grantAllowsTable(ctx, ids, def.name, "create")) return;
   const what = target && targetDef ? `${targetDef.name}/${String(target.$key)}` : def.name;
   throw new ApiError(403, `permission denied: ${def.name} on ${what} requires ${roleNeeded(def, "create")} or a grant of modify`);
@@ -261,7 +276,7 @@ export function runAction(ctx: EmulatorContext, def: TableDef, body: unknown, ca
       if (!target) throw notFound(`/v4/${spec.targetTable}/${String(key)}`, "action");
     }
   }
-  authorizeAction(ctx, def, caller, target);
+  authorizeAction(ctx, def, action, caller, target);
   const params = validateParams(def, action, paramsObject(input.params));
   const result = action.handler(ctx, { target, params, caller }) ?? {};
   return { status: result.status ?? 201, body: result.body ?? {} };

@@ -64,9 +64,15 @@ const holds = (grant: Row, right: Right) => grant[right] === true || (right === 
 
 /**
  * The row a permission check falls back to (the spec's parent and owner fields): hardware, status, snapshot and
- * statistics rows to their machine, a machine to the VM or vnet it runs, an owned row to its owner.
+ * statistics rows to their machine, a machine to the VM or vnet it runs, a snapshot VM to its VM, an owned row to
+ * its owner.
  */
 export function parentOf(ctx: EmulatorContext, def: TableDef, row: Row): { table: string; row: Row } | undefined {
+  // A snapshot is the VM at one moment: its VM row (and through its machine, its hardware) falls back to the VM's.
+  if (def.name === "vms" && row.is_snapshot === true) {
+    const vm = row.parent_vm === null || row.parent_vm === undefined ? undefined : ctx.get("vms", row.parent_vm);
+    return vm ? { table: "vms", row: vm } : undefined;
+  }
   if (def.name === "machines") {
     const vm = row.vm === null || row.vm === undefined ? undefined : ctx.get("vms", row.vm);
     if (vm) return { table: "vms", row: vm };
@@ -98,7 +104,7 @@ export function grantAllows(ctx: EmulatorContext, ids: Set<number>, def: TableDe
   let table = def;
   let current: Row | undefined = row;
   let needed = right;
-  for (let depth = 0; current && depth < 4; depth++) {
+  for (let depth = 0; current && depth < 5; depth++) {
     if (grantsOn(ctx, ids, table.name, current.$key).some((g) => holds(g, needed))) return true;
     const parent = parentOf(ctx, table, current);
     if (!parent) return false;

@@ -127,6 +127,12 @@ export interface ActionDef {
   handler(ctx: EmulatorContext, args: { target?: Row; params: Record<string, unknown>; caller: Caller }): ActionResult | void;
   /** Role needed beyond the table's write permission (e.g. admin-only actions). */
   role?: Role;
+  /**
+   * For a caller its grants decide for, what the action needs besides `modify` on its target: `create` on the
+   * target itself when it adds or changes the target's children (hardware, snapshots), as a POST of a child would;
+   * `create` on a whole table when it makes a row there (a clone makes a VM).
+   */
+  grantNeeds?: { createOnTarget: true } | { createIn: string };
 }
 
 export interface ActionTableDef {

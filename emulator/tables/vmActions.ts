@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { EmulatorContext } from "../core/context";
-import { createRow } from "../core/engine";
+import { authorizeNewRow, createRow } from "../core/engine";
 import { ApiError, conflict, validationError } from "../core/errors";
 import { assertTierSpace, copyNeeds } from "../domain/capacity";
 import { assertNotBusy, isPoweredOn, runLongOperation, statusOfVm } from "../domain/machines";
@@ -177,9 +177,10 @@ function hotplug(table: "machine_drives" | "machine_nics") {
       hotplugExisting(ctx, vm, table, params.device, params.unplug === true);
       return {};
     }
-    // New device: created through the table's own rules (they start the hotplug transition).
+    // New device: created through the table's own rules (they start the hotplug transition) and rights (a NIC's vnet).
     const { unplug: _u, device: _d, ...fields } = params;
-    const { row } = createRow(ctx, table === "machine_drives" ? drivesTable : nicsTable, { ...fields, machine: vm.machine }, caller);
+    const def = table === "machine_drives" ? drivesTable : nicsTable;
+    const { row } = createRow(ctx, def, { ...fields, machine: vm.machine }, caller, (draft) => authorizeNewRow(ctx, def, draft, caller));
     return { body: { $key: String(row.$key) } };
   };
 }
@@ -192,9 +193,22 @@ type Handler = (
   // biome-ignore lint/suspicious/noConfusingVoidType: a handler may return nothing
 ) => { status?: number; body?: Record<string, unknown> } | void;
 
-function action(description: string, params: Record<string, FieldDef> | undefined, handler: Handler): ActionDef {
-  return { description, params, handler: (ctx, { target, params: p, caller }) => handler(ctx, vmOf(target), p, caller) ?? undefined };
+function action(
+  description: string,
+  params: Record<string, FieldDef> | undefined,
+  handler: Handler,
+  grantNeeds?: ActionDef["grantNeeds"],
+): ActionDef {
+  return {
+    description,
+    params,
+    handler: (ctx, { target, params: p, caller }) => handler(ctx, vmOf(target), p, caller) ?? undefined,
+    ...(grantNeeds ? { grantNeeds } : {}),
+  };
 }
+
+/** Actions that add or change a VM's hardware or snapshots: for grants, `create` on the VM, as a POST of the row would need. */
+const CHANGES_CHILDREN = { createOnTarget: true } as const;
 
 function resolveNode(ctx: EmulatorContext, id: unknown): Row | undefined {
   if (id === undefined || id === null || id === "") return undefined;
@@ -235,6 +249,7 @@ export const vmActionsTable: TableDef = {
           cluster: key,
         },
         clone,
+        { createIn: "vms" },
       ),
       snapshot: action(
         "snapshot the VM (creates an is_snapshot VM and a machine_snapshots row)",
@@ -258,6 +273,7 @@ export const vmActionsTable: TableDef = {
           const { row, response } = createRow(ctx, snapshotsTable, body, caller);
           return { body: { $key: String(row.$key), response } };
         },
+        CHANGES_CHILDREN,
       ),
       restore: action(
         "restore a snapshot (snapshot_id or snapshot: machine_snapshots key, snapshot VM key or snap_machine)",
@@ -308,11 +324,13 @@ export const vmActionsTable: TableDef = {
           description: { type: "text" },
         },
         hotplug("machine_drives"),
+        CHANGES_CHILDREN,
       ),
       hotplugnic: action(
         "hot-plug or hot-unplug a NIC: {device, unplug} or new-NIC fields {name, vnet, interface}",
         { device: key, unplug: bool, name: str, vnet: key, interface: str, macaddress: str, description: { type: "text" } },
         hotplug("machine_nics"),
+        CHANGES_CHILDREN,
       ),
     },
   },

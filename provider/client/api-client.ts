@@ -82,6 +82,11 @@ export class ApiClient {
   readonly #firstContactMs: number;
   /** The platform's time, from the Date header of every answer (expiry is judged by it). */
   readonly clock = new PlatformClock();
+
+  /** The platform's address (`https://host[:port]`): links into its web interface start there. */
+  get endpoint(): string {
+    return this.#endpoint;
+  }
   #sent = 0;
   /** When the first attempt went out, and whether any attempt got an answer: see #givesUp. */
   #firstAttemptAt?: number;

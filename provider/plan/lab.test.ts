@@ -191,6 +191,20 @@ describe("a copy's VMs: the template stamped for the copy", () => {
     ]);
   });
 
+  test("a snapshot source (a term's pinned image) is kept as given, even one named like a template VM: no copy has it", () => {
+    const vms = copyVms<{ name: string; cloneFrom?: { snapshot: string } | { vm: string } }, string>(
+      [
+        { name: "web", cloneFrom: { snapshot: "golden" } },
+        { name: "golden", cloneFrom: { vm: "41" } },
+      ],
+      "c1",
+    );
+    expect(vms.map((v) => [v.name, v.cloneFrom])).toEqual([
+      ["c1-web", { snapshot: { given: "golden" } }],
+      ["c1-golden", { vm: { given: "41" } }],
+    ]);
+  });
+
   test("a clone reference that is not a string (an output) is kept as given and does not order the template", () => {
     const key = { toString: () => "web" };
     const vms = copyVms([{ name: "a", cloneFrom: { vm: key } }], "c1");

@@ -159,50 +159,58 @@ export const copiesOverlapping = (copies: LabCopy[], network: string): LabCopy[]
 /** What a reference of a copy's VM resolves to: the copy's vnet, a VM of the same copy, or what was given. */
 export type CopyRef<R> = { copyVnet: true } | { copyVm: string } | { given: R };
 
-/** A VM of the template as a lab takes it: its local name, an optional template to clone, NICs with an optional vnet. */
+/**
+ * A VM of the template as a lab takes it: its local name, an optional source to clone (a VM, or a snapshot: a
+ * term's image pinned), NICs with an optional vnet.
+ */
 export interface TemplateVm<R> {
   name: string;
-  cloneFrom?: { vm: R | string };
+  cloneFrom?: { vm: R | string } | { snapshot: R };
   nics?: { vnet?: R }[];
 }
+
+/** A template VM's clone source for one copy: a VM of the template is that copy's; a snapshot is the one given. */
+type CopyClone<C, R> = C extends { vm: unknown }
+  ? Omit<C, "vm"> & { vm: CopyRef<R> }
+  : C extends { snapshot: unknown }
+    ? Omit<C, "snapshot"> & { snapshot: { given: R } }
+    : never;
 
 /** A template VM stamped for one copy: named for it, its template and NICs' vnets resolved to the copy. */
 export type CopyVm<V extends TemplateVm<R>, R> = Omit<V, "name" | "cloneFrom" | "nics"> & {
   /** The VM's name in the template (the key of the copy's outputs). */
   template: string;
   name: string;
-  cloneFrom?: Omit<NonNullable<V["cloneFrom"]>, "vm"> & { vm: CopyRef<R> };
+  cloneFrom?: CopyClone<NonNullable<V["cloneFrom"]>, R>;
   nics: (Omit<NonNullable<V["nics"]>[number], "vnet"> & { vnet: CopyRef<R> })[];
 };
 
 /**
  * The template's VMs for copy `copy`, templates before their clones: `web` is `course-01-web`; a NIC without a
- * vnet is on the copy's vnet; a clone of a VM of the template clones that copy's VM; other references are kept.
+ * vnet is on the copy's vnet; a clone of a VM of the template clones that copy's VM; other references (a
+ * snapshot, a VM outside the lab) are kept.
  */
 export function copyVms<V extends TemplateVm<R>, R>(vms: V[], copy: string): CopyVm<V, R>[] {
   const local = new Set(vms.map((v) => v.name));
+  const resolved = (cloneFrom: TemplateVm<R>["cloneFrom"] & object) => {
+    if (!("vm" in cloneFrom)) return { ...cloneFrom, snapshot: { given: cloneFrom.snapshot } };
+    const source = cloneFrom.vm;
+    return { ...cloneFrom, vm: typeof source === "string" && local.has(source) ? { copyVm: copyVmName(copy, source) } : { given: source } };
+  };
   return (cloneOrder(vms) ?? vms).map((v) => {
     const { name, cloneFrom, nics, ...rest } = v;
-    const source = cloneFrom?.vm;
     return {
       ...rest,
       template: name,
       name: copyVmName(copy, name),
-      ...(cloneFrom
-        ? {
-            cloneFrom: {
-              ...cloneFrom,
-              vm: typeof source === "string" && local.has(source) ? { copyVm: copyVmName(copy, source) } : { given: source as R },
-            },
-          }
-        : {}),
+      ...(cloneFrom ? { cloneFrom: resolved(cloneFrom) } : {}),
       nics: (nics ?? []).map(({ vnet, ...nic }) => ({ ...nic, vnet: vnet === undefined ? { copyVnet: true } : { given: vnet } })),
     } as CopyVm<V, R>;
   });
 }
 
 /** VMs ordered so that every template among them comes before its clones; undefined on a cycle. */
-export function cloneOrder<T extends { name: string; cloneFrom?: { vm: unknown } }>(vms: T[]): T[] | undefined {
+export function cloneOrder<T extends { name: string; cloneFrom?: object }>(vms: T[]): T[] | undefined {
   const byName = new Map(vms.map((v) => [v.name, v]));
   const done = new Set<string>();
   const visiting = new Set<string>();
@@ -211,7 +219,8 @@ export function cloneOrder<T extends { name: string; cloneFrom?: { vm: unknown }
     if (done.has(vm.name)) return true;
     if (visiting.has(vm.name)) return false;
     visiting.add(vm.name);
-    const template = typeof vm.cloneFrom?.vm === "string" ? byName.get(vm.cloneFrom.vm) : undefined;
+    const source = vm.cloneFrom && "vm" in vm.cloneFrom ? vm.cloneFrom.vm : undefined; // a snapshot is no VM of the list
+    const template = typeof source === "string" ? byName.get(source) : undefined;
     if (template && !visit(template)) return false;
     visiting.delete(vm.name);
     done.add(vm.name);

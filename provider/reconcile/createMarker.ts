@@ -70,6 +70,9 @@ export function withoutTag<R extends Row>(row: R): R {
 
 export const hasTag = (row: Row, marker: string): boolean => str(row.description).includes(markerTag(marker));
 
+/** Whether a create of this provider (any program's) made the row: its description carries a marker tag. */
+export const hasAnyTag = (row: Row): boolean => TAG.test(str(row.description));
+
 /** The filter term finding rows tagged with `marker`. */
 export const taggedFilter = (marker: string): string => `description ct ${quoteLiteral(markerTag(marker))}`;
 

@@ -24,6 +24,8 @@ export interface RestoreOptions {
   before?: MachineStatus;
   /** When the restore is over; default: the status left restoring. */
   until?: (s: MachineStatus) => boolean;
+  /** Runs once the restore is sent, before its wait (a reset wave's VMs start their waits together). */
+  sent?: () => Promise<void>;
   clock?: Clock;
 }
 
@@ -68,6 +70,7 @@ export async function restoreSnapshot(
     },
     clock,
   );
+  await opts.sent?.();
   const status = await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`, opts.until);
   return { machineKey, status };
 }

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PlatformApi, Row } from "./platform";
-import { StatusPoller, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
-import { fakeClock } from "./testClock";
+import { StatusPoller, continuesBusyTime, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
+import { fakeClock, timerClock } from "./testClock";
 import { realClock } from "./waitFor";
 
 /** The keys a poller's GET asks for (`$key eq 1 or $key eq 2`). */
@@ -161,6 +161,50 @@ describe("a lab powering on: waits that start one after another", () => {
     // 39 s of power-ons: about 20 ticks 2 s apart after the first seconds (a tick every 250 ms would be 150)
     expect(poller.reads).toBeLessThanOrEqual(30);
     for (const [key, at] of seenAt) expect(at - (startedAt.get(key)! + 20_000)).toBeLessThanOrEqual(5000);
+  });
+});
+
+describe("a lab at lab speed: waits that start one after another, each over before its first read", () => {
+  test("an idle moment shorter than the longest tick gap does not end the poller's busy time; a longer one does", () => {
+    expect(continuesBusyTime(300)).toBe(true);
+    expect(continuesBusyTime(1999)).toBe(true);
+    expect(continuesBusyTime(2000)).toBe(false);
+    expect(continuesBusyTime(Number.POSITIVE_INFINITY)).toBe(false); // the first wait of all
+  });
+
+  test("60 power-ons of 50 ms starting 300 ms apart cost about a GET per 2 s, not one each, and each is seen within 2.5 s", async () => {
+    const clock = timerClock();
+    const startedAt = new Map<string, number>();
+    const seenAt = new Map<string, number>();
+    const poller = new StatusPoller(
+      {
+        async list(_table: string, query?: { filter?: string }) {
+          return keysOf(query).map(
+            (k) => ({ $key: Number(k), status: clock.now() >= startedAt.get(k)! + 50 ? "running" : "starting" }) as Row,
+          );
+        },
+      } as unknown as PlatformApi,
+      "machine_status",
+      "status",
+      clock,
+    );
+    const waits: Promise<unknown>[] = [];
+    const engine = async () => {
+      for (let i = 0; i < 60; i++) {
+        const key = String(i);
+        startedAt.set(key, clock.now());
+        const done = (r: Row | undefined) => (isRunning(r) ? (seenAt.set(key, clock.now()), true) : false);
+        waits.push(poller.wait({ key, kind: "power-on", done, describe: describe_ }, { timeoutSec: 300, label: key }));
+        await clock.sleep(300);
+      }
+    };
+    void engine();
+    await clock.run(() => seenAt.size === 60);
+    await Promise.all(waits);
+    // 18 s of power-ons: 17 GETs (ticks 2 s apart once busy for 8 s, quicker before); a busy time ended by each
+    // idle moment would cost one GET a wait, 60
+    expect(poller.reads).toBeLessThanOrEqual(20);
+    for (const [key, at] of seenAt) expect(at - startedAt.get(key)!).toBeLessThanOrEqual(2500);
   });
 });
 

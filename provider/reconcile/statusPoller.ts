@@ -18,6 +18,9 @@ import { type Clock, type PollOptions, type WaitTimeoutError, doneLine, progress
  * poller as a whole keeps the same pace: ticks come no sooner than a quarter
  * of the time it has been busy (at most 2 s apart), so a stream of waits
  * starting one after another (a lab powering on) does not tick every 250 ms.
+ * A stream of waits each over by its first read (a lab at lab speed) leaves
+ * the poller idle for moments between them: an idle moment shorter than the
+ * longest gap does not end the busy time, or each wait would cost a GET.
  *
  * The poller learns how long each kind of change takes on this platform: once
  * one has been seen to finish, a new wait of that kind is first read after
@@ -69,6 +72,8 @@ export class StatusPoller {
   /** Since when some wait has been pending without a break, and when the last tick read. */
   #busySince = 0;
   #lastTick = -Infinity;
+  /** When the last wait ended (the poller went idle). */
+  #idleSince = -Infinity;
   /** The quickest completion seen per kind of change (ms from the wait's start to the read that saw it done). */
   readonly #quickest = new Map<string, number>();
   /** GETs this poller sent (for tests and the bench). */
@@ -107,7 +112,7 @@ export class StatusPoller {
 
   async #run(): Promise<void> {
     this.#running = true;
-    this.#busySince = this.clock.now();
+    if (!continuesBusyTime(this.clock.now() - this.#idleSince)) this.#busySince = this.clock.now();
     try {
       while (this.#waiters.size > 0) {
         const pace = this.#lastTick + tickGap(this.clock.now() - this.#busySince);
@@ -120,6 +125,7 @@ export class StatusPoller {
       }
     } finally {
       this.#running = false;
+      this.#idleSince = this.clock.now();
     }
   }
 
@@ -208,6 +214,11 @@ export function keyFilter(keys: string[]): string {
 /** The poller's least gap between ticks: a quarter of the time it has been busy, between 250 ms and 2 s. */
 export function tickGap(busyMs: number): number {
   return Math.min(MAX_TICK_GAP_MS, Math.max(MIN_DELAY_MS, busyMs / 4));
+}
+
+/** Whether a wait arriving after the poller has been idle this long continues its busy time (a stream of waits). */
+export function continuesBusyTime(idleMs: number): boolean {
+  return idleMs < MAX_TICK_GAP_MS;
 }
 
 /** When a new wait is first read: at once (250 ms) until its kind of change has been seen to finish, then 4/5 of the quickest. */

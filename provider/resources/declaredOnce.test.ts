@@ -110,6 +110,7 @@ describe("the list", () => {
       "User",
       "ApiKey",
       "Group",
+      "Permission",
     ]);
   });
 });

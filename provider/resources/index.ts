@@ -5,6 +5,7 @@ import { drive } from "./drive/resource";
 import { eventTrigger } from "./eventTrigger/resource";
 import { group } from "./group/resource";
 import { nic } from "./nic/resource";
+import { permission } from "./permission/resource";
 import { schedule } from "./schedule/resource";
 import { task } from "./task/resource";
 import { user } from "./user/resource";
@@ -35,6 +36,7 @@ export const RESOURCES = {
   User: user,
   ApiKey: apiKey,
   Group: group,
+  Permission: permission,
 } as const satisfies Record<string, Resource>;
 
 /** The token of a listed resource: anything else does not compile where a token is asked for. */

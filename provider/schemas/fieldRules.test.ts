@@ -22,6 +22,7 @@ import { apiKeyInputsSchema, apiKeyShape } from "../resources/apiKey/schema";
 import { webhookInputsSchema, webhookShape } from "../resources/webhook/schema";
 import { TASK_OBJECT_ACTIONS, taskInputsSchema, taskShape } from "../resources/task/schema";
 import { groupInputsSchema, groupShape } from "../resources/group/schema";
+import { permissionInputsSchema, permissionShape } from "../resources/permission/schema";
 import { eventTriggerInputsSchema, eventTriggerShape } from "../resources/eventTrigger/schema";
 import { scheduleInputsSchema, scheduleShape } from "../resources/schedule/schema";
 import { RESOURCE_LIST } from "../resources";
@@ -106,6 +107,16 @@ const places: Place[] = [
   { name: "User", schema: userInputsSchema, shape: userShape, base: { name: "ci" }, at: [], wrap: (o) => o },
   { name: "ApiKey", schema: apiKeyInputsSchema, shape: apiKeyShape, base: { name: "ci" }, at: [], wrap: (o) => o },
   { name: "Group", schema: groupInputsSchema, shape: groupShape, base: { name: "students" }, at: [], wrap: (o) => o },
+  {
+    name: "Permission",
+    schema: permissionInputsSchema,
+    shape: permissionShape,
+    base: { user: "3", table: "vms" },
+    // A grant names exactly one grantee: a group's variations name no user.
+    baseFor: (field) => (field === "group" ? { table: "vms" } : undefined),
+    at: [],
+    wrap: (o) => o,
+  },
   // nested objects, declared inside a VM or a vnet
   {
     name: "VirtualMachine.cloneFrom",
@@ -256,7 +267,13 @@ const handWritten: Record<string, Cases> = {
   "Schedule.endTimeOfDay": { accept: ["00:00", "24:00"], reject: ["25:00", "12:5", "", 1] },
   "Schedule.days": { accept: [[], ["monday"], ["monday", "sunday"]], reject: [["mon"], "monday", [1]] },
   "Schedule.tasks": { accept: [[], ["7", "8"]], reject: [["x"], "7", [1.5]] },
+  "Group.users": { accept: [[], ["7", "8"], [7]], reject: [["x"], "7", [1.5]] },
+  "Permission.user": KEY,
+  "Permission.group": KEY,
+  "Permission.table": { accept: ["vms", "/", "machine_nics"], reject: ["", "VMs", "a/b", "//", 5] },
+  "Permission.row": { accept: ["7", "a1b2", 7], reject: ["0", 0, "", "a b", -1, 1.5] },
 };
+handWritten["Group.memberGroups"] = handWritten["Group.users"];
 handWritten["Schedule.end"] = handWritten["Schedule.start"];
 handWritten["ApiKey.ipDenyList"] = handWritten["ApiKey.ipAllowList"];
 for (const p of places.filter((p) => p.at.length === 0).slice(1)) {
@@ -393,6 +410,7 @@ describe("a required input left out is refused by its path", () => {
       "User.name",
       "ApiKey.name",
       "Group.name",
+      "Permission.table",
       "VirtualMachine.cloudinitFiles[].name",
       "VirtualMachine.cloudinitFiles[].contents",
     ]);

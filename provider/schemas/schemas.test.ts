@@ -37,6 +37,7 @@ describe("the registry", () => {
       ["User", "users"],
       ["ApiKey", "user_api_keys"],
       ["Group", "groups"],
+      ["Permission", "permissions"],
     ]);
   });
   test.each(RESOURCE_LIST.map((r) => [r.token, r] as const))("every %s input has a description (schema.json docs)", (_t, r) => {

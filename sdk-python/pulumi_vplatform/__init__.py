@@ -25,7 +25,9 @@ from .get_virtual_machine import *
 from .get_vnet import *
 from .get_volume_files import *
 from .group import *
+from .lab import *
 from .nic import *
+from .permission import *
 from .provider import *
 from .schedule import *
 from .task import *
@@ -58,7 +60,9 @@ _utilities.register(
    "vplatform:index:Drive": "Drive",
    "vplatform:index:EventTrigger": "EventTrigger",
    "vplatform:index:Group": "Group",
+   "vplatform:index:Lab": "Lab",
    "vplatform:index:Nic": "Nic",
+   "vplatform:index:Permission": "Permission",
    "vplatform:index:Schedule": "Schedule",
    "vplatform:index:Task": "Task",
    "vplatform:index:User": "User",

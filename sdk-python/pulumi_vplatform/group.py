@@ -25,7 +25,9 @@ class GroupArgs:
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
-                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+                 member_groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 users: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
         """
         The set of arguments for constructing a Group resource.
 
@@ -33,7 +35,9 @@ class GroupArgs:
         :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
         :param pulumi.Input[_builtins.str] description: Description
         :param pulumi.Input[_builtins.bool] enabled: Whether the group's members act with its permissions
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_groups: Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
         :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] users: Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
         """
         pulumi.set(__self__, "name", name)
         if adopt is not None:
@@ -46,8 +50,12 @@ class GroupArgs:
             enabled = True
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if member_groups is not None:
+            pulumi.set(__self__, "member_groups", member_groups)
         if timeouts is not None:
             pulumi.set(__self__, "timeouts", timeouts)
+        if users is not None:
+            pulumi.set(__self__, "users", users)
 
     @_builtins.property
     @pulumi.getter
@@ -98,6 +106,18 @@ class GroupArgs:
         pulumi.set(self, "enabled", value)
 
     @_builtins.property
+    @pulumi.getter(name="memberGroups")
+    def member_groups(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
+        """
+        return pulumi.get(self, "member_groups")
+
+    @member_groups.setter
+    def member_groups(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "member_groups", value)
+
+    @_builtins.property
     @pulumi.getter
     def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
         """
@@ -109,6 +129,18 @@ class GroupArgs:
     def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
         pulumi.set(self, "timeouts", value)
 
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
+        """
+        return pulumi.get(self, "users")
+
+    @users.setter
+    def users(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "users", value)
+
 
 @pulumi.type_token("vplatform:index:Group")
 class Group(pulumi.CustomResource):
@@ -119,19 +151,23 @@ class Group(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 member_groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
+                 users: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         """
-        A group of users: permissions granted to it reach every member (GroupMember), nested groups included.
+        A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added elsewhere is drift.
 
         :param str resource_name: The name of the resource.
         :param pulumi.ResourceOptions opts: Options for the resource.
         :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
         :param pulumi.Input[_builtins.str] description: Description
         :param pulumi.Input[_builtins.bool] enabled: Whether the group's members act with its permissions
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] member_groups: Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
         :param pulumi.Input[_builtins.str] name: Group name, unique on the platform
         :param pulumi.Input[Union['TimeoutsArgs', 'TimeoutsArgsDict']] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] users: Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
         """
         ...
     @overload
@@ -140,7 +176,7 @@ class Group(pulumi.CustomResource):
                  args: GroupArgs,
                  opts: Optional[pulumi.ResourceOptions] = None):
         """
-        A group of users: permissions granted to it reach every member (GroupMember), nested groups included.
+        A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added elsewhere is drift.
 
         :param str resource_name: The name of the resource.
         :param GroupArgs args: The arguments to use to populate this resource's properties.
@@ -160,8 +196,10 @@ class Group(pulumi.CustomResource):
                  adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 member_groups: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  name: pulumi.Input[Optional[_builtins.str]] = None,
                  timeouts: pulumi.Input[Optional[Union['TimeoutsArgs', 'TimeoutsArgsDict']]] = None,
+                 users: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None,
                  __props__=None):
         opts = pulumi.ResourceOptions.merge(_utilities.get_resource_opts_defaults(), opts)
         if not isinstance(opts, pulumi.ResourceOptions):
@@ -178,10 +216,12 @@ class Group(pulumi.CustomResource):
             if enabled is None:
                 enabled = True
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["member_groups"] = member_groups
             if name is None and not opts.urn:
                 raise TypeError("Missing required property 'name'")
             __props__.__dict__["name"] = name
             __props__.__dict__["timeouts"] = timeouts
+            __props__.__dict__["users"] = users
         super(Group, __self__).__init__(
             'vplatform:index:Group',
             resource_name,
@@ -207,8 +247,10 @@ class Group(pulumi.CustomResource):
         __props__.__dict__["adopt"] = None
         __props__.__dict__["description"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["member_groups"] = None
         __props__.__dict__["name"] = None
         __props__.__dict__["timeouts"] = None
+        __props__.__dict__["users"] = None
         return Group(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -236,6 +278,14 @@ class Group(pulumi.CustomResource):
         return pulumi.get(self, "enabled")
 
     @_builtins.property
+    @pulumi.getter(name="memberGroups")
+    def member_groups(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Keys of the groups nested in this one (Group ids), whose members have its permissions too: exactly these; left out: not managed
+        """
+        return pulumi.get(self, "member_groups")
+
+    @_builtins.property
     @pulumi.getter
     def name(self) -> pulumi.Output[_builtins.str]:
         """
@@ -250,4 +300,12 @@ class Group(pulumi.CustomResource):
         Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
         """
         return pulumi.get(self, "timeouts")
+
+    @_builtins.property
+    @pulumi.getter
+    def users(self) -> pulumi.Output[Optional[Sequence[_builtins.str]]]:
+        """
+        Keys of the users in the group (User ids): exactly these, so a user added elsewhere is drift; left out: its users are not managed
+        """
+        return pulumi.get(self, "users")
 

@@ -40,6 +40,7 @@ class VirtualMachineArgs:
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disable_hypervisor: pulumi.Input[Optional[_builtins.bool]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 exclusive_hardware: pulumi.Input[Optional[_builtins.bool]] = None,
                  guest_agent: pulumi.Input[Optional[_builtins.bool]] = None,
                  machine_type: pulumi.Input[Optional[_builtins.str]] = None,
                  migration_method: pulumi.Input[Optional['VirtualMachineMigrationMethod']] = None,
@@ -82,6 +83,7 @@ class VirtualMachineArgs:
         :param pulumi.Input[_builtins.str] description: Description
         :param pulumi.Input[_builtins.bool] disable_hypervisor: Hide the hypervisor from the guest (needs a power cycle)
         :param pulumi.Input[_builtins.bool] enabled: Whether the VM is enabled
+        :param pulumi.Input[_builtins.bool] exclusive_hardware: The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
         :param pulumi.Input[_builtins.bool] guest_agent: Enable the guest agent (applies at next start)
         :param pulumi.Input[_builtins.str] machine_type: Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
         :param pulumi.Input['VirtualMachineMigrationMethod'] migration_method: Migration method
@@ -139,6 +141,8 @@ class VirtualMachineArgs:
             pulumi.set(__self__, "disable_hypervisor", disable_hypervisor)
         if enabled is not None:
             pulumi.set(__self__, "enabled", enabled)
+        if exclusive_hardware is not None:
+            pulumi.set(__self__, "exclusive_hardware", exclusive_hardware)
         if guest_agent is not None:
             pulumi.set(__self__, "guest_agent", guest_agent)
         if machine_type is not None:
@@ -399,6 +403,18 @@ class VirtualMachineArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="exclusiveHardware")
+    def exclusive_hardware(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+        """
+        return pulumi.get(self, "exclusive_hardware")
+
+    @exclusive_hardware.setter
+    def exclusive_hardware(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "exclusive_hardware", value)
 
     @_builtins.property
     @pulumi.getter(name="guestAgent")
@@ -676,6 +692,7 @@ class VirtualMachine(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disable_hypervisor: pulumi.Input[Optional[_builtins.bool]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 exclusive_hardware: pulumi.Input[Optional[_builtins.bool]] = None,
                  guest_agent: pulumi.Input[Optional[_builtins.bool]] = None,
                  machine_type: pulumi.Input[Optional[_builtins.str]] = None,
                  migration_method: pulumi.Input[Optional['VirtualMachineMigrationMethod']] = None,
@@ -721,6 +738,7 @@ class VirtualMachine(pulumi.CustomResource):
         :param pulumi.Input[_builtins.str] description: Description
         :param pulumi.Input[_builtins.bool] disable_hypervisor: Hide the hypervisor from the guest (needs a power cycle)
         :param pulumi.Input[_builtins.bool] enabled: Whether the VM is enabled
+        :param pulumi.Input[_builtins.bool] exclusive_hardware: The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
         :param pulumi.Input[_builtins.bool] guest_agent: Enable the guest agent (applies at next start)
         :param pulumi.Input[_builtins.str] machine_type: Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
         :param pulumi.Input['VirtualMachineMigrationMethod'] migration_method: Migration method
@@ -785,6 +803,7 @@ class VirtualMachine(pulumi.CustomResource):
                  description: pulumi.Input[Optional[_builtins.str]] = None,
                  disable_hypervisor: pulumi.Input[Optional[_builtins.bool]] = None,
                  enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 exclusive_hardware: pulumi.Input[Optional[_builtins.bool]] = None,
                  guest_agent: pulumi.Input[Optional[_builtins.bool]] = None,
                  machine_type: pulumi.Input[Optional[_builtins.str]] = None,
                  migration_method: pulumi.Input[Optional['VirtualMachineMigrationMethod']] = None,
@@ -833,6 +852,7 @@ class VirtualMachine(pulumi.CustomResource):
             __props__.__dict__["description"] = description
             __props__.__dict__["disable_hypervisor"] = disable_hypervisor
             __props__.__dict__["enabled"] = enabled
+            __props__.__dict__["exclusive_hardware"] = exclusive_hardware
             __props__.__dict__["guest_agent"] = guest_agent
             __props__.__dict__["machine_type"] = machine_type
             __props__.__dict__["migration_method"] = migration_method
@@ -859,10 +879,12 @@ class VirtualMachine(pulumi.CustomResource):
             __props__.__dict__["usb_legacy"] = usb_legacy
             __props__.__dict__["usb_tablet"] = usb_tablet
             __props__.__dict__["video"] = video
+            __props__.__dict__["baseline_hardware"] = None
             __props__.__dict__["machine_key"] = None
             __props__.__dict__["need_restart"] = None
             __props__.__dict__["running"] = None
             __props__.__dict__["status"] = None
+            __props__.__dict__["stray_hardware"] = None
         secret_opts = pulumi.ResourceOptions(additional_secret_outputs=["consolePassHash"])
         opts = pulumi.ResourceOptions.merge(opts, secret_opts)
         super(VirtualMachine, __self__).__init__(
@@ -890,6 +912,7 @@ class VirtualMachine(pulumi.CustomResource):
         __props__.__dict__["adopt"] = None
         __props__.__dict__["allow_export"] = None
         __props__.__dict__["allow_hotplug"] = None
+        __props__.__dict__["baseline_hardware"] = None
         __props__.__dict__["boot_delay"] = None
         __props__.__dict__["boot_order"] = None
         __props__.__dict__["clone_from"] = None
@@ -904,6 +927,7 @@ class VirtualMachine(pulumi.CustomResource):
         __props__.__dict__["description"] = None
         __props__.__dict__["disable_hypervisor"] = None
         __props__.__dict__["enabled"] = None
+        __props__.__dict__["exclusive_hardware"] = None
         __props__.__dict__["guest_agent"] = None
         __props__.__dict__["machine_key"] = None
         __props__.__dict__["machine_type"] = None
@@ -925,6 +949,7 @@ class VirtualMachine(pulumi.CustomResource):
         __props__.__dict__["show_advanced"] = None
         __props__.__dict__["sound"] = None
         __props__.__dict__["status"] = None
+        __props__.__dict__["stray_hardware"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["uefi"] = None
         __props__.__dict__["usb_legacy"] = None
@@ -955,6 +980,14 @@ class VirtualMachine(pulumi.CustomResource):
         Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
         """
         return pulumi.get(self, "allow_hotplug")
+
+    @_builtins.property
+    @pulumi.getter(name="baselineHardware")
+    def baseline_hardware(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated
+        """
+        return pulumi.get(self, "baseline_hardware")
 
     @_builtins.property
     @pulumi.getter(name="bootDelay")
@@ -1067,6 +1100,14 @@ class VirtualMachine(pulumi.CustomResource):
         Whether the VM is enabled
         """
         return pulumi.get(self, "enabled")
+
+    @_builtins.property
+    @pulumi.getter(name="exclusiveHardware")
+    def exclusive_hardware(self) -> pulumi.Output[Optional[_builtins.bool]]:
+        """
+        The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+        """
+        return pulumi.get(self, "exclusive_hardware")
 
     @_builtins.property
     @pulumi.getter(name="guestAgent")
@@ -1235,6 +1276,14 @@ class VirtualMachine(pulumi.CustomResource):
         Live machine status at the last create, update or refresh
         """
         return pulumi.get(self, "status")
+
+    @_builtins.property
+    @pulumi.getter(name="strayHardware")
+    def stray_hardware(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none
+        """
+        return pulumi.get(self, "stray_hardware")
 
     @_builtins.property
     @pulumi.getter

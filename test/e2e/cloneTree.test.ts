@@ -5,7 +5,7 @@
 // the tree is found again by the next `up`, with no extra VM.
 import got from "got";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
-import type { RecordedExchange } from "../../emulator/admin/recorder";
+import { type PlatformReader, cloneTree, clonesIn, vmShape } from "../../bench/class/copies";
 import { type CountedStack, collectInto, useCountedStack } from "./countedStack";
 
 const COPIES = 10;
@@ -24,17 +24,6 @@ const program: PulumiFn = async () => {
     new vp.VirtualMachine(`copy-${i}`, { name: `copy-${i}`, cloneFrom: { vm: golden.id } }, { dependsOn: [os, nic] });
 };
 
-/** The clone requests the recorder saw: from which VM, making which. */
-function clonesIn(recorded: RecordedExchange[]) {
-  return recorded
-    .filter((r) => r.method === "POST" && /\/v4\/vm_actions/.test(r.url) && (r.body as { action?: string })?.action === "clone")
-    .map((r) => {
-      const body = r.body as { vm: string; params: { name: string } };
-      const answer = r.answer as { response?: { vmkey?: string } } | undefined;
-      return { from: String(body.vm), name: body.params.name, made: answer?.response?.vmkey, at: Date.parse(r.at), ms: r.ms };
-    });
-}
-
 const adminOf = (run: CountedStack) => ({
   username: run.emu.adminUser,
   password: run.emu.adminPassword,
@@ -52,24 +41,11 @@ async function goldenImage(run: CountedStack): Promise<number> {
   return Number(golden.$key);
 }
 
-const omit = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(Object.entries(row).filter(([k]) => !keys.includes(k)));
-
-/** What a clone is, apart from what makes each VM itself (keys, name, description, identity, times, MACs). */
-async function shapeOf(run: CountedStack, admin: object, name: string) {
-  const [vm] = await run.api(`/v4/vms?filter=name%20eq%20'${name}'&fields=all`);
-  const drives = await run.api(`/v4/machine_drives?filter=machine%20eq%20${vm.machine}&fields=all`);
-  const nics = await run.api(`/v4/machine_nics?filter=machine%20eq%20${vm.machine}&fields=all`);
-  const content = await Promise.all(
-    drives.map((d: { $key: string }) => got(`${run.emu.url}/_emulator/drives/${d.$key}/content`, admin).json()),
-  );
-  return {
-    settings: omit(vm, ["$key", "machine", "name", "description", "uuid", "created", "modified", "creator", "status", "dashboard"]),
-    drives: drives.map((d: Record<string, unknown>) => omit(d, ["$key", "machine", "status", "modified", "created"])),
-    content,
-    nics: nics.map((n: Record<string, unknown>) => omit(n, ["$key", "machine", "status", "macaddress", "modified", "created"])),
-    macs: nics.map((n: { macaddress: string }) => n.macaddress),
-  };
-}
+/** The platform as the shape of a VM reads it (see bench/class/copies.ts). */
+const readerOf = (run: CountedStack, admin: object): PlatformReader => ({
+  api: (apiPath) => run.api(apiPath),
+  content: (driveKey) => got(`${run.emu.url}/_emulator/drives/${driveKey}/content`, admin).json(),
+});
 
 describe("a clone tree: ten clones of one source in one run are made from clones, each the same as a direct clone", () => {
   const run = useCountedStack("clone-tree", program, { timeScale: 0.2 });
@@ -82,14 +58,11 @@ describe("a clone tree: ten clones of one source in one run are made from clones
   }, 300_000);
 
   test("the recorder shows clones from clones, several running at once from different sources", async () => {
-    const clones = clonesIn(run().recorded());
-    expect(clones).toHaveLength(COPIES);
-    const made = new Set(clones.map((c) => c.made));
-    const fromClones = clones.filter((c) => made.has(c.from));
-    expect(fromClones.length).toBeGreaterThan(0);
     // A clone runs from its POST until its source leaves `cloning` (1 s at this time scale): count sources at once.
-    const sourcesAt = (t: number) => new Set(clones.filter((c) => c.at <= t && t < c.at + 1000).map((c) => c.from)).size;
-    expect(Math.max(...clones.map((c) => sourcesAt(c.at)))).toBeGreaterThan(1);
+    const tree = cloneTree(clonesIn(run().recorded()), 1000);
+    expect(tree.clones).toBe(COPIES);
+    expect(tree.fromClones).toBeGreaterThan(0);
+    expect(tree.sourcesAtOnce).toBeGreaterThan(1);
   });
 
   test("each clone has what a clone made straight from the source has: settings, drives and their content, NICs", async () => {
@@ -100,12 +73,13 @@ describe("a clone tree: ten clones of one source in one run are made from clones
       json: { vm: String(golden), action: "clone", params: { name: "direct" } },
     }).json();
     expect(direct).toBeDefined();
-    const reference = await shapeOf(run(), admin, "direct");
+    const read = readerOf(run(), admin);
+    const reference = await vmShape(read, "direct");
     expect(reference.content).toEqual([{ content: "golden image v1" }]);
-    const goldenMacs = (await shapeOf(run(), admin, "golden")).macs;
+    const goldenMacs = (await vmShape(read, "golden")).macs;
     const macs = new Set<string>();
     for (let i = 1; i <= COPIES; i++) {
-      const copy = await shapeOf(run(), admin, `copy-${i}`);
+      const copy = await vmShape(read, `copy-${i}`);
       expect({ ...copy, macs: undefined }).toEqual({ ...reference, macs: undefined });
       for (const mac of copy.macs) {
         expect(goldenMacs).not.toContain(mac); // a clone without preserveMacs gets MACs of its own

@@ -1,8 +1,8 @@
 // A class that keeps its own hours, under the real engine: a lab file's calendar (weekly sessions in
 // Europe/Paris, an end of term) becomes the platform's own tasks and schedules. On the emulator's manual
 // clock, advancing to a session's start powers the class on, to its stop powers it off, and past the end
-// the VMs are off and the copies' keys answer 401; nothing of ours runs meanwhile (no request). The preview
-// prints the next start, stop and end; a schedule changed on the platform is drift; a second preview plans
+// the VMs are off, the copies' users disabled and their keys answer 401; nothing of ours runs meanwhile (no
+// request). The preview prints the next start, stop and end; a schedule changed on the platform is drift; a second preview plans
 // no change.
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -26,7 +26,7 @@ labs:
     vms:
       - name: web
         nics: [{ name: eth0 }]
-    user: { role: readonly }
+    user: {}
     apiKey: {}
     calendar:
       timeZone: ${c.timeZone}
@@ -110,6 +110,7 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
     const tasks = await run().api("/v4/tasks?fields=name,table,action&sort=+name");
     expect(tasks).toEqual(
       ["01", "02", "03"].flatMap((n) => [
+        { name: `cal-${n}-disable`, table: "users", action: "disable" },
         { name: `cal-${n}-web-off`, table: "vms", action: "poweroff" },
         { name: `cal-${n}-web-on`, table: "vms", action: "poweron" },
       ]),
@@ -163,7 +164,7 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
       schedule.start_time_of_day,
     );
   }, 300_000);
-  test("past the term's end the VMs are off and every copy's key answers 401", async () => {
+  test("past the term's end the VMs are off, every copy's user disabled and its key answers 401", async () => {
     const ends = calendarInstant(calendar.ends!, ZONE, "end");
     await advanceTo(run(), ends - 60_000);
     for (const c of copies) expect(await keyStatus(run(), c.apiKey.secret)).toBe(200);
@@ -183,6 +184,9 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
     await advanceTo(run(), ends + 10_000);
     expect(await statuses(run())).toEqual(["stopped", "stopped", "stopped"]);
     for (const c of copies) expect(await keyStatus(run(), c.apiKey.secret)).toBe(401);
+    // The users are disabled too: a password, or a key made later, no longer logs in either.
+    for (const c of copies)
+      expect(await run().api(`/v4/users?filter=name%20eq%20'${c.name}'&fields=enabled`)).toEqual([{ enabled: false }]);
   }, 300_000);
 
   test("an end date in the past is refused at preview, naming the field, with no mutating request", async () => {

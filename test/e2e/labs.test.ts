@@ -29,7 +29,7 @@ labs:
       - name: db
         drives: [{ name: data, media: disk, disksize: 1GiB }]
         nics: [{ name: eth0 }]
-    user: { role: readonly }
+    user: {}
     apiKey: { expires: never }
     resetSnapshot: start
 `;
@@ -112,7 +112,8 @@ describe("a class lab from an environment file", () => {
       const key = await run().api(`/v4/user_api_keys/${copy.apiKey.id}?fields=user,lastlogin_stamp`);
       expect(String(key.user)).toBe(copy.user.id);
       expect(key.lastlogin_stamp).toBeGreaterThan(0);
-      expect(await run().api(`/v4/users/${copy.user.id}?fields=name,role`)).toEqual({ name: copy.name, role: "readonly" });
+      // No role: what it may do is its copy's grants (test/e2e/studentKeys.test.ts tries them all).
+      expect(await run().api(`/v4/users/${copy.user.id}?fields=name,role`)).toEqual({ name: copy.name, role: "none" });
     }
     const web = await run().api(`/v4/vms/${copies["02"].vms.web.id}?fields=machine%23status%23status%20as%20status`);
     expect(web).toEqual({ status: "running" });
@@ -141,6 +142,9 @@ describe("a class lab from an environment file", () => {
     );
     expect(await preview(classFile(3).replace("copies: 3", 'copies: 3\n    copyName: "{lab}"'))).toMatch(
       /refused\.yaml:\d+:\d+: labs\[0\]\.copyName: '\{lab\}' makes two copies named 'class'/,
+    );
+    expect(await preview(classFile(3).replace("user: {}", "user: { role: vmoperator }"))).toMatch(
+      /refused\.yaml:\d+:\d+: labs\[0\]\.user\.role: role 'vmoperator' reaches beyond the copy: .*beyondCopy: true/,
     );
     expect(await preview(`vnets: [{ name: office, network: 10.100.2.0/24 }]\n${classFile(3)}`)).toMatch(
       /refused\.yaml:\d+:\d+: labs\[0\]\.pool: copy class-03's network 10\.100\.2\.0\/24 overlaps the vnet 'office' of this file/,
@@ -201,6 +205,8 @@ describe("two builds of one file on two fresh platforms", () => {
   type StateResource = { urn: string; type: string; id?: string; parent?: string; inputs?: object; outputs?: { machineKey?: string } };
   /** The inputs that hold another resource's key, and the type of that resource (a machine key is a VM's). */
   const REFERENCES: Record<string, string> = { user: "User", vm: "VirtualMachine", machine: "VirtualMachine", vnet: "Vnet" };
+  /** A grant's row is a key of its table's rows. */
+  const ROW_OF_TABLE: Record<string, string> = { vms: "VirtualMachine", vnets: "Vnet" };
   /**
    * The lab's resources as the program declared them, by URN: type, parent and inputs, the project's name (one per
    * stack here), secrets and each create's random marker aside, and a key another resource holds replaced by that
@@ -219,12 +225,17 @@ describe("two builds of one file on two fresh platforms", () => {
       if (typeof value !== "string" || !(key in REFERENCES)) return undefined;
       return urnOf.get(key === "machine" ? `machine ${value}` : `${REFERENCES[key]} ${value}`);
     };
+    const grantRow = (value: unknown) => {
+      const g = value as { table?: string; row?: unknown } | null;
+      const type = g && typeof g === "object" && g.table !== undefined ? ROW_OF_TABLE[g.table] : undefined;
+      return type && typeof g?.row === "string" ? { ...g, row: urnOf.get(`${type} ${g.row}`) ?? g.row } : value;
+    };
     const aside = (key: string, value: unknown) =>
       key === "__marker"
         ? "[marker]"
         : value && typeof value === "object" && SECRET_SIG in value
           ? "[secret]"
-          : (reference(key, value) ?? value);
+          : (reference(key, value) ?? grantRow(value));
     return resources
       .filter((r) => !r.type.startsWith("pulumi:"))
       .map((r) => JSON.parse(JSON.stringify({ urn: r.urn, type: r.type, parent: r.parent, inputs: r.inputs }), aside))

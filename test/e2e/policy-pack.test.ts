@@ -34,7 +34,8 @@ new vp.EventTrigger("on-poweroff", { task: task.id, type: "vms", event: "powerof
 new vp.Schedule("nightly", { name: "pol-nightly", repeatEvery: "day", tasks: [task.id] });
 const ci = new vp.User("ci", { name: "pol-ci", role: "vmoperator", password: "pol-ci-pw-4e1d" });
 new vp.ApiKey("ci-key", { user: ci.id, name: "ci", expires: "${isoDate(Date.now() + 30 * DAY_MS)}", ipAllowList: [{ address: "10.64.0.0/24" }] });
-new vp.Group("operators", { name: "pol-operators", description: "The operators" });
+new vp.Group("operators", { name: "pol-operators", description: "The operators", users: [ci.id] });
+new vp.Permission("ci-web", { user: ci.id, table: "vms", row: vm.id, read: true, modify: true });
 `;
 
 /** One environment file breaking every rule of the pack. */

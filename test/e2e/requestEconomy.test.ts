@@ -113,3 +113,23 @@ describe("the run says when VM starts queue behind the engine's parallelism", ()
     expect(hints).toHaveLength(1);
   }, 300_000);
 });
+
+describe("a lab's new rows are sent without a look first where no earlier row can hide", () => {
+  const program: PulumiFn = async () => {
+    const vp = require("vplatform");
+    new vp.Lab("eco", { copies: 3, pool: "10.63.0.0/16", vms: [{ name: "web" }], user: { role: "vmoperator" }, apiKey: {} });
+  };
+  const run = useCountedStack("eco-lab", program, { timeScale: 0.01 });
+
+  test("each copy's vnet (names are unique: an earlier one shows as a conflict) and each key of a user made in the run: no look", async () => {
+    await run().record();
+    expect((await run().stack.up({ ...collectInto(run()), parallel })).summary.result).toBe("succeeded");
+    const reads = run()
+      .recorded()
+      .filter((r) => r.method === "GET")
+      .map((r) => decodeURIComponent(r.url));
+    expect(reads.filter((url) => /\/v4\/vnets\?.*name eq/.test(url))).toEqual([]);
+    expect(reads.filter((url) => /\/v4\/user_api_keys\?.*description ct/.test(url))).toEqual([]);
+    expect(await run().api("/v4/user_api_keys?filter=name%20bw%20'eco-'&fields=name")).toHaveLength(3);
+  }, 300_000);
+});

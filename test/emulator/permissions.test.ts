@@ -2,7 +2,7 @@
  * Per-object permissions (core/permissions.ts, docs/platform-api.md "Emulator notes: permissions"): a user with
  * role `none` reaches only what `permissions` grant to its identity or its groups', over real HTTPS.
  */
-import { type Auth, type Client, startTestEmulator } from "./helpers";
+import { type Auth, type Client, powerOnAndWait, startTestEmulator } from "./helpers";
 
 let c: Client;
 beforeAll(async () => {
@@ -114,6 +114,30 @@ describe("parent fallback", () => {
     expect((await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 }, s.auth)).status).toBe(201);
   });
 
+  test("a snapshot VM and its hardware fall back to the VM: read with the VM's grant, another VM's are not", async () => {
+    const own = await c.createVm({ name: "snap-own" });
+    const other = await c.createVm({ name: "snap-other" });
+    const net = (await c.post("/api/v4/vnets", { name: "snap-net" })).body.$key;
+    const snapshotOf = async (vm: { vm: string; machine: string }) => {
+      await c.post("/api/v4/machine_nics", { machine: vm.machine, vnet: net });
+      const made = await c.post("/api/v4/machine_snapshots", { machine: vm.machine, name: "start" });
+      const { snap_machine } = (await c.get(`/api/v4/machine_snapshots/${made.body.$key}?fields=snap_machine`)).body;
+      return {
+        machine: String(snap_machine),
+        vm: String((await c.get(`/api/v4/vms?filter=machine%20eq%20${snap_machine}&fields=$key`)).body[0].$key),
+      };
+    };
+    const [mine, theirs] = [await snapshotOf(own), await snapshotOf(other)];
+    const s = await student();
+    await grant(s.identity, "vms", own.vm, { read: true, modify: true });
+    expect((await c.get(`/api/v4/vms/${mine.vm}`, s.auth)).status).toBe(200);
+    expect((await c.get(`/api/v4/machine_nics?filter=machine%20eq%20${mine.machine}&fields=$key`, s.auth)).body).toHaveLength(1);
+    expect((await c.get(`/api/v4/vms/${theirs.vm}`, s.auth)).status).toBe(403);
+    expect((await c.get(`/api/v4/machine_nics?filter=machine%20eq%20${theirs.machine}&fields=$key`, s.auth)).body).toEqual([]);
+    // Reading is all: deleting its snapshot needs create on the VM, as a child's change does.
+    expect((await c.del(`/api/v4/vms/${mine.vm}`, s.auth)).status).toBe(403);
+  });
+
   test("a grant on the child's own row decides before the parent", async () => {
     const { machine } = await c.createVm({ name: "child-own" });
     const drive = (await c.post("/api/v4/machine_drives", { machine, media: "disk", disksize: 1024 ** 3 })).body.$key;
@@ -134,6 +158,43 @@ describe("parent fallback", () => {
     const nic = await c.post("/api/v4/machine_nics", { machine, vnet: mine }, s.auth);
     expect(nic.status).toBe(201);
     expect((await c.put(`/api/v4/machine_nics/${nic.body.$key}`, { vnet: theirs }, s.auth)).status).toBe(403);
+  });
+});
+
+describe("actions that add to a VM need what adding the row needs", () => {
+  test("a snapshot, a hot-plugged drive or NIC need create on the VM; a hot-plugged NIC a vnet the user may read", async () => {
+    const { vm, machine } = await c.createVm({ name: "action-children", allow_hotplug: true });
+    const mine = (await c.post("/api/v4/vnets", { name: "act-mine" })).body.$key;
+    const theirs = (await c.post("/api/v4/vnets", { name: "act-theirs" })).body.$key;
+    await powerOnAndWait(c, vm, machine);
+    const s = await student();
+    const g = await grant(s.identity, "vms", vm, { read: true, modify: true });
+    await grant(s.identity, "vnets", mine, { read: true });
+    const rows = async () => ({
+      nics: (await c.get(`/api/v4/machine_nics?filter=machine%20eq%20${machine}&fields=$key`)).body.length,
+      drives: (await c.get(`/api/v4/machine_drives?filter=machine%20eq%20${machine}&fields=$key`)).body.length,
+      snapshots: (await c.get(`/api/v4/machine_snapshots?filter=machine%20eq%20${machine}&fields=$key`)).body.length,
+    });
+    const before = await rows();
+    const act = (action: string, params: Record<string, unknown>) => c.post("/api/v4/vm_actions", { vm, action, params }, s.auth);
+    expect((await act("snapshot", { name: "mine" })).status).toBe(403);
+    expect((await act("hotplugdrive", { media: "disk", disksize: 1024 ** 3 })).status).toBe(403);
+    expect((await act("hotplugnic", { vnet: mine })).status).toBe(403);
+    expect(await rows()).toEqual(before);
+    expect((await c.put(`/api/v4/permissions/${g}`, { create: true })).status).toBe(200);
+    expect((await act("hotplugnic", { vnet: theirs })).status).toBe(403);
+    expect(await rows()).toEqual(before);
+    expect((await act("hotplugnic", { vnet: mine })).status).toBe(201);
+  });
+
+  test("a clone needs create on the vms table, not only modify on the VM", async () => {
+    const { vm } = await c.createVm({ name: "clone-source" });
+    const s = await student();
+    await grant(s.identity, "vms", vm, { read: true, modify: true, create: true });
+    expect((await c.post("/api/v4/vm_actions", { vm, action: "clone", params: { name: "student-clone" } }, s.auth)).status).toBe(403);
+    expect((await c.get("/api/v4/vms?filter=name%20eq%20'student-clone'&fields=$key")).body).toEqual([]);
+    await grant(s.identity, "vms", 0, { list: false, create: true });
+    expect((await c.post("/api/v4/vm_actions", { vm, action: "clone", params: { name: "student-clone" } }, s.auth)).status).toBe(201);
   });
 });
 

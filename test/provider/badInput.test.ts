@@ -25,6 +25,7 @@ beforeAll(async () => {
   vm = { id: made.id, machineKey: made.outs.machineKey };
   const hook = await checkedCreate(providers.Webhook(), { name: "bad-input-hook", url: "https://127.0.0.1:9/" });
   const task = await checkedCreate(providers.Task(), { name: "bad-input-task", webhook: hook.id });
+  const grantee = await checkedCreate(providers.User(), { name: "bad-input-grantee", role: "none" });
   valid = {
     VirtualMachine: { name: "bad-vm" },
     Drive: { machine: vm.machineKey, media: "disk", disksize: 1024 ** 3 },
@@ -39,6 +40,8 @@ beforeAll(async () => {
     Schedule: { name: "bad-schedule" },
     User: { name: "bad-user" },
     ApiKey: { name: "bad-key" },
+    Group: { name: "bad-group" },
+    Permission: { user: grantee.id, table: "vms" },
   };
   await lab.newRun(); // the preview checked below is a later run than the one that made the host
   await lab.resetRequests();

@@ -35,6 +35,9 @@ beforeAll(async () => {
   // Event triggers are recognized by their content: each case gets a task of its own, so no two are alike.
   keys.triggerTasks = await Promise.all([1, 2, 3].map((n) => createdKey("Task", { name: `rm-trigger-task-${n}`, webhook: keys.webhook })));
   keys.user = await createdKey("User", { name: "rm-key-owner" });
+  keys.group = await createdKey("Group", { name: "rm-inner-group" });
+  // A grant is one per grantee, table and row: each case grants to a user of its own.
+  keys.grantees = await Promise.all(Array.from({ length: 12 }, (_, n) => createdKey("User", { name: `rm-grantee-${n}`, role: "none" })));
 }, 120_000);
 afterAll(() => lab.close());
 
@@ -56,6 +59,7 @@ const bases: Record<Token, () => Row> = {
   User: () => ({ name: `rm-u-${++serial}` }),
   ApiKey: () => ({ name: `rm-k-${++serial}` }),
   Group: () => ({ name: `rm-grp-${++serial}` }),
+  Permission: () => ({ user: keys.grantees.pop(), table: "vms" }),
 };
 
 /**
@@ -107,6 +111,9 @@ const samples: Record<string, () => Sample> = {
   "ApiKey.ipAllowList": () => ({ value: [{ address: "127.0.0.0/8" }] }),
   "ApiKey.ipDenyList": () => ({ value: [{ address: "192.0.2.0/24" }] }),
   "ApiKey.rotation": () => ({ value: "2026-01-01" }),
+  "Group.users": () => ({ value: [keys.user] }),
+  "Group.memberGroups": () => ({ value: [keys.group] }),
+  "Permission.row": () => ({ value: keys.vm }),
 };
 
 /** A valid value that differs from the input's default, from its JSON Schema. */
@@ -130,9 +137,10 @@ function generated(js: Row): unknown {
 
 /**
  * Inputs that are optional one by one but not together: a task names exactly one object (webhook, vm or
- * user), so removing it means declaring another, a change of object (test/provider/automation/objectTasks.test.ts).
+ * user), so removing it means declaring another, a change of object (test/provider/automation/objectTasks.test.ts);
+ * a grant names exactly one grantee (user or group), a change that replaces it (test/provider/permission.test.ts).
  */
-const ONE_OF = new Set(["Task.webhook", "Task.vm", "Task.user"]);
+const ONE_OF = new Set(["Task.webhook", "Task.vm", "Task.user", "Permission.user", "Permission.group"]);
 
 const optionalInputs = RESOURCE_LIST.flatMap((r) =>
   Object.entries(r.inputs.shape as Shape)

@@ -14,7 +14,7 @@ import { type Lab, checkedCreate, providers, startLab } from "./harness";
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
 let lab: Lab;
 /** The rows the cases stand on. */
-let made: { vm: string; ma: string; mb: string; clone: string; vnet: string; webhook: string; t1: string; t2: string };
+let made: { vm: string; ma: string; mb: string; clone: string; vnet: string; webhook: string; t1: string; t2: string; user: string };
 
 type Inputs = Record<string, unknown>;
 /** Per resource: its table, and a declaration and its replacement (a replacing input changed). */
@@ -48,6 +48,12 @@ const cases: Partial<Record<ResourceToken, () => { table: string; before: Inputs
     before: { name: "cbd-before", network: "10.96.0.0/24", type: "internal" },
     after: { name: "cbd-after", network: "10.96.0.0/24", type: "dmz" },
   }),
+  // A grant moved to another row: the new one is made first, so the user is never without it.
+  Permission: () => ({
+    table: "permissions",
+    before: { user: made.user, table: "vms", row: made.vm, read: true },
+    after: { user: made.user, table: "vms", row: made.clone, read: true },
+  }),
   VirtualMachine: () => ({
     table: "vms",
     before: { name: "cbd-vm", powerState: "stopped" },
@@ -63,7 +69,12 @@ beforeAll(async () => {
   const hook = await checkedCreate(providers.Webhook(), { name: "cbd-hook", url: "https://127.0.0.1:9/" });
   const task = (name: string) => checkedCreate(providers.Task(), { name, webhook: hook.id });
   const [t1, t2] = [await task("cbd-t1"), await task("cbd-t2")];
-  made = { vm: a.id, ma: a.outs.machineKey, mb: b.outs.machineKey, clone: b.id, vnet: net.id, webhook: hook.id, t1: t1.id, t2: t2.id };
+  const user = await checkedCreate(providers.User(), { name: "cbd-grantee", role: "none" });
+  const [vms, keys] = [
+    { vm: a.id, ma: a.outs.machineKey, mb: b.outs.machineKey, clone: b.id },
+    { vnet: net.id, webhook: hook.id },
+  ];
+  made = { ...vms, ...keys, t1: t1.id, t2: t2.id, user: user.id };
 }, 120_000);
 afterAll(() => lab?.close());
 

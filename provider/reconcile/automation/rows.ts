@@ -43,6 +43,11 @@ export interface CreateOptions {
   /** The create's time limit (timeouts.create), in ms. */
   budgetMs: number;
   clock?: Clock;
+  /**
+   * Whether to look for a row of an earlier attempt before the first send; default: unless names are unique on the
+   * platform (such a row shows itself as the name conflict). False when none can exist (its parent was made now).
+   */
+  lookFirst?: boolean;
 }
 
 export interface CreatedAutomationRow {
@@ -75,7 +80,7 @@ export async function createRow<I>(api: PlatformApi, m: RowMapping<I>, inputs: I
       body,
       what: describe(m, inputs),
       findOurs: async () => (mayHaveMade ? findOurs(api, m, body, opts.marker) : undefined),
-      lookFirst: !m.namesUniqueOnPlatform,
+      lookFirst: opts.lookFirst ?? !m.namesUniqueOnPlatform,
       send,
     },
     opts.budgetMs,

@@ -7,7 +7,7 @@ import { createApiKey, hasExpired, readApiKey } from "./platform";
 function fakePlatform(answer: { response?: Row }, row?: Row) {
   const calls: string[] = [];
   const api: PlatformApi = {
-    list: async () => [],
+    list: async (table) => (calls.push(`LIST ${table}`), []),
     get: async (table, key) => (calls.push(`GET ${table}/${key}`), row),
     create: async (table) => (calls.push(`POST ${table}`), { $key: "9", ...answer }),
     action: async () => ({}),
@@ -32,9 +32,22 @@ describe("the secret answered at creation is handed back, or the key is deleted 
       await expect(createApiKey(api, inputs, opts)).rejects.toThrow(
         "vplatform: the platform created the API key 'ci' but answered no secret; the key was deleted again: run the update again",
       );
-      expect(calls).toEqual(["POST user_api_keys", "DELETE user_api_keys/9"]);
+      expect(calls).toEqual(["LIST user_api_keys", "POST user_api_keys", "DELETE user_api_keys/9"]);
     },
   );
+});
+
+describe("a key an interrupted attempt made is looked for before the first send only where one can exist", () => {
+  test("a key of a user made in this session is sent at once: no earlier attempt can have made one for that user", async () => {
+    const { api, calls } = fakePlatform({ response: { token: "vpk_a" } });
+    await createApiKey(api, inputs, { ...opts, newUser: true });
+    expect(calls).toEqual(["POST user_api_keys"]);
+  });
+  test("any other key (an existing user's, the provider's own) is looked for by its marker first", async () => {
+    const { api, calls } = fakePlatform({ response: { token: "vpk_a" } });
+    await createApiKey(api, inputs, opts);
+    expect(calls).toEqual(["LIST user_api_keys", "POST user_api_keys"]);
+  });
 });
 
 describe("an expired key reads as gone", () => {

@@ -28,17 +28,24 @@ export interface ApiKeyState {
   lastLoginIp: string;
 }
 
+export interface ApiKeyCreateOptions extends Omit<CreateOptions, "lookFirst"> {
+  /** The key's user was created in this session: it holds no key of an earlier attempt, so nothing is looked for first. */
+  newUser?: boolean;
+}
+
 /**
  * Creates the key. A key an interrupted attempt made (its answer, and with it
  * the secret, lost) is useless: it is deleted and the key created again. A key
- * answered without its secret is deleted too, and the create fails.
+ * answered without its secret is deleted too, and the create fails. Key names
+ * need not be unique, so such a key is looked for before the first send,
+ * unless its user is new (a class's keys, each of a user made in the same run).
  */
 export async function createApiKey(
   api: PlatformApi,
   inputs: ApiKeyInputs,
-  opts: CreateOptions,
+  { newUser, ...opts }: ApiKeyCreateOptions,
 ): Promise<{ key: string; secret: SecretText }> {
-  let created = await createRow(api, apiKeyRows, inputs, opts);
+  let created = await createRow(api, apiKeyRows, inputs, { ...opts, lookFirst: !newUser });
   if (created.recovered) {
     await deleteRow(api, apiKeyRows.table, created.key);
     created = await createRow(api, apiKeyRows, inputs, opts);

@@ -8,6 +8,7 @@ import { type OutputValues, withoutOutputs } from "../../schemas/outputs";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
+import { USER_TABLE } from "../user/schema";
 
 type Inputs = ApiKeyInputs;
 /** `secret` is absent after an import: the platform answers it only at creation. */
@@ -43,7 +44,8 @@ export const apiKey = defineResource<Inputs, Outputs>({
 
   async create(api, inputs) {
     const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
-    const created = await createApiKey(api, inputs, { marker: markerOf(inputs), budgetMs });
+    const newUser = inputs.user !== undefined && api.created(USER_TABLE, String(inputs.user));
+    const created = await createApiKey(api, inputs, { marker: markerOf(inputs), budgetMs, newUser });
     const live = await readApiKey(api, created.key, () => api.platformNow(), inputs);
     return { id: created.key, outs: { ...inputs, ...(live && reported(live)), secret: created.secret.reveal() } };
   },

@@ -5,6 +5,9 @@ import { codecMappingOf } from "../../schemas/fieldCodec";
 
 export const USER_TABLE = "users";
 
+/** The platform's roles; `none`: only what the platform's permissions grant. */
+export const USER_ROLES = ["admin", "vmoperator", "readonly", "none"] as const;
+
 export const userShape = {
   name: apiField(
     z.string().regex(/^[A-Za-z0-9_.@-]{1,128}$/, "letters, digits and _ . @ - only (at most 128)"),
@@ -16,7 +19,7 @@ export const userShape = {
   email: apiField(z.email().optional(), "email", "string", "E-mail address"),
   enabled: apiField(z.boolean().default(true), "enabled", "bool", "Whether the user can log in (with a password or an API key)"),
   role: apiField(
-    z.enum(["admin", "vmoperator", "readonly", "none"]).default("readonly"),
+    z.enum(USER_ROLES).default("readonly"),
     "role",
     "string",
     "Rights of the user, and of every API key of the user: admin, vmoperator (VM actions and hardware), readonly, or none (only what the platform's permissions grant)",

@@ -36,12 +36,32 @@ import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { VM_TABLE } from "./schema";
 import { settingNaming } from "../../config/provider-config";
+import { describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
+import { machineHardware, removeStrays } from "../../reconcile/strayHardware";
 
 type PowerState = "running" | "stopped";
 
 /** `needRestart` is read live on refresh; after our own changes it is false (power-cycle changes are applied with a cycle). */
-function outputs(inputs: VirtualMachineInputs, vm: VmRef, status: MachineStatus, needRestart = false): VirtualMachineOutputs {
-  return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running, needRestart };
+function outputs(
+  inputs: VirtualMachineInputs,
+  vm: VmRef,
+  status: MachineStatus,
+  needRestart = false,
+  hardware: HardwareOutputs = {},
+): VirtualMachineOutputs {
+  return { ...inputs, machineKey: vm.machineKey, status: status.status, running: status.running, needRestart, ...hardware };
+}
+
+type HardwareOutputs = Pick<VirtualMachineOutputs, "baselineHardware" | "strayHardware">;
+
+/**
+ * With exclusiveHardware, what the VM has of its own besides what its program declares: a new VM nothing, a clone
+ * its template's copies, an adopted VM (or one found after an interrupted create) what it holds.
+ */
+async function baselineAtCreate(api: Session, vm: VmRef, inputs: VirtualMachineInputs, copied: boolean): Promise<HardwareOutputs> {
+  if (inputs.exclusiveHardware !== true) return {};
+  const held = copied ? (await machineHardware(api, vm.machineKey)).filter((r) => !r.marked) : [];
+  return { baselineHardware: formatBaseline(held), strayHardware: "" };
 }
 
 const statusOf = (running: boolean): MachineStatus =>
@@ -224,6 +244,9 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
   const t = resolveTimeouts(news.timeouts);
   const restart = `the VM will be RESTARTED (graceful shutdown, forced after ${t.gracefulShutdown}s)`;
   const lines = plan.restart ? [`${plan.restart}: ${recorded ? restart : `if it is running then, ${restart}`}`] : [];
+  // Named where a reader of the plan sees it: what a refresh found that no declaration made.
+  if (news.exclusiveHardware === true && olds.strayHardware)
+    lines.push(`VM '${news.name}' has hardware its program does not declare; the update removes it: ${olds.strayHardware}`);
   return { ...plan.diff, warnings: [...plan.warnings, ...lines] };
 }
 
@@ -260,6 +283,25 @@ async function runVmSteps(api: Session, vm: VmRef, steps: VmStep[], status: Mach
     }
   }
   return status;
+}
+
+/**
+ * With exclusiveHardware: the stray drives and NICs are removed (as the VM's power-cycle policy says). Declared only
+ * now (an existing VM, a lab made by an earlier release), what the VM holds becomes its baseline and nothing is removed.
+ */
+async function keepHardwareExclusive(
+  api: Session,
+  vm: VmRef,
+  olds: VirtualMachineOutputs,
+  news: VirtualMachineInputs,
+  t: OperationTimeouts,
+): Promise<HardwareOutputs> {
+  if (news.exclusiveHardware !== true) return {};
+  const held = await machineHardware(api, vm.machineKey);
+  if (olds.baselineHardware === undefined) return { baselineHardware: formatBaseline(held.filter((r) => !r.marked)), strayHardware: "" };
+  const policy = (news.powerCyclePolicy ?? "restart") as "restart" | "refuse";
+  await removeStrays(api, vm.machineKey, strayHardware(held, olds.baselineHardware), policy, t);
+  return { baselineHardware: olds.baselineHardware, strayHardware: "" };
 }
 
 /** VM names are unique on the platform; a VM's snapshots (VM rows too) never clash. */
@@ -321,9 +363,10 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
         const startedLater = desired === "running" && !adopt && (inputs as Record<string, unknown>)[START_AFTER_HARDWARE_INPUT] === true;
         await enforcePower(api, vm, status, startedLater ? undefined : desired, t);
         const after = desired ? statusOf(desired === "running") : status;
+        const hardware = await baselineAtCreate(api, vm, inputs, Boolean(adopt || clone || recovered));
         // Its hardware needs no look-up of it; the status recorded is the one the run ends with.
         rememberVm(api, vm, startedLater ? status : after, inputs.allowHotplug as boolean | undefined);
-        return { id: vm.vmKey, outs: outputs(inputs, vm, after) };
+        return { id: vm.vmKey, outs: outputs(inputs, vm, after, false, hardware) };
       } catch (err) {
         if (adopt) throw err;
         return rollback(api, vm, inputs, t, err);
@@ -336,7 +379,14 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
     if (!live) return undefined;
     rememberVm(api, live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
     const inputs = await liveInputs(api, live, olds);
-    return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true), inputs };
+    let hardware: HardwareOutputs = {};
+    if (olds.exclusiveHardware === true) {
+      // Drift: a drive or NIC no declaration made (nor the clone copied) shows as exclusiveHardware false.
+      const strays = strayHardware(await machineHardware(api, live.ref.machineKey), olds.baselineHardware);
+      inputs.exclusiveHardware = strays.length === 0;
+      hardware = { baselineHardware: olds.baselineHardware ?? "", strayHardware: describeStrays(strays) };
+    }
+    return { outs: outputs(inputs, live.ref, live.status, toBoolean(live.row.need_restart) === true, hardware), inputs };
   },
 
   async update(api, id, olds, news) {
@@ -353,7 +403,8 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
       const plan = planVmUpdate(olds, news, { running: live.status.running, allowHotplug: toBoolean(live.row.allow_hotplug) === true });
       if (!plan.ok) throw new Error(`vplatform: ${plan.error}`);
       for (const warning of plan.warnings) console.log(`vplatform: ${warning}`);
-      return outputs(news, vm, await runVmSteps(api, vm, plan.steps, live.status, t));
+      const status = await runVmSteps(api, vm, plan.steps, live.status, t);
+      return outputs(news, vm, status, false, await keepHardwareExclusive(api, vm, olds, news, t));
     });
   },
 

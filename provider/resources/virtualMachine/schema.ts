@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sameMachineType } from "../../schemas/normalize";
 import { POWER_CYCLE_POLICIES } from "../../schemas/hardware";
-import { machineKeyOutput, output, statusOutputs, type OutputValues } from "../../schemas/outputs";
+import { machineKeyOutput, optionalOutput, output, statusOutputs, type OutputValues } from "../../schemas/outputs";
 import {
   adoptSchema,
   apiBodyOf,
@@ -202,6 +202,11 @@ export const virtualMachineShape = {
     "What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.",
     { onChange: "control" },
   ),
+  exclusiveHardware: providerField(
+    z.boolean().optional(),
+    "The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it",
+    { onChange: "control" },
+  ),
   cloneFrom: cloneFromSchema,
   adopt: adoptSchema,
   timeouts: timeoutsSchema,
@@ -239,10 +244,23 @@ export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
  */
 export const POWER_BY_VMPOWER_INPUT = "__powerByVmPower";
 
+/** Outputs of a VM with exclusiveHardware only. */
+export const exclusiveHardwareOutputs = {
+  baselineHardware: optionalOutput(
+    "string",
+    "With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated",
+  ),
+  strayHardware: optionalOutput(
+    "string",
+    "With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none",
+  ),
+};
+
 export const virtualMachineOutputs = {
   machineKey: machineKeyOutput("the VM"),
   ...statusOutputs,
   needRestart: output("boolean", "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle"),
+  ...exclusiveHardwareOutputs,
 };
 export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof virtualMachineOutputs>;
 

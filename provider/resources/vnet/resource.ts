@@ -114,7 +114,8 @@ export const vnet = defineResource<Inputs, Outputs>({
       if (!live) throw new Error(`vplatform: vnet '${inputs.name}' (key ${ref.vnetKey}) disappeared right after it was found`);
       return { id: ref.vnetKey, outs: { ...inputs, status: await converge(api, ref, inputs, live) } };
     }
-    // Names are unique: the row of that name is ours when it carries our marker.
+    // Names are unique: the row of that name is ours when it carries our marker. A vnet an interrupted run made
+    // answers the send with a name conflict (then it is looked for), so no look goes first.
     const marker = markerOf(inputs);
     const what = `vnet '${inputs.name}'`;
     const findOurs = async () => {
@@ -122,7 +123,11 @@ export const vnet = defineResource<Inputs, Outputs>({
       return row && hasTag(row, marker) ? row : undefined;
     };
     const body = { ...toVnetApiBody(inputs), description: taggedDescription(inputs.description, marker) };
-    const created = await insertRow(api, { table: VNET_TABLE, body, what, findOurs }, resolveTimeouts(inputs.timeouts).create * 1000);
+    const created = await insertRow(
+      api,
+      { table: VNET_TABLE, body, what, findOurs, lookFirst: false },
+      resolveTimeouts(inputs.timeouts).create * 1000,
+    );
     const ref = { vnetKey: str(created.$key), name: inputs.name };
     if (created.recovered) {
       assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, {

@@ -191,6 +191,47 @@ export const ENGINE_KINDS: EngineKind[] = [
   namedRowKind("user", "user", "users", "User", { displayName: "changed" }),
   namedRowKind("API key", "apikey", "user_api_keys", "ApiKey", { description: "changed" }),
   namedRowKind("group", "group", "groups", "Group", { description: "changed" }),
+  {
+    name: "permission",
+    logical: "grant",
+    declare: (vp, s, changed) =>
+      new vp.Permission("grant", {
+        user: new vp.User("grantee", { name: `${P}-grantee`, role: "none" }).id,
+        table: "vms",
+        row: s.src.id,
+        read: true,
+        ...(changed ? { modify: true } : {}),
+        timeouts: LIMITS,
+      }),
+    target: (op, k) =>
+      op === "create"
+        ? { method: "POST", table: "permissions", where: { table: "vms" } }
+        : rowKey(op === "update" ? "PUT" : "DELETE", "permissions")(k),
+    rows: async (api) => {
+      const [grantee] = (await api("GET", `/v4/users?filter=${q(`name eq '${P}-grantee'`)}&fields=identity`)).body;
+      return grantee ? keysOf(api("GET", `/v4/permissions?filter=${q(`identity eq ${grantee.identity}`)}&fields=$key`)) : [];
+    },
+  },
+  // The group's members are rows of their own (no other kind makes any): a create's faults hit adding one, an update's removing one.
+  {
+    name: "group members",
+    logical: "members",
+    declare: (vp, _s, changed) => {
+      const users = ["m1", "m2"].map((n) => new vp.User(`member-${n}`, { name: `${P}-member-${n}`, role: "none" }).id);
+      return new vp.Group("members", { name: `${P}-members`, users: changed ? users.slice(0, 1) : users, timeouts: LIMITS });
+    },
+    target: (op, k) =>
+      op === "delete" ? rowKey("DELETE", "groups")(k) : { method: op === "create" ? "POST" : "DELETE", table: "members", where: {} },
+    // The group's rows, and a word for any member held twice (the kind is then not clean).
+    rows: async (api) => {
+      const groups = await byName("groups", `${P}-members`)(api);
+      const members = (
+        await Promise.all(groups.map(async (g) => (await api("GET", `/v4/members?filter=${q(`parent_group eq ${g}`)}&fields=member`)).body))
+      ).flat() as { member: string }[];
+      const twice = members.map((m) => m.member).filter((m, i, all) => all.indexOf(m) !== i);
+      return [...groups, ...twice.map((m) => `member ${m} twice`)];
+    },
+  },
 ];
 
 /** A kind whose one row is found by its name (vnets, users, API keys); `change` is its in-place update. */

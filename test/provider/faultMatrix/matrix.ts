@@ -122,12 +122,13 @@ function automationKind(name: string, table: string, provider: () => any, declar
 }
 
 /** Made fault-free before the cell: a webhook, and a task sending through it. */
-async function made(token: "Webhook" | "Task", inputs: Row): Promise<string> {
+async function made(token: "Webhook" | "Task" | "User", inputs: Row): Promise<string> {
   const p = providers[token]();
   return (await p.create((await p.check({}, inputs)).inputs)).id;
 }
 const webhookOf = (c: Cell) => made("Webhook", { name: `${c.tag}-support-hook`, url: "https://127.0.0.1:9/" });
 const taskOf = async (c: Cell) => made("Task", { name: `${c.tag}-support-task`, webhook: await webhookOf(c) });
+const userOf = (c: Cell, name: string) => made("User", { name: `${c.tag}-${name}`, role: "none" });
 
 export const KINDS: Kind[] = [
   vmKind("VM", false),
@@ -199,6 +200,48 @@ export const KINDS: Kind[] = [
     (c) => ({ name: `${c.tag}-group`, timeouts: LIMITS }),
     (i) => ({ ...i, description: "changed" }),
   ),
+  {
+    name: "permission",
+    provider: providers.Permission,
+    declare: async (c) => ({
+      user: await userOf(c, "grantee"),
+      table: "vms",
+      row: (await makeVm(c, "granted")).id,
+      read: true,
+      timeouts: LIMITS,
+    }),
+    changed: (i) => ({ ...i, modify: true }),
+    target: {
+      create: { method: "POST", table: "permissions" },
+      update: { method: "PUT", table: "permissions" },
+      delete: { method: "DELETE", table: "permissions" },
+    },
+    rows: async (c, inputs) => {
+      const { identity } = await c.lab.api("GET", `users/${inputs.user}?fields=identity`);
+      return keysOf(await c.lab.api("GET", `permissions?filter=${q(`identity eq ${identity}`)}&fields=$key`));
+    },
+  },
+  // The group's members are rows of their own: a create's faults hit adding one, an update's removing one.
+  {
+    name: "group members",
+    provider: providers.Group,
+    declare: async (c) => ({ name: `${c.tag}-members`, users: [await userOf(c, "m1"), await userOf(c, "m2")], timeouts: LIMITS }),
+    changed: (i) => ({ ...i, users: i.users.slice(0, 1) }),
+    target: {
+      create: { method: "POST", table: "members" },
+      update: { method: "DELETE", table: "members" },
+      delete: { method: "DELETE", table: "groups" },
+    },
+    // The group's rows, and a word for any member held twice or not declared (the cell then fails).
+    rows: async (c, inputs) => {
+      const groups = keysOf(await c.lab.api("GET", `groups?filter=${q(`name eq '${inputs.name}'`)}&fields=$key`));
+      const members = (
+        await Promise.all(groups.map((g) => c.lab.api("GET", `members?filter=${q(`parent_group eq ${g}`)}&fields=member`)))
+      ).flat() as { member: string }[];
+      const stray = members.map((m) => m.member).filter((m, i, all) => all.indexOf(m) !== i || !inputs.users.includes(m.split("/").pop()));
+      return [...groups, ...stray.map((m) => `stray member ${m}`)];
+    },
+  },
   // A key whose create answer is lost is deleted and made again (its secret was in that answer): still one row.
   rowKind(
     "API key",

@@ -1,0 +1,62 @@
+/**
+ * The permission as a row, and what it needs of the platform: the grantee's identity (a grant names the user's or
+ * group's `identity`, not its key).
+ */
+import { filterLiteral, quoteLiteral } from "../../client/query-string";
+import type { RowMapping } from "../../reconcile/automation/rows";
+import { type Row, str } from "../../reconcile/platform";
+import { perSession, type Session } from "../../reconcile/session";
+import { GROUP_TABLE } from "../group/schema";
+import { USER_TABLE } from "../user/schema";
+import { fromPermissionApiRow, PERMISSION_READ_FIELDS, PERMISSION_TABLE, type PermissionInputs, toPermissionApiBody } from "./schema";
+
+/**
+ * One grant per grantee, table and row (the platform answers 409 to a second), found after a lost answer by its
+ * fields; the same grant made again is the same grant.
+ */
+export const permissionRows: RowMapping<PermissionInputs> = {
+  table: PERMISSION_TABLE,
+  what: "permission",
+  readFields: PERMISSION_READ_FIELDS,
+  toApiBody: toPermissionApiBody,
+  fromApiRow: fromPermissionApiRow,
+  identity: "content",
+  namesUniqueOnPlatform: true,
+};
+
+/** The grantee's table and key. */
+export const granteeOf = (p: Pick<PermissionInputs, "user" | "group">): { table: string; key: string; noun: string } =>
+  p.user !== undefined ? { table: USER_TABLE, key: p.user, noun: "user" } : { table: GROUP_TABLE, key: String(p.group), noun: "group" };
+
+/** Identities read in this session: a class's grants to one user read it once. */
+const identities = perSession(() => new Map<string, Promise<number>>());
+
+/** The grantee's `identity`, what a grant names. */
+export function identityOf(api: Session, p: Pick<PermissionInputs, "user" | "group">): Promise<number> {
+  const grantee = granteeOf(p);
+  const id = `${grantee.table}/${grantee.key}`;
+  const known = identities(api);
+  let identity = known.get(id);
+  if (!identity) {
+    identity = api.get(grantee.table, grantee.key, "identity").then((row) => {
+      if (!row) throw new Error(`vplatform: ${grantee.noun}: no ${grantee.noun} with key '${grantee.key}' exists`);
+      return Number(row.identity);
+    });
+    identity.catch(() => known.delete(id)); // a failed read is tried again
+    known.set(id, identity);
+  }
+  return identity;
+}
+
+/** The API body of a grant: its fields with the grantee's identity. */
+export const grantBody = (p: PermissionInputs, identity: number): Row => ({ ...toPermissionApiBody(p, "create"), identity });
+
+/** The filter finding the one grant of an identity on a table's row (row 0: the whole table). */
+export const grantFilter = (identity: number, p: Pick<PermissionInputs, "table" | "row">): string =>
+  `identity eq ${identity} and table eq ${quoteLiteral(p.table)} and row eq ${filterLiteral(p.row ?? "0")}`;
+
+/** The grant a live row is, in messages: "grant of vms/12 to user 5". */
+export const describeGrant = (p: Pick<PermissionInputs, "user" | "group" | "table" | "row">): string => {
+  const grantee = granteeOf(p);
+  return `grant of ${p.table}${p.row === undefined ? "" : `/${p.row}`} to ${grantee.noun} ${str(grantee.key)}`;
+};

@@ -1,0 +1,101 @@
+import { createRow, readRow, type RowMapping } from "../../reconcile/automation/rows";
+import { markerOf } from "../../reconcile/createMarker";
+import { str } from "../../reconcile/platform";
+import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../framework/adoption";
+import { diffRow, rowBehaviour } from "../framework/automationRow";
+import { defineResource } from "../framework/defineResource";
+import { resolveTimeouts } from "../framework/operationTimeouts";
+import { errorStatus } from "../../reconcile/platform";
+import type { Session } from "../../reconcile/session";
+import { rowExists } from "../framework/checkCopy";
+import type { CheckFailure } from "../framework/checkInputs";
+import { describeGrant, grantBody, grantFilter, identityOf, permissionRows } from "./platform";
+import {
+  EVERY_TABLE,
+  PERMISSION_TABLE,
+  type PermissionInputs,
+  permissionInputsSchema,
+  permissionShape,
+  toPermissionApiBody,
+} from "./schema";
+
+const rows = rowBehaviour(permissionShape, permissionRows);
+
+/**
+ * At preview: the table is one of the platform's and the row one of its rows (a table no list answers is unknown).
+ * Rows this session made, and a table and row unchanged since the last run, are not looked up.
+ */
+export async function grantTargetProblems(api: Session, p: Pick<PermissionInputs, "table" | "row">): Promise<CheckFailure[]> {
+  if (p.table === EVERY_TABLE) return [];
+  try {
+    if (p.row === undefined) {
+      await api.list(p.table, { fields: "$key", limit: 1 });
+      return [];
+    }
+    if (api.created(p.table, p.row) || (await rowExists(api, p.table, "$key", p.row))) return [];
+    return [
+      {
+        property: "row",
+        reason: `row: ${p.table} has no row '${p.row}': give the key of an existing row (a VM's id for vms), or leave row out for every row`,
+      },
+    ];
+  } catch (err) {
+    if (errorStatus(err) !== 404) throw err;
+    return [
+      {
+        property: "table",
+        reason: `table: '${p.table}' is not a table of the platform: give one such as vms, vnets or machine_snapshots, or / for every table`,
+      },
+    ];
+  }
+}
+
+export const permission = defineResource<PermissionInputs, PermissionInputs>({
+  token: "Permission",
+  table: PERMISSION_TABLE,
+  description:
+    "Grants a user or a group rights on a table (every row) or on one row of it: list, read, create, modify, delete. Changing the grantee, table or row replaces the grant; changing a right updates it in place.",
+  schema: permissionInputsSchema,
+
+  /** The table and row exist (read-only look-ups; unknown or unchanged values are not looked up). */
+  async verify(api, inputs, unknown, olds) {
+    if (unknown.has("table") || unknown.has("row")) return [];
+    if (olds && olds.table === inputs.table && olds.row === inputs.row) return [];
+    return grantTargetProblems(api, inputs);
+  },
+
+  ...rows,
+  // A replacement changes the grantee, table or row: it never clashes with its predecessor, so it is made first
+  // (the user is never without the grant in between).
+  diff: (_id, olds, news) => diffRow(permissionShape, { ...permissionRows, namesUniqueOnPlatform: false }, olds, news),
+
+  async create(api, inputs) {
+    const what = describeGrant(inputs);
+    const identity = await identityOf(api, inputs);
+    if (inputs.adopt !== undefined && inputs.adopt !== false) {
+      const live = (key: string) => readRow(api, permissionRows, key, inputs);
+      const key = await findAdoptable(what, inputs.adopt, {
+        byKey: async (k) => ((await live(k)) ? k : undefined),
+        byName: async () => {
+          const [row] = await api.list(PERMISSION_TABLE, { filter: grantFilter(identity, inputs), fields: "$key", limit: 1 });
+          return row ? str(row.$key) : undefined;
+        },
+      });
+      assertAdoptable(what, inputs, (await live(key))?.inputs ?? {});
+      return { id: key, outs: inputs };
+    }
+    // Sent with the grantee's identity (and row 0 for a whole table, so a lost answer is never taken for a row's grant).
+    const withIdentity: RowMapping<PermissionInputs> = {
+      ...permissionRows,
+      what,
+      toApiBody: (i, mode) => (mode === "update" ? toPermissionApiBody(i, mode) : grantBody(i as PermissionInputs, identity)),
+    };
+    const created = await createRow(api, withIdentity, inputs, {
+      marker: markerOf(inputs),
+      budgetMs: resolveTimeouts(inputs.timeouts).create * 1000,
+    });
+    if (created.recovered)
+      assertRecoveredMatches(what, inputs, (await readRow(api, permissionRows, created.key, inputs))?.inputs ?? {}, created.key, inputs);
+    return { id: created.key, outs: inputs };
+  },
+});
