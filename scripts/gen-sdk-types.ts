@@ -58,11 +58,16 @@ export const computedName = (token: string) => `${token}Computed`;
 const OUTPUT_TYPES: Record<string, string> = { string: "string", boolean: "boolean", integer: "number" };
 
 /** Declared outputs as an interface named `name`. */
-function outputsInterface(name: string, doc: string, outputs: Record<string, { type: string; description: string }>): string {
+function outputsInterface(
+  name: string,
+  doc: string,
+  outputs: Record<string, { type: string; description: string; optional?: boolean }>,
+): string {
   const fields = Object.entries(outputs).map(([field, o]) => {
     const type = OUTPUT_TYPES[o.type];
     if (!type) throw new Error(`${name}.${field}: output type ${o.type} has no TypeScript type here`);
-    return `    /** ${o.description} */\n    ${field}: ${type};`;
+    // An output recorded only with an opt-in setting (optionalOutput) may be absent.
+    return `    /** ${o.description} */\n    ${field}${o.optional ? "?" : ""}: ${type};`;
   });
   return [`/** ${doc} */`, `export interface ${name} {`, ...fields, "}"].join("\n");
 }

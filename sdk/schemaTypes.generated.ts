@@ -266,9 +266,9 @@ export interface VirtualMachineComputed {
     /** The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle */
     needRestart: boolean;
     /** With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated */
-    baselineHardware: string;
+    baselineHardware?: string;
     /** With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none */
-    strayHardware: string;
+    strayHardware?: string;
 }
 
 /** Drive inputs as a program declares them. A drive of a VM's machine. */
