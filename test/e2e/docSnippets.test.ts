@@ -45,6 +45,14 @@ const ELSEWHERE: { page: string; lang: string; has: string; test: string; proof:
     why: "a term's commands on a class of 5, checked there to be the guide's",
   },
   {
+    page: "class-labs.md",
+    lang: "sh",
+    has: "npx vplatform student reset",
+    test: "test/e2e/studentKeys.test.ts",
+    proof: '"docs", "guides", "class-labs.md"',
+    why: "a student's key of a class's copy, which only a class brought up gives: run there with each copy's key",
+  },
+  {
     page: "teams-and-gitops.md",
     lang: "bash",
     has: "PULUMI_BACKEND_URL='postgres://",
@@ -78,8 +86,23 @@ const ELSEWHERE: { page: string; lang: string; has: string; test: string; proof:
     why: "a project whose Pulumi.yaml names the package's plugin folder",
   },
 ];
-/** Languages whose blocks show output or a diagram, not something to run; and programs shown as the examples CI runs. */
-const SHOWN = new Set(["text", "markdown", "mermaid", "python", "go"]);
+/** Languages whose blocks show output or a diagram, not something to run. */
+const SHOWN = new Set(["text", "markdown", "mermaid"]);
+
+/**
+ * Python and Go programs need their toolchain and the SDK's build, and a whole Pulumi YAML project (a class of
+ * copies) is brought up by its example's test: a page shows one only verbatim from an example that a test runs
+ * under the engine (the example, then the test that copies its directory).
+ */
+const RUN_EXAMPLES: Record<string, string> = {
+  "examples/python-lab/__main__.py": "test/e2e/pythonProgram.test.ts",
+  "examples/go-lab/main.go": "test/e2e/goProgram.test.ts",
+  "examples/python-class/__main__.py": "test/e2e/classProgram.test.ts",
+  "examples/go-class/main.go": "test/e2e/classProgram.test.ts",
+  "examples/yaml-class/Pulumi.yaml": "test/e2e/classProgram.test.ts",
+};
+const exampleOf = (block: Block) =>
+  Object.keys(RUN_EXAMPLES).find((file) => fs.readFileSync(path.join(root, file), "utf8").includes(block.text.trim()));
 
 /** The values a reader puts in for the placeholders the pages print. */
 function placeholders(emulator: RunningEmulator): Record<string, string> {
@@ -97,6 +120,7 @@ type Role =
   | { run: "helper" | "shell" | "pulumi-yaml" | "stock-project" | "setup" }
   | { elsewhere: (typeof ELSEWHERE)[number] }
   | { shown: true }
+  | { example: string }
   | { unknown: string };
 
 /** What is done with a block, from its language, its text and its page. */
@@ -105,6 +129,12 @@ function roleOf(block: Block): Role {
   const elsewhere = ELSEWHERE.find((e) => block.file.endsWith(`/${e.page}`) && e.lang === block.lang && block.text.includes(e.has));
   if (elsewhere) return { elsewhere };
   if (SHOWN.has(block.lang)) return { shown: true };
+  if (block.lang === "python" || block.lang === "go") {
+    const example = exampleOf(block);
+    return example
+      ? { example }
+      : { unknown: `a ${block.lang} program not found verbatim in an example a test runs (${Object.keys(RUN_EXAMPLES).join(", ")})` };
+  }
   const upToo = !block.flags.includes("preview");
   if (block.lang === "ts" || block.lang === "typescript")
     return block.text.includes('from "vplatform/emulator"') ? { run: "helper" } : { run: "program", upToo };
@@ -112,8 +142,13 @@ function roleOf(block: Block): Role {
   if (block.lang === "yaml" || block.lang === "yml") {
     const doc = parse(block.text) as Record<string, unknown>;
     if (doc.vms || doc.vnets || doc.labs || doc.users || doc.webhooks) return { run: "environment", upToo };
-    if (doc.resources) return { run: "pulumi-yaml" };
     if (doc.main === "node_modules/vplatform/dist/env/main.js") return { run: "stock-project" };
+    // A whole project (name, runtime) is an example's; a program's resources alone run here under a project header.
+    if (doc.runtime) {
+      const example = exampleOf(block);
+      return example ? { example } : { unknown: "a Pulumi YAML project not found verbatim in an example a test runs" };
+    }
+    if (doc.resources) return { run: "pulumi-yaml" };
   }
   return { unknown: `a ${block.lang} block this test does not know how to run: run it here, or name its test in ELSEWHERE` };
 }
@@ -159,15 +194,18 @@ async function shell(block: Block, cwd = project): Promise<void> {
   });
 }
 
-/** The environment file a page's block is: named as the first shell block after it names one, else after its page. */
-function environmentFileOf(block: Block): { file: string; stack: string } {
+/**
+ * The environment file a page's block is: named as the first shell block after it names one (`usedLater`: that
+ * block's commands need it up), else after its page.
+ */
+function environmentFileOf(block: Block): { file: string; stack: string; usedLater: boolean } {
   const later = blocks.filter((b) => b.file === block.file && b.line > block.line && (b.lang === "bash" || b.lang === "sh"));
   for (const b of later) {
     const named = /npx vplatform env \w+ (\S+\.yaml) --stack (\S+)/.exec(b.text);
-    if (named) return { file: named[1], stack: named[2] };
+    if (named) return { file: named[1], stack: named[2], usedLater: true };
   }
   const name = `${path.basename(block.file, ".md")}-${block.line}`;
-  return { file: `environments/${name}.yaml`, stack: name };
+  return { file: `environments/${name}.yaml`, stack: name, usedLater: false };
 }
 
 async function vplatformEnv(args: string[]): Promise<void> {
@@ -222,9 +260,12 @@ async function runProgram(block: Block, upToo: boolean, setup?: Block): Promise<
   try {
     if (!upToo) expect(await said(stack.preview(opts), "preview")).toBe("preview");
     else {
-      expect(await said(stack.up(opts), "up")).toBe("up");
-      // Programs of several pages declare the same names (a VM `web`): each leaves the platform as it found it.
-      expect(await said(stack.destroy(opts), "destroy")).toBe("destroy");
+      const up = await said(stack.up(opts), "up");
+      // Programs of several pages declare the same names (a VM `web`): each leaves the platform as it found it,
+      // also when its up failed.
+      const destroyed = await said(stack.destroy(opts), "destroy");
+      expect(up).toBe("up");
+      expect(destroyed).toBe("destroy");
     }
   } finally {
     for (const key of Object.keys(env)) delete process.env[key];
@@ -281,6 +322,10 @@ describe(`every block of the guides and references is run here, by its test, or 
       [],
     );
   });
+  test.each(Object.entries(RUN_EXAMPLES))("%s, shown verbatim, is run by %s", (example, test) => {
+    expect(blocks.some((b) => "example" in roleOf(b) && (roleOf(b) as { example: string }).example === example)).toBe(true);
+    expect(fs.readFileSync(path.join(root, test), "utf8")).toContain(path.basename(path.dirname(example)));
+  });
   test.each(ELSEWHERE.map((e) => [e.test, e] as const))("%s runs its page's blocks, reading the page", (_test, e) => {
     expect(blocks.some((b) => "elsewhere" in roleOf(b) && (roleOf(b) as { elsewhere: unknown }).elsewhere === e)).toBe(true);
     expect(fs.readFileSync(path.join(root, e.test), "utf8")).toContain(e.proof);
@@ -301,42 +346,51 @@ describe.each(pagesToRun.map(({ page, own }) => [page, own] as const))("%s, as p
     let setup: Block | undefined;
     /** The page's environments brought up: destroyed at its end (a later page declares the same names). */
     const upStacks: { file: string; stack: string }[] = [];
-    for (const block of own) {
-      const role = roleOf(block);
-      if (!("run" in role)) continue;
-      switch (role.run) {
-        case "setup":
-          setup = block;
-          break;
-        case "program":
-          await runProgram(block, role.upToo, setup);
-          setup = undefined;
-          break;
-        case "environment": {
-          const { file, stack } = environmentFileOf(block);
-          fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
-          fs.writeFileSync(path.join(project, file), block.text);
-          const existing = await existingVmsFor(block);
-          await vplatformEnv([role.upToo ? "up" : "preview", file, "--stack", stack]);
-          for (const key of existing) await platform("DELETE", `/v4/vms/${key}`);
-          if (role.upToo) upStacks.push({ file, stack });
-          break;
+    try {
+      for (const block of own) {
+        const role = roleOf(block);
+        if (!("run" in role)) continue;
+        switch (role.run) {
+          case "setup":
+            setup = block;
+            break;
+          case "program":
+            await runProgram(block, role.upToo, setup);
+            setup = undefined;
+            break;
+          case "environment": {
+            const { file, stack, usedLater } = environmentFileOf(block);
+            fs.mkdirSync(path.dirname(path.join(project, file)), { recursive: true });
+            fs.writeFileSync(path.join(project, file), block.text);
+            const existing = await existingVmsFor(block);
+            if (role.upToo) upStacks.push({ file, stack });
+            await vplatformEnv([role.upToo ? "up" : "preview", file, "--stack", stack]);
+            for (const key of existing) await platform("DELETE", `/v4/vms/${key}`);
+            // One no later command uses goes now: a later block of the page may declare the same names.
+            if (role.upToo && !usedLater) {
+              upStacks.pop();
+              await vplatformEnv(["destroy", file, "--stack", stack]);
+            }
+            break;
+          }
+          case "shell":
+            await shell(block);
+            break;
+          case "helper":
+            await runHelper(block);
+            break;
+          case "pulumi-yaml":
+            await runPulumiYaml(block);
+            break;
+          case "stock-project":
+            await runStockProject(block);
+            break;
         }
-        case "shell":
-          await shell(block);
-          break;
-        case "helper":
-          await runHelper(block);
-          break;
-        case "pulumi-yaml":
-          await runPulumiYaml(block);
-          break;
-        case "stock-project":
-          await runStockProject(block);
-          break;
       }
+    } finally {
+      // Also after a failure: the next page declares the same names, and its own failure is then its own.
+      for (const { file, stack } of upStacks) await vplatformEnv(["destroy", file, "--stack", stack]);
     }
-    for (const { file, stack } of upStacks) await vplatformEnv(["destroy", file, "--stack", stack]);
   }, 600_000);
 });
 
