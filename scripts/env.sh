@@ -18,8 +18,8 @@ log() { printf '[setup] %s\n' "$*" >&2; }
 source "$ROOT/scripts/setup-step.sh" # step: one line per set-up step, the tools' output in a log
 
 # What to set up: all (./dev test, CI, a shell that sources this file), build (scripts that make the SDKs: the
-# main job's needs and the Python SDK's build tools), main (./dev lab, emulator, bench: Node, npm packages and the
-# engine with the Node.js and YAML hosts, nothing from PyPI, apt or a second Node).
+# main job's needs and the Python SDK's build tools), main (./dev lab, emulator, bench: Node, the npm packages and
+# the engine; nothing from PyPI or apt, no second Node, no SDK).
 SETUP="${VPLATFORM_SETUP:-all}"
 
 node_fits() {
@@ -120,10 +120,8 @@ ensure_engine() {
     cli="$(build_cached pulumi "$ROOT/tools/pulumi")"
   fi
   # One assignment each: a failed build stops the set-up (a substitution inside another's arguments would not).
-  # The main job runs TypeScript and YAML programs: the Python and Go hosts are built for the rest.
   local hosts=() host engine
   for host in nodejs yaml python go; do
-    [ "$SETUP" = main ] && [ "$host" = python -o "$host" = go ] && continue
     host="$(build_cached "pulumi-language-$host" "$ROOT/tools/pulumi-language-$host")"
     hosts+=("$host")
   done

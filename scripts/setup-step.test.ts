@@ -36,3 +36,36 @@ describe("a set-up step prints one line; its tools' output goes to a log named w
     expect(lines.slice(1)).toEqual(Array.from({ length: 25 }, (_, i) => `[setup]   go: line ${i + 16}`));
   });
 });
+
+describe("the main job's set-up (./dev lab, emulator, bench) makes none of what only the tests need", () => {
+  /** The variables scripts/env.sh exports after sourcing it with VPLATFORM_SETUP, and what it printed. */
+  const setUp = (setup: string) => {
+    const r = spawnSync("bash", ["-c", `source "${path.join(__dirname, "env.sh")}" >/dev/null && env`], {
+      encoding: "utf8",
+      // A shell that already sourced it (the tests') holds its variables: left out.
+      env: {
+        ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.startsWith("VPLATFORM_") || k === "VPLATFORM_CACHE")),
+        VPLATFORM_SETUP: setup,
+      },
+    });
+    const names = new Set(r.stdout.split("\n").map((l) => l.split("=")[0]));
+    return { code: r.status, stderr: r.stderr, names };
+  };
+  // Each set by the step that installs or makes it: Node 22 and 20, pyVergeOS, the wheelhouse, the language SDKs.
+  const testOnly = [
+    "VPLATFORM_NODE22",
+    "VPLATFORM_NODE20",
+    "VPLATFORM_PYVERGEOS_PYTHON",
+    "VPLATFORM_PYTHON_WHEELS",
+    "VPLATFORM_SDK",
+    "VPLATFORM_PYTHON_SDK",
+  ];
+
+  test("main: no second Node, no PyPI, no SDK, no apt (that step is the tests')", () => {
+    const r = setUp("main");
+    expect(r.code).toBe(0);
+    expect(testOnly.filter((v) => r.names.has(v))).toEqual([]);
+    expect(r.names.has("VPLATFORM_PULUMI_ROOT")).toBe(true); // the engine is set up
+    expect(r.stderr).not.toMatch(/Node (20|22)|Debian|PyPI|SDK/);
+  }, 120_000);
+});
