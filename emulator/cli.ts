@@ -22,7 +22,9 @@ const USAGE = `Usage:
     saves the state of a stopped emulator as a named snapshot, or replaces it by one (refused while one runs on it).
   vplatform-emulator snapshot list [--data-dir ./state | --snapshot-dir DIR]
   vplatform-emulator replay requests.jsonl --target https://127.0.0.1:8443 --api-key KEY [--ca ca.pem] [--ignore f1,f2]
-    sends a recording to another emulator and prints each answer that differs (exit 1 when any does).
+    sends a recording to another emulator at the pace it was recorded (a status read then finds a power change as
+    far along as it was; start the target with the source's --time-scale) and prints each answer that differs
+    (exit 1 when any does).
 `;
 
 function fail(message: string): never {
@@ -167,13 +169,12 @@ function snapshotCommand([action, name]: string[], dataDir: string | undefined, 
   if (action !== "save" && action !== "load") fail("snapshot needs save, load or list");
   if (!name) fail(`snapshot ${action} needs a NAME`);
   const dir = dataDir ?? fail(`snapshot ${action} needs --data-dir (of a stopped emulator; a running one: POST /_emulator/snapshots)`);
-  if (action === "load") {
-    refuseWhileRunning(
-      dir,
-      `load snapshot '${name}' into it`,
-      (holder) => `load it into the running one: POST ${holder.url}/_emulator/snapshots/${name}/load`,
-    );
-  }
+  // A running emulator's directory holds what it last flushed, not its state: saving it would save the past.
+  refuseWhileRunning(dir, action === "load" ? `load snapshot '${name}' into it` : `save its state as snapshot '${name}'`, (holder) =>
+    action === "load"
+      ? `load it into the running one: POST ${holder.url}/_emulator/snapshots/${name}/load`
+      : `save the running one's state: POST ${holder.url}/_emulator/snapshots {"name": "${name}"}`,
+  );
   const ctx = buildContext({ dataDir: dir, adminPassword: Math.random().toString(36) });
   try {
     if (action === "save") {

@@ -13,9 +13,16 @@ describe("the stack's backend", () => {
     });
   });
 
-  test("a `pulumi login` is used as it is", () => {
-    expect(chooseBackend({}, "/repo", "https://api.pulumi.com").env).toEqual({});
-    expect(chooseBackend({ PULUMI_ACCESS_TOKEN: "pul-x" }, "/repo", undefined).env).toEqual({});
+  test("PULUMI_ACCESS_TOKEN in the environment is Pulumi Cloud, as the engine takes it", () => {
+    expect(chooseBackend({ PULUMI_ACCESS_TOKEN: "pul-x" }, "/repo", "s3://other").env).toEqual({
+      PULUMI_BACKEND_URL: "https://api.pulumi.com",
+    });
+  });
+
+  test("a `pulumi login` made for other work is not followed: the local default, saying which login it ignored and how to use it", () => {
+    const b = chooseBackend({}, "/repo", "s3://team-ts-state");
+    expect(b.env).toEqual({ PULUMI_BACKEND_URL: "file:///repo/.vplatform/state?metadata=skip", PULUMI_CONFIG_PASSPHRASE: "" });
+    expect(b.description).toContain("not s3://team-ts-state of `pulumi login`: set PULUMI_BACKEND_URL to it to use it");
   });
 
   test("otherwise a local file backend under the working directory, with the passphrase given or empty", () => {
@@ -24,7 +31,9 @@ describe("the stack's backend", () => {
       PULUMI_CONFIG_PASSPHRASE: "",
     });
     expect(chooseBackend({ PULUMI_CONFIG_PASSPHRASE: "pw" }, "/repo", undefined).env.PULUMI_CONFIG_PASSPHRASE).toBe("pw");
-    expect(chooseBackend({}, "/repo", undefined).description).toMatch(/local default.*PULUMI_BACKEND_URL.*pulumi login/);
+    expect(chooseBackend({}, "/repo", undefined).description).toBe(
+      "file:///repo/.vplatform/state?metadata=skip (local default: set PULUMI_BACKEND_URL for a shared one)",
+    );
   });
 
   test("the current login is read from PULUMI_HOME's credentials", () => {

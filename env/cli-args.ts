@@ -111,7 +111,8 @@ export const EXIT = Object.fromEntries(Object.entries(EXIT_CODES).map(([name, { 
 
 /** Where the CLI finds its state backend and the platform. */
 export const ENVIRONMENT = {
-  state: "PULUMI_BACKEND_URL or `pulumi login`; else a local file backend in ./.vplatform/state",
+  state:
+    "PULUMI_BACKEND_URL (or PULUMI_ACCESS_TOKEN: Pulumi Cloud); else a local file backend in ./.vplatform/state, whatever `pulumi login` says",
   platform: "VPLATFORM_ENDPOINT, VPLATFORM_API_KEY (or _USERNAME/_PASSWORD), VPLATFORM_CA_CERT, ...",
 } as const;
 

@@ -1,5 +1,5 @@
 import { CommandError } from "@pulumi/pulumi/automation";
-import { PASSPHRASE_NEEDED, engineErrorMessage, knownEngineError } from "./engine-errors";
+import { PASSPHRASE_NEEDED, engineErrorMessage, engineKilledMessage, knownEngineError } from "./engine-errors";
 
 const PULUMI = "/work/.tools/pulumi/bin/pulumi";
 /** The Automation API's error, as it threw it (`pulumi login file://…`, no passphrase set), around the engine's `error:` line. */
@@ -74,5 +74,31 @@ describe("any engine error is said once, in the engine's own words, without the 
   test("nothing of the command result's frame is left", () => {
     const message = engineErrorMessage(commandError("some output\n", "error: the stack is locked\n"));
     expect(message).not.toMatch(/code: |stdout|stderr|err\?|Command failed/);
+  });
+});
+
+describe("a checkpoint whose sidecar a kill left empty", () => {
+  test("the message names the file backend's directory in the repair command", () => {
+    const err = automationError("up --stack dev", "error: failed to load checkpoint: EOF");
+    expect(engineErrorMessage(err, "/srv/team/.vplatform/state")).toContain(
+      "`find /srv/team/.vplatform/state/.pulumi \\( -name '*.attrs' -o -name '*.tmp' \\) -delete` repairs it",
+    );
+  });
+});
+
+describe("an engine killed from outside", () => {
+  test("is said as such, with what to do, not as the Automation API's command result", () => {
+    const killed = Object.assign(new Error("Command was killed with SIGKILL (Forced termination): pulumi up --yes"), { signal: "SIGKILL" });
+    const err = new (CommandError as unknown as new (r: object) => Error)({
+      code: -2,
+      stdout: "",
+      stderr: killed.message,
+      err: killed,
+      toString: () => `code: -2\n stdout: \n stderr: ${killed.message}\n err?: ${killed}\n`,
+    });
+    const message = engineErrorMessage(err);
+    expect(message).toBe(engineKilledMessage("SIGKILL"));
+    expect(message).toContain("the engine (pulumi) was killed (SIGKILL) before it finished");
+    expect(message).not.toMatch(/code: |stdout|err\?/);
   });
 });

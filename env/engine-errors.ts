@@ -22,16 +22,16 @@ export const damagedSidecarMessage = (dir = "<state directory>") =>
   `With no update running, \`${repairCommand(dir)}\` repairs it (the state files are whole; \`vplatform env\` does this itself), ` +
   `and a backend URL ending in ?${NO_SIDECAR} writes no sidecar again.`;
 
-/** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. */
-export function knownEngineError(err: unknown): string | undefined {
+/** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. `stateDir`: a file backend's. */
+export function knownEngineError(err: unknown, stateDir?: string): string | undefined {
   const text = err instanceof Error ? err.message : String(err);
   if (NO_PASSPHRASE.test(text)) return PASSPHRASE_NEEDED;
-  if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage();
+  if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage(stateDir);
   return undefined;
 }
 
 /** The command result the Automation API's CommandError carries. */
-type CommandResult = { stderr?: unknown; stdout?: unknown };
+type CommandResult = { stderr?: unknown; stdout?: unknown; err?: unknown };
 
 /** The engine's `error: …` lines of a command's output, each once, without the prefix the CLI adds back. */
 function engineErrorLines(output: unknown): string[] {
@@ -41,12 +41,27 @@ function engineErrorLines(output: unknown): string[] {
 }
 
 /** The message for any error of an engine command: a known cause's sentence, else the engine's own error lines, once. */
-export function engineErrorMessage(err: unknown): string {
-  const known = knownEngineError(err);
+export function engineErrorMessage(err: unknown, stateDir?: string): string {
+  const known = knownEngineError(err, stateDir);
   if (known) return known;
   const result = (err as { commandResult?: CommandResult } | undefined)?.commandResult;
   // The engine says why it stopped on stderr; its stdout holds the run (the resources' own errors included).
   const lines = result ? [engineErrorLines(result.stderr), engineErrorLines(result.stdout)].find((l) => l.length) : undefined;
   if (lines) return lines.join("\n");
+  const killed = killedBy(result);
+  if (killed) return engineKilledMessage(killed);
   return err instanceof Error ? err.message : String(err);
 }
+
+/** The signal that killed the engine, when it was killed (the Automation API then holds its runner's error). */
+function killedBy(result: CommandResult | undefined): string | undefined {
+  const err = result?.err as { signal?: unknown } | undefined;
+  if (typeof err?.signal === "string") return err.signal;
+  return /was killed with (SIG[A-Z]+)/.exec(typeof result?.stderr === "string" ? result.stderr : "")?.[1];
+}
+
+/** What a killed engine means, instead of the Automation API's command result. */
+export const engineKilledMessage = (signal: string) =>
+  `the engine (pulumi) was killed (${signal}) before it finished, by something outside it (a job's timeout, the OOM ` +
+  "killer): what it recorded is kept, and the resources it had under way are taken over by the next run. Run the " +
+  "command again; if it says the stack is locked, run the `pulumi cancel` it prints first.";

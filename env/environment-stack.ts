@@ -5,6 +5,7 @@ import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automa
 import type { LoadedEnvironment } from "./load-environment";
 import { environmentProgram } from "./program";
 import { findRepoRoot } from "./local-stack";
+import { watchFromStartOptions } from "../provider/client/exitWithEngine";
 
 export interface EnvironmentStackOptions {
   /** Absent for refresh and destroy, which work from the state and never run the program. */
@@ -42,7 +43,13 @@ export async function openEnvironmentStack(opts: EnvironmentStackOptions): Promi
         workDir,
         pulumiCommand: await pulumiCommand(),
         projectSettings: { name: opts.projectName, runtime: "nodejs", description: "YAML environment provisioned by `vplatform env`" },
-        envVars: { PULUMI_SKIP_UPDATE_CHECK: "true", PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true", ...opts.env },
+        envVars: {
+          PULUMI_SKIP_UPDATE_CHECK: "true",
+          PULUMI_DISABLE_AUTOMATIC_PLUGIN_ACQUISITION: "true",
+          // Its provider processes watch the engine from their start: a kill before their first call leaves none.
+          NODE_OPTIONS: watchFromStartOptions(process.env.NODE_OPTIONS),
+          ...opts.env,
+        },
       },
     );
     return { stack, dispose };

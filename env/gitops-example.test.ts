@@ -15,7 +15,8 @@ interface Job {
 
 /** The `vplatform env ...` commands a job runs, once per stack of its matrix. */
 function commandsOf(job: Job): string[][] {
-  const lines = job.steps.flatMap((s) => (s.run ?? "").split("\n")).filter((l) => /\bnpx vplatform env\b/.test(l));
+  // A command continued on the next line (`\` at the end) is one command.
+  const lines = job.steps.flatMap((s) => (s.run ?? "").replace(/\\\n\s*/g, "").split("\n")).filter((l) => /\bnpx vplatform env\b/.test(l));
   return job.strategy.matrix.stack.flatMap((stack) =>
     lines.map((line) => {
       const words = line
@@ -62,6 +63,16 @@ describe("the GitOps example", () => {
     expect(workflow.on).toHaveProperty("pull_request");
     expect(workflow.on.push.branches).toEqual(["main"]);
     expect(workflow.env.VPLATFORM_API_KEY).toBe("${{ secrets.VPLATFORM_API_KEY }}");
+    // A backend URL carries its password: a secret, masked in logs, not a variable.
+    expect(workflow.env.PULUMI_BACKEND_URL).toBe("${{ secrets.PULUMI_BACKEND_URL }}");
+  });
+
+  test.each(["plan", "up"])("job %s runs the package's policy pack", (name) => {
+    for (const argv of commandsOf(workflow.jobs[name] as Job)) {
+      const parsed = parseCliArgs(argv);
+      if (!parsed.ok) throw new Error(parsed.message);
+      expect(parsed.args.policyPack).toBe("node_modules/vplatform/policy");
+    }
   });
 });
 

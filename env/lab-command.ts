@@ -41,13 +41,19 @@ function platformSetting(env: NodeJS.ProcessEnv): (key: string) => string | unde
 /** Progress and per-VM lines on stderr: stdout stays the report alone. */
 const cliClock = (io: Io): Clock => ({ ...realClock, log: (line) => io.stderr(`${line}\n`), progress: (line) => io.stderr(`${line}\n`) });
 
-export async function runLabCommand(args: CliArgs, io: Io, engineEnv: Record<string, string>, env: NodeJS.ProcessEnv): Promise<number> {
+export async function runLabCommand(
+  args: CliArgs,
+  io: Io,
+  engineEnv: Record<string, string>,
+  env: NodeJS.ProcessEnv,
+  backend?: string,
+): Promise<number> {
   let opened: EnvironmentStack | undefined;
   let session: Session | undefined;
   try {
     opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true }).catch((e) => {
       if (!(e instanceof StackNotFoundError)) throw e;
-      throw new LabArgumentError(noSuchStack(args));
+      throw new LabArgumentError(noSuchStack(args, backend));
     });
     const labs = await readLabs(opened.stack, args.command === "roster" && args.showSecrets === true);
     const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });

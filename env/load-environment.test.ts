@@ -72,7 +72,7 @@ describe("environment definitions are validated with the provider's own schemas"
     const section = guide.slice(guide.indexOf("## Users and API keys"));
     const yaml = /```yaml\n([\s\S]*?)```/.exec(section)![1];
     const env = loadEnvironment("docs/guides/keys-and-automation.md", yaml);
-    expect(env.apiKeys).toEqual([expect.objectContaining({ name: "ci", user: "ci", expires: "2027-06-30", rotation: "2026-11" })]);
+    expect(env.apiKeys).toEqual([expect.objectContaining({ name: "ci", user: "ci", expires: "2031-06-30", rotation: "2026-11" })]);
   });
 
   test("a key's IP entry that is neither an address nor a CIDR block is refused at its line", () => {
@@ -273,7 +273,7 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
 
   test("the class-labs guide's file is valid, its overlay included", () => {
     const guide = fs.readFileSync(path.join(__dirname, "..", "docs", "guides", "class-labs.md"), "utf8");
-    const yaml = /```yaml\n([\s\S]*?)```/.exec(guide)![1];
+    const yaml = /```yaml[^\n]*\n([\s\S]*?)```/.exec(guide)![1]; // the fence may carry flags (`yaml preview`)
     expect(loadEnvironment("class-labs.md", yaml, "spring").labs.map((l) => [l.name, l.copies])).toEqual([["course", 40]]);
   });
 

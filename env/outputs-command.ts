@@ -10,7 +10,7 @@ import { engineErrorMessage } from "./engine-errors";
 import { type EnvironmentStack, openEnvironmentStack } from "./environment-stack";
 import { noSuchStack, stackOutputs } from "./stack-outputs";
 
-export async function runOutputsCommand(args: CliArgs, io: Io, engineEnv: Record<string, string>): Promise<number> {
+export async function runOutputsCommand(args: CliArgs, io: Io, engineEnv: Record<string, string>, backend?: string): Promise<number> {
   let opened: EnvironmentStack | undefined;
   try {
     opened = await openEnvironmentStack({ projectName: args.project, stackName: args.stack, env: engineEnv, existing: true });
@@ -19,7 +19,7 @@ export async function runOutputsCommand(args: CliArgs, io: Io, engineEnv: Record
     return EXIT.ok;
   } catch (e) {
     const notFound = e instanceof StackNotFoundError;
-    io.stderr(`error: ${notFound ? noSuchStack(args) : engineErrorMessage(e)}\n`);
+    io.stderr(`error: ${notFound ? noSuchStack(args, backend) : engineErrorMessage(e)}\n`);
     return notFound ? EXIT.invalid : EXIT.error;
   } finally {
     opened?.dispose();

@@ -189,9 +189,9 @@ describe("a plan is built from the engine's events", () => {
   });
 
   test("which inputs are bookkeeping depends on the type: hardware's vm and powerCyclePolicy, every resource's hidden inputs", () => {
-    const hidden = ["__marker", "__startAfterHardware"];
+    const hidden = ["__marker", "__startAfterHardware", "__powerByVmPower"];
     for (const type of ["Drive", "Nic", "Device"])
-      expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual([...hidden, "powerCyclePolicy", "vm"]);
+      expect([...bookkeepingInputsOf(TYPE + type)].sort()).toEqual([...hidden, "powerCyclePolicy", "vm"].sort());
     for (const type of ["VirtualMachine", "VmPower", "VmSnapshot", "Vnet"]) expect([...bookkeepingInputsOf(TYPE + type)]).toEqual(hidden);
   });
 
@@ -279,6 +279,44 @@ describe("a plan is built from the engine's events", () => {
       "deprecated thing",
     ]);
     expect(plan.errors).toEqual(["update failed"]);
+  });
+
+  test("a line shown on its resource while it works (ephemeral: a wait, a network powered on at create) is no warning", () => {
+    const shown = { ...diag("info", "vplatform: vnet 'course-01': powerState is running: powering it on\n") } as EngineEvent;
+    shown.diagnosticEvent!.ephemeral = true;
+    const plan = planFromEvents([shown, diag("info", "vplatform: vnet 'lab': mtu 1500 → 9000 RESTARTS the running network\n")]);
+    expect(plan.warnings).toEqual(["vplatform: vnet 'lab': mtu 1500 → 9000 RESTARTS the running network"]);
+  });
+
+  test("a policy pack's verdicts: a mandatory one is an error, an advisory one a warning, each naming the rule, the resource and the violation (the engine's bare 'preview failed' dropped)", () => {
+    const policy = (enforcementLevel: "mandatory" | "warning", policyName: string, message: string) =>
+      ({
+        sequence: seq++,
+        timestamp: 0,
+        policyEvent: {
+          resourceUrn: "urn:pulumi:prod::vplatform-env::pulumi-nodejs:dynamic/vplatform:VirtualMachine::web",
+          message,
+          color: "never",
+          policyName,
+          policyPackName: "vplatform",
+          policyPackVersion: "0.1.0",
+          policyPackVersionTag: "0.1.0",
+          enforcementLevel,
+        },
+      }) as EngineEvent;
+    const plan = planFromEvents([
+      policy(
+        "mandatory",
+        "prod-vms-refuse-power-cycle",
+        "VMs of production stacks set `powerCyclePolicy: refuse`\nstack 'prod' is production (prod*): set powerCyclePolicy: refuse on VM 'web'",
+      ),
+      policy("warning", "vm-size-limits", "VM 'web': ram 131072 MB is above the limit of 65536 MB"),
+      diag("error", "preview failed"),
+    ]);
+    expect(plan.errors).toEqual([
+      "policy prod-vms-refuse-power-cycle (VirtualMachine web): stack 'prod' is production (prod*): set powerCyclePolicy: refuse on VM 'web'",
+    ]);
+    expect(plan.warnings).toEqual(["policy vm-size-limits (VirtualMachine web): VM 'web': ram 131072 MB is above the limit of 65536 MB"]);
   });
 });
 

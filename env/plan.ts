@@ -6,6 +6,7 @@ import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/framework/hardwareResource";
 import { PROGRESS } from "./progress-rows";
+import { ENGINE_PENDING_WARNING } from "./pending-creates";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of
@@ -161,6 +162,7 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
   const warnings: string[] = [];
   const calendar: string[] = [];
   const errors: string[] = [];
+  const policyErrors: string[] = [];
   for (const e of events) {
     // A refresh step's outcome: op "refresh" inside a preview, "update"/"delete"/"same" in a refresh.
     const read = e.resOutputsEvent?.metadata;
@@ -186,11 +188,24 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
       // One entry per resource: a replacement shows as three steps, "replace" carries the keys.
       else if (action && (!byUrn.has(m.urn) || m.op === "replace")) byUrn.set(m.urn, plannedChange(action, m));
     }
+    // A policy pack's verdict: the report (and the PR comment made of it) says the rule and why, not only that it failed.
+    const p = e.policyEvent;
+    if (p) {
+      const on = p.resourceUrn ? ` (${shortType(p.resourceUrn.split("::")[2]?.split("$").pop() ?? "")} ${nameOf(p.resourceUrn)})` : "";
+      // The message is the rule's description, then the violation: the violation says it.
+      const lines = stripAnsi(p.message).trim().split("\n");
+      const text = `policy ${p.policyName}${on}: ${(lines.length > 1 ? lines.slice(1) : lines).join(" ").trim()}`;
+      if (p.enforcementLevel === "mandatory") policyErrors.push(text);
+      else warnings.push(text);
+    }
     const d = e.diagnosticEvent;
-    if (d) {
+    // Ephemeral: a line shown on its resource while it works (a wait, a routine power step), not kept with the run.
+    if (d && !d.ephemeral) {
       const text = stripAnsi(d.message).trim();
       if (!text) continue;
       if (d.severity === "error") errors.push(text);
+      // A killed run's pending operations: the CLI settles them and says so in its own words (pending-creates.ts).
+      else if (ENGINE_PENDING_WARNING.test(text)) continue;
       else if (CALENDAR_NOTE.test(text)) calendar.push(text.replace(/^vplatform: /, ""));
       else if (d.severity === "warning" || /^vplatform:/m.test(text))
         warnings.push(...text.split("\n").filter((l) => l.trim() && !PROGRESS.test(l)));
@@ -204,7 +219,8 @@ export function planFromEvents(events: readonly EngineEvent[]): Plan {
     outside: [...outside.values()],
     warnings: [...new Set(warnings)],
     ...(calendar.length ? { calendar: [...new Set(calendar)] } : {}),
-    errors: [...new Set(errors)],
+    // The engine's bare "preview failed" says nothing a broken rule does not.
+    errors: [...new Set([...policyErrors, ...errors])].filter((e) => !(policyErrors.length && /^(preview|update) failed$/.test(e))),
   };
 }
 

@@ -6,7 +6,7 @@
  */
 
 /** The provider's wait progress (provider/reconcile/waitFor.ts): shown live, never a warning or an outcome. */
-export const PROGRESS = /^vplatform: waiting for /;
+export const PROGRESS = /^vplatform: (done )?waiting for /;
 
 /** How the engine (display/progress.go, getStepDoneDescription) says a step ended well; "... failed" is not among them. */
 const DONE = [

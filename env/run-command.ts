@@ -1,6 +1,6 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
-import type { EngineEvent, Stack } from "@pulumi/pulumi/automation";
+import { type EngineEvent, type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { backendPasswords, chooseBackend, currentLogin, masked } from "./backend";
 import { type CliArgs, type EngineCommand, isLabCommand } from "./cli-args";
 import type { Environment } from "./environmentTypes.generated";
@@ -16,6 +16,9 @@ import { waitingForLock } from "./lock-wait";
 import { engineErrorMessage } from "./engine-errors";
 import { fileBackendDir, repairedMessage, repairFileState } from "./file-state";
 import { EXIT, type Io } from "./cli-io";
+import { noSuchStack } from "./stack-outputs";
+import { ENGINE_PARALLEL_VARIABLE } from "../provider/reconcile/queuedStarts";
+import { ENGINE_PENDING_WARNING, settlePendingCreates } from "./pending-creates";
 import { runLabCommand } from "./lab-command";
 import { runOutputsCommand } from "./outputs-command";
 
@@ -104,7 +107,7 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     return EXIT.invalid;
   }
   const backend = chooseBackend(env, cwd, login);
-  const stateDir = fileBackendDir(backend.env.PULUMI_BACKEND_URL ?? login);
+  const stateDir = fileBackendDir(backend.env.PULUMI_BACKEND_URL);
   if (stateDir) {
     fs.mkdirSync(stateDir, { recursive: true });
     const removed = repairFileState(stateDir);
@@ -114,7 +117,9 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
   if (isLabCommand(command) || command === "outputs") {
     io.stderr(`vplatform env ${command}: stack '${args.stack}' of project '${args.project}', state in ${backend.description}\n`);
     const engineEnv = { ...platformSettings(env), ...backend.env };
-    return command === "outputs" ? runOutputsCommand(args, io, engineEnv) : runLabCommand(args, io, engineEnv, env);
+    return command === "outputs"
+      ? runOutputsCommand(args, io, engineEnv, backend.description)
+      : runLabCommand(args, io, engineEnv, env, backend.description);
   }
   const parallel = parallelismFor(args, environment?.env, cwd);
   io.stderr(
@@ -134,11 +139,18 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
       environment,
       projectName: args.project,
       stackName: args.stack,
-      env: { ...platformSettings(env), ...backend.env },
+      // The provider's hint about queued VM starts then knows the engine's parallelism and names --parallel.
+      env: { ...platformSettings(env), ...backend.env, [ENGINE_PARALLEL_VARIABLE]: String(parallel) },
+      // Only preview and up may start a stack: a mistyped one for destroy, refresh or drift is refused, not made.
+      existing: !STARTS_A_STACK.has(command),
     });
   } catch (e) {
+    if (e instanceof StackNotFoundError) {
+      io.stderr(`error: ${noSuchStack(args, backend.description)}\n`);
+      return EXIT.invalid;
+    }
     // No engine run: the report says why (a PR comment shows stdout), not an empty plan.
-    const message = engineErrorMessage(e);
+    const message = engineErrorMessage(e, stateDir);
     io.stderr(`error: ${message}\n`);
     const plan = planFromEvents(events);
     return report({ result: "failed", exitCode: EXIT.error }, { ...plan, errors: [...plan.errors, message] });
@@ -158,10 +170,13 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     await waitingForLock(attempt, { stack: args.stack, home, waitSeconds: args.waitForLock, onWait: (m) => io.stderr(`${m}\n`) });
     display.end();
     const plan = planFromEvents(events);
+    // The engine says when the state holds a killed run's pending operations (not under --refresh): settle them.
+    const pending = (command === "up" || command === "destroy") && (args.refresh || events.some(isPendingWarning));
+    if (pending) plan.warnings.push(...(await settlePendingCreates(opened.stack, command)));
     return report(outcome(command, plan), plan);
   } catch (e) {
     display.end();
-    const message = engineErrorMessage(e);
+    const message = engineErrorMessage(e, stateDir);
     io.stderr(`error: ${message}\n`);
     // The resources' own errors say why when there are some; else the engine's reason is the report's error.
     const plan = planFromEvents(events);
@@ -170,6 +185,11 @@ export async function runEnvironmentCommand(args: CliArgs, given: Io = processIo
     opened.dispose();
   }
 }
+
+/** The commands that make the stack when it does not exist yet. */
+const STARTS_A_STACK: ReadonlySet<EngineCommand> = new Set(["preview", "up"]);
+
+const isPendingWarning = (e: EngineEvent) => ENGINE_PENDING_WARNING.test(e.diagnosticEvent?.message.trim() ?? "");
 
 /** The provider reads its settings from the environment: VPLATFORM_* of `env` reach the engine. */
 const platformSettings = (env: NodeJS.ProcessEnv): Record<string, string> =>

@@ -24,5 +24,7 @@ export async function stackOutputs(stack: Stack, showSecrets: boolean): Promise<
 }
 
 /** A command that reads a stack was given one the backend does not have: what to run first. */
-export const noSuchStack = (args: Pick<CliArgs, "stack" | "project" | "file">): string =>
-  `--stack ${args.stack}: no such stack of project '${args.project}' in this backend; run \`vplatform env up ${args.file} --stack ${args.stack}\` first (or give --project)`;
+export const noSuchStack = (args: Pick<CliArgs, "stack" | "project" | "file">, backend = "this backend"): string =>
+  `--stack ${args.stack}: no such stack of project '${args.project}' in ${backend}: nothing was run. Check the stack's name ` +
+  `and the backend (PULUMI_BACKEND_URL); a new environment starts with \`npx vplatform env up ${args.file} --stack ${args.stack}\` ` +
+  "(or give --project)";

@@ -3,6 +3,8 @@ import * as path from "node:path";
 import { RESOURCES, type ResourceToken } from "../provider/resources";
 import { checkInputs } from "../provider/resources/framework/checkInputs";
 import type { InputsByToken, ValuesByToken } from "../sdk/schemaTypes.generated";
+import { parse } from "yaml";
+import { fencedBlocks } from "../scripts/markdownBlocks";
 import {
   apiKeysExpireAndAreFenced,
   type Declared,
@@ -110,18 +112,73 @@ describe("API keys expire and are fenced", () => {
       "API key 'ci': list the addresses that may use it in ipAllowList",
     ]);
   });
-  test("expires more than maxDays away is a violation, a date or a time within them passes", () => {
+  test("with maxDays, expires more than maxDays away is a violation, a date or a time within them passes", () => {
     expect(apiKeysExpireAndAreFenced.check(key({ expires: "2027-06-01T00:00:00Z", ipAllowList: office }), config, now)).toEqual([
       "API key 'ci': expires 2027-06-01T00:00:00Z is more than 90 days away: rotate keys at least every 90 days",
     ]);
     expect(apiKeysExpireAndAreFenced.check(key({ expires: "2026-12-20", ipAllowList: office }), config, now)).toEqual([]);
     expect(apiKeysExpireAndAreFenced.check(key({ expires: "2027-02-01T00:00:00+01:00", ipAllowList: office }), config, now)).toEqual([]);
   });
+  test("by default (maxDays 0) any date passes, never does not", () => {
+    const byDefault = { maxDays: apiKeysExpireAndAreFenced.settings.maxDays.default };
+    expect(apiKeysExpireAndAreFenced.check(key({ expires: "2031-06-30", ipAllowList: office }), byDefault, now)).toEqual([]);
+    expect(apiKeysExpireAndAreFenced.check(key({ ipAllowList: office }), byDefault, now)).toEqual([
+      "API key 'ci': expires is never: set it to a date",
+    ]);
+  });
   test("an allow list whose entries are all disabled lets any address in: a violation", () => {
     const disabled = key({ expires: "2026-12-20", ipAllowList: [{ address: "10.0.0.0/8", enabled: false }] });
     expect(apiKeysExpireAndAreFenced.check(disabled, config, now)).toEqual([
       "API key 'ci': list the addresses that may use it in ipAllowList",
     ]);
+  });
+  test("a lab copy's key (a child of a Lab) needs no allow list, but still expires", () => {
+    const urn = "urn:pulumi:spring::vplatform-env::vplatform:index:Lab$pulumi-nodejs:dynamic/vplatform:ApiKey::course-01-key";
+    const student = { ...key({ expires: "2027-01-01" }), urn };
+    expect(apiKeysExpireAndAreFenced.check(student, config, now)).toEqual([]);
+    expect(apiKeysExpireAndAreFenced.check({ ...key({}), urn }, config, now)).toEqual([
+      "API key 'ci': expires is never: set it to a date within 90 days",
+    ]);
+  });
+});
+
+describe("the guides' own keys pass the pack as shipped (its defaults)", () => {
+  const guides = path.join(__dirname, "..", "docs", "guides");
+  type Entry = { name?: string; expires?: string; ipAllowList?: { address: string }[] };
+  /** Each API key an environment file of the guides declares: its own, and a lab's per copy (a child of the Lab). */
+  const keys = fs
+    .readdirSync(guides)
+    .flatMap((f) => fencedBlocks(f, fs.readFileSync(path.join(guides, f), "utf8")))
+    .filter((b) => b.lang === "yaml")
+    .flatMap((b) => {
+      const doc = parse(b.text) as { apiKeys?: Entry[]; labs?: { name: string; apiKey?: Entry; calendar?: { ends?: string } }[] };
+      // What the rule reads of each (a file's key names its user by name; the resource takes its key).
+      const judged = ({ name, expires, ipAllowList }: Entry) => ({
+        name: name!,
+        ...(expires ? { expires } : {}),
+        ...(ipAllowList ? { ipAllowList } : {}),
+      });
+      const own = (doc.apiKeys ?? []).map((k) => ({ where: `${b.file}:${b.line}`, key: declared("ApiKey", judged(k)) }));
+      const ofLabs = (doc.labs ?? [])
+        .filter((l) => l.apiKey)
+        .map((l) => {
+          // A lab's copies' keys expire with its calendar's term, unless given their own date.
+          const expires = String(l.apiKey?.expires ?? l.calendar?.ends ?? "never");
+          const key = declared("ApiKey", { name: `${l.name}-01-key`, expires }, { logical: `${l.name}-01-key` });
+          return {
+            where: `${b.file}:${b.line}`,
+            key: { ...key, urn: key.urn.replace("::pulumi-nodejs:", "::vplatform:index:Lab$pulumi-nodejs:") },
+          };
+        });
+      return [...own, ...ofLabs];
+    });
+  const defaults = { maxDays: apiKeysExpireAndAreFenced.settings.maxDays.default };
+
+  test("the keys guide's and the class guide's keys are found", () => {
+    expect(keys.map((k) => k.where.split(":")[0]).sort()).toEqual(expect.arrayContaining(["class-labs.md", "keys-and-automation.md"]));
+  });
+  test.each(keys.map((k) => [k.where, k.key] as const))("%s", (_where, key) => {
+    expect(apiKeysExpireAndAreFenced.check(key, defaults)).toEqual([]);
   });
 });
 

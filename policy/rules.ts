@@ -156,22 +156,29 @@ export const nicsOnDeclaredVnets: StackRule<"Nic", { allowedVnetKeys: string[] }
   },
 };
 
+/** A lab copy's resource: a child of `vplatform:index:Lab` (its URN names the parent's type). */
+const ofALab = (urn: string) => urn.split("::")[2]?.split("$").includes("vplatform:index:Lab") ?? false;
+
 export const apiKeysExpireAndAreFenced: ResourceRule<"ApiKey", { maxDays: number }> = {
   name: "api-keys-expire-and-are-fenced",
-  description: "API keys set `expires` to a date within `maxDays` days and list the addresses that may use them (`ipAllowList`)",
+  description:
+    "API keys set `expires` to a date (within `maxDays` days when set) and list the addresses that may use them (`ipAllowList`); a lab copy's key, used from the student's own machine, needs no list",
   enforcementLevel: "mandatory",
-  settings: { maxDays: { type: "number", default: 90, description: "Longest lifetime of an API key, in days" } },
+  settings: {
+    maxDays: { type: "number", default: 0, description: "Longest lifetime of an API key, in days (0: any date, as long as it expires)" },
+  },
   appliesTo: "ApiKey",
-  check: ({ props: { name, expires, ipAllowList } }, { maxDays }, nowMs = Date.now()) => {
+  check: ({ urn, props: { name, expires, ipAllowList } }, { maxDays }, nowMs = Date.now()) => {
     const key = `API key '${name}'`;
     const at = Date.parse(expires);
+    const within = maxDays > 0 ? ` within ${maxDays} days` : "";
     return [
-      ...(Number.isNaN(at) ? [`${key}: expires is ${expires}: set it to a date within ${maxDays} days`] : []),
-      ...(at - nowMs > maxDays * DAY_MS
+      ...(Number.isNaN(at) ? [`${key}: expires is ${expires}: set it to a date${within}`] : []),
+      ...(maxDays > 0 && at - nowMs > maxDays * DAY_MS
         ? [`${key}: expires ${expires} is more than ${maxDays} days away: rotate keys at least every ${maxDays} days`]
         : []),
       // An empty (or all disabled) allow list lets any address in.
-      ...(ipAllowList.some((entry) => entry.enabled) ? [] : [`${key}: list the addresses that may use it in ipAllowList`]),
+      ...(ofALab(urn) || ipAllowList.some((entry) => entry.enabled) ? [] : [`${key}: list the addresses that may use it in ipAllowList`]),
     ];
   },
 };

@@ -15,6 +15,12 @@ NODE_MIN_MINOR=9   # jest's require(esm) support (got is ESM-only) needs 24.9+
 PULUMI_VERSION="$(sed -n 's/.*"@pulumi\/pulumi": "\([0-9.]*\)".*/\1/p' "$ROOT/package.json")"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
+source "$ROOT/scripts/setup-step.sh" # step: one line per set-up step, the tools' output in a log
+
+# What to set up: all (./dev test, CI, a shell that sources this file), build (scripts that make the SDKs: the
+# main job's needs and the Python SDK's build tools), main (./dev lab, emulator, bench: Node, the npm packages and
+# the engine; nothing from PyPI or apt, no second Node, no SDK).
+SETUP="${VPLATFORM_SETUP:-all}"
 
 node_fits() {
   command -v node >/dev/null 2>&1 || return 1
@@ -25,9 +31,9 @@ ensure_node() {
   local dir="$VPLATFORM_CACHE/node$NODE_MAJOR"
   [ -x "$dir/node_modules/node/bin/node" ] && export PATH="$dir/node_modules/node/bin:$PATH"
   node_fits && return 0
-  log "installing Node $NODE_MAJOR from the npm registry's node package into $dir"
   mkdir -p "$dir"
-  npm install --prefix "$dir" --no-save --loglevel=error "node@$NODE_MAJOR" >&2
+  step "installing Node $NODE_MAJOR from the npm registry's node package into $dir" \
+    npm install --prefix "$dir" --no-save --loglevel=error "node@$NODE_MAJOR"
   export PATH="$dir/node_modules/node/bin:$PATH"
   node_fits || { log "Node $NODE_MAJOR.$NODE_MIN_MINOR+ is required; got $(node --version)"; exit 1; }
 }
@@ -37,9 +43,9 @@ ensure_node() {
 ensure_other_node() {
   local major="$1" var="$2" dir="$VPLATFORM_CACHE/node$1"
   if [ ! -x "$dir/node_modules/node/bin/node" ]; then
-    log "installing Node $major from the npm registry's node package into $dir (tests)"
     mkdir -p "$dir"
-    npm install --prefix "$dir" --no-save --loglevel=error "node@$major" >&2
+    step "installing Node $major from the npm registry's node package into $dir (tests)" \
+      npm install --prefix "$dir" --no-save --loglevel=error "node@$major"
   fi
   export "$var=$dir/node_modules/node/bin/node"
 }
@@ -50,8 +56,7 @@ ensure_npm_packages() {
   want="$( (cat "$ROOT/package.json"; cat "$ROOT/package-lock.json" 2>/dev/null; node --version) | sha1sum | cut -d' ' -f1)"
   if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     # npm ci: exactly the lock file (fails if package.json and the lock disagree: run `npm install` and commit the lock).
-    log "installing npm packages (npm ci)"
-    (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error >&2)
+    step "installing npm packages (npm ci)" bash -c 'cd "$1" && npm ci --no-audit --no-fund --loglevel=error' npm-ci "$ROOT"
     echo "$want" > "$stamp"
   fi
 }
@@ -79,11 +84,10 @@ build_cached() { # name srcdir -> prints the cached binary path
       flock "$lock"
     fi
     if [ ! -x "$dir/$name" ]; then
-      log "building $name from Go modules (first time only; a few minutes)"
       rm -rf "$dir.tmp" && mkdir -p "$dir.tmp"
-      local started=$SECONDS
-      bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" >&2
-      log "built $name in $((SECONDS - started)) s"
+      # Run in a command substitution (no errexit there): a failed build stops here, explicitly.
+      step "building $name from Go modules (first time only; a few minutes)" \
+        bash "$ROOT/scripts/build-engine.sh" "$name" "$PULUMI_VERSION" "$src" "$dir.tmp/$name" || return
       rm -rf "$dir" && mv "$dir.tmp" "$dir"
     fi
     exec {lock}>&-
@@ -115,13 +119,13 @@ ensure_engine() {
   else
     cli="$(build_cached pulumi "$ROOT/tools/pulumi")"
   fi
-  local engine
-  engine="$(assemble_engine "$cli" \
-    "$(build_cached pulumi-language-nodejs "$ROOT/tools/pulumi-language-nodejs")" \
-    "$(build_cached pulumi-language-yaml "$ROOT/tools/pulumi-language-yaml")" \
-    "$(build_cached pulumi-language-python "$ROOT/tools/pulumi-language-python")" \
-    "$(build_cached pulumi-language-go "$ROOT/tools/pulumi-language-go")" \
-    "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
+  # One assignment each: a failed build stops the set-up (a substitution inside another's arguments would not).
+  local hosts=() host engine
+  for host in nodejs yaml python go; do
+    host="$(build_cached "pulumi-language-$host" "$ROOT/tools/pulumi-language-$host")"
+    hosts+=("$host")
+  done
+  engine="$(assemble_engine "$cli" "${hosts[@]}" "$ROOT/node_modules/@pulumi/pulumi/pulumi-resource-pulumi-nodejs")"
   mkdir -p "$bin"
   for f in "$engine"/*; do ln -sfn "$f" "$bin/${f##*/}"; done
   rm -f "$bin/pulumi-resource-vplatform" # earlier set-ups put our plugin here (see install_plugin)
@@ -151,8 +155,8 @@ install_plugin() {
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
-# Makes DIR once, in place (a virtualenv's scripts name its directory): `maker DIR args...` runs (its output in
-# DIR.log, shown when it fails; a maker chains its commands with &&), then DIR is marked complete. Several set-ups
+# Makes DIR once, in place (a virtualenv's scripts name its directory): `maker DIR args...` runs as one step (its
+# output in DIR.log, its end shown when it fails; a maker chains its commands with &&), then DIR is marked complete. Several set-ups
 # at once (worktrees, parallel CI jobs) make it once: the others wait for it.
 made_once() { # dir what maker args...
   local dir="$1" what="$2" lock
@@ -165,16 +169,9 @@ made_once() { # dir what maker args...
     flock "$lock"
   fi
   if [ ! -f "$dir/.complete" ]; then
-    log "making $what (once, until what makes it changes)"
-    local started=$SECONDS
-    rm -rf "$dir" && mkdir -p "$dir"
-    if ! "$1" "$dir" "${@:2}" >"$dir.log" 2>&1; then
-      tail -n 40 "$dir.log" >&2
-      log "making $what failed (the whole output: $dir.log)"
-      exit 1
-    fi
+    rm -rf "$dir" "$dir.log" && mkdir -p "$dir"
+    step_into "$dir.log" "making $what (once, until what makes it changes)" "$1" "$dir" "${@:2}" || exit 1
     touch "$dir/.complete"
-    log "made $what in $((SECONDS - started)) s"
   fi
   exec {lock}>&-
 }
@@ -231,7 +228,7 @@ ensure_language_sdks() {
   made_once "$VPLATFORM_PYTHON_SDK" "the Python SDK's wheel, sdist and a virtualenv of the wheel" make_python_sdk
 }
 make_sdk() { # dir
-  VPLATFORM_SETUP=main bash "$ROOT/scripts/gen-sdk.sh" --go "$1" && build_go_example "$1/go"
+  VPLATFORM_SETUP=build bash "$ROOT/scripts/gen-sdk.sh" --go "$1" && build_go_example "$1/go"
 }
 # Go compiles a package that a program imports through a `replace` apart from the same package built in its own
 # module: the Go example, built here on the SDK with the tests' flags, fills Go's build cache for the tests' programs.
@@ -244,7 +241,7 @@ build_go_example() { # sdk-module-dir
     rm -rf "$program"
 }
 make_python_sdk() { # dir
-  VPLATFORM_SETUP=main bash "$ROOT/scripts/build-python-sdk.sh" "$1/dist" &&
+  VPLATFORM_SETUP=build bash "$ROOT/scripts/build-python-sdk.sh" "$1/dist" &&
     make_python_venv "$1/venv" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" "$1"/dist/*.whl
 }
 
@@ -262,13 +259,14 @@ ensure_system_packages() {
     log "missing Debian packages the tests need: ${missing[*]} (apt-get install -y ${missing[*]}, as root)"
     return 0
   fi
-  log "installing Debian's ${missing[*]} (shared-state and browser tests)"
-  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}") >&2 ||
-    log "installing ${missing[*]} failed"
+  # A failure here is said (with the log) but does not stop the set-up: only the tests that need them fail.
+  step "installing Debian's ${missing[*]} (shared-state and browser tests)" \
+    bash -c 'apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@"' apt "${missing[@]}" ||
+    true
 }
 
-# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS): not for the main job. ./dev lab, emulator and
-# bench set VPLATFORM_SETUP=main; ./dev test, CI and a shell that sources this file get everything.
+# What only the tests need (other Node majors, PostgreSQL, Chromium, pyVergeOS; the language SDKs, above): not for
+# the main job (SETUP, at the top).
 ensure_test_tools() {
   ensure_other_node 22 VPLATFORM_NODE22
   ensure_other_node 20 VPLATFORM_NODE20
@@ -277,12 +275,15 @@ ensure_test_tools() {
 }
 
 ensure_node
-[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_test_tools
+[ "$SETUP" != all ] || ensure_test_tools
 ensure_npm_packages
 ensure_engine
-ensure_python_sdk_tools
+[ "$SETUP" = main ] || ensure_python_sdk_tools
 engine_env
 install_plugin
-[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_language_sdks
+[ "$SETUP" != all ] || ensure_language_sdks
+# Every step succeeded: its log says nothing worth keeping.
+rm -f "$VPLATFORM_SETUP_LOG"
+unset VPLATFORM_SETUP_LOG SETUP
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
 unset VPLATFORM_CALLER_SHELL_OPTIONS

@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 check=false
 if [ "${1:-}" = "--check" ]; then check=true; fi
-export VPLATFORM_SETUP="${VPLATFORM_SETUP:-main}" # what building needs, not the tests' tools and SDKs
+export VPLATFORM_SETUP="${VPLATFORM_SETUP:-build}" # what building needs, not the tests' tools and SDKs
 source scripts/env.sh
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

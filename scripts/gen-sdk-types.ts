@@ -66,6 +66,7 @@ function outputsInterface(
   const fields = Object.entries(outputs).map(([field, o]) => {
     const type = OUTPUT_TYPES[o.type];
     if (!type) throw new Error(`${name}.${field}: output type ${o.type} has no TypeScript type here`);
+    // An output recorded only with an opt-in setting (optionalOutput) may be absent.
     return `    /** ${o.description} */\n    ${field}${o.optional ? "?" : ""}: ${type};`;
   });
   return [`/** ${doc} */`, `export interface ${name} {`, ...fields, "}"].join("\n");

@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 with_go=false
 if [ "${1:-}" = "--go" ]; then with_go=true; shift; fi
-export VPLATFORM_SETUP="${VPLATFORM_SETUP:-main}" # what building needs, not the tests' tools and SDKs
+export VPLATFORM_SETUP="${VPLATFORM_SETUP:-build}" # what building needs, not the tests' tools and SDKs
 source scripts/env.sh
 OUT="$(mkdir -p "${1:-.tools/sdk}" && cd "${1:-.tools/sdk}" && pwd)"
 VERSION="$(node -p 'require("./package.json").version')"

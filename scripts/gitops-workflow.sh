@@ -51,7 +51,9 @@ npx vplatform env preview "$FILE" --stack "$STACK" --markdown --policy-pack node
 step "policy: a production VM that could be restarted unannounced is stopped at preview"
 # The dev file as a stack named like prod*: its VM does not set powerCyclePolicy: refuse.
 cp "$FILE" environments/prod-try.yaml
-expect_exit 1 npx vplatform env preview environments/prod-try.yaml --stack prod-try --policy-pack node_modules/vplatform/policy > "$WORK/policy-stopped.txt" 2>&1
+# The report (what the workflow posts) names the rule and why; stderr has the engine's progress.
+expect_exit 1 npx vplatform env preview environments/prod-try.yaml --stack prod-try --markdown --policy-pack node_modules/vplatform/policy \
+  > "$WORK/policy-stopped.md" 2> "$WORK/policy-stopped-engine.txt"
 
 step "up (merge to main)"
 npx vplatform env up "$FILE" --stack "$STACK" --wait-for-lock 600 > "$WORK/up.txt"

@@ -11,6 +11,7 @@ import {
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
+import { ProgramError } from "./programError";
 import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
 import * as resources from "./resources.generated";
 import type { ApiKeyArgs, VirtualMachine, VmSnapshot, Vnet, VnetArgs } from "./resources.generated";
@@ -148,12 +149,12 @@ export function declareLab(
   classes: LabClasses,
   opts?: pulumi.ComponentResourceOptions,
 ): Record<string, LabCopyOutputs> {
-  if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
+  if (args.apiKey && !args.user) throw new ProgramError(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
   assertLabAccess(name, args.user, args.access);
   const now = Date.now();
   if (args.calendar) assertCalendar(name, args.calendar, now);
   if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
-    throw new pulumi.RunError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
+    throw new ProgramError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
   }
   const copies = planCopies({ name, ...args });
   const gate = clearOfExistingVnets(name, copies, classes.vnetRows(opts));
@@ -270,7 +271,7 @@ function vmOutputs(
 function clearOfExistingVnets(lab: string, copies: LabCopy[], vnets: pulumi.Output<{ name: string; network?: string }[]>) {
   return vnets.apply((rows) => {
     const clashes = existingVnetClashes(lab, copies, rows);
-    if (clashes.length > 0) throw new pulumi.RunError(clashes.join("\n"));
+    if (clashes.length > 0) throw new ProgramError(clashes.join("\n"));
     return [] as pulumi.Resource[];
   });
 }

@@ -16,6 +16,7 @@ import {
 } from "../provider/plan/labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
 import type * as resources from "./resources.generated";
+import { ProgramError } from "./programError";
 
 type Task = resources.Task;
 
@@ -26,7 +27,7 @@ export type CalendarTypesAgree<T extends true = Same<LabCalendar, PlannedCalenda
 /** Throws the calendar's problems, each naming its field (judged at the program's time: an end in the past is refused). */
 export function assertCalendar(lab: string, calendar: LabCalendar, nowMs: number): void {
   const problems = calendarProblems(calendar, nowMs);
-  if (problems.length > 0) throw new pulumi.RunError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
+  if (problems.length > 0) throw new ProgramError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
 /** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). `Task`: the class (sdk/lab.ts LabClasses). */

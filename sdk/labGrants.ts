@@ -3,7 +3,7 @@
  * says it is meant) and one Permission per grant the planner gives it (provider/plan/labGrants.ts): on each of its
  * VMs, on its vnet, nothing of another copy.
  */
-import * as pulumi from "@pulumi/pulumi";
+import type * as pulumi from "@pulumi/pulumi";
 import {
   COPY_USER_ROLE,
   copyGrants,
@@ -15,6 +15,7 @@ import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import type { LabAccess, LabUserArgs, LabUserReach } from "./labAccessArgs";
 import type * as resources from "./resources.generated";
+import { ProgramError } from "./programError";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's access types and the planner's agree. */
@@ -28,7 +29,7 @@ export function assertLabAccess(lab: string, user: LabUserArgs | undefined, acce
   // A role given as an output cannot be judged before it is known: like a role, it must be said to be meant.
   const role = user?.role === undefined || typeof user.role === "string" ? user?.role : "(an output)";
   const problems = labAccessProblems(user && { role, beyondCopy: user.beyondCopy }, access);
-  if (problems.length > 0) throw new pulumi.RunError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
+  if (problems.length > 0) throw new ProgramError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
 /** The copy's user: role `none` unless the lab gives one. `User`: the class it is declared with (sdk/lab.ts LabClasses). */

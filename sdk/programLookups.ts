@@ -4,6 +4,7 @@ import type { Session } from "../provider/reconcile/session";
 import { LOOKUP_FUNCTIONS, type LookupName, runLookup } from "../provider/resources/lookupFunctions";
 import { dynamicSessions } from "../provider/resources/framework/sessionRegistry";
 import type { LookupOptions } from "./lookupOptions";
+import { ProgramError } from "./programError";
 import type { SiteSettings } from "./provider";
 import type { Computed, DeepInput } from "./types";
 
@@ -33,7 +34,10 @@ export function lookup<A, R>(fn: LookupName): (args: A) => Promise<Computed<R>> 
 /** The look-up `fn` on the site `settings` (a Provider's), or on the stack config's without. */
 function lookupOn<A, R>(fn: LookupName, settings: SiteSettings | undefined, args: A): Promise<Computed<R>> {
   const declared = LOOKUP_FUNCTIONS.find((f) => f.name === fn)!;
-  return runLookup(declared, programSession(settings), args) as Promise<Computed<R>>;
+  // Its message names the function and the argument: the program fails with it alone.
+  return runLookup(declared, programSession(settings), args).catch((err: unknown) => {
+    throw new ProgramError(err instanceof Error ? err.message : String(err));
+  }) as Promise<Computed<R>>;
 }
 
 /**
@@ -43,7 +47,8 @@ function lookupOn<A, R>(fn: LookupName, settings: SiteSettings | undefined, args
 export const outputOf =
   <A, R>(fn: LookupName) =>
   (args: DeepInput<A>, opts?: LookupOptions): pulumi.Output<Computed<R>> => {
-    const site: pulumi.Input<SiteSettings | undefined> = opts?.provider?.settings;
+    // The site's secret settings (its API key) only reach the platform: the answer is secret only when the arguments are.
+    const site = opts?.provider ? pulumi.unsecret(opts.provider.settings) : undefined;
     return pulumi.all([pulumi.output(args), site]).apply(([a, settings]) => lookupOn<A, R>(fn, settings, a as A)) as pulumi.Output<
       Computed<R>
     >;

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { ProgramError } from "./programError";
 
 /** Per scope (a VM for its hardware, the program's stack for VMs and vnets): "Type:name" → the logical name that declared it. */
 const claimed = new WeakMap<object, Map<string, string>>();
@@ -15,7 +16,7 @@ export function claimName(scope: object | undefined, type: string, name: unknown
   claimed.set(scope, names);
   const first = names.get(`${type}:${name}`);
   if (first !== undefined) {
-    throw new Error(
+    throw new ProgramError(
       `vplatform: ${type} '${logical}': name: '${name}' is already the name of ${type} '${first}' ${where}; names must be unique there — rename one of them`,
     );
   }

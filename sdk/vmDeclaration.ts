@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { POWER_BY_VMPOWER_INPUT } from "../provider/resources/virtualMachine/schema";
 import { hardwareName, powerName } from "./logicalNames";
 import {
   Device,
@@ -62,7 +63,12 @@ export function declareVm(
   { VirtualMachine, Drive, Nic, Device, VmPower }: VmClasses = SDK_VM_CLASSES,
 ): DeclaredVm {
   const { drives = [], nics = [], devices = [], powerState, ...vmArgs } = args;
-  const vm = new VirtualMachine(args.name, vmArgs, opts);
+  // The VM is told the state its VmPower declares: its preview judges a restart by it (its own record predates the start).
+  const vm = new VirtualMachine(
+    args.name,
+    powerState ? ({ ...vmArgs, [POWER_BY_VMPOWER_INPUT]: powerState } as VirtualMachineArgs) : vmArgs,
+    opts,
+  );
   const child = { parent: vm };
   const hardware: pulumi.Resource[] = [
     ...drives.map((d, i) => new Drive(hardwareName(args.name, "drive", d, i), { ...d, machine: vm.machineKey }, child)),

@@ -38,15 +38,26 @@ export function readRecording(file: string): RecordedExchange[] {
   });
 }
 
+/**
+ * Sends each exchange at its recorded time after the first (`at`), not as fast as possible: a status read
+ * recorded seconds after a power-on then finds the change as far along as it was (sent at once, half of an
+ * ordinary session's status reads differed on power timing alone). An exchange whose predecessor answered late
+ * is sent at once.
+ */
 export async function replay(
   exchanges: RecordedExchange[],
   target: ReplayTarget,
   ignore: ReadonlySet<string>,
+  sleep: (ms: number) => Promise<void> = (ms) => new Promise((resolve) => setTimeout(resolve, ms)),
 ): Promise<ReplayDifference[]> {
   const agent = new https.Agent({ ca: target.ca, keepAlive: true });
   const found: ReplayDifference[] = [];
+  const recordedStart = exchanges.length ? Date.parse(exchanges[0].at) : 0;
+  const started = Date.now();
   try {
     for (const exchange of exchanges) {
+      const due = started + (Date.parse(exchange.at) - recordedStart);
+      if (due > Date.now()) await sleep(due - Date.now());
       const reply = await jsonRequest({
         method: exchange.method,
         url: `${target.url}${exchange.url}`,

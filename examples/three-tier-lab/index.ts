@@ -10,6 +10,7 @@ const net = new vp.Vnet("lab", {
   dhcpEnabled: true,
   dhcpStart: "10.40.0.100",
   dhcpStop: "10.40.0.200",
+  powerState: "running", // a network passes traffic only while it runs
 });
 
 const tiers = [

@@ -95,7 +95,7 @@ export class ApiClient {
   constructor(config: ProviderConfig, options: ApiClientOptions = {}) {
     this.#endpoint = config.endpoint.replace(/\/+$/, "");
     this.#authHeaders = authHeadersFor(config);
-    this.#settings = { endpoint: this.#endpoint, credentials: credentialSettingsOf(config) };
+    this.#settings = { endpoint: this.#endpoint, credentials: credentialSettingsOf(config), requestTimeoutMs: config.requestTimeoutMs };
     this.#redact = redactorFor(secretValuesOf(config));
     this.#budget = {
       requests: config.requestBudget ?? PLATFORM_REQUESTS_PER_HOUR,
@@ -200,10 +200,14 @@ export class ApiClient {
   /**
    * An endpoint that has never answered this client and still refuses after firstContactMs is taken for a
    * wrong vplatform:endpoint, not a restarting platform: the error names the setting in seconds, not after
-   * the operation's whole timeout. Once it answered, a refusal is a restart, ridden out to the deadline.
+   * the operation's whole timeout. So is one that took the connection and let a first request time out (a
+   * port that is no platform's API, or a platform in a process that never turns its event loop): one request
+   * timeout, not the retries'. Once it answered, a refusal or a timeout is a restart, ridden out to the deadline.
    */
   #givesUp(failure: AttemptOutcome): boolean {
-    if (failure.kind !== "connection" || !isUnreachable(failure.code) || this.#answered) return false;
+    if (failure.kind !== "connection" || this.#answered) return false;
+    if (failure.code === "ETIMEDOUT") return true;
+    if (!isUnreachable(failure.code)) return false;
     return Date.now() - (this.#firstAttemptAt ?? 0) >= this.#firstContactMs;
   }
 
@@ -281,7 +285,8 @@ export class ApiClient {
   /** Every text that leaves the client passes the redactor (an API that echoes a credential must not leak it). */
   #apiError(status: number, method: Method, path: string, message?: string, code?: string): ApiError {
     const redacted = (text: string | undefined) => (text === undefined ? undefined : this.#redact(text));
-    return new ApiError(status, method, this.#redact(path), redacted(message), code, redacted(settingsHint(status, code, this.#settings)));
+    const hint = settingsHint(status, code, this.#settings, undefined, this.#answered);
+    return new ApiError(status, method, this.#redact(path), redacted(message), code, redacted(hint));
   }
 }
 

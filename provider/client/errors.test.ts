@@ -138,7 +138,9 @@ describe("under `vplatform env` the hints name its own settings: VPLATFORM_* var
 
   test("a refused credential names the variable in use", () => {
     const hint = settingsHint(401, undefined, settings, envCli);
-    expect(hint).toBe("the platform refused the credentials: check VPLATFORM_API_KEY");
+    expect(hint).toBe(
+      "the platform refused the credentials: check VPLATFORM_API_KEY, and that the key's IP allow list (if any) lists this machine's address",
+    );
   });
   test("an endpoint where nothing answers names VPLATFORM_ENDPOINT", () => {
     expect(settingsHint(0, "ECONNREFUSED", settings, envCli)).toBe(

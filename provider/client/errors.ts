@@ -30,11 +30,13 @@ export interface RequestSettings {
   endpoint: string;
   /** e.g. `vplatform:apiKey / VPLATFORM_API_KEY` (credentialSettingsOf). */
   credentials: string;
+  /** Each request's time limit (vplatform:requestTimeoutMs). */
+  requestTimeoutMs?: number;
 }
 
 /**
  * The setting to fix behind a failure that is the configuration's, not the platform's: refused credentials
- * (401) or an endpoint where nothing answers. Refresh and destroy do not run the program, so they use the
+ * (401), an endpoint where nothing answers, or one that never answered a request in time. Refresh and destroy do not run the program, so they use the
  * settings stored by the last update: the hint says how to give them the corrected ones.
  */
 export function settingsHint(
@@ -42,9 +44,19 @@ export function settingsHint(
   code: string | undefined,
   settings: RequestSettings,
   named: SettingNaming = settingNaming(),
+  /** Whether the endpoint ever answered this client: a first request that times out is taken for a wrong endpoint. */
+  answered = true,
 ): string | undefined {
   const then = named.afterCorrecting ? `. ${named.afterCorrecting}` : "";
-  if (status === 401) return `the platform refused the credentials: check ${settings.credentials}${then}`;
+  if (status === 0 && code === "ETIMEDOUT" && !answered) {
+    const within = settings.requestTimeoutMs
+      ? ` within ${settings.requestTimeoutMs / 1000} s (${named.withVariable("requestTimeoutMs")})`
+      : "";
+    return `${settings.endpoint} accepted the connection but never answered${within}: check ${named.withVariable("endpoint")}: is it the platform's API${then}`;
+  }
+  // An IP allow list refuses a right key the same way: from an address it does not list.
+  if (status === 401)
+    return `the platform refused the credentials: check ${settings.credentials}, and that the key's IP allow list (if any) lists this machine's address${then}`;
   if (status === 0 && isUnreachable(code)) {
     return `nothing was sent, nothing answers at ${settings.endpoint}: check ${named.withVariable("endpoint")}${then}`;
   }

@@ -1,4 +1,6 @@
+import * as fs from "node:fs";
 import * as net from "node:net";
+import * as path from "node:path";
 
 /**
  * The dynamic-provider process serves gRPC until someone stops it; when its
@@ -57,4 +59,15 @@ export function watchEngineOnce(): void {
   if (watching) return;
   watching = true;
   exitWithEngine();
+}
+
+/**
+ * NODE_OPTIONS for an engine this package starts: `existing`, and the preload that makes each provider process
+ * watch its engine from its start (watchEngineFromStart.ts). Compiled beside this file; when the sources run
+ * (the tests), the build's copy.
+ */
+export function watchFromStartOptions(existing: string | undefined): string {
+  const beside = path.join(__dirname, "watchEngineFromStart.js");
+  const file = fs.existsSync(beside) ? beside : path.join(__dirname, "..", "..", "dist", "provider", "client", "watchEngineFromStart.js");
+  return [existing, `--require ${JSON.stringify(file)}`].filter(Boolean).join(" ");
 }

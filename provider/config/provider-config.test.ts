@@ -128,8 +128,10 @@ describe("endpoint", () => {
 
   test.each([
     ["http://h", /must be an https:\/\/ URL/],
-    ["h:8443", /must be an https:\/\/ URL/],
-    ["not a url", /is not a valid URL/],
+    ["h:8443", /has no scheme: write it as https:\/\/h:8443/],
+    ["not a url", /has no scheme: write it as https:\/\/not a url/],
+    ["127.0.0.1:28443", /has no scheme: write it as https:\/\/127\.0\.0\.1:28443/],
+    ["https://exa mple.com", /is not a valid URL/],
     ["https://h/?x=1", /must not contain a query/],
   ])("%s is refused", (given, message) => {
     expect(errorOf(() => resolve({ ...base, "vplatform:endpoint": given })).message).toMatch(message);

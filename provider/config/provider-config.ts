@@ -97,6 +97,8 @@ export interface SettingNaming {
   notSet(s: Setting): string;
   /** What gives corrected settings to the commands that do not run the program; "" when every command reads them afresh. */
   afterCorrecting: string;
+  /** What reads the platform into the state: `pulumi refresh`; under `vplatform env`, its own commands. */
+  refresh: string;
 }
 
 /** The one place the wording is chosen: by the tool that runs the provider (a Pulumi program's stack, or `vplatform env`). */
@@ -109,6 +111,7 @@ export function settingNaming(env: NodeJS.ProcessEnv = process.env): SettingNami
       orVariables: (...settings) => variables(settings),
       notSet: (s) => `${ENV_NAMES[s]} is not set`,
       afterCorrecting: "",
+      refresh: "run `vplatform env refresh` (or `vplatform env up`, which reads the platform first)",
     };
   return {
     name: settingKey,
@@ -117,6 +120,7 @@ export function settingNaming(env: NodeJS.ProcessEnv = process.env): SettingNami
     notSet: (s) => `${settingKey(s)} is not set (or ${ENV_NAMES[s]})`,
     afterCorrecting:
       "`pulumi refresh` and `pulumi destroy` use the settings stored by the last update: after correcting them, add --run-program",
+    refresh: "run `pulumi refresh`",
   };
 }
 
@@ -169,6 +173,8 @@ function resolveCredentials(read: (s: Setting) => string | undefined, named: Set
 
 /** `https://host[:port]`, without a trailing slash or `/api` (both are common when pasting). */
 export function parseEndpoint(text: string, fail: (problem: string) => never): string {
+  // `127.0.0.1:8443`, `platform.example.com`: the address without its scheme, the usual slip.
+  if (!text.includes("://")) return fail(`has no scheme: write it as https://${text.replace(/^\/+/, "")}`);
   let url: URL;
   try {
     url = new URL(text);

@@ -137,6 +137,9 @@ export class VplatformProvider implements provider.Provider {
     const imported = props === undefined || Object.keys(props).length === 0;
     return this.run(urn, undefined, async (ops, session, { dynamicFile }) => {
       const live = await ops.read(session, id, withoutSecrets(props ?? {}));
+      // A refresh of a row gone answers no id (the engine drops it); an import of one says why, not the engine's
+      // "provider does not support importing resources".
+      if (imported && !live.id) throw new Error(noRowToImport(ops.token, id));
       const outs = annotateSecrets(asSecrets(live.props, ops.secretProperties), props);
       return {
         ...live,
@@ -211,3 +214,9 @@ export class VplatformProvider implements provider.Provider {
     };
   }
 }
+
+/** Why an import found nothing: the key is a row's `$key`, on the platform this provider's settings reach. */
+export const noRowToImport = (token: string, id: string): string =>
+  `vplatform: import of ${token.split(":").pop()} '${id}': the platform has no such row. The import takes the row's key ` +
+  "(its $key in the platform's API) on the platform this provider's settings reach (vplatform:endpoint, or the provider " +
+  "given with --provider)";

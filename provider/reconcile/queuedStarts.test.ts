@@ -1,20 +1,35 @@
 import { Session } from "./session";
 import type { PlatformApi } from "./platform";
-import { type Slots, inEngineSlot, queuedStartsHint, waitingForStart } from "./queuedStarts";
+import { type Slots, inEngineSlot, parallelismOf, queuedStartsHint, waitingForStart } from "./queuedStarts";
 
 const slots = (s: Partial<Slots>): Slots => ({ operating: 8, peak: 8, starting: 8, started: 17, told: false, ...s });
 
 describe("queuedStartsHint: says when VM starts queue behind the engine's parallelism", () => {
+  const unknown = parallelismOf({});
   test("every slot waits for a start and more starts came than twice the slots: the hint names the command", () => {
-    expect(queuedStartsHint(slots({}))).toMatch(/pulumi up --parallel N.*PULUMI_PARALLEL=N/);
+    expect(queuedStartsHint(slots({}), unknown)).toMatch(/pulumi up --parallel N.*PULUMI_PARALLEL=N/);
+  });
+
+  test("a known parallelism that the busy slots did not reach is no queue behind it (a busy machine ends operations early)", () => {
+    expect(
+      queuedStartsHint(slots({ operating: 3, peak: 3, starting: 3, started: 20 }), parallelismOf({ VPLATFORM_ENGINE_PARALLEL: "80" })),
+    ).toBeUndefined();
+    expect(queuedStartsHint(slots({}), parallelismOf({ PULUMI_PARALLEL: "64" }))).toBeUndefined();
+    expect(queuedStartsHint(slots({}), parallelismOf({ PULUMI_PARALLEL: "8" }))).toMatch(/pulumi up --parallel N/);
+  });
+
+  test("under vplatform env, reached: the hint names the CLI's own option", () => {
+    expect(queuedStartsHint(slots({}), parallelismOf({ VPLATFORM_ENGINE_PARALLEL: "8" }))).toMatch(
+      /Run `vplatform env up --parallel N` with N/,
+    );
   });
 
   test("a slot doing something else, few starts, or a hint already given: nothing", () => {
-    expect(queuedStartsHint(slots({ starting: 7 }))).toBeUndefined();
-    expect(queuedStartsHint(slots({ operating: 1, starting: 1 }))).toBeUndefined();
-    expect(queuedStartsHint(slots({ started: 16 }))).toBeUndefined();
-    expect(queuedStartsHint(slots({ told: true }))).toBeUndefined();
-    expect(queuedStartsHint(slots({ operating: 0, peak: 0, starting: 0, started: 0 }))).toBeUndefined();
+    expect(queuedStartsHint(slots({ starting: 7 }), unknown)).toBeUndefined();
+    expect(queuedStartsHint(slots({ operating: 1, starting: 1 }), unknown)).toBeUndefined();
+    expect(queuedStartsHint(slots({ started: 16 }), unknown)).toBeUndefined();
+    expect(queuedStartsHint(slots({ told: true }), unknown)).toBeUndefined();
+    expect(queuedStartsHint(slots({ operating: 0, peak: 0, starting: 0, started: 0 }), unknown)).toBeUndefined();
   });
 });
 

@@ -3,7 +3,7 @@ import { deadlineIn, withDeadline } from "../client/operationDeadline";
 import { filterLiteral } from "../client/query-string";
 import { type PlatformApi, type Row, str } from "./platform";
 import { perSession, type Session } from "./session";
-import { type Clock, type PollOptions, type WaitTimeoutError, progressLine, realClock, waitLimit } from "./waitFor";
+import { type Clock, type PollOptions, type WaitTimeoutError, doneLine, progressLine, realClock, waitLimit } from "./waitFor";
 
 /**
  * Coalesced waits: every resource of the process that waits on rows of one
@@ -164,6 +164,7 @@ export class StatusPoller {
       }
       if (finished) {
         if (w.readBefore) this.#quickest.set(w.kind, Math.min(now - w.started, this.#quickest.get(w.kind) ?? Infinity));
+        if (w.lastShown) w.show(doneLine(w.opts.label, Math.round((now - w.started) / 1000)));
         this.#settle(w, () => w.resolve(row));
         continue;
       }

@@ -40,7 +40,22 @@ describe("pollUntil", () => {
         clock,
       },
     );
-    expect(clock.lines).toEqual(["vplatform: waiting for VM 'web' to reach running (0s/60s, status starting)"]);
+    expect(clock.lines).toEqual([
+      "vplatform: waiting for VM 'web' to reach running (0s/60s, status starting)",
+      // The wait's end, so a display that keeps a row's latest line does not show it waiting still.
+      "vplatform: done waiting for VM 'web' to reach running (0s)",
+    ]);
+  });
+
+  test("a wait done at the first look shows nothing", async () => {
+    const clock = fakeClock();
+    await pollUntil(
+      async () => "running",
+      (v) => v === "running",
+      (v) => `status ${v}`,
+      { timeoutSec: 60, label: "VM 'web' to reach running", clock },
+    );
+    expect(clock.lines).toEqual([]);
   });
 
   test("repeats an unchanged state only every progressEverySec", async () => {

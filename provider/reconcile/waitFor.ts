@@ -47,6 +47,12 @@ export const realClock: Clock = {
 export const progressLine = (label: string, elapsedSec: number, limitSec: number, state: string): string =>
   `vplatform: waiting for ${label} (${elapsedSec}s/${Math.round(limitSec)}s, ${state})`;
 
+/**
+ * The last progress line of a wait that showed some: the engine's display keeps a resource's latest line on its row
+ * until the whole run ends, so without it a finished row of the stock `pulumi up` still read "waiting for ...".
+ */
+export const doneLine = (label: string, elapsedSec: number): string => `vplatform: done waiting for ${label} (${elapsedSec}s)`;
+
 export class WaitTimeoutError extends Error {
   constructor(
     message: string,
@@ -108,7 +114,10 @@ export async function pollUntil<T>(
   let lastShownAt = started;
   for (;;) {
     const value = await probe();
-    if (done(value)) return value;
+    if (done(value)) {
+      if (lastShown) clock.progress(doneLine(opts.label, Math.round((clock.now() - started) / 1000)));
+      return value;
+    }
     const state = describe(value);
     const now = clock.now();
     const elapsed = Math.round((now - started) / 1000);

@@ -1,6 +1,7 @@
 // `vplatform env ...` (the compiled CLI, as a user runs it) on an environment
 // file in a temporary directory outside the repository, under the real engine
 // against the emulator: preview, up, drift, refresh, destroy and their exit codes.
+import { spawnSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
 import * as os from "node:os";
@@ -127,6 +128,17 @@ describe("vplatform env provisions an environment file from the team's own repos
     const stateFiles = (d: string): string[] =>
       fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? stateFiles(path.join(d, e.name)) : [e.name]));
     expect(stateFiles(path.join(repo, ".vplatform", "state")).filter((f) => f.endsWith(".attrs"))).toEqual([]);
+
+    // Right after the up (no refresh since): its VmPower started the VM after the create recorded it stopped, and
+    // a team that refuses restarts is refused the RAM change in the plan, in the CLI's own words.
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT.replace("    ram: 2048\n", "    ram: 4096\n    powerCyclePolicy: refuse\n"));
+    const refusedAtOnce = await vplatform("preview", file, "--stack", "dev");
+    fs.writeFileSync(path.join(repo, file), ENVIRONMENT);
+    expect(refusedAtOnce.code).toBe(1);
+    expect(refusedAtOnce.stdout).toMatch(
+      /ram 2048 → 4096 needs a power cycle of VM 'team-web' and powerCyclePolicy is 'refuse'.*\(judged running, as the file declares it; run `vplatform env refresh`/,
+    );
+    expect(refusedAtOnce.stdout + refusedAtOnce.stderr).not.toContain("pulumi refresh");
 
     // Only a bookkeeping input differs (as an `up --target` of the VM alone leaves it): no change, no drift.
     recordDrivePolicy("refuse");
@@ -261,6 +273,36 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect((await vplatform("destroy", "environments/out.yaml", "--stack", "out")).code).toBe(0);
   }, 300_000);
 
+  test("a `pulumi login` made for other work is not followed: the stack goes to the local default, and stderr names the login it ignored", async () => {
+    const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-home-"));
+    const elsewhere = fs.mkdtempSync(path.join(os.tmpdir(), "ts-work-state-"));
+    try {
+      const login = `file://${elsewhere}`;
+      fs.writeFileSync(path.join(home, "credentials.json"), JSON.stringify({ current: login, accounts: { [login]: {} } }));
+      fs.writeFileSync(path.join(repo, "environments", "login.yaml"), "vnets:\n  - { name: login-net, network: 10.41.0.0/24 }\n");
+      const r = await vplatformWith({ PULUMI_HOME: home }, "preview", "environments/login.yaml", "--stack", "login");
+      expect(r.code).toBe(0);
+      expect(r.stderr).toContain(`(local default: set PULUMI_BACKEND_URL for a shared one; not ${login} of \`pulumi login\``);
+      expect(fs.readdirSync(elsewhere)).toEqual([]);
+      expect(fs.existsSync(path.join(repo, ".vplatform", "state", ".pulumi", "stacks", "vplatform-env", "login.json"))).toBe(true);
+    } finally {
+      fs.rmSync(home, { recursive: true, force: true });
+      fs.rmSync(elsewhere, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  test("a mistyped stack is refused, not made, by destroy, refresh and drift: exit 3 naming --stack and the backend", async () => {
+    const stacks = path.join(repo, ".vplatform", "state", ".pulumi", "stacks", "vplatform-env");
+    const before = fs.existsSync(stacks) ? fs.readdirSync(stacks).sort() : [];
+    for (const command of ["destroy", "refresh", "drift"]) {
+      const r = await vplatform(command, "environments/dev.yaml", "--stack", "ghost");
+      expect({ command, code: r.code, stdout: r.stdout }).toEqual({ command, code: 3, stdout: "" });
+      expect(r.stderr).toContain("error: --stack ghost: no such stack of project 'vplatform-env' in file://");
+      expect(r.stderr).toContain("nothing was run");
+    }
+    expect(fs.existsSync(stacks) ? fs.readdirSync(stacks).sort() : []).toEqual(before);
+  }, 120_000);
+
   test("an invalid file exits 3 with file:line:col and sends nothing", async () => {
     fs.writeFileSync(path.join(repo, "environments", "broken.yaml"), "vms:\n  - name: web\n    ram: 128\n");
     const r = await vplatform("up", "environments/broken.yaml", "--stack", "broken");
@@ -285,6 +327,62 @@ describe("vplatform env provisions an environment file from the team's own repos
     expect(output).not.toMatch(/Unhandled exception|\n\s+at .*\.js:\d+/);
     expect(await api("GET", "/v4/vnets?fields=$key")).toEqual(before);
   }, 120_000);
+
+  describe("a platform that takes the connection and never answers: one request timeout, then an error naming the endpoint", () => {
+    // A file naming a vnet it does not declare: the program looks it up before anything is declared.
+    const LOOKUP = "vms:\n  - { name: probe, nics: [{ vnet: existing-net }] }\n";
+    const expectNamed = (output: string, endpoint: string, started: number) => {
+      expect(output).toContain(
+        `${endpoint} accepted the connection but never answered within 5 s (VPLATFORM_REQUEST_TIMEOUT_MS): check VPLATFORM_ENDPOINT`,
+      );
+      expect(output).not.toMatch(/\n\s+at .*:\d+|Unhandled exception/);
+      // One request's 5 s and the engine's start, not the retries' minute.
+      expect((Date.now() - started) / 1000).toBeLessThan(40);
+    };
+
+    test("a server that accepts and says nothing", async () => {
+      fs.writeFileSync(path.join(repo, "environments", "lookup.yaml"), LOOKUP);
+      const silent = net.createServer(() => undefined);
+      await new Promise<void>((resolve) => silent.listen(0, "127.0.0.1", resolve));
+      const endpoint = `https://127.0.0.1:${(silent.address() as net.AddressInfo).port}`;
+      try {
+        const started = Date.now();
+        const r = await vplatformWith(
+          { VPLATFORM_ENDPOINT: endpoint, VPLATFORM_REQUEST_TIMEOUT_MS: "5000" },
+          "preview",
+          "environments/lookup.yaml",
+          "--stack",
+          "silent",
+        );
+        expect(r.code).toBe(1);
+        expectNamed(r.stdout + r.stderr, endpoint, started);
+      } finally {
+        silent.close();
+      }
+    }, 120_000);
+
+    test("the emulator guide's in-process emulator, and the CLI called synchronously: its event loop never turns", () => {
+      fs.writeFileSync(path.join(repo, "environments", "lookup.yaml"), LOOKUP);
+      const keep = ["PATH", "HOME", "VPLATFORM_PULUMI_ROOT", "NODE_OPTIONS"];
+      const env = {
+        ...Object.fromEntries(keep.filter((k) => process.env[k] !== undefined).map((k) => [k, process.env[k]!])),
+        PULUMI_HOME: path.join(repo, ".pulumi-home"),
+        VPLATFORM_ENDPOINT: emulator.url,
+        VPLATFORM_API_KEY: emulator.apiKey,
+        VPLATFORM_CA_CERT: emulator.caCert,
+        VPLATFORM_REQUEST_TIMEOUT_MS: "5000",
+      };
+      const started = Date.now();
+      const r = spawnSync(process.execPath, [cli, "env", "preview", "environments/lookup.yaml", "--stack", "sync"], {
+        cwd: repo,
+        env,
+        encoding: "utf8",
+        timeout: 100_000,
+      });
+      expect(r.status).toBe(1);
+      expectNamed(r.stdout + r.stderr, emulator.url, started);
+    }, 120_000);
+  });
 
   test("an endpoint where nothing answers: the hint names VPLATFORM_ENDPOINT, the CLI's own setting, not stack config or --run-program", async () => {
     const closed = await new Promise<number>((resolve) => {

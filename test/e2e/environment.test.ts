@@ -59,7 +59,7 @@ describe("the root program provisions an environment definition, state in Postgr
     expect(await api("/v4/vms?filter=name%20eq%20'web'")).toEqual([]);
   }, 300_000);
 
-  test("the example lab comes up running, converges, and destroy removes it", async () => {
+  test("the example lab comes up running (its network too), converges, and destroy removes it", async () => {
     const stack = await rootStack("e2e-env-lab", path.join(root, "examples/environments/lab.yaml"));
     const up = await stack.up();
     expect(up.summary.result).toBe("succeeded");
@@ -70,6 +70,8 @@ describe("the root program provisions an environment definition, state in Postgr
     ]);
     const drives = await api("/v4/machine_drives?fields=name");
     expect(drives).toHaveLength(3);
+    // A network passes traffic only while it runs: the example's does.
+    expect(await api("/v4/vnets?filter=name%20eq%20'lab'&fields=machine%23status%23status%20as%20status")).toEqual([{ status: "running" }]);
     const preview = await stack.preview();
     expect(Object.keys(preview.changeSummary).filter((k) => k !== "same")).toEqual([]);
     await stack.destroy();

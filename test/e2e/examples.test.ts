@@ -77,10 +77,15 @@ async function runExample(
 }
 
 describe("examples/three-tier-lab", () => {
-  test("one vnet and three running VMs, each with its drives (the database also a data drive) and a NIC on that vnet", async () => {
+  test("one running vnet and three running VMs, each with its drives (the database also a data drive) and a NIC on that vnet", async () => {
     await runExample("three-tier-lab", async (ctx, out) => {
       expect(out.vms.map((v: { name: string }) => v.name)).toEqual(["lab-web", "lab-app", "lab-db"]);
-      expect(await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network`)).toEqual({ name: "three-tier", network: "10.40.0.0/24" });
+      // Running: a network passes traffic only while it runs.
+      expect(await get(ctx, `/v4/vnets/${out.vnetKey}?fields=name,network,machine%23status%23status%20as%20status`)).toEqual({
+        name: "three-tier",
+        network: "10.40.0.0/24",
+        status: "running",
+      });
       const GiB = 1024 ** 3;
       const declared = {
         "lab-web": { cpu_cores: 2, ram: 2048, drives: [{ name: "os", media: "disk", disksize: 20 * GiB }] },

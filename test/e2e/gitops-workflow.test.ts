@@ -43,8 +43,9 @@ describe("the GitOps example's workflow, step by step against the emulator and P
     expect(comment).toMatch(/```mermaid\nflowchart LR\n[\s\S]*VM shop-dev-web/);
     // The policy pack ran from the installed package: passed on dev, stopped the prod-like stack with the rule's message.
     expect(read("plan-engine.txt")).toMatch(/Policies:\s+✅ vplatform@v/);
-    expect(read("policy-stopped.txt")).toContain(
-      "stack 'prod-try' is production (prod*): set powerCyclePolicy: refuse on VM 'shop-dev-web'",
+    // In the report the workflow posts (stdout), not only in the engine's output.
+    expect(read("policy-stopped.md")).toContain(
+      "policy prod-vms-refuse-power-cycle (VirtualMachine shop-dev-web): stack 'prod-try' is production (prod*): set powerCyclePolicy: refuse on VM 'shop-dev-web'",
     );
     // The stock CLI, the installed package as its program: no changes after up, the pack run from node_modules.
     expect(read("stock-preview.txt")).toMatch(/Policies:\s+✅ vplatform@v[\s\S]*6 unchanged/);

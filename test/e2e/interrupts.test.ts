@@ -13,6 +13,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { generate } from "selfsigned";
 import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext, type E2eEmulator } from "./harness";
+import { alive } from "./processes";
 
 const full = process.env.VPLATFORM_FAULT_MATRIX === "full";
 const DRIVES = 4;
@@ -37,14 +38,6 @@ function children(pid: number): { pid: number; cmd: string }[] {
   }
 }
 const descendants = (pid: number): { pid: number; cmd: string }[] => children(pid).flatMap((c) => [c, ...descendants(c.pid)]);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 /** A port nobody listens on now (the restarted emulator must come back on the same one). */
 const freePort = () =>
   new Promise<number>((resolve) => {

@@ -175,9 +175,7 @@ describe("reset", () => {
   test("a stack that does not exist exits 3 naming --stack, and is not created", async () => {
     const r = await cli("reset", "class.yaml", "--stack", "nope", "--project", "e2e-labcli", "--all");
     expect(r.code).toBe(EXIT.invalid);
-    expect(r.stderr).toContain(
-      "error: --stack nope: no such stack of project 'e2e-labcli' in this backend; run `vplatform env up class.yaml --stack nope` first",
-    );
+    expect(r.stderr).toMatch(/error: --stack nope: no such stack of project 'e2e-labcli' in file:\/\/\S+: nothing was run/);
     expect((await ctx.stack.workspace.listStacks()).map((s) => s.name)).toEqual(["e2e"]);
   });
 });

@@ -216,6 +216,9 @@ describe("a user's tsc (no skipLibCheck) compiles a program and uses of vplatfor
     const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
     expect(readme).toContain("TS5107");
     expect(readme).toContain('"moduleResolution": "bundler"');
+    // The package reference says the same.
+    const reference = fs.readFileSync(path.join(repoRoot, "docs", "reference", "package.md"), "utf8");
+    expect(reference).toMatch(/TypeScript 6 refuses \(TS5107\): set it to `bundler`/);
   });
   test("and refuses a VM key where a machine key belongs, with a message that names the fix (vm.machineKey)", () => {
     fs.writeFileSync(
@@ -509,8 +512,9 @@ describe("the README's user path, verbatim, in a fresh project", () => {
     expect(applied).toMatch(/\d+ to create/); // the preview's plan, before the up
     const vms = await adminGet(emulator, "/v4/vms?fields=name,ram,machine%23status%23status%20as%20status&filter=is_snapshot%20eq%20false");
     expect(vms).toEqual([{ name: "web", ram: 2048, status: "running" }]);
-    const nets = await adminGet(emulator, "/v4/vnets?fields=name,network&filter=name%20eq%20'lab'");
-    expect(nets).toEqual([{ name: "lab", network: "10.20.0.0/24" }]);
+    // Running: a network passes traffic only while it runs.
+    const nets = await adminGet(emulator, "/v4/vnets?fields=name,network,machine%23status%23status%20as%20status&filter=name%20eq%20'lab'");
+    expect(nets).toEqual([{ name: "lab", network: "10.20.0.0/24", status: "running" }]);
     await ok(`${readme.applyEnvironment.split("\n")[0].replace("https://platform.example.com", emulator.url).replace("<key>", emulator.apiKey)}
 npx vplatform env destroy environments/dev.yaml --stack dev`);
   }, 300_000);

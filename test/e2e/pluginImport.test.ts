@@ -79,6 +79,17 @@ describe("pulumi import through the plugin", () => {
     }
   }, 300_000);
 
+  test("a key with no row: the error says the platform has no such row and what the key is, not that the plugin cannot import", async () => {
+    const failed = await ctx.stack
+      .import({ resources: [{ type: "vplatform:index:VirtualMachine", name: "ghost", id: "99999" }], protect: false, ...collect(ctx) })
+      .then(
+        () => "imported",
+        (e: Error) => e.message,
+      );
+    expect(failed).toContain("vplatform: import of VirtualMachine '99999': the platform has no such row. The import takes the row's key");
+    expect(failed).not.toMatch(/does not support importing|please try updating/);
+  }, 300_000);
+
   test("the generated code, pasted as the program, previews and refreshes with no changes", async () => {
     writeProgram(generated);
     const preview = await ctx.stack.preview({ ...collect(ctx), diff: true });

@@ -65,7 +65,7 @@ const VIOLATIONS: Record<string, (string | RegExp)[]> = {
   "drive-limits": ["drive 'os': disksize 3072 GiB is above the cap of 2048 GiB"],
   "nics-on-declared-vnets": [/NIC '[\w-]+': vnet \d+ is not declared by this stack: declare it, or list its key in allowedVnetKeys/],
   "api-keys-expire-and-are-fenced": [
-    "API key 'pol-ci': expires is never: set it to a date within 90 days",
+    "API key 'pol-ci': expires is never: set it to a date",
     "API key 'pol-ci': list the addresses that may use it in ipAllowList",
   ],
   "webhooks-over-https": [

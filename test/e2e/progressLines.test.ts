@@ -1,5 +1,5 @@
 // The provider's lines in the dynamic door, under the real engine: each on the resource that wrote it,
-// and a wait's progress shown while it runs, not kept under Diagnostics.
+// and a wait's progress shown while it runs, ended by a line saying so, not kept under Diagnostics.
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator } from "../../emulator";
 import { collect, startE2e, type E2eContext } from "./harness";
@@ -40,6 +40,14 @@ describe("a wait's progress line in the dynamic door", () => {
       expect(progress).toMatch(
         new RegExp(`^ \\+  ${VM_TYPE} ${vm} creating \\(\\d+s\\) vplatform: waiting for VM '${name}' to reach running`, "m"),
       );
+    // A finished row keeps its resource's latest line until the run ends: its last one says the wait is over.
+    for (const [vm, name] of [
+      ["web", "lines-web"],
+      ["db", "lines-db"],
+    ]) {
+      const rows = progress.split("\n").filter((l) => l.startsWith(` +  ${VM_TYPE} ${vm} created `));
+      expect(rows.at(-1)).toMatch(new RegExp(`created \\(\\d+s\\) vplatform: done waiting for VM '${name}' to reach running \\(\\d+s\\)$`));
+    }
     expect(progress).not.toMatch(/VirtualMachine web .*'lines-db'|VirtualMachine db .*'lines-web'|pulumi:pulumi:Stack .*waiting for/);
     expect(diagnostics).not.toMatch(/waiting for/);
   }, 300_000);

@@ -52,6 +52,8 @@ describe("a provider configured in the program makes resources and reads look-up
     const up = await ctx.stack.up(collect(ctx));
     expect(up.summary.result).toBe("succeeded");
     expect(up.outputs.foundKey.value).toBe(up.outputs.vnetKey.value);
+    // The site's key is a secret; what a look-up on the site answers is not (it showed as [secret]).
+    expect({ found: up.outputs.foundKey.secret, key: up.outputs.secret.secret }).toEqual({ found: false, key: true });
     secret = up.outputs.secret.value;
     const counts = await ctx.requestCounts();
     const withNewKey = counts.entries.filter((e: { key: string }) => e.key === "site-ci-key");

@@ -5,6 +5,7 @@
 import { execFile, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
+import { connect } from "node:net";
 import { join } from "node:path";
 import { startTestEmulator } from "./helpers";
 
@@ -46,7 +47,7 @@ describe("vplatform-emulator snapshot save|load|list", () => {
 });
 
 describe("offline writes refuse a data directory an emulator is running on", () => {
-  test("snapshot load and --create-api-key name the running emulator's pid and what to do; after it stops they work", async () => {
+  test("snapshot load and save and --create-api-key name the running emulator's pid and what to do; after it stops they work", async () => {
     const dataDir = scratch();
     const snapshots = scratch();
     const running = await startTestEmulator({ dataDir, snapshotDir: snapshots });
@@ -60,6 +61,10 @@ describe("offline writes refuse a data directory an emulator is running on", () 
       expect(load.err).toContain(`in use by the emulator running with pid ${process.pid} (${running.emu.url})`);
       expect(load.err).toContain(`Stop it first (kill ${process.pid})`);
       expect(load.err).toContain(`POST ${running.emu.url}/_emulator/snapshots/base/load`);
+      // Its directory holds what it last flushed, not its state: a save is refused too, naming the way that works.
+      const save = await cli("snapshot", "save", "later", "--data-dir", dataDir, "--snapshot-dir", snapshots);
+      expect([save.code, save.out]).toEqual([2, ""]);
+      expect(save.err).toContain(`POST ${running.emu.url}/_emulator/snapshots {"name": "later"}`);
       const key = await cli("--data-dir", dataDir, "--create-api-key", "offline");
       expect([key.code, key.out]).toEqual([2, ""]);
       expect(key.err).toContain(`pid ${process.pid}`);
@@ -77,6 +82,32 @@ describe("offline writes refuse a data directory an emulator is running on", () 
     writeFileSync(join(dataDir, "running.json"), JSON.stringify({ pid: gone, url: "https://127.0.0.1:1" }));
     const key = await cli("--data-dir", dataDir, "--create-api-key", "after-a-kill");
     expect([key.code, key.err]).toEqual([0, ""]);
+  });
+});
+
+describe("started with & from a script (the README's offline block)", () => {
+  test("it stops when the shell that started it exits", async () => {
+    const dir = scratch();
+    const urlFile = join(dir, "url");
+    // The shell starts it in the background and exits as soon as it prints its URL.
+    spawnSync(
+      "bash",
+      [
+        "-c",
+        `"${process.execPath}" "${CLI}" --port 0 --admin-password s3cret > "${urlFile}" & while [ ! -s "${urlFile}" ]; do sleep 0.1; done`,
+      ],
+      {
+        timeout: 30_000,
+      },
+    );
+    const url = new URL(readFileSync(urlFile, "utf8").trim());
+    const accepts = () =>
+      new Promise<boolean>((resolve) => {
+        const socket = connect(Number(url.port), url.hostname, () => socket.end(() => resolve(true)));
+        socket.on("error", () => resolve(false));
+      });
+    for (let i = 0; i < 100 && (await accepts()); i++) await new Promise((r) => setTimeout(r, 100));
+    expect(await accepts()).toBe(false);
   });
 });
 

@@ -152,6 +152,42 @@ describe("the request recorder: JSON lines without secrets, replayed against ano
   });
 });
 
+describe("a replay is sent at the recorded pace", () => {
+  test("a status read recorded after a VM started finds it started on the target too; sent at once, it would not", async () => {
+    const source = await startTestEmulator();
+    const file = join(scratch(), "power.jsonl");
+    try {
+      await source.put("/_emulator/recorder", { file });
+      const { vm, machine } = await source.createVm({ name: "paced" });
+      await source.post("/api/v4/vm_actions", { vm, action: "poweron" });
+      // One status read, well after the start (20 ms at this time scale): the pace leaves the target the same time.
+      await new Promise((r) => setTimeout(r, 600));
+      expect((await source.get(`/api/v4/machine_status/${machine}?fields=status`)).body.status).toBe("running");
+      await source.del("/_emulator/recorder");
+      const exchanges = readRecording(file);
+      for (const [label, sleep] of [
+        ["paced", undefined],
+        ["at once", async () => undefined],
+      ] as const) {
+        const target = await startTestEmulator();
+        try {
+          const to = { url: target.emu.url, apiKey: target.emu.apiKey, ca: target.emu.caCert };
+          const found = await replay(exchanges, to, new Set(), sleep);
+          if (label === "paced") expect(found).toEqual([]);
+          else
+            expect(found.flatMap((d) => d.differences)).toContainEqual(
+              expect.stringMatching(/^status: "(stopped|starting)" ≠|^status: "running" ≠/),
+            );
+        } finally {
+          await target.emu.close();
+        }
+      }
+    } finally {
+      await source.emu.close();
+    }
+  });
+});
+
 describe("snapshots: the whole state saved under a name and loaded back", () => {
   /** The saved tables of a snapshot file, without what belongs to the emulator that loads it (its admin key and password). */
   const tablesOf = (file: string) => {

@@ -1,6 +1,7 @@
 import { perSession, type Session } from "../../reconcile/session";
 import {
   START_AFTER_HARDWARE_INPUT,
+  POWER_BY_VMPOWER_INPUT,
   VIRTUAL_MACHINE_READ_FIELDS,
   type VirtualMachineInputs,
   type VirtualMachineOutputs,
@@ -34,6 +35,7 @@ import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { VM_TABLE } from "./schema";
+import { settingNaming } from "../../config/provider-config";
 import { describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
 import { machineHardware, removeStrays } from "../../reconcile/strayHardware";
 
@@ -230,10 +232,12 @@ function previewVmDiff(olds: VirtualMachineOutputs, news: VirtualMachineInputs):
   const live: LiveVmState = { running: recorded ? olds.running === true : true, allowHotplug: olds.allowHotplug !== false };
   const plan = planVmUpdate(olds, news, live);
   if (plan.diff.replaces.length > 0) return plan.diff;
-  if (!plan.ok && (recorded || olds.running !== false)) {
-    throw new Error(
-      `vplatform: ${plan.error} (judged from the VM's last recorded power state; run \`pulumi refresh\` if it changed outside Pulumi)`,
-    );
+  // A VmPower declaring it running started it after the create that recorded it stopped: judged running.
+  const declaredRunning = (news as Record<string, unknown>)[POWER_BY_VMPOWER_INPUT] === "running";
+  if (!plan.ok && (recorded || olds.running !== false || declaredRunning)) {
+    const judged =
+      declaredRunning && !recorded ? "judged running, as the file declares it" : "judged from the VM's last recorded power state";
+    throw new Error(`vplatform: ${plan.error} (${judged}; ${settingNaming().refresh} if it changed outside Pulumi)`);
   }
   if (!plan.ok)
     return { ...plan.diff, warnings: [...plan.diff.warnings, `if the VM is running at update time, the update fails: ${plan.error}`] };

@@ -237,6 +237,13 @@ export type VirtualMachineInputs = z.output<typeof virtualMachineInputsSchema>;
  */
 export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
 
+/**
+ * Hidden input on a VM whose power a VmPower declares (an environment file's VM, a lab's): the state it declares.
+ * The VM's own recorded status is the one its create left (stopped: the VmPower starts it afterwards), so the
+ * preview judges a change that needs a restart by this, not by that stale record.
+ */
+export const POWER_BY_VMPOWER_INPUT = "__powerByVmPower";
+
 /** Outputs of a VM with exclusiveHardware only. */
 export const exclusiveHardwareOutputs = {
   baselineHardware: optionalOutput(

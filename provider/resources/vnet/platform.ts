@@ -99,7 +99,11 @@ async function sendUntilDone(
   );
 }
 
-/** Runs the planned steps in order, each logged with its reason. */
+/**
+ * Runs the planned steps in order, each said with its reason: a restart (held-back changes of a running network)
+ * is kept with the run's lines; powering on at create and off before a delete is routine, shown while it happens
+ * (a class's 30 networks made 30 lines on every up and destroy).
+ */
 export async function runVnetSteps(
   api: Session,
   vnet: VnetRef,
@@ -109,7 +113,9 @@ export async function runVnetSteps(
 ): Promise<void> {
   const subject = vnetSubject(api, vnet);
   for (const step of steps) {
-    clock.log(`vplatform: vnet '${vnet.name}': ${step.reason}`);
+    const line = `vplatform: vnet '${vnet.name}': ${step.reason}`;
+    if (step.kind === "restart") clock.log(line);
+    else clock.progress(line);
     switch (step.kind) {
       case "powerOn":
         await switchOn(subject, t, clock);

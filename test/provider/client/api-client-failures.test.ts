@@ -189,11 +189,27 @@ describe("dropped connections", () => {
 });
 
 describe("timeouts", () => {
-  test("a GET without an answer times out after requestTimeoutMs and is retried", async () => {
+  test("a GET without an answer, from a platform that answered before, times out after requestTimeoutMs and is retried", async () => {
     const { client } = clientFor(server, { requestTimeoutMs: 150 });
-    answer({ hang: true }, { status: 200, body: [] });
+    answer({ status: 200, body: [] }, { hang: true }, { status: 200, body: [] });
+    await client.list("vms");
     await expect(client.list("vms")).resolves.toEqual([]);
-    expect(server.seen).toHaveLength(2);
+    expect(server.seen).toHaveLength(3);
+    client.close();
+  });
+
+  test("an endpoint that takes the connection and never answers: one request timeout, then an error naming the endpoint and the setting", async () => {
+    const { client, delays } = clientFor(server, { requestTimeoutMs: 150 }, { retry: { attempts: 40 } });
+    answer({ hang: true }, { status: 200, body: [] });
+    const started = Date.now();
+    const err = await rejectionOf(client.list("vms"));
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(err).toMatchObject({ status: 0, code: "ETIMEDOUT" });
+    expect(err.message).toContain(
+      `${server.url} accepted the connection but never answered within 0.15 s (vplatform:requestTimeoutMs / VPLATFORM_REQUEST_TIMEOUT_MS): check vplatform:endpoint / VPLATFORM_ENDPOINT`,
+    );
+    expect(server.seen).toHaveLength(1);
+    expect(delays).toEqual([]);
     client.close();
   });
 
