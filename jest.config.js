@@ -3,10 +3,11 @@
 // breaks Pulumi's closure serialization).
 const transform = { "^.+\\.ts$": ["ts-jest", { tsconfig: "tsconfig.test.json" }] };
 module.exports = {
-  // Jest's default is one worker less than the cores: one on a 2-core runner. The end-to-end files spend
-  // most of their time waiting on the engine and emulator processes, so two workers there halve the run
-  // (CI: 15 minutes of tests instead of 25).
-  maxWorkers: Math.max(2, require("node:os").availableParallelism() - 1),
+  // Jest's default is one worker less than the cores: one on a 2-core runner. Many files spend most of their time
+  // waiting, not computing: the end-to-end files on the engine and emulator processes, the fault matrices on request
+  // timeouts and retry back-off (the in-process create matrix: 74 s of wall time for 8 s of CPU). One worker more than
+  // the cores keeps both cores busy while a file waits.
+  maxWorkers: require("node:os").availableParallelism() + 1,
   projects: [
     {
       displayName: "unit",
