@@ -16,7 +16,7 @@ import ts from "typescript";
 import { parse } from "yaml";
 import type { LocalWorkspace, Stack } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { volumeWith, type TestVolume } from "../../emulator/features/volume-browser/testVolume";
+import { volumeWith, type TestVolume } from "../../emulator/services/volume-browser/testVolume";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { type Block, fencedBlocks } from "../../scripts/markdownBlocks";
 
