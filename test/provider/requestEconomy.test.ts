@@ -176,6 +176,45 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
   });
 });
 
+describe("a class's reads of what an answer lacks join across its copies", () => {
+  test("the snapshots of 8 VMs taken together learn their keys (the snapshot's answer has none) in one or two vms GETs, not 8", async () => {
+    const vms = await makeVms(8);
+    await lab.resetRequests();
+    const snapshots = await Promise.all(vms.map(({ vm }) => checkedCreate(providers.VmSnapshot(), { vm: vm.id, name: "start" })));
+    const c = await lab.requests();
+    expect(count(c, "POST", "vm_actions")).toBe(8);
+    // Seen finished by the same status read, so looked up together (two if a tick splits them).
+    expect(count(c, "GET", "vms")).toBeLessThanOrEqual(2);
+    for (const [i, s] of snapshots.entries()) {
+      const row = await lab.api("GET", `vms/${s.id}?fields=is_snapshot,parent_vm,name`);
+      expect(row).toEqual({ is_snapshot: true, parent_vm: Number(vms[i].vm.id), name: "start" });
+    }
+  });
+
+  test("users of role none read their identity (what each grant names) as they are made, together; their grants read none", async () => {
+    await lab.newRun();
+    const vnets = await Promise.all(range(2).map((i) => checkedCreate(providers.Vnet(), { name: `ids-${i}`, network: `10.6${i}.0.0/24` })));
+    await checkedCreate(providers.User(), { name: "ids-first", role: "none" }); // the checks' copy of the user names is read now
+    await lab.resetRequests();
+    const users = await Promise.all(range(8).map((i) => checkedCreate(providers.User(), { name: `ids-student-${i}`, role: "none" })));
+    const identityReads = count(await lab.requests(), "GET", "users");
+    expect(identityReads).toBeGreaterThanOrEqual(1);
+    expect(identityReads).toBeLessThanOrEqual(2);
+    await lab.resetRequests();
+    const grants = users.flatMap((u) => vnets.map((v) => ({ user: u.id, table: "vnets", row: v.id, read: true })));
+    await Promise.all(grants.map((g) => checkedCreate(providers.Permission(), g)));
+    const c = await lab.requests();
+    expect([count(c, "POST", "permissions"), count(c, "GET", "users")]).toEqual([16, 0]);
+    const { identity } = await lab.api("GET", `users/${users[0].id}?fields=identity`);
+    expect(await lab.api("GET", `permissions?filter=identity%20eq%20${identity}&fields=table`)).toEqual([{ table: "vnets" }, { table: "vnets" }]);
+
+    // A user with a role reaches what it needs without grants: nothing is read for it.
+    await lab.resetRequests();
+    await checkedCreate(providers.User(), { name: "ids-reader", role: "readonly" });
+    expect(count(await lab.requests(), "GET", "users")).toBe(0);
+  });
+});
+
 /** The engine's way: it calls `check` for one resource after another, each once the last one answered. */
 async function oneAtATime<T>(items: T[], check: (item: T) => Promise<any>): Promise<any[]> {
   const results = [];

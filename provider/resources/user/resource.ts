@@ -1,5 +1,6 @@
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { markerOf } from "../../reconcile/createMarker";
+import { identityOf } from "../../reconcile/identities";
 import { userRows } from "./platform";
 import { createRow, deleteRow, readRow, rowByName, updateRow } from "../../reconcile/automation/rows";
 import { str, type Row } from "../../reconcile/platform";
@@ -57,6 +58,9 @@ export const user = defineResource<Inputs, Inputs>({
     }
     const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
     const created = await createRow(api, userRows, inputs, { marker: markerOf(inputs), budgetMs });
+    // A user of role none reaches only what grants give it, and each grant names its identity: read now, with the
+    // other users made meanwhile (a class's users, one GET), not later with each first grant. A failure is the grant's.
+    if (inputs.role === "none") await identityOf(api, userRows.table, created.key, "user").catch(() => undefined);
     return { id: created.key, outs: inputs };
   },
 

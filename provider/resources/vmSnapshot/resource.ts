@@ -4,16 +4,16 @@ import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
 import { isIdle, waitForMachineStatus } from "../../reconcile/machineStatus";
 import { restoreSnapshot } from "../../reconcile/restore";
-import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/createMarker";
+import { toBoolean } from "../../schemas/normalize";
+import { hasTag, markerOf, taggedDescription } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
-import { errorText, type Row, str } from "../../reconcile/platform";
+import { errorText, type Row, rowsWhere, str } from "../../reconcile/platform";
 import { type VmRef, vmAction } from "../../reconcile/power";
 import { knownVmRef, madeByThisProcess, rememberVmRef } from "../../reconcile/machineOwners";
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { quoteLiteral } from "../../client/query-string";
 import { VM_TABLE } from "../virtualMachine/schema";
 import { SNAPSHOT_TABLE } from "./schema";
 
@@ -31,15 +31,25 @@ async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
   return ref;
 }
 
-/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
+/** What tells a VM's snapshot rows apart: name, marker tag, age. */
+const SNAPSHOT_FIND_FIELDS = "$key,name,description,created,machine,is_snapshot";
+
+/**
+ * The snapshot a create with `marker` took: among the VM's rows (snapshots are VMs with is_snapshot true whose
+ * parent_vm is the VM), the newest of the name that carries the marker.
+ */
+export function ourSnapshot(rows: readonly Row[], name: string, marker: string): Row | undefined {
+  return rows
+    .filter((r) => toBoolean(r.is_snapshot) === true && str(r.name) === name && hasTag(r, marker))
+    .sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0))[0];
+}
+
+/**
+ * The VM's snapshots are read with those of the other VMs looked up meanwhile (a snapshot's answer has no key, so
+ * each create reads it): a class's snapshots, seen finished by one status read, learn their keys in one GET.
+ */
 async function findSnapshot(api: Session, vmKey: string, name: string, marker: string) {
-  const rows = await api.list(VM_TABLE, {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quoteLiteral(name)} and ${taggedFilter(marker)}`,
-    fields: "$key,name,description,created,machine",
-    sort: "-created",
-    limit: 1,
-  });
-  return rows[0];
+  return ourSnapshot(await rowsWhere(api, VM_TABLE, "parent_vm", vmKey, SNAPSHOT_FIND_FIELDS), name, marker);
 }
 
 /** What changing a vmSnapshot does: the preview's replacements, updates and warnings. */
