@@ -79,9 +79,10 @@ async function baselineAtCreate(
 ): Promise<HardwareOutputs> {
   if (inputs.exclusiveHardware !== true) return {};
   const found = made.adopted || made.recovered;
-  const known = !found && made.clonedFrom ? cloneBaseline(await hardwareOfSource(api, made.clonedFrom)) : undefined;
-  const held = found || (made.clonedFrom && known === undefined) ? (await machineHardware(api, vm.machineKey)).filter((r) => !r.marked) : [];
-  return { baselineHardware: known ?? formatBaseline(held), strayHardware: "" };
+  const known = found ? undefined : made.clonedFrom ? cloneBaseline(await hardwareOfSource(api, made.clonedFrom)) : "";
+  if (known !== undefined) return { baselineHardware: known, strayHardware: "" };
+  const held = (await machineHardware(api, vm.machineKey)).filter((r) => !r.marked);
+  return { baselineHardware: formatBaseline(held), strayHardware: "" };
 }
 
 const statusOf = (running: boolean): MachineStatus =>

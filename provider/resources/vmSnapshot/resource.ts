@@ -1,4 +1,5 @@
-import type { Session } from "../../reconcile/session";
+import { perSession, type Session } from "../../reconcile/session";
+import { Gathering } from "../../reconcile/gathering";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
@@ -63,6 +64,60 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
   return d;
 }
 
+/**
+ * The keys of snapshots taken together are read together: a snapshot's answer has none, and a class's snapshots,
+ * sent in a stream as the engine gets to each VM, finish over tens of seconds. Each read waits for the other
+ * snapshots of the session still being taken, at most this long (a snapshot itself takes minutes on the platform).
+ */
+const KEY_READ_WAIT_MS = 10_000;
+const keyReads = perSession(() => new Gathering(KEY_READ_WAIT_MS));
+
+async function takeSnapshot(api: Session, inputs: Inputs, keyRead: ReturnType<Gathering["join"]>): Promise<{ id: string; outs: Outputs }> {
+  const vm = await vmRef(api, inputs.vm);
+  const outs = { ...inputs, machineKey: vm.machineKey };
+  return api.withMachineLock(vm.machineKey, async () => {
+    // Names need not be unique: the snapshot carrying this create's marker is ours.
+    const marker = markerOf(inputs);
+    const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
+    const t = resolveTimeouts(inputs.timeouts);
+    const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
+    try {
+      await insertRow(
+        api,
+        {
+          table: "vm_actions",
+          body: params,
+          what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
+          findOurs: taken,
+          // A VM this process made has no snapshot an earlier run took: only a resend looks.
+          lookFirst: !madeByThisProcess(api, vm.machineKey),
+          send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
+        },
+        t.snapshot * 1000,
+      );
+      await waitForMachineStatus(api, vm.machineKey, isIdle, {
+        kind: "snapshot",
+        timeoutSec: t.snapshot,
+        label: `VM '${vm.name}' to finish snapshotting`,
+        timeoutInput: "snapshot",
+      });
+    } catch (err) {
+      const row = await taken().catch(() => undefined);
+      if (!row) throw err;
+      // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
+      throw new PartialCreateError(
+        `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}`,
+        str(row.$key),
+        outs,
+      );
+    }
+    await keyRead.arrive(); // with the snapshots finishing meanwhile: their keys are one GET
+    const row = await taken();
+    if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
+    return { id: str(row.$key), outs };
+  });
+}
+
 export const vmSnapshot = defineResource<Inputs, Outputs>({
   token: "VmSnapshot",
   table: SNAPSHOT_TABLE,
@@ -72,48 +127,12 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
   async create(api, inputs) {
-    const vm = await vmRef(api, inputs.vm);
-    const outs = { ...inputs, machineKey: vm.machineKey };
-    return api.withMachineLock(vm.machineKey, async () => {
-      // Names need not be unique: the snapshot carrying this create's marker is ours.
-      const marker = markerOf(inputs);
-      const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
-      const t = resolveTimeouts(inputs.timeouts);
-      const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
-      try {
-        await insertRow(
-          api,
-          {
-            table: "vm_actions",
-            body: params,
-            what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
-            findOurs: taken,
-            // A VM this process made has no snapshot an earlier run took: only a resend looks.
-            lookFirst: !madeByThisProcess(api, vm.machineKey),
-            send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
-          },
-          t.snapshot * 1000,
-        );
-        await waitForMachineStatus(api, vm.machineKey, isIdle, {
-          kind: "snapshot",
-          timeoutSec: t.snapshot,
-          label: `VM '${vm.name}' to finish snapshotting`,
-          timeoutInput: "snapshot",
-        });
-      } catch (err) {
-        const row = await taken().catch(() => undefined);
-        if (!row) throw err;
-        // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
-        throw new PartialCreateError(
-          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}`,
-          str(row.$key),
-          outs,
-        );
-      }
-      const row = await taken();
-      if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
-      return { id: str(row.$key), outs };
-    });
+    const keyRead = keyReads(api).join();
+    try {
+      return await takeSnapshot(api, inputs, keyRead);
+    } finally {
+      keyRead.leave();
+    }
   },
 
   async read(api, id, olds) {

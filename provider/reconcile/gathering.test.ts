@@ -1,0 +1,77 @@
+import { Gathering } from "./gathering";
+
+const settled = async (p: Promise<unknown>) => {
+  let done = false;
+  void p.then(() => (done = true));
+  await new Promise((resolve) => setImmediate(resolve));
+  return done;
+};
+
+describe("a gathering lets the operations that joined go on together", () => {
+  test("an arrival waits for every operation that joined and has neither arrived nor left, then all go on", async () => {
+    const g = new Gathering(60_000);
+    const [a, b, c] = [g.join(), g.join(), g.join()];
+    const first = a.arrive();
+    const second = b.arrive();
+    expect(await settled(first)).toBe(false);
+    expect(await settled(second)).toBe(false);
+    expect(await settled(Promise.all([first, second, c.arrive()]))).toBe(true);
+  });
+
+  test("an operation alone goes on at once", async () => {
+    expect(await settled(new Gathering(60_000).join().arrive())).toBe(true);
+  });
+
+  test("one that leaves (it failed, or found its row otherwise) no longer holds the others; each counts once", async () => {
+    const g = new Gathering(60_000);
+    const [a, b, c] = [g.join(), g.join(), g.join()];
+    const waiting = a.arrive();
+    b.leave();
+    b.leave();
+    expect(await settled(waiting)).toBe(false);
+    c.leave();
+    expect(await settled(waiting)).toBe(true);
+    expect(await settled(a.arrive())).toBe(true); // arriving again holds nobody
+  });
+
+  test("the first arrival waits at most maxWaitMs: an operation still running does not hold the others longer", async () => {
+    jest.useFakeTimers();
+    try {
+      const g = new Gathering(10_000);
+      const [a, b, slow] = [g.join(), g.join(), g.join()];
+      let gone = 0;
+      void a.arrive().then(() => gone++);
+      jest.advanceTimersByTime(6_000);
+      void b.arrive().then(() => gone++);
+      jest.advanceTimersByTime(3_999);
+      await Promise.resolve();
+      expect(gone).toBe(0);
+      jest.advanceTimersByTime(1);
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(gone).toBe(2); // the group goes together, the later arrival with it
+      // The slow one arrives later: a group of its own, at once if nothing else is pending.
+      let slowGone = false;
+      void slow.arrive().then(() => (slowGone = true));
+      await Promise.resolve();
+      await Promise.resolve();
+      expect(slowGone).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("operations joining while a group waits are waited for too (a stream goes on in groups)", async () => {
+    const g = new Gathering(60_000);
+    const a = g.join();
+    const first = a.arrive(); // alone: goes on at once
+    expect(await settled(first)).toBe(true);
+    const [b, c] = [g.join(), g.join()];
+    const second = b.arrive();
+    const d = g.join(); // joins while b waits
+    void c.arrive();
+    expect(await settled(second)).toBe(false);
+    void d.arrive();
+    expect(await settled(second)).toBe(true);
+  });
+});
