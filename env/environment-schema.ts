@@ -1,38 +1,25 @@
 import { z } from "zod";
 import { whenValid } from "../provider/schemas/common";
-import { deviceShape } from "../provider/resources/device/schema";
-import { DRIVE_RULE_FIELDS, MIN_DRIVE_SIZE, belowSmallestDrive, checkDrive, driveShape } from "../provider/resources/drive/schema";
-import { withoutMachineOwner } from "../provider/schemas/hardware";
-import { nicShape } from "../provider/resources/nic/schema";
+import { DRIVE_RULE_FIELDS, MIN_DRIVE_SIZE, belowSmallestDrive, checkDrive } from "../provider/resources/drive/schema";
 import {
   VIRTUAL_MACHINE_RULE_FIELDS,
   checkVirtualMachine,
   checkCloneSource,
   cloneFromShape,
-  virtualMachineShape,
 } from "../provider/resources/virtualMachine/schema";
-import { vnetInputsSchema, vnetShape } from "../provider/resources/vnet/schema";
+import { vnetInputsSchema } from "../provider/resources/vnet/schema";
 import { webhookInputsSchema } from "../provider/resources/webhook/schema";
 import { taskInputsSchema } from "../provider/resources/task/schema";
 import { eventTriggerInputsSchema } from "../provider/resources/eventTrigger/schema";
 import { scheduleInputsSchema } from "../provider/resources/schedule/schema";
-import { USER_ROLES, userInputsSchema, userShape } from "../provider/resources/user/schema";
-import { vmSnapshotShape } from "../provider/resources/vmSnapshot/schema";
+import { userInputsSchema } from "../provider/resources/user/schema";
 import { groupInputsSchema } from "../provider/resources/group/schema";
 import { permissionInputsSchema } from "../provider/resources/permission/schema";
 import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resources/apiKey/schema";
-import {
-  DEFAULT_COPY_NAME,
-  DEFAULT_COPY_PREFIX,
-  MAX_COPY_PREFIX,
-  cloneOrder,
-  copiesOverlapping,
-  copyVmName,
-  labProblems,
-  planCopies,
-} from "../provider/plan/lab";
+import { cloneOrder, copiesOverlapping, copyVmName, labProblems, planCopies } from "../provider/plan/lab";
 import { calendarProblems } from "../provider/plan/labCalendar";
-import { COPY_USER_ROLE, HARDWARE_ACCESS, labAccessProblems } from "../provider/plan/labGrants";
+import { labAccessProblems } from "../provider/plan/labGrants";
+import { deviceFields, driveFields, labFields, nicFields, vmFields } from "../provider/plan/labInputs";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**
@@ -72,11 +59,7 @@ export const sizeSchema = z
     error: (issue) => belowSmallestDrive(Number(issue.input), (gib) => `'${gib}GiB'`),
   });
 
-// Hardware is nested under its VM, so `machine` (and the VM's key and policy) are implied.
-const driveFields = withoutMachineOwner(driveShape);
-const nicFields = withoutMachineOwner(nicShape);
-const deviceFields = withoutMachineOwner(deviceShape);
-const { cloneFrom: _cf, ...vmFields } = virtualMachineShape;
+// Hardware is nested under its VM, so `machine` (and the VM's key and policy) are implied (labInputs.ts).
 
 const driveEntry = z
   .strictObject({
@@ -164,21 +147,6 @@ const apiKeyEntry = z
   })
   .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS));
 
-const calendarEntry = z.strictObject({
-  timeZone: z.string().optional().describe("IANA time zone of the sessions and dates (default UTC)"),
-  sessions: z
-    .array(
-      z.strictObject({
-        days: z.array(z.string()).describe("Weekdays: monday … sunday"),
-        start: z.string().describe('Local time "HH:MM" the copies power on'),
-        stop: z.string().describe('Local time "HH:MM" they power off, later the same day (24:00 at the latest)'),
-      }),
-    )
-    .optional(),
-  starts: z.string().optional().describe("First day of sessions (2027-01-11); default: from creation"),
-  ends: z.string().optional().describe("The term's end (2027-05-14: the end of that day): VMs power off, keys expire"),
-});
-
 // A lab: the template of one copy (VMs as the file's, a NIC without vnet on the copy's vnet) stamped out `copies` times.
 const labVmEntry = vmEntryWith(
   nicEntry.extend({
@@ -187,69 +155,13 @@ const labVmEntry = vmEntryWith(
       .describe("Name of a vnet of this environment, or of an existing vnet, or a vnet key; default: the copy's vnet"),
   }),
 );
-const { name: _vnetName, network: _net, gateway: _gw, dhcpStart: _ds, dhcpStop: _dp, ...copyVnetFields } = vnetShape;
-const { name: _userName, role: _role, ...copyUserFields } = userShape;
-const copyUserEntry = z.strictObject({
-  ...copyUserFields,
-  role: z
-    .enum(USER_ROLES)
-    .optional()
-    .describe(
-      `The copy's user's role; default ${COPY_USER_ROLE}: it reaches its own copy only, through grants. Any other reaches beyond the copy`,
-    ),
-  beyondCopy: z.boolean().optional().describe("The role reaches beyond the copy (every copy, or the platform), and that is meant"),
-});
-const { name: _keyName, user: _keyUser, ...copyKeyFields } = apiKeyShape;
 const labEntry = z
   .strictObject({
     name: z
       .string()
       .regex(/^[A-Za-z0-9_.@-]{1,100}$/, "letters, digits and _ . @ - only (at most 100)")
       .describe("The lab's name: {lab} in the copies' names"),
-    copies: z.number().int().min(1).describe("How many copies; copy n keeps its name and network whatever the count"),
-    copyName: z
-      .string()
-      .min(1)
-      .default(DEFAULT_COPY_NAME)
-      .describe("Copy names: {lab} and {n} (the copy number, zero-padded to two digits): course-01"),
-    copyPrefix: z
-      .number()
-      .int()
-      .min(1)
-      .max(MAX_COPY_PREFIX)
-      .default(DEFAULT_COPY_PREFIX)
-      .describe("The length of each copy's network carved from the pool (24: one /24 per copy)"),
-    pool: z.string().describe("The block the copies' networks are carved from, in copy order, e.g. 10.100.0.0/16"),
-    vnet: z.strictObject(copyVnetFields).optional().describe("Other fields of every copy's vnet (named as the copy)"),
-    vms: z
-      .array(labVmEntry)
-      .min(1)
-      .describe("The VMs of one copy, named <copy>-<vm>; a cloneFrom naming a VM of the template clones that copy's"),
-    user: copyUserEntry
-      .optional()
-      .describe(
-        "One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)",
-      ),
-    access: z
-      .strictObject({
-        hardware: z
-          .enum(HARDWARE_ACCESS)
-          .optional()
-          .describe("What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change"),
-      })
-      .optional()
-      .describe("What each copy's user may do on its own copy beyond running its VMs"),
-    apiKey: z
-      .strictObject(copyKeyFields)
-      .superRefine(checkApiKey, whenValid(...API_KEY_RULE_FIELDS))
-      .optional()
-      .describe("One API key per copy, of the copy's user (<copy>-key); its secret is a stack output"),
-    resetSnapshot: vmSnapshotShape.name
-      .optional()
-      .describe("A snapshot of this name of every VM of every copy, taken at creation: what a reset restores"),
-    calendar: calendarEntry
-      .optional()
-      .describe("Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules"),
+    ...labFields(labVmEntry),
   })
   .superRefine((lab, ctx) => {
     for (const p of labProblems(lab)) ctx.addIssue({ code: "custom", path: [p.field], message: p.message });

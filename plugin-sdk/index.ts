@@ -95,6 +95,11 @@ export type Group = import("./group").Group;
 export const Group: typeof import("./group").Group = null as any;
 utilities.lazyLoad(exports, ["Group"], () => require("./group"));
 
+export { LabArgs } from "./lab";
+export type Lab = import("./lab").Lab;
+export const Lab: typeof import("./lab").Lab = null as any;
+utilities.lazyLoad(exports, ["Lab"], () => require("./lab"));
+
 export { NicArgs } from "./nic";
 export type Nic = import("./nic").Nic;
 export const Nic: typeof import("./nic").Nic = null as any;
@@ -177,6 +182,8 @@ const _module = {
                 return new EventTrigger(name, <any>undefined, { urn })
             case "vplatform:index:Group":
                 return new Group(name, <any>undefined, { urn })
+            case "vplatform:index:Lab":
+                return new Lab(name, <any>undefined, { urn })
             case "vplatform:index:Nic":
                 return new Nic(name, <any>undefined, { urn })
             case "vplatform:index:Permission":

@@ -52,7 +52,7 @@ export class VirtualMachine extends pulumi.CustomResource {
     /**
      * With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated
      */
-    declare public /*out*/ readonly baselineHardware: pulumi.Output<string>;
+    declare public /*out*/ readonly baselineHardware: pulumi.Output<string | undefined>;
     /**
      * Boot delay (seconds)
      */
@@ -200,7 +200,7 @@ export class VirtualMachine extends pulumi.CustomResource {
     /**
      * With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none
      */
-    declare public /*out*/ readonly strayHardware: pulumi.Output<string>;
+    declare public /*out*/ readonly strayHardware: pulumi.Output<string | undefined>;
     /**
      * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
      */

@@ -4,6 +4,7 @@
 #   scripts/build-python-sdk.sh [OUT_DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
+export VPLATFORM_SETUP="${VPLATFORM_SETUP:-main}" # what building needs, not the tests' tools and SDKs
 source scripts/env.sh
 OUT="$(mkdir -p "${1:-.tools/python-dist}" && cd "${1:-.tools/python-dist}" && pwd)"
 src="$(mktemp -d)"

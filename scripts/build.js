@@ -19,9 +19,17 @@ const OTHER_INPUTS = [
   "node_modules/.package-lock.json",
   "scripts/build.js",
   "scripts/link-self.js",
+  // copied by link-self.js
+  "schema.json",
+  "plugin/PulumiPlugin.yaml",
+  "plugin/index.js",
 ];
 /** What must be there for a skip: link-self's copy (an npm install removes it). */
-const OUTPUTS = ["node_modules/vplatform/package.json", "node_modules/vplatform/dist/sdk/index.js"];
+const OUTPUTS = [
+  "node_modules/vplatform/package.json",
+  "node_modules/vplatform/dist/sdk/index.js",
+  "node_modules/vplatform/plugin/index.js",
+];
 
 /** The configs' source files as tsc sees them (its own include/exclude rules), plus the other inputs. */
 function inputFiles(root) {

@@ -63,8 +63,11 @@ ensure_npm_packages() {
 # and the dynamic-provider launcher from @pulumi/pulumi.
 # Each Go build is cached under $VPLATFORM_CACHE by a hash of its sources.
 build_cached() { # name srcdir -> prints the cached binary path
-  local name="$1" src="$2" hash dir
-  hash="$( (cat "$src"/go.mod "$src"/go.sum "$src"/*.go "$src"/*.py 2>/dev/null; echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
+  local name="$1" src="$2" hash dir sources=("$2") dep
+  # A module its go.mod replaces with a directory beside it (tools/languagehost) is part of its sources.
+  for dep in $(sed -n 's|^replace [^ ]* => \(\.\./[^ ]*\)$|\1|p' "$src/go.mod"); do sources+=("$src/$dep"); done
+  hash="$( (for dep in "${sources[@]}"; do cat "$dep"/go.mod "$dep"/go.sum "$dep"/*.go "$dep"/*.py 2>/dev/null; done
+    echo "$PULUMI_VERSION") | sha1sum | cut -c1-12)"
   dir="$VPLATFORM_CACHE/$name-$hash"
   if [ ! -x "$dir/$name" ]; then
     # Several set-ups at once (worktrees, parallel CI jobs) build each binary once: the others wait here.
@@ -144,27 +147,50 @@ install_plugin() {
   plugins="$PULUMI_HOME/plugins"
   find "$plugins" -maxdepth 1 -name 'resource-vplatform-v*' ! -name "resource-vplatform-v$version" -exec rm -rf {} + 2>/dev/null || true
   mkdir -p "$plugins/resource-vplatform-v$version"
-  printf '#!/bin/sh\nexec "%s" "%s/dist/provider/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
+  printf '#!/bin/sh\nexec "%s" "%s/dist/plugin/main.js" "$@"\n' "$(command -v node)" "$ROOT" > "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
   chmod 0755 "$plugins/resource-vplatform-v$version/pulumi-resource-vplatform"
 }
 
-# Python, for the SDK generated from schema.json (scripts/gen-sdk.sh --python) and the programs that use it: a
+# Makes DIR once, in place (a virtualenv's scripts name its directory): `maker DIR args...` runs (its output in
+# DIR.log, shown when it fails; a maker chains its commands with &&), then DIR is marked complete. Several set-ups
+# at once (worktrees, parallel CI jobs) make it once: the others wait for it.
+made_once() { # dir what maker args...
+  local dir="$1" what="$2" lock
+  shift 2
+  [ -f "$dir/.complete" ] && return 0
+  mkdir -p "$VPLATFORM_CACHE"
+  exec {lock}>"$dir.lock"
+  if ! flock -n "$lock"; then
+    log "waiting for another set-up that is making $what"
+    flock "$lock"
+  fi
+  if [ ! -f "$dir/.complete" ]; then
+    log "making $what (once, until what makes it changes)"
+    local started=$SECONDS
+    rm -rf "$dir" && mkdir -p "$dir"
+    if ! "$1" "$dir" "${@:2}" >"$dir.log" 2>&1; then
+      tail -n 40 "$dir.log" >&2
+      log "making $what failed (the whole output: $dir.log)"
+      exit 1
+    fi
+    touch "$dir/.complete"
+    log "made $what in $((SECONDS - started)) s"
+  fi
+  exec {lock}>&-
+}
+
+# Python, for the SDK generated from schema.json (scripts/gen-python-sdk.sh) and the programs that use it: a
 # wheelhouse of `pulumi` at the engine's release and its dependencies from PyPI (so a program's virtualenv installs
 # offline: `pip install --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" ...`), and a virtualenv of the build tools
 # that make the SDK's wheel and sdist. Both cached by the list of what they hold.
 python_venv() { # dir pip-install-arguments... -> a virtualenv at dir holding them, made once
-  local dir="$1" lock; shift
-  [ -f "$dir/.complete" ] && return 0
-  mkdir -p "$VPLATFORM_CACHE"
-  exec {lock}>"$dir.lock"
-  flock "$lock" # another set-up may be making it (a virtualenv's scripts name its directory: made in place)
-  if [ ! -f "$dir/.complete" ]; then
-    rm -rf "$dir"
-    python3 -m venv "$dir" >&2
-    "$dir/bin/pip" install -q --disable-pip-version-check "$@" >&2
-    touch "$dir/.complete"
-  fi
-  exec {lock}>&-
+  made_once "$1" "a virtualenv of ${*: -1}" make_python_venv "${@:2}"
+}
+make_python_venv() { # dir pip-install-arguments...
+  python3 -m venv "$1" && "$1/bin/pip" install -q --disable-pip-version-check "${@:2}"
+}
+download_wheels() { # dir requirements...
+  python3 -m pip download -q --disable-pip-version-check "${@:2}" -d "$1"
 }
 
 ensure_python_sdk_tools() {
@@ -172,12 +198,8 @@ ensure_python_sdk_tools() {
   local wants=("pulumi==$PULUMI_VERSION" "parver>=0.2.1" "semver>=2.8.1" "setuptools>=61" wheel build) hash
   hash="$( (printf '%s\n' "${wants[@]}"; python3 --version) | sha1sum | cut -c1-12)"
   export VPLATFORM_PYTHON_WHEELS="$VPLATFORM_CACHE/python-wheels-$hash"
-  if [ ! -f "$VPLATFORM_PYTHON_WHEELS/.complete" ]; then
-    log "downloading pulumi $PULUMI_VERSION and the Python SDK's build tools from PyPI into $VPLATFORM_PYTHON_WHEELS"
-    mkdir -p "$VPLATFORM_PYTHON_WHEELS"
-    python3 -m pip download -q --disable-pip-version-check "${wants[@]}" -d "$VPLATFORM_PYTHON_WHEELS" >&2
-    touch "$VPLATFORM_PYTHON_WHEELS/.complete"
-  fi
+  made_once "$VPLATFORM_PYTHON_WHEELS" "a wheelhouse of pulumi $PULUMI_VERSION and the SDK's build tools from PyPI" \
+    download_wheels "${wants[@]}"
   export VPLATFORM_PYTHON_TOOLS="$VPLATFORM_CACHE/python-tools-$hash"
   python_venv "$VPLATFORM_PYTHON_TOOLS" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" build setuptools wheel
 }
@@ -188,8 +210,42 @@ PYVERGEOS_VERSION=1.7.1
 ensure_pyvergeos() {
   local dir="$VPLATFORM_CACHE/pyvergeos-$PYVERGEOS_VERSION-$(python3 --version | tr -dc '0-9.')"
   export VPLATFORM_PYVERGEOS_PYTHON="$dir/bin/python"
-  [ -f "$dir/.complete" ] || log "installing pyvergeos $PYVERGEOS_VERSION from PyPI into $dir (tests)"
   python_venv "$dir" "pyvergeos==$PYVERGEOS_VERSION"
+}
+
+# Test-only: the SDKs of schema.json that the language tests share, made once per change of what makes them (like
+# the engine) instead of in each test file. VPLATFORM_SDK: the Node.js and Go SDKs, generated and compiled
+# (scripts/gen-sdk.sh --go: nodejs/bin, go/). VPLATFORM_PYTHON_SDK: the wheel and sdist of sdk-python/
+# (scripts/build-python-sdk.sh: dist/) and venv/, a fresh virtualenv that pip installed the wheel into (pulumi and
+# the rest from the wheelhouse), the one the Python programs run with. The scripts run with the main set-up only.
+ensure_language_sdks() {
+  local hash
+  hash="$( (cd "$ROOT" && cat schema.json package.json package-lock.json scripts/gen-sdk.sh tools/pulumi-language-nodejs/go.mod \
+    tools/pulumi-language-nodejs/go.sum && readlink -f "$(command -v pulumi-language-nodejs)" && build_cached gen-sdk "$ROOT/tools/gen-sdk") |
+    sha1sum | cut -c1-12)"
+  export VPLATFORM_SDK="$VPLATFORM_CACHE/sdk-$hash"
+  made_once "$VPLATFORM_SDK" "the Node.js and Go SDKs of schema.json" make_sdk
+  hash="$( (cd "$ROOT" && find sdk-python -type f -print0 | sort -z | xargs -0 sha1sum && cat scripts/build-python-sdk.sh &&
+    echo "$VPLATFORM_PYTHON_TOOLS $VPLATFORM_PYTHON_WHEELS") | sha1sum | cut -c1-12)"
+  export VPLATFORM_PYTHON_SDK="$VPLATFORM_CACHE/python-sdk-$hash"
+  made_once "$VPLATFORM_PYTHON_SDK" "the Python SDK's wheel, sdist and a virtualenv of the wheel" make_python_sdk
+}
+make_sdk() { # dir
+  VPLATFORM_SETUP=main bash "$ROOT/scripts/gen-sdk.sh" --go "$1" && build_go_example "$1/go"
+}
+# Go compiles a package that a program imports through a `replace` apart from the same package built in its own
+# module: the Go example, built here on the SDK with the tests' flags, fills Go's build cache for the tests' programs.
+export VPLATFORM_GOFLAGS="-mod=mod -tags=osusergo,grpcnotrace -trimpath" # the engine's (scripts/build-engine.sh)
+build_go_example() { # sdk-module-dir
+  local program module
+  program="$(mktemp -d)" && cp -r "$ROOT/examples/go-lab/." "$program" &&
+    module="$(sed -n 's/^module //p' "$1/go.mod")" &&
+    (cd "$program" && go mod edit -replace="$module=$1" && GOFLAGS="$VPLATFORM_GOFLAGS" go build -buildvcs=false -o /dev/null .) &&
+    rm -rf "$program"
+}
+make_python_sdk() { # dir
+  VPLATFORM_SETUP=main bash "$ROOT/scripts/build-python-sdk.sh" "$1/dist" &&
+    make_python_venv "$1/venv" --no-index --find-links "$VPLATFORM_PYTHON_WHEELS" "$1"/dist/*.whl
 }
 
 # The two system packages the tests need, from Debian, installed when missing and we are root (CI runs as root
@@ -227,5 +283,6 @@ ensure_engine
 ensure_python_sdk_tools
 engine_env
 install_plugin
+[ "${VPLATFORM_SETUP:-all}" = main ] || ensure_language_sdks
 eval "$VPLATFORM_CALLER_SHELL_OPTIONS"
 unset VPLATFORM_CALLER_SHELL_OPTIONS

@@ -4,11 +4,11 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { RESOURCE_LIST } from "../provider/resources";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
-import { buildSchema, enumValueName, generatedFiles } from "./gen-schema";
+import { buildSchema, enumValueName, generatedFiles, goImportBasePath } from "./gen-schema";
 
 const root = path.resolve(__dirname, "..");
 const schema = buildSchema("0.0.0");
-const resources = Object.entries<any>(schema.resources);
+const resources = Object.entries<any>(schema.resources).filter(([, r]) => !r.isComponent);
 
 describe("the committed generated files", () => {
   test.each(Object.entries(generatedFiles(root)))(
@@ -19,10 +19,47 @@ describe("the committed generated files", () => {
   );
 });
 
+describe("the Go SDK's import path (Pulumi's convention for a package SDK: <repository>/sdk/go[/vN]/<name>)", () => {
+  test("from the schema's repository, with no major version before v2", () => {
+    expect(schema.repository).toBe("https://github.com/vplatform/pulumi-vplatform");
+    expect(goImportBasePath("0.1.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/vplatform");
+    expect(goImportBasePath("1.4.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/vplatform");
+  });
+  test("a major version from 2 on is part of the module path, as Go requires", () => {
+    expect(goImportBasePath("2.0.0")).toBe("github.com/vplatform/pulumi-vplatform/sdk/go/v2/vplatform");
+  });
+  test("is the schema's language.go.importBasePath", () => {
+    expect(buildSchema("3.1.0").language.go).toEqual({ importBasePath: "github.com/vplatform/pulumi-vplatform/sdk/go/v3/vplatform" });
+  });
+});
+
 describe("Pulumi package schema shape", () => {
   test("resources are keyed by vplatform:index:<Token>", () => {
     expect(schema.name).toBe("vplatform");
     expect(resources.map(([t]) => t)).toEqual(RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`));
+  });
+  test("the one component is vp.Lab, with vp.Lab's inputs and its copies as output", () => {
+    const components = Object.entries<any>(schema.resources).filter(([, r]) => r.isComponent);
+    expect(components.map(([t]) => t)).toEqual(["vplatform:index:Lab"]);
+    const [, lab] = components[0];
+    expect(Object.keys(lab.inputProperties)).toEqual(
+      expect.arrayContaining([
+        "copies",
+        "pool",
+        "copyName",
+        "copyPrefix",
+        "vms",
+        "vnet",
+        "user",
+        "access",
+        "apiKey",
+        "resetSnapshot",
+        "calendar",
+      ]),
+    );
+    expect(lab.requiredInputs).toEqual(["copies", "pool", "vms"]);
+    expect(lab.properties.copies.additionalProperties).toEqual({ $ref: "#/types/vplatform:index:LabCopy" });
+    expect(schema.types["vplatform:index:LabCopyApiKey"].properties.secret.secret).toBe(true);
   });
   test.each(resources)("%s: required inputs and outputs exist, and every input is also an output", (_t, r) => {
     for (const name of r.requiredInputs) expect(r.inputProperties).toHaveProperty([name]);

@@ -11,6 +11,7 @@ import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/r
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
+import { labComponentInputs } from "../provider/plan/labInputs";
 import { resourceRules, stackRules } from "../policy/rules";
 import { COMMAND_SPECS, COMMANDS, ENVIRONMENT, EXIT_CODES, OPTIONS, type OptionName, spec as optionSpec } from "../env/cli-args";
 import { STUDENT_COMMAND_SPECS, STUDENT_ENVIRONMENT, STUDENT_OPTIONS, STUDENT_USAGE } from "../env/student-args";
@@ -48,8 +49,11 @@ const WHEN_REMOVED_TEXT: Record<WhenRemoved, string> = { default: "reset to defa
 
 const flattenAnyOf = (js: Json): Json[] => (js.anyOf ? (js.anyOf as Json[]).flatMap(flattenAnyOf) : [js]);
 
-/** Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. */
-function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
+/**
+ * Maps a JSON schema (from zod) onto a Pulumi property, registering named object and enum types. `reuse`: an enum
+ * of the same values as one registered already is that type (the component's fields are the resources' own).
+ */
+function toProperty(js: Json, typeName: string, types: Json, reuse = false): PulumiProperty {
   const description = js.description as string | undefined;
   // Pulumi schemas allow only primitive defaults.
   const primitiveDefault = ["string", "number", "boolean"].includes(typeof js.default);
@@ -64,14 +68,17 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     // Keys accept digits as text or a number: the schema says string (what outputs hold).
     const hasString = variants.some((v) => v.type === "string");
     const kept = variants.filter((v) => !(hasString && (v.type === "integer" || v.type === "number")));
-    if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types));
+    if (kept.length === 1) return withDoc(toProperty(kept[0], typeName, types, reuse));
     // Variants of one primitive type (a date or "never") are that type: SDK generators refuse a union of equal types.
     const primitive = ["string", "number", "integer", "boolean"];
     if (kept.every((v) => v.type === kept[0].type && primitive.includes(v.type) && !v.enum)) return withDoc({ type: kept[0].type });
     // adopt: true or a key.
-    return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types)) });
+    return withDoc({ oneOf: kept.map((v) => toProperty(v, typeName, types, reuse)) });
   }
   if (js.enum) {
+    const same =
+      reuse && Object.keys(types).find((t) => JSON.stringify(types[t].enum?.map((e: Json) => e.value)) === JSON.stringify(js.enum));
+    if (same) return withDoc({ $ref: `#/types/${same}` });
     types[token(typeName)] = {
       type: "string",
       description: description ?? typeName,
@@ -86,14 +93,18 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
     case "number":
       return withDoc({ type: js.type });
     case "array":
-      return withDoc({ type: "array", items: toProperty(js.items ?? {}, `${typeName}Item`, types) });
+      // The component's lists of objects name their items in the singular (vms: LabVm), the resources' `…Item`.
+      return withDoc({ type: "array", items: toProperty(js.items ?? {}, itemTypeName(typeName, reuse), types, reuse) });
     case "object":
       if (js.properties) {
         types[token(typeName)] = {
           type: "object",
           description: description ?? typeName,
           properties: Object.fromEntries(
-            Object.entries(js.properties as Json).map(([k, v]) => [k, toProperty(v, `${typeName}${pascal(k)}`, types)]),
+            Object.entries(js.properties as Json).map(([k, v]) => [
+              k,
+              toProperty(v, typeName0(k, `${typeName}${pascal(k)}`, reuse), types, reuse),
+            ]),
           ),
           ...(js.required?.length ? { required: js.required } : {}),
         };
@@ -107,16 +118,29 @@ function toProperty(js: Json, typeName: string, types: Json): PulumiProperty {
 
 /** Types shared by several resources get one name (Timeouts), the rest are named after their resource. */
 const SHARED_TYPE_NAMES: Record<string, string> = { timeouts: "Timeouts" };
+const itemTypeName = (list: string, reuse: boolean) => (reuse && list.endsWith("s") ? list.slice(0, -1) : `${list}Item`);
+/** A nested field's type name: the shared one in the component (its VMs' timeouts are Timeouts), else `name`. */
+const typeName0 = (field: string, name: string, reuse: boolean) => (reuse ? (SHARED_TYPE_NAMES[field] ?? name) : name);
 
-function resourceEntry(r: ResourceSchema, types: Json): Json {
-  const shape = r.inputs.shape as Record<string, z.ZodType>;
+/** The inputs of a resource or component (a zod object), its object types named after it. */
+function inputEntries(
+  inputs: z.ZodObject,
+  typePrefix: string,
+  types: Json,
+  reuse = false,
+): { inputProperties: Json; requiredInputs: string[] } {
   const inputProperties: Json = {};
   const requiredInputs: string[] = [];
-  for (const [name, field] of Object.entries(shape)) {
+  for (const [name, field] of Object.entries(inputs.shape as Record<string, z.ZodType>)) {
     const js = z.toJSONSchema(field, { io: "input", unrepresentable: "any" }) as Json;
-    inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${r.token}${pascal(name)}`, types);
+    inputProperties[name] = toProperty(js, SHARED_TYPE_NAMES[name] ?? `${typePrefix}${pascal(name)}`, types, reuse);
     if (!field.safeParse(undefined).success) requiredInputs.push(name);
   }
+  return { inputProperties, requiredInputs };
+}
+
+function resourceEntry(r: ResourceSchema, types: Json): Json {
+  const { inputProperties, requiredInputs } = inputEntries(r.inputs, r.token, types);
   const outputs = Object.fromEntries(
     Object.entries(r.outputs).map(([k, v]) => [k, { type: v.type, description: v.description, ...(v.secret ? { secret: true } : {}) }]),
   );
@@ -126,7 +150,77 @@ function resourceEntry(r: ResourceSchema, types: Json): Json {
     inputProperties,
     requiredInputs,
     properties,
-    required: [...requiredInputs, ...Object.keys(outputs)],
+    required: [
+      ...requiredInputs,
+      ...Object.entries(r.outputs)
+        .filter(([, v]) => !v.optional)
+        .map(([k]) => k),
+    ],
+  };
+}
+
+/** An object type of the schema: its properties (each `[type or $ref, description, secret?]`), all but `optional` required. */
+function objectType(description: string, properties: Record<string, [Json, string, "secret"?]>, optional: string[] = []): Json {
+  return {
+    type: "object",
+    description,
+    properties: Object.fromEntries(
+      Object.entries(properties).map(([k, [type, doc, secret]]) => [k, { ...type, description: doc, ...(secret ? { secret: true } : {}) }]),
+    ),
+    required: Object.keys(properties).filter((k) => !optional.includes(k)),
+  };
+}
+
+/**
+ * vp.Lab as the plugin's multi-language component (`isComponent`: the engine calls the plugin's Construct, which
+ * declares the copies as vp.Lab does): its inputs are labComponentInputs, its output `copies` vp.Lab's
+ * (LabCopyOutputs in sdk/lab.ts), per copy by its zero-padded number.
+ */
+function labComponentEntry(types: Json): Json {
+  const text = { type: "string" };
+  const ref = (name: string) => ({ $ref: `#/types/${token(name)}` });
+  types[token("LabCopyVnet")] = objectType("A copy's vnet", {
+    id: [text, "Vnet key"],
+    name: [text, "Its name (the copy's)"],
+    network: [text, "Its network (CIDR)"],
+  });
+  types[token("LabCopyUser")] = objectType("A copy's user", { id: [text, "User key"], name: [text, "Its name (the copy's)"] });
+  types[token("LabCopyApiKey")] = objectType("A copy's API key", {
+    id: [text, "API key key"],
+    secret: [text, "The key's secret", "secret"],
+  });
+  types[token("LabCopyVm")] = objectType(
+    "A copy's VM",
+    {
+      id: [text, "VM key"],
+      machineKey: [text, "Its machine's key"],
+      name: [text, "Its name on the platform (<copy>-<vm>)"],
+      powerState: [text, "Its power state as declared (absent when not managed)"],
+      snapshot: [text, "Its reset snapshot's key (with resetSnapshot)"],
+    },
+    ["powerState", "snapshot"],
+  );
+  types[token("LabCopy")] = objectType(
+    "What the lab declares for one copy",
+    {
+      number: [{ type: "integer" }, "The copy's number"],
+      name: [text, "The copy's name"],
+      vnet: [ref("LabCopyVnet"), "The copy's vnet"],
+      user: [ref("LabCopyUser"), "The copy's user (with user)"],
+      apiKey: [ref("LabCopyApiKey"), "The copy's API key (with apiKey)"],
+      vms: [{ type: "object", additionalProperties: ref("LabCopyVm") }, "The copy's VMs, by their name in the template"],
+    },
+    ["user", "apiKey"],
+  );
+  return {
+    isComponent: true,
+    description:
+      "A lab for a class: `copies` isolated copies of one template of VMs, each on its own vnet carved from `pool`, with optionally a user (its grants on its own copy only), an API key, a reset snapshot per VM and a class calendar. The same declaration as the TypeScript class vp.Lab, run by the plugin.",
+    ...inputEntries(labComponentInputs, "Lab", types, true),
+    properties: {
+      copies: { type: "object", additionalProperties: ref("LabCopy"), description: 'Per copy, by its zero-padded number ("01")' },
+    },
+    required: ["copies"],
   };
 }
 
@@ -166,9 +260,27 @@ const withProviderResource = (schema: Json): Json => ({
   },
 });
 
+/**
+ * The package's source repository (Pulumi's convention for a provider: github.com/<owner>/pulumi-<name>). The Go SDK's
+ * import path follows from it as Pulumi's Go generator derives it for a package SDK (pkg/codegen/go ExtractModulePath,
+ * supportPack): the module <repository>/sdk/go, /vN from v2 on, and in it the package vplatform. Written out here so
+ * that the path is decided once, not left to the generator's fallback (example.com/pulumi-vplatform).
+ */
+const REPOSITORY = "https://github.com/vplatform/pulumi-vplatform";
+
+/** The Go SDK's package import path for this version of the package (a major version from 2 on is in the module path). */
+export function goImportBasePath(version: string): string {
+  const major = Number(version.split(".")[0]);
+  const { host, pathname } = new URL(REPOSITORY);
+  return `${host}${pathname}/sdk/go${major > 1 ? `/v${major}` : ""}/${PKG}`;
+}
+
 export function buildSchema(version: string, resourceList: readonly ResourceSchema[] = RESOURCE_LIST): Json {
   const types: Json = {};
-  const resources = Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)]));
+  const resources = {
+    ...Object.fromEntries(resourceList.map((r) => [token(r.token), resourceEntry(r, types)])),
+    [token("Lab")]: labComponentEntry(types),
+  };
   const functions = buildFunctions(types);
   return withProviderResource({
     name: PKG,
@@ -178,6 +290,7 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
       "Virtual networks, VMs, drives, NICs, passthrough devices and snapshots of the virtualization platform (dynamic resources; this schema is the contract and the documentation source).",
     keywords: ["pulumi", "virtualization", "category/infrastructure"],
     license: "Apache-2.0",
+    repository: REPOSITORY,
     config: {
       variables: Object.fromEntries(
         SETTING_NAMES.map((name) => {
@@ -191,10 +304,11 @@ export function buildSchema(version: string, resourceList: readonly ResourceSche
     functions,
     // The import path of the code `pulumi import` generates in a TypeScript project (both Node.js hosts read it):
     // the package's one SDK, whose classes take over the imported rows (aliases) and which exports these enums.
-    // Python (tools/gen-sdk-python): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
-    // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>.
+    // Python (tools/gen-sdk): the pyproject.toml layout, on the release of `pulumi` the engine is (package.json's
+    // @pulumi/pulumi), versioned as the schema so the wheel is pulumi_vplatform-<version>. Go: the import path above.
     language: {
       nodejs: { packageName: "vplatform" },
+      go: { importBasePath: goImportBasePath(version) },
       python: { pyproject: { enabled: true }, respectSchemaVersion: true, requires: { pulumi: pulumiPythonRequirement() } },
     },
   });
@@ -227,6 +341,7 @@ export function buildDocs(schema: Json, resourceList: readonly ResourceSchema[] 
     "",
   ];
   for (const [tok, r] of Object.entries(schema.resources as Json)) {
+    if (r.isComponent) continue; // vp.Lab's fields: docs/guides/class-labs.md
     const token = tok.split(":").pop() as string;
     const shape = resourceList.find((s) => s.token === token)?.inputs.shape as Record<string, z.ZodType>;
     lines.push(

@@ -73,6 +73,13 @@ export const GetVolumeFilesResultEntriesItemType = {
 } as const;
 export type GetVolumeFilesResultEntriesItemType = (typeof GetVolumeFilesResultEntriesItemType)[keyof typeof GetVolumeFilesResultEntriesItemType];
 
+/** What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change */
+export const LabAccessHardware = {
+  Read: "read",
+  Change: "change",
+} as const;
+export type LabAccessHardware = (typeof LabAccessHardware)[keyof typeof LabAccessHardware];
+
 /** NIC model */
 export const NicInterface = {
   Virtio: "virtio",

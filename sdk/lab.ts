@@ -12,10 +12,11 @@ import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
 import { calendarInstant, DEFAULT_TIME_ZONE } from "../provider/plan/labCalendar";
-import { ApiKey, type ApiKeyArgs, type VirtualMachine, VmSnapshot, Vnet, type VnetArgs } from "./resources.generated";
+import * as resources from "./resources.generated";
+import type { ApiKeyArgs, VirtualMachine, VmSnapshot, Vnet, VnetArgs } from "./resources.generated";
 import type * as T from "./schemaTypes.generated";
 import type { Args } from "./types";
-import { type DeclaredVm, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
+import { type DeclaredVm, type VmClasses, type VmDeclarationArgs, declareVm } from "./vmDeclaration";
 import { assertCalendar, type CalendarTasks, declareCalendar, userDisableTask, vmPowerTasks } from "./labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
 import type { LabAccess, LabUserArgs } from "./labAccessArgs";
@@ -96,6 +97,33 @@ export interface LabCopyOutputs {
 }
 
 /**
+ * The classes a lab's resources are declared with, by the registry's names, and the look-up it starts with: the
+ * SDK's own for vp.Lab (dynamic resources, the look-up run in the program), or classes of the plugin's types for
+ * the plugin's component vplatform:index:Lab (sdk/labComponent.ts). One declaration serves both.
+ */
+export interface LabClasses extends VmClasses {
+  Vnet: typeof resources.Vnet;
+  VmSnapshot: typeof resources.VmSnapshot;
+  ApiKey: typeof resources.ApiKey;
+  User: typeof resources.User;
+  Permission: typeof resources.Permission;
+  Task: typeof resources.Task;
+  Schedule: typeof resources.Schedule;
+  /** The platform's vnets (name, network), read at preview too, through the lab's provider. */
+  vnetRows(opts: pulumi.ComponentResourceOptions | undefined): pulumi.Output<{ name: string; network?: string }[]>;
+}
+
+/** vp.Lab's: the SDK's classes; the vnets read by the look-up of the lab's site (its Provider, else the stack config). */
+const SDK_CLASSES: LabClasses = {
+  ...resources,
+  vnetRows: (opts) =>
+    getTableRowsOutput(
+      { table: VNET_TABLE, fields: ["name", "network"], limit: 0 },
+      { provider: opts?.provider instanceof Provider ? opts.provider : undefined },
+    ).apply(({ rows }) => rows as { name: string; network?: string }[]),
+};
+
+/**
  * A lab for a class: `copies` isolated copies of one template of VMs, each with its own vnet carved from `pool`,
  * and optionally a user, an API key and a reset snapshot per copy; every resource a child of the lab.
  *
@@ -107,84 +135,104 @@ export class Lab extends pulumi.ComponentResource {
 
   constructor(name: string, args: LabArgs, opts?: pulumi.ComponentResourceOptions) {
     super("vplatform:index:Lab", name, {}, opts);
-    if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
-    assertLabAccess(name, args.user, args.access);
-    const now = Date.now();
-    if (args.calendar) assertCalendar(name, args.calendar, now);
-    if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
-      throw new pulumi.RunError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
-    }
-    const copies = planCopies({ name, ...args });
-    const gate = clearOfExistingVnets(name, copies, opts);
-    const power: CalendarTasks = { poweron: [], poweroff: [], disable: [] };
-    this.copies = Object.fromEntries(copies.map((copy) => [copy.key, this.declareCopy(copy, args, gate, power)]));
-    if (args.calendar) declareCalendar(name, args.calendar, power, this, now);
+    this.copies = declareLab(this, name, args, SDK_CLASSES, opts);
     this.registerOutputs({ copies: this.copies });
   }
+}
 
-  private declareCopy(copy: LabCopy, args: LabArgs, gate: pulumi.Output<pulumi.Resource[]>, power: CalendarTasks): LabCopyOutputs {
-    const { network, gateway, dhcpStart, dhcpStop } = copy;
-    const vnet = new Vnet(
-      copy.name,
-      { dhcpEnabled: true, ...args.vnet, ...COPY_VNET_POWER, name: copy.name, network, gateway, dhcpStart, dhcpStop },
-      { parent: this, dependsOn: gate },
-    );
-    const declared = new Map<string, DeclaredVm>();
-    const ref = <R extends pulumi.CustomResource>(r: CopyRef<Ref<R>>): { key: pulumi.Input<string>; on: pulumi.Resource[] } => {
-      if ("copyVnet" in r) return { key: vnet.id, on: [vnet] };
-      if ("copyVm" in r) return { key: declared.get(r.copyVm)!.vm.id, on: [] };
-      return r.given instanceof pulumi.CustomResource ? { key: r.given.id, on: [r.given] } : { key: r.given, on: [] };
-    };
-    const vms: Record<string, LabCopyVm> = {};
-    const machines: Record<string, VirtualMachine> = {};
-    for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet | VmSnapshot>>(args.vms, copy.name)) {
-      const { template, cloneFrom, nics, ...rest } = vm;
-      const source = cloneFrom && ref("vm" in cloneFrom ? cloneFrom.vm : cloneFrom.snapshot);
-      const vnets = nics.map((n) => ref(n.vnet));
-      // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
-      const on = [...vnets.flatMap((v) => v.on), ...(source?.on ?? [])];
-      // A copy's VMs have only their declared hardware: a student's NIC or drive is drift, and `up` removes it.
-      const made = declareVm(
-        {
-          exclusiveHardware: true,
-          ...rest,
-          ...(cloneFrom
-            ? { cloneFrom: "vm" in cloneFrom ? { ...cloneFrom, vm: source!.key } : { ...cloneFrom, snapshot: source!.key } }
-            : {}),
-          nics: nics.map((n, i) => ({ ...n, vnet: vnets[i].key })),
-        },
-        { parent: this, dependsOn: gate.apply((g) => [...g, ...on]) },
-      );
-      declared.set(vm.name, made);
-      machines[template] = made.vm;
-      vms[template] = vmOutputs(made, vm.name, vm.powerState, args.resetSnapshot);
-      if (args.calendar) {
-        const tasks = vmPowerTasks(made.vm, vm.name, this);
-        power.poweron.push(tasks.poweron);
-        power.poweroff.push(tasks.poweroff);
-      }
-    }
-    const user = args.user ? declareCopyUser(copy.name, args.user, { parent: this, dependsOn: gate }) : undefined;
-    if (user) declareCopyGrants(copy.name, user, vnet, machines, args.access, this);
-    if (user && args.calendar?.ends !== undefined) power.disable.push(userDisableTask(user, copy.name, this));
-    const key =
-      user && args.apiKey
-        ? new ApiKey(
-            copyApiKeyName(copy.name),
-            // The term's end is the key's: it answers 401 from then on (the spec's Set Date expiry).
-            { ...args.apiKey, ...termExpiry(args.calendar), name: copyApiKeyName(copy.name), user: user.id },
-            { parent: this },
-          )
-        : undefined;
-    return {
-      number: copy.number,
-      name: copy.name,
-      vnet: { id: vnet.id, name: copy.name, network },
-      ...(user ? { user: { id: user.id, name: copy.name } } : {}),
-      ...(key ? { apiKey: { id: key.id, secret: key.secret } } : {}),
-      vms,
-    };
+/** The copies of lab `name`, declared as children of `lab` with `classes` (vp.Lab's constructor, the plugin's Construct). */
+export function declareLab(
+  lab: pulumi.ComponentResource,
+  name: string,
+  args: LabArgs,
+  classes: LabClasses,
+  opts?: pulumi.ComponentResourceOptions,
+): Record<string, LabCopyOutputs> {
+  if (args.apiKey && !args.user) throw new Error(`lab '${name}': apiKey: a copy's key is its user's: declare user too`);
+  assertLabAccess(name, args.user, args.access);
+  const now = Date.now();
+  if (args.calendar) assertCalendar(name, args.calendar, now);
+  if (args.calendar?.sessions?.length && args.vms.some((v) => v.powerState !== undefined)) {
+    throw new pulumi.RunError(`lab '${name}': vms: powerState: the calendar powers the copies on and off: leave powerState out`);
   }
+  const copies = planCopies({ name, ...args });
+  const gate = clearOfExistingVnets(name, copies, classes.vnetRows(opts));
+  const power: CalendarTasks = { poweron: [], poweroff: [], disable: [] };
+  const declared = Object.fromEntries(copies.map((copy) => [copy.key, declareCopy(lab, copy, args, gate, power, classes)]));
+  if (args.calendar) declareCalendar(name, args.calendar, power, lab, now, classes.Schedule);
+  return declared;
+}
+
+function declareCopy(
+  lab: pulumi.ComponentResource,
+  copy: LabCopy,
+  args: LabArgs,
+  gate: pulumi.Output<pulumi.Resource[]>,
+  power: CalendarTasks,
+  classes: LabClasses,
+): LabCopyOutputs {
+  const { network, gateway, dhcpStart, dhcpStop } = copy;
+  const vnet = new classes.Vnet(
+    copy.name,
+    { dhcpEnabled: true, ...args.vnet, ...COPY_VNET_POWER, name: copy.name, network, gateway, dhcpStart, dhcpStop },
+    { parent: lab, dependsOn: gate },
+  );
+  const declared = new Map<string, DeclaredVm>();
+  const ref = <R extends pulumi.CustomResource>(r: CopyRef<Ref<R>>): { key: pulumi.Input<string>; on: pulumi.Resource[] } => {
+    if ("copyVnet" in r) return { key: vnet.id, on: [vnet] };
+    if ("copyVm" in r) return { key: declared.get(r.copyVm)!.vm.id, on: [] };
+    return r.given instanceof pulumi.CustomResource ? { key: r.given.id, on: [r.given] } : { key: r.given, on: [] };
+  };
+  const vms: Record<string, LabCopyVm> = {};
+  const machines: Record<string, VirtualMachine> = {};
+  for (const vm of copyVms<LabVmArgs, Ref<VirtualMachine | Vnet | VmSnapshot>>(args.vms, copy.name)) {
+    const { template, cloneFrom, nics, ...rest } = vm;
+    const source = cloneFrom && ref("vm" in cloneFrom ? cloneFrom.vm : cloneFrom.snapshot);
+    const vnets = nics.map((n) => ref(n.vnet));
+    // Hardware goes with its VM (deletedWith), so the VM itself must be gone before the vnets of its NICs.
+    const on = [...vnets.flatMap((v) => v.on), ...(source?.on ?? [])];
+    // A copy's VMs have only their declared hardware: a student's NIC or drive is drift, and `up` removes it.
+    const made = declareVm(
+      {
+        exclusiveHardware: true,
+        ...rest,
+        ...(cloneFrom
+          ? { cloneFrom: "vm" in cloneFrom ? { ...cloneFrom, vm: source!.key } : { ...cloneFrom, snapshot: source!.key } }
+          : {}),
+        nics: nics.map((n, i) => ({ ...n, vnet: vnets[i].key })),
+      },
+      { parent: lab, dependsOn: gate.apply((g) => [...g, ...on]) },
+      classes,
+    );
+    declared.set(vm.name, made);
+    machines[template] = made.vm;
+    vms[template] = vmOutputs(made, vm.name, vm.powerState, args.resetSnapshot, classes);
+    if (args.calendar) {
+      const tasks = vmPowerTasks(made.vm, vm.name, lab, classes.Task);
+      power.poweron.push(tasks.poweron);
+      power.poweroff.push(tasks.poweroff);
+    }
+  }
+  const user = args.user ? declareCopyUser(copy.name, args.user, { parent: lab, dependsOn: gate }, classes.User) : undefined;
+  if (user) declareCopyGrants(copy.name, user, vnet, machines, args.access, lab, classes.Permission);
+  if (user && args.calendar?.ends !== undefined) power.disable.push(userDisableTask(user, copy.name, lab, classes.Task));
+  const key =
+    user && args.apiKey
+      ? new classes.ApiKey(
+          copyApiKeyName(copy.name),
+          // The term's end is the key's: it answers 401 from then on (the spec's Set Date expiry).
+          { ...args.apiKey, ...termExpiry(args.calendar), name: copyApiKeyName(copy.name), user: user.id },
+          { parent: lab },
+        )
+      : undefined;
+  return {
+    number: copy.number,
+    name: copy.name,
+    vnet: { id: vnet.id, name: copy.name, network },
+    ...(user ? { user: { id: user.id, name: copy.name } } : {}),
+    ...(key ? { apiKey: { id: key.id, secret: key.secret } } : {}),
+    vms,
+  };
 }
 
 /** A key's expiry at the term's end, when the calendar has one. */
@@ -198,7 +246,13 @@ const termExpiry = (calendar: LabCalendar | undefined): { expires?: string } =>
       };
 
 /** A copy's VM in the lab's outputs; with its reset snapshot, taken once its hardware is attached and its power applied. */
-function vmOutputs(made: DeclaredVm, name: string, powerState: LabVmArgs["powerState"], resetSnapshot: string | undefined) {
+function vmOutputs(
+  made: DeclaredVm,
+  name: string,
+  powerState: LabVmArgs["powerState"],
+  resetSnapshot: string | undefined,
+  { VmSnapshot }: LabClasses,
+) {
   const out: LabCopyVm = { id: made.vm.id, machineKey: made.vm.machineKey, name, ...(powerState ? { powerState } : {}) };
   if (!resetSnapshot) return out;
   const snapshot = new VmSnapshot(
@@ -213,10 +267,9 @@ function vmOutputs(made: DeclaredVm, name: string, powerState: LabVmArgs["powerS
  * Nothing of the lab is declared until the vnets on the platform are read (at preview too) and no copy's network
  * overlaps one: the children depend on this output, so a clash fails the program before any of them is sent.
  */
-function clearOfExistingVnets(lab: string, copies: LabCopy[], opts: pulumi.ComponentResourceOptions | undefined) {
-  const provider = opts?.provider instanceof Provider ? opts.provider : undefined;
-  return getTableRowsOutput({ table: VNET_TABLE, fields: ["name", "network"], limit: 0 }, { provider }).apply(({ rows }) => {
-    const clashes = existingVnetClashes(lab, copies, rows as { name: string; network?: string }[]);
+function clearOfExistingVnets(lab: string, copies: LabCopy[], vnets: pulumi.Output<{ name: string; network?: string }[]>) {
+  return vnets.apply((rows) => {
+    const clashes = existingVnetClashes(lab, copies, rows);
     if (clashes.length > 0) throw new pulumi.RunError(clashes.join("\n"));
     return [] as pulumi.Resource[];
   });

@@ -15,7 +15,9 @@ import {
   type LabCalendar as PlannedCalendar,
 } from "../provider/plan/labCalendar";
 import type { LabCalendar } from "./labCalendarArgs";
-import { Schedule, Task, type User, type VirtualMachine } from "./resources.generated";
+import type * as resources from "./resources.generated";
+
+type Task = resources.Task;
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's calendar type and the planner's agree. */
@@ -27,8 +29,13 @@ export function assertCalendar(lab: string, calendar: LabCalendar, nowMs: number
   if (problems.length > 0) throw new pulumi.RunError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
-/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). */
-export function vmPowerTasks(vm: VirtualMachine, name: string, parent: pulumi.Resource): Record<"poweron" | "poweroff", Task> {
+/** The power tasks of one copy's VM, named after it (`course-01-web-on`, `-off`). `Task`: the class (sdk/lab.ts LabClasses). */
+export function vmPowerTasks(
+  vm: resources.VirtualMachine,
+  name: string,
+  parent: pulumi.Resource,
+  Task: typeof resources.Task,
+): Record<"poweron" | "poweroff", Task> {
   const task = (action: "poweron" | "poweroff", suffix: string) =>
     new Task(
       `${name}-${suffix}`,
@@ -39,7 +46,7 @@ export function vmPowerTasks(vm: VirtualMachine, name: string, parent: pulumi.Re
 }
 
 /** The task that disables a copy's user at the term's end (`course-01-disable`): its password and keys stop working. */
-export function userDisableTask(user: User, name: string, parent: pulumi.Resource): Task {
+export function userDisableTask(user: resources.User, name: string, parent: pulumi.Resource, Task: typeof resources.Task): Task {
   return new Task(
     `${name}-disable`,
     { name: `${name}-disable`, user: user.id, action: "disable", description: `lab calendar: the term's end disables ${name}` },
@@ -51,7 +58,14 @@ export function userDisableTask(user: User, name: string, parent: pulumi.Resourc
 export type CalendarTasks = Record<"poweron" | "poweroff" | "disable", Task[]>;
 
 /** The lab's schedules, each running the tasks of its action; the preview says when the class next starts, stops and ends. */
-export function declareCalendar(lab: string, calendar: LabCalendar, tasks: CalendarTasks, parent: pulumi.Resource, nowMs: number): void {
+export function declareCalendar(
+  lab: string,
+  calendar: LabCalendar,
+  tasks: CalendarTasks,
+  parent: pulumi.Resource,
+  nowMs: number,
+  Schedule: typeof resources.Schedule,
+): void {
   const runs: Record<CalendarAction, Task[]> = {
     poweron: tasks.poweron,
     poweroff: tasks.poweroff,

@@ -14,7 +14,7 @@ import {
 import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import type { LabAccess, LabUserArgs, LabUserReach } from "./labAccessArgs";
-import { Permission, User, type VirtualMachine, type Vnet } from "./resources.generated";
+import type * as resources from "./resources.generated";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's access types and the planner's agree. */
@@ -31,8 +31,13 @@ export function assertLabAccess(lab: string, user: LabUserArgs | undefined, acce
   if (problems.length > 0) throw new pulumi.RunError(problems.map((p) => `lab '${lab}': ${p.field}: ${p.message}`).join("\n"));
 }
 
-/** The copy's user: role `none` unless the lab gives one. */
-export function declareCopyUser(copy: string, user: LabUserArgs, opts: pulumi.CustomResourceOptions): User {
+/** The copy's user: role `none` unless the lab gives one. `User`: the class it is declared with (sdk/lab.ts LabClasses). */
+export function declareCopyUser(
+  copy: string,
+  user: LabUserArgs,
+  opts: pulumi.CustomResourceOptions,
+  User: typeof resources.User,
+): resources.User {
   const { beyondCopy: _meant, ...args } = user;
   return new User(copy, { role: COPY_USER_ROLE, ...args, name: copy }, opts);
 }
@@ -40,12 +45,13 @@ export function declareCopyUser(copy: string, user: LabUserArgs, opts: pulumi.Cu
 /** The copy user's grants: on each of the copy's VMs (by its name in the template) and on its vnet. */
 export function declareCopyGrants(
   copy: string,
-  user: User,
-  vnet: Vnet,
-  vms: Record<string, VirtualMachine>,
+  user: resources.User,
+  vnet: resources.Vnet,
+  vms: Record<string, resources.VirtualMachine>,
   access: LabAccess | undefined,
   parent: pulumi.Resource,
-): Permission[] {
+  Permission: typeof resources.Permission,
+): resources.Permission[] {
   return copyGrants(copy, Object.keys(vms), access).map(
     (g) =>
       new Permission(

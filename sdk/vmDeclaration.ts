@@ -12,6 +12,19 @@ import {
   VmPower,
 } from "./resources.generated";
 
+/**
+ * The classes a VM and its hardware are declared with, by the registry's names: the SDK's own (the default), or the
+ * plugin's types when the plugin's component declares them (sdk/labComponent.ts).
+ */
+export interface VmClasses {
+  VirtualMachine: typeof VirtualMachine;
+  Drive: typeof Drive;
+  Nic: typeof Nic;
+  Device: typeof Device;
+  VmPower: typeof VmPower;
+}
+const SDK_VM_CLASSES: VmClasses = { VirtualMachine, Drive, Nic, Device, VmPower };
+
 /** Hardware nested under its VM: the VM's machine is implied; its name, part of its logical name, is plain text. */
 type Nested<A> = Omit<A, "machine" | "name"> & { name?: string };
 
@@ -43,7 +56,11 @@ export interface DeclaredVm {
  * A VM, its hardware, then its power: the VM is started once everything is attached (passthrough devices need
  * it stopped, so starting it first would mean a start, a stop and a start again).
  */
-export function declareVm(args: VmDeclarationArgs, opts?: pulumi.CustomResourceOptions): DeclaredVm {
+export function declareVm(
+  args: VmDeclarationArgs,
+  opts?: pulumi.CustomResourceOptions,
+  { VirtualMachine, Drive, Nic, Device, VmPower }: VmClasses = SDK_VM_CLASSES,
+): DeclaredVm {
   const { drives = [], nics = [], devices = [], powerState, ...vmArgs } = args;
   const vm = new VirtualMachine(args.name, vmArgs, opts);
   const child = { parent: vm };

@@ -1,23 +1,26 @@
-// A lab: a virtual network, a running VM with two drives (the OS on the looked-up fast tier) and a NIC.
+// A lab: a virtual network, a running VM with two drives (the data one on a looked-up tier) and a NIC, and an API key.
 package main
 
 import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi/config"
 
-	vp "example.com/pulumi-vplatform/sdk/go/vplatform"
+	vp "github.com/vplatform/pulumi-vplatform/sdk/go/vplatform"
 )
 
 const GiB = 1 << 30
 
 func main() {
 	pulumi.Run(func(ctx *pulumi.Context) error {
-		ram := config.GetInt(ctx, "ram")
+		cpuCores, ram := config.GetInt(ctx, "cpuCores"), config.GetInt(ctx, "ram")
+		if cpuCores == 0 {
+			cpuCores = 2
+		}
 		if ram == 0 {
 			ram = 2048
 		}
 		// A look-up: a function of the plugin.
-		fast, err := vp.GetStorageTier(ctx, &vp.GetStorageTierArgs{Name: "Tier 1"})
+		bulk, err := vp.GetStorageTier(ctx, &vp.GetStorageTierArgs{Name: "Tier 3"})
 		if err != nil {
 			return err
 		}
@@ -29,7 +32,7 @@ func main() {
 			return err
 		}
 		web, err := vp.NewVirtualMachine(ctx, "web", &vp.VirtualMachineArgs{
-			Name: pulumi.String("go-web"), CpuCores: pulumi.Int(2), Ram: pulumi.Int(ram),
+			Name: pulumi.String("go-web"), CpuCores: pulumi.Int(cpuCores), Ram: pulumi.Int(ram),
 			PowerState: vp.VirtualMachinePowerStateRunning,
 		})
 		if err != nil {
@@ -38,12 +41,13 @@ func main() {
 		// Hardware attaches to the VM's machine key, not its id.
 		if _, err := vp.NewDrive(ctx, "web-os", &vp.DriveArgs{
 			Machine: web.MachineKey, Name: pulumi.String("os"), Media: vp.DriveMediaDisk,
-			Interface: vp.DriveInterfaceVirtioScsi, Disksize: pulumi.Int(20 * GiB), PreferredTier: pulumi.Int(fast.Tier),
+			Interface: vp.DriveInterfaceVirtioScsi, Disksize: pulumi.Int(20 * GiB),
 		}); err != nil {
 			return err
 		}
 		if _, err := vp.NewDrive(ctx, "web-data", &vp.DriveArgs{
 			Machine: web.MachineKey, Name: pulumi.String("data"), Media: vp.DriveMediaDisk, Disksize: pulumi.Int(50 * GiB),
+			PreferredTier: pulumi.Int(bulk.Tier),
 		}); err != nil {
 			return err
 		}
@@ -52,9 +56,16 @@ func main() {
 		}); err != nil {
 			return err
 		}
+		// A key for the lab's automation: its secret is a secret output, shown only by `pulumi stack output --show-secrets`.
+		key, err := vp.NewApiKey(ctx, "lab-key", &vp.ApiKeyArgs{Name: pulumi.String("go-lab-automation")})
+		if err != nil {
+			return err
+		}
 		ctx.Export("vmKey", web.ID())
 		ctx.Export("machineKey", web.MachineKey)
 		ctx.Export("status", web.Status)
+		ctx.Export("dataTier", pulumi.Int(bulk.Tier))
+		ctx.Export("labKey", key.Secret)
 		return nil
 	})
 }

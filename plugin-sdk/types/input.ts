@@ -55,6 +55,643 @@ export function apiKeyIpDenyListItemArgsProvideDefaults(val: ApiKeyIpDenyListIte
 }
 
 /**
+ * What each copy's user may do on its own copy beyond running its VMs
+ */
+export interface LabAccessArgs {
+    /**
+     * What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+     */
+    hardware?: pulumi.Input<enums.LabAccessHardware | undefined>;
+}
+
+/**
+ * One API key per copy, of the copy's user (<copy>-key); its secret is a stack output
+ */
+export interface LabApiKeyArgs {
+    /**
+     * Description
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire)
+     */
+    expires?: pulumi.Input<string | undefined>;
+    /**
+     * Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed
+     */
+    ipAllowList?: pulumi.Input<pulumi.Input<inputs.LabApiKeyIpAllowListItemArgs>[] | undefined>;
+    /**
+     * These addresses cannot authenticate with the key, unless the allow list has them
+     */
+    ipDenyList?: pulumi.Input<pulumi.Input<inputs.LabApiKeyIpDenyListItemArgs>[] | undefined>;
+    /**
+     * Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted
+     */
+    rotation?: any | undefined;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+}
+/**
+ * labApiKeyArgsProvideDefaults sets the appropriate defaults for LabApiKeyArgs
+ */
+export function labApiKeyArgsProvideDefaults(val: LabApiKeyArgs): LabApiKeyArgs {
+    return {
+        ...val,
+        description: (val.description) ?? "",
+        expires: (val.expires) ?? "never",
+    };
+}
+
+/**
+ * LabApiKeyIpAllowListItem
+ */
+export interface LabApiKeyIpAllowListItemArgs {
+    /**
+     * An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+     */
+    address: pulumi.Input<string>;
+    /**
+     * Whether the entry applies (a disabled entry is kept in the program, not sent)
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+}
+/**
+ * labApiKeyIpAllowListItemArgsProvideDefaults sets the appropriate defaults for LabApiKeyIpAllowListItemArgs
+ */
+export function labApiKeyIpAllowListItemArgsProvideDefaults(val: LabApiKeyIpAllowListItemArgs): LabApiKeyIpAllowListItemArgs {
+    return {
+        ...val,
+        enabled: (val.enabled) ?? true,
+    };
+}
+
+/**
+ * LabApiKeyIpDenyListItem
+ */
+export interface LabApiKeyIpDenyListItemArgs {
+    /**
+     * An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+     */
+    address: pulumi.Input<string>;
+    /**
+     * Whether the entry applies (a disabled entry is kept in the program, not sent)
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+}
+/**
+ * labApiKeyIpDenyListItemArgsProvideDefaults sets the appropriate defaults for LabApiKeyIpDenyListItemArgs
+ */
+export function labApiKeyIpDenyListItemArgsProvideDefaults(val: LabApiKeyIpDenyListItemArgs): LabApiKeyIpDenyListItemArgs {
+    return {
+        ...val,
+        enabled: (val.enabled) ?? true,
+    };
+}
+
+/**
+ * Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules
+ */
+export interface LabCalendarArgs {
+    /**
+     * The term's end (2027-05-14: the end of that day): VMs power off, keys expire
+     */
+    ends?: pulumi.Input<string | undefined>;
+    sessions?: pulumi.Input<pulumi.Input<inputs.LabCalendarSessionArgs>[] | undefined>;
+    /**
+     * First day of sessions (2027-01-11); default: from creation
+     */
+    starts?: pulumi.Input<string | undefined>;
+    /**
+     * IANA time zone of the sessions and dates (default UTC)
+     */
+    timeZone?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * LabCalendarSession
+ */
+export interface LabCalendarSessionArgs {
+    /**
+     * Weekdays: monday … sunday
+     */
+    days: pulumi.Input<pulumi.Input<string>[]>;
+    /**
+     * Local time "HH:MM" the copies power on
+     */
+    start: pulumi.Input<string>;
+    /**
+     * Local time "HH:MM" they power off, later the same day (24:00 at the latest)
+     */
+    stop: pulumi.Input<string>;
+}
+
+/**
+ * One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)
+ */
+export interface LabUserArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * The role reaches beyond the copy (every copy, or the platform), and that is meant
+     */
+    beyondCopy?: pulumi.Input<boolean | undefined>;
+    /**
+     * Name shown in the platform's interface
+     */
+    displayName?: pulumi.Input<string | undefined>;
+    /**
+     * E-mail address
+     */
+    email?: pulumi.Input<string | undefined>;
+    /**
+     * Whether the user can log in (with a password or an API key)
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Password (secret, write-only: sent to the platform, never read back; a change is sent again)
+     */
+    password?: pulumi.Input<string | undefined>;
+    /**
+     * The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy
+     */
+    role?: pulumi.Input<enums.UserRole | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+}
+/**
+ * labUserArgsProvideDefaults sets the appropriate defaults for LabUserArgs
+ */
+export function labUserArgsProvideDefaults(val: LabUserArgs): LabUserArgs {
+    return {
+        ...val,
+        enabled: (val.enabled) ?? true,
+    };
+}
+
+/**
+ * LabVm
+ */
+export interface LabVmArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * Allow exporting the VM
+     */
+    allowExport?: pulumi.Input<boolean | undefined>;
+    /**
+     * Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
+     */
+    allowHotplug?: pulumi.Input<boolean | undefined>;
+    /**
+     * Boot delay (seconds)
+     */
+    bootDelay?: pulumi.Input<number | undefined>;
+    /**
+     * Boot order
+     */
+    bootOrder?: pulumi.Input<enums.VirtualMachineBootOrder | undefined>;
+    /**
+     * Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+     */
+    cloneFrom?: pulumi.Input<inputs.LabVmCloneFromArgs | undefined>;
+    /**
+     * Cloud-init datasource
+     */
+    cloudinitDatasource?: pulumi.Input<enums.VirtualMachineCloudinitDatasource | undefined>;
+    /**
+     * Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
+     */
+    cloudinitFiles?: pulumi.Input<pulumi.Input<inputs.LabVmCloudinitFileArgs>[] | undefined>;
+    /**
+     * Cluster key to create the VM in
+     */
+    cluster?: pulumi.Input<string | undefined>;
+    /**
+     * Console type (applies at next start)
+     */
+    console?: pulumi.Input<enums.VirtualMachineConsole | undefined>;
+    /**
+     * Require a console password
+     */
+    consolePassEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Hash of the console password (empty string when unused)
+     */
+    consolePassHash?: pulumi.Input<string | undefined>;
+    /**
+     * CPU cores (default 1; a change needs a power cycle)
+     */
+    cpuCores?: pulumi.Input<number | undefined>;
+    /**
+     * CPU type (needs a power cycle)
+     */
+    cpuType?: pulumi.Input<string | undefined>;
+    /**
+     * Description
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * The VM's passthrough devices
+     */
+    devices?: pulumi.Input<pulumi.Input<inputs.LabVmDeviceArgs>[] | undefined>;
+    /**
+     * Hide the hypervisor from the guest (needs a power cycle)
+     */
+    disableHypervisor?: pulumi.Input<boolean | undefined>;
+    /**
+     * The VM's drives (each copy's VM gets its own)
+     */
+    drives?: pulumi.Input<pulumi.Input<inputs.LabVmDriveArgs>[] | undefined>;
+    /**
+     * Whether the VM is enabled
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+     */
+    exclusiveHardware?: pulumi.Input<boolean | undefined>;
+    /**
+     * Enable the guest agent (applies at next start)
+     */
+    guestAgent?: pulumi.Input<boolean | undefined>;
+    /**
+     * Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
+     */
+    machineType?: pulumi.Input<string | undefined>;
+    /**
+     * Migration method
+     */
+    migrationMethod?: pulumi.Input<enums.VirtualMachineMigrationMethod | undefined>;
+    /**
+     * VM name, unique on the platform (renames in place)
+     */
+    name: pulumi.Input<string>;
+    /**
+     * Nested virtualization (needs a power cycle)
+     */
+    nestedVirtualization?: pulumi.Input<boolean | undefined>;
+    /**
+     * The VM's NICs; one without vnet is on the copy's vnet
+     */
+    nics?: pulumi.Input<pulumi.Input<inputs.LabVmNicArgs>[] | undefined>;
+    /**
+     * The VM's note (set through note_actions)
+     */
+    note?: pulumi.Input<string | undefined>;
+    /**
+     * What the VM does after a power loss
+     */
+    onPowerLoss?: pulumi.Input<enums.VirtualMachineOnPowerLoss | undefined>;
+    /**
+     * Guest OS family
+     */
+    osFamily?: pulumi.Input<enums.VirtualMachineOsFamily | undefined>;
+    /**
+     * What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.
+     */
+    powerCyclePolicy?: pulumi.Input<enums.VirtualMachinePowerCyclePolicy | undefined>;
+    /**
+     * Platform power-cycle timeout (seconds)
+     */
+    powerCycleTimeout?: pulumi.Input<number | undefined>;
+    /**
+     * Applied once its hardware is attached (a VmPower); left out, the VM's power is not managed
+     */
+    powerState?: pulumi.Input<enums.VirtualMachinePowerState | undefined>;
+    /**
+     * RAM in MB, 512–1048576 (default 1024; a change needs a power cycle)
+     */
+    ram?: pulumi.Input<number | undefined>;
+    /**
+     * Real-time clock base
+     */
+    rtcBase?: pulumi.Input<enums.VirtualMachineRtcBase | undefined>;
+    /**
+     * Secure boot; requires uefi (needs a power cycle)
+     */
+    secureBoot?: pulumi.Input<boolean | undefined>;
+    /**
+     * Serial port
+     */
+    serialPort?: pulumi.Input<boolean | undefined>;
+    /**
+     * Show advanced options
+     */
+    showAdvanced?: pulumi.Input<boolean | undefined>;
+    /**
+     * Sound card
+     */
+    sound?: pulumi.Input<enums.VirtualMachineSound | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+    /**
+     * UEFI firmware (needs a power cycle)
+     */
+    uefi?: pulumi.Input<boolean | undefined>;
+    /**
+     * Legacy USB controller
+     */
+    usbLegacy?: pulumi.Input<boolean | undefined>;
+    /**
+     * USB tablet device
+     */
+    usbTablet?: pulumi.Input<boolean | undefined>;
+    /**
+     * Video card (applies at next start)
+     */
+    video?: pulumi.Input<enums.VirtualMachineVideo | undefined>;
+}
+/**
+ * labVmArgsProvideDefaults sets the appropriate defaults for LabVmArgs
+ */
+export function labVmArgsProvideDefaults(val: LabVmArgs): LabVmArgs {
+    return {
+        ...val,
+        powerCyclePolicy: (val.powerCyclePolicy) ?? "restart",
+    };
+}
+
+/**
+ * Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+ */
+export interface LabVmCloneFromArgs {
+    /**
+     * Target cluster key
+     */
+    cluster?: pulumi.Input<string | undefined>;
+    /**
+     * Description of the clone operation
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Keep the template's device UUIDs
+     */
+    preserveDeviceUuids?: pulumi.Input<boolean | undefined>;
+    /**
+     * Keep the template's MAC addresses (may cause network conflicts)
+     */
+    preserveMacs?: pulumi.Input<boolean | undefined>;
+    /**
+     * Quiesce the guest file systems while cloning
+     */
+    quiesce?: pulumi.Input<boolean | undefined>;
+    /**
+     * Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+     */
+    snapshot?: pulumi.Input<string | undefined>;
+    /**
+     * Name of a VM of the template (that copy's VM is cloned), or a VM key (or give snapshot)
+     */
+    vm?: pulumi.Input<string | undefined>;
+}
+
+/**
+ * LabVmCloudinitFile
+ */
+export interface LabVmCloudinitFileArgs {
+    /**
+     * File contents (at most 64 KiB)
+     */
+    contents: pulumi.Input<string>;
+    /**
+     * File name, e.g. /user-data
+     */
+    name: pulumi.Input<string>;
+}
+
+/**
+ * LabVmDevice
+ */
+export interface LabVmDeviceArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * Whether the device is enabled
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Device name
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * Start the VM even when the device is unavailable
+     */
+    optional?: pulumi.Input<boolean | undefined>;
+    /**
+     * UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device
+     */
+    resourceGroup: pulumi.Input<string>;
+    /**
+     * Device-specific settings; {} for plain passthrough
+     */
+    settingsArgs?: pulumi.Input<{[key: string]: any} | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+    /**
+     * Device type
+     */
+    type?: pulumi.Input<enums.DeviceType | undefined>;
+}
+
+/**
+ * LabVmDrive
+ */
+export interface LabVmDriveArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * Description
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
+     */
+    disksize?: pulumi.Input<number | undefined>;
+    /**
+     * Whether the drive is enabled
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * Drive interface
+     */
+    interface?: pulumi.Input<enums.DriveInterface | undefined>;
+    /**
+     * Media type (changing it replaces the drive)
+     */
+    media?: pulumi.Input<enums.DriveMedia | undefined>;
+    /**
+     * Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)
+     */
+    mediaSource?: pulumi.Input<string | undefined>;
+    /**
+     * Drive name
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * Preferred storage tier, 1 to 5
+     */
+    preferredTier?: pulumi.Input<number | undefined>;
+    /**
+     * Read-only drive
+     */
+    readonly?: pulumi.Input<boolean | undefined>;
+    /**
+     * Override the media source's default tier
+     */
+    showPt?: pulumi.Input<boolean | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+}
+/**
+ * labVmDriveArgsProvideDefaults sets the appropriate defaults for LabVmDriveArgs
+ */
+export function labVmDriveArgsProvideDefaults(val: LabVmDriveArgs): LabVmDriveArgs {
+    return {
+        ...val,
+        interface: (val.interface) ?? "virtio-scsi",
+        media: (val.media) ?? "disk",
+    };
+}
+
+/**
+ * LabVmNic
+ */
+export interface LabVmNicArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * Description
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Whether the NIC is enabled (default true)
+     */
+    enabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * NIC model
+     */
+    interface?: pulumi.Input<enums.NicInterface | undefined>;
+    /**
+     * IP address
+     */
+    ipaddress?: pulumi.Input<string | undefined>;
+    /**
+     * MAC address (lowercase); generated by the platform when unset
+     */
+    macaddress?: pulumi.Input<string | undefined>;
+    /**
+     * NIC name
+     */
+    name?: pulumi.Input<string | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+    /**
+     * Vnet key; default: the copy's vnet
+     */
+    vnet?: pulumi.Input<string | undefined>;
+}
+/**
+ * labVmNicArgsProvideDefaults sets the appropriate defaults for LabVmNicArgs
+ */
+export function labVmNicArgsProvideDefaults(val: LabVmNicArgs): LabVmNicArgs {
+    return {
+        ...val,
+        enabled: (val.enabled) ?? true,
+        interface: (val.interface) ?? "virtio",
+    };
+}
+
+/**
+ * Other fields of every copy's vnet (named as the copy)
+ */
+export interface LabVnetArgs {
+    /**
+     * Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+     */
+    adopt?: pulumi.Input<boolean | string | undefined>;
+    /**
+     * Options passed to the network's services; dnsmasq holds an array of strings
+     */
+    advancedOptions?: pulumi.Input<inputs.LabVnetAdvancedOptionsArgs | undefined>;
+    /**
+     * Description
+     */
+    description?: pulumi.Input<string | undefined>;
+    /**
+     * Serve DHCP
+     */
+    dhcpEnabled?: pulumi.Input<boolean | undefined>;
+    /**
+     * DNS servers, comma separated
+     */
+    dnslist?: pulumi.Input<string | undefined>;
+    /**
+     * Layer-2 type
+     */
+    layer2Type?: pulumi.Input<enums.VnetLayer2Type | undefined>;
+    /**
+     * MTU
+     */
+    mtu?: pulumi.Input<number | undefined>;
+    /**
+     * Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+     */
+    powerState?: pulumi.Input<enums.VirtualMachinePowerState | undefined>;
+    /**
+     * Rate limit, in rateLimitType units
+     */
+    rateLimit?: pulumi.Input<number | undefined>;
+    /**
+     * Rate-limit burst
+     */
+    rateLimitBurst?: pulumi.Input<number | undefined>;
+    /**
+     * Unit of rateLimit
+     */
+    rateLimitType?: pulumi.Input<enums.VnetRateLimitType | undefined>;
+    /**
+     * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+     */
+    timeouts?: pulumi.Input<inputs.TimeoutsArgs | undefined>;
+    /**
+     * Network type
+     */
+    type?: pulumi.Input<enums.VnetType | undefined>;
+}
+
+/**
+ * Options passed to the network's services; dnsmasq holds an array of strings
+ */
+export interface LabVnetAdvancedOptionsArgs {
+    /**
+     * dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1")
+     */
+    dnsmasq?: pulumi.Input<pulumi.Input<string>[] | undefined>;
+}
+
+/**
  * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
  */
 export interface TimeoutsArgs {

@@ -99,6 +99,108 @@ export interface GetVolumeFilesResultEntriesItem {
 }
 
 /**
+ * What the lab declares for one copy
+ */
+export interface LabCopy {
+    /**
+     * The copy's API key (with apiKey)
+     */
+    apiKey?: outputs.LabCopyApiKey;
+    /**
+     * The copy's name
+     */
+    name: string;
+    /**
+     * The copy's number
+     */
+    number: number;
+    /**
+     * The copy's user (with user)
+     */
+    user?: outputs.LabCopyUser;
+    /**
+     * The copy's VMs, by their name in the template
+     */
+    vms: {[key: string]: outputs.LabCopyVm};
+    /**
+     * The copy's vnet
+     */
+    vnet: outputs.LabCopyVnet;
+}
+
+/**
+ * A copy's API key
+ */
+export interface LabCopyApiKey {
+    /**
+     * API key key
+     */
+    id: string;
+    /**
+     * The key's secret
+     */
+    secret: string;
+}
+
+/**
+ * A copy's user
+ */
+export interface LabCopyUser {
+    /**
+     * User key
+     */
+    id: string;
+    /**
+     * Its name (the copy's)
+     */
+    name: string;
+}
+
+/**
+ * A copy's VM
+ */
+export interface LabCopyVm {
+    /**
+     * VM key
+     */
+    id: string;
+    /**
+     * Its machine's key
+     */
+    machineKey: string;
+    /**
+     * Its name on the platform (<copy>-<vm>)
+     */
+    name: string;
+    /**
+     * Its power state as declared (absent when not managed)
+     */
+    powerState?: string;
+    /**
+     * Its reset snapshot's key (with resetSnapshot)
+     */
+    snapshot?: string;
+}
+
+/**
+ * A copy's vnet
+ */
+export interface LabCopyVnet {
+    /**
+     * Vnet key
+     */
+    id: string;
+    /**
+     * Its name (the copy's)
+     */
+    name: string;
+    /**
+     * Its network (CIDR)
+     */
+    network: string;
+}
+
+/**
  * Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
  */
 export interface Timeouts {

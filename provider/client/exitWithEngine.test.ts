@@ -18,12 +18,12 @@ describe("the provider process exits when its engine goes away", () => {
     expect(exits).toEqual([1]);
   });
 
-  test("the plugin door's process (dist/provider/plugin/main.js <engine address>) watches its engine too", async () => {
+  test("the plugin door's process (dist/plugin/main.js <engine address>) watches its engine too", async () => {
     const engine = net.createServer((s) => s.destroy());
     await new Promise<void>((r) => engine.listen(0, "127.0.0.1", r));
     const port = (engine.address() as net.AddressInfo).port;
     const exits: number[] = [];
-    const watch = exitWithEngine(["node", "/x/dist/provider/plugin/main.js", `127.0.0.1:${port}`], {
+    const watch = exitWithEngine(["node", "/x/dist/plugin/main.js", `127.0.0.1:${port}`], {
       everyMs: 20,
       exit: (c) => exits.push(c),
     });

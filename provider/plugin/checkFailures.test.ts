@@ -43,11 +43,15 @@ async function engineLines(door: string, token: Token, news: Row): Promise<strin
   return failures.map((f) => engineLine(token, news, f));
 }
 
+/** The plugin door serves the Python and Go SDKs too: it adds their spellings of the input (sdkSpellings.ts). */
+const SDK_SPELLINGS: Record<string, (spellings: string) => string> = { plugin: (s) => ` (${s})`, dynamic: () => "" };
+
 describe.each(Object.keys(DOORS))("a refused input as the engine prints it, through the %s door", (door) => {
   test("an API key's IP entry that is neither an address nor a CIDR block: its path, then its value once", async () => {
     expect(await engineLines(door, "ApiKey", { name: "ci", ipAllowList: [{ address: "10.0.0.300" }] })).toEqual([
       "vplatform:index:ApiKey resource 'k' has a problem: ipAllowList[0].address: '10.0.0.300' is neither an IP address " +
-        "nor a CIDR block: write an address (10.0.0.5, 2001:db8::5) or a block (10.0.0.0/24, 2001:db8::/32)",
+        "nor a CIDR block: write an address (10.0.0.5, 2001:db8::5) or a block (10.0.0.0/24, 2001:db8::/32)" +
+        SDK_SPELLINGS[door]("Python: ip_allow_list[0].address, Go: IpAllowList[0].Address"),
     ]);
   });
 

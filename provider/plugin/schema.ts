@@ -9,14 +9,16 @@ export interface PackageSchema {
   config?: { variables?: Record<string, { secret?: boolean }> };
 }
 
-/** The package's schema.json (generated from the zod schemas), from the installed package root. */
-export function loadSchema(): { text: string; schema: PackageSchema } {
+/** The installed package's root: the first directory above this module with schema.json and package.json. */
+export function packageRoot(): string {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
-    const file = path.join(dir, "schema.json");
-    if (fs.existsSync(file) && fs.existsSync(path.join(dir, "package.json"))) {
-      const text = fs.readFileSync(file, "utf8");
-      return { text, schema: JSON.parse(text) as PackageSchema };
-    }
+    if (fs.existsSync(path.join(dir, "schema.json")) && fs.existsSync(path.join(dir, "package.json"))) return dir;
     if (path.dirname(dir) === dir) throw new Error(`vplatform: schema.json not found above ${__dirname}`);
   }
+}
+
+/** The package's schema.json (generated from the zod schemas), from the installed package root. */
+export function loadSchema(): { text: string; schema: PackageSchema } {
+  const text = fs.readFileSync(path.join(packageRoot(), "schema.json"), "utf8");
+  return { text, schema: JSON.parse(text) as PackageSchema };
 }

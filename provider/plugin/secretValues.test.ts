@@ -6,6 +6,7 @@ import { noChange } from "../plan/diff";
 import type { PlatformApi, Row } from "../reconcile/platform";
 import { defineResource } from "../resources/framework/defineResource";
 import { apiField } from "../schemas/common";
+import { annotateSecrets, withoutSecrets } from "./secretValues";
 import { VplatformProvider } from "./vplatformProvider";
 
 const sealed = (value: unknown) => ({ [specialSigKey]: specialSecretSig, value });
@@ -64,5 +65,31 @@ describe("the plugin answers the declared secrets wrapped, and nothing else", ()
       spy.mockRestore();
     }
     expect(lines).toEqual([expect.stringMatching(/^vplatform: Locker 1: code is write-only: .*declare it/)]);
+  });
+});
+
+describe("secrets as the engine would keep them for a plugin that accepts none (the plugin accepts them, to construct components)", () => {
+  test("the resources are handed plain values, however deep the secret", () => {
+    expect(withoutSecrets({ name: "n", code: sealed("c"), list: [sealed(1), { deep: sealed(true) }] })).toEqual({
+      name: "n",
+      code: "c",
+      list: [1, { deep: true }],
+    });
+  });
+
+  test("an answer is secret where the input of its name held a secret, objects property by property", () => {
+    const ins = { code: sealed("c"), name: "n", nested: { a: sealed("x"), b: "y" }, list: [sealed(1)] };
+    const outs = { code: "c", name: "n", nested: { a: "x", b: "y" }, list: [1], extra: "e" };
+    expect(annotateSecrets(outs, ins)).toEqual({
+      code: sealed("c"),
+      name: "n",
+      nested: { a: sealed("x"), b: "y" },
+      list: sealed([1]),
+      extra: "e",
+    });
+  });
+
+  test("an answer already secret stays as it is, and nothing is added that the answer does not have", () => {
+    expect(annotateSecrets({ key: sealed("k") }, { key: sealed("k"), gone: sealed(1) })).toEqual({ key: sealed("k") });
   });
 });

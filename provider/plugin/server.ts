@@ -4,7 +4,7 @@ import * as provider from "@pulumi/pulumi/provider";
 import type { CheckFailure } from "../resources/framework/checkInputs";
 import { dropHostErrorEchoesOnce } from "../resources/framework/hostErrorEcho";
 import { engineAddressIn, sendConsoleToEngine } from "../client/engineLog";
-import { VplatformProvider } from "./vplatformProvider";
+import { type ComponentConstruct, VplatformProvider } from "./vplatformProvider";
 
 // biome-ignore lint/suspicious/noExplicitAny: a gRPC request of any of the provider protocol's messages
 type Call = { request: any };
@@ -24,10 +24,10 @@ const structproto = sdkDependency("google-protobuf/google/protobuf/struct_pb");
  * the timeout (customTimeouts) of create/update/delete. These three are added
  * to the service it registers; every other method is the SDK's own.
  */
-export async function serve(args: string[]): Promise<void> {
+export async function serve(args: string[], components: Record<string, ComponentConstruct> = {}): Promise<void> {
   dropHostErrorEchoesOnce();
   const timeouts = new AsyncLocalStorage<number>();
-  const plugin = new VplatformProvider(() => timeouts.getStore() ?? 0);
+  const plugin = new VplatformProvider(() => timeouts.getStore() ?? 0, undefined, undefined, undefined, components);
   const grpc = sdkDependency("@grpc/grpc-js");
   const addService = grpc.Server.prototype.addService;
   grpc.Server.prototype.addService = function (service: unknown, impl: ServiceImpl) {
@@ -54,8 +54,10 @@ function extendService(impl: ServiceImpl, plugin: VplatformProvider, timeouts: A
       return callback(err);
     }
     const resp = new provproto.ConfigureResponse();
-    // Plain values in, and the engine keeps the secret bit of each property by name.
-    resp.setAcceptsecrets(false);
+    // Secrets in, as the engine requires of a plugin that constructs components (the provider unwraps them and
+    // answers the secrets the engine would have kept); a component's inputs keep the outputs inside them.
+    resp.setAcceptsecrets(true);
+    resp.setAcceptoutputs(true);
     resp.setAcceptresources(false);
     callback(undefined, resp);
   };

@@ -10,13 +10,18 @@ import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/framework/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "../client/engineLog";
-import { asSecrets } from "./secretValues";
+import { annotateSecrets, asSecrets, withoutSecrets } from "./secretValues";
 import { RESOURCE_LIST, type Resource } from "../resources";
 import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
 import { DYNAMIC_PROVIDER_KEY, dynamicProviderSource } from "./dynamicSdkState";
+import { withSdkSpellings } from "./sdkSpellings";
 
 type Settings = Record<string, unknown>;
+type ComponentOptions = Parameters<NonNullable<provider.Provider["construct"]>>[3];
+
+/** A component's Construct: its children registered with the engine, its URN and outputs answered. */
+export type ComponentConstruct = (name: string, inputs: Settings, options: ComponentOptions) => Promise<provider.ConstructResult>;
 
 const withoutMarker = ({ [MARKER_INPUT]: _marker, ...outs }: Settings): Settings => outs;
 
@@ -43,6 +48,8 @@ export class VplatformProvider implements provider.Provider {
     private readonly apiFromSettings: (get: (key: string) => string | undefined) => PlatformApi = platformApiFromConfig,
     /** The resources served: the declared ones (the dynamic resources' operations, through a second door). */
     served: readonly Resource[] = RESOURCE_LIST,
+    /** The components it constructs, by type (the SDK's vp.Lab: plugin/main.ts). */
+    private readonly components: Readonly<Record<string, ComponentConstruct>> = {},
   ) {
     this.schema = loaded.text;
     this.version = loaded.schema.version;
@@ -79,16 +86,24 @@ export class VplatformProvider implements provider.Provider {
     }
   }
 
-  /** `olds`: the last run's inputs, so an unchanged machine key is not verified again. */
+  /**
+   * `olds`: the last run's inputs, so an unchanged machine key is not verified again. Every operation takes plain
+   * values and answers with the secrets the engine would keep for a plugin that accepts none (secretValues.ts).
+   */
   check(urn: string, olds: Settings | undefined, news: Settings): Promise<provider.CheckResult> {
-    return this.run(urn, undefined, async (ops, session) => {
-      const checked = await ops.check(session, news, olds ?? {});
-      return { ...checked, inputs: asSecrets(checked.inputs, ops.secretProperties) };
+    return this.run(urn, undefined, async (ops, session, resource) => {
+      const checked = await ops.check(session, withoutSecrets(news), withoutSecrets(olds ?? {}));
+      const inputs = Object.keys(resource.inputs.shape);
+      return {
+        ...checked,
+        inputs: annotateSecrets(asSecrets(checked.inputs, ops.secretProperties), news),
+        ...(checked.failures && { failures: checked.failures.map((f) => withSdkSpellings(f, inputs)) }),
+      };
     });
   }
 
   diff(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.DiffResult> {
-    return this.run(urn, undefined, (ops) => ops.diff(id, olds, news));
+    return this.run(urn, undefined, (ops) => ops.diff(id, withoutSecrets(olds), withoutSecrets(news)));
   }
 
   /**
@@ -96,16 +111,18 @@ export class VplatformProvider implements provider.Provider {
    * the same in every run, so a later `up` finds the row of a create whose answer was lost. It is not
    * recorded: schema.json declares no such property.
    */
-  async create(urn: string, inputs: Settings): Promise<provider.CreateResult> {
+  async create(urn: string, secretInputs: Settings): Promise<provider.CreateResult> {
+    const inputs = withoutSecrets(secretInputs);
     const given = inputs[MARKER_INPUT] !== undefined;
+    const secrets = (ops: ResourceOperations, outs: Settings) => annotateSecrets(asSecrets(outs, ops.secretProperties), secretInputs);
     return this.run(urn, this.deadline("create"), async (ops, session) => {
       try {
         const created = await ops.create(session, given ? inputs : { ...inputs, [MARKER_INPUT]: stableMarker(urn) });
-        return { ...created, outs: asSecrets(given ? created.outs : withoutMarker(created.outs), ops.secretProperties) };
+        return { ...created, outs: secrets(ops, given ? created.outs : withoutMarker(created.outs)) };
       } catch (err) {
         if (err instanceof PartialCreateError) {
           if (!given) delete err.properties[MARKER_INPUT];
-          Object.assign(err.properties, asSecrets(err.properties, ops.secretProperties));
+          Object.assign(err.properties, secrets(ops, err.properties));
         }
         throw err;
       }
@@ -119,32 +136,47 @@ export class VplatformProvider implements provider.Provider {
   read(id: string, urn: string, props?: Settings): Promise<provider.ReadResult> {
     const imported = props === undefined || Object.keys(props).length === 0;
     return this.run(urn, undefined, async (ops, session, { dynamicFile }) => {
-      const live = await ops.read(session, id, props ?? {});
-      const outs = asSecrets(live.props, ops.secretProperties);
+      const live = await ops.read(session, id, withoutSecrets(props ?? {}));
+      const outs = annotateSecrets(asSecrets(live.props, ops.secretProperties), props);
       return {
         ...live,
         props: imported && live.props ? { ...outs, [DYNAMIC_PROVIDER_KEY]: dynamicProviderSource(dynamicFile) } : outs,
-        inputs: asSecrets(live.inputs, ops.secretProperties),
+        inputs: annotateSecrets(asSecrets(live.inputs, ops.secretProperties), props),
       };
     });
   }
 
   async update(id: string, urn: string, olds: Settings, news: Settings): Promise<provider.UpdateResult> {
     return this.run(urn, this.deadline("update"), async (ops, session) => ({
-      outs: asSecrets(await ops.update(session, id, olds, news), ops.secretProperties),
+      outs: annotateSecrets(
+        asSecrets(await ops.update(session, id, withoutSecrets(olds), withoutSecrets(news)), ops.secretProperties),
+        news,
+      ),
     }));
   }
 
   delete(id: string, urn: string, props: Settings): Promise<void> {
-    return this.run(urn, this.deadline("delete"), (ops, session) => ops.delete(session, id, props));
+    return this.run(urn, this.deadline("delete"), (ops, session) => ops.delete(session, id, withoutSecrets(props)));
+  }
+
+  /** A component (vplatform:index:Lab): declared by the SDK, whose construct the plugin's entry point hands in. */
+  construct(name: string, type: string, inputs: Settings, options: ComponentOptions): Promise<provider.ConstructResult> {
+    const component = this.components[type];
+    if (!component)
+      return Promise.reject(
+        new Error(
+          `vplatform: unknown component type '${type}' (this provider constructs ${Object.keys(this.components).join(", ") || "none"})`,
+        ),
+      );
+    return component(name, inputs, options);
   }
 
   /** The look-ups (`vplatform:index:getVnet`, ...): the SDK's functions, run by this instance's session. */
   async invoke(token: string, inputs: Settings): Promise<provider.InvokeResult> {
     const fn = this.functions.get(resourceName(this.pkg, token) ?? "");
     if (!fn) throw new Error(`vplatform: unknown function '${token}' (this provider serves ${this.functionNames.join(", ")})`);
-    const checked = checkLookupArgs(fn, inputs);
-    if (checked.failures) return { failures: checked.failures };
+    const checked = checkLookupArgs(fn, withoutSecrets(inputs));
+    if (checked.failures) return { failures: checked.failures.map((f) => withSdkSpellings(f, Object.keys(fn.args.shape))) };
     if (!this.session) throw new Error(`vplatform: ${fn.name}: the provider was not configured`);
     return { outputs: await runLookup(fn, this.session, checked.args) };
   }

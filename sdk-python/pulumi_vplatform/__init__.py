@@ -25,6 +25,7 @@ from .get_virtual_machine import *
 from .get_vnet import *
 from .get_volume_files import *
 from .group import *
+from .lab import *
 from .nic import *
 from .permission import *
 from .provider import *
@@ -59,6 +60,7 @@ _utilities.register(
    "vplatform:index:Drive": "Drive",
    "vplatform:index:EventTrigger": "EventTrigger",
    "vplatform:index:Group": "Group",
+   "vplatform:index:Lab": "Lab",
    "vplatform:index:Nic": "Nic",
    "vplatform:index:Permission": "Permission",
    "vplatform:index:Schedule": "Schedule",

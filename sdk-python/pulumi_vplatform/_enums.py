@@ -13,6 +13,7 @@ __all__ = [
     'DriveMedia',
     'DrivePowerCyclePolicy',
     'GetVolumeFilesResultEntriesItemType',
+    'LabAccessHardware',
     'NicInterface',
     'NicPowerCyclePolicy',
     'ScheduleDaysItem',
@@ -121,6 +122,15 @@ class GetVolumeFilesResultEntriesItemType(_builtins.str, Enum):
     """
     FILE = "file"
     DIRECTORY = "directory"
+
+
+@pulumi.type_token("vplatform:index:LabAccessHardware")
+class LabAccessHardware(_builtins.str, Enum):
+    """
+    What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+    """
+    READ = "read"
+    CHANGE = "change"
 
 
 @pulumi.type_token("vplatform:index:NicInterface")

@@ -20,6 +20,36 @@ __all__ = [
     'ApiKeyIpAllowListItemArgsDict',
     'ApiKeyIpDenyListItemArgs',
     'ApiKeyIpDenyListItemArgsDict',
+    'LabAccessArgs',
+    'LabAccessArgsDict',
+    'LabApiKeyArgs',
+    'LabApiKeyArgsDict',
+    'LabApiKeyIpAllowListItemArgs',
+    'LabApiKeyIpAllowListItemArgsDict',
+    'LabApiKeyIpDenyListItemArgs',
+    'LabApiKeyIpDenyListItemArgsDict',
+    'LabCalendarArgs',
+    'LabCalendarArgsDict',
+    'LabCalendarSessionArgs',
+    'LabCalendarSessionArgsDict',
+    'LabUserArgs',
+    'LabUserArgsDict',
+    'LabVmArgs',
+    'LabVmArgsDict',
+    'LabVmCloneFromArgs',
+    'LabVmCloneFromArgsDict',
+    'LabVmCloudinitFileArgs',
+    'LabVmCloudinitFileArgsDict',
+    'LabVmDeviceArgs',
+    'LabVmDeviceArgsDict',
+    'LabVmDriveArgs',
+    'LabVmDriveArgsDict',
+    'LabVmNicArgs',
+    'LabVmNicArgsDict',
+    'LabVnetArgs',
+    'LabVnetArgsDict',
+    'LabVnetAdvancedOptionsArgs',
+    'LabVnetAdvancedOptionsArgsDict',
     'TimeoutsArgs',
     'TimeoutsArgsDict',
     'VirtualMachineCloneFromArgs',
@@ -140,6 +170,2640 @@ class ApiKeyIpDenyListItemArgs:
     @enabled.setter
     def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
         pulumi.set(self, "enabled", value)
+
+
+class LabAccessArgsDict(TypedDict):
+    """
+    What each copy's user may do on its own copy beyond running its VMs
+    """
+    hardware: NotRequired[pulumi.Input[Optional['LabAccessHardware']]]
+    """
+    What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+    """
+
+@pulumi.input_type
+class LabAccessArgs:
+    def __init__(__self__, *,
+                 hardware: pulumi.Input[Optional['LabAccessHardware']] = None):
+        """
+        What each copy's user may do on its own copy beyond running its VMs
+
+        :param pulumi.Input['LabAccessHardware'] hardware: What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+        """
+        if hardware is not None:
+            pulumi.set(__self__, "hardware", hardware)
+
+    @_builtins.property
+    @pulumi.getter
+    def hardware(self) -> pulumi.Input[Optional['LabAccessHardware']]:
+        """
+        What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+        """
+        return pulumi.get(self, "hardware")
+
+    @hardware.setter
+    def hardware(self, value: pulumi.Input[Optional['LabAccessHardware']]):
+        pulumi.set(self, "hardware", value)
+
+
+class LabApiKeyArgsDict(TypedDict):
+    """
+    One API key per copy, of the copy's user (<copy>-key); its secret is a stack output
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description
+    """
+    expires: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire)
+    """
+    ip_allow_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpAllowListItemArgsDict']]]]]
+    """
+    Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed
+    """
+    ip_deny_list: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpDenyListItemArgsDict']]]]]
+    """
+    These addresses cannot authenticate with the key, unless the allow list has them
+    """
+    rotation: NotRequired[Any]
+    """
+    Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+
+@pulumi.input_type
+class LabApiKeyArgs:
+    def __init__(__self__, *,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 expires: pulumi.Input[Optional[_builtins.str]] = None,
+                 ip_allow_list: pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpAllowListItemArgs']]]] = None,
+                 ip_deny_list: pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpDenyListItemArgs']]]] = None,
+                 rotation: Optional[Any] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+        """
+        One API key per copy, of the copy's user (<copy>-key); its secret is a stack output
+
+        :param pulumi.Input[_builtins.str] description: Description
+        :param pulumi.Input[_builtins.str] expires: Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire)
+        :param pulumi.Input[Sequence[pulumi.Input['LabApiKeyIpAllowListItemArgs']]] ip_allow_list: Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed
+        :param pulumi.Input[Sequence[pulumi.Input['LabApiKeyIpDenyListItemArgs']]] ip_deny_list: These addresses cannot authenticate with the key, unless the allow list has them
+        :param Any rotation: Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        if description is None:
+            description = ''
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if expires is None:
+            expires = 'never'
+        if expires is not None:
+            pulumi.set(__self__, "expires", expires)
+        if ip_allow_list is not None:
+            pulumi.set(__self__, "ip_allow_list", ip_allow_list)
+        if ip_deny_list is not None:
+            pulumi.set(__self__, "ip_deny_list", ip_deny_list)
+        if rotation is not None:
+            pulumi.set(__self__, "rotation", rotation)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def expires(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Expiry: an ISO date, or "never" (the spec's Set Date / Never Expire)
+        """
+        return pulumi.get(self, "expires")
+
+    @expires.setter
+    def expires(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "expires", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ipAllowList")
+    def ip_allow_list(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpAllowListItemArgs']]]]:
+        """
+        Only these addresses can authenticate with the key (empty: any address); an address on both lists is allowed
+        """
+        return pulumi.get(self, "ip_allow_list")
+
+    @ip_allow_list.setter
+    def ip_allow_list(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpAllowListItemArgs']]]]):
+        pulumi.set(self, "ip_allow_list", value)
+
+    @_builtins.property
+    @pulumi.getter(name="ipDenyList")
+    def ip_deny_list(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpDenyListItemArgs']]]]:
+        """
+        These addresses cannot authenticate with the key, unless the allow list has them
+        """
+        return pulumi.get(self, "ip_deny_list")
+
+    @ip_deny_list.setter
+    def ip_deny_list(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabApiKeyIpDenyListItemArgs']]]]):
+        pulumi.set(self, "ip_deny_list", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def rotation(self) -> Optional[Any]:
+        """
+        Changing this value (e.g. to a date) replaces the key: a new key and secret are created before the old key is deleted
+        """
+        return pulumi.get(self, "rotation")
+
+    @rotation.setter
+    def rotation(self, value: Optional[Any]):
+        pulumi.set(self, "rotation", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+
+class LabApiKeyIpAllowListItemArgsDict(TypedDict):
+    """
+    LabApiKeyIpAllowListItem
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the entry applies (a disabled entry is kept in the program, not sent)
+    """
+
+@pulumi.input_type
+class LabApiKeyIpAllowListItemArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        LabApiKeyIpAllowListItem
+
+        :param pulumi.Input[_builtins.str] address: An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+        :param pulumi.Input[_builtins.bool] enabled: Whether the entry applies (a disabled entry is kept in the program, not sent)
+        """
+        pulumi.set(__self__, "address", address)
+        if enabled is None:
+            enabled = True
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the entry applies (a disabled entry is kept in the program, not sent)
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+
+class LabApiKeyIpDenyListItemArgsDict(TypedDict):
+    """
+    LabApiKeyIpDenyListItem
+    """
+    address: pulumi.Input[_builtins.str]
+    """
+    An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the entry applies (a disabled entry is kept in the program, not sent)
+    """
+
+@pulumi.input_type
+class LabApiKeyIpDenyListItemArgs:
+    def __init__(__self__, *,
+                 address: pulumi.Input[_builtins.str],
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None):
+        """
+        LabApiKeyIpDenyListItem
+
+        :param pulumi.Input[_builtins.str] address: An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+        :param pulumi.Input[_builtins.bool] enabled: Whether the entry applies (a disabled entry is kept in the program, not sent)
+        """
+        pulumi.set(__self__, "address", address)
+        if enabled is None:
+            enabled = True
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+
+    @_builtins.property
+    @pulumi.getter
+    def address(self) -> pulumi.Input[_builtins.str]:
+        """
+        An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)
+        """
+        return pulumi.get(self, "address")
+
+    @address.setter
+    def address(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "address", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the entry applies (a disabled entry is kept in the program, not sent)
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+
+class LabCalendarArgsDict(TypedDict):
+    """
+    Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules
+    """
+    ends: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The term's end (2027-05-14: the end of that day): VMs power off, keys expire
+    """
+    sessions: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabCalendarSessionArgsDict']]]]]
+    starts: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    First day of sessions (2027-01-11); default: from creation
+    """
+    time_zone: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IANA time zone of the sessions and dates (default UTC)
+    """
+
+@pulumi.input_type
+class LabCalendarArgs:
+    def __init__(__self__, *,
+                 ends: pulumi.Input[Optional[_builtins.str]] = None,
+                 sessions: pulumi.Input[Optional[Sequence[pulumi.Input['LabCalendarSessionArgs']]]] = None,
+                 starts: pulumi.Input[Optional[_builtins.str]] = None,
+                 time_zone: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Class hours (weekly sessions in a time zone) and the term's end, run by the platform's own schedules
+
+        :param pulumi.Input[_builtins.str] ends: The term's end (2027-05-14: the end of that day): VMs power off, keys expire
+        :param pulumi.Input[_builtins.str] starts: First day of sessions (2027-01-11); default: from creation
+        :param pulumi.Input[_builtins.str] time_zone: IANA time zone of the sessions and dates (default UTC)
+        """
+        if ends is not None:
+            pulumi.set(__self__, "ends", ends)
+        if sessions is not None:
+            pulumi.set(__self__, "sessions", sessions)
+        if starts is not None:
+            pulumi.set(__self__, "starts", starts)
+        if time_zone is not None:
+            pulumi.set(__self__, "time_zone", time_zone)
+
+    @_builtins.property
+    @pulumi.getter
+    def ends(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The term's end (2027-05-14: the end of that day): VMs power off, keys expire
+        """
+        return pulumi.get(self, "ends")
+
+    @ends.setter
+    def ends(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ends", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sessions(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabCalendarSessionArgs']]]]:
+        return pulumi.get(self, "sessions")
+
+    @sessions.setter
+    def sessions(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabCalendarSessionArgs']]]]):
+        pulumi.set(self, "sessions", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def starts(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        First day of sessions (2027-01-11); default: from creation
+        """
+        return pulumi.get(self, "starts")
+
+    @starts.setter
+    def starts(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "starts", value)
+
+    @_builtins.property
+    @pulumi.getter(name="timeZone")
+    def time_zone(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IANA time zone of the sessions and dates (default UTC)
+        """
+        return pulumi.get(self, "time_zone")
+
+    @time_zone.setter
+    def time_zone(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "time_zone", value)
+
+
+class LabCalendarSessionArgsDict(TypedDict):
+    """
+    LabCalendarSession
+    """
+    days: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]
+    """
+    Weekdays: monday … sunday
+    """
+    start: pulumi.Input[_builtins.str]
+    """
+    Local time "HH:MM" the copies power on
+    """
+    stop: pulumi.Input[_builtins.str]
+    """
+    Local time "HH:MM" they power off, later the same day (24:00 at the latest)
+    """
+
+@pulumi.input_type
+class LabCalendarSessionArgs:
+    def __init__(__self__, *,
+                 days: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]],
+                 start: pulumi.Input[_builtins.str],
+                 stop: pulumi.Input[_builtins.str]):
+        """
+        LabCalendarSession
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] days: Weekdays: monday … sunday
+        :param pulumi.Input[_builtins.str] start: Local time "HH:MM" the copies power on
+        :param pulumi.Input[_builtins.str] stop: Local time "HH:MM" they power off, later the same day (24:00 at the latest)
+        """
+        pulumi.set(__self__, "days", days)
+        pulumi.set(__self__, "start", start)
+        pulumi.set(__self__, "stop", stop)
+
+    @_builtins.property
+    @pulumi.getter
+    def days(self) -> pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]:
+        """
+        Weekdays: monday … sunday
+        """
+        return pulumi.get(self, "days")
+
+    @days.setter
+    def days(self, value: pulumi.Input[Sequence[pulumi.Input[_builtins.str]]]):
+        pulumi.set(self, "days", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def start(self) -> pulumi.Input[_builtins.str]:
+        """
+        Local time "HH:MM" the copies power on
+        """
+        return pulumi.get(self, "start")
+
+    @start.setter
+    def start(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "start", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def stop(self) -> pulumi.Input[_builtins.str]:
+        """
+        Local time "HH:MM" they power off, later the same day (24:00 at the latest)
+        """
+        return pulumi.get(self, "stop")
+
+    @stop.setter
+    def stop(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "stop", value)
+
+
+class LabUserArgsDict(TypedDict):
+    """
+    One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    beyond_copy: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    The role reaches beyond the copy (every copy, or the platform), and that is meant
+    """
+    display_name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name shown in the platform's interface
+    """
+    email: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    E-mail address
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the user can log in (with a password or an API key)
+    """
+    password: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Password (secret, write-only: sent to the platform, never read back; a change is sent again)
+    """
+    role: NotRequired[pulumi.Input[Optional['UserRole']]]
+    """
+    The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+
+@pulumi.input_type
+class LabUserArgs:
+    def __init__(__self__, *,
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 beyond_copy: pulumi.Input[Optional[_builtins.bool]] = None,
+                 display_name: pulumi.Input[Optional[_builtins.str]] = None,
+                 email: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 password: pulumi.Input[Optional[_builtins.str]] = None,
+                 role: pulumi.Input[Optional['UserRole']] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+        """
+        One user per copy, named as the copy, with grants on its own copy only: its VMs (read, power, restore, console) and vnet (read)
+
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input[_builtins.bool] beyond_copy: The role reaches beyond the copy (every copy, or the platform), and that is meant
+        :param pulumi.Input[_builtins.str] display_name: Name shown in the platform's interface
+        :param pulumi.Input[_builtins.str] email: E-mail address
+        :param pulumi.Input[_builtins.bool] enabled: Whether the user can log in (with a password or an API key)
+        :param pulumi.Input[_builtins.str] password: Password (secret, write-only: sent to the platform, never read back; a change is sent again)
+        :param pulumi.Input['UserRole'] role: The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if beyond_copy is not None:
+            pulumi.set(__self__, "beyond_copy", beyond_copy)
+        if display_name is not None:
+            pulumi.set(__self__, "display_name", display_name)
+        if email is not None:
+            pulumi.set(__self__, "email", email)
+        if enabled is None:
+            enabled = True
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if password is not None:
+            pulumi.set(__self__, "password", password)
+        if role is not None:
+            pulumi.set(__self__, "role", role)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="beyondCopy")
+    def beyond_copy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The role reaches beyond the copy (every copy, or the platform), and that is meant
+        """
+        return pulumi.get(self, "beyond_copy")
+
+    @beyond_copy.setter
+    def beyond_copy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "beyond_copy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="displayName")
+    def display_name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name shown in the platform's interface
+        """
+        return pulumi.get(self, "display_name")
+
+    @display_name.setter
+    def display_name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "display_name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def email(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        E-mail address
+        """
+        return pulumi.get(self, "email")
+
+    @email.setter
+    def email(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "email", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the user can log in (with a password or an API key)
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def password(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Password (secret, write-only: sent to the platform, never read back; a change is sent again)
+        """
+        return pulumi.get(self, "password")
+
+    @password.setter
+    def password(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "password", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def role(self) -> pulumi.Input[Optional['UserRole']]:
+        """
+        The copy's user's role; default none: it reaches its own copy only, through grants. Any other reaches beyond the copy
+        """
+        return pulumi.get(self, "role")
+
+    @role.setter
+    def role(self, value: pulumi.Input[Optional['UserRole']]):
+        pulumi.set(self, "role", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+
+class LabVmArgsDict(TypedDict):
+    """
+    LabVm
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    VM name, unique on the platform (renames in place)
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    allow_export: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow exporting the VM
+    """
+    allow_hotplug: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
+    """
+    boot_delay: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Boot delay (seconds)
+    """
+    boot_order: NotRequired[pulumi.Input[Optional['VirtualMachineBootOrder']]]
+    """
+    Boot order
+    """
+    clone_from: NotRequired[pulumi.Input[Optional['LabVmCloneFromArgsDict']]]
+    """
+    Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+    """
+    cloudinit_datasource: NotRequired[pulumi.Input[Optional['VirtualMachineCloudinitDatasource']]]
+    """
+    Cloud-init datasource
+    """
+    cloudinit_files: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabVmCloudinitFileArgsDict']]]]]
+    """
+    Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
+    """
+    cluster: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Cluster key to create the VM in
+    """
+    console: NotRequired[pulumi.Input[Optional['VirtualMachineConsole']]]
+    """
+    Console type (applies at next start)
+    """
+    console_pass_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Require a console password
+    """
+    console_pass_hash: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Hash of the console password (empty string when unused)
+    """
+    cpu_cores: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    CPU cores (default 1; a change needs a power cycle)
+    """
+    cpu_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    CPU type (needs a power cycle)
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description
+    """
+    devices: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDeviceArgsDict']]]]]
+    """
+    The VM's passthrough devices
+    """
+    disable_hypervisor: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Hide the hypervisor from the guest (needs a power cycle)
+    """
+    drives: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDriveArgsDict']]]]]
+    """
+    The VM's drives (each copy's VM gets its own)
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the VM is enabled
+    """
+    exclusive_hardware: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+    """
+    guest_agent: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Enable the guest agent (applies at next start)
+    """
+    machine_type: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
+    """
+    migration_method: NotRequired[pulumi.Input[Optional['VirtualMachineMigrationMethod']]]
+    """
+    Migration method
+    """
+    nested_virtualization: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Nested virtualization (needs a power cycle)
+    """
+    nics: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input['LabVmNicArgsDict']]]]]
+    """
+    The VM's NICs; one without vnet is on the copy's vnet
+    """
+    note: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    The VM's note (set through note_actions)
+    """
+    on_power_loss: NotRequired[pulumi.Input[Optional['VirtualMachineOnPowerLoss']]]
+    """
+    What the VM does after a power loss
+    """
+    os_family: NotRequired[pulumi.Input[Optional['VirtualMachineOsFamily']]]
+    """
+    Guest OS family
+    """
+    power_cycle_policy: NotRequired[pulumi.Input[Optional['VirtualMachinePowerCyclePolicy']]]
+    """
+    What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.
+    """
+    power_cycle_timeout: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Platform power-cycle timeout (seconds)
+    """
+    power_state: NotRequired[pulumi.Input[Optional['VirtualMachinePowerState']]]
+    """
+    Applied once its hardware is attached (a VmPower); left out, the VM's power is not managed
+    """
+    ram: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    RAM in MB, 512–1048576 (default 1024; a change needs a power cycle)
+    """
+    rtc_base: NotRequired[pulumi.Input[Optional['VirtualMachineRtcBase']]]
+    """
+    Real-time clock base
+    """
+    secure_boot: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Secure boot; requires uefi (needs a power cycle)
+    """
+    serial_port: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Serial port
+    """
+    show_advanced: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Show advanced options
+    """
+    sound: NotRequired[pulumi.Input[Optional['VirtualMachineSound']]]
+    """
+    Sound card
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+    uefi: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    UEFI firmware (needs a power cycle)
+    """
+    usb_legacy: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Legacy USB controller
+    """
+    usb_tablet: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    USB tablet device
+    """
+    video: NotRequired[pulumi.Input[Optional['VirtualMachineVideo']]]
+    """
+    Video card (applies at next start)
+    """
+
+@pulumi.input_type
+class LabVmArgs:
+    def __init__(__self__, *,
+                 name: pulumi.Input[_builtins.str],
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 allow_export: pulumi.Input[Optional[_builtins.bool]] = None,
+                 allow_hotplug: pulumi.Input[Optional[_builtins.bool]] = None,
+                 boot_delay: pulumi.Input[Optional[_builtins.int]] = None,
+                 boot_order: pulumi.Input[Optional['VirtualMachineBootOrder']] = None,
+                 clone_from: pulumi.Input[Optional['LabVmCloneFromArgs']] = None,
+                 cloudinit_datasource: pulumi.Input[Optional['VirtualMachineCloudinitDatasource']] = None,
+                 cloudinit_files: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmCloudinitFileArgs']]]] = None,
+                 cluster: pulumi.Input[Optional[_builtins.str]] = None,
+                 console: pulumi.Input[Optional['VirtualMachineConsole']] = None,
+                 console_pass_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 console_pass_hash: pulumi.Input[Optional[_builtins.str]] = None,
+                 cpu_cores: pulumi.Input[Optional[_builtins.int]] = None,
+                 cpu_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 devices: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDeviceArgs']]]] = None,
+                 disable_hypervisor: pulumi.Input[Optional[_builtins.bool]] = None,
+                 drives: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDriveArgs']]]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 exclusive_hardware: pulumi.Input[Optional[_builtins.bool]] = None,
+                 guest_agent: pulumi.Input[Optional[_builtins.bool]] = None,
+                 machine_type: pulumi.Input[Optional[_builtins.str]] = None,
+                 migration_method: pulumi.Input[Optional['VirtualMachineMigrationMethod']] = None,
+                 nested_virtualization: pulumi.Input[Optional[_builtins.bool]] = None,
+                 nics: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmNicArgs']]]] = None,
+                 note: pulumi.Input[Optional[_builtins.str]] = None,
+                 on_power_loss: pulumi.Input[Optional['VirtualMachineOnPowerLoss']] = None,
+                 os_family: pulumi.Input[Optional['VirtualMachineOsFamily']] = None,
+                 power_cycle_policy: pulumi.Input[Optional['VirtualMachinePowerCyclePolicy']] = None,
+                 power_cycle_timeout: pulumi.Input[Optional[_builtins.int]] = None,
+                 power_state: pulumi.Input[Optional['VirtualMachinePowerState']] = None,
+                 ram: pulumi.Input[Optional[_builtins.int]] = None,
+                 rtc_base: pulumi.Input[Optional['VirtualMachineRtcBase']] = None,
+                 secure_boot: pulumi.Input[Optional[_builtins.bool]] = None,
+                 serial_port: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_advanced: pulumi.Input[Optional[_builtins.bool]] = None,
+                 sound: pulumi.Input[Optional['VirtualMachineSound']] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 uefi: pulumi.Input[Optional[_builtins.bool]] = None,
+                 usb_legacy: pulumi.Input[Optional[_builtins.bool]] = None,
+                 usb_tablet: pulumi.Input[Optional[_builtins.bool]] = None,
+                 video: pulumi.Input[Optional['VirtualMachineVideo']] = None):
+        """
+        LabVm
+
+        :param pulumi.Input[_builtins.str] name: VM name, unique on the platform (renames in place)
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input[_builtins.bool] allow_export: Allow exporting the VM
+        :param pulumi.Input[_builtins.bool] allow_hotplug: Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
+        :param pulumi.Input[_builtins.int] boot_delay: Boot delay (seconds)
+        :param pulumi.Input['VirtualMachineBootOrder'] boot_order: Boot order
+        :param pulumi.Input['LabVmCloneFromArgs'] clone_from: Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+        :param pulumi.Input['VirtualMachineCloudinitDatasource'] cloudinit_datasource: Cloud-init datasource
+        :param pulumi.Input[Sequence[pulumi.Input['LabVmCloudinitFileArgs']]] cloudinit_files: Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
+        :param pulumi.Input[_builtins.str] cluster: Cluster key to create the VM in
+        :param pulumi.Input['VirtualMachineConsole'] console: Console type (applies at next start)
+        :param pulumi.Input[_builtins.bool] console_pass_enabled: Require a console password
+        :param pulumi.Input[_builtins.str] console_pass_hash: Hash of the console password (empty string when unused)
+        :param pulumi.Input[_builtins.int] cpu_cores: CPU cores (default 1; a change needs a power cycle)
+        :param pulumi.Input[_builtins.str] cpu_type: CPU type (needs a power cycle)
+        :param pulumi.Input[_builtins.str] description: Description
+        :param pulumi.Input[Sequence[pulumi.Input['LabVmDeviceArgs']]] devices: The VM's passthrough devices
+        :param pulumi.Input[_builtins.bool] disable_hypervisor: Hide the hypervisor from the guest (needs a power cycle)
+        :param pulumi.Input[Sequence[pulumi.Input['LabVmDriveArgs']]] drives: The VM's drives (each copy's VM gets its own)
+        :param pulumi.Input[_builtins.bool] enabled: Whether the VM is enabled
+        :param pulumi.Input[_builtins.bool] exclusive_hardware: The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+        :param pulumi.Input[_builtins.bool] guest_agent: Enable the guest agent (applies at next start)
+        :param pulumi.Input[_builtins.str] machine_type: Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
+        :param pulumi.Input['VirtualMachineMigrationMethod'] migration_method: Migration method
+        :param pulumi.Input[_builtins.bool] nested_virtualization: Nested virtualization (needs a power cycle)
+        :param pulumi.Input[Sequence[pulumi.Input['LabVmNicArgs']]] nics: The VM's NICs; one without vnet is on the copy's vnet
+        :param pulumi.Input[_builtins.str] note: The VM's note (set through note_actions)
+        :param pulumi.Input['VirtualMachineOnPowerLoss'] on_power_loss: What the VM does after a power loss
+        :param pulumi.Input['VirtualMachineOsFamily'] os_family: Guest OS family
+        :param pulumi.Input['VirtualMachinePowerCyclePolicy'] power_cycle_policy: What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.
+        :param pulumi.Input[_builtins.int] power_cycle_timeout: Platform power-cycle timeout (seconds)
+        :param pulumi.Input['VirtualMachinePowerState'] power_state: Applied once its hardware is attached (a VmPower); left out, the VM's power is not managed
+        :param pulumi.Input[_builtins.int] ram: RAM in MB, 512–1048576 (default 1024; a change needs a power cycle)
+        :param pulumi.Input['VirtualMachineRtcBase'] rtc_base: Real-time clock base
+        :param pulumi.Input[_builtins.bool] secure_boot: Secure boot; requires uefi (needs a power cycle)
+        :param pulumi.Input[_builtins.bool] serial_port: Serial port
+        :param pulumi.Input[_builtins.bool] show_advanced: Show advanced options
+        :param pulumi.Input['VirtualMachineSound'] sound: Sound card
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input[_builtins.bool] uefi: UEFI firmware (needs a power cycle)
+        :param pulumi.Input[_builtins.bool] usb_legacy: Legacy USB controller
+        :param pulumi.Input[_builtins.bool] usb_tablet: USB tablet device
+        :param pulumi.Input['VirtualMachineVideo'] video: Video card (applies at next start)
+        """
+        pulumi.set(__self__, "name", name)
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if allow_export is not None:
+            pulumi.set(__self__, "allow_export", allow_export)
+        if allow_hotplug is not None:
+            pulumi.set(__self__, "allow_hotplug", allow_hotplug)
+        if boot_delay is not None:
+            pulumi.set(__self__, "boot_delay", boot_delay)
+        if boot_order is not None:
+            pulumi.set(__self__, "boot_order", boot_order)
+        if clone_from is not None:
+            pulumi.set(__self__, "clone_from", clone_from)
+        if cloudinit_datasource is not None:
+            pulumi.set(__self__, "cloudinit_datasource", cloudinit_datasource)
+        if cloudinit_files is not None:
+            pulumi.set(__self__, "cloudinit_files", cloudinit_files)
+        if cluster is not None:
+            pulumi.set(__self__, "cluster", cluster)
+        if console is not None:
+            pulumi.set(__self__, "console", console)
+        if console_pass_enabled is not None:
+            pulumi.set(__self__, "console_pass_enabled", console_pass_enabled)
+        if console_pass_hash is not None:
+            pulumi.set(__self__, "console_pass_hash", console_pass_hash)
+        if cpu_cores is not None:
+            pulumi.set(__self__, "cpu_cores", cpu_cores)
+        if cpu_type is not None:
+            pulumi.set(__self__, "cpu_type", cpu_type)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if devices is not None:
+            pulumi.set(__self__, "devices", devices)
+        if disable_hypervisor is not None:
+            pulumi.set(__self__, "disable_hypervisor", disable_hypervisor)
+        if drives is not None:
+            pulumi.set(__self__, "drives", drives)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if exclusive_hardware is not None:
+            pulumi.set(__self__, "exclusive_hardware", exclusive_hardware)
+        if guest_agent is not None:
+            pulumi.set(__self__, "guest_agent", guest_agent)
+        if machine_type is not None:
+            pulumi.set(__self__, "machine_type", machine_type)
+        if migration_method is not None:
+            pulumi.set(__self__, "migration_method", migration_method)
+        if nested_virtualization is not None:
+            pulumi.set(__self__, "nested_virtualization", nested_virtualization)
+        if nics is not None:
+            pulumi.set(__self__, "nics", nics)
+        if note is not None:
+            pulumi.set(__self__, "note", note)
+        if on_power_loss is not None:
+            pulumi.set(__self__, "on_power_loss", on_power_loss)
+        if os_family is not None:
+            pulumi.set(__self__, "os_family", os_family)
+        if power_cycle_policy is None:
+            power_cycle_policy = 'restart'
+        if power_cycle_policy is not None:
+            pulumi.set(__self__, "power_cycle_policy", power_cycle_policy)
+        if power_cycle_timeout is not None:
+            pulumi.set(__self__, "power_cycle_timeout", power_cycle_timeout)
+        if power_state is not None:
+            pulumi.set(__self__, "power_state", power_state)
+        if ram is not None:
+            pulumi.set(__self__, "ram", ram)
+        if rtc_base is not None:
+            pulumi.set(__self__, "rtc_base", rtc_base)
+        if secure_boot is not None:
+            pulumi.set(__self__, "secure_boot", secure_boot)
+        if serial_port is not None:
+            pulumi.set(__self__, "serial_port", serial_port)
+        if show_advanced is not None:
+            pulumi.set(__self__, "show_advanced", show_advanced)
+        if sound is not None:
+            pulumi.set(__self__, "sound", sound)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+        if uefi is not None:
+            pulumi.set(__self__, "uefi", uefi)
+        if usb_legacy is not None:
+            pulumi.set(__self__, "usb_legacy", usb_legacy)
+        if usb_tablet is not None:
+            pulumi.set(__self__, "usb_tablet", usb_tablet)
+        if video is not None:
+            pulumi.set(__self__, "video", video)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        VM name, unique on the platform (renames in place)
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowExport")
+    def allow_export(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow exporting the VM
+        """
+        return pulumi.get(self, "allow_export")
+
+    @allow_export.setter
+    def allow_export(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_export", value)
+
+    @_builtins.property
+    @pulumi.getter(name="allowHotplug")
+    def allow_hotplug(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Allow hot-add/hot-remove of drives and NICs (and CPU changes while running)
+        """
+        return pulumi.get(self, "allow_hotplug")
+
+    @allow_hotplug.setter
+    def allow_hotplug(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "allow_hotplug", value)
+
+    @_builtins.property
+    @pulumi.getter(name="bootDelay")
+    def boot_delay(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Boot delay (seconds)
+        """
+        return pulumi.get(self, "boot_delay")
+
+    @boot_delay.setter
+    def boot_delay(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "boot_delay", value)
+
+    @_builtins.property
+    @pulumi.getter(name="bootOrder")
+    def boot_order(self) -> pulumi.Input[Optional['VirtualMachineBootOrder']]:
+        """
+        Boot order
+        """
+        return pulumi.get(self, "boot_order")
+
+    @boot_order.setter
+    def boot_order(self, value: pulumi.Input[Optional['VirtualMachineBootOrder']]):
+        pulumi.set(self, "boot_order", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cloneFrom")
+    def clone_from(self) -> pulumi.Input[Optional['LabVmCloneFromArgs']]:
+        """
+        Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+        """
+        return pulumi.get(self, "clone_from")
+
+    @clone_from.setter
+    def clone_from(self, value: pulumi.Input[Optional['LabVmCloneFromArgs']]):
+        pulumi.set(self, "clone_from", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cloudinitDatasource")
+    def cloudinit_datasource(self) -> pulumi.Input[Optional['VirtualMachineCloudinitDatasource']]:
+        """
+        Cloud-init datasource
+        """
+        return pulumi.get(self, "cloudinit_datasource")
+
+    @cloudinit_datasource.setter
+    def cloudinit_datasource(self, value: pulumi.Input[Optional['VirtualMachineCloudinitDatasource']]):
+        pulumi.set(self, "cloudinit_datasource", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cloudinitFiles")
+    def cloudinit_files(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabVmCloudinitFileArgs']]]]:
+        """
+        Cloud-init files (name, contents): sent with the VM at creation, kept in sync afterwards (cloud-init reads them at boot); files not listed are removed
+        """
+        return pulumi.get(self, "cloudinit_files")
+
+    @cloudinit_files.setter
+    def cloudinit_files(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmCloudinitFileArgs']]]]):
+        pulumi.set(self, "cloudinit_files", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def cluster(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Cluster key to create the VM in
+        """
+        return pulumi.get(self, "cluster")
+
+    @cluster.setter
+    def cluster(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cluster", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def console(self) -> pulumi.Input[Optional['VirtualMachineConsole']]:
+        """
+        Console type (applies at next start)
+        """
+        return pulumi.get(self, "console")
+
+    @console.setter
+    def console(self, value: pulumi.Input[Optional['VirtualMachineConsole']]):
+        pulumi.set(self, "console", value)
+
+    @_builtins.property
+    @pulumi.getter(name="consolePassEnabled")
+    def console_pass_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Require a console password
+        """
+        return pulumi.get(self, "console_pass_enabled")
+
+    @console_pass_enabled.setter
+    def console_pass_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "console_pass_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="consolePassHash")
+    def console_pass_hash(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Hash of the console password (empty string when unused)
+        """
+        return pulumi.get(self, "console_pass_hash")
+
+    @console_pass_hash.setter
+    def console_pass_hash(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "console_pass_hash", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuCores")
+    def cpu_cores(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        CPU cores (default 1; a change needs a power cycle)
+        """
+        return pulumi.get(self, "cpu_cores")
+
+    @cpu_cores.setter
+    def cpu_cores(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "cpu_cores", value)
+
+    @_builtins.property
+    @pulumi.getter(name="cpuType")
+    def cpu_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        CPU type (needs a power cycle)
+        """
+        return pulumi.get(self, "cpu_type")
+
+    @cpu_type.setter
+    def cpu_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cpu_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def devices(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDeviceArgs']]]]:
+        """
+        The VM's passthrough devices
+        """
+        return pulumi.get(self, "devices")
+
+    @devices.setter
+    def devices(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDeviceArgs']]]]):
+        pulumi.set(self, "devices", value)
+
+    @_builtins.property
+    @pulumi.getter(name="disableHypervisor")
+    def disable_hypervisor(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Hide the hypervisor from the guest (needs a power cycle)
+        """
+        return pulumi.get(self, "disable_hypervisor")
+
+    @disable_hypervisor.setter
+    def disable_hypervisor(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "disable_hypervisor", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def drives(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDriveArgs']]]]:
+        """
+        The VM's drives (each copy's VM gets its own)
+        """
+        return pulumi.get(self, "drives")
+
+    @drives.setter
+    def drives(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmDriveArgs']]]]):
+        pulumi.set(self, "drives", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the VM is enabled
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter(name="exclusiveHardware")
+    def exclusive_hardware(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        The VM has only the drives and NICs its program declares (and those it had when made or adopted: a clone's copies): one added elsewhere (a student's NIC, on any network) is drift at refresh, and the next update removes it
+        """
+        return pulumi.get(self, "exclusive_hardware")
+
+    @exclusive_hardware.setter
+    def exclusive_hardware(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "exclusive_hardware", value)
+
+    @_builtins.property
+    @pulumi.getter(name="guestAgent")
+    def guest_agent(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Enable the guest agent (applies at next start)
+        """
+        return pulumi.get(self, "guest_agent")
+
+    @guest_agent.setter
+    def guest_agent(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "guest_agent", value)
+
+    @_builtins.property
+    @pulumi.getter(name="machineType")
+    def machine_type(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Machine type: pc, q35, pc-i440fx-<version> or pc-q35-<version> (q35 ≡ pc-q35-*, pc ≡ pc-i440fx-*)
+        """
+        return pulumi.get(self, "machine_type")
+
+    @machine_type.setter
+    def machine_type(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "machine_type", value)
+
+    @_builtins.property
+    @pulumi.getter(name="migrationMethod")
+    def migration_method(self) -> pulumi.Input[Optional['VirtualMachineMigrationMethod']]:
+        """
+        Migration method
+        """
+        return pulumi.get(self, "migration_method")
+
+    @migration_method.setter
+    def migration_method(self, value: pulumi.Input[Optional['VirtualMachineMigrationMethod']]):
+        pulumi.set(self, "migration_method", value)
+
+    @_builtins.property
+    @pulumi.getter(name="nestedVirtualization")
+    def nested_virtualization(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Nested virtualization (needs a power cycle)
+        """
+        return pulumi.get(self, "nested_virtualization")
+
+    @nested_virtualization.setter
+    def nested_virtualization(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "nested_virtualization", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def nics(self) -> pulumi.Input[Optional[Sequence[pulumi.Input['LabVmNicArgs']]]]:
+        """
+        The VM's NICs; one without vnet is on the copy's vnet
+        """
+        return pulumi.get(self, "nics")
+
+    @nics.setter
+    def nics(self, value: pulumi.Input[Optional[Sequence[pulumi.Input['LabVmNicArgs']]]]):
+        pulumi.set(self, "nics", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def note(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        The VM's note (set through note_actions)
+        """
+        return pulumi.get(self, "note")
+
+    @note.setter
+    def note(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "note", value)
+
+    @_builtins.property
+    @pulumi.getter(name="onPowerLoss")
+    def on_power_loss(self) -> pulumi.Input[Optional['VirtualMachineOnPowerLoss']]:
+        """
+        What the VM does after a power loss
+        """
+        return pulumi.get(self, "on_power_loss")
+
+    @on_power_loss.setter
+    def on_power_loss(self, value: pulumi.Input[Optional['VirtualMachineOnPowerLoss']]):
+        pulumi.set(self, "on_power_loss", value)
+
+    @_builtins.property
+    @pulumi.getter(name="osFamily")
+    def os_family(self) -> pulumi.Input[Optional['VirtualMachineOsFamily']]:
+        """
+        Guest OS family
+        """
+        return pulumi.get(self, "os_family")
+
+    @os_family.setter
+    def os_family(self, value: pulumi.Input[Optional['VirtualMachineOsFamily']]):
+        pulumi.set(self, "os_family", value)
+
+    @_builtins.property
+    @pulumi.getter(name="powerCyclePolicy")
+    def power_cycle_policy(self) -> pulumi.Input[Optional['VirtualMachinePowerCyclePolicy']]:
+        """
+        What to do when a change needs a power cycle of a running VM: restart (graceful shutdown, forced after timeouts.gracefulShutdown, apply, power on) or refuse with an error.
+        """
+        return pulumi.get(self, "power_cycle_policy")
+
+    @power_cycle_policy.setter
+    def power_cycle_policy(self, value: pulumi.Input[Optional['VirtualMachinePowerCyclePolicy']]):
+        pulumi.set(self, "power_cycle_policy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="powerCycleTimeout")
+    def power_cycle_timeout(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Platform power-cycle timeout (seconds)
+        """
+        return pulumi.get(self, "power_cycle_timeout")
+
+    @power_cycle_timeout.setter
+    def power_cycle_timeout(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "power_cycle_timeout", value)
+
+    @_builtins.property
+    @pulumi.getter(name="powerState")
+    def power_state(self) -> pulumi.Input[Optional['VirtualMachinePowerState']]:
+        """
+        Applied once its hardware is attached (a VmPower); left out, the VM's power is not managed
+        """
+        return pulumi.get(self, "power_state")
+
+    @power_state.setter
+    def power_state(self, value: pulumi.Input[Optional['VirtualMachinePowerState']]):
+        pulumi.set(self, "power_state", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ram(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        RAM in MB, 512–1048576 (default 1024; a change needs a power cycle)
+        """
+        return pulumi.get(self, "ram")
+
+    @ram.setter
+    def ram(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "ram", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rtcBase")
+    def rtc_base(self) -> pulumi.Input[Optional['VirtualMachineRtcBase']]:
+        """
+        Real-time clock base
+        """
+        return pulumi.get(self, "rtc_base")
+
+    @rtc_base.setter
+    def rtc_base(self, value: pulumi.Input[Optional['VirtualMachineRtcBase']]):
+        pulumi.set(self, "rtc_base", value)
+
+    @_builtins.property
+    @pulumi.getter(name="secureBoot")
+    def secure_boot(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Secure boot; requires uefi (needs a power cycle)
+        """
+        return pulumi.get(self, "secure_boot")
+
+    @secure_boot.setter
+    def secure_boot(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "secure_boot", value)
+
+    @_builtins.property
+    @pulumi.getter(name="serialPort")
+    def serial_port(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Serial port
+        """
+        return pulumi.get(self, "serial_port")
+
+    @serial_port.setter
+    def serial_port(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "serial_port", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showAdvanced")
+    def show_advanced(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Show advanced options
+        """
+        return pulumi.get(self, "show_advanced")
+
+    @show_advanced.setter
+    def show_advanced(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_advanced", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def sound(self) -> pulumi.Input[Optional['VirtualMachineSound']]:
+        """
+        Sound card
+        """
+        return pulumi.get(self, "sound")
+
+    @sound.setter
+    def sound(self, value: pulumi.Input[Optional['VirtualMachineSound']]):
+        pulumi.set(self, "sound", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def uefi(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        UEFI firmware (needs a power cycle)
+        """
+        return pulumi.get(self, "uefi")
+
+    @uefi.setter
+    def uefi(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "uefi", value)
+
+    @_builtins.property
+    @pulumi.getter(name="usbLegacy")
+    def usb_legacy(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Legacy USB controller
+        """
+        return pulumi.get(self, "usb_legacy")
+
+    @usb_legacy.setter
+    def usb_legacy(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "usb_legacy", value)
+
+    @_builtins.property
+    @pulumi.getter(name="usbTablet")
+    def usb_tablet(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        USB tablet device
+        """
+        return pulumi.get(self, "usb_tablet")
+
+    @usb_tablet.setter
+    def usb_tablet(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "usb_tablet", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def video(self) -> pulumi.Input[Optional['VirtualMachineVideo']]:
+        """
+        Video card (applies at next start)
+        """
+        return pulumi.get(self, "video")
+
+    @video.setter
+    def video(self, value: pulumi.Input[Optional['VirtualMachineVideo']]):
+        pulumi.set(self, "video", value)
+
+
+class LabVmCloneFromArgsDict(TypedDict):
+    """
+    Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+    """
+    cluster: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Target cluster key
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description of the clone operation
+    """
+    preserve_device_uuids: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Keep the template's device UUIDs
+    """
+    preserve_macs: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Keep the template's MAC addresses (may cause network conflicts)
+    """
+    quiesce: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Quiesce the guest file systems while cloning
+    """
+    snapshot: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+    """
+    vm: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Name of a VM of the template (that copy's VM is cloned), or a VM key (or give snapshot)
+    """
+
+@pulumi.input_type
+class LabVmCloneFromArgs:
+    def __init__(__self__, *,
+                 cluster: pulumi.Input[Optional[_builtins.str]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 preserve_device_uuids: pulumi.Input[Optional[_builtins.bool]] = None,
+                 preserve_macs: pulumi.Input[Optional[_builtins.bool]] = None,
+                 quiesce: pulumi.Input[Optional[_builtins.bool]] = None,
+                 snapshot: pulumi.Input[Optional[_builtins.str]] = None,
+                 vm: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        Clone a VM (the template's, or one by its key) or a VM snapshot (snapshot: its key) instead of making an empty VM
+
+        :param pulumi.Input[_builtins.str] cluster: Target cluster key
+        :param pulumi.Input[_builtins.str] description: Description of the clone operation
+        :param pulumi.Input[_builtins.bool] preserve_device_uuids: Keep the template's device UUIDs
+        :param pulumi.Input[_builtins.bool] preserve_macs: Keep the template's MAC addresses (may cause network conflicts)
+        :param pulumi.Input[_builtins.bool] quiesce: Quiesce the guest file systems while cloning
+        :param pulumi.Input[_builtins.str] snapshot: Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        :param pulumi.Input[_builtins.str] vm: Name of a VM of the template (that copy's VM is cloned), or a VM key (or give snapshot)
+        """
+        if cluster is not None:
+            pulumi.set(__self__, "cluster", cluster)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if preserve_device_uuids is not None:
+            pulumi.set(__self__, "preserve_device_uuids", preserve_device_uuids)
+        if preserve_macs is not None:
+            pulumi.set(__self__, "preserve_macs", preserve_macs)
+        if quiesce is not None:
+            pulumi.set(__self__, "quiesce", quiesce)
+        if snapshot is not None:
+            pulumi.set(__self__, "snapshot", snapshot)
+        if vm is not None:
+            pulumi.set(__self__, "vm", vm)
+
+    @_builtins.property
+    @pulumi.getter
+    def cluster(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Target cluster key
+        """
+        return pulumi.get(self, "cluster")
+
+    @cluster.setter
+    def cluster(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "cluster", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description of the clone operation
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preserveDeviceUuids")
+    def preserve_device_uuids(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Keep the template's device UUIDs
+        """
+        return pulumi.get(self, "preserve_device_uuids")
+
+    @preserve_device_uuids.setter
+    def preserve_device_uuids(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "preserve_device_uuids", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preserveMacs")
+    def preserve_macs(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Keep the template's MAC addresses (may cause network conflicts)
+        """
+        return pulumi.get(self, "preserve_macs")
+
+    @preserve_macs.setter
+    def preserve_macs(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "preserve_macs", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def quiesce(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Quiesce the guest file systems while cloning
+        """
+        return pulumi.get(self, "quiesce")
+
+    @quiesce.setter
+    def quiesce(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "quiesce", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def snapshot(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of a VM snapshot (a VmSnapshot's id) to clone instead of a VM: the image stays as it was when the snapshot was taken
+        """
+        return pulumi.get(self, "snapshot")
+
+    @snapshot.setter
+    def snapshot(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "snapshot", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vm(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Name of a VM of the template (that copy's VM is cloned), or a VM key (or give snapshot)
+        """
+        return pulumi.get(self, "vm")
+
+    @vm.setter
+    def vm(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vm", value)
+
+
+class LabVmCloudinitFileArgsDict(TypedDict):
+    """
+    LabVmCloudinitFile
+    """
+    contents: pulumi.Input[_builtins.str]
+    """
+    File contents (at most 64 KiB)
+    """
+    name: pulumi.Input[_builtins.str]
+    """
+    File name, e.g. /user-data
+    """
+
+@pulumi.input_type
+class LabVmCloudinitFileArgs:
+    def __init__(__self__, *,
+                 contents: pulumi.Input[_builtins.str],
+                 name: pulumi.Input[_builtins.str]):
+        """
+        LabVmCloudinitFile
+
+        :param pulumi.Input[_builtins.str] contents: File contents (at most 64 KiB)
+        :param pulumi.Input[_builtins.str] name: File name, e.g. /user-data
+        """
+        pulumi.set(__self__, "contents", contents)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def contents(self) -> pulumi.Input[_builtins.str]:
+        """
+        File contents (at most 64 KiB)
+        """
+        return pulumi.get(self, "contents")
+
+    @contents.setter
+    def contents(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "contents", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[_builtins.str]:
+        """
+        File name, e.g. /user-data
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "name", value)
+
+
+class LabVmDeviceArgsDict(TypedDict):
+    """
+    LabVmDevice
+    """
+    resource_group: pulumi.Input[_builtins.str]
+    """
+    UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the device is enabled
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Device name
+    """
+    optional: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Start the VM even when the device is unavailable
+    """
+    settings_args: NotRequired[pulumi.Input[Optional[Mapping[str, Any]]]]
+    """
+    Device-specific settings; {} for plain passthrough
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+    type: NotRequired[pulumi.Input[Optional['DeviceType']]]
+    """
+    Device type
+    """
+
+@pulumi.input_type
+class LabVmDeviceArgs:
+    def __init__(__self__, *,
+                 resource_group: pulumi.Input[_builtins.str],
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 optional: pulumi.Input[Optional[_builtins.bool]] = None,
+                 settings_args: pulumi.Input[Optional[Mapping[str, Any]]] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 type: pulumi.Input[Optional['DeviceType']] = None):
+        """
+        LabVmDevice
+
+        :param pulumi.Input[_builtins.str] resource_group: UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input[_builtins.bool] enabled: Whether the device is enabled
+        :param pulumi.Input[_builtins.str] name: Device name
+        :param pulumi.Input[_builtins.bool] optional: Start the VM even when the device is unavailable
+        :param pulumi.Input[Mapping[str, Any]] settings_args: Device-specific settings; {} for plain passthrough
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input['DeviceType'] type: Device type
+        """
+        pulumi.set(__self__, "resource_group", resource_group)
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if optional is not None:
+            pulumi.set(__self__, "optional", optional)
+        if settings_args is not None:
+            pulumi.set(__self__, "settings_args", settings_args)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter(name="resourceGroup")
+    def resource_group(self) -> pulumi.Input[_builtins.str]:
+        """
+        UUID of the hardware resource group (GPU, PCI, USB); changing it replaces the device
+        """
+        return pulumi.get(self, "resource_group")
+
+    @resource_group.setter
+    def resource_group(self, value: pulumi.Input[_builtins.str]):
+        pulumi.set(self, "resource_group", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the device is enabled
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Device name
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def optional(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Start the VM even when the device is unavailable
+        """
+        return pulumi.get(self, "optional")
+
+    @optional.setter
+    def optional(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "optional", value)
+
+    @_builtins.property
+    @pulumi.getter(name="settingsArgs")
+    def settings_args(self) -> pulumi.Input[Optional[Mapping[str, Any]]]:
+        """
+        Device-specific settings; {} for plain passthrough
+        """
+        return pulumi.get(self, "settings_args")
+
+    @settings_args.setter
+    def settings_args(self, value: pulumi.Input[Optional[Mapping[str, Any]]]):
+        pulumi.set(self, "settings_args", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['DeviceType']]:
+        """
+        Device type
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['DeviceType']]):
+        pulumi.set(self, "type", value)
+
+
+class LabVmDriveArgsDict(TypedDict):
+    """
+    LabVmDrive
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description
+    """
+    disksize: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the drive is enabled
+    """
+    interface: NotRequired[pulumi.Input[Optional['DriveInterface']]]
+    """
+    Drive interface
+    """
+    media: NotRequired[pulumi.Input[Optional['DriveMedia']]]
+    """
+    Media type (changing it replaces the drive)
+    """
+    media_source: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Drive name
+    """
+    preferred_tier: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Preferred storage tier, 1 to 5
+    """
+    readonly: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Read-only drive
+    """
+    show_pt: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Override the media source's default tier
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+
+@pulumi.input_type
+class LabVmDriveArgs:
+    def __init__(__self__, *,
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 disksize: pulumi.Input[Optional[_builtins.int]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 interface: pulumi.Input[Optional['DriveInterface']] = None,
+                 media: pulumi.Input[Optional['DriveMedia']] = None,
+                 media_source: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 preferred_tier: pulumi.Input[Optional[_builtins.int]] = None,
+                 readonly: pulumi.Input[Optional[_builtins.bool]] = None,
+                 show_pt: pulumi.Input[Optional[_builtins.bool]] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None):
+        """
+        LabVmDrive
+
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input[_builtins.str] description: Description
+        :param pulumi.Input[_builtins.int] disksize: Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
+        :param pulumi.Input[_builtins.bool] enabled: Whether the drive is enabled
+        :param pulumi.Input['DriveInterface'] interface: Drive interface
+        :param pulumi.Input['DriveMedia'] media: Media type (changing it replaces the drive)
+        :param pulumi.Input[_builtins.str] media_source: Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)
+        :param pulumi.Input[_builtins.str] name: Drive name
+        :param pulumi.Input[_builtins.int] preferred_tier: Preferred storage tier, 1 to 5
+        :param pulumi.Input[_builtins.bool] readonly: Read-only drive
+        :param pulumi.Input[_builtins.bool] show_pt: Override the media source's default tier
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if disksize is not None:
+            pulumi.set(__self__, "disksize", disksize)
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if interface is None:
+            interface = 'virtio-scsi'
+        if interface is not None:
+            pulumi.set(__self__, "interface", interface)
+        if media is None:
+            media = 'disk'
+        if media is not None:
+            pulumi.set(__self__, "media", media)
+        if media_source is not None:
+            pulumi.set(__self__, "media_source", media_source)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if preferred_tier is not None:
+            pulumi.set(__self__, "preferred_tier", preferred_tier)
+        if readonly is not None:
+            pulumi.set(__self__, "readonly", readonly)
+        if show_pt is not None:
+            pulumi.set(__self__, "show_pt", show_pt)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def disksize(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Size in bytes, at least 1 MiB (20 GiB is 20 * 2 ** 30). Drives only grow: a smaller size REPLACES the drive (its data is lost)
+        """
+        return pulumi.get(self, "disksize")
+
+    @disksize.setter
+    def disksize(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "disksize", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the drive is enabled
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def interface(self) -> pulumi.Input[Optional['DriveInterface']]:
+        """
+        Drive interface
+        """
+        return pulumi.get(self, "interface")
+
+    @interface.setter
+    def interface(self, value: pulumi.Input[Optional['DriveInterface']]):
+        pulumi.set(self, "interface", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def media(self) -> pulumi.Input[Optional['DriveMedia']]:
+        """
+        Media type (changing it replaces the drive)
+        """
+        return pulumi.get(self, "media")
+
+    @media.setter
+    def media(self, value: pulumi.Input[Optional['DriveMedia']]):
+        pulumi.set(self, "media", value)
+
+    @_builtins.property
+    @pulumi.getter(name="mediaSource")
+    def media_source(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)
+        """
+        return pulumi.get(self, "media_source")
+
+    @media_source.setter
+    def media_source(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "media_source", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Drive name
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter(name="preferredTier")
+    def preferred_tier(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Preferred storage tier, 1 to 5
+        """
+        return pulumi.get(self, "preferred_tier")
+
+    @preferred_tier.setter
+    def preferred_tier(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "preferred_tier", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def readonly(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Read-only drive
+        """
+        return pulumi.get(self, "readonly")
+
+    @readonly.setter
+    def readonly(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "readonly", value)
+
+    @_builtins.property
+    @pulumi.getter(name="showPt")
+    def show_pt(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Override the media source's default tier
+        """
+        return pulumi.get(self, "show_pt")
+
+    @show_pt.setter
+    def show_pt(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "show_pt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+
+class LabVmNicArgsDict(TypedDict):
+    """
+    LabVmNic
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description
+    """
+    enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Whether the NIC is enabled (default true)
+    """
+    interface: NotRequired[pulumi.Input[Optional['NicInterface']]]
+    """
+    NIC model
+    """
+    ipaddress: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    IP address
+    """
+    macaddress: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    MAC address (lowercase); generated by the platform when unset
+    """
+    name: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    NIC name
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+    vnet: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Vnet key; default: the copy's vnet
+    """
+
+@pulumi.input_type
+class LabVmNicArgs:
+    def __init__(__self__, *,
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 interface: pulumi.Input[Optional['NicInterface']] = None,
+                 ipaddress: pulumi.Input[Optional[_builtins.str]] = None,
+                 macaddress: pulumi.Input[Optional[_builtins.str]] = None,
+                 name: pulumi.Input[Optional[_builtins.str]] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 vnet: pulumi.Input[Optional[_builtins.str]] = None):
+        """
+        LabVmNic
+
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input[_builtins.str] description: Description
+        :param pulumi.Input[_builtins.bool] enabled: Whether the NIC is enabled (default true)
+        :param pulumi.Input['NicInterface'] interface: NIC model
+        :param pulumi.Input[_builtins.str] ipaddress: IP address
+        :param pulumi.Input[_builtins.str] macaddress: MAC address (lowercase); generated by the platform when unset
+        :param pulumi.Input[_builtins.str] name: NIC name
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input[_builtins.str] vnet: Vnet key; default: the copy's vnet
+        """
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if enabled is None:
+            enabled = True
+        if enabled is not None:
+            pulumi.set(__self__, "enabled", enabled)
+        if interface is None:
+            interface = 'virtio'
+        if interface is not None:
+            pulumi.set(__self__, "interface", interface)
+        if ipaddress is not None:
+            pulumi.set(__self__, "ipaddress", ipaddress)
+        if macaddress is not None:
+            pulumi.set(__self__, "macaddress", macaddress)
+        if name is not None:
+            pulumi.set(__self__, "name", name)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+        if vnet is not None:
+            pulumi.set(__self__, "vnet", vnet)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Whether the NIC is enabled (default true)
+        """
+        return pulumi.get(self, "enabled")
+
+    @enabled.setter
+    def enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def interface(self) -> pulumi.Input[Optional['NicInterface']]:
+        """
+        NIC model
+        """
+        return pulumi.get(self, "interface")
+
+    @interface.setter
+    def interface(self, value: pulumi.Input[Optional['NicInterface']]):
+        pulumi.set(self, "interface", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def ipaddress(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        IP address
+        """
+        return pulumi.get(self, "ipaddress")
+
+    @ipaddress.setter
+    def ipaddress(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "ipaddress", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def macaddress(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        MAC address (lowercase); generated by the platform when unset
+        """
+        return pulumi.get(self, "macaddress")
+
+    @macaddress.setter
+    def macaddress(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "macaddress", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        NIC name
+        """
+        return pulumi.get(self, "name")
+
+    @name.setter
+    def name(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "name", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def vnet(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Vnet key; default: the copy's vnet
+        """
+        return pulumi.get(self, "vnet")
+
+    @vnet.setter
+    def vnet(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "vnet", value)
+
+
+class LabVnetArgsDict(TypedDict):
+    """
+    Other fields of every copy's vnet (named as the copy)
+    """
+    adopt: NotRequired[pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]]
+    """
+    Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+    """
+    advanced_options: NotRequired[pulumi.Input[Optional['LabVnetAdvancedOptionsArgsDict']]]
+    """
+    Options passed to the network's services; dnsmasq holds an array of strings
+    """
+    description: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    Description
+    """
+    dhcp_enabled: NotRequired[pulumi.Input[Optional[_builtins.bool]]]
+    """
+    Serve DHCP
+    """
+    dnslist: NotRequired[pulumi.Input[Optional[_builtins.str]]]
+    """
+    DNS servers, comma separated
+    """
+    layer2_type: NotRequired[pulumi.Input[Optional['VnetLayer2Type']]]
+    """
+    Layer-2 type
+    """
+    mtu: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    MTU
+    """
+    power_state: NotRequired[pulumi.Input[Optional['VirtualMachinePowerState']]]
+    """
+    Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+    """
+    rate_limit: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rate limit, in rateLimitType units
+    """
+    rate_limit_burst: NotRequired[pulumi.Input[Optional[_builtins.int]]]
+    """
+    Rate-limit burst
+    """
+    rate_limit_type: NotRequired[pulumi.Input[Optional['VnetRateLimitType']]]
+    """
+    Unit of rateLimit
+    """
+    timeouts: NotRequired[pulumi.Input[Optional['TimeoutsArgsDict']]]
+    """
+    Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+    """
+    type: NotRequired[pulumi.Input[Optional['VnetType']]]
+    """
+    Network type
+    """
+
+@pulumi.input_type
+class LabVnetArgs:
+    def __init__(__self__, *,
+                 adopt: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]] = None,
+                 advanced_options: pulumi.Input[Optional['LabVnetAdvancedOptionsArgs']] = None,
+                 description: pulumi.Input[Optional[_builtins.str]] = None,
+                 dhcp_enabled: pulumi.Input[Optional[_builtins.bool]] = None,
+                 dnslist: pulumi.Input[Optional[_builtins.str]] = None,
+                 layer2_type: pulumi.Input[Optional['VnetLayer2Type']] = None,
+                 mtu: pulumi.Input[Optional[_builtins.int]] = None,
+                 power_state: pulumi.Input[Optional['VirtualMachinePowerState']] = None,
+                 rate_limit: pulumi.Input[Optional[_builtins.int]] = None,
+                 rate_limit_burst: pulumi.Input[Optional[_builtins.int]] = None,
+                 rate_limit_type: pulumi.Input[Optional['VnetRateLimitType']] = None,
+                 timeouts: pulumi.Input[Optional['TimeoutsArgs']] = None,
+                 type: pulumi.Input[Optional['VnetType']] = None):
+        """
+        Other fields of every copy's vnet (named as the copy)
+
+        :param pulumi.Input[Union[_builtins.bool, _builtins.str]] adopt: Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        :param pulumi.Input['LabVnetAdvancedOptionsArgs'] advanced_options: Options passed to the network's services; dnsmasq holds an array of strings
+        :param pulumi.Input[_builtins.str] description: Description
+        :param pulumi.Input[_builtins.bool] dhcp_enabled: Serve DHCP
+        :param pulumi.Input[_builtins.str] dnslist: DNS servers, comma separated
+        :param pulumi.Input['VnetLayer2Type'] layer2_type: Layer-2 type
+        :param pulumi.Input[_builtins.int] mtu: MTU
+        :param pulumi.Input['VirtualMachinePowerState'] power_state: Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+        :param pulumi.Input[_builtins.int] rate_limit: Rate limit, in rateLimitType units
+        :param pulumi.Input[_builtins.int] rate_limit_burst: Rate-limit burst
+        :param pulumi.Input['VnetRateLimitType'] rate_limit_type: Unit of rateLimit
+        :param pulumi.Input['TimeoutsArgs'] timeouts: Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        :param pulumi.Input['VnetType'] type: Network type
+        """
+        if adopt is not None:
+            pulumi.set(__self__, "adopt", adopt)
+        if advanced_options is not None:
+            pulumi.set(__self__, "advanced_options", advanced_options)
+        if description is not None:
+            pulumi.set(__self__, "description", description)
+        if dhcp_enabled is not None:
+            pulumi.set(__self__, "dhcp_enabled", dhcp_enabled)
+        if dnslist is not None:
+            pulumi.set(__self__, "dnslist", dnslist)
+        if layer2_type is not None:
+            pulumi.set(__self__, "layer2_type", layer2_type)
+        if mtu is not None:
+            pulumi.set(__self__, "mtu", mtu)
+        if power_state is not None:
+            pulumi.set(__self__, "power_state", power_state)
+        if rate_limit is not None:
+            pulumi.set(__self__, "rate_limit", rate_limit)
+        if rate_limit_burst is not None:
+            pulumi.set(__self__, "rate_limit_burst", rate_limit_burst)
+        if rate_limit_type is not None:
+            pulumi.set(__self__, "rate_limit_type", rate_limit_type)
+        if timeouts is not None:
+            pulumi.set(__self__, "timeouts", timeouts)
+        if type is not None:
+            pulumi.set(__self__, "type", type)
+
+    @_builtins.property
+    @pulumi.getter
+    def adopt(self) -> pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]:
+        """
+        Take over an existing row instead of creating one: true finds it by name, a row key (e.g. "42") names it exactly. The row must match the declaration (differences are listed).
+        """
+        return pulumi.get(self, "adopt")
+
+    @adopt.setter
+    def adopt(self, value: pulumi.Input[Optional[Union[_builtins.bool, _builtins.str]]]):
+        pulumi.set(self, "adopt", value)
+
+    @_builtins.property
+    @pulumi.getter(name="advancedOptions")
+    def advanced_options(self) -> pulumi.Input[Optional['LabVnetAdvancedOptionsArgs']]:
+        """
+        Options passed to the network's services; dnsmasq holds an array of strings
+        """
+        return pulumi.get(self, "advanced_options")
+
+    @advanced_options.setter
+    def advanced_options(self, value: pulumi.Input[Optional['LabVnetAdvancedOptionsArgs']]):
+        pulumi.set(self, "advanced_options", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def description(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        Description
+        """
+        return pulumi.get(self, "description")
+
+    @description.setter
+    def description(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "description", value)
+
+    @_builtins.property
+    @pulumi.getter(name="dhcpEnabled")
+    def dhcp_enabled(self) -> pulumi.Input[Optional[_builtins.bool]]:
+        """
+        Serve DHCP
+        """
+        return pulumi.get(self, "dhcp_enabled")
+
+    @dhcp_enabled.setter
+    def dhcp_enabled(self, value: pulumi.Input[Optional[_builtins.bool]]):
+        pulumi.set(self, "dhcp_enabled", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def dnslist(self) -> pulumi.Input[Optional[_builtins.str]]:
+        """
+        DNS servers, comma separated
+        """
+        return pulumi.get(self, "dnslist")
+
+    @dnslist.setter
+    def dnslist(self, value: pulumi.Input[Optional[_builtins.str]]):
+        pulumi.set(self, "dnslist", value)
+
+    @_builtins.property
+    @pulumi.getter(name="layer2Type")
+    def layer2_type(self) -> pulumi.Input[Optional['VnetLayer2Type']]:
+        """
+        Layer-2 type
+        """
+        return pulumi.get(self, "layer2_type")
+
+    @layer2_type.setter
+    def layer2_type(self, value: pulumi.Input[Optional['VnetLayer2Type']]):
+        pulumi.set(self, "layer2_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def mtu(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        MTU
+        """
+        return pulumi.get(self, "mtu")
+
+    @mtu.setter
+    def mtu(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "mtu", value)
+
+    @_builtins.property
+    @pulumi.getter(name="powerState")
+    def power_state(self) -> pulumi.Input[Optional['VirtualMachinePowerState']]:
+        """
+        Desired power state: a network passes traffic only while it runs. Unset leaves power alone. Powered on with its pending changes applied; read back from the live status of its router.
+        """
+        return pulumi.get(self, "power_state")
+
+    @power_state.setter
+    def power_state(self, value: pulumi.Input[Optional['VirtualMachinePowerState']]):
+        pulumi.set(self, "power_state", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rateLimit")
+    def rate_limit(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rate limit, in rateLimitType units
+        """
+        return pulumi.get(self, "rate_limit")
+
+    @rate_limit.setter
+    def rate_limit(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rate_limit", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rateLimitBurst")
+    def rate_limit_burst(self) -> pulumi.Input[Optional[_builtins.int]]:
+        """
+        Rate-limit burst
+        """
+        return pulumi.get(self, "rate_limit_burst")
+
+    @rate_limit_burst.setter
+    def rate_limit_burst(self, value: pulumi.Input[Optional[_builtins.int]]):
+        pulumi.set(self, "rate_limit_burst", value)
+
+    @_builtins.property
+    @pulumi.getter(name="rateLimitType")
+    def rate_limit_type(self) -> pulumi.Input[Optional['VnetRateLimitType']]:
+        """
+        Unit of rateLimit
+        """
+        return pulumi.get(self, "rate_limit_type")
+
+    @rate_limit_type.setter
+    def rate_limit_type(self, value: pulumi.Input[Optional['VnetRateLimitType']]):
+        pulumi.set(self, "rate_limit_type", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def timeouts(self) -> pulumi.Input[Optional['TimeoutsArgs']]:
+        """
+        Per-operation time limits in seconds. The engine's customTimeouts never reach a dynamic provider; these do. Defaults: the spec's suggested client timeouts.
+        """
+        return pulumi.get(self, "timeouts")
+
+    @timeouts.setter
+    def timeouts(self, value: pulumi.Input[Optional['TimeoutsArgs']]):
+        pulumi.set(self, "timeouts", value)
+
+    @_builtins.property
+    @pulumi.getter
+    def type(self) -> pulumi.Input[Optional['VnetType']]:
+        """
+        Network type
+        """
+        return pulumi.get(self, "type")
+
+    @type.setter
+    def type(self, value: pulumi.Input[Optional['VnetType']]):
+        pulumi.set(self, "type", value)
+
+
+class LabVnetAdvancedOptionsArgsDict(TypedDict):
+    """
+    Options passed to the network's services; dnsmasq holds an array of strings
+    """
+    dnsmasq: NotRequired[pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]]
+    """
+    dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1")
+    """
+
+@pulumi.input_type
+class LabVnetAdvancedOptionsArgs:
+    def __init__(__self__, *,
+                 dnsmasq: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]] = None):
+        """
+        Options passed to the network's services; dnsmasq holds an array of strings
+
+        :param pulumi.Input[Sequence[pulumi.Input[_builtins.str]]] dnsmasq: dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1")
+        """
+        if dnsmasq is not None:
+            pulumi.set(__self__, "dnsmasq", dnsmasq)
+
+    @_builtins.property
+    @pulumi.getter
+    def dnsmasq(self) -> pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]:
+        """
+        dnsmasq options, one per string (e.g. "dhcp-option=6,10.0.0.1")
+        """
+        return pulumi.get(self, "dnsmasq")
+
+    @dnsmasq.setter
+    def dnsmasq(self, value: pulumi.Input[Optional[Sequence[pulumi.Input[_builtins.str]]]]):
+        pulumi.set(self, "dnsmasq", value)
 
 
 class TimeoutsArgsDict(TypedDict):

@@ -13,6 +13,7 @@ if sys.version_info >= (3, 11):
 else:
     from typing_extensions import NotRequired, TypedDict, TypeAlias
 from . import _utilities
+from . import outputs
 from ._enums import *
 
 __all__ = [
@@ -20,6 +21,11 @@ __all__ = [
     'ApiKeyIpDenyListItem',
     'GetEventTypesResultTypesItem',
     'GetVolumeFilesResultEntriesItem',
+    'LabCopy',
+    'LabCopyApiKey',
+    'LabCopyUser',
+    'LabCopyVm',
+    'LabCopyVnet',
     'Timeouts',
     'VirtualMachineCloneFrom',
     'VirtualMachineCloudinitFilesItem',
@@ -211,6 +217,304 @@ class GetVolumeFilesResultEntriesItem(dict):
         file or directory
         """
         return pulumi.get(self, "type")
+
+
+@pulumi.output_type
+class LabCopy(dict):
+    """
+    What the lab declares for one copy
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "apiKey":
+            suggest = "api_key"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LabCopy. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LabCopy.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LabCopy.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 name: _builtins.str,
+                 number: _builtins.int,
+                 vms: Mapping[str, 'outputs.LabCopyVm'],
+                 vnet: 'outputs.LabCopyVnet',
+                 api_key: Optional['outputs.LabCopyApiKey'] = None,
+                 user: Optional['outputs.LabCopyUser'] = None):
+        """
+        What the lab declares for one copy
+
+        :param _builtins.str name: The copy's name
+        :param _builtins.int number: The copy's number
+        :param Mapping[str, 'LabCopyVm'] vms: The copy's VMs, by their name in the template
+        :param 'LabCopyVnet' vnet: The copy's vnet
+        :param 'LabCopyApiKey' api_key: The copy's API key (with apiKey)
+        :param 'LabCopyUser' user: The copy's user (with user)
+        """
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "number", number)
+        pulumi.set(__self__, "vms", vms)
+        pulumi.set(__self__, "vnet", vnet)
+        if api_key is not None:
+            pulumi.set(__self__, "api_key", api_key)
+        if user is not None:
+            pulumi.set(__self__, "user", user)
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        The copy's name
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def number(self) -> _builtins.int:
+        """
+        The copy's number
+        """
+        return pulumi.get(self, "number")
+
+    @_builtins.property
+    @pulumi.getter
+    def vms(self) -> Mapping[str, 'outputs.LabCopyVm']:
+        """
+        The copy's VMs, by their name in the template
+        """
+        return pulumi.get(self, "vms")
+
+    @_builtins.property
+    @pulumi.getter
+    def vnet(self) -> 'outputs.LabCopyVnet':
+        """
+        The copy's vnet
+        """
+        return pulumi.get(self, "vnet")
+
+    @_builtins.property
+    @pulumi.getter(name="apiKey")
+    def api_key(self) -> Optional['outputs.LabCopyApiKey']:
+        """
+        The copy's API key (with apiKey)
+        """
+        return pulumi.get(self, "api_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def user(self) -> Optional['outputs.LabCopyUser']:
+        """
+        The copy's user (with user)
+        """
+        return pulumi.get(self, "user")
+
+
+@pulumi.output_type
+class LabCopyApiKey(dict):
+    """
+    A copy's API key
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 secret: _builtins.str):
+        """
+        A copy's API key
+
+        :param _builtins.str id: API key key
+        :param _builtins.str secret: The key's secret
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "secret", secret)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        API key key
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def secret(self) -> _builtins.str:
+        """
+        The key's secret
+        """
+        return pulumi.get(self, "secret")
+
+
+@pulumi.output_type
+class LabCopyUser(dict):
+    """
+    A copy's user
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str):
+        """
+        A copy's user
+
+        :param _builtins.str id: User key
+        :param _builtins.str name: Its name (the copy's)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        User key
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name (the copy's)
+        """
+        return pulumi.get(self, "name")
+
+
+@pulumi.output_type
+class LabCopyVm(dict):
+    """
+    A copy's VM
+    """
+    @staticmethod
+    def __key_warning(key: str):
+        suggest = None
+        if key == "machineKey":
+            suggest = "machine_key"
+        elif key == "powerState":
+            suggest = "power_state"
+
+        if suggest:
+            pulumi.log.warn(f"Key '{key}' not found in LabCopyVm. Access the value via the '{suggest}' property getter instead.")
+
+    def __getitem__(self, key: str) -> Any:
+        LabCopyVm.__key_warning(key)
+        return super().__getitem__(key)
+
+    def get(self, key: str, default = None) -> Any:
+        LabCopyVm.__key_warning(key)
+        return super().get(key, default)
+
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 machine_key: _builtins.str,
+                 name: _builtins.str,
+                 power_state: Optional[_builtins.str] = None,
+                 snapshot: Optional[_builtins.str] = None):
+        """
+        A copy's VM
+
+        :param _builtins.str id: VM key
+        :param _builtins.str machine_key: Its machine's key
+        :param _builtins.str name: Its name on the platform (<copy>-<vm>)
+        :param _builtins.str power_state: Its power state as declared (absent when not managed)
+        :param _builtins.str snapshot: Its reset snapshot's key (with resetSnapshot)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "machine_key", machine_key)
+        pulumi.set(__self__, "name", name)
+        if power_state is not None:
+            pulumi.set(__self__, "power_state", power_state)
+        if snapshot is not None:
+            pulumi.set(__self__, "snapshot", snapshot)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        VM key
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter(name="machineKey")
+    def machine_key(self) -> _builtins.str:
+        """
+        Its machine's key
+        """
+        return pulumi.get(self, "machine_key")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name on the platform (<copy>-<vm>)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter(name="powerState")
+    def power_state(self) -> Optional[_builtins.str]:
+        """
+        Its power state as declared (absent when not managed)
+        """
+        return pulumi.get(self, "power_state")
+
+    @_builtins.property
+    @pulumi.getter
+    def snapshot(self) -> Optional[_builtins.str]:
+        """
+        Its reset snapshot's key (with resetSnapshot)
+        """
+        return pulumi.get(self, "snapshot")
+
+
+@pulumi.output_type
+class LabCopyVnet(dict):
+    """
+    A copy's vnet
+    """
+    def __init__(__self__, *,
+                 id: _builtins.str,
+                 name: _builtins.str,
+                 network: _builtins.str):
+        """
+        A copy's vnet
+
+        :param _builtins.str id: Vnet key
+        :param _builtins.str name: Its name (the copy's)
+        :param _builtins.str network: Its network (CIDR)
+        """
+        pulumi.set(__self__, "id", id)
+        pulumi.set(__self__, "name", name)
+        pulumi.set(__self__, "network", network)
+
+    @_builtins.property
+    @pulumi.getter
+    def id(self) -> _builtins.str:
+        """
+        Vnet key
+        """
+        return pulumi.get(self, "id")
+
+    @_builtins.property
+    @pulumi.getter
+    def name(self) -> _builtins.str:
+        """
+        Its name (the copy's)
+        """
+        return pulumi.get(self, "name")
+
+    @_builtins.property
+    @pulumi.getter
+    def network(self) -> _builtins.str:
+        """
+        Its network (CIDR)
+        """
+        return pulumi.get(self, "network")
 
 
 @pulumi.output_type

@@ -983,7 +983,7 @@ class VirtualMachine(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="baselineHardware")
-    def baseline_hardware(self) -> pulumi.Output[_builtins.str]:
+    def baseline_hardware(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated
         """
@@ -1279,7 +1279,7 @@ class VirtualMachine(pulumi.CustomResource):
 
     @_builtins.property
     @pulumi.getter(name="strayHardware")
-    def stray_hardware(self) -> pulumi.Output[_builtins.str]:
+    def stray_hardware(self) -> pulumi.Output[Optional[_builtins.str]]:
         """
         With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none
         """

@@ -1,7 +1,6 @@
-// A TypeScript program on the plugin's generated Node.js SDK (scripts/gen-sdk.sh: `pulumi package
+// A TypeScript program on the plugin's generated Node.js SDK (scripts/gen-sdk.sh, run by the set-up: `pulumi package
 // gen-sdk` through our language host's GeneratePackage, compiled): two explicit vplatform.Providers
 // pointed at two emulators in one program, resources and look-ups on each.
-import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -10,6 +9,7 @@ import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, type E2eContext } from "./harness";
+import { setUpSdk } from "./setUpSdks";
 
 const root = findRepoRoot();
 let sdkDir: string;
@@ -49,9 +49,10 @@ async function siteRows(site: RunningEmulator, query: string) {
 }
 
 beforeAll(async () => {
+  // A copy of the set-up's compiled SDK, beside a node_modules: it resolves @pulumi/pulumi as a program depending on
+  // it would (the set-up's is shared).
   sdkDir = fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-generated-sdk-"));
-  execFileSync("bash", [path.join(root, "scripts", "gen-sdk.sh"), sdkDir], { cwd: root, stdio: "pipe" });
-  // The compiled SDK resolves @pulumi/pulumi as a program depending on it would.
+  fs.cpSync(path.join(setUpSdk(), "nodejs", "bin"), path.join(sdkDir, "nodejs", "bin"), { recursive: true });
   fs.symlinkSync(path.join(root, "node_modules"), path.join(sdkDir, "node_modules"), "dir");
   sites = await Promise.all([0, 1].map(() => startEmulator({ port: 0, timeScale: 0.01, quiet: true })));
   ctx = await startE2e("generated-sdk", program);

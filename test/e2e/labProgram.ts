@@ -1,14 +1,25 @@
 // The lifecycle every lab program goes through under the real engine, whatever its language (test/e2e/*Program.test.ts):
-// the README's lab (a vnet, a running VM with two drives, the OS one on the looked-up tier, and a NIC), named <prefix>-lab
-// and <prefix>-web, its RAM from the stack config `ram`; the platform checked after each step.
-import { collect, errorLines, storedState, type E2eContext } from "./harness";
+// the README's lab (a vnet, a running VM with two drives, the data one on the tier a look-up finds, and a NIC) and an API
+// key, named <prefix>-lab, <prefix>-web and <prefix>-lab-automation, the VM's CPU cores and RAM from the stack config
+// `cpuCores` and `ram`; the look-up's answer (`dataTier`) and the key's secret (`labKey`) exported; the platform checked
+// after each step.
+import * as fs from "node:fs";
+import * as path from "node:path";
+import { findRepoRoot } from "../../env/local-stack";
+import { collect, errorLines, statusWithKey, storedState, type E2eContext } from "./harness";
 
 const GiB = 1024 ** 3;
 const changed = (summary: Record<string, number | undefined>) => Object.keys(summary).filter((k) => k !== "same" && summary[k]);
 
-/** Defines the lifecycle's tests on the stack that `context()` gives once the file's beforeAll has made it. */
-export function labLifecycle(prefix: string, context: () => E2eContext) {
+/**
+ * Defines the lifecycle's tests on the stack that `context()` gives once the file's beforeAll has made it.
+ * `cpuCores`: the input as the program's language spells it (`Python: cpu_cores`), which a refusal must name;
+ * `guide`: the language's page, which shows that refusal as the engine prints it.
+ */
+export function labLifecycle(prefix: string, context: () => E2eContext, { cpuCores, guide }: { cpuCores: string; guide: string }) {
   let ctx: E2eContext;
+  /** The lab key's secret, from the stack's outputs after up. */
+  let labKey: string;
   beforeAll(() => void (ctx = context()));
   const platform = {
     vm: async () =>
@@ -29,7 +40,8 @@ export function labLifecycle(prefix: string, context: () => E2eContext) {
       expect.objectContaining({ name: "data", disksize: 50 * GiB }),
       expect.objectContaining({ name: "os", disksize: 20 * GiB }),
     ]);
-    expect(String(drives.find((d: { name: string }) => d.name === "os").preferred_tier)).toBe("1");
+    // The data drive on the looked-up tier 3 (a drive's default is 1), the OS drive on the default.
+    expect(drives.map((d: { preferred_tier: unknown }) => String(d.preferred_tier))).toEqual(["3", "1"]);
     expect(await platform.nics(vm.machine)).toEqual([expect.objectContaining({ name: "eth0", vnet: `${prefix}-lab` })]);
     expect(await platform.vnets()).toHaveLength(1);
   }
@@ -41,16 +53,24 @@ export function labLifecycle(prefix: string, context: () => E2eContext) {
   test("preview plans the lab and sends no mutating request", async () => {
     await ctx.resetRequestCounts();
     const preview = await ctx.stack.preview(collect(ctx));
-    expect(preview.changeSummary).toMatchObject({ create: 6 }); // the stack, a vnet, a VM, two drives, a NIC
+    expect(preview.changeSummary).toMatchObject({ create: 7 }); // the stack, a vnet, a VM, two drives, a NIC, a key
     expect(await mutatingRequests()).toEqual([]);
     expect(await platform.vm()).toEqual([]);
   }, 300_000);
 
-  test("up creates the vnet, the running VM, its two drives (the OS on the looked-up tier) and its NIC", async () => {
+  test("up creates the vnet, the running VM, its two drives (the data one on the looked-up tier), its NIC and the key", async () => {
     const up = await ctx.stack.up(collect(ctx));
     expect(up.outputs.status.value).toBe("running");
+    expect(up.outputs.dataTier).toEqual({ value: 3, secret: false }); // the look-up's answer, as the program got it
     await expectLab(2048);
   }, 300_000);
+
+  test("the key's secret is a secret output of the stack, and it authenticates", async () => {
+    const output = (await ctx.stack.outputs()).labKey;
+    expect(output.secret).toBe(true);
+    labKey = output.value;
+    expect(await statusWithKey(ctx.emulator, labKey)).toBe(200);
+  });
 
   test("preview --expect-no-changes and refresh then find nothing to change", async () => {
     const preview = await ctx.stack.preview({ ...collect(ctx), expectNoChanges: true });
@@ -67,24 +87,31 @@ export function labLifecycle(prefix: string, context: () => E2eContext) {
     await expectLab(4096);
   }, 300_000);
 
-  test("a bad input fails preview naming the field", async () => {
-    await ctx.stack.setConfig("ram", { value: "-5" });
+  test(`a bad input fails preview naming the field as the program spells it (${cpuCores})`, async () => {
+    await ctx.stack.setConfig("cpuCores", { value: "-1" });
     const failed = await ctx.stack.preview(collect(ctx)).then(
       () => "",
       (e: Error) => errorLines(e.message),
     );
-    await ctx.stack.setConfig("ram", { value: "4096" });
-    expect(failed).toMatch(/vplatform:index:VirtualMachine.*\bram\b/);
+    await ctx.stack.removeConfig("cpuCores");
+    const line = /vplatform:index:VirtualMachine resource 'web': property cpuCores value \{-1\} has a problem: [^|]*\)/.exec(failed)?.[0];
+    expect(line).toContain(cpuCores);
+    expect(fs.readFileSync(path.join(findRepoRoot(), guide), "utf8")).toContain(`\n${line}\n`);
   }, 300_000);
 
-  test("destroy removes everything it made", async () => {
+  test("destroy removes everything it made, the key too", async () => {
     await ctx.stack.destroy(collect(ctx));
     expect(await platform.vm()).toEqual([]);
     expect(await platform.vnets()).toEqual([]);
+    expect(await statusWithKey(ctx.emulator, labKey)).toBe(401);
   }, 300_000);
 
-  test("the API key (a secret in the stack config, passed to the SDK's provider) is in no engine output and no state file", () => {
-    expect(ctx.output.join("")).not.toContain(ctx.emulator.apiKey);
-    expect(storedState(ctx)).not.toContain(ctx.emulator.apiKey);
+  test("the secrets (the provider's API key from the stack config, the lab key's secret) are in no engine output and no state file", () => {
+    for (const secret of [ctx.emulator.apiKey, labKey]) {
+      expect(secret).toMatch(/\S{16}/);
+      expect(ctx.output.join("")).not.toContain(secret);
+      expect(storedState(ctx)).not.toContain(secret);
+    }
+    expect(ctx.output.join("")).toMatch(/labKey\s*:\s*\[secret\]/); // the stack's outputs as up printed them
   });
 }

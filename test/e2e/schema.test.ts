@@ -18,7 +18,9 @@ describe("schema.json", () => {
 
   test("every resource's required inputs are among its inputs and every $ref resolves", () => {
     const schema = JSON.parse(fs.readFileSync(path.join(root, "schema.json"), "utf8"));
-    expect(Object.keys(schema.resources).sort()).toEqual(RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`).sort());
+    expect(Object.keys(schema.resources).sort()).toEqual(
+      [...RESOURCE_LIST.map((r) => `vplatform:index:${r.token}`), "vplatform:index:Lab"].sort(),
+    );
     const refs = JSON.stringify(schema).match(/"#\/types\/[^"]+"/g) ?? [];
     for (const ref of refs) expect(schema.types).toHaveProperty([ref.slice(9, -1)]);
     for (const r of Object.values<any>(schema.resources))

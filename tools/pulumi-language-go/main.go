@@ -1,72 +1,14 @@
-// Command pulumi-language-go is the Pulumi engine's language host for `runtime: go` projects.
-//
-// Plugin protocol (what the engine expects of any language host):
-//   - the engine starts it as `pulumi-language-go [--logtostderr] [-v=N] [--tracing URL] <engine-address>`;
-//   - the host serves the pulumirpc.LanguageRuntime gRPC service on 127.0.0.1 and prints the port as the
-//     first line of stdout;
-//   - every later stdout/stderr line (ours and the Go program's) is shown by the engine as program output.
+// Command pulumi-language-go is the Pulumi engine's language host for `runtime: go` projects: it builds the program
+// with `go build` and runs it (run.go). Its start and the RPCs all our hosts answer alike: tools/languagehost.
 package main
 
 import (
-	"context"
-	"flag"
-	"fmt"
-	"os"
-	"time"
-
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/cmdutil"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/logging"
-	"github.com/pulumi/pulumi/sdk/v3/go/common/util/rpcutil"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
-	"google.golang.org/grpc"
+	"vplatform.local/tools/languagehost"
 )
 
-// How often to check that the engine is still alive; if it is gone we exit rather than linger as an orphan.
-const engineHealthInterval = time.Minute
-
 func main() {
-	// --logtostderr and -v are registered by the logging package (glog flags); the engine forwards them.
-	tracing := flag.String("tracing", "", "Zipkin-compatible tracing endpoint (accepted; not forwarded)")
-	// Accepted for compatibility with engines that pass it; every request carries its own root directory.
-	flag.String("root", "", "project root directory (unused)")
-	flag.Parse()
-	logging.InitLogging(false, 0, false)
-	cmdutil.InitTracing("pulumi-language-go", "pulumi-language-go", *tracing)
-
-	engineAddress := flag.Arg(0)
-
-	// lifetime ends when the engine disappears or asks us to Cancel; it stops the server and any running program.
-	lifetime, endLifetime := context.WithCancel(context.Background())
-	defer endLifetime()
-	if engineAddress != "" {
-		if err := rpcutil.Healthcheck(lifetime, engineAddress, engineHealthInterval, endLifetime); err != nil {
-			cmdutil.Exit(fmt.Errorf("could not start health check against the engine: %w", err))
-		}
-	}
-
-	stopServing := make(chan bool)
-	go func() {
-		<-lifetime.Done()
-		close(stopServing)
-	}()
-
-	host := newLanguageHost(engineAddress, *tracing, lifetime, endLifetime)
-	handle, err := rpcutil.ServeWithOptions(rpcutil.ServeOptions{
-		Init: func(srv *grpc.Server) error {
-			pulumirpc.RegisterLanguageRuntimeServer(srv, host)
-			return nil
-		},
-		Cancel:  stopServing,
-		Options: rpcutil.TracingServerInterceptorOptions(nil),
+	languagehost.Serve("pulumi-language-go", func(base *languagehost.Base) pulumirpc.LanguageRuntimeServer {
+		return &languageHost{Base: base}
 	})
-	if err != nil {
-		cmdutil.Exit(fmt.Errorf("could not start the language host gRPC server: %w", err))
-	}
-
-	// The engine reads exactly this line to learn where to connect.
-	fmt.Fprintf(os.Stdout, "%d\n", handle.Port)
-
-	if err := <-handle.Done; err != nil {
-		cmdutil.Exit(fmt.Errorf("language host stopped serving: %w", err))
-	}
 }

@@ -2,16 +2,14 @@ package main
 
 import (
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 
-	"github.com/pulumi/pulumi/sdk/v3/go/common/constant"
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"vplatform.local/tools/languagehost"
 )
 
 // Run builds the program (`go build` in the program directory, as the stock host does, unless Pulumi.yaml's
@@ -22,11 +20,10 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: "Pulumi.yaml " + err.Error()}, nil
 	}
-	ctx, stop := context.WithCancel(ctx)
+	ctx, stop := h.WithinLifetime(ctx)
 	defer stop()
-	defer context.AfterFunc(h.lifetime, stop)()
 
-	dir := programDirectory(req)
+	dir := languagehost.ProgramDirectory(req)
 	binary := opts.binary
 	if binary == "" {
 		tmp, err := os.MkdirTemp("", "pulumi-go-program-")
@@ -41,7 +38,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	} else if !filepath.IsAbs(binary) {
 		binary = filepath.Join(dir, binary)
 	}
-	env, err := programEnvironment(os.Environ(), req, h.engine())
+	env, err := programEnvironment(os.Environ(), req, h.Engine())
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +47,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	cmd.Env = env
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
-	return runResponse(cmd.Run()), nil
+	return languagehost.RunResponse("the Go program", cmd.Run()), nil
 }
 
 // build compiles the program's main package (the directory, or `buildTarget`) with the flags the stock host uses.
@@ -73,64 +70,24 @@ func build(ctx context.Context, dir, out, target string) error {
 	return nil
 }
 
-func programDirectory(req *pulumirpc.RunRequest) string {
-	if dir := req.GetInfo().GetProgramDirectory(); dir != "" {
-		return dir
-	}
-	return req.GetPwd()
-}
-
-// programEnvironment is ours plus what pulumi.Run reads: the stack's identity, the engine's addresses, the
-// configuration (PULUMI_CONFIG, a JSON object of "namespace:key" → value) and its secret keys (a JSON array).
+// programEnvironment is ours plus what pulumi.Run reads: the stack's identity, the engine's addresses and the
+// configuration (languagehost.ConfigEnvironment).
 func programEnvironment(base []string, req *pulumirpc.RunRequest, engineAddress string) ([]string, error) {
-	config := req.GetConfig()
-	if config == nil {
-		config = map[string]string{}
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	configJSON, err := json.Marshal(config)
+	config, err := languagehost.ConfigEnvironment(req)
 	if err != nil {
 		return nil, err
 	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]string{}, base...),
+	return append(append(append([]string{}, base...),
 		"PULUMI_ORGANIZATION="+req.GetOrganization(),
 		"PULUMI_PROJECT="+req.GetProject(),
 		"PULUMI_STACK="+req.GetStack(),
-		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory(),
-		"PULUMI_CONFIG="+string(configJSON),
-		"PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON),
-		"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
-		"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
-		"PULUMI_MONITOR="+req.GetMonitorAddress(),
-		"PULUMI_ENGINE="+engineAddress,
-	), nil
-}
-
-// runResponse turns how the program ended into the engine's terms: pulumi.Run exits with ExitStatusLoggedError
-// (32) after reporting its error to the engine, which then fails without a message of its own (Bail).
-func runResponse(runErr error) *pulumirpc.RunResponse {
-	if runErr == nil {
-		return &pulumirpc.RunResponse{}
-	}
-	var exit *exec.ExitError
-	if !errors.As(runErr, &exit) {
-		return &pulumirpc.RunResponse{Error: "could not start the Go program: " + runErr.Error()}
-	}
-	switch code := exit.ExitCode(); code {
-	case constant.ExitStatusLoggedError:
-		return &pulumirpc.RunResponse{Bail: true}
-	case -1:
-		return &pulumirpc.RunResponse{Error: "the Go program was stopped: " + exit.String()}
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the Go program exited with code %d", code)}
-	}
+		"PULUMI_ROOT_DIRECTORY="+req.GetInfo().GetRootDirectory()),
+		append(config,
+			"PULUMI_DRY_RUN="+strconv.FormatBool(req.GetDryRun()),
+			"PULUMI_PARALLEL="+strconv.Itoa(int(req.GetParallel())),
+			"PULUMI_MONITOR="+req.GetMonitorAddress(),
+			"PULUMI_ENGINE="+engineAddress,
+		)...), nil
 }
 
 func errGoNotFound(err error) error {

@@ -133,3 +133,8 @@ require (
 replace golang.org/x/text => golang.org/x/text v0.39.0
 
 replace github.com/atotto/clipboard => github.com/tgummerer/clipboard v0.0.0-20241001131231-d02d263e614e
+
+// What our language hosts share, beside this one.
+require vplatform.local/tools/languagehost v0.0.0
+
+replace vplatform.local/tools/languagehost => ../languagehost

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -34,15 +33,16 @@ func (h *languageHost) RunPlugin(req *pulumirpc.RunPluginRequest, server pulumir
 	}
 	nodeBin, err := exec.LookPath("node")
 	if err != nil {
-		return errNodeNotFound(err)
+		// A Python or Go program's engine comes here too: say why its user needs node.
+		return fmt.Errorf("could not find node on PATH: install Node.js 22 LTS or 24 LTS (https://nodejs.org): the "+
+			"plugin %s runs on it (PulumiPlugin.yaml: runtime nodejs), whatever the program's language (%w)", pluginDir, err)
 	}
 	opts, err := parseRuntimeOptions(req.GetInfo().GetOptions().AsMap())
 	if err != nil {
 		return fmt.Errorf("PulumiPlugin.yaml of %s: %w", pluginDir, err)
 	}
-	ctx, stop := context.WithCancel(server.Context())
+	ctx, stop := h.WithinLifetime(server.Context())
 	defer stop()
-	defer context.AfterFunc(h.lifetime, stop)()
 	runner, err := resolveModule(ctx, nodeBin, pluginDir, runnerModule(req))
 	if err != nil {
 		return err

@@ -14,6 +14,7 @@ import (
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
 	"google.golang.org/protobuf/types/known/structpb"
+	"vplatform.local/tools/languagehost"
 )
 
 // recordedStream is the engine's end of a RunPlugin call: what the host sent, in order.
@@ -49,7 +50,7 @@ func (s *recordedStream) Send(resp *pulumirpc.RunPluginResponse) error {
 func testHost(t *testing.T) *languageHost {
 	lifetime, end := context.WithCancel(context.Background())
 	t.Cleanup(end)
-	return newLanguageHost("", "", lifetime, end)
+	return &languageHost{Base: languagehost.NewBase("", "", lifetime, end)}
 }
 
 // A plugin directory inside this repository, so node resolves @pulumi/pulumi from its node_modules.

@@ -3,24 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"vplatform.local/tools/languagehost"
 )
 
 // The Node.js SDK's program runner; it connects to the engine and loads the user's program.
 const runScriptModule = "@pulumi/pulumi/cmd/run"
-
-// The runner exits with this code after it has already reported the failure to the engine (e.g. an
-// uncaught exception, logged as a diagnostic): the engine should fail without adding a message of its own.
-const exitAfterReportedError = 32
 
 // Run executes one Pulumi program: `node <run script> <flags> <program> [args]`, output passed straight
 // through to the engine, which shows it as the program's output.
@@ -29,7 +23,7 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: errNodeNotFound(err).Error()}, nil
 	}
-	runScript, err := resolveModule(ctx, nodeBin, programDirectory(req), runScriptModule)
+	runScript, err := resolveModule(ctx, nodeBin, languagehost.ProgramDirectory(req), runScriptModule)
 	if err != nil {
 		return &pulumirpc.RunResponse{Error: err.Error()}, nil
 	}
@@ -42,26 +36,15 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 		return nil, err
 	}
 
-	// The program must also stop when the host shuts down (Cancel, engine gone), not only when the
-	// engine abandons this call.
-	ctx, stop := context.WithCancel(ctx)
+	ctx, stop := h.WithinLifetime(ctx)
 	defer stop()
-	defer context.AfterFunc(h.lifetime, stop)()
 
-	cmd := exec.CommandContext(ctx, nodeBin, runArguments(req, opts, runScript, h.engine(), h.tracing)...)
+	cmd := exec.CommandContext(ctx, nodeBin, runArguments(req, opts, runScript, h.Engine(), h.Tracing)...)
 	cmd.Dir = req.GetPwd()
 	cmd.Env = env
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
-	return runResponse(cmd.Run()), nil
-}
-
-// programDirectory is where the program's package.json and node_modules are looked up from.
-func programDirectory(req *pulumirpc.RunRequest) string {
-	if dir := req.GetInfo().GetProgramDirectory(); dir != "" {
-		return dir
-	}
-	return req.GetPwd()
+	return languagehost.RunResponse("the Node.js program", cmd.Run()), nil
 }
 
 // resolveModule asks node itself where a module is, so lookup follows Node's rules exactly
@@ -80,26 +63,9 @@ func resolveModule(ctx context.Context, nodeBin, fromDir, module string) (string
 }
 
 // runArguments is node's command line: the `nodeargs` option, then the SDK's run script and its flags (see
-// its usage text in cmd/run/index.ts). Flags use the `--name=value` form so no value can be mistaken for a flag.
+// its usage text in cmd/run/index.ts).
 func runArguments(req *pulumirpc.RunRequest, opts runtimeOptions, runScript, engineAddress, tracing string) []string {
-	args := append(append([]string{}, opts.nodeargs...), runScript)
-	flag := func(name, value string) {
-		if value != "" {
-			args = append(args, "--"+name+"="+value)
-		}
-	}
-	flag("monitor", req.GetMonitorAddress())
-	flag("engine", engineAddress)
-	flag("organization", req.GetOrganization())
-	flag("project", req.GetProject())
-	flag("stack", req.GetStack())
-	flag("root-directory", req.GetInfo().GetRootDirectory())
-	flag("pwd", req.GetPwd())
-	flag("parallel", strconv.Itoa(int(req.GetParallel())))
-	flag("tracing", tracing)
-	if req.GetDryRun() {
-		args = append(args, "--dry-run")
-	}
+	args := append(append(append([]string{}, opts.nodeargs...), runScript), languagehost.RunnerFlags(req, engineAddress, tracing)...)
 	// The program must be the first positional argument: the runner stops parsing flags there and hands
 	// everything after it to the program as its argv.
 	args = append(args, programEntry(req))
@@ -116,7 +82,7 @@ func programEntry(req *pulumirpc.RunRequest) string {
 	if info := req.GetInfo(); info != nil {
 		entry = info.GetEntryPoint()
 	}
-	dir := programDirectory(req)
+	dir := languagehost.ProgramDirectory(req)
 	if entry == "" || entry == "." {
 		if !fileExists(filepath.Join(dir, "package.json")) && hasIndex(dir) {
 			return dir
@@ -139,50 +105,15 @@ func fileExists(path string) bool {
 	return err == nil && !info.IsDir()
 }
 
-// programEnvironment is ours plus the stack configuration, which the SDK reads from the environment
-// (runtime/config.ts): PULUMI_CONFIG, a JSON object of "namespace:key" → value, and
-// PULUMI_CONFIG_SECRET_KEYS, a JSON array of the keys whose values are secrets.
-// The runtime options add the run script's TypeScript settings.
+// programEnvironment is ours, the runtime options' TypeScript settings for the run script, and the stack
+// configuration (languagehost.ConfigEnvironment).
 func programEnvironment(base []string, req *pulumirpc.RunRequest, opts runtimeOptions) ([]string, error) {
-	config := req.GetConfig()
-	if config == nil {
-		config = map[string]string{}
-	}
-	configJSON, err := json.Marshal(config)
+	config, err := languagehost.ConfigEnvironment(req)
 	if err != nil {
-		return nil, fmt.Errorf("serializing stack configuration: %w", err)
+		return nil, err
 	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, fmt.Errorf("serializing secret configuration keys: %w", err)
-	}
-	env := append([]string{}, base...)
-	env = append(env, opts.environment()...)
-	return append(env, "PULUMI_CONFIG="+string(configJSON), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON)), nil
-}
-
-// runResponse turns how node ended into the engine's terms: Bail = "failed, already explained",
-// Error = "failed, show this".
-func runResponse(runErr error) *pulumirpc.RunResponse {
-	if runErr == nil {
-		return &pulumirpc.RunResponse{}
-	}
-	var exit *exec.ExitError
-	if !errors.As(runErr, &exit) {
-		return &pulumirpc.RunResponse{Error: "could not start the Node.js program: " + runErr.Error()}
-	}
-	switch code := exit.ExitCode(); code {
-	case exitAfterReportedError:
-		return &pulumirpc.RunResponse{Bail: true}
-	case -1: // killed by a signal
-		return &pulumirpc.RunResponse{Error: "the Node.js program was stopped: " + exit.String()}
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the Node.js program exited with code %d", code)}
-	}
+	env := append(append([]string{}, base...), opts.environment()...)
+	return append(env, config...), nil
 }
 
 func errNodeNotFound(err error) error {

@@ -2,9 +2,7 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -161,32 +159,5 @@ func TestProgramEnvironmentWithoutConfigIsEmptyJSONNotNull(t *testing.T) {
 	}
 	if got := envValue(t, env, "PULUMI_CONFIG_SECRET_KEYS"); got != "[]" {
 		t.Errorf("PULUMI_CONFIG_SECRET_KEYS = %s", got)
-	}
-}
-
-func exitWith(t *testing.T, script string) error {
-	t.Helper()
-	err := exec.Command("sh", "-c", script).Run()
-	if err == nil && script != "exit 0" {
-		t.Fatalf("sh -c %q unexpectedly succeeded", script)
-	}
-	return err
-}
-
-func TestRunResponseMapsHowNodeEnded(t *testing.T) {
-	if r := runResponse(exitWith(t, "exit 0")); r.Error != "" || r.Bail {
-		t.Errorf("success: %v", r)
-	}
-	if r := runResponse(exitWith(t, "exit 32")); !r.Bail || r.Error != "" {
-		t.Errorf("exit 32 (error already reported) must bail silently: %v", r)
-	}
-	if r := runResponse(exitWith(t, "exit 3")); r.Bail || !strings.Contains(r.Error, "exited with code 3") {
-		t.Errorf("other exit codes must be reported: %v", r)
-	}
-	if r := runResponse(exitWith(t, "kill -9 $$")); r.Bail || !strings.Contains(r.Error, "killed") {
-		t.Errorf("a signal must be reported: %v", r)
-	}
-	if r := runResponse(errors.New("exec: no such file")); !strings.Contains(r.Error, "could not start") {
-		t.Errorf("a failure to start must be reported: %v", r)
 	}
 }

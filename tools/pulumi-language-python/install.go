@@ -8,6 +8,7 @@ import (
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
 	"google.golang.org/grpc"
+	"vplatform.local/tools/languagehost"
 )
 
 // InstallDependencies (`pulumi install`, Automation API set-up) does what the stock host does for pip: makes the
@@ -21,7 +22,7 @@ func (h *languageHost) InstallDependencies(req *pulumirpc.InstallDependenciesReq
 		return fmt.Errorf("Pulumi.yaml %w", err)
 	}
 	rootDir := req.GetInfo().GetRootDirectory()
-	out := streamWriter{server}
+	out := languagehost.InstallOutput{Server: server}
 	if venv := opts.virtualenvDir(rootDir); venv != "" {
 		if _, err := os.Stat(filepath.Join(venv, "bin", "python")); err != nil {
 			system, err := runtimeOptions{}.python(rootDir)
@@ -47,22 +48,10 @@ func (h *languageHost) InstallDependencies(req *pulumirpc.InstallDependenciesReq
 	return nil
 }
 
-func runTo(out streamWriter, dir, name string, args ...string) error {
+func runTo(out languagehost.InstallOutput, dir, name string, args ...string) error {
 	cmd := exec.Command(name, args...)
 	cmd.Dir = dir
 	cmd.Stdout = out
 	cmd.Stderr = out
 	return cmd.Run()
-}
-
-// streamWriter sends a command's output to the engine, which shows it as `pulumi install`'s.
-type streamWriter struct {
-	server grpc.ServerStreamingServer[pulumirpc.InstallDependenciesResponse]
-}
-
-func (w streamWriter) Write(p []byte) (int, error) {
-	if err := w.server.Send(&pulumirpc.InstallDependenciesResponse{Stdout: append([]byte{}, p...)}); err != nil {
-		return 0, err
-	}
-	return len(p), nil
 }

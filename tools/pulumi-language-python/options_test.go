@@ -53,8 +53,8 @@ func TestRunArgumentsEndWithTheProgramDirectoryAndItsArguments(t *testing.T) {
 		Info: &pulumirpc.ProgramInfo{RootDirectory: "/w", ProgramDirectory: "/w", EntryPoint: "."},
 	}
 	got := runArguments(req, "127.0.0.1:2", "")
-	want := []string{"--monitor=127.0.0.1:1", "--engine=127.0.0.1:2", "--project=p", "--stack=s", "--root_directory=/w",
-		"--pwd=/w", "--parallel=4", "--dry_run=true", "/w", "a"}
+	want := []string{"--monitor=127.0.0.1:1", "--engine=127.0.0.1:2", "--project=p", "--stack=s", "--root-directory=/w",
+		"--pwd=/w", "--parallel=4", "--dry-run", "/w", "a"}
 	if !slices.Equal(got, want) {
 		t.Fatalf("runArguments = %v\nwant %v", got, want)
 	}

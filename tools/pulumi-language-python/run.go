@@ -3,15 +3,12 @@ package main
 import (
 	"context"
 	_ "embed"
-	"encoding/json"
-	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 
 	pulumirpc "github.com/pulumi/pulumi/sdk/v3/proto/go"
+	"vplatform.local/tools/languagehost"
 )
 
 // runProgramScript connects the Python SDK to the engine and runs the user's program (the stock host's
@@ -19,9 +16,6 @@ import (
 //
 //go:embed run_program.py
 var runProgramScript []byte
-
-// The runner exits with this code after it has reported the failure to the engine itself.
-const exitAfterReportedError = 32
 
 // Run executes one Pulumi program: `python -u <runner> <flags> <main> [args]`, with the project's virtualenv
 // when Pulumi.yaml names one; output passes straight through to the engine.
@@ -40,22 +34,20 @@ func (h *languageHost) Run(ctx context.Context, req *pulumirpc.RunRequest) (*pul
 		return nil, err
 	}
 	defer os.RemoveAll(filepath.Dir(runner))
-	env, err := programEnvironment(opts.environment(os.Environ(), rootDir), req)
+	config, err := languagehost.ConfigEnvironment(req)
 	if err != nil {
 		return nil, err
 	}
 
-	// The program must also stop when the host shuts down (Cancel, engine gone).
-	ctx, stop := context.WithCancel(ctx)
+	ctx, stop := h.WithinLifetime(ctx)
 	defer stop()
-	defer context.AfterFunc(h.lifetime, stop)()
 
-	cmd := exec.CommandContext(ctx, python, append([]string{"-u", runner}, runArguments(req, h.engine(), h.tracing)...)...)
+	cmd := exec.CommandContext(ctx, python, append([]string{"-u", runner}, runArguments(req, h.Engine(), h.Tracing)...)...)
 	cmd.Dir = req.GetPwd()
-	cmd.Env = env
+	cmd.Env = append(opts.environment(os.Environ(), rootDir), config...)
 	cmd.Stdout = os.Stdout
 	cmd.Stderr = os.Stderr
-	return runResponse(cmd.Run()), nil
+	return languagehost.RunResponse("the Python program", cmd.Run()), nil
 }
 
 func writeRunner() (string, error) {
@@ -67,35 +59,14 @@ func writeRunner() (string, error) {
 	return path, os.WriteFile(path, runProgramScript, 0o600)
 }
 
-// runArguments are the runner's flags (`--name=value`, so no value is taken for a flag), then the program.
+// runArguments are the runner's flags, then the program and its arguments.
 func runArguments(req *pulumirpc.RunRequest, engineAddress, tracing string) []string {
-	var args []string
-	flag := func(name, value string) {
-		if value != "" {
-			args = append(args, "--"+name+"="+value)
-		}
-	}
-	flag("monitor", req.GetMonitorAddress())
-	flag("engine", engineAddress)
-	flag("organization", req.GetOrganization())
-	flag("project", req.GetProject())
-	flag("stack", req.GetStack())
-	flag("root_directory", req.GetInfo().GetRootDirectory())
-	flag("pwd", req.GetPwd())
-	flag("parallel", strconv.Itoa(int(req.GetParallel())))
-	flag("tracing", tracing)
-	if req.GetDryRun() {
-		args = append(args, "--dry_run=true")
-	}
-	return append(append(args, programEntry(req)), req.GetArgs()...)
+	return append(append(languagehost.RunnerFlags(req, engineAddress, tracing), programEntry(req)), req.GetArgs()...)
 }
 
 // programEntry is Pulumi.yaml's `main` (default: the program directory, whose __main__.py runs).
 func programEntry(req *pulumirpc.RunRequest) string {
-	dir := req.GetInfo().GetProgramDirectory()
-	if dir == "" {
-		dir = req.GetPwd()
-	}
+	dir := languagehost.ProgramDirectory(req)
 	entry := req.GetInfo().GetEntryPoint()
 	if entry == "" {
 		entry = "."
@@ -104,46 +75,4 @@ func programEntry(req *pulumirpc.RunRequest) string {
 		return entry
 	}
 	return filepath.Join(dir, entry)
-}
-
-// programEnvironment adds the stack configuration, which the SDK reads from the environment: PULUMI_CONFIG, a
-// JSON object of "namespace:key" → value, and PULUMI_CONFIG_SECRET_KEYS, a JSON array of the secret keys.
-func programEnvironment(base []string, req *pulumirpc.RunRequest) ([]string, error) {
-	config := req.GetConfig()
-	if config == nil {
-		config = map[string]string{}
-	}
-	secretKeys := req.GetConfigSecretKeys()
-	if secretKeys == nil {
-		secretKeys = []string{}
-	}
-	configJSON, err := json.Marshal(config)
-	if err != nil {
-		return nil, err
-	}
-	secretKeysJSON, err := json.Marshal(secretKeys)
-	if err != nil {
-		return nil, err
-	}
-	return append(append([]string{}, base...),
-		"PULUMI_CONFIG="+string(configJSON), "PULUMI_CONFIG_SECRET_KEYS="+string(secretKeysJSON)), nil
-}
-
-// runResponse turns how python ended into the engine's terms: Bail = "failed, already explained".
-func runResponse(runErr error) *pulumirpc.RunResponse {
-	if runErr == nil {
-		return &pulumirpc.RunResponse{}
-	}
-	var exit *exec.ExitError
-	if !errors.As(runErr, &exit) {
-		return &pulumirpc.RunResponse{Error: "could not start the Python program: " + runErr.Error()}
-	}
-	switch code := exit.ExitCode(); code {
-	case exitAfterReportedError:
-		return &pulumirpc.RunResponse{Bail: true}
-	case -1:
-		return &pulumirpc.RunResponse{Error: "the Python program was stopped: " + exit.String()}
-	default:
-		return &pulumirpc.RunResponse{Error: fmt.Sprintf("the Python program exited with code %d", code)}
-	}
 }

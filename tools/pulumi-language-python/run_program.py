@@ -1,7 +1,9 @@
 """Runs one Pulumi Python program for tools/pulumi-language-python (ours; see README.md).
 
     python -u run_program.py --monitor=ADDR --engine=ADDR --project=P --stack=S --pwd=DIR --parallel=N
-        [--dry_run=true] [--organization=O] [--root_directory=DIR] [--tracing=URL] PROGRAM [ARGS...]
+        [--dry-run] [--organization=O] [--root-directory=DIR] [--tracing=URL] PROGRAM [ARGS...]
+
+(the flags of the Node.js SDK's runner: both hosts pass them alike, tools/languagehost RunnerFlags).
 
 PROGRAM is a file or a directory with __main__.py. Exit 32 means the error has already been reported to the
 engine (a diagnostic); the host then fails the run without a message of its own.
@@ -27,9 +29,9 @@ except ImportError:
     sys.exit(1)
 
 parser = argparse.ArgumentParser()
-for name in ("monitor", "engine", "project", "stack", "pwd", "parallel", "dry_run", "organization",
-             "root_directory", "tracing"):
+for name in ("monitor", "engine", "project", "stack", "pwd", "parallel", "organization", "root-directory", "tracing"):
     parser.add_argument("--" + name)
+parser.add_argument("--dry-run", action="store_true")
 parser.add_argument("program")
 parser.add_argument("args", nargs="*")
 args = parser.parse_args()
@@ -38,7 +40,7 @@ pulumi.runtime.set_all_config(pulumi.runtime.get_config_env(), pulumi.runtime.ge
 parallel = int(args.parallel or 0)
 pulumi.runtime.configure(pulumi.runtime.Settings(
     monitor=args.monitor, engine=args.engine, project=args.project, stack=args.stack, parallel=parallel,
-    dry_run=args.dry_run == "true", organization=args.organization, root_directory=args.root_directory))
+    dry_run=args.dry_run, organization=args.organization, root_directory=args.root_directory))
 
 sys.argv = [args.program] + args.args
 if args.pwd:

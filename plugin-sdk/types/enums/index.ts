@@ -93,6 +93,16 @@ export const GetVolumeFilesResultEntriesItemType = {
  */
 export type GetVolumeFilesResultEntriesItemType = (typeof GetVolumeFilesResultEntriesItemType)[keyof typeof GetVolumeFilesResultEntriesItemType];
 
+export const LabAccessHardware = {
+    Read: "read",
+    Change: "change",
+} as const;
+
+/**
+ * What each copy's user may do to its VMs' drives, NICs and snapshots: read (the default) or change
+ */
+export type LabAccessHardware = (typeof LabAccessHardware)[keyof typeof LabAccessHardware];
+
 export const NicInterface = {
     Virtio: "virtio",
     E1000: "e1000",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { sameMachineType } from "../../schemas/normalize";
 import { POWER_CYCLE_POLICIES } from "../../schemas/hardware";
-import { machineKeyOutput, output, statusOutputs, type OutputValues } from "../../schemas/outputs";
+import { machineKeyOutput, optionalOutput, output, statusOutputs, type OutputValues } from "../../schemas/outputs";
 import {
   adoptSchema,
   apiBodyOf,
@@ -239,11 +239,11 @@ export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
 
 /** Outputs of a VM with exclusiveHardware only. */
 export const exclusiveHardwareOutputs = {
-  baselineHardware: output(
+  baselineHardware: optionalOutput(
     "string",
     "With exclusiveHardware: the drives and NICs the VM had when it was made or adopted (a clone's copies), as kind:key, comma-separated",
   ),
-  strayHardware: output(
+  strayHardware: optionalOutput(
     "string",
     "With exclusiveHardware: the drives and NICs the last refresh found that the program does not declare (the next update removes them); empty when none",
   ),
@@ -255,9 +255,7 @@ export const virtualMachineOutputs = {
   needRestart: output("boolean", "The platform's need_restart at the last refresh: settings changed outside Pulumi wait for a power cycle"),
   ...exclusiveHardwareOutputs,
 };
-export type VirtualMachineOutputs = VirtualMachineInputs &
-  OutputValues<Omit<typeof virtualMachineOutputs, keyof typeof exclusiveHardwareOutputs>> &
-  Partial<OutputValues<typeof exclusiveHardwareOutputs>>;
+export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof virtualMachineOutputs>;
 
 export const VIRTUAL_MACHINE_READ_FIELDS = apiFieldsOf(virtualMachineShape);
 

@@ -1,6 +1,6 @@
-// Writes the Python SDK of a package schema with Pulumi's Python code generator (see main.go).
+// Writes the Go and Python SDKs of a package schema with Pulumi's code generators (see main.go).
 // Same requirements as the Node.js host, so the builds share Go's build cache.
-module vplatform.local/tools/gen-sdk-python
+module vplatform.local/tools/gen-sdk
 
 go 1.25.11
 
