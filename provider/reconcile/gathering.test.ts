@@ -18,7 +18,7 @@ describe("a gathering lets the operations that joined go on together", () => {
     expect(await settled(Promise.all([first, second, c.arrive()]))).toBe(true);
   });
 
-  test("an operation alone goes on at once", async () => {
+  test("without a quiet time, an operation alone goes on at once", async () => {
     expect(await settled(new Gathering(60_000).join().arrive())).toBe(true);
   });
 
@@ -73,5 +73,80 @@ describe("a gathering lets the operations that joined go on together", () => {
     expect(await settled(second)).toBe(false);
     void d.arrive();
     expect(await settled(second)).toBe(true);
+  });
+});
+
+describe("a gathering with a quiet time waits for a stream of operations to pause", () => {
+  const flush = async () => {
+    for (let i = 0; i < 3; i++) await Promise.resolve();
+  };
+
+  test("operations starting one after another, each done before the next starts, go on together once none has joined for quietMs", async () => {
+    jest.useFakeTimers();
+    try {
+      const g = new Gathering(10_000, 2_500);
+      let gone = 0;
+      for (let i = 0; i < 3; i++) {
+        const t = g.join();
+        jest.advanceTimersByTime(500); // its work
+        void t.arrive().then(() => gone++);
+        jest.advanceTimersByTime(1_000); // the next starts 1.5 s after this one
+        await flush();
+        expect(gone).toBe(0);
+      }
+      // The last joined 1.5 s ago: 1 s more of quiet.
+      jest.advanceTimersByTime(999);
+      await flush();
+      expect(gone).toBe(0);
+      jest.advanceTimersByTime(1);
+      await flush();
+      expect(gone).toBe(3);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("an operation alone waits out the quiet time from its join, and no longer once its work took longer", async () => {
+    jest.useFakeTimers();
+    try {
+      const g = new Gathering(10_000, 2_500);
+      const quick = g.join();
+      jest.advanceTimersByTime(300);
+      let quickGone = false;
+      void quick.arrive().then(() => (quickGone = true));
+      jest.advanceTimersByTime(2_199);
+      await flush();
+      expect(quickGone).toBe(false);
+      jest.advanceTimersByTime(1);
+      await flush();
+      expect(quickGone).toBe(true);
+
+      const slow = g.join();
+      jest.advanceTimersByTime(3_000);
+      let slowGone = false;
+      void slow.arrive().then(() => (slowGone = true));
+      await flush();
+      expect(slowGone).toBe(true);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  test("a stream that never pauses still goes on in groups held at most maxWaitMs", async () => {
+    jest.useFakeTimers();
+    try {
+      const g = new Gathering(10_000, 2_500);
+      let gone = 0;
+      for (let i = 0; i < 10; i++) {
+        const t = g.join();
+        void t.arrive().then(() => gone++);
+        jest.advanceTimersByTime(1_000);
+        await flush();
+        if (i < 9) expect(gone).toBe(0);
+      }
+      expect(gone).toBe(10); // the first arrived 10 s ago: the group went
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });

@@ -2,20 +2,27 @@
  * An open-ended rendezvous (see rendezvous.ts, whose members are known in advance): operations of one kind join
  * as they start and arrive when they reach a step they had better take together, a read of what their answers
  * lacked, which the batch reader then sends as one GET. The arrivals go on together once every operation that
- * joined has arrived or left, or once the first of them has waited `maxWaitMs`: a stream of operations that never
- * pauses goes on in groups, none held longer than that. An operation alone goes on at once.
+ * joined has arrived or left and none has joined for `quietMs` (a stream of operations that pauses), or once the
+ * first of them has waited `maxWaitMs`: a stream that never pauses goes on in groups, none held longer than that.
+ * An operation alone goes on once `quietMs` has passed since it joined (at once if its work took longer).
  */
 export class Gathering {
   /** Joined, neither arrived nor left. */
   #pending = 0;
+  #lastJoin = Number.NEGATIVE_INFINITY;
   #arrived: (() => void)[] = [];
-  #timer?: NodeJS.Timeout;
+  #longest?: NodeJS.Timeout;
+  #quiet?: NodeJS.Timeout;
 
-  constructor(private readonly maxWaitMs: number) {}
+  constructor(
+    private readonly maxWaitMs: number,
+    private readonly quietMs = 0,
+  ) {}
 
   /** A ticket for an operation that starts now: `arrive` at the step, or `leave` if it will not reach it. Each counts once. */
   join(): { arrive(): Promise<void>; leave(): void } {
     this.#pending++;
+    this.#lastJoin = Date.now();
     let counted = false;
     const count = () => {
       if (counted) return false;
@@ -28,18 +35,32 @@ export class Gathering {
         new Promise<void>((resolve) => {
           if (!count()) return resolve();
           this.#arrived.push(resolve);
-          this.#timer ??= setTimeout(() => this.#release(), this.maxWaitMs);
-          if (this.#pending === 0) this.#release();
+          this.#longest ??= setTimeout(() => this.#release(), this.maxWaitMs);
+          this.#goIfSettled();
         }),
       leave: () => {
-        if (count() && this.#pending === 0) this.#release();
+        if (count()) this.#goIfSettled();
       },
     };
   }
 
+  /** Releases the arrivals when nobody they wait for is pending and the stream has paused; else checks again then. */
+  #goIfSettled(): void {
+    if (this.#pending > 0 || this.#arrived.length === 0) return;
+    const quietFor = Date.now() - this.#lastJoin;
+    if (quietFor >= this.quietMs) {
+      this.#release();
+      return;
+    }
+    clearTimeout(this.#quiet);
+    this.#quiet = setTimeout(() => this.#goIfSettled(), this.quietMs - quietFor);
+  }
+
   #release(): void {
-    clearTimeout(this.#timer);
-    this.#timer = undefined;
+    clearTimeout(this.#longest);
+    clearTimeout(this.#quiet);
+    this.#longest = undefined;
+    this.#quiet = undefined;
     const arrived = this.#arrived;
     this.#arrived = [];
     for (const go of arrived) go();

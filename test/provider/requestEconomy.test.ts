@@ -205,6 +205,20 @@ describe("a class's reads of what an answer lacks join across its copies", () =>
     expect(new Set(snapshots.map((s) => s.id)).size).toBe(6);
   });
 
+  test("snapshots started one after another, each done before the next starts (a lab's VMs getting ready in turn), read their keys in one GET", async () => {
+    const vms = await makeVms(5);
+    await lab.resetRequests();
+    const snapshots = [];
+    for (const { vm } of vms) {
+      snapshots.push(checkedCreate(providers.VmSnapshot(), { vm: vm.id, name: "start" }));
+      await sleep(700); // the next VM ready 0.7 s later
+    }
+    const taken = await Promise.all(snapshots);
+    const c = await lab.requests();
+    expect([count(c, "POST", "vm_actions"), count(c, "GET", "vms")]).toEqual([5, 1]);
+    expect(new Set(taken.map((s) => s.id)).size).toBe(5);
+  });
+
   test("a grant on a clone made in this run is checked without a look-up: the run made the VM", async () => {
     await lab.newRun();
     const tpl = await checkedCreate(providers.VirtualMachine(), { name: "grant-tpl", cpuCores: 1, ram: 1024 });

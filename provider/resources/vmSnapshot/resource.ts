@@ -67,10 +67,13 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
 /**
  * The keys of snapshots taken together are read together: a snapshot's answer has none, and a class's snapshots,
  * sent in a stream as the engine gets to each VM, finish over tens of seconds. Each read waits for the other
- * snapshots of the session still being taken, at most this long (a snapshot itself takes minutes on the platform).
+ * snapshots of the session still being taken, at most KEY_READ_WAIT_MS (a snapshot itself takes minutes on the
+ * platform), and for the stream to pause: no snapshot started for KEY_READ_QUIET_MS, longer than the status
+ * poller's longest gap between the reads that end the VMs' waits before their snapshots (MAX_TICK_GAP_MS, 2 s).
  */
 const KEY_READ_WAIT_MS = 10_000;
-const keyReads = perSession(() => new Gathering(KEY_READ_WAIT_MS));
+const KEY_READ_QUIET_MS = 2_500;
+const keyReads = perSession(() => new Gathering(KEY_READ_WAIT_MS, KEY_READ_QUIET_MS));
 
 async function takeSnapshot(api: Session, inputs: Inputs, keyRead: ReturnType<Gathering["join"]>): Promise<{ id: string; outs: Outputs }> {
   const vm = await vmRef(api, inputs.vm);
