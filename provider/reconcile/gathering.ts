@@ -19,6 +19,16 @@ export class Gathering {
     private readonly quietMs = 0,
   ) {}
 
+  /** Runs `op` as one operation of the gathering: it joins now, arrives where it calls `arrive`, and leaves when done. */
+  async around<T>(op: (arrive: () => Promise<void>) => Promise<T>): Promise<T> {
+    const ticket = this.join();
+    try {
+      return await op(ticket.arrive);
+    } finally {
+      ticket.leave();
+    }
+  }
+
   /** A ticket for an operation that starts now: `arrive` at the step, or `leave` if it will not reach it. Each counts once. */
   join(): { arrive(): Promise<void>; leave(): void } {
     this.#pending++;
@@ -66,3 +76,12 @@ export class Gathering {
     for (const go of arrived) go();
   }
 }
+
+/**
+ * A gathering for the reads of what create answers lack (a snapshot's key, a user's identity, an API key's creation
+ * time): a class's creates of one kind, sent in a stream as the engine reaches each copy, finish over tens of
+ * seconds. Each read waits for the other creates still running, at most 10 s, and for the stream to pause: none
+ * started for 2.5 s, longer than the status poller's longest gap between the reads that end the waits before them
+ * (2 s), so creates released by successive ticks still read together. The batch reader sends their reads as one GET.
+ */
+export const answerReads = (): Gathering => new Gathering(10_000, 2_500);

@@ -240,9 +240,7 @@ describe("a class's reads of what an answer lacks join across its copies", () =>
     await checkedCreate(providers.User(), { name: "ids-first", role: "none" }); // the checks' copy of the user names is read now
     await lab.resetRequests();
     const users = await Promise.all(range(8).map((i) => checkedCreate(providers.User(), { name: `ids-student-${i}`, role: "none" })));
-    const identityReads = count(await lab.requests(), "GET", "users");
-    expect(identityReads).toBeGreaterThanOrEqual(1);
-    expect(identityReads).toBeLessThanOrEqual(2);
+    expect(count(await lab.requests(), "GET", "users")).toBe(1);
     await lab.resetRequests();
     const grants = users.flatMap((u) => vnets.map((v) => ({ user: u.id, table: "vnets", row: v.id, read: true })));
     await Promise.all(grants.map((g) => checkedCreate(providers.Permission(), g)));
@@ -258,6 +256,27 @@ describe("a class's reads of what an answer lacks join across its copies", () =>
     await lab.resetRequests();
     await checkedCreate(providers.User(), { name: "ids-reader", role: "readonly" });
     expect(count(await lab.requests(), "GET", "users")).toBe(0);
+  });
+
+  test("users and their API keys made one after another (the engine reaching each copy in turn) read identities and creation times in one GET each", async () => {
+    await lab.newRun();
+    await checkedCreate(providers.User(), { name: "stream-first", role: "none" }); // the checks' copy of the user names is read now
+    await lab.resetRequests();
+    const made = [];
+    for (const i of range(5)) {
+      made.push(
+        checkedCreate(providers.User(), { name: `stream-student-${i}`, role: "none" }).then(async (user) => ({
+          user,
+          key: await checkedCreate(providers.ApiKey(), { user: user.id, name: `stream-key-${i}` }),
+        })),
+      );
+      await sleep(700); // the next copy 0.7 s later
+    }
+    const copies = await Promise.all(made);
+    const c = await lab.requests();
+    expect([count(c, "POST", "users"), count(c, "POST", "user_api_keys")]).toEqual([5, 5]);
+    expect([count(c, "GET", "users"), count(c, "GET", "user_api_keys")]).toEqual([1, 1]);
+    for (const { key } of copies) expect(key.outs.created).toBeGreaterThan(0);
   });
 });
 
@@ -368,7 +387,11 @@ describe("nothing verified twice: checks answer from one copy of a table per run
   });
 
   test("a VM key given as a machine key is still refused, naming the machine key to use", async () => {
-    const [{ vm }] = await makeVms(1);
+    // A VM whose key is no machine's: the two keys of a VM are different numbers, but another VM's machine (a
+    // snapshot's, made earlier in this file) may carry this one's VM key, and such a key is a right one.
+    const isMachineKey = async (key: string) => (await lab.api("GET", `vms?filter=machine%20eq%20${key}&fields=$key`)).length > 0;
+    let [{ vm }] = await makeVms(1);
+    while (await isMachineKey(vm.id)) [{ vm }] = await makeVms(1);
     const checked = await providers.Drive().check({}, { machine: vm.id, name: "x", disksize: GiB, preferredTier: 3 });
     expect(checked.failures).toEqual([{ property: "machine", reason: expect.stringContaining(`hardware takes the machine key`) }]);
   });

@@ -1,5 +1,5 @@
 import { perSession, type Session } from "../../reconcile/session";
-import { Gathering } from "../../reconcile/gathering";
+import { answerReads } from "../../reconcile/gathering";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
@@ -64,18 +64,10 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
   return d;
 }
 
-/**
- * The keys of snapshots taken together are read together: a snapshot's answer has none, and a class's snapshots,
- * sent in a stream as the engine gets to each VM, finish over tens of seconds. Each read waits for the other
- * snapshots of the session still being taken, at most KEY_READ_WAIT_MS (a snapshot itself takes minutes on the
- * platform), and for the stream to pause: no snapshot started for KEY_READ_QUIET_MS, longer than the status
- * poller's longest gap between the reads that end the VMs' waits before their snapshots (MAX_TICK_GAP_MS, 2 s).
- */
-const KEY_READ_WAIT_MS = 10_000;
-const KEY_READ_QUIET_MS = 2_500;
-const keyReads = perSession(() => new Gathering(KEY_READ_WAIT_MS, KEY_READ_QUIET_MS));
+/** A snapshot's answer has no key: the keys of a class's snapshots are read together (see answerReads). */
+const keyReads = perSession(answerReads);
 
-async function takeSnapshot(api: Session, inputs: Inputs, keyRead: ReturnType<Gathering["join"]>): Promise<{ id: string; outs: Outputs }> {
+async function takeSnapshot(api: Session, inputs: Inputs, readTogether: () => Promise<void>): Promise<{ id: string; outs: Outputs }> {
   const vm = await vmRef(api, inputs.vm);
   const outs = { ...inputs, machineKey: vm.machineKey };
   return api.withMachineLock(vm.machineKey, async () => {
@@ -114,7 +106,7 @@ async function takeSnapshot(api: Session, inputs: Inputs, keyRead: ReturnType<Ga
         outs,
       );
     }
-    await keyRead.arrive(); // with the snapshots finishing meanwhile: their keys are one GET
+    await readTogether(); // with the snapshots finishing meanwhile: their keys are one GET
     const row = await taken();
     if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
     return { id: str(row.$key), outs };
@@ -130,12 +122,7 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
   async create(api, inputs) {
-    const keyRead = keyReads(api).join();
-    try {
-      return await takeSnapshot(api, inputs, keyRead);
-    } finally {
-      keyRead.leave();
-    }
+    return keyReads(api).around((readTogether) => takeSnapshot(api, inputs, readTogether));
   },
 
   async read(api, id, olds) {
