@@ -85,48 +85,50 @@ describe("a gathering with a quiet time waits for a stream of operations to paus
     jest.useFakeTimers();
     try {
       const g = new Gathering(10_000, 2_500);
-      let gone = 0;
-      for (let i = 0; i < 3; i++) {
+      const gone: number[] = [];
+      for (let i = 0; i < 4; i++) {
         const t = g.join();
         jest.advanceTimersByTime(500); // its work
-        void t.arrive().then(() => gone++);
+        void t.arrive().then(() => gone.push(i));
+        await flush();
         jest.advanceTimersByTime(1_000); // the next starts 1.5 s after this one
         await flush();
-        expect(gone).toBe(0);
       }
-      // The last joined 1.5 s ago: 1 s more of quiet.
+      // The first, alone when it arrived (no stream yet), went on at once; the others wait for the stream to pause:
+      // the last joined 1.5 s ago, so 1 s more.
+      expect(gone).toEqual([0]);
       jest.advanceTimersByTime(999);
       await flush();
-      expect(gone).toBe(0);
+      expect(gone).toEqual([0]);
       jest.advanceTimersByTime(1);
       await flush();
-      expect(gone).toBe(3);
+      expect(gone).toEqual([0, 1, 2, 3]);
     } finally {
       jest.useRealTimers();
     }
   });
 
-  test("an operation alone waits out the quiet time from its join, and no longer once its work took longer", async () => {
+  test("an operation alone, none joining within quietMs before it, goes on at once; one joining near others waits for the pause", async () => {
     jest.useFakeTimers();
     try {
       const g = new Gathering(10_000, 2_500);
-      const quick = g.join();
+      jest.advanceTimersByTime(60_000);
+      const alone = g.join();
       jest.advanceTimersByTime(300);
-      let quickGone = false;
-      void quick.arrive().then(() => (quickGone = true));
-      jest.advanceTimersByTime(2_199);
+      let aloneGone = false;
+      void alone.arrive().then(() => (aloneGone = true));
       await flush();
-      expect(quickGone).toBe(false);
-      jest.advanceTimersByTime(1);
-      await flush();
-      expect(quickGone).toBe(true);
+      expect(aloneGone).toBe(true);
 
-      const slow = g.join();
-      jest.advanceTimersByTime(3_000);
-      let slowGone = false;
-      void slow.arrive().then(() => (slowGone = true));
+      const near = g.join(); // 0.3 s after the last join: a stream
+      jest.advanceTimersByTime(300);
+      let nearGone = false;
+      void near.arrive().then(() => (nearGone = true));
       await flush();
-      expect(slowGone).toBe(true);
+      expect(nearGone).toBe(false);
+      jest.advanceTimersByTime(2_200);
+      await flush();
+      expect(nearGone).toBe(true);
     } finally {
       jest.useRealTimers();
     }
@@ -137,14 +139,14 @@ describe("a gathering with a quiet time waits for a stream of operations to paus
     try {
       const g = new Gathering(10_000, 2_500);
       let gone = 0;
-      for (let i = 0; i < 10; i++) {
+      for (let i = 0; i < 11; i++) {
         const t = g.join();
         void t.arrive().then(() => gone++);
         jest.advanceTimersByTime(1_000);
         await flush();
-        if (i < 9) expect(gone).toBe(0);
+        if (i < 10) expect(gone).toBe(1); // the first, no stream yet, went alone
       }
-      expect(gone).toBe(10); // the first arrived 10 s ago: the group went
+      expect(gone).toBe(11); // the second arrived 10 s ago: the group went
     } finally {
       jest.useRealTimers();
     }
