@@ -26,8 +26,8 @@
 // `npm run charts`). A run redraws the charts too.
 //
 // The class scenario (bench/class/, docs/costs.md "A class"): --class[=30] (that many copies of
-// a 3-VM lab at lab speed, 30 by default: about 4 minutes), --class-realistic=1 (copies at
-// realistic speed, --scale: clones of one template run one at a time, 50 s each at ×10),
+// a 3-VM lab at lab speed, 30 by default: about 10 minutes on 2 shared cores), --class-realistic=3 (copies at
+// realistic speed, --scale: a clone 50 s at ×10, the clones of one golden VM made as a tree),
 // with --detail and --markdown as above; it runs instead of the labs above.
 //
 // The fixed-cost scenario (bench/fixedCost/, docs/costs.md "The fixed cost of a command"): --fixed-cost[=10,30]

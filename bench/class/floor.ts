@@ -34,23 +34,32 @@ export interface ClassMeasured extends ClassShape {
 /** One API key's hourly allowance on the platform. */
 export const HOUR_BUDGET = 1000;
 
+/** Keys one filtered GET carries (the provider's batched reads: provider/client/batchReader.ts). */
+export const KEYS_PER_READ = 100;
+
+/** GETs reading `rows` rows by key, joined. */
+const joinedReads = (rows: number) => Math.ceil(rows / KEYS_PER_READ);
+
 /**
  * The requests no client can avoid, with what they are. Reads that only wait
  * (a clone, a power-on) are coalesced by the status poller into a handful for
  * the whole class, so the floor counts none per VM; it counts one GET in all
- * where a phase must wait at least once.
+ * where a phase must wait at least once. A read of what an answer lacks is
+ * unavoidable, but not once per row: the rows of a class are read together,
+ * one GET per 100 keys.
  */
 export function classFloor(phase: ClassPhase, { copies, vmsPerCopy }: ClassShape): { requests: number; what: string } {
   const vms = copies * vmsPerCopy;
   switch (phase) {
     case "up":
       return {
-        // A snapshot's answer is "accepted" without its key (docs/platform-api.md): one read learns it.
-        // A grant names the user's identity, which the user's creation answer does not carry: one read per user.
-        requests: 2 + 6 * copies + 7 * vms + 1,
+        // A grant names the user's identity, which the user's creation answer does not carry; a snapshot's answer is
+        // "accepted" without its key (docs/platform-api.md): each is read, the class's rows together.
+        requests: 2 + 5 * copies + 6 * vms + 1 + joinedReads(copies) + joinedReads(vms),
         what:
-          "golden VM + drive (2); per copy vnet, vnet power-on, user, the user's identity, key, the grant on its vnet (6); " +
-          "per VM clone, drive, NIC, snapshot, the snapshot's key (its answer has none), power-on, the grant on it (7); 1 status read",
+          "golden VM + drive (2); per copy vnet, vnet power-on, user, key, the grant on its vnet (5); " +
+          "per VM clone, drive, NIC, snapshot, power-on, the grant on it (6); 1 status read; " +
+          "the users' identities and the snapshots' keys, which their answers lack (one GET per 100 of each)",
       };
     case "roster":
       return { requests: 2, what: "one list of machine statuses and one of NICs, for all copies" };

@@ -1,4 +1,4 @@
-import { describeStrays, formatBaseline, type MachineHardware, parseBaseline, strayHardware } from "./strayHardware";
+import { cloneBaseline, describeStrays, formatBaseline, type MachineHardware, parseBaseline, strayHardware } from "./strayHardware";
 
 const nic = (key: string, marked = false, vnet = "7"): MachineHardware => ({ kind: "nic", key, name: `nic_${key}`, marked, vnet });
 const drive = (key: string, marked = false): MachineHardware => ({ kind: "drive", key, name: `drive_${key}`, marked });
@@ -20,5 +20,15 @@ describe("stray hardware is what neither a declaration made nor the VM had when 
     expect(text).toBe("drive:3,nic:2");
     expect([...parseBaseline(text)]).toEqual(["drive:3", "nic:2"]);
     expect([...parseBaseline("")]).toEqual([]);
+  });
+});
+
+describe("a clone made now: its baseline is known from its source's hardware when that is all declared", () => {
+  test("every row of the source marked (a golden VM's declared drive and NIC): the clone's copies are marked too, its baseline empty", () => {
+    expect(cloneBaseline([drive("1", true), nic("2", true)])).toBe("");
+    expect(cloneBaseline([])).toBe("");
+  });
+  test("a row of the source no create made (a NIC added in the UI): its copy's key is the clone's own, so the clone is read", () => {
+    expect(cloneBaseline([drive("1", true), nic("2")])).toBeUndefined();
   });
 });

@@ -26,6 +26,15 @@ export const formatBaseline = (rows: readonly Pick<MachineHardware, "kind" | "ke
 
 export const parseBaseline = (text: string | undefined): Set<string> => new Set((text ?? "").split(",").filter(Boolean));
 
+/**
+ * A clone made now holds copies of its source's drives and NICs (the tree's pristine clones hold the same), each
+ * marked as the original is, under keys of its own. Its baseline is its unmarked copies: none when every row of the
+ * source is marked (a golden VM whose hardware a program declared), known then without reading the clone; undefined
+ * when the source has hardware no create made, whose copies' keys only the clone's own rows tell.
+ */
+export const cloneBaseline = (sourceHardware: readonly Pick<MachineHardware, "marked">[]): string | undefined =>
+  sourceHardware.every((r) => r.marked) ? "" : undefined;
+
 /** The rows neither marked nor in the baseline, in key order. */
 export function strayHardware(rows: readonly MachineHardware[], baseline: string | undefined): MachineHardware[] {
   const known = parseBaseline(baseline);

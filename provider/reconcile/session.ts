@@ -61,6 +61,10 @@ export class Session implements PlatformApi {
     this.#created.add(`${table}/${row.$key}`);
     return row;
   }
+  /** A row this session made otherwise than by a POST to its table (a clone, made by a VM action). */
+  madeRow(table: string, key: string): void {
+    this.#created.add(`${table}/${key}`);
+  }
   /** Whether this session created the row `key` of `table` (and so it existed then). */
   created(table: string, key: string): boolean {
     return this.#created.has(`${table}/${key}`);

@@ -1,6 +1,7 @@
 // A VM's hardware that its program does not declare (exclusiveHardware), through the dynamic provider against the
 // emulator: a clone's copies of its template's NICs are its own (its baseline), declared hardware is its own (the
-// create marker), and a NIC or drive added elsewhere is drift at refresh that the next update removes, alone.
+// create marker; a clone of a template whose hardware is all declared is known to hold none other without a read),
+// and a NIC or drive added elsewhere is drift at refresh that the next update removes, alone.
 import { type Lab, checkedCreate, providers, startLab } from "./harness";
 
 let lab: Lab;
@@ -50,6 +51,32 @@ describe("a VM with exclusiveHardware", () => {
     expect(await nicsOf(machine)).toEqual([copied, `${declared.id}@${net}`]);
     expect(outs).toMatchObject({ exclusiveHardware: true, strayHardware: "" });
     expect(await p.diff(vm.id, (await p.read(vm.id, outs)).props, vm.inputs)).toMatchObject({ changes: false });
+  });
+
+  test("clones of a template whose hardware its program declared: their baseline is empty, known from the template's hardware read once", async () => {
+    const template = await checkedCreate(providers.VirtualMachine(), { name: "stray-declared", ram: 1024 });
+    await checkedCreate(providers.Drive(), { machine: template.outs.machineKey, name: "os", disksize: 1024 ** 3, preferredTier: 3 });
+    await checkedCreate(providers.Nic(), { machine: template.outs.machineKey, vnet: net, name: "eth0" });
+    await lab.newRun();
+    await lab.resetRequests();
+    const p = providers.VirtualMachine();
+    const clones = await Promise.all(
+      [0, 1, 2, 3, 4, 5].map((i) =>
+        checkedCreate(p, { name: `stray-declared-${i}`, ram: 1024, cloneFrom: { vm: template.id }, exclusiveHardware: true }),
+      ),
+    );
+    expect(clones.map((c) => c.outs.baselineHardware)).toEqual(["", "", "", "", "", ""]);
+    const { entries } = await lab.requests();
+    const reads = (table: string) => entries.filter((e) => e.method === "GET" && e.table === table).reduce((n, e) => n + e.count, 0);
+    // The template's drives and NICs, once for all six; none of a clone's own (its copies are marked as the template's are).
+    expect([reads("machine_drives"), reads("machine_nics")]).toEqual([1, 1]);
+
+    // Its copies are its own; a drive added elsewhere is still stray.
+    const [vm] = clones;
+    const clean = await p.read(vm.id, vm.outs);
+    expect(clean.inputs.exclusiveHardware).toBe(true);
+    await lab.api("POST", "machine_drives", { machine: vm.outs.machineKey, media: "disk", disksize: 1024 ** 3, name: "extra" });
+    expect((await p.read(vm.id, clean.props)).props.strayHardware).toMatch(/^drive 'extra' \(key \d+\)$/);
   });
 
   test("a drive added elsewhere is stray too; a running VM is stopped for its removal and started again", async () => {

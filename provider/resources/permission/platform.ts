@@ -5,7 +5,8 @@
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
 import type { RowMapping } from "../../reconcile/automation/rows";
 import { type Row, str } from "../../reconcile/platform";
-import { perSession, type Session } from "../../reconcile/session";
+import { identityOf } from "../../reconcile/identities";
+import type { Session } from "../../reconcile/session";
 import { GROUP_TABLE } from "../group/schema";
 import { USER_TABLE } from "../user/schema";
 import { fromPermissionApiRow, PERMISSION_READ_FIELDS, PERMISSION_TABLE, type PermissionInputs, toPermissionApiBody } from "./schema";
@@ -28,24 +29,10 @@ export const permissionRows: RowMapping<PermissionInputs> = {
 export const granteeOf = (p: Pick<PermissionInputs, "user" | "group">): { table: string; key: string; noun: string } =>
   p.user !== undefined ? { table: USER_TABLE, key: p.user, noun: "user" } : { table: GROUP_TABLE, key: String(p.group), noun: "group" };
 
-/** Identities read in this session: a class's grants to one user read it once. */
-const identities = perSession(() => new Map<string, Promise<number>>());
-
-/** The grantee's `identity`, what a grant names. */
-export function identityOf(api: Session, p: Pick<PermissionInputs, "user" | "group">): Promise<number> {
+/** The grantee's `identity`, what a grant names (read once per session: a class's grants to one user read it once). */
+export function granteeIdentity(api: Session, p: Pick<PermissionInputs, "user" | "group">): Promise<number> {
   const grantee = granteeOf(p);
-  const id = `${grantee.table}/${grantee.key}`;
-  const known = identities(api);
-  let identity = known.get(id);
-  if (!identity) {
-    identity = api.get(grantee.table, grantee.key, "identity").then((row) => {
-      if (!row) throw new Error(`vplatform: ${grantee.noun}: no ${grantee.noun} with key '${grantee.key}' exists`);
-      return Number(row.identity);
-    });
-    identity.catch(() => known.delete(id)); // a failed read is tried again
-    known.set(id, identity);
-  }
-  return identity;
+  return identityOf(api, grantee.table, grantee.key, grantee.noun);
 }
 
 /** The API body of a grant: its fields with the grantee's identity. */

@@ -9,7 +9,7 @@ import { errorStatus } from "../../reconcile/platform";
 import type { Session } from "../../reconcile/session";
 import { rowExists } from "../framework/checkCopy";
 import type { CheckFailure } from "../framework/checkInputs";
-import { describeGrant, grantBody, grantFilter, identityOf, permissionRows } from "./platform";
+import { describeGrant, grantBody, grantFilter, granteeIdentity, permissionRows } from "./platform";
 import {
   EVERY_TABLE,
   PERMISSION_TABLE,
@@ -71,7 +71,7 @@ export const permission = defineResource<PermissionInputs, PermissionInputs>({
 
   async create(api, inputs) {
     const what = describeGrant(inputs);
-    const identity = await identityOf(api, inputs);
+    const identity = await granteeIdentity(api, inputs);
     if (inputs.adopt !== undefined && inputs.adopt !== false) {
       const live = (key: string) => readRow(api, permissionRows, key, inputs);
       const key = await findAdoptable(what, inputs.adopt, {

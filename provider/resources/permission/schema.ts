@@ -21,7 +21,7 @@ export const EVERY_TABLE = "/";
 
 /**
  * The grantee, read back from the grant's identity (its owner's table and key). Nothing is sent from it: a grant
- * names the user's or group's own `identity`, which the create reads from that row (platform.ts, identityOf).
+ * names the user's or group's own `identity`, which the create reads from that row (reconcile/identities.ts).
  */
 function granteeCodec(table: typeof USER_TABLE | typeof GROUP_TABLE): FieldCodec<string> {
   return {

@@ -1,5 +1,8 @@
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { markerOf } from "../../reconcile/createMarker";
+import { identityOf } from "../../reconcile/identities";
+import { answerReads } from "../../reconcile/gathering";
+import { perSession } from "../../reconcile/session";
 import { userRows } from "./platform";
 import { createRow, deleteRow, readRow, rowByName, updateRow } from "../../reconcile/automation/rows";
 import { str, type Row } from "../../reconcile/platform";
@@ -17,6 +20,8 @@ type Inputs = UserInputs;
 export function diffUser(olds: Row, news: Row): ResourceDiff {
   return diffFields(userShape, olds, news, { what: named("user", news), namesUniqueOnPlatform: true });
 }
+
+const identityReads = perSession(answerReads);
 
 export const user = defineResource<Inputs, Inputs>({
   token: "User",
@@ -56,8 +61,17 @@ export const user = defineResource<Inputs, Inputs>({
       return { id: str(row.$key), outs: inputs };
     }
     const budgetMs = resolveTimeouts(inputs.timeouts).create * 1000;
-    const created = await createRow(api, userRows, inputs, { marker: markerOf(inputs), budgetMs });
-    return { id: created.key, outs: inputs };
+    if (inputs.role !== "none")
+      return { id: (await createRow(api, userRows, inputs, { marker: markerOf(inputs), budgetMs })).key, outs: inputs };
+    // A user of role none reaches only what grants give it, and each grant names its identity: read now, with the
+    // other users made meanwhile (a class's users, one GET: see answerReads), not later with each first grant. A
+    // failure is the grant's.
+    return identityReads(api).around(async (readTogether) => {
+      const created = await createRow(api, userRows, inputs, { marker: markerOf(inputs), budgetMs });
+      await readTogether();
+      await identityOf(api, userRows.table, created.key, "user").catch(() => undefined);
+      return { id: created.key, outs: inputs };
+    });
   },
 
   async read(api, id, olds) {

@@ -85,7 +85,10 @@ export async function insertVm(
   const what = source ? `VM '${name}' (clone of '${source.name}')` : `VM '${name}'`;
   // VM names are unique: a VM an interrupted run made answers the send with a name conflict, so no look goes first.
   const created = await insertRow(api, { table: VM_TABLE, body, what, findOurs, send, lookFirst: false }, timeouts.create * 1000, clock);
-  if (source) await waitForCloneToFinish(api, source, timeouts, clock);
+  if (source) {
+    if (!created.recovered) api.madeRow(VM_TABLE, str(created.$key)); // a reference to it (a grant on it) needs no look-up
+    await waitForCloneToFinish(api, source, timeouts, clock);
+  }
   const machineKey = str(created.response?.machine);
   return {
     vmKey: str(created.$key),

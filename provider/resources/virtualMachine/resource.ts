@@ -36,7 +36,7 @@ import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { VM_TABLE } from "./schema";
 import { settingNaming } from "../../config/provider-config";
-import { describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
+import { type MachineHardware, cloneBaseline, describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
 import { machineHardware, removeStrays } from "../../reconcile/strayHardware";
 
 type PowerState = "running" | "stopped";
@@ -54,13 +54,36 @@ function outputs(
 
 type HardwareOutputs = Pick<VirtualMachineOutputs, "baselineHardware" | "strayHardware">;
 
+/** The hardware of each clone source, read once per session (a class's 90 clones share their golden VM's). */
+const sourceHardware = perSession(() => new Map<string, Promise<MachineHardware[]>>());
+
+function hardwareOfSource(api: Session, source: CloneSource): Promise<MachineHardware[]> {
+  const known = sourceHardware(api);
+  let read = known.get(source.machineKey);
+  if (!read) {
+    read = machineHardware(api, source.machineKey);
+    read.catch(() => known.delete(source.machineKey)); // a failed read is tried again
+    known.set(source.machineKey, read);
+  }
+  return read;
+}
+
 /**
  * With exclusiveHardware, what the VM has of its own besides what its program declares: a new VM nothing, a clone
- * its template's copies, an adopted VM (or one found after an interrupted create) what it holds.
+ * made now its copies of its source's unmarked hardware (none, without a read, when the source has none: see
+ * cloneBaseline), an adopted VM (or one found after an interrupted create) what it holds.
  */
-async function baselineAtCreate(api: Session, vm: VmRef, inputs: VirtualMachineInputs, copied: boolean): Promise<HardwareOutputs> {
+async function baselineAtCreate(
+  api: Session,
+  vm: VmRef,
+  inputs: VirtualMachineInputs,
+  made: { adopted: boolean; recovered: boolean; clonedFrom?: CloneSource },
+): Promise<HardwareOutputs> {
   if (inputs.exclusiveHardware !== true) return {};
-  const held = copied ? (await machineHardware(api, vm.machineKey)).filter((r) => !r.marked) : [];
+  const found = made.adopted || made.recovered;
+  const known = found ? undefined : made.clonedFrom ? cloneBaseline(await hardwareOfSource(api, made.clonedFrom)) : "";
+  if (known !== undefined) return { baselineHardware: known, strayHardware: "" };
+  const held = (await machineHardware(api, vm.machineKey)).filter((r) => !r.marked);
   return { baselineHardware: formatBaseline(held), strayHardware: "" };
 }
 
@@ -363,7 +386,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
         const startedLater = desired === "running" && !adopt && (inputs as Record<string, unknown>)[START_AFTER_HARDWARE_INPUT] === true;
         await enforcePower(api, vm, status, startedLater ? undefined : desired, t);
         const after = desired ? statusOf(desired === "running") : status;
-        const hardware = await baselineAtCreate(api, vm, inputs, Boolean(adopt || clone || recovered));
+        const hardware = await baselineAtCreate(api, vm, inputs, { adopted: Boolean(adopt), recovered, clonedFrom: clone?.source });
         // Its hardware needs no look-up of it; the status recorded is the one the run ends with.
         rememberVm(api, vm, startedLater ? status : after, inputs.allowHotplug as boolean | undefined);
         return { id: vm.vmKey, outs: outputs(inputs, vm, after, false, hardware) };

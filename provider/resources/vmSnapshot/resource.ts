@@ -1,19 +1,20 @@
-import type { Session } from "../../reconcile/session";
+import { perSession, type Session } from "../../reconcile/session";
+import { answerReads } from "../../reconcile/gathering";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmSnapshotInputs, toVmSnapshotApiParams, vmSnapshotInputsSchema, vmSnapshotOutputs, vmSnapshotShape } from "./schema";
 import { isIdle, waitForMachineStatus } from "../../reconcile/machineStatus";
 import { restoreSnapshot } from "../../reconcile/restore";
-import { markerOf, taggedDescription, taggedFilter } from "../../reconcile/createMarker";
+import { toBoolean } from "../../schemas/normalize";
+import { hasTag, markerOf, taggedDescription } from "../../reconcile/createMarker";
 import { insertRow } from "../../reconcile/insertRow";
-import { errorText, type Row, str } from "../../reconcile/platform";
+import { errorText, type Row, rowsWhere, str } from "../../reconcile/platform";
 import { type VmRef, vmAction } from "../../reconcile/power";
 import { knownVmRef, madeByThisProcess, rememberVmRef } from "../../reconcile/machineOwners";
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { quoteLiteral } from "../../client/query-string";
 import { VM_TABLE } from "../virtualMachine/schema";
 import { SNAPSHOT_TABLE } from "./schema";
 
@@ -31,15 +32,25 @@ async function vmRef(api: Session, vmKey: string): Promise<VmRef> {
   return ref;
 }
 
-/** Snapshots are VMs with is_snapshot true whose parent_vm is the VM; ours carries the create's marker. */
+/** What tells a VM's snapshot rows apart: name, marker tag, age. */
+const SNAPSHOT_FIND_FIELDS = "$key,name,description,created,machine,is_snapshot";
+
+/**
+ * The snapshot a create with `marker` took: among the VM's rows (snapshots are VMs with is_snapshot true whose
+ * parent_vm is the VM), the newest of the name that carries the marker.
+ */
+export function ourSnapshot(rows: readonly Row[], name: string, marker: string): Row | undefined {
+  return rows
+    .filter((r) => toBoolean(r.is_snapshot) === true && str(r.name) === name && hasTag(r, marker))
+    .sort((a, b) => Number(b.created ?? 0) - Number(a.created ?? 0))[0];
+}
+
+/**
+ * The VM's snapshots are read with those of the other VMs looked up meanwhile (a snapshot's answer has no key, so
+ * each create reads it): a class's snapshots, seen finished by one status read, learn their keys in one GET.
+ */
 async function findSnapshot(api: Session, vmKey: string, name: string, marker: string) {
-  const rows = await api.list(VM_TABLE, {
-    filter: `is_snapshot eq true and parent_vm eq ${vmKey} and name eq ${quoteLiteral(name)} and ${taggedFilter(marker)}`,
-    fields: "$key,name,description,created,machine",
-    sort: "-created",
-    limit: 1,
-  });
-  return rows[0];
+  return ourSnapshot(await rowsWhere(api, VM_TABLE, "parent_vm", vmKey, SNAPSHOT_FIND_FIELDS), name, marker);
 }
 
 /** What changing a vmSnapshot does: the preview's replacements, updates and warnings. */
@@ -53,6 +64,55 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
   return d;
 }
 
+/** A snapshot's answer has no key: the keys of a class's snapshots are read together (see answerReads). */
+const keyReads = perSession(answerReads);
+
+async function takeSnapshot(api: Session, inputs: Inputs, readTogether: () => Promise<void>): Promise<{ id: string; outs: Outputs }> {
+  const vm = await vmRef(api, inputs.vm);
+  const outs = { ...inputs, machineKey: vm.machineKey };
+  return api.withMachineLock(vm.machineKey, async () => {
+    // Names need not be unique: the snapshot carrying this create's marker is ours.
+    const marker = markerOf(inputs);
+    const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
+    const t = resolveTimeouts(inputs.timeouts);
+    const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
+    try {
+      await insertRow(
+        api,
+        {
+          table: "vm_actions",
+          body: params,
+          what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
+          findOurs: taken,
+          // A VM this process made has no snapshot an earlier run took: only a resend looks.
+          lookFirst: !madeByThisProcess(api, vm.machineKey),
+          send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
+        },
+        t.snapshot * 1000,
+      );
+      await waitForMachineStatus(api, vm.machineKey, isIdle, {
+        kind: "snapshot",
+        timeoutSec: t.snapshot,
+        label: `VM '${vm.name}' to finish snapshotting`,
+        timeoutInput: "snapshot",
+      });
+    } catch (err) {
+      const row = await taken().catch(() => undefined);
+      if (!row) throw err;
+      // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
+      throw new PartialCreateError(
+        `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}`,
+        str(row.$key),
+        outs,
+      );
+    }
+    await readTogether(); // with the snapshots finishing meanwhile: their keys are one GET
+    const row = await taken();
+    if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
+    return { id: str(row.$key), outs };
+  });
+}
+
 export const vmSnapshot = defineResource<Inputs, Outputs>({
   token: "VmSnapshot",
   table: SNAPSHOT_TABLE,
@@ -62,48 +122,7 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
   async create(api, inputs) {
-    const vm = await vmRef(api, inputs.vm);
-    const outs = { ...inputs, machineKey: vm.machineKey };
-    return api.withMachineLock(vm.machineKey, async () => {
-      // Names need not be unique: the snapshot carrying this create's marker is ours.
-      const marker = markerOf(inputs);
-      const taken = () => findSnapshot(api, vm.vmKey, inputs.name, marker);
-      const t = resolveTimeouts(inputs.timeouts);
-      const params = { ...toVmSnapshotApiParams(inputs), description: taggedDescription(inputs.description, marker) };
-      try {
-        await insertRow(
-          api,
-          {
-            table: "vm_actions",
-            body: params,
-            what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
-            findOurs: taken,
-            // A VM this process made has no snapshot an earlier run took: only a resend looks.
-            lookFirst: !madeByThisProcess(api, vm.machineKey),
-            send: async () => ({ $key: "", response: (await vmAction(api, vm, "snapshot", params)).response }),
-          },
-          t.snapshot * 1000,
-        );
-        await waitForMachineStatus(api, vm.machineKey, isIdle, {
-          kind: "snapshot",
-          timeoutSec: t.snapshot,
-          label: `VM '${vm.name}' to finish snapshotting`,
-          timeoutInput: "snapshot",
-        });
-      } catch (err) {
-        const row = await taken().catch(() => undefined);
-        if (!row) throw err;
-        // The answer was lost or the wait gave up, but the snapshot exists: record it, never take a second one.
-        throw new PartialCreateError(
-          `vplatform: snapshot '${inputs.name}' of VM '${vm.name}' exists but ${errorText(err)}`,
-          str(row.$key),
-          outs,
-        );
-      }
-      const row = await taken();
-      if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
-      return { id: str(row.$key), outs };
-    });
+    return keyReads(api).around((readTogether) => takeSnapshot(api, inputs, readTogether));
   },
 
   async read(api, id, olds) {
