@@ -19,6 +19,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { volumeWith, type TestVolume } from "../../emulator/services/volume-browser/testVolume";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { type Block, fencedBlocks } from "../../scripts/markdownBlocks";
+import { e2eWorkDir } from "./harness";
 
 const root = findRepoRoot();
 const PAGES = ["docs/guides", "docs/reference"].flatMap((dir) =>
@@ -285,7 +286,7 @@ async function configure(setup: Block, config: string, dir: string, stack: Stack
 beforeAll(async () => {
   volume = volumeWith({ "images/ubuntu.iso": 8192 }); // the NAS guide's file
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true, rateLimitPerHour: 1_000_000, volumes: { nas: volume.dir } });
-  work = fs.mkdtempSync(path.join(root, ".e2e-work", "snippets-"));
+  work = e2eWorkDir("snippets-");
   // A user's project with the package installed: `npx vplatform` finds its bin.
   project = fs.mkdtempSync(path.join(os.tmpdir(), "snippets-project-"));
   fs.writeFileSync(path.join(project, "package.json"), '{ "private": true }\n');

@@ -45,14 +45,20 @@ export interface E2eContext {
   dispose(): Promise<void>;
 }
 
+/**
+ * A fresh directory `<prefix>XXXXXX` under the repository's .e2e-work (inside the repository so that the
+ * dynamic-provider host resolves @pulumi/pulumi and vplatform; a fresh clone has no .e2e-work yet).
+ */
+export function e2eWorkDir(prefix: string): string {
+  const base = path.join(findRepoRoot(), ".e2e-work");
+  fs.mkdirSync(base, { recursive: true });
+  return fs.mkdtempSync(path.join(base, prefix));
+}
+
 /** `program`: an inline program run in this process; `{ projectDir }`: a Pulumi project run by the language host. */
 export async function startE2e(name: string, program: PulumiFn | { projectDir: string }, given?: E2eEmulator): Promise<E2eContext> {
   const emulator = given ?? (await startEmulator({ port: 0, timeScale: 0.01, quiet: true }));
-  const root = findRepoRoot();
-  // Inside the repository so that the dynamic-provider host resolves @pulumi/pulumi and vplatform.
-  const base = path.join(root, ".e2e-work");
-  fs.mkdirSync(base, { recursive: true });
-  const workDir = fs.mkdtempSync(path.join(base, `${name}-`));
+  const workDir = e2eWorkDir(`${name}-`);
   const output: string[] = [];
   const stateDir = path.join(workDir, "state");
   const stack = await createLocalStack({

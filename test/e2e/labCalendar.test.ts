@@ -12,6 +12,7 @@ import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { calendarInstant, type LabCalendar, nextCalendarEvents, offsetAt } from "../../provider/plan/labCalendar";
 import { collectInto, type CountedStack, useCountedStack } from "./countedStack";
+import { e2eWorkDir } from "./harness";
 
 const ZONE = "Europe/Paris";
 const root = findRepoRoot();
@@ -191,7 +192,7 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
 
   test("an end date in the past is refused at preview, naming the field, with no mutating request", async () => {
     // Run as `vplatform env` runs it: the root project, in a language host of its own.
-    const work = fs.mkdtempSync(path.join(root, ".e2e-work", "lab-calendar-refused-"));
+    const work = e2eWorkDir("lab-calendar-refused-");
     try {
       const file = path.join(work, "class.yaml");
       fs.writeFileSync(file, classFile({ ...calendar, ends: "2020-01-31" }));

@@ -4,8 +4,7 @@
 // prefixes a failed input's message once per property and resource it passes through: 17 times for a class).
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { findRepoRoot } from "../../env/local-stack";
-import { collect, startE2e, type E2eContext } from "./harness";
+import { collect, e2eWorkDir, startE2e, type E2eContext } from "./harness";
 
 let ctx: E2eContext;
 let dir: string;
@@ -29,7 +28,7 @@ const diagnostics = (said: string) => said.slice(said.indexOf("Diagnostics:"));
 
 beforeAll(async () => {
   // A user's project beside the package: its own package.json, so TypeScript resolves vplatform as installed.
-  dir = fs.mkdtempSync(path.join(findRepoRoot(), ".e2e-work", "program-errors-"));
+  dir = e2eWorkDir("program-errors-");
   fs.writeFileSync(path.join(dir, "package.json"), '{ "private": true }\n');
   fs.writeFileSync(path.join(dir, "Pulumi.yaml"), "name: program-errors\nruntime: nodejs\n");
   fs.writeFileSync(path.join(dir, "index.ts"), "export {};\n");
