@@ -8,6 +8,7 @@ import { ENVIRONMENT_LISTS } from "../../env/environment-kinds";
 import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { startPostgres, type RunningPostgres } from "./postgres";
+import { e2eWorkDir } from "./harness";
 
 const root = findRepoRoot();
 let emulator: RunningEmulator;
@@ -38,8 +39,7 @@ async function api(apiPath: string, body?: object): Promise<any> {
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
   postgres = await startPostgres();
-  fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
-  work = fs.mkdtempSync(path.join(root, ".e2e-work", "environment-"));
+  work = e2eWorkDir("environment-");
 });
 afterAll(async () => {
   await emulator?.close();

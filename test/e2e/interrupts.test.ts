@@ -12,7 +12,7 @@ import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import { generate } from "selfsigned";
 import { findRepoRoot } from "../../env/local-stack";
-import { collect, startE2e, type E2eContext, type E2eEmulator } from "./harness";
+import { collect, startE2e, type E2eContext, type E2eEmulator, e2eWorkDir } from "./harness";
 import { alive } from "./processes";
 
 const full = process.env.VPLATFORM_FAULT_MATRIX === "full";
@@ -202,7 +202,7 @@ class ExternalEmulator implements E2eEmulator {
   ) {}
 
   static async start(): Promise<ExternalEmulator> {
-    const dir = fs.mkdtempSync(path.join(findRepoRoot(), ".e2e-work", "emulator-"));
+    const dir = e2eWorkDir("emulator-");
     const pems = await generate([{ name: "commonName", value: "localhost" }], {
       keyType: "ec",
       curve: "P-256",

@@ -11,6 +11,7 @@ import { loadEnvironment } from "../../env/load-environment";
 import { createLocalStack, findRepoRoot } from "../../env/local-stack";
 import { networksOverlap } from "../../provider/plan/lab";
 import { collectInto, openCountedStack, useCountedStack } from "./countedStack";
+import { e2eWorkDir } from "./harness";
 
 /** The class file with `copies` copies (and, for the refusals, another pool). */
 const classFile = (copies: number, pool = "10.100.0.0/16") => `
@@ -42,7 +43,7 @@ const run = useCountedStack("labs", () => Promise.resolve(buildEnvironment(loadE
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 
 let workDir: string | undefined;
-const work = () => (workDir ??= fs.mkdtempSync(path.join(root, ".e2e-work", "labs-refused-")));
+const work = () => (workDir ??= e2eWorkDir("labs-refused-"));
 afterAll(() => {
   for (const f of fs.readdirSync(root)) if (/^Pulumi\.e2e-labs-.*\.yaml$/.test(f)) fs.rmSync(path.join(root, f));
   if (workDir) fs.rmSync(workDir, { recursive: true, force: true });

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { volumeWith, type TestVolume } from "../../emulator/services/volume-browser/testVolume";
 import { findRepoRoot } from "../../env/local-stack";
-import { collect, startE2e, type E2eContext } from "./harness";
+import { collect, startE2e, type E2eContext, e2eWorkDir } from "./harness";
 
 const ISO_SIZE = 8192;
 
@@ -90,7 +90,7 @@ const projects: string[] = [];
 
 /** A Pulumi project in a fresh directory inside the repository (where `vplatform` resolves). */
 function project(name: string, files: Record<string, string>): string {
-  const dir = fs.mkdtempSync(path.join(findRepoRoot(), ".e2e-work", `${name}-project-`));
+  const dir = e2eWorkDir(`${name}-project-`);
   for (const [file, text] of Object.entries(files)) fs.writeFileSync(path.join(dir, file), text);
   projects.push(dir);
   return dir;

@@ -7,7 +7,7 @@ import * as path from "node:path";
 import type { LocalWorkspace } from "@pulumi/pulumi/automation";
 import { findRepoRoot } from "../../env/local-stack";
 import { markerTag, stableMarker } from "../../provider/reconcile/createMarker";
-import { collect, startE2e, type E2eContext } from "./harness";
+import { collect, startE2e, type E2eContext, e2eWorkDir } from "./harness";
 
 const root = findRepoRoot();
 const PLUGIN = "pulumi-resource-vplatform";
@@ -23,8 +23,7 @@ const writeProject = (plugins: string) =>
   fs.writeFileSync(path.join(projectDir, "Pulumi.yaml"), `name: plugin-folder\nruntime: yaml\n${plugins}${RESOURCES}`);
 
 beforeAll(async () => {
-  fs.mkdirSync(path.join(root, ".e2e-work"), { recursive: true });
-  work = fs.mkdtempSync(path.join(root, ".e2e-work", "plugin-folder-"));
+  work = e2eWorkDir("plugin-folder-");
   // The CLI with only its bundled plugins (language hosts, the dynamic-provider launcher) beside it.
   const engineDir = path.dirname(fs.realpathSync(path.join(root, ".tools", "pulumi", "bin", "pulumi")));
   expect(fs.existsSync(path.join(engineDir, PLUGIN))).toBe(false);
