@@ -141,7 +141,7 @@ describe("the tarball", () => {
       .split("\n")
       .map((f) => f.replace(/^package\//, ""));
     const allowed =
-      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/.+\.(md|svg)|emulator\/(features\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk|plugin)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
+      /^(package\.json|README\.md|schema\.json|plugin\/(PulumiPlugin\.yaml|index\.js)|policy\/(PulumiPolicy\.yaml|index\.js|package\.json)|docs\/.+\.(md|svg)|emulator\/(services\/)?README\.md|dist\/(sdk|provider|env|emulator|policy|plugin-sdk|plugin)\/.+\.(js|d\.ts)|dist\/plugin-sdk\/package\.json)$/;
     expect(files.filter((f) => !allowed.test(f))).toEqual([]);
     expect(files.filter((f) => /\.test\.|typecheck|\.go$|^tools\/|^scripts\/|^test\//.test(f))).toEqual([]);
     expect(files).toEqual(
