@@ -117,7 +117,7 @@ describe("the run says when VM starts queue behind the engine's parallelism", ()
 describe("a lab's new rows are sent without a look first where no earlier row can hide", () => {
   const program: PulumiFn = async () => {
     const vp = require("vplatform");
-    new vp.Lab("eco", { copies: 3, pool: "10.63.0.0/16", vms: [{ name: "web" }], user: { role: "vmoperator" }, apiKey: {} });
+    new vp.Lab("eco", { copies: 3, pool: "10.63.0.0/16", vms: [{ name: "web" }], user: {}, apiKey: {} });
   };
   const run = useCountedStack("eco-lab", program, { timeScale: 0.01 });
 
