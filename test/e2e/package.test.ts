@@ -262,42 +262,38 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
   // The full form (npm run test:full): CI's form runs a TypeScript program of the installed package on this Node in the
   // README's user path below (its provider recorded as a require, checked there); Node 22 runs the installed CLI.
   if (!FULL_FORM) return;
-  test(
-    "a TypeScript program: preview, up, refresh with no changes, destroy",
-    async () => {
-      const emulator: RunningEmulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
-      try {
-        const stack = await userStack(name, nodeBin, emulator);
-        const preview = await stack.preview();
-        expect(preview.changeSummary.create).toBe(6); // the stack, four resources and the VM's start after its hardware
+  test("a TypeScript program: preview, up, refresh with no changes, destroy", async () => {
+    const emulator: RunningEmulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true });
+    try {
+      const stack = await userStack(name, nodeBin, emulator);
+      const preview = await stack.preview();
+      expect(preview.changeSummary.create).toBe(6); // the stack, four resources and the VM's start after its hardware
 
-        const up = await stack.up();
-        expect(up.summary.result).toBe("succeeded");
-        expect(up.outputs.status.value).toBe("running");
-        expect(up.outputs.nodeVersion.value).toMatch(new RegExp(`^v${name.replace("node", "")}\\.`));
-        const vmKey = up.outputs.vmKey.value as string;
-        const vm = await adminGet(emulator, `/v4/vms/${vmKey}?fields=name`);
-        expect(vm.name).toBe("pkg-web");
-        // Each resource's provider is recorded as a require of the installed package, not as serialized closures.
-        const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) =>
-          r.type.startsWith("pulumi-nodejs:dynamic/"),
-        );
-        expect(dynamic.length).toBe(5); // the four resources and the VM's start after its hardware
-        for (const r of dynamic) expect(r.inputs.__provider).toMatch(/require\("vplatform\/dynamic\/[a-zA-Z]+"\)/);
-        for (const r of dynamic) expect(r.inputs.__provider.length).toBeLessThan(400);
+      const up = await stack.up();
+      expect(up.summary.result).toBe("succeeded");
+      expect(up.outputs.status.value).toBe("running");
+      expect(up.outputs.nodeVersion.value).toMatch(new RegExp(`^v${name.replace("node", "")}\\.`));
+      const vmKey = up.outputs.vmKey.value as string;
+      const vm = await adminGet(emulator, `/v4/vms/${vmKey}?fields=name`);
+      expect(vm.name).toBe("pkg-web");
+      // Each resource's provider is recorded as a require of the installed package, not as serialized closures.
+      const dynamic = (await stack.exportStack()).deployment.resources.filter((r: { type: string }) =>
+        r.type.startsWith("pulumi-nodejs:dynamic/"),
+      );
+      expect(dynamic.length).toBe(5); // the four resources and the VM's start after its hardware
+      for (const r of dynamic) expect(r.inputs.__provider).toMatch(/require\("vplatform\/dynamic\/[a-zA-Z]+"\)/);
+      for (const r of dynamic) expect(r.inputs.__provider.length).toBeLessThan(400);
 
-        const refresh = await stack.refresh();
-        expect(Object.entries(refresh.summary.resourceChanges ?? {}).filter(([op]) => op !== "same")).toEqual([]);
+      const refresh = await stack.refresh();
+      expect(Object.entries(refresh.summary.resourceChanges ?? {}).filter(([op]) => op !== "same")).toEqual([]);
 
-        const destroy = await stack.destroy();
-        expect(destroy.summary.result).toBe("succeeded");
-        expect(await adminStatus(emulator, `/v4/vms/${vmKey}`)).toBe(404);
-      } finally {
-        await emulator.close();
-      }
-    },
-    300_000,
-  );
+      const destroy = await stack.destroy();
+      expect(destroy.summary.result).toBe("succeeded");
+      expect(await adminStatus(emulator, `/v4/vms/${vmKey}`)).toBe(404);
+    } finally {
+      await emulator.close();
+    }
+  }, 300_000);
 });
 
 // The CLI's whole path on this Node; on Node 22 a short form (the same code paths, fewer engine runs: CI time).
