@@ -15,3 +15,8 @@ export const AUTOMATION = tableNames(
 );
 /** What the bus tells of these tables: their rows' changes. */
 export type AutomationEvent = RowEvent<keyof typeof AUTOMATION>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    automation: AutomationEvent;
+  }
+}

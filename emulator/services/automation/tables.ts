@@ -7,6 +7,7 @@
 import { randomHex, type EmulatorContext } from "../../engine/context";
 import { ApiError, conflict, validationError } from "../../model/errors";
 import type { Row, TableDef } from "../../model/types";
+import { descriptionField, enabledField, listedRows, nameField, timestampFields, uniqueNames } from "../../model/tableParts";
 import { deliver } from "./delivery";
 import { eventsOfType, eventTypes, GENERIC_TYPES } from "./events";
 import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeaderLines, type AuthorizationType } from "./headers";
@@ -24,11 +25,10 @@ function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) 
 export const webhookUrlsTable: TableDef = {
   name: AUTOMATION.webhook_urls,
   description: "webhooks: where and how task messages are sent",
-  keyType: "int",
-  unique: { field: "name", message: "a webhook with that name exists" },
+  ...uniqueNames("a webhook"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     url: { type: "string", required: true, maxLength: 2048, pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i },
     type: { type: "string", default: "custom", enum: { custom: "Custom" } },
     headers: { type: "text", default: DEFAULT_HEADERS, description: "'Name: Value' lines, sent in this order" },
@@ -43,8 +43,7 @@ export const webhookUrlsTable: TableDef = {
     allow_insecure: { type: "bool", default: false },
     timeout: { type: "uint32", default: 5, min: 3, max: 120, boundsMessage: "must be 3 or greater (at most 120)" },
     retries: { type: "uint32", default: 3, min: 0, max: 100 },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -63,8 +62,7 @@ export const webhookUrlsTable: TableDef = {
 export const webhooksTable: TableDef = {
   name: AUTOMATION.webhooks,
   description: "webhook delivery log: queued → running → sent | error (newest 3000, at most 70 days)",
-  keyType: "int",
-  operations: ["list", "get", "delete"],
+  ...listedRows("int", "delete"),
   fields: {
     webhook_url: { type: "row", ref: AUTOMATION.webhook_urls, readOnly: true },
     task: { type: "row", ref: AUTOMATION.tasks, readOnly: true, description: "null for a test send" },
@@ -142,14 +140,13 @@ export const tasksTable: TableDef = {
   name: AUTOMATION.tasks,
   description:
     "automation rules: object type webhook (owner webhook_urls/<key>, action send), VM (vms/<key>: poweron, poweroff, kill) or user (users/<key>: enable, disable), run by events, schedules or task_actions execute",
-  keyType: "int",
   owner: "owner",
-  unique: { field: "name", message: "a task with that name exists" },
+  ...uniqueNames("a task"),
   fields: {
     id: { type: "string", readOnly: true, description: "40-hex identifier" },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    name: nameField(),
+    description: descriptionField(),
+    enabled: enabledField(),
     status: { type: "string", readOnly: true, default: "idle", enum: { idle: "Idle", running: "Running", error: "Error" } },
     status_info: { type: "text", readOnly: true, default: "" },
     table: { type: "string", readOnly: true, description: "object type: webhook_urls, vms or users (from owner)" },
@@ -167,8 +164,7 @@ export const tasksTable: TableDef = {
     last_run: { type: "uint64", readOnly: true, default: 0 },
     system_created: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
     events: { type: "rows", ref: AUTOMATION.task_events, via: "task" },
     triggers: { type: "rows", ref: AUTOMATION.task_schedule_triggers, via: "task" },
     events_count: { type: "uint32", compute: (ctx, row) => ctx.find(AUTOMATION.task_events, (e) => e.task === row.$key).length },
@@ -270,12 +266,11 @@ const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday"
 export const taskSchedulesTable: TableDef = {
   name: AUTOMATION.task_schedules,
   description: "schedules linked to tasks through task_schedule_triggers; an enabled schedule runs its enabled tasks (times in UTC)",
-  keyType: "int",
-  unique: { field: "name", message: "a schedule with that name exists" },
+  ...uniqueNames("a schedule"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    name: nameField(),
+    description: descriptionField(),
+    enabled: enabledField(),
     repeat_every: {
       type: "string",
       default: "never",
@@ -311,8 +306,7 @@ export const taskSchedulesTable: TableDef = {
     },
     system_created: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true, default: "" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -331,8 +325,7 @@ export const taskSchedulesTable: TableDef = {
 export const taskScheduleTriggersTable: TableDef = {
   name: AUTOMATION.task_schedule_triggers,
   description: "links of schedules to tasks",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   fields: {
     task: { type: "row", ref: AUTOMATION.tasks, required: true, refMustExist: 404 },
     schedule: { type: "row", ref: AUTOMATION.task_schedules, required: true, refMustExist: 404 },

@@ -1,5 +1,6 @@
 /** `billing`: bills over a from–to range, made by the `generate` action of `billing_actions`. */
 import type { FieldDef, TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { isNodeMachine } from "../compute/machineState";
 import { BILLING } from "./names";
 import { COMPUTE } from "../compute/names";
@@ -31,8 +32,7 @@ const BILLED_FIGURES = [
 export const billingTable: TableDef = {
   name: BILLING.billing,
   description: "bills with a from–to date range",
-  keyType: "int",
-  operations: ["list", "get", "delete"],
+  ...listedRows("int", "delete"),
   fields: {
     from: { type: "uint64", readOnly: true, summary: true },
     to: { type: "uint64", readOnly: true, summary: true },

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const BILLING = tableNames("billing", "billing_actions");
 /** What the bus tells of these tables: their rows' changes. */
 export type BillingEvent = RowEvent<keyof typeof BILLING>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    billing: BillingEvent;
+  }
+}

@@ -6,6 +6,7 @@ import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { TableDef } from "../../model/types";
+import { descriptionField, enabledField, nameField, listedRows } from "../../model/tableParts";
 import { CATALOG } from "./names";
 
 export const catalogRepositoriesTable: TableDef = {
@@ -13,15 +14,15 @@ export const catalogRepositoriesTable: TableDef = {
   description: "catalog repositories",
   keyType: "int",
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     url: { type: "string", default: "" },
     type: { type: "string", default: "remote", enum: { local: "Local", remote: "Remote", provider: "Provider", yottabyte: "Marketplace" } },
     user: { type: "string", default: "" },
     password: { type: "string", hidden: true, default: "", maxLength: 1024 },
     allow_insecure: { type: "bool", default: false },
     auto_refresh: { type: "bool", default: true },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     max_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
     override_default_scope: {
       type: "string",
@@ -45,8 +46,7 @@ export const catalogRepositoriesTable: TableDef = {
 export const catalogsTable: TableDef = {
   name: CATALOG.catalogs,
   description: "catalogs of a catalog repository (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     id: { type: "string", readOnly: true, default: () => randomHex(40), description: "global identifier (40 hex)" },
     repository: { type: "row", ref: CATALOG.catalog_repositories, readOnly: true, summary: true },

@@ -8,6 +8,7 @@ import { createRow } from "../../engine/write";
 import { ADMIN_CALLER } from "../../model/callers";
 import { conflict } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
+import { descriptionField, nameField, listedRows, uniqueNames } from "../../model/tableParts";
 import { clusterResources } from "../compute/capacity";
 import { CLUSTER } from "./names";
 
@@ -19,14 +20,13 @@ export const clustersTable: TableDef = {
   name: CLUSTER.clusters,
   description:
     "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
-  keyType: "int",
-  unique: { field: "name", message: "a cluster with that name exists" },
+  ...uniqueNames("a cluster"),
   defaultFields: ["id", "name", "description", "enabled", "storage", "compute", "created"],
   fields: {
     id: { type: "string", readOnly: true, default: () => randomBytes(20).toString("hex"), description: "the cluster's global id" },
     system: { type: "string", readOnly: true, default: "", description: "system (site) the cluster belongs to; empty for the local one" },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     enabled: bool(true),
     storage: { ...bool(true), description: "the cluster's nodes provide storage (vSAN)" },
     compute: { ...bool(true), description: "the cluster's nodes run workloads" },
@@ -94,8 +94,7 @@ function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
 export const clusterStatusTable: TableDef = {
   name: CLUSTER.cluster_status,
   description: "live status and capacity of a cluster (key = the cluster's); read-only",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     status: {

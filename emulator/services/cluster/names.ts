@@ -15,3 +15,8 @@ export const CLUSTER = tableNames(
 );
 /** What the bus tells of these tables: their rows' changes. */
 export type ClusterEvent = RowEvent<keyof typeof CLUSTER>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    cluster: ClusterEvent;
+  }
+}

@@ -1,5 +1,6 @@
 /** The physical nodes (emulated): each with its CPU cores and RAM, and a machine of its own that runs on it. */
 import type { TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { nodeUsage } from "../compute/capacity";
 import { createMachineFor } from "../compute/machines";
 import { API_VERSION_TEXT } from "../system/version";
@@ -12,8 +13,7 @@ const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Process
 export const nodesTable: TableDef = {
   name: CLUSTER.nodes,
   description: "physical nodes (emulated) with their CPU cores and RAM (MB); `id` = `$key`, which migrations name",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     id: { type: "uint32", compute: (_ctx, row) => row.$key, description: "node id (same as the key)" },
     name: { type: "string", readOnly: true, summary: true },

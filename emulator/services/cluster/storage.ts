@@ -3,6 +3,7 @@
  * cluster's view of them (`cluster_tiers`, with its live `cluster_tier_status`).
  */
 import type { FieldDef, TableDef } from "../../model/types";
+import { descriptionField, listedRows } from "../../model/tableParts";
 import { tierFree, tierUsed } from "../compute/capacity";
 import { CLUSTER } from "./names";
 
@@ -11,11 +12,10 @@ const TiB = 1024 ** 4;
 export const storageTiersTable: TableDef = {
   name: CLUSTER.storage_tiers,
   description: "storage tiers 1–5 with finite capacity (bytes); used/free are computed from the drives",
-  keyType: "string",
-  operations: ["list", "get", "update"],
+  ...listedRows("string", "update"),
   fields: {
     tier: { type: "uint8", readOnly: true, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     capacity: { type: "uint64", description: "bytes" },
     used: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
     free: { type: "uint64", compute: (ctx, row) => tierFree(ctx, String(row.$key)) },
@@ -58,8 +58,7 @@ const VSAN_WALK = { walkMs: 1200, fullwalkMs: 5400, transactionS: 5, blockBytes:
 export const clusterTierStatusTable: TableDef = {
   name: CLUSTER.cluster_tier_status,
   description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     tier: { type: "row", ref: CLUSTER.cluster_tiers, compute: (_ctx, row) => row.$key, summary: true },
     status: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
@@ -96,8 +95,7 @@ export const clusterTierStatusTable: TableDef = {
 export const clusterTiersTable: TableDef = {
   name: CLUSTER.cluster_tiers,
   description: "a cluster's storage tiers with their cost and price per GB; `status` joins cluster_tier_status (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     tier: { type: "uint8", readOnly: true, summary: true },

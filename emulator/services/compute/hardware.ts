@@ -12,6 +12,7 @@ import { assertTierSpace, driveBytes } from "./capacity";
 import { isPoweredOn, statusOfMachine, vmOfMachine } from "./machineState";
 import { DURATIONS } from "./power";
 import type { FieldDef, TableDef } from "../../model/types";
+import { descriptionField, enabledField, listedRows, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
 import { COMPUTE } from "./names";
 import { MEDIA } from "../media/names";
@@ -128,8 +129,7 @@ function runtimeStatusTable(
   return {
     name,
     description: `runtime status of a ${parentTable} row (same key): ${statuses}`,
-    keyType: "int",
-    operations: ["list", "get"],
+    ...listedRows("int"),
     fields: {
       [parent]: { type: "row", ref: parentTable, readOnly: true },
       status: { type: "string", readOnly: true, summary: true },
@@ -202,14 +202,14 @@ export const drivesTable: TableDef = {
       default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store(COMPUTE.machine_drives).nextKey}`,
       summary: true,
     },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     media: { type: "string", default: "disk", enum: DRIVE_MEDIA },
     interface: { type: "string", default: "virtio-scsi", enum: DRIVE_INTERFACES },
     disksize: { type: "uint64", description: "bytes; can only grow" },
     preferred_tier: { type: "string", default: "1", enum: list("1", "2", "3", "4", "5") },
     media_source: { type: "row", ref: MEDIA.files, description: "files key for import, clone, cdrom" },
     show_pt: { type: "bool", default: false },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     readonly: { type: "bool", default: false },
     preserve_drive_format: { type: "bool", default: false },
     orderid: { type: "uint16", default: 0 },
@@ -309,9 +309,9 @@ export const nicsTable: TableDef = {
     machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
     vnet: { type: "row", ref: NETWORK.vnets, required: true, refMustExist: 404, errorStatus: 400 },
     name: { type: "string", maxLength: 128, default: "nic", summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     interface: { type: "string", default: "virtio", enum: NIC_INTERFACES },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     macaddress: { type: "string", pattern: /^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/, default: () => newMac() },
     ipaddress: { type: "string", default: "" },
     orderid: { type: "uint8", default: 0, max: 30 },
@@ -378,7 +378,7 @@ export const devicesTable: TableDef = {
       ),
     },
     name: { type: "string", default: "", maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     orderid: { type: "uint16", default: 0 },
     asset: { type: "string", default: "" },
     machine_type: {
@@ -386,9 +386,8 @@ export const devicesTable: TableDef = {
       compute: (ctx, row) => vmOfMachine(ctx, row.machine)?.machine_type ?? null,
       description: "machine type of the VM",
     },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
-    enabled: { type: "bool", default: true },
+    ...timestampFields(),
+    enabled: enabledField(),
     optional: { type: "bool", default: false },
     count: { type: "uint8", default: 1, min: 1, max: 16 },
     settings_args: { type: "json", default: {} },

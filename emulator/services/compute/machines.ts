@@ -16,6 +16,7 @@ import {
 import { stoppedFields } from "./machineState";
 import { options } from "../../model/options";
 import type { FieldDef, Row, TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { COMPUTE } from "./names";
 import { CLUSTER } from "../cluster/names";
 import { NETWORK } from "../network/names";
@@ -105,8 +106,7 @@ const ro = true;
 export const machineStatusTable: TableDef = {
   name: COMPUTE.machine_status,
   description: "read-only runtime data of a machine, keyed by the machine key",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   defaultFields: ["machine", "running", "powerstate", "status", "status_info", "state", "node"],
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: ro, summary: true },
@@ -139,8 +139,7 @@ function figure(name: keyof MachineFigures, description?: string): FieldDef {
 export const machineStatsTable: TableDef = {
   name: COMPUTE.machine_stats,
   description: "live usage of a machine (VM, vnet router or node), keyed by the machine key; follows its power state",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
     ...Object.fromEntries(HISTORY_FIGURES.map((name) => [name, figure(name)])),

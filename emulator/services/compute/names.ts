@@ -33,3 +33,8 @@ export type VmEvent = (typeof VM_EVENTS)[keyof typeof VM_EVENTS];
 
 /** What the bus tells of these tables: their rows' changes and a VM's own events. */
 export type ComputeEvent = RowEvent<keyof typeof COMPUTE> | VmEvent;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    compute: ComputeEvent;
+  }
+}

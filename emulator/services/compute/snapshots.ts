@@ -14,6 +14,7 @@ import { copyHardware } from "./hardware";
 import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
 import type { Row, TableDef } from "../../model/types";
+import { descriptionField } from "../../model/tableParts";
 import { COMPUTE, VM_EVENTS } from "./names";
 
 /**
@@ -48,7 +49,7 @@ export const snapshotsTable: TableDef = {
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true },
     name: { type: "string", maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     created: { type: "created", readOnly: true },
     expires: { type: "uint64", default: 0, description: "Unix seconds; 0 = never" },
     expires_type: { type: "string", hidden: true, enum: { date: "Set Date", never: "Never" }, description: "write-only" },

@@ -10,6 +10,7 @@ import { ApiError, conflict, validationError } from "../../model/errors";
 import { assertNotBusy, isPoweredOn, statusOfVm } from "./machineState";
 import { createMachineFor, deleteMachine } from "./machines";
 import type { FieldDef, Row, TableDef } from "../../model/types";
+import { nameField, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
 import { COMPUTE } from "./names";
 import { CLUSTER } from "../cluster/names";
@@ -38,13 +39,12 @@ const RESTART_FIELDS = [
 const boolField = (def: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({ type: "bool", default: def, ...extra });
 
 export const vmFields: Record<string, FieldDef> = {
-  name: { type: "string", required: true, maxLength: 128, summary: true },
+  name: nameField(),
   description: { type: "text", default: "", maxLength: 2048 },
   machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true, description: "machine key of the VM" },
   cluster: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: 1, description: "target cluster key" },
   enabled: boolField(true),
-  created: { type: "created", readOnly: true },
-  modified: { type: "modified", readOnly: true },
+  ...timestampFields(),
   is_snapshot: { type: "bool", readOnly: true, default: false, summary: true },
   parent_vm: { type: "row", ref: COMPUTE.vms, readOnly: true, description: "VM a snapshot VM was taken of" },
   machine_type: {

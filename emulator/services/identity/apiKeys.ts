@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../../engine/context";
 import { ApiError, validationError } from "../../model/errors";
 import type { Row, TableDef } from "../../model/types";
+import { descriptionField, nameField } from "../../model/tableParts";
 import { parseIpList } from "./ipLists";
 import { userByName } from "./users";
 import { IDENTITY } from "./names";
@@ -39,8 +40,8 @@ export const apiKeysTable: TableDef = {
       summary: true,
       description: "owning user (default: the caller)",
     },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     created: { type: "created", readOnly: true },
     expires_type: {
       type: "string",

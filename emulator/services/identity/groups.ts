@@ -9,6 +9,7 @@ import { ApiError, validationError } from "../../model/errors";
 import { groupIdentity } from "./grants";
 import { memberKey, parseMember } from "./members";
 import type { Caller, Row, TableDef } from "../../model/types";
+import { descriptionField, enabledField, nameField, listedRows, timestampFields, uniqueNames } from "../../model/tableParts";
 import { IDENTITY } from "./names";
 import { ownerReference } from "../../engine/ownerReference";
 import { SYSTEM_CALLER } from "../../model/callers";
@@ -20,12 +21,11 @@ function log(ctx: EmulatorContext, group: unknown, text: string, caller: Caller)
 export const groupsTable: TableDef = {
   name: IDENTITY.groups,
   description: "user groups; members hold their users and nested groups",
-  keyType: "int",
-  unique: { field: "name", message: "a group with that name exists" },
+  ...uniqueNames("a group"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    name: nameField(),
+    description: descriptionField(),
+    enabled: enabledField(),
     email: { type: "string", default: "", maxLength: 256 },
     id: { type: "string", default: () => randomHex(40), createOnly: true, description: "global identifier (40 hex)" },
     identity: { type: "uint32", compute: (_ctx, row) => groupIdentity(row.$key), description: "what permissions name this group by" },
@@ -34,8 +34,7 @@ export const groupsTable: TableDef = {
     system_group: { type: "bool", readOnly: true, default: false },
     members: { type: "rows", ref: IDENTITY.members, via: "parent_group" },
     creator: { type: "string", readOnly: true, default: "" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     beforeCreate: (_ctx, row, caller) => {
@@ -74,8 +73,7 @@ export const groupsTable: TableDef = {
 export const membersTable: TableDef = {
   name: IDENTITY.members,
   description: "group memberships: member /v4/users/<key> or /v4/groups/<key> in parent_group; not updatable",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   fields: {
     parent_group: { type: "row", ref: IDENTITY.groups, required: true, refMustExist: 404 },
     member: { type: "string", required: true, description: "/v4/users/<key> or /v4/groups/<key>" },
@@ -109,8 +107,7 @@ export const membersTable: TableDef = {
 export const groupLogsTable: TableDef = {
   name: IDENTITY.group_logs,
   description: "what happened to a group: creation, changes, members added and removed (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     group: { type: "row", ref: IDENTITY.groups, readOnly: true, summary: true },
     level: { type: "string", readOnly: true, enum: { audit: "Audit", message: "Message", warning: "Warning", error: "Error" } },

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const IDENTITY = tableNames("users", "user_api_keys", "auth_sources", "groups", "members", "group_logs", "permissions");
 /** What the bus tells of these tables: their rows' changes. */
 export type IdentityEvent = RowEvent<keyof typeof IDENTITY>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    identity: IdentityEvent;
+  }
+}

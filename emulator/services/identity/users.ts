@@ -15,6 +15,7 @@ import { userIdentity } from "./grants";
 import { removeGrants, removeMemberships } from "./groups";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { Row, TableDef } from "../../model/types";
+import { enabledField, uniqueNames } from "../../model/tableParts";
 import { IDENTITY } from "./names";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
@@ -39,10 +40,9 @@ const USER_TYPES = { normal: "Normal", api: "API", vdi: "VDI", site_sync: "Site 
 export const usersTable: TableDef = {
   name: IDENTITY.users,
   description: "user accounts; an API key inherits its user's role",
-  keyType: "int",
   readRole: "readonly",
   writeRole: "admin",
-  unique: { field: "name", message: "a user with that name exists" },
+  ...uniqueNames("a user"),
   fields: {
     name: { type: "string", required: true, maxLength: 128, pattern: /^[A-Za-z0-9_.@-]+$/, summary: true },
     displayname: { type: "string", default: "" },
@@ -53,7 +53,7 @@ export const usersTable: TableDef = {
       enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only", none: "No role: only what permissions grant" },
     },
     password: { type: "string", hidden: true, maxLength: 1024 },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     created: { type: "created", readOnly: true },
     // The account fields the maker's clients read and send (test/emulator/clientFieldNames.ts); this emulator keeps
     // them as data: it has no e-mail, no second factor and no external authentication source.

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const LOGS = tableNames("logs", "machine_logs");
 /** What the bus tells of these tables: their rows' changes. */
 export type LogsEvent = RowEvent<keyof typeof LOGS>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    logs: LogsEvent;
+  }
+}

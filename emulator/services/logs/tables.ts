@@ -5,6 +5,7 @@
  */
 import { applyDefaults } from "../../engine/write";
 import type { EmulatorContext, FieldDef, TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { LOGS } from "./names";
 import { COMPUTE } from "../compute/names";
 
@@ -46,8 +47,7 @@ const line: Record<string, FieldDef> = {
 export const logsTable: TableDef = {
   name: LOGS.logs,
   description: "the system log (read-only): power changes, clones, snapshots and restores of VMs, the emulator's start",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     ...line,
     object_type: { type: "string", readOnly: true, default: "system", enum: OBJECT_TYPES },
@@ -60,8 +60,7 @@ export const logsTable: TableDef = {
 export const machineLogsTable: TableDef = {
   name: LOGS.machine_logs,
   description: "what happened to one machine (read-only); removed with the machine",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true },
     ...line,

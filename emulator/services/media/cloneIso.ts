@@ -1,14 +1,14 @@
 /** The clone-ISO builder: its status row and its actions (build, cancel, delete); a build ends as a `files` row. */
 import { ApiError } from "../../model/errors";
 import type { TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { MEDIA } from "./names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 export const cloneIsoTable: TableDef = {
   name: MEDIA.clone_iso,
   description: "status of the clone-ISO builder (one row)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     status: { type: "string", readOnly: true, summary: true },
     progress: { type: "uint8", readOnly: true },

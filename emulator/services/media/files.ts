@@ -1,6 +1,7 @@
 /** Stored media files (ISO and disk images) usable as a drive's `media_source`, and their actions. */
 import { randomBytes } from "node:crypto";
 import type { TableDef } from "../../model/types";
+import { descriptionField } from "../../model/tableParts";
 import { MEDIA } from "./names";
 import { VOLUME_BROWSER } from "../volume-browser/names";
 import { COMPUTE } from "../compute/names";
@@ -32,7 +33,7 @@ export const filesTable: TableDef = {
         other: "Other",
       },
     },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     filesize: { type: "uint64", default: 0 },
     allocated_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },
     used_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const MEDIA = tableNames("files", "file_actions", "clone_iso", "clone_iso_actions");
 /** What the bus tells of these tables: their rows' changes. */
 export type MediaEvent = RowEvent<keyof typeof MEDIA>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    media: MediaEvent;
+  }
+}

@@ -11,6 +11,7 @@ import { newMac } from "../compute/hardware";
 import { createMachineFor, deleteMachine } from "../compute/machines";
 import { ADMIN_CALLER } from "../../model/callers";
 import type { ActionDef, EmulatorContext, Row, TableDef } from "../../model/types";
+import { descriptionField, nameField, timestampFields, uniqueNames } from "../../model/tableParts";
 
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
 const RULE_FIELDS = [
@@ -76,12 +77,11 @@ function checkAddresses(row: Row): void {
 export const vnetsTable: TableDef = {
   name: NETWORK.vnets,
   description: "virtual networks",
-  keyType: "int",
-  unique: { field: "name", message: "a vnet with that name exists" },
+  ...uniqueNames("a vnet"),
   defaultFields: ["name", "description", "type", "network", "gateway", "dhcp_enabled", "dhcp_start", "dhcp_stop", "mtu", "enabled"],
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     type: { type: "string", default: "internal", enum: list("internal", "external", "dmz") },
     layer2_type: { type: "string", default: "vxlan", enum: list("vxlan", "vlan", "none") },
     layer2_id: { type: "uint32", default: 0 },
@@ -111,8 +111,7 @@ export const vnetsTable: TableDef = {
     need_dns_apply: { type: "bool", readOnly: true, default: false },
     need_proxy_apply: { type: "bool", readOnly: true, default: false },
     need_restart: { type: "bool", readOnly: true, default: false },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
     creator: { type: "string", readOnly: true, default: "" },
     // The runtime: the vnet's own machine and its status (see runtime.ts).
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, description: "machine running the vnet (its router)" },

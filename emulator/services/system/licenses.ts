@@ -4,6 +4,7 @@
  */
 import { applyDefaults } from "../../engine/write";
 import type { TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { SYSTEM } from "./names";
 import { SYSTEM_CALLER } from "../../model/callers";
 
@@ -12,8 +13,7 @@ const YEAR_SECONDS = 365 * 86400;
 export const licensesTable: TableDef = {
   name: SYSTEM.licenses,
   description: "licenses of the site (read-only); times in seconds since the epoch",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     name: { type: "string", readOnly: true, summary: true },
     description: { type: "text", readOnly: true, default: "" },

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const SYSTEM = tableNames("system", "dashboard", "certificates", "licenses");
 /** What the bus tells of these tables: their rows' changes. */
 export type SystemEvent = RowEvent<keyof typeof SYSTEM>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    system: SystemEvent;
+  }
+}

@@ -1,13 +1,13 @@
 /** `system`: the system's identity and version, one row. */
 import type { TableDef } from "../../model/types";
+import { listedRows } from "../../model/tableParts";
 import { API_VERSION_TEXT } from "./version";
 import { SYSTEM } from "./names";
 
 export const systemTable: TableDef = {
   name: SYSTEM.system,
   description: "the system's identity and version (one row)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   singleton: true,
   fields: {
     yb_version: { type: "string", readOnly: true },

@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const TAGS = tableNames("tag_categories", "tags", "tag_members");
 /** What the bus tells of these tables: their rows' changes. */
 export type TagsEvent = RowEvent<keyof typeof TAGS>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    tags: TagsEvent;
+  }
+}

@@ -2,6 +2,7 @@
 import { checkOwnerRef } from "../../engine/ownerReference";
 import { ApiError } from "../../model/errors";
 import type { TableDef } from "../../model/types";
+import { descriptionField, listedRows, nameField, timestampFields, uniqueNames } from "../../model/tableParts";
 import { NETWORK } from "../network/names";
 import { CLUSTER } from "../cluster/names";
 import { VOLUME_BROWSER } from "../volume-browser/names";
@@ -27,32 +28,28 @@ const TAGGABLE_ALSO = [
 export const tagCategoriesTable: TableDef = {
   name: TAGS.tag_categories,
   description: "tag categories and what they can tag",
-  keyType: "int",
-  unique: { field: "name", message: "a tag category with that name exists" },
+  ...uniqueNames("a tag category"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    name: nameField(),
+    description: descriptionField(),
     single_tag_selection: { type: "bool", default: false },
     taggable_vms: { type: "bool", default: true },
     ...Object.fromEntries(TAGGABLE_ALSO.map((kind) => [`taggable_${kind}`, { type: "bool" as const, default: false }])),
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
 };
 
 export const tagsTable: TableDef = {
   name: TAGS.tags,
   description: TAGS.tags,
-  keyType: "int",
   writeRole: "admin",
-  unique: { field: "name", message: "a tag with that name exists" },
+  ...uniqueNames("a tag"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
+    name: nameField(),
     category: { type: "row", ref: TAGS.tag_categories, refMustExist: 404 },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     members: { type: "rows", ref: TAGS.tag_members, via: "tag" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     afterDelete: (ctx, row) => {
@@ -64,8 +61,7 @@ export const tagsTable: TableDef = {
 export const tagMembersTable: TableDef = {
   name: TAGS.tag_members,
   description: "tag memberships (member vms/<key>, vnets/<key>, ...); not updatable",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   writeRole: "vmoperator",
   fields: {
     tag: { type: "row", ref: TAGS.tags, required: true, refMustExist: 404 },

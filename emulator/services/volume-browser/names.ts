@@ -5,3 +5,8 @@ import { tableNames } from "../../model/tableNames";
 export const VOLUME_BROWSER = tableNames("vm_services", "volumes", "volume_browser");
 /** What the bus tells of these tables: their rows' changes. */
 export type VolumeBrowserEvent = RowEvent<keyof typeof VOLUME_BROWSER>;
+declare module "../../model/events" {
+  interface ServiceEvents {
+    volumeBrowser: VolumeBrowserEvent;
+  }
+}
