@@ -15,6 +15,16 @@ export function nameField(): FieldDef {
   return { type: "string", required: true, maxLength: 128, summary: true };
 }
 
+/** A row's name and a free text about it (most named rows begin so) and, with `enabled`, its on/off switch. */
+export function namedFields({ enabled = false } = {}): Record<string, FieldDef> {
+  return { name: nameField(), description: descriptionField(), ...(enabled ? { enabled: enabledField() } : {}) };
+}
+
+/** The fields of a table the API only reads, each marked read-only. */
+export function readOnlyFields(fields: Record<string, FieldDef>): Record<string, FieldDef> {
+  return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, { ...field, readOnly: true }]));
+}
+
 /** A free text, empty unless given. */
 export function descriptionField(): FieldDef {
   return { type: "text", default: "" };
@@ -33,4 +43,9 @@ export function timestampFields(): { created: FieldDef; modified: FieldDef } {
 /** A table whose rows the API lists and reads, and writes only by `writes` (none: a read-only table). */
 export function listedRows(keyType: TableDef["keyType"], ...writes: Operation[]): Pick<TableDef, "keyType" | "operations"> {
   return { keyType, operations: ["list", "get", ...writes] };
+}
+
+/** A table of that name: what it holds (its `$table` description) and the rest of its definition. */
+export function table(name: string, def: Omit<TableDef, "name">): TableDef {
+  return { name, ...def };
 }

@@ -5,17 +5,14 @@
 import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
-import type { TableDef } from "../../model/types";
-import { descriptionField, enabledField, nameField, listedRows } from "../../model/tableParts";
+import { enabledField, listedRows, namedFields, table } from "../../model/tableParts";
 import { CATALOG } from "./names";
 
-export const catalogRepositoriesTable: TableDef = {
-  name: CATALOG.catalog_repositories,
+export const catalogRepositoriesTable = table(CATALOG.catalog_repositories, {
   description: "catalog repositories",
   keyType: "int",
   fields: {
-    name: nameField(),
-    description: descriptionField(),
+    ...namedFields(),
     url: { type: "string", default: "" },
     type: { type: "string", default: "remote", enum: { local: "Local", remote: "Remote", provider: "Provider", yottabyte: "Marketplace" } },
     user: { type: "string", default: "" },
@@ -40,11 +37,10 @@ export const catalogRepositoriesTable: TableDef = {
       SYSTEM_CALLER,
     );
   },
-};
+});
 
 /** Catalogs of a repository (read-only here: the emulator's repositories publish a fixed set). */
-export const catalogsTable: TableDef = {
-  name: CATALOG.catalogs,
+export const catalogsTable = table(CATALOG.catalogs, {
   description: "catalogs of a catalog repository (read-only)",
   ...listedRows("int"),
   fields: {
@@ -67,10 +63,9 @@ export const catalogsTable: TableDef = {
       ctx.insert(CATALOG.catalogs, applyDefaults(ctx, catalogsTable, row));
     }
   },
-};
+});
 
-export const catalogRepositoryActionsTable: TableDef = {
-  name: CATALOG.catalog_repository_actions,
+export const catalogRepositoryActionsTable = table(CATALOG.catalog_repository_actions, {
   description: "catalog repository actions: refresh",
   keyType: "int",
   operations: ["create"],
@@ -93,4 +88,4 @@ export const catalogRepositoryActionsTable: TableDef = {
       },
     },
   },
-};
+});

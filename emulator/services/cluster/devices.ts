@@ -1,10 +1,9 @@
 /** What the nodes offer to attach: hardware resource groups (GPUs, PCI, USB) and NVIDIA vGPU devices. */
-import type { FieldDef, TableDef } from "../../model/types";
-import { listedRows, timestampFields } from "../../model/tableParts";
+import type { FieldDef } from "../../model/types";
+import { listedRows, table, timestampFields } from "../../model/tableParts";
 import { CLUSTER } from "./names";
 
-export const resourceGroupsTable: TableDef = {
-  name: CLUSTER.resource_groups,
+export const resourceGroupsTable = table(CLUSTER.resource_groups, {
   description: "hardware devices (GPUs, PCI, USB) that can be attached, keyed by UUID",
   ...listedRows("string"),
   fields: {
@@ -73,7 +72,7 @@ export const resourceGroupsTable: TableDef = {
       });
     }
   },
-};
+});
 
 const VGPU_PCI = {
   pci_device: "0000:41:00.0",
@@ -91,8 +90,7 @@ const VGPU_PCI = {
   fingerprint: "10de:20b5:41:00.0",
 };
 
-export const vgpuDevicesTable: TableDef = {
-  name: CLUSTER.node_nvidia_vgpu_devices,
+export const vgpuDevicesTable = table(CLUSTER.node_nvidia_vgpu_devices, {
   description: "NVIDIA vGPU devices of the nodes",
   ...listedRows("int"),
   fields: {
@@ -128,4 +126,4 @@ export const vgpuDevicesTable: TableDef = {
       });
     }
   },
-};
+});

@@ -1,6 +1,4 @@
-/** The physical nodes (emulated): each with its CPU cores and RAM, and a machine of its own that runs on it. */
-import type { TableDef } from "../../model/types";
-import { listedRows } from "../../model/tableParts";
+import { listedRows, table } from "../../model/tableParts";
 import { nodeUsage } from "../compute/capacity";
 import { createMachineFor } from "../compute/machines";
 import { API_VERSION_TEXT } from "../system/version";
@@ -10,8 +8,7 @@ import { NETWORK } from "../network/names";
 
 const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Processor", cpu_speed: "2.8 GHz", model: "emulated" };
 
-export const nodesTable: TableDef = {
-  name: CLUSTER.nodes,
+export const nodesTable = table(CLUSTER.nodes, {
   description: "physical nodes (emulated) with their CPU cores and RAM (MB); `id` = `$key`, which migrations name",
   ...listedRows("int"),
   fields: {
@@ -68,4 +65,4 @@ export const nodesTable: TableDef = {
       ctx.update(CLUSTER.nodes, node.$key, { machine: createMachineFor(ctx, node, "node") });
     }
   },
-};
+});

@@ -2,15 +2,14 @@
  * Storage: the tiers 1–5 with finite capacity (used and free computed from the drives placed in them) and each
  * cluster's view of them (`cluster_tiers`, with its live `cluster_tier_status`).
  */
-import type { FieldDef, TableDef } from "../../model/types";
-import { descriptionField, listedRows } from "../../model/tableParts";
+import type { FieldDef } from "../../model/types";
+import { descriptionField, listedRows, table } from "../../model/tableParts";
 import { tierFree, tierUsed } from "../compute/capacity";
 import { CLUSTER } from "./names";
 
 const TiB = 1024 ** 4;
 
-export const storageTiersTable: TableDef = {
-  name: CLUSTER.storage_tiers,
+export const storageTiersTable = table(CLUSTER.storage_tiers, {
   description: "storage tiers 1–5 with finite capacity (bytes); used/free are computed from the drives",
   ...listedRows("string", "update"),
   fields: {
@@ -39,7 +38,7 @@ export const storageTiersTable: TableDef = {
       ctx.insert(CLUSTER.storage_tiers, { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
     }
   },
-};
+});
 
 /** A cluster tier's live figure, computed from its storage tier (same key as the cluster tier). */
 function tierFigure(figure: (capacity: number, used: number) => unknown): FieldDef {
@@ -55,8 +54,7 @@ function tierFigure(figure: (capacity: number, used: number) => unknown): FieldD
 /** Figures of the emulated vSAN's walks. */
 const VSAN_WALK = { walkMs: 1200, fullwalkMs: 5400, transactionS: 5, blockBytes: 65536 };
 
-export const clusterTierStatusTable: TableDef = {
-  name: CLUSTER.cluster_tier_status,
+export const clusterTierStatusTable = table(CLUSTER.cluster_tier_status, {
   description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
   ...listedRows("int"),
   fields: {
@@ -90,10 +88,9 @@ export const clusterTierStatusTable: TableDef = {
     state_timestamp: { type: "uint64", readOnly: true, description: "when the state last changed (the tier's creation)" },
     cur_space_throttle_ms: { type: "num", compute: () => 0 },
   },
-};
+});
 
-export const clusterTiersTable: TableDef = {
-  name: CLUSTER.cluster_tiers,
+export const clusterTiersTable = table(CLUSTER.cluster_tiers, {
   description: "a cluster's storage tiers with their cost and price per GB; `status` joins cluster_tier_status (read-only)",
   ...listedRows("int"),
   fields: {
@@ -114,4 +111,4 @@ export const clusterTiersTable: TableDef = {
       }
     }
   },
-};
+});

@@ -13,8 +13,8 @@ import { DURATIONS } from "./power";
 import { copyHardware } from "./hardware";
 import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
-import type { Row, TableDef } from "../../model/types";
-import { descriptionField } from "../../model/tableParts";
+import type { Row } from "../../model/types";
+import { descriptionField, table } from "../../model/tableParts";
 import { COMPUTE, VM_EVENTS } from "./names";
 
 /**
@@ -39,8 +39,7 @@ export const SNAPSHOT_OWN_FIELDS = [
 export const keptSettings = (vm: Row): Record<string, unknown> =>
   Object.fromEntries(Object.entries(vm).filter(([field]) => !(SNAPSHOT_OWN_FIELDS as readonly string[]).includes(field)));
 
-export const snapshotsTable: TableDef = {
-  name: COMPUTE.machine_snapshots,
+export const snapshotsTable = table(COMPUTE.machine_snapshots, {
   description: "snapshot records of machines; snap_machine is the machine of the snapshot VM",
   keyType: "int",
   writeRole: "vmoperator",
@@ -106,4 +105,4 @@ export const snapshotsTable: TableDef = {
       }
     },
   },
-};
+});

@@ -9,8 +9,8 @@ import type { EmulatorContext } from "../../engine/context";
 import { ApiError, conflict, validationError } from "../../model/errors";
 import { assertNotBusy, isPoweredOn, statusOfVm } from "./machineState";
 import { createMachineFor, deleteMachine } from "./machines";
-import type { FieldDef, Row, TableDef } from "../../model/types";
-import { nameField, timestampFields } from "../../model/tableParts";
+import type { FieldDef, Row } from "../../model/types";
+import { nameField, table, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
 import { COMPUTE } from "./names";
 import { CLUSTER } from "../cluster/names";
@@ -161,8 +161,7 @@ export function deleteVmCascade(ctx: EmulatorContext, vm: Row): void {
   if (vm.machine !== null && vm.machine !== undefined) deleteMachine(ctx, vm.machine);
 }
 
-export const vmsTable: TableDef = {
-  name: COMPUTE.vms,
+export const vmsTable = table(COMPUTE.vms, {
   description: "virtual machines (VM-level settings); hardware lives on the machine (response.machine)",
   keyType: "int",
   readRole: "readonly",
@@ -219,4 +218,4 @@ export const vmsTable: TableDef = {
     },
     afterDelete: (ctx, row) => deleteVmCascade(ctx, row),
   },
-};
+});

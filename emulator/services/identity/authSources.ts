@@ -1,16 +1,9 @@
-/**
- * `auth_sources`: external authentication sources (OpenID, OAuth2 and the like) that users and groups may name
- * in `auth_source`. The emulator stores them for the clients that list and make them; it logs nobody in through
- * one (Basic, API keys and session tokens are its only ways in: see authenticate.ts).
- */
-import type { TableDef } from "../../model/types";
-import { nameField, timestampFields, uniqueNames } from "../../model/tableParts";
+import { nameField, table, timestampFields, uniqueNames } from "../../model/tableParts";
 import { IDENTITY } from "./names";
 
 const DRIVERS = { openid: "OpenID", oauth2: "OAuth2", azure: "Azure AD", google: "Google", gitlab: "GitLab", okta: "Okta" };
 
-export const authSourcesTable: TableDef = {
-  name: IDENTITY.auth_sources,
+export const authSourcesTable = table(IDENTITY.auth_sources, {
   description: "external authentication sources (stored only: the emulator authenticates nobody through them)",
   ...uniqueNames("an authentication source"),
   fields: {
@@ -26,4 +19,4 @@ export const authSourcesTable: TableDef = {
     debug_ts: { type: "uint64", readOnly: true, default: 0 },
     ...timestampFields(),
   },
-};
+});

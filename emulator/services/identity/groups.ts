@@ -8,8 +8,8 @@ import { randomHex, type EmulatorContext } from "../../engine/context";
 import { ApiError, validationError } from "../../model/errors";
 import { groupIdentity } from "./grants";
 import { memberKey, parseMember } from "./members";
-import type { Caller, Row, TableDef } from "../../model/types";
-import { descriptionField, enabledField, nameField, listedRows, timestampFields, uniqueNames } from "../../model/tableParts";
+import type { Caller, Row } from "../../model/types";
+import { listedRows, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
 import { IDENTITY } from "./names";
 import { ownerReference } from "../../engine/ownerReference";
 import { SYSTEM_CALLER } from "../../model/callers";
@@ -18,14 +18,11 @@ function log(ctx: EmulatorContext, group: unknown, text: string, caller: Caller)
   ctx.insert(IDENTITY.group_logs, { group, level: "audit", text, user: caller.user, timestamp: ctx.nowSeconds() });
 }
 
-export const groupsTable: TableDef = {
-  name: IDENTITY.groups,
+export const groupsTable = table(IDENTITY.groups, {
   description: "user groups; members hold their users and nested groups",
   ...uniqueNames("a group"),
   fields: {
-    name: nameField(),
-    description: descriptionField(),
-    enabled: enabledField(),
+    ...namedFields({ enabled: true }),
     email: { type: "string", default: "", maxLength: 256 },
     id: { type: "string", default: () => randomHex(40), createOnly: true, description: "global identifier (40 hex)" },
     identity: { type: "uint32", compute: (_ctx, row) => groupIdentity(row.$key), description: "what permissions name this group by" },
@@ -68,10 +65,9 @@ export const groupsTable: TableDef = {
       modified: ctx.nowSeconds(),
     });
   },
-};
+});
 
-export const membersTable: TableDef = {
-  name: IDENTITY.members,
+export const membersTable = table(IDENTITY.members, {
   description: "group memberships: member /v4/users/<key> or /v4/groups/<key> in parent_group; not updatable",
   ...listedRows("int", "create", "delete"),
   fields: {
@@ -102,10 +98,9 @@ export const membersTable: TableDef = {
       if (ctx.get(IDENTITY.groups, row.parent_group)) log(ctx, row.parent_group, `${String(row.member)} removed`, caller);
     },
   },
-};
+});
 
-export const groupLogsTable: TableDef = {
-  name: IDENTITY.group_logs,
+export const groupLogsTable = table(IDENTITY.group_logs, {
   description: "what happened to a group: creation, changes, members added and removed (read-only)",
   ...listedRows("int"),
   fields: {
@@ -115,7 +110,7 @@ export const groupLogsTable: TableDef = {
     user: { type: "string", readOnly: true },
     timestamp: { type: "uint64", readOnly: true },
   },
-};
+});
 
 /** A deleted user leaves its groups. */
 export function removeMemberships(ctx: EmulatorContext, user: Row): void {

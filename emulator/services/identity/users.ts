@@ -14,8 +14,8 @@ import { ApiError } from "../../model/errors";
 import { userIdentity } from "./grants";
 import { removeGrants, removeMemberships } from "./groups";
 import { SYSTEM_CALLER } from "../../model/callers";
-import type { Row, TableDef } from "../../model/types";
-import { enabledField, uniqueNames } from "../../model/tableParts";
+import type { Row } from "../../model/types";
+import { enabledField, table, uniqueNames } from "../../model/tableParts";
 import { IDENTITY } from "./names";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
@@ -37,8 +37,7 @@ const hashOnWrite = (row: Record<string, unknown>) => {
 
 const USER_TYPES = { normal: "Normal", api: "API", vdi: "VDI", site_sync: "Site Sync", site_user: "Site User" };
 
-export const usersTable: TableDef = {
-  name: IDENTITY.users,
+export const usersTable = table(IDENTITY.users, {
   description: "user accounts; an API key inherits its user's role",
   readRole: "readonly",
   writeRole: "admin",
@@ -92,7 +91,7 @@ export const usersTable: TableDef = {
       removeGrants(ctx, userIdentity(row.$key));
     },
   },
-};
+});
 
 /** The user's 40-character id, derived from its key so it never changes. */
 function userId(key: unknown): string {

@@ -10,8 +10,8 @@ import { applyDns, applyRules, killVnet, powerOffVnet, powerOnVnet, resetVnet, v
 import { newMac } from "../compute/hardware";
 import { createMachineFor, deleteMachine } from "../compute/machines";
 import { ADMIN_CALLER } from "../../model/callers";
-import type { ActionDef, EmulatorContext, Row, TableDef } from "../../model/types";
-import { descriptionField, nameField, timestampFields, uniqueNames } from "../../model/tableParts";
+import type { ActionDef, EmulatorContext, Row } from "../../model/types";
+import { namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
 
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
 const RULE_FIELDS = [
@@ -74,14 +74,12 @@ function checkAddresses(row: Row): void {
   }
 }
 
-export const vnetsTable: TableDef = {
-  name: NETWORK.vnets,
+export const vnetsTable = table(NETWORK.vnets, {
   description: "virtual networks",
   ...uniqueNames("a vnet"),
   defaultFields: ["name", "description", "type", "network", "gateway", "dhcp_enabled", "dhcp_start", "dhcp_stop", "mtu", "enabled"],
   fields: {
-    name: nameField(),
-    description: descriptionField(),
+    ...namedFields(),
     type: { type: "string", default: "internal", enum: list("internal", "external", "dmz") },
     layer2_type: { type: "string", default: "vxlan", enum: list("vxlan", "vlan", "none") },
     layer2_id: { type: "uint32", default: 0 },
@@ -229,7 +227,7 @@ export const vnetsTable: TableDef = {
       started: ctx.nowSeconds(),
     });
   },
-};
+});
 
 /** `vnet_actions`: power and apply actions of a vnet (body `{vnet, action, params}`). */
 /** An action that, with `params.apply` true, first applies the vnet's pending rules (clients send it with poweron and reset). */
@@ -244,8 +242,7 @@ function applyingFirst(what: string, run: (ctx: EmulatorContext, vnet: Row) => v
   };
 }
 
-export const vnetActionsTable: TableDef = {
-  name: NETWORK.vnet_actions,
+export const vnetActionsTable = table(NETWORK.vnet_actions, {
   description: "vnet actions: poweron, poweroff, killpower, reset, apply (refresh), applydns",
   keyType: "int",
   operations: ["create"],
@@ -267,4 +264,4 @@ export const vnetActionsTable: TableDef = {
       applydns: { description: "apply the vnet's DNS settings", params: {}, handler: (ctx, { target }) => applyDns(ctx, target!) },
     },
   },
-};
+});

@@ -4,15 +4,13 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { applyDefaults } from "../../engine/write";
-import type { TableDef } from "../../model/types";
-import { listedRows, timestampFields } from "../../model/tableParts";
+import { listedRows, table, timestampFields } from "../../model/tableParts";
 import { SYSTEM } from "./names";
 import { IDENTITY } from "../identity/names";
 
 const YEAR_SECONDS = 365 * 86400;
 
-export const certificatesTable: TableDef = {
-  name: SYSTEM.certificates,
+export const certificatesTable = table(SYSTEM.certificates, {
   description: "TLS certificates of the site (read-only); `valid` is false once `expires` has passed",
   ...listedRows("int"),
   fields: {
@@ -50,4 +48,4 @@ export const certificatesTable: TableDef = {
     };
     ctx.insert(SYSTEM.certificates, applyDefaults(ctx, certificatesTable, row));
   },
-};
+});

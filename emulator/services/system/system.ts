@@ -1,11 +1,8 @@
-/** `system`: the system's identity and version, one row. */
-import type { TableDef } from "../../model/types";
-import { listedRows } from "../../model/tableParts";
+import { listedRows, table } from "../../model/tableParts";
 import { API_VERSION_TEXT } from "./version";
 import { SYSTEM } from "./names";
 
-export const systemTable: TableDef = {
-  name: SYSTEM.system,
+export const systemTable = table(SYSTEM.system, {
   description: "the system's identity and version (one row)",
   ...listedRows("int"),
   singleton: true,
@@ -23,4 +20,4 @@ export const systemTable: TableDef = {
       branch: "stable",
     });
   },
-};
+});

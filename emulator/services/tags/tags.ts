@@ -1,8 +1,7 @@
 /** Tags: categories (and what each can tag), tags, and their members (`vms/<key>`, `vnets/<key>`, ...). */
 import { checkOwnerRef } from "../../engine/ownerReference";
 import { ApiError } from "../../model/errors";
-import type { TableDef } from "../../model/types";
-import { descriptionField, listedRows, nameField, timestampFields, uniqueNames } from "../../model/tableParts";
+import { descriptionField, listedRows, nameField, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
 import { NETWORK } from "../network/names";
 import { CLUSTER } from "../cluster/names";
 import { VOLUME_BROWSER } from "../volume-browser/names";
@@ -25,22 +24,19 @@ const TAGGABLE_ALSO = [
   "tenants",
 ];
 
-export const tagCategoriesTable: TableDef = {
-  name: TAGS.tag_categories,
+export const tagCategoriesTable = table(TAGS.tag_categories, {
   description: "tag categories and what they can tag",
   ...uniqueNames("a tag category"),
   fields: {
-    name: nameField(),
-    description: descriptionField(),
+    ...namedFields(),
     single_tag_selection: { type: "bool", default: false },
     taggable_vms: { type: "bool", default: true },
     ...Object.fromEntries(TAGGABLE_ALSO.map((kind) => [`taggable_${kind}`, { type: "bool" as const, default: false }])),
     ...timestampFields(),
   },
-};
+});
 
-export const tagsTable: TableDef = {
-  name: TAGS.tags,
+export const tagsTable = table(TAGS.tags, {
   description: TAGS.tags,
   writeRole: "admin",
   ...uniqueNames("a tag"),
@@ -56,10 +52,9 @@ export const tagsTable: TableDef = {
       for (const m of ctx.find(TAGS.tag_members, (x) => x.tag === row.$key)) ctx.remove(TAGS.tag_members, m.$key);
     },
   },
-};
+});
 
-export const tagMembersTable: TableDef = {
-  name: TAGS.tag_members,
+export const tagMembersTable = table(TAGS.tag_members, {
   description: "tag memberships (member vms/<key>, vnets/<key>, ...); not updatable",
   ...listedRows("int", "create", "delete"),
   writeRole: "vmoperator",
@@ -76,4 +71,4 @@ export const tagMembersTable: TableDef = {
       }
     },
   },
-};
+});

@@ -9,7 +9,7 @@ import type { EmulatorContext } from "../../engine/context";
 import { hasRole } from "../identity/access";
 import { ApiError } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
-import { descriptionField, enabledField, timestampFields } from "../../model/tableParts";
+import { descriptionField, enabledField, table, timestampFields } from "../../model/tableParts";
 import { QUERIES, validateParams, type Query } from "./params";
 import { VOLUME_BROWSER } from "./names";
 import { COMPUTE } from "../compute/names";
@@ -37,8 +37,7 @@ function settingsRef(what: string): FieldDef {
   return { type: "uint32", compute: (_ctx, row) => row.$key, description: `the service's ${what} settings (same key)` };
 }
 
-export const vmServicesTable: TableDef = {
-  name: VOLUME_BROWSER.vm_services,
+export const vmServicesTable = table(VOLUME_BROWSER.vm_services, {
   description: "services run by a service VM; the NAS service serves the volumes (PUT status stopped/running, DELETE to simulate its loss)",
   keyType: "int",
   transient: true,
@@ -63,10 +62,9 @@ export const vmServicesTable: TableDef = {
     read_ahead_kb_default: readAheadField(),
     ...timestampFields(),
   },
-};
+});
 
-export const volumesTable: TableDef = {
-  name: VOLUME_BROWSER.volumes,
+export const volumesTable = table(VOLUME_BROWSER.volumes, {
   description: "NAS volumes configured at start (EmulatorOptions.volumes); PUT status online/offline",
   keyType: "string",
   transient: true,
@@ -119,7 +117,7 @@ export const volumesTable: TableDef = {
     creator: { type: "string", readOnly: true, default: SYSTEM_CALLER.user },
     modified: { type: "modified", readOnly: true },
   },
-};
+});
 
 /** Seconds a job is announced to live (`expires`). */
 const JOB_LIFETIME_S = 3600;
