@@ -75,10 +75,12 @@ describe("scripts/gen-sdk.sh (run by the set-up once per schema: VPLATFORM_SDK)"
 // The code `pulumi import` prints is on `vplatform` and writes enum-typed inputs as Pulumi's generator names them
 // (`vplatform.VirtualMachineOsFamily.Linux`): the one SDK exports each enum of the generated SDK, with the same
 // members and values.
-describe("the SDK exports every enum the generated code names", () => {
-  const generated: Record<string, unknown> = require(path.join(setUpSdk(), "nodejs", "bin", "types", "enums"));
-  test.each(Object.entries(generated).filter(([name]) => name !== "__esModule"))("%s", (name, members) => {
-    expect((vplatform as Record<string, unknown>)[name]).toEqual(members);
+describe("the one SDK and the generated SDK", () => {
+  test("the SDK exports every enum the generated code names, with the same members and values", () => {
+    const generated: Record<string, unknown> = require(path.join(setUpSdk(), "nodejs", "bin", "types", "enums"));
+    const enums = Object.entries(generated).filter(([name]) => name !== "__esModule");
+    expect(enums.length).toBeGreaterThan(0);
+    for (const [name, members] of enums) expect([name, (vplatform as Record<string, unknown>)[name]]).toEqual([name, members]);
   });
 });
 
