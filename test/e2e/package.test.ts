@@ -135,7 +135,7 @@ afterAll(() => {
 });
 
 describe("the tarball", () => {
-  test("holds compiled JavaScript and declarations of the SDK, provider, plugin, environment runner, emulator, policy pack and plugin SDK, and nothing else", () => {
+  test("holds compiled JavaScript and declarations of the SDK, provider, plugin, environment runner, emulator and policy pack, and nothing else", () => {
     const files = run("tar", ["tzf", tarball], work)
       .trim()
       .split("\n")
