@@ -1,7 +1,7 @@
 // Compile-time checks of the bus's event names, run by `npm run build` (tsc): each `@ts-expect-error` fails
 // the build if the line compiles. Nothing here runs.
 import type { EmulatorContext, Row } from "../model/types";
-import { COMPUTE, VM_EVENTS } from "./compute/names";
+import { COMPUTE, VM_EVENTS } from "../model/names/compute";
 import { onBusEvent } from "./events";
 import { rowEvent } from "../model/events";
 

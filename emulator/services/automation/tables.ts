@@ -14,8 +14,8 @@ import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeader
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
 import { runTask, TASK_OBJECT_ACTIONS, taskObjectOf, webhookKeyOf } from "./tasks";
-import { AUTOMATION } from "./names";
-import { TAGS } from "../tags/names";
+import { AUTOMATION } from "../../model/names/automation";
+import { TAGS } from "../../model/names/tags";
 import { ownerReference } from "../../engine/ownerReference";
 
 function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean): void {

@@ -2,8 +2,8 @@
 import type { FieldDef } from "../../model/types";
 import { listedRows, table } from "../../model/tableParts";
 import { isNodeMachine } from "../compute/machineState";
-import { BILLING } from "./names";
-import { COMPUTE } from "../compute/names";
+import { BILLING } from "../../model/names/billing";
+import { COMPUTE } from "../../model/names/compute";
 
 const BILLED_FIGURES = [
   "total_nodes",

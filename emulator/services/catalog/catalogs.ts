@@ -6,7 +6,7 @@ import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
 import { enabledField, listedRows, namedFields, table } from "../../model/tableParts";
-import { CATALOG } from "./names";
+import { CATALOG } from "../../model/names/catalog";
 
 export const catalogRepositoriesTable = table(CATALOG.catalog_repositories, {
   description: "catalog repositories",

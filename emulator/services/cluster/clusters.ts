@@ -10,7 +10,7 @@ import { conflict } from "../../model/errors";
 import type { FieldDef, Row } from "../../model/types";
 import { listedRows, namedFields, table, uniqueNames } from "../../model/tableParts";
 import { clusterResources } from "../compute/capacity";
-import { CLUSTER } from "./names";
+import { CLUSTER } from "../../model/names/cluster";
 
 const bool = (value: boolean): FieldDef => ({ type: "bool", default: value });
 const text = (value: string): FieldDef => ({ type: "string", default: value });

@@ -1,7 +1,7 @@
 /** What the nodes offer to attach: hardware resource groups (GPUs, PCI, USB) and NVIDIA vGPU devices. */
 import type { FieldDef } from "../../model/types";
 import { listedRows, table, timestampFields } from "../../model/tableParts";
-import { CLUSTER } from "./names";
+import { CLUSTER } from "../../model/names/cluster";
 
 export const resourceGroupsTable = table(CLUSTER.resource_groups, {
   description: "hardware devices (GPUs, PCI, USB) that can be attached, keyed by UUID",

@@ -2,9 +2,9 @@ import { listedRows, table } from "../../model/tableParts";
 import { nodeUsage } from "../compute/capacity";
 import { createMachineFor } from "../compute/machines";
 import { API_VERSION_TEXT } from "../system/version";
-import { CLUSTER } from "./names";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "../network/names";
+import { CLUSTER } from "../../model/names/cluster";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
 
 const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Processor", cpu_speed: "2.8 GHz", model: "emulated" };
 

@@ -5,7 +5,7 @@
 import type { FieldDef } from "../../model/types";
 import { descriptionField, listedRows, table } from "../../model/tableParts";
 import { tierFree, tierUsed } from "../compute/capacity";
-import { CLUSTER } from "./names";
+import { CLUSTER } from "../../model/names/cluster";
 
 const TiB = 1024 ** 4;
 

@@ -14,10 +14,10 @@ import { DURATIONS } from "./power";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { descriptionField, enabledField, listedRows, table, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
-import { COMPUTE } from "./names";
-import { MEDIA } from "../media/names";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE } from "../../model/names/compute";
+import { MEDIA } from "../../model/names/media";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 

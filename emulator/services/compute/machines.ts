@@ -17,9 +17,9 @@ import { stoppedFields } from "./machineState";
 import { options } from "../../model/options";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { listedRows, table } from "../../model/tableParts";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
-import { NETWORK } from "../network/names";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
+import { NETWORK } from "../../model/names/network";
 
 const STATUSES = [
   "initializing",

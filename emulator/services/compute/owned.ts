@@ -2,7 +2,7 @@
 import { checkOwnerRef, parseOwner } from "../../engine/ownerReference";
 import { ApiError, validationError } from "../../model/errors";
 import { table } from "../../model/tableParts";
-import { COMPUTE } from "./names";
+import { COMPUTE } from "../../model/names/compute";
 
 export const cloudinitFilesTable = table(COMPUTE.cloudinit_files, {
   description: "cloud-init files of a VM (owner vms/<key>); ?download=1 answers the raw contents",

@@ -15,7 +15,7 @@ import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
 import type { Row } from "../../model/types";
 import { descriptionField, table } from "../../model/tableParts";
-import { COMPUTE, VM_EVENTS } from "./names";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
 
 /**
  * The fields a snapshot VM has of its own (its identity and bookkeeping); every other

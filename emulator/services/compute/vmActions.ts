@@ -18,8 +18,8 @@ import { createMachineFor } from "./machines";
 import { keptSettings, snapshotsTable } from "./snapshots";
 import type { ActionDef, Caller, FieldDef, Row } from "../../model/types";
 import { table } from "../../model/tableParts";
-import { COMPUTE, VM_EVENTS } from "./names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 import { ownerReference } from "../../engine/ownerReference";
 
 const str: FieldDef = { type: "string", maxLength: 255 };

@@ -12,10 +12,10 @@ import { createMachineFor, deleteMachine } from "./machines";
 import type { FieldDef, Row } from "../../model/types";
 import { nameField, table, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
-import { IDENTITY } from "../identity/names";
-import { TAGS } from "../tags/names";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
+import { IDENTITY } from "../../model/names/identity";
+import { TAGS } from "../../model/names/tags";
 import { ownerReference } from "../../engine/ownerReference";
 
 const list = (...values: string[]): Record<string, string> => options(values);

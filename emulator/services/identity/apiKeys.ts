@@ -12,7 +12,7 @@ import type { Row } from "../../model/types";
 import { namedFields, table } from "../../model/tableParts";
 import { parseIpList } from "./ipLists";
 import { userByName } from "./users";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 export const digest = (secret: string) => createHash("sha256").update(secret).digest("hex");
 

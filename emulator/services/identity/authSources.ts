@@ -1,5 +1,5 @@
 import { nameField, table, timestampFields, uniqueNames } from "../../model/tableParts";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 const DRIVERS = { openid: "OpenID", oauth2: "OAuth2", azure: "Azure AD", google: "Google", gitlab: "GitLab", okta: "Okta" };
 

@@ -10,7 +10,7 @@ import { groupIdentity } from "./grants";
 import { memberKey, parseMember } from "./members";
 import type { Caller, Row } from "../../model/types";
 import { listedRows, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 import { ownerReference } from "../../engine/ownerReference";
 import { SYSTEM_CALLER } from "../../model/callers";
 

@@ -8,7 +8,7 @@
 import { ApiError, validationError } from "../../model/errors";
 import { identityOwner } from "./grants";
 import { table } from "../../model/tableParts";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 const right = (description: string, dflt = false) => ({ type: "bool" as const, default: dflt, summary: true, description });
 

@@ -16,7 +16,7 @@ import { removeGrants, removeMemberships } from "./groups";
 import { SYSTEM_CALLER } from "../../model/callers";
 import type { Row } from "../../model/types";
 import { enabledField, table, uniqueNames } from "../../model/tableParts";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
 export function hashPassword(password: string, salt = randomBytes(8).toString("hex")): string {

@@ -6,8 +6,8 @@
 import { applyDefaults } from "../../engine/write";
 import type { EmulatorContext, FieldDef } from "../../model/types";
 import { listedRows, table } from "../../model/tableParts";
-import { LOGS } from "./names";
-import { COMPUTE } from "../compute/names";
+import { LOGS } from "../../model/names/logs";
+import { COMPUTE } from "../../model/names/compute";
 
 export const LOG_LEVELS = {
   critical: "Critical",

@@ -1,7 +1,7 @@
 /** The clone-ISO builder: its status row and its actions (build, cancel, delete); a build ends as a `files` row. */
 import { ApiError } from "../../model/errors";
 import { listedRows, table } from "../../model/tableParts";
-import { MEDIA } from "./names";
+import { MEDIA } from "../../model/names/media";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 export const cloneIsoTable = table(MEDIA.clone_iso, {

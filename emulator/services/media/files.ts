@@ -1,9 +1,9 @@
 /** Stored media files (ISO and disk images) usable as a drive's `media_source`, and their actions. */
 import { randomBytes } from "node:crypto";
 import { descriptionField, table } from "../../model/tableParts";
-import { MEDIA } from "./names";
-import { VOLUME_BROWSER } from "../volume-browser/names";
-import { COMPUTE } from "../compute/names";
+import { MEDIA } from "../../model/names/media";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { COMPUTE } from "../../model/names/compute";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const GiB = 1024 ** 3;

@@ -32,9 +32,9 @@ const RULE_FIELDS = [
 const DNS_FIELDS = ["dns", "dnslist", "domain", "hostname", "override_dhcp_dns", "network_dns"];
 const RESTART_FIELDS = ["mtu", "layer2_type", "layer2_id", "interface_vnet", "physical_bridged", "enable_bonding"];
 import { options } from "../../model/options";
-import { NETWORK } from "./names";
-import { COMPUTE } from "../compute/names";
-import { CLUSTER } from "../cluster/names";
+import { NETWORK } from "../../model/names/network";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 

@@ -5,8 +5,8 @@
 import { generateKeyPairSync } from "node:crypto";
 import { applyDefaults } from "../../engine/write";
 import { listedRows, table, timestampFields } from "../../model/tableParts";
-import { SYSTEM } from "./names";
-import { IDENTITY } from "../identity/names";
+import { SYSTEM } from "../../model/names/system";
+import { IDENTITY } from "../../model/names/identity";
 
 const YEAR_SECONDS = 365 * 86400;
 

@@ -2,12 +2,12 @@
 import type { EmulatorContext } from "../../engine/context";
 import type { FieldDef, Row } from "../../model/types";
 import { table } from "../../model/tableParts";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
-import { IDENTITY } from "../identity/names";
-import { CATALOG } from "../catalog/names";
-import { SYSTEM } from "./names";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
+import { IDENTITY } from "../../model/names/identity";
+import { CATALOG } from "../../model/names/catalog";
+import { SYSTEM } from "../../model/names/system";
 
 type Count = (ctx: EmulatorContext) => number;
 const count =

@@ -4,7 +4,7 @@
  */
 import { applyDefaults } from "../../engine/write";
 import { listedRows, readOnlyFields, table } from "../../model/tableParts";
-import { SYSTEM } from "./names";
+import { SYSTEM } from "../../model/names/system";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const YEAR_SECONDS = 365 * 86400;

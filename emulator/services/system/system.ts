@@ -1,6 +1,6 @@
 import { listedRows, table } from "../../model/tableParts";
 import { API_VERSION_TEXT } from "./version";
-import { SYSTEM } from "./names";
+import { SYSTEM } from "../../model/names/system";
 
 export const systemTable = table(SYSTEM.system, {
   description: "the system's identity and version (one row)",

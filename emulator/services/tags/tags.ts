@@ -2,12 +2,12 @@
 import { checkOwnerRef } from "../../engine/ownerReference";
 import { ApiError } from "../../model/errors";
 import { descriptionField, listedRows, nameField, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
-import { VOLUME_BROWSER } from "../volume-browser/names";
-import { IDENTITY } from "../identity/names";
-import { TAGS } from "./names";
-import { COMPUTE } from "../compute/names";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { IDENTITY } from "../../model/names/identity";
+import { TAGS } from "../../model/names/tags";
+import { COMPUTE } from "../../model/names/compute";
 
 /** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
 const TAGGABLE_ALSO = [

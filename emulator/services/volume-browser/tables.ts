@@ -11,8 +11,8 @@ import { ApiError } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
 import { descriptionField, enabledField, table, timestampFields } from "../../model/tableParts";
 import { QUERIES, validateParams, type Query } from "./params";
-import { VOLUME_BROWSER } from "./names";
-import { COMPUTE } from "../compute/names";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { COMPUTE } from "../../model/names/compute";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 export const NAS_SERVICE_NAME = "NAS";
