@@ -2,8 +2,8 @@
  * sdk/schemaTypes.generated.ts: the input and output types of every resource
  * and the look-ups' results; sdk/resources.generated.ts: the SDK's class of every resource;
  * sdk/lookups.generated.ts: the SDK's function of every look-up;
- * and env/environmentTypes.generated.ts: the validated environment file,
- * written out as plain TypeScript, so the published declarations import no zod
+ * and env/environmentTypes.generated.ts: the validated environment file (naming the SDK's types where an entry is a
+ * resource's own), written out as plain TypeScript, so the published declarations import no zod
  * (zod's own declarations do not compile under a user's older `commonjs` +
  * `node` TypeScript settings). The zod schemas stay the one source of truth:
  * each type is what the compiler makes of `z.input`/`z.output` of the schema,
