@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { buildContext, startEmulator, type EmulatorOptions } from "./index";
 import { Persister } from "./persistence/store";
 import { jsonRequest } from "./client/jsonRequest";
-import { COMPUTE } from "./services/compute/names";
+import { COMPUTE } from "./model/names/compute";
 
 const CONCURRENCY = 32;
 const SECONDS = 3;

@@ -24,7 +24,7 @@ import { loadState, Persister, replaceState, type SavedTables } from "./persiste
 import { allServices, settleFeaturesAfterLoad } from "./services";
 import { buildApp } from "./server/app";
 import { ADMIN_CALLER } from "./model/callers";
-import { IDENTITY } from "./services/identity/names";
+import { IDENTITY } from "./model/names/identity";
 
 export interface EmulatorOptions {
   port?: number; // 0 = ephemeral (default 0)

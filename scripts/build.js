@@ -1,8 +1,8 @@
-// `npm run build`: the package (tsconfig.json) and the plugin's SDK (tsconfig.plugin-sdk.json) compiled
-// into dist/, then the package copied into node_modules/vplatform (link-self.js). ./dev runs it before every
-// command, so it is skipped when no input changed since the last build that passed: the stamp
-// dist/.build-stamp holds the list of inputs and, as its mtime, the time that build started. When it must
-// build, tsc is incremental (its .tsbuildinfo files in dist/, gone with it): the output is the same.
+// `npm run build`: the package (tsconfig.json) compiled into dist/, then the package copied into
+// node_modules/vplatform (link-self.js). ./dev runs it before every command, so it is skipped when no input
+// changed since the last build that passed: the stamp dist/.build-stamp holds the list of inputs and, as its
+// mtime, the time that build started. When it must build, tsc is incremental (its .tsbuildinfo file in
+// dist/, gone with it): the output is the same.
 // Plain JavaScript: it runs before anything is compiled.
 const { execFileSync } = require("node:child_process");
 const { createHash } = require("node:crypto");
@@ -10,7 +10,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 
 const ROOT = path.join(__dirname, "..");
-const CONFIGS = ["tsconfig.json", "tsconfig.plugin-sdk.json"];
+const CONFIGS = ["tsconfig.json"];
 const STAMP = path.join(ROOT, "dist", ".build-stamp");
 /** What the build reads besides the configs' source files. */
 const OTHER_INPUTS = [

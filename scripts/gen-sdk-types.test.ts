@@ -141,9 +141,30 @@ describe("the committed plain environment type", () => {
     expect(environmentTypes).toBe(environmentTypesFile(root));
   }, 60_000);
 
-  test("imports nothing", () => {
-    expect(ts.preProcessFile(environmentTypes, true, true).importedFiles).toEqual([]);
+  test("imports only the SDK's plain types (no zod, no provider code)", () => {
+    expect(ts.preProcessFile(environmentTypes, true, true).importedFiles.map((f) => f.fileName)).toEqual(["../sdk/schemaTypes.generated"]);
   });
+
+  test("an entry that is a resource's own schema is written as the SDK's type, and keeps each field's description", () => {
+    expect(environmentTypes).toContain("    vnets: VnetValues[];");
+    const { program, file } = compileProbe(
+      root,
+      [
+        `import type { Environment } from "../env/environmentTypes.generated";`,
+        `declare const env: Environment;`,
+        `export const field = env.vms[0].drives[0].interface;`,
+      ].join("\n"),
+    );
+    const checker = program.getTypeChecker();
+    let access: ts.PropertyAccessExpression | undefined;
+    const visit = (node: ts.Node): void => {
+      if (ts.isPropertyAccessExpression(node) && node.name.text === "interface") access = node;
+      else ts.forEachChild(node, visit);
+    };
+    visit(file);
+    const doc = ts.displayPartsToString(checker.getSymbolAtLocation(access!.name)?.getDocumentationComment(checker));
+    expect(doc).toBe("Drive interface");
+  }, 60_000);
 
   test("and z.output of the environment schema are assignable both ways", () => {
     const source = [

@@ -91,7 +91,6 @@ function typeCheck(tsBlocks: Block[]): Map<Block, string[]> {
       vplatform: ["./sdk/index.ts"],
       "vplatform/env": ["./env/index.ts"],
       "vplatform/emulator": ["./emulator/index.ts"],
-      "vplatform/plugin-sdk": ["./plugin-sdk/index.ts"],
     },
   };
   const host = ts.createCompilerHost(options);

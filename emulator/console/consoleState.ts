@@ -10,10 +10,10 @@ import type { CounterEntry } from "../admin/requestCounter";
 import type { EmulatorContext } from "../engine/context";
 import { listRows, type ListQuery } from "../engine/read";
 import type { LoggedRequest } from "./requestLog";
-import { COMPUTE } from "../services/compute/names";
-import { NETWORK } from "../services/network/names";
-import { IDENTITY } from "../services/identity/names";
-import { AUTOMATION } from "../services/automation/names";
+import { COMPUTE } from "../model/names/compute";
+import { NETWORK } from "../model/names/network";
+import { IDENTITY } from "../model/names/identity";
+import { AUTOMATION } from "../model/names/automation";
 
 interface Listing extends ListQuery {
   table: string;

@@ -204,6 +204,12 @@ const section = (title: string, lists: [string, string?][], wide = false) =>
     .map(([list, heading]) => `${heading ? `<h3>${heading}</h3>` : ""}<div class="scroll"><table data-list="${list}"></table></div>`)
     .join("")}</section>`;
 
+/** What a fault and a chaos rule both match: a request's method and table. */
+const METHOD_AND_TABLE = `<label>Method<select name="method">
+<option>*</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option>
+</select></label>
+<label>Table<input name="table" placeholder="* or vms"></label>`;
+
 export const CONSOLE_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -235,10 +241,7 @@ ${section(
 )}
 <section class="wide"><h2>Faults</h2>
 <form id="arm">
-<label>Method<select name="method">
-<option>*</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option>
-</select></label>
-<label>Table<input name="table" placeholder="* or vms"></label>
+${METHOD_AND_TABLE}
 <label>Answer status<input name="status" type="number" min="100" max="599" placeholder="503"></label>
 <label>Probability<input name="probability" type="number" min="0" max="1" step="0.05" placeholder="1"></label>
 <label>Stall ms<input name="stallMs" type="number" min="0" placeholder="0"></label>
@@ -250,10 +253,7 @@ ${section(
 </section>
 <section class="wide"><h2>Chaos rules</h2>
 <form id="arm-chaos">
-<label>Method<select name="method">
-<option>*</option><option>GET</option><option>POST</option><option>PUT</option><option>DELETE</option>
-</select></label>
-<label>Table<input name="table" placeholder="* or vms"></label>
+${METHOD_AND_TABLE}
 <label>Answer status<input name="status" type="number" min="400" max="599" placeholder="none"></label>
 <label>Added latency ms<input name="latencyMs" type="number" min="0" placeholder="0"></label>
 <label>Probability<input name="probability" type="number" min="0" max="1" step="0.05" placeholder="1"></label>

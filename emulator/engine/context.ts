@@ -8,7 +8,7 @@ import { EventEmitter } from "node:events";
 import type { EmulatorContext, EmulatorEvent, Row, RowKey, Service, TableDef, TableStore } from "../model/types";
 import { RealTimeClock, type TransitionClock } from "./clock";
 import { ApiError } from "../model/errors";
-import { rowEvent } from "../model/events";
+import { type BusEvent, rowEvent } from "../model/events";
 
 export type { EmulatorContext, EmulatorEvent, TableStore } from "../model/types";
 
@@ -95,7 +95,7 @@ export class InMemoryContext implements EmulatorContext {
     if (typeof key === "number") store.nextKey = Math.max(store.nextKey, key + 1);
     const stored = { ...row, $key: key } as Row;
     store.rows.set(key, stored);
-    this.emit(rowEvent(table, "created"), table, stored);
+    this.publish(rowEvent(table, "created"), table, stored);
     return stored;
   }
 
@@ -104,7 +104,7 @@ export class InMemoryContext implements EmulatorContext {
     const row = this.store(table).rows.get(key);
     if (!row) throw new ApiError(404, `row ${table}/${key} not found`);
     Object.assign(row, changes);
-    this.emit(rowEvent(table, "updated"), table, row);
+    this.publish(rowEvent(table, "updated"), table, row);
     return row;
   }
 
@@ -113,12 +113,16 @@ export class InMemoryContext implements EmulatorContext {
     const row = store.rows.get(key);
     if (!row) return undefined;
     store.rows.delete(key);
-    this.emit(rowEvent(table, "deleted"), table, row);
+    this.publish(rowEvent(table, "deleted"), table, row);
     return row;
   }
 
-  /** Emits an event on the bus and marks the state changed. */
-  emit(name: string, table: string, row: Row, extra?: Record<string, unknown>): void {
+  emit(name: BusEvent, table: string, row: Row, extra?: Record<string, unknown>): void {
+    this.publish(name, table, row, extra);
+  }
+
+  /** Emits an event on the bus and marks the state changed: a service's, or a row change of any table. */
+  private publish(name: string, table: string, row: Row, extra?: Record<string, unknown>): void {
     this.events.emit(name, { name, table, row, extra } satisfies EmulatorEvent);
     this.events.emit("*", { name, table, row, extra } satisfies EmulatorEvent);
     this.onChange(table, row.$key);

@@ -14,6 +14,7 @@
  * implements it (`InMemoryContext`), so the two never import each other.
  */
 import type { EventEmitter } from "node:events";
+import type { BusEvent } from "./events";
 
 /** Field types of the platform's table schemas (spec: "Field types in table schemas"). */
 export type FieldType =
@@ -216,7 +217,7 @@ export interface TableStore {
 /**
  * An event of the context's bus: `<table>.created`, `.updated`, `.deleted` for every row change, plus a
  * service's own (a VM's `poweron`...). The payload is the row. The names a service may listen to are the
- * union of every service's events (`BusEvent`, services/events.ts).
+ * union of every service's events (`BusEvent`, model/events.ts).
  */
 export type EmulatorEvent = { name: string; table: string; row: Row; extra?: Record<string, unknown> };
 
@@ -252,8 +253,8 @@ export interface EmulatorContext {
   /** Merges changes into a stored row in place and returns it. */
   update(table: string, key: RowKey, changes: Record<string, unknown>): Row;
   remove(table: string, key: RowKey): Row | undefined;
-  /** Emits an event on the bus and marks the row changed. */
-  emit(name: string, table: string, row: Row, extra?: Record<string, unknown>): void;
+  /** Emits a service's event on the bus and marks the row changed (the engine emits the row changes). */
+  emit(name: BusEvent, table: string, row: Row, extra?: Record<string, unknown>): void;
   /** Runs `fn` after `ms × timeScale` ms (not sooner than `minRealMs`); the returned function cancels it. */
   schedule(ms: number, fn: () => void, minRealMs?: number): () => void;
   /** Number of pending delayed changes. */

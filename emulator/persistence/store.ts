@@ -14,9 +14,9 @@ import type { EmulatorContext } from "../engine/context";
 import { BUSY_STATUSES, stoppedFields } from "../services/compute/machineState";
 import { createMachineFor } from "../services/compute/machines";
 import type { Row } from "../model/types";
-import { NETWORK } from "../services/network/names";
-import { CLUSTER } from "../services/cluster/names";
-import { COMPUTE } from "../services/compute/names";
+import { NETWORK } from "../model/names/network";
+import { CLUSTER } from "../model/names/cluster";
+import { COMPUTE } from "../model/names/compute";
 
 export const STATE_FILE = "state.json";
 const FORMAT = 1;

@@ -1,7 +1,7 @@
 // Compile-time checks of the bus's event names, run by `npm run build` (tsc): each `@ts-expect-error` fails
 // the build if the line compiles. Nothing here runs.
-import type { EmulatorContext } from "../model/types";
-import { COMPUTE, VM_EVENTS } from "./compute/names";
+import type { EmulatorContext, Row } from "../model/types";
+import { COMPUTE, VM_EVENTS } from "../model/names/compute";
 import { onBusEvent } from "./events";
 import { rowEvent } from "../model/events";
 
@@ -14,4 +14,17 @@ export function busEventNames(ctx: EmulatorContext): void {
   onBusEvent(ctx, `${COMPUTE.vms}.started` as const, ignore);
   // @ts-expect-error a table no service serves
   onBusEvent(ctx, rowEvent("vm", "deleted"), ignore);
+  // @ts-expect-error any string is not an event
+  onBusEvent(ctx, VM_EVENTS.poweron as string, ignore);
+}
+
+export function emittedEventNames(ctx: EmulatorContext, vm: Row): void {
+  // A service emits its own events.
+  ctx.emit(VM_EVENTS.snapshot, COMPUTE.vms, vm);
+  // @ts-expect-error a misspelt event
+  ctx.emit(`${COMPUTE.vms}.poweredon` as const, COMPUTE.vms, vm);
+  // @ts-expect-error an event of a table no service serves
+  ctx.emit(rowEvent("vm", "updated"), "vm", vm);
+  // @ts-expect-error any string is not an event
+  ctx.emit(VM_EVENTS.poweron as string, COMPUTE.vms, vm);
 }

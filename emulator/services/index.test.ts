@@ -4,26 +4,16 @@ import { join } from "node:path";
 import { allFeatures, settleFeaturesAfterLoad } from "./index";
 import { contextWith } from "../requests/testSupport";
 import { volumeKey } from "./volume-browser/tables";
+import { AUTOMATION } from "../model/names/automation";
+import { VOLUME_BROWSER } from "../model/names/volume-browser";
 
 describe("allFeatures", () => {
-  it("registers the volume browser and automation tables beside the built-in tables", () => {
+  it("registers every table of the volume browser and automation beside the built-in tables", () => {
     const dir = mkdtempSync(join(tmpdir(), "features-"));
     const ctx = contextWith(allFeatures({ volumes: { isos: dir } }));
     try {
-      for (const table of [
-        "volumes",
-        "vm_services",
-        "volume_browser",
-        "webhook_urls",
-        "webhooks",
-        "webhook_url_actions",
-        "tasks",
-        "task_actions",
-        "task_events",
-        "task_schedules",
-        "task_schedule_triggers",
-      ]) {
-        expect(ctx.tables.has(table)).toBe(true);
+      for (const table of [...Object.values(VOLUME_BROWSER), ...Object.values(AUTOMATION)]) {
+        expect([table, ctx.tables.has(table)]).toEqual([table, true]);
       }
       expect(ctx.get("volumes", volumeKey("isos"))?.name).toBe("isos");
     } finally {

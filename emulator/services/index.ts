@@ -1,6 +1,6 @@
 /**
  * Every service of the emulator, in the order it registers them: one area of the platform each, with its
- * tables, their behaviour, its table names (`names.ts`) and its events. A service may use the services listed
+ * tables and their behaviour; its table names and events are in model/names/<area>.ts. A service may use the services listed
  * before it, never one after it (test/emulator/layers.test.ts); a new table goes into its area's service.
  * The features (the NAS volume browser, webhooks/tasks/events, the logs) come last: they need options or run
  * on their own, and a unit test registers only the ones it tests (requests/testSupport.ts). See README.md.

@@ -1,9 +1,9 @@
 /**
  * The emulator's layers point one way: the contracts (model/) at the bottom, the query language beside them on
  * its own; the table engine (engine/) implements the contracts; the services (services/<area>/) hold the tables
- * and their behaviour, each using only the services listed before it in services/index.ts (and any service's
- * table names); the API's operations (requests/) compose access and engine; the server, the console, the admin
- * controls and persistence compose all of it; the entry points (index.ts, cli.ts, bench.ts) sit on top. Each
+ * and their behaviour, each using only the services listed before it in services/index.ts; the API's operations (requests/) compose access and engine; the server, the console, the admin
+ * controls and persistence compose all of it; the entry points (index.ts, cli.ts, bench.ts) sit on top. Every
+ * table's name is in the model (model/names/<area>.ts, one file a service), so any layer may name any table. Each
  * rule reads the import statements of the source files (tests excluded), so a new import the wrong way fails here.
  */
 import * as fs from "node:fs";
@@ -36,19 +36,17 @@ const graph: Edge[] = edges(["emulator"]).map((e) => ({ from: e.from, to: fileOf
 
 const layerOf = (file: string) => Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
 
-/** The services' folders in registration order, each found by where its tables' names are declared. */
+/** The services' folders in registration order, each found by where its tables' names are declared (model/names/<area>.ts). */
 const serviceFolders = allServices().map((service) => {
-  const declaring = sourceFiles("emulator/services").filter(
-    (file) =>
-      path.basename(file) === "names.ts" &&
-      service.tables.every((def) => fs.readFileSync(path.join(root, file), "utf8").includes(`"${def.name}"`)),
+  const declaring = sourceFiles("emulator/model/names").filter((file) =>
+    service.tables.every((def) => fs.readFileSync(path.join(root, file), "utf8").includes(`"${def.name}"`)),
   );
-  return path.dirname(declaring[0]);
+  return `emulator/services/${path.basename(declaring[0], ".ts")}`;
 });
 const serviceRank = (file: string) => serviceFolders.findIndex((folder) => file.startsWith(`${folder}/`));
-const isNames = (file: string) => /^emulator\/services\/[^/]+\/names\.ts$/.test(file);
+const isNames = (file: string) => file.startsWith("emulator/model/names/");
 
-/** Imports to a higher layer, and between services, to one listed later (names.ts excepted: they import only the model). */
+/** Imports to a higher layer, and between services, to one listed later. */
 function upward(all: Edge[]): string[] {
   return all
     .filter((e) => e.to.startsWith("emulator/"))
@@ -56,7 +54,7 @@ function upward(all: Edge[]): string[] {
       const [from, to] = [layerOf(e.from), layerOf(e.to)];
       if (from === undefined || to === undefined) return true;
       if (RANKS[to] > RANKS[from] || (from !== to && RANKS[to] === RANKS[from] && RANKS[from] < 4)) return true;
-      if (from !== "emulator/services" || to !== "emulator/services" || isNames(e.to)) return false;
+      if (from !== "emulator/services" || to !== "emulator/services") return false;
       if (e.from === "emulator/services/index.ts") return false; // the list composes the services
       return serviceRank(e.to) > serviceRank(e.from) || e.to === "emulator/services/index.ts";
     })
@@ -87,7 +85,7 @@ describe("the emulator's layers (model → engine → services → requests → 
       upward([
         { from: "emulator/engine/read.ts", to: "emulator/services/identity/access.ts" },
         { from: `${compute}/power.ts`, to: `${cluster}/nodes.ts` },
-        { from: `${compute}/power.ts`, to: `${cluster}/names.ts` },
+        { from: `${compute}/power.ts`, to: "emulator/model/names/cluster.ts" },
         { from: `${cluster}/nodes.ts`, to: `${compute}/machines.ts` },
         { from: "emulator/model/types.ts", to: "emulator/query/index.ts" },
       ]),
@@ -102,7 +100,7 @@ describe("the emulator's layers (model → engine → services → requests → 
     expect(upward(graph)).toEqual([]);
   });
 
-  test("a service's names.ts imports only the model (so any service may use any table's name)", () => {
+  test("the table names (model/names/) import only the rest of the model (so any layer may name any table)", () => {
     const wrong = graph.filter((e) => isNames(e.from) && e.to.startsWith("emulator/") && layerOf(e.to) !== "emulator/model");
     expect(wrong.map((e) => `${e.from} → ${e.to}`)).toEqual([]);
   });

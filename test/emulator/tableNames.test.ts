@@ -1,5 +1,6 @@
 /**
- * Every table the emulator serves is named once, in the names.ts of the service that owns it; everywhere else
+ * Every table the emulator serves is named once, in the model's file of the service that owns it
+ * (model/names/<area>.ts); everywhere else
  * (the service's behaviour, other services, the engine, the server, the console, persistence) a table is named by
  * that constant, and an event by its table's (`rowEvent(COMPUTE.machines, "deleted")`, `VM_EVENTS.poweron`). The
  * rules read the string literals of the source files (tests excluded: they are test data), so a new
@@ -45,18 +46,16 @@ function tableNamedBy(value: string, tables: ReadonlySet<string>): string | unde
 
 const servedTables = new Set(allServices().flatMap((service) => service.tables.map((def) => def.name)));
 
-/** Each service folder's names.ts with the table names it declares. */
-const namesFiles = sourceFiles("emulator/services")
-  .filter((file) => path.basename(file) === "names.ts")
-  .map((file) => ({
-    file,
-    declares: stringLiterals(file, fs.readFileSync(path.join(root, file), "utf8"))
-      .map((literal) => literal.value)
-      .filter((value) => servedTables.has(value)),
-  }));
+/** Each service's names file (model/names/<area>.ts) with the table names it declares. */
+const namesFiles = sourceFiles("emulator/model/names").map((file) => ({
+  file,
+  declares: stringLiterals(file, fs.readFileSync(path.join(root, file), "utf8"))
+    .map((literal) => literal.value)
+    .filter((value) => servedTables.has(value)),
+}));
 const declaredIn = new Map(namesFiles.flatMap(({ file, declares }) => declares.map((table) => [table, file] as const)));
 
-/** `file:line: literal` for every literal table name outside the names.ts that declares it (and the homonyms). */
+/** `file:line: literal` for every literal table name outside the names file that declares it (and the homonyms). */
 function literalsOutsideTheirNames(files: { file: string; text: string }[]): string[] {
   return files.flatMap(({ file, text }) =>
     stringLiterals(file, text)
@@ -68,14 +67,14 @@ function literalsOutsideTheirNames(files: { file: string; text: string }[]): str
   );
 }
 
-describe("each table is named in its own service's names.ts", () => {
-  test("every served table is declared in exactly one names.ts", () => {
+describe("each table is named in its own service's names file", () => {
+  test("every served table is declared in exactly one names file", () => {
     const declarations = namesFiles.flatMap(({ declares }) => declares);
     expect(declarations.filter((table, i) => declarations.indexOf(table) !== i)).toEqual([]);
     expect([...servedTables].filter((table) => !declaredIn.has(table))).toEqual([]);
   });
 
-  test("a service's tables are all declared in one names.ts, and each names.ts serves one service", () => {
+  test("a service's tables are all declared in one names file, and each names file serves one service", () => {
     const folders = allServices().map((service) => [...new Set(service.tables.map((def) => declaredIn.get(def.name)))]);
     expect(folders.filter((files) => files.length !== 1)).toEqual([]);
     expect(new Set(folders.flat()).size).toBe(folders.length);
@@ -92,7 +91,7 @@ describe("no table is named by a literal elsewhere", () => {
     ]);
   });
 
-  test("no source file of the emulator writes a table name outside its service's names.ts", () => {
+  test("no source file of the emulator writes a table name outside its service's names file", () => {
     const files = sourceFiles("emulator").map((file) => ({ file, text: fs.readFileSync(path.join(root, file), "utf8") }));
     expect(literalsOutsideTheirNames(files)).toEqual([]);
   });

@@ -17,7 +17,7 @@ import { ApiError, validationError } from "../../model/errors";
 import type { SnapshotInfo } from "../../persistence/snapshots";
 import { sendJson } from "../reply";
 import { authenticationPlugin, requireCaller } from "./authentication";
-import { COMPUTE } from "../../services/compute/names";
+import { COMPUTE } from "../../model/names/compute";
 
 /** Saving and loading named snapshots of the running emulator (the entry point keeps its own access across a load). */
 export interface SnapshotControls {

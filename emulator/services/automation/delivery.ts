@@ -9,7 +9,7 @@ import type { Row, RowKey } from "../../model/types";
 import { parseHeaderLines, requestHeaders, type AuthorizationType } from "./headers";
 import { runtimeOf } from "./runtime";
 import { sendOnce, type AttemptOutcome } from "./send";
-import { AUTOMATION } from "./names";
+import { AUTOMATION } from "../../model/names/automation";
 
 /** Unscaled pause between attempts. */
 export const RETRY_DELAY_MS = 1000;

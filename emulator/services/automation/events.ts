@@ -8,11 +8,11 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Row } from "../../model/types";
 import { runTask } from "./tasks";
-import { AUTOMATION } from "./names";
-import { TAGS } from "../tags/names";
+import { AUTOMATION } from "../../model/names/automation";
+import { TAGS } from "../../model/names/tags";
 import { ROW_CHANGES } from "../../model/events";
 import { ownerReference } from "../../engine/ownerReference";
-import { COMPUTE, VM_EVENTS } from "../compute/names";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
 
 /** Tables of this feature: their own row events never trigger tasks (a delivery would trigger itself). */
 export const AUTOMATION_TABLES = new Set<string>(Object.values(AUTOMATION));

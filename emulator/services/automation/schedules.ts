@@ -12,7 +12,7 @@ import type { EmulatorContext } from "../../engine/context";
 import type { Row, RowKey } from "../../model/types";
 import { runtimeOf } from "./runtime";
 import { runTask } from "./tasks";
-import { AUTOMATION } from "./names";
+import { AUTOMATION } from "../../model/names/automation";
 
 const DAY_S = 86_400;
 /** Row fields of the weekdays, by `Date#getUTCDay()`. */

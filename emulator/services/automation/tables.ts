@@ -7,28 +7,26 @@
 import { randomHex, type EmulatorContext } from "../../engine/context";
 import { ApiError, conflict, validationError } from "../../model/errors";
 import type { Row, TableDef } from "../../model/types";
+import { listedRows, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
 import { deliver } from "./delivery";
 import { eventsOfType, eventTypes, GENERIC_TYPES } from "./events";
 import { AUTHORIZATION_TYPES, authorizationProblem, DEFAULT_HEADERS, parseHeaderLines, type AuthorizationType } from "./headers";
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
 import { runTask, TASK_OBJECT_ACTIONS, taskObjectOf, webhookKeyOf } from "./tasks";
-import { AUTOMATION } from "./names";
-import { TAGS } from "../tags/names";
+import { AUTOMATION } from "../../model/names/automation";
+import { TAGS } from "../../model/names/tags";
 import { ownerReference } from "../../engine/ownerReference";
 
 function removeWhere(ctx: EmulatorContext, table: string, predicate: (row: Row) => boolean): void {
   for (const row of ctx.find(table, predicate)) ctx.remove(table, row.$key);
 }
 
-export const webhookUrlsTable: TableDef = {
-  name: AUTOMATION.webhook_urls,
+export const webhookUrlsTable = table(AUTOMATION.webhook_urls, {
   description: "webhooks: where and how task messages are sent",
-  keyType: "int",
-  unique: { field: "name", message: "a webhook with that name exists" },
+  ...uniqueNames("a webhook"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     url: { type: "string", required: true, maxLength: 2048, pattern: /^https?:\/\/[^\s/?#]+[^\s]*$/i },
     type: { type: "string", default: "custom", enum: { custom: "Custom" } },
     headers: { type: "text", default: DEFAULT_HEADERS, description: "'Name: Value' lines, sent in this order" },
@@ -43,8 +41,7 @@ export const webhookUrlsTable: TableDef = {
     allow_insecure: { type: "bool", default: false },
     timeout: { type: "uint32", default: 5, min: 3, max: 120, boundsMessage: "must be 3 or greater (at most 120)" },
     retries: { type: "uint32", default: 3, min: 0, max: 100 },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -58,13 +55,11 @@ export const webhookUrlsTable: TableDef = {
       if (users.length) throw conflict(`webhook is used by task '${String(users[0].name)}'`);
     },
   },
-};
+});
 
-export const webhooksTable: TableDef = {
-  name: AUTOMATION.webhooks,
+export const webhooksTable = table(AUTOMATION.webhooks, {
   description: "webhook delivery log: queued → running → sent | error (newest 3000, at most 70 days)",
-  keyType: "int",
-  operations: ["list", "get", "delete"],
+  ...listedRows("int", "delete"),
   fields: {
     webhook_url: { type: "row", ref: AUTOMATION.webhook_urls, readOnly: true },
     task: { type: "row", ref: AUTOMATION.tasks, readOnly: true, description: "null for a test send" },
@@ -76,10 +71,9 @@ export const webhooksTable: TableDef = {
     last_attempt: { type: "uint64", readOnly: true },
     created: { type: "created", readOnly: true },
   },
-};
+});
 
-export const webhookUrlActionsTable: TableDef = {
-  name: AUTOMATION.webhook_url_actions,
+export const webhookUrlActionsTable = table(AUTOMATION.webhook_url_actions, {
   description: "webhook actions: send (a test message; variables expanded, ${NAME} = the webhook's name)",
   keyType: "int",
   operations: ["create"],
@@ -102,7 +96,7 @@ export const webhookUrlActionsTable: TableDef = {
       },
     },
   },
-};
+});
 
 /**
  * The owner and settings of a task, normalized: the object is `owner`
@@ -138,18 +132,14 @@ function normalizedTaskSettings(ctx: EmulatorContext, row: Record<string, unknow
   return { owner, table: AUTOMATION.webhook_urls, action, settings_args: settings };
 }
 
-export const tasksTable: TableDef = {
-  name: AUTOMATION.tasks,
+export const tasksTable = table(AUTOMATION.tasks, {
   description:
     "automation rules: object type webhook (owner webhook_urls/<key>, action send), VM (vms/<key>: poweron, poweroff, kill) or user (users/<key>: enable, disable), run by events, schedules or task_actions execute",
-  keyType: "int",
   owner: "owner",
-  unique: { field: "name", message: "a task with that name exists" },
+  ...uniqueNames("a task"),
   fields: {
     id: { type: "string", readOnly: true, description: "40-hex identifier" },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    ...namedFields({ enabled: true }),
     status: { type: "string", readOnly: true, default: "idle", enum: { idle: "Idle", running: "Running", error: "Error" } },
     status_info: { type: "text", readOnly: true, default: "" },
     table: { type: "string", readOnly: true, description: "object type: webhook_urls, vms or users (from owner)" },
@@ -167,8 +157,7 @@ export const tasksTable: TableDef = {
     last_run: { type: "uint64", readOnly: true, default: 0 },
     system_created: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
     events: { type: "rows", ref: AUTOMATION.task_events, via: "task" },
     triggers: { type: "rows", ref: AUTOMATION.task_schedule_triggers, via: "task" },
     events_count: { type: "uint32", compute: (ctx, row) => ctx.find(AUTOMATION.task_events, (e) => e.task === row.$key).length },
@@ -193,10 +182,9 @@ export const tasksTable: TableDef = {
       removeWhere(ctx, AUTOMATION.task_schedule_triggers, (t) => t.task === row.$key);
     },
   },
-};
+});
 
-export const taskActionsTable: TableDef = {
-  name: AUTOMATION.task_actions,
+export const taskActionsTable = table(AUTOMATION.task_actions, {
   description: "task actions: execute (runs the task now; ${NAME} = the task's name)",
   keyType: "int",
   operations: ["create"],
@@ -218,7 +206,7 @@ export const taskActionsTable: TableDef = {
       },
     },
   },
-};
+});
 
 function checkTaskEvent(ctx: EmulatorContext, row: Row): void {
   const table = String(row.table);
@@ -243,8 +231,7 @@ function checkTaskEvent(ctx: EmulatorContext, row: Row): void {
   }
 }
 
-export const taskEventsTable: TableDef = {
-  name: AUTOMATION.task_events,
+export const taskEventsTable = table(AUTOMATION.task_events, {
   description: "events that trigger tasks: table + event, narrowed to an object (owner), a tag or table_event_filters",
   keyType: "int",
   parent: "task",
@@ -263,19 +250,15 @@ export const taskEventsTable: TableDef = {
   hooks: {
     validate: (ctx, row) => checkTaskEvent(ctx, row),
   },
-};
+});
 
 const DAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"] as const;
 
-export const taskSchedulesTable: TableDef = {
-  name: AUTOMATION.task_schedules,
+export const taskSchedulesTable = table(AUTOMATION.task_schedules, {
   description: "schedules linked to tasks through task_schedule_triggers; an enabled schedule runs its enabled tasks (times in UTC)",
-  keyType: "int",
-  unique: { field: "name", message: "a schedule with that name exists" },
+  ...uniqueNames("a schedule"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    ...namedFields({ enabled: true }),
     repeat_every: {
       type: "string",
       default: "never",
@@ -311,8 +294,7 @@ export const taskSchedulesTable: TableDef = {
     },
     system_created: { type: "bool", readOnly: true, default: false },
     creator: { type: "string", readOnly: true, default: "" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     validate: (_ctx, row) => {
@@ -326,13 +308,11 @@ export const taskSchedulesTable: TableDef = {
     },
     afterDelete: (ctx, row) => removeWhere(ctx, AUTOMATION.task_schedule_triggers, (t) => t.schedule === row.$key),
   },
-};
+});
 
-export const taskScheduleTriggersTable: TableDef = {
-  name: AUTOMATION.task_schedule_triggers,
+export const taskScheduleTriggersTable = table(AUTOMATION.task_schedule_triggers, {
   description: "links of schedules to tasks",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   fields: {
     task: { type: "row", ref: AUTOMATION.tasks, required: true, refMustExist: 404 },
     schedule: { type: "row", ref: AUTOMATION.task_schedules, required: true, refMustExist: 404 },
@@ -345,10 +325,9 @@ export const taskScheduleTriggersTable: TableDef = {
       }
     },
   },
-};
+});
 
-export const taskEventTypesTable: TableDef = {
-  name: AUTOMATION.task_event_types,
+export const taskEventTypesTable = table(AUTOMATION.task_event_types, {
   description: "the event catalog: each event type (a table, or a generic type such as alarms) with the events it offers",
   keyType: "string",
   transient: true,
@@ -357,7 +336,7 @@ export const taskEventTypesTable: TableDef = {
     events: { type: "json", readOnly: true, summary: true, description: "event names the type offers" },
     generic: { type: "bool", readOnly: true, description: "a generic type: no object instance and no tag" },
   },
-};
+});
 
 export const automationTables: TableDef[] = [
   taskEventTypesTable,

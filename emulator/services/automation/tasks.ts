@@ -16,10 +16,10 @@ import type { Row } from "../../model/types";
 import { deliver } from "./delivery";
 import { DEFAULT_MESSAGE, expandMessage, randomInteger } from "./message";
 import { runtimeOf } from "./runtime";
-import { AUTOMATION } from "./names";
-import { IDENTITY } from "../identity/names";
+import { AUTOMATION } from "../../model/names/automation";
+import { IDENTITY } from "../../model/names/identity";
 import { SYSTEM_CALLER } from "../../model/callers";
-import { COMPUTE } from "../compute/names";
+import { COMPUTE } from "../../model/names/compute";
 
 /** Object types a task may act on, each with its actions and their labels (`action_display`). */
 export const TASK_OBJECT_ACTIONS: Record<string, Record<string, string>> = {

@@ -1,8 +1,9 @@
 /** `billing`: bills over a from–to range, made by the `generate` action of `billing_actions`. */
-import type { FieldDef, TableDef } from "../../model/types";
+import type { FieldDef } from "../../model/types";
+import { listedRows, table } from "../../model/tableParts";
 import { isNodeMachine } from "../compute/machineState";
-import { BILLING } from "./names";
-import { COMPUTE } from "../compute/names";
+import { BILLING } from "../../model/names/billing";
+import { COMPUTE } from "../../model/names/compute";
 
 const BILLED_FIGURES = [
   "total_nodes",
@@ -28,11 +29,9 @@ const BILLED_FIGURES = [
   ...[0, 1, 2, 3, 4, 5].flatMap((tier) => [`tier_${tier}_total`, `tier_${tier}_used`]),
 ];
 
-export const billingTable: TableDef = {
-  name: BILLING.billing,
+export const billingTable = table(BILLING.billing, {
   description: "bills with a from–to date range",
-  keyType: "int",
-  operations: ["list", "get", "delete"],
+  ...listedRows("int", "delete"),
   fields: {
     from: { type: "uint64", readOnly: true, summary: true },
     to: { type: "uint64", readOnly: true, summary: true },
@@ -44,10 +43,9 @@ export const billingTable: TableDef = {
     // Usage figures of the billed period, as the maker's clients read them (this emulator bills no usage: zeros).
     ...Object.fromEntries(BILLED_FIGURES.map((name) => [name, { type: "uint64", readOnly: true, default: 0 } satisfies FieldDef])),
   },
-};
+});
 
-export const billingActionsTable: TableDef = {
-  name: BILLING.billing_actions,
+export const billingActionsTable = table(BILLING.billing_actions, {
   description: "billing actions: generate",
   keyType: "int",
   operations: ["create"],
@@ -75,4 +73,4 @@ export const billingActionsTable: TableDef = {
       },
     },
   },
-};
+});

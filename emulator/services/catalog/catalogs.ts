@@ -5,23 +5,21 @@
 import { randomHex } from "../../engine/context";
 import { applyDefaults, createRow } from "../../engine/write";
 import { SYSTEM_CALLER } from "../../model/callers";
-import type { TableDef } from "../../model/types";
-import { CATALOG } from "./names";
+import { enabledField, listedRows, namedFields, table } from "../../model/tableParts";
+import { CATALOG } from "../../model/names/catalog";
 
-export const catalogRepositoriesTable: TableDef = {
-  name: CATALOG.catalog_repositories,
+export const catalogRepositoriesTable = table(CATALOG.catalog_repositories, {
   description: "catalog repositories",
   keyType: "int",
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     url: { type: "string", default: "" },
     type: { type: "string", default: "remote", enum: { local: "Local", remote: "Remote", provider: "Provider", yottabyte: "Marketplace" } },
     user: { type: "string", default: "" },
     password: { type: "string", hidden: true, default: "", maxLength: 1024 },
     allow_insecure: { type: "bool", default: false },
     auto_refresh: { type: "bool", default: true },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     max_tier: { type: "string", default: "1", enum: { 1: "1", 2: "2", 3: "3", 4: "4", 5: "5" } },
     override_default_scope: {
       type: "string",
@@ -39,14 +37,12 @@ export const catalogRepositoriesTable: TableDef = {
       SYSTEM_CALLER,
     );
   },
-};
+});
 
 /** Catalogs of a repository (read-only here: the emulator's repositories publish a fixed set). */
-export const catalogsTable: TableDef = {
-  name: CATALOG.catalogs,
+export const catalogsTable = table(CATALOG.catalogs, {
   description: "catalogs of a catalog repository (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     id: { type: "string", readOnly: true, default: () => randomHex(40), description: "global identifier (40 hex)" },
     repository: { type: "row", ref: CATALOG.catalog_repositories, readOnly: true, summary: true },
@@ -67,10 +63,9 @@ export const catalogsTable: TableDef = {
       ctx.insert(CATALOG.catalogs, applyDefaults(ctx, catalogsTable, row));
     }
   },
-};
+});
 
-export const catalogRepositoryActionsTable: TableDef = {
-  name: CATALOG.catalog_repository_actions,
+export const catalogRepositoryActionsTable = table(CATALOG.catalog_repository_actions, {
   description: "catalog repository actions: refresh",
   keyType: "int",
   operations: ["create"],
@@ -93,4 +88,4 @@ export const catalogRepositoryActionsTable: TableDef = {
       },
     },
   },
-};
+});

@@ -7,26 +7,24 @@ import { randomBytes } from "node:crypto";
 import { createRow } from "../../engine/write";
 import { ADMIN_CALLER } from "../../model/callers";
 import { conflict } from "../../model/errors";
-import type { FieldDef, Row, TableDef } from "../../model/types";
+import type { FieldDef, Row } from "../../model/types";
+import { listedRows, namedFields, table, uniqueNames } from "../../model/tableParts";
 import { clusterResources } from "../compute/capacity";
-import { CLUSTER } from "./names";
+import { CLUSTER } from "../../model/names/cluster";
 
 const bool = (value: boolean): FieldDef => ({ type: "bool", default: value });
 const text = (value: string): FieldDef => ({ type: "string", default: value });
 const uint = (value: number): FieldDef => ({ type: "uint32", default: value });
 
-export const clustersTable: TableDef = {
-  name: CLUSTER.clusters,
+export const clustersTable = table(CLUSTER.clusters, {
   description:
     "clusters of nodes; `status` joins cluster_status (status#total_nodes...); `resources` gives CPU and RAM totals, use and free",
-  keyType: "int",
-  unique: { field: "name", message: "a cluster with that name exists" },
+  ...uniqueNames("a cluster"),
   defaultFields: ["id", "name", "description", "enabled", "storage", "compute", "created"],
   fields: {
     id: { type: "string", readOnly: true, default: () => randomBytes(20).toString("hex"), description: "the cluster's global id" },
     system: { type: "string", readOnly: true, default: "", description: "system (site) the cluster belongs to; empty for the local one" },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     enabled: bool(true),
     storage: { ...bool(true), description: "the cluster's nodes provide storage (vSAN)" },
     compute: { ...bool(true), description: "the cluster's nodes run workloads" },
@@ -81,7 +79,7 @@ export const clustersTable: TableDef = {
   seed: (ctx) => {
     createRow(ctx, clustersTable, { name: "cluster1", description: "emulated cluster" }, ADMIN_CALLER);
   },
-};
+});
 
 /** Live figures of a cluster, computed from its nodes and running machines (RAM in MB). */
 function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
@@ -91,11 +89,9 @@ function statusFigure(figure: (r: Record<string, number>) => number): FieldDef {
   };
 }
 
-export const clusterStatusTable: TableDef = {
-  name: CLUSTER.cluster_status,
+export const clusterStatusTable = table(CLUSTER.cluster_status, {
   description: "live status and capacity of a cluster (key = the cluster's); read-only",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     status: {
@@ -124,10 +120,9 @@ export const clusterStatusTable: TableDef = {
     phys_vram_used: statusFigure(() => 0),
     phys_total_cpu: statusFigure((r) => (r.cores_total ? Math.round((100 * r.cores_used) / r.cores_total) : 0)),
   },
-};
+});
 
-export const clusterActionsTable: TableDef = {
-  name: CLUSTER.cluster_actions,
+export const clusterActionsTable = table(CLUSTER.cluster_actions, {
   description: "cluster actions: shutdown, cancel_shutdown",
   keyType: "int",
   operations: ["create"],
@@ -151,4 +146,4 @@ export const clusterActionsTable: TableDef = {
       },
     },
   },
-};
+});

@@ -1,12 +1,11 @@
 /** What the nodes offer to attach: hardware resource groups (GPUs, PCI, USB) and NVIDIA vGPU devices. */
-import type { FieldDef, TableDef } from "../../model/types";
-import { CLUSTER } from "./names";
+import type { FieldDef } from "../../model/types";
+import { listedRows, table, timestampFields } from "../../model/tableParts";
+import { CLUSTER } from "../../model/names/cluster";
 
-export const resourceGroupsTable: TableDef = {
-  name: CLUSTER.resource_groups,
+export const resourceGroupsTable = table(CLUSTER.resource_groups, {
   description: "hardware devices (GPUs, PCI, USB) that can be attached, keyed by UUID",
-  keyType: "string",
-  operations: ["list", "get"],
+  ...listedRows("string"),
   fields: {
     uuid: { type: "string", readOnly: true, summary: true },
     name: { type: "string", readOnly: true, summary: true },
@@ -27,8 +26,7 @@ export const resourceGroupsTable: TableDef = {
     settings_args: { type: "json", readOnly: true, default: {}, description: "settings every device of the group gets" },
     key_args: { type: "json", readOnly: true, default: {} },
     resources: { type: "rows", ref: "resource_rules", compute: () => [], description: "rules selecting the group's devices (none here)" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   seed: (ctx) => {
     const groups = [
@@ -74,7 +72,7 @@ export const resourceGroupsTable: TableDef = {
       });
     }
   },
-};
+});
 
 const VGPU_PCI = {
   pci_device: "0000:41:00.0",
@@ -92,11 +90,9 @@ const VGPU_PCI = {
   fingerprint: "10de:20b5:41:00.0",
 };
 
-export const vgpuDevicesTable: TableDef = {
-  name: CLUSTER.node_nvidia_vgpu_devices,
+export const vgpuDevicesTable = table(CLUSTER.node_nvidia_vgpu_devices, {
   description: "NVIDIA vGPU devices of the nodes",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     name: { type: "string", readOnly: true, summary: true },
     node: { type: "row", ref: CLUSTER.nodes, readOnly: true },
@@ -112,8 +108,7 @@ export const vgpuDevicesTable: TableDef = {
       ]),
     ),
     max_instances: { type: "uint8", readOnly: true },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   seed: (ctx) => {
     for (const node of [1, 2]) {
@@ -131,4 +126,4 @@ export const vgpuDevicesTable: TableDef = {
       });
     }
   },
-};
+});

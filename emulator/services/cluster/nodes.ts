@@ -1,19 +1,16 @@
-/** The physical nodes (emulated): each with its CPU cores and RAM, and a machine of its own that runs on it. */
-import type { TableDef } from "../../model/types";
+import { listedRows, table } from "../../model/tableParts";
 import { nodeUsage } from "../compute/capacity";
 import { createMachineFor } from "../compute/machines";
 import { API_VERSION_TEXT } from "../system/version";
-import { CLUSTER } from "./names";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "../network/names";
+import { CLUSTER } from "../../model/names/cluster";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
 
 const NODE_SPECS = { cores: 32, ram: 131072, cpu: "AMD EPYC 7543 32-Core Processor", cpu_speed: "2.8 GHz", model: "emulated" };
 
-export const nodesTable: TableDef = {
-  name: CLUSTER.nodes,
+export const nodesTable = table(CLUSTER.nodes, {
   description: "physical nodes (emulated) with their CPU cores and RAM (MB); `id` = `$key`, which migrations name",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     id: { type: "uint32", compute: (_ctx, row) => row.$key, description: "node id (same as the key)" },
     name: { type: "string", readOnly: true, summary: true },
@@ -68,4 +65,4 @@ export const nodesTable: TableDef = {
       ctx.update(CLUSTER.nodes, node.$key, { machine: createMachineFor(ctx, node, "node") });
     }
   },
-};
+});

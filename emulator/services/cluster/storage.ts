@@ -2,20 +2,19 @@
  * Storage: the tiers 1–5 with finite capacity (used and free computed from the drives placed in them) and each
  * cluster's view of them (`cluster_tiers`, with its live `cluster_tier_status`).
  */
-import type { FieldDef, TableDef } from "../../model/types";
+import type { FieldDef } from "../../model/types";
+import { descriptionField, listedRows, table } from "../../model/tableParts";
 import { tierFree, tierUsed } from "../compute/capacity";
-import { CLUSTER } from "./names";
+import { CLUSTER } from "../../model/names/cluster";
 
 const TiB = 1024 ** 4;
 
-export const storageTiersTable: TableDef = {
-  name: CLUSTER.storage_tiers,
+export const storageTiersTable = table(CLUSTER.storage_tiers, {
   description: "storage tiers 1–5 with finite capacity (bytes); used/free are computed from the drives",
-  keyType: "string",
-  operations: ["list", "get", "update"],
+  ...listedRows("string", "update"),
   fields: {
     tier: { type: "uint8", readOnly: true, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     capacity: { type: "uint64", description: "bytes" },
     used: { type: "uint64", compute: (ctx, row) => tierUsed(ctx, String(row.$key)) },
     free: { type: "uint64", compute: (ctx, row) => tierFree(ctx, String(row.$key)) },
@@ -39,7 +38,7 @@ export const storageTiersTable: TableDef = {
       ctx.insert(CLUSTER.storage_tiers, { $key: String(i + 1), tier: i + 1, description: `Tier ${i + 1}`, capacity });
     }
   },
-};
+});
 
 /** A cluster tier's live figure, computed from its storage tier (same key as the cluster tier). */
 function tierFigure(figure: (capacity: number, used: number) => unknown): FieldDef {
@@ -55,11 +54,9 @@ function tierFigure(figure: (capacity: number, used: number) => unknown): FieldD
 /** Figures of the emulated vSAN's walks. */
 const VSAN_WALK = { walkMs: 1200, fullwalkMs: 5400, transactionS: 5, blockBytes: 65536 };
 
-export const clusterTierStatusTable: TableDef = {
-  name: CLUSTER.cluster_tier_status,
+export const clusterTierStatusTable = table(CLUSTER.cluster_tier_status, {
   description: "live status of a cluster's tier (key = the cluster tier's; bytes); read-only",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     tier: { type: "row", ref: CLUSTER.cluster_tiers, compute: (_ctx, row) => row.$key, summary: true },
     status: { type: "string", compute: () => "online", enum: { online: "Online", offline: "Offline" } },
@@ -91,13 +88,11 @@ export const clusterTierStatusTable: TableDef = {
     state_timestamp: { type: "uint64", readOnly: true, description: "when the state last changed (the tier's creation)" },
     cur_space_throttle_ms: { type: "num", compute: () => 0 },
   },
-};
+});
 
-export const clusterTiersTable: TableDef = {
-  name: CLUSTER.cluster_tiers,
+export const clusterTiersTable = table(CLUSTER.cluster_tiers, {
   description: "a cluster's storage tiers with their cost and price per GB; `status` joins cluster_tier_status (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     cluster: { type: "row", ref: CLUSTER.clusters, readOnly: true, summary: true },
     tier: { type: "uint8", readOnly: true, summary: true },
@@ -116,4 +111,4 @@ export const clusterTiersTable: TableDef = {
       }
     }
   },
-};
+});

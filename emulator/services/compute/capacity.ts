@@ -7,8 +7,8 @@ import type { EmulatorContext } from "../../engine/context";
 import { ApiError } from "../../model/errors";
 import { isNodeMachine } from "./machineState";
 import type { Row } from "../../model/types";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 
 /** Media that occupy tier space (a cdrom only points at a file). */
 const SPACE_MEDIA = new Set(["disk", "import", "clone", "efidisk", "nonpersistent"]);

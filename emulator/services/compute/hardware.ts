@@ -11,12 +11,13 @@ import { ApiError, conflict } from "../../model/errors";
 import { assertTierSpace, driveBytes } from "./capacity";
 import { isPoweredOn, statusOfMachine, vmOfMachine } from "./machineState";
 import { DURATIONS } from "./power";
-import type { FieldDef, TableDef } from "../../model/types";
+import type { FieldDef, Row, TableDef } from "../../model/types";
+import { descriptionField, enabledField, listedRows, table, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
-import { COMPUTE } from "./names";
-import { MEDIA } from "../media/names";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE } from "../../model/names/compute";
+import { MEDIA } from "../../model/names/media";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 
@@ -102,19 +103,32 @@ function assertHotplugAllowed(ctx: EmulatorContext, machine: unknown, what: stri
   if (vm?.allow_hotplug !== true) throw conflict(`VM must be stopped to ${what} (allow_hotplug is off)`);
 }
 
+/** The tables of the drives' and NICs' runtime status. */
+type RuntimeStatusTable = typeof COMPUTE.machine_drive_status | typeof COMPUTE.machine_nic_status;
+
 /** Status row changes with a hotplug transition when the machine is running. */
-export function hotplugTransition(
-  ctx: EmulatorContext,
-  table: typeof COMPUTE.machine_drive_status | typeof COMPUTE.machine_nic_status,
-  key: unknown,
-  final: string,
-): void {
+export function hotplugTransition(ctx: EmulatorContext, table: RuntimeStatusTable, key: unknown, final: string): void {
   const row = ctx.get(table, key)!;
   ctx.update(table, row.$key, { status: "hotplugging" });
   ctx.schedule(DURATIONS.hotplug, () => {
     const current = ctx.get(table, key);
     if (current?.status === "hotplugging") ctx.update(table, current.$key, { status: final });
   });
+}
+
+/**
+ * A new drive's or NIC's status row (same key, `parent` naming it): `off`, then hot-plugged to `on` when it is enabled
+ * and its machine runs.
+ */
+function addRuntimeStatus(
+  ctx: EmulatorContext,
+  row: Row,
+  table: RuntimeStatusTable,
+  parent: string,
+  status: { off: string; on: string },
+): void {
+  ctx.insert(table, { $key: row.$key, [parent]: row.$key, status: status.off, status_info: "" });
+  if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, table, row.$key, status.on);
 }
 
 /** Runtime status rows of drives and NICs (same key as the drive / NIC). */
@@ -128,8 +142,7 @@ function runtimeStatusTable(
   return {
     name,
     description: `runtime status of a ${parentTable} row (same key): ${statuses}`,
-    keyType: "int",
-    operations: ["list", "get"],
+    ...listedRows("int"),
     fields: {
       [parent]: { type: "row", ref: parentTable, readOnly: true },
       status: { type: "string", readOnly: true, summary: true },
@@ -175,8 +188,7 @@ export const deviceStatusTable = runtimeStatusTable(COMPUTE.machine_device_statu
   status_info: { type: "string", compute: () => "" },
 });
 
-export const drivesTable: TableDef = {
-  name: COMPUTE.machine_drives,
+export const drivesTable = table(COMPUTE.machine_drives, {
   description: "drives of a machine",
   keyType: "int",
   writeRole: "vmoperator",
@@ -202,14 +214,14 @@ export const drivesTable: TableDef = {
       default: (_row: Record<string, unknown>, ctx: EmulatorContext) => `drive_${ctx.store(COMPUTE.machine_drives).nextKey}`,
       summary: true,
     },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     media: { type: "string", default: "disk", enum: DRIVE_MEDIA },
     interface: { type: "string", default: "virtio-scsi", enum: DRIVE_INTERFACES },
     disksize: { type: "uint64", description: "bytes; can only grow" },
     preferred_tier: { type: "string", default: "1", enum: list("1", "2", "3", "4", "5") },
     media_source: { type: "row", ref: MEDIA.files, description: "files key for import, clone, cdrom" },
     show_pt: { type: "bool", default: false },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     readonly: { type: "bool", default: false },
     preserve_drive_format: { type: "bool", default: false },
     orderid: { type: "uint16", default: 0 },
@@ -275,10 +287,7 @@ export const drivesTable: TableDef = {
       }
       row.status = row.$key;
     },
-    afterCreate: (ctx, row) => {
-      ctx.insert(COMPUTE.machine_drive_status, { $key: row.$key, drive: row.$key, status: "offline", status_info: "" });
-      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, COMPUTE.machine_drive_status, row.$key, "online");
-    },
+    afterCreate: (ctx, row) => addRuntimeStatus(ctx, row, COMPUTE.machine_drive_status, "drive", { off: "offline", on: "online" }),
     beforeDelete: (ctx, row) => {
       if (!machineIsOn(ctx, row.machine)) return;
       assertHotplugAllowed(ctx, row.machine, "remove a drive");
@@ -290,15 +299,14 @@ export const drivesTable: TableDef = {
       ctx.remove(COMPUTE.machine_drive_status, row.$key);
     },
   },
-};
+});
 
 export function newMac(): string {
   const bytes = randomBytes(3);
   return `00:16:3e:${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join(":")}`;
 }
 
-export const nicsTable: TableDef = {
-  name: COMPUTE.machine_nics,
+export const nicsTable = table(COMPUTE.machine_nics, {
   description: "network interfaces of a machine",
   keyType: "int",
   writeRole: "vmoperator",
@@ -309,9 +317,9 @@ export const nicsTable: TableDef = {
     machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true, errorStatus: 400 },
     vnet: { type: "row", ref: NETWORK.vnets, required: true, refMustExist: 404, errorStatus: 400 },
     name: { type: "string", maxLength: 128, default: "nic", summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     interface: { type: "string", default: "virtio", enum: NIC_INTERFACES },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     macaddress: { type: "string", pattern: /^([0-9a-fA-F]{2}:){5}[0-9a-fA-F]{2}$/, default: () => newMac() },
     ipaddress: { type: "string", default: "" },
     orderid: { type: "uint8", default: 0, max: 30 },
@@ -338,10 +346,7 @@ export const nicsTable: TableDef = {
       assertHotplugAllowed(ctx, row.machine, "add a NIC");
       row.status = row.$key;
     },
-    afterCreate: (ctx, row) => {
-      ctx.insert(COMPUTE.machine_nic_status, { $key: row.$key, parent_nic: row.$key, status: "down", status_info: "" });
-      if (machineIsOn(ctx, row.machine) && row.enabled !== false) hotplugTransition(ctx, COMPUTE.machine_nic_status, row.$key, "up");
-    },
+    afterCreate: (ctx, row) => addRuntimeStatus(ctx, row, COMPUTE.machine_nic_status, "parent_nic", { off: "down", on: "up" }),
     afterUpdate: (ctx, row) => {
       if (!machineIsOn(ctx, row.machine)) return;
       const status = ctx.get(COMPUTE.machine_nic_status, row.$key);
@@ -352,10 +357,9 @@ export const nicsTable: TableDef = {
       ctx.remove(COMPUTE.machine_nic_status, row.$key);
     },
   },
-};
+});
 
-export const devicesTable: TableDef = {
-  name: COMPUTE.machine_devices,
+export const devicesTable = table(COMPUTE.machine_devices, {
   description: "passthrough devices (GPU, PCI, USB, vGPU, TPM) of a machine",
   keyType: "int",
   writeRole: "vmoperator",
@@ -378,7 +382,7 @@ export const devicesTable: TableDef = {
       ),
     },
     name: { type: "string", default: "", maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     orderid: { type: "uint16", default: 0 },
     asset: { type: "string", default: "" },
     machine_type: {
@@ -386,9 +390,8 @@ export const devicesTable: TableDef = {
       compute: (ctx, row) => vmOfMachine(ctx, row.machine)?.machine_type ?? null,
       description: "machine type of the VM",
     },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
-    enabled: { type: "bool", default: true },
+    ...timestampFields(),
+    enabled: enabledField(),
     optional: { type: "bool", default: false },
     count: { type: "uint8", default: 1, min: 1, max: 16 },
     settings_args: { type: "json", default: {} },
@@ -417,7 +420,7 @@ export const devicesTable: TableDef = {
       ctx.remove(COMPUTE.machine_device_status, row.$key);
     },
   },
-};
+});
 
 /** Copies a machine's drives, NICs and devices onto another machine (clone, snapshot, restore). */
 export function copyHardware(

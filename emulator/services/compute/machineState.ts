@@ -5,7 +5,7 @@
 import type { EmulatorContext } from "../../engine/context";
 import { ApiError, conflict } from "../../model/errors";
 import type { Row } from "../../model/types";
-import { COMPUTE } from "./names";
+import { COMPUTE } from "../../model/names/compute";
 
 /** Statuses of long operations during which other operations get 409. */
 export const BUSY_STATUSES = new Set([

@@ -8,8 +8,8 @@
  */
 import type { EmulatorContext } from "../../engine/context";
 import type { Row, RowKey } from "../../model/types";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 
 /** Percent of each running core a VM uses in a power state (nothing listed: 0). */
 const VM_LOAD: Record<string, number> = { starting: 50, running: 5, stopping: 20, migrating: 30, restarting: 40 };

@@ -16,9 +16,10 @@ import {
 import { stoppedFields } from "./machineState";
 import { options } from "../../model/options";
 import type { FieldDef, Row, TableDef } from "../../model/types";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
-import { NETWORK } from "../network/names";
+import { listedRows, table } from "../../model/tableParts";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
+import { NETWORK } from "../../model/names/network";
 
 const STATUSES = [
   "initializing",
@@ -55,8 +56,7 @@ function ownerFigure(ctx: EmulatorContext, row: Row, vmField: string, nodeField:
   return null;
 }
 
-export const machinesTable: TableDef = {
-  name: COMPUTE.machines,
+export const machinesTable = table(COMPUTE.machines, {
   description: "machine rows: the hardware of a VM (drives, NICs, devices) and its runtime status",
   keyType: "int",
   // On a real platform machine keys never line up with VM keys (tenants and services own machines too);
@@ -99,14 +99,12 @@ export const machinesTable: TableDef = {
     devices: { type: "rows", ref: COMPUTE.machine_devices, via: "machine" },
     snapshots: { type: "rows", ref: COMPUTE.machine_snapshots, via: "machine" },
   },
-};
+});
 
 const ro = true;
-export const machineStatusTable: TableDef = {
-  name: COMPUTE.machine_status,
+export const machineStatusTable = table(COMPUTE.machine_status, {
   description: "read-only runtime data of a machine, keyed by the machine key",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   defaultFields: ["machine", "running", "powerstate", "status", "status_info", "state", "node"],
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: ro, summary: true },
@@ -129,18 +127,16 @@ export const machineStatusTable: TableDef = {
     agent_guest_info: { type: "json", readOnly: ro },
     config: { type: "json", readOnly: ro, notInMost: true },
   },
-};
+});
 
 /** One figure of `machineFigures`, computed at read time. */
 function figure(name: keyof MachineFigures, description?: string): FieldDef {
   return { type: name === "core_usagelist" ? "json" : "uint32", compute: (ctx, row) => machineFigures(ctx, row.$key)[name], description };
 }
 
-export const machineStatsTable: TableDef = {
-  name: COMPUTE.machine_stats,
+export const machineStatsTable = table(COMPUTE.machine_stats, {
   description: "live usage of a machine (VM, vnet router or node), keyed by the machine key; follows its power state",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, compute: (_ctx, row) => row.$key, summary: true },
     ...Object.fromEntries(HISTORY_FIGURES.map((name) => [name, figure(name)])),
@@ -154,7 +150,7 @@ export const machineStatsTable: TableDef = {
     modified: { type: "uint64", compute: (ctx, row) => ctx.get(COMPUTE.machine_status, row.$key)?.last_update ?? 0 },
     timestamp: { type: "uint64", compute: (ctx) => ctx.nowSeconds() },
   },
-};
+});
 
 /** `machine_stats_history_short` / `_long`: samples of `machine_stats` on the emulator's clock (see machineStats.ts). */
 function statsHistoryTable(name: StatsHistoryTable): TableDef {

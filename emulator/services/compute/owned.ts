@@ -1,11 +1,10 @@
 /** Rows a VM owns through an owner reference `vms/<key>`: its cloud-init files and its note (note_actions). */
 import { checkOwnerRef, parseOwner } from "../../engine/ownerReference";
 import { ApiError, validationError } from "../../model/errors";
-import type { TableDef } from "../../model/types";
-import { COMPUTE } from "./names";
+import { table } from "../../model/tableParts";
+import { COMPUTE } from "../../model/names/compute";
 
-export const cloudinitFilesTable: TableDef = {
-  name: COMPUTE.cloudinit_files,
+export const cloudinitFilesTable = table(COMPUTE.cloudinit_files, {
   description: "cloud-init files of a VM (owner vms/<key>); ?download=1 answers the raw contents",
   keyType: "int",
   writeRole: "vmoperator",
@@ -33,10 +32,9 @@ export const cloudinitFilesTable: TableDef = {
       }
     },
   },
-};
+});
 
-export const noteActionsTable: TableDef = {
-  name: COMPUTE.note_actions,
+export const noteActionsTable = table(COMPUTE.note_actions, {
   description: "notes: action update sets the note of the owner row (vms/<key>)",
   keyType: "int",
   operations: ["create"],
@@ -61,4 +59,4 @@ export const noteActionsTable: TableDef = {
       },
     },
   },
-};
+});

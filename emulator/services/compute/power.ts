@@ -9,7 +9,7 @@ import type { Row } from "../../model/types";
 import { placeVm } from "./capacity";
 import { recordStatsHistory } from "./machineStats";
 import { assertNotBusy, statusOfVm, stoppedFields } from "./machineState";
-import { COMPUTE, VM_EVENTS } from "./names";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
 
 /** Unscaled durations (ms) of the transitional states. */
 export const DURATIONS = {

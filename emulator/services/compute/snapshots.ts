@@ -13,8 +13,9 @@ import { DURATIONS } from "./power";
 import { copyHardware } from "./hardware";
 import { createMachineFor } from "./machines";
 import { deleteVmCascade } from "./vms";
-import type { Row, TableDef } from "../../model/types";
-import { COMPUTE, VM_EVENTS } from "./names";
+import type { Row } from "../../model/types";
+import { descriptionField, table } from "../../model/tableParts";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
 
 /**
  * The fields a snapshot VM has of its own (its identity and bookkeeping); every other
@@ -38,8 +39,7 @@ export const SNAPSHOT_OWN_FIELDS = [
 export const keptSettings = (vm: Row): Record<string, unknown> =>
   Object.fromEntries(Object.entries(vm).filter(([field]) => !(SNAPSHOT_OWN_FIELDS as readonly string[]).includes(field)));
 
-export const snapshotsTable: TableDef = {
-  name: COMPUTE.machine_snapshots,
+export const snapshotsTable = table(COMPUTE.machine_snapshots, {
   description: "snapshot records of machines; snap_machine is the machine of the snapshot VM",
   keyType: "int",
   writeRole: "vmoperator",
@@ -48,7 +48,7 @@ export const snapshotsTable: TableDef = {
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, required: true, refMustExist: 404, createOnly: true },
     name: { type: "string", maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     created: { type: "created", readOnly: true },
     expires: { type: "uint64", default: 0, description: "Unix seconds; 0 = never" },
     expires_type: { type: "string", hidden: true, enum: { date: "Set Date", never: "Never" }, description: "write-only" },
@@ -105,4 +105,4 @@ export const snapshotsTable: TableDef = {
       }
     },
   },
-};
+});

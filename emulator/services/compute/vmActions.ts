@@ -16,9 +16,10 @@ import { DURATIONS, hibernate, kill, migrate, powerOff, powerOn, reset } from ".
 import { copyHardware, drivesTable, hotplugTransition, nicsTable } from "./hardware";
 import { createMachineFor } from "./machines";
 import { keptSettings, snapshotsTable } from "./snapshots";
-import type { ActionDef, Caller, FieldDef, Row, TableDef } from "../../model/types";
-import { COMPUTE, VM_EVENTS } from "./names";
-import { CLUSTER } from "../cluster/names";
+import type { ActionDef, Caller, FieldDef, Row } from "../../model/types";
+import { table } from "../../model/tableParts";
+import { COMPUTE, VM_EVENTS } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 import { ownerReference } from "../../engine/ownerReference";
 
 const str: FieldDef = { type: "string", maxLength: 255 };
@@ -230,8 +231,7 @@ function resolveNode(ctx: EmulatorContext, id: unknown): Row | undefined {
   return node;
 }
 
-export const vmActionsTable: TableDef = {
-  name: COMPUTE.vm_actions,
+export const vmActionsTable = table(COMPUTE.vm_actions, {
   description: "VM actions: poweron, poweroff, kill, reset, clone, snapshot, restore, migrate, move, hibernate, hotplugdrive, hotplugnic",
   keyType: "int",
   operations: ["create"],
@@ -347,4 +347,4 @@ export const vmActionsTable: TableDef = {
       ),
     },
   },
-};
+});

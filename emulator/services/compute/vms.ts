@@ -9,12 +9,13 @@ import type { EmulatorContext } from "../../engine/context";
 import { ApiError, conflict, validationError } from "../../model/errors";
 import { assertNotBusy, isPoweredOn, statusOfVm } from "./machineState";
 import { createMachineFor, deleteMachine } from "./machines";
-import type { FieldDef, Row, TableDef } from "../../model/types";
+import type { FieldDef, Row } from "../../model/types";
+import { nameField, table, timestampFields } from "../../model/tableParts";
 import { options } from "../../model/options";
-import { COMPUTE } from "./names";
-import { CLUSTER } from "../cluster/names";
-import { IDENTITY } from "../identity/names";
-import { TAGS } from "../tags/names";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
+import { IDENTITY } from "../../model/names/identity";
+import { TAGS } from "../../model/names/tags";
 import { ownerReference } from "../../engine/ownerReference";
 
 const list = (...values: string[]): Record<string, string> => options(values);
@@ -38,13 +39,12 @@ const RESTART_FIELDS = [
 const boolField = (def: boolean, extra: Partial<FieldDef> = {}): FieldDef => ({ type: "bool", default: def, ...extra });
 
 export const vmFields: Record<string, FieldDef> = {
-  name: { type: "string", required: true, maxLength: 128, summary: true },
+  name: nameField(),
   description: { type: "text", default: "", maxLength: 2048 },
   machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true, description: "machine key of the VM" },
   cluster: { type: "row", ref: CLUSTER.clusters, refMustExist: 404, default: 1, description: "target cluster key" },
   enabled: boolField(true),
-  created: { type: "created", readOnly: true },
-  modified: { type: "modified", readOnly: true },
+  ...timestampFields(),
   is_snapshot: { type: "bool", readOnly: true, default: false, summary: true },
   parent_vm: { type: "row", ref: COMPUTE.vms, readOnly: true, description: "VM a snapshot VM was taken of" },
   machine_type: {
@@ -161,8 +161,7 @@ export function deleteVmCascade(ctx: EmulatorContext, vm: Row): void {
   if (vm.machine !== null && vm.machine !== undefined) deleteMachine(ctx, vm.machine);
 }
 
-export const vmsTable: TableDef = {
-  name: COMPUTE.vms,
+export const vmsTable = table(COMPUTE.vms, {
   description: "virtual machines (VM-level settings); hardware lives on the machine (response.machine)",
   keyType: "int",
   readRole: "readonly",
@@ -219,4 +218,4 @@ export const vmsTable: TableDef = {
     },
     afterDelete: (ctx, row) => deleteVmCascade(ctx, row),
   },
-};
+});

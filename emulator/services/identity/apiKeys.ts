@@ -8,10 +8,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { EmulatorContext } from "../../engine/context";
 import { ApiError, validationError } from "../../model/errors";
-import type { Row, TableDef } from "../../model/types";
+import type { Row } from "../../model/types";
+import { namedFields, table } from "../../model/tableParts";
 import { parseIpList } from "./ipLists";
 import { userByName } from "./users";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 export const digest = (secret: string) => createHash("sha256").update(secret).digest("hex");
 
@@ -23,8 +24,7 @@ function checkIpList(field: string, value: unknown): void {
   }
 }
 
-export const apiKeysTable: TableDef = {
-  name: IDENTITY.user_api_keys,
+export const apiKeysTable = table(IDENTITY.user_api_keys, {
   description: "API keys; each belongs to one user and has exactly that user's rights",
   keyType: "int",
   readRole: "admin",
@@ -39,8 +39,7 @@ export const apiKeysTable: TableDef = {
       summary: true,
       description: "owning user (default: the caller)",
     },
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     created: { type: "created", readOnly: true },
     expires_type: {
       type: "string",
@@ -71,7 +70,7 @@ export const apiKeysTable: TableDef = {
       return { token: secret, private_key: secret };
     },
   },
-};
+});
 
 /** Finds the key row of a secret, deleting it (and failing) when expired. */
 export function findApiKey(ctx: EmulatorContext, secret: string): Row {

@@ -1,20 +1,13 @@
-/**
- * `auth_sources`: external authentication sources (OpenID, OAuth2 and the like) that users and groups may name
- * in `auth_source`. The emulator stores them for the clients that list and make them; it logs nobody in through
- * one (Basic, API keys and session tokens are its only ways in: see authenticate.ts).
- */
-import type { TableDef } from "../../model/types";
-import { IDENTITY } from "./names";
+import { nameField, table, timestampFields, uniqueNames } from "../../model/tableParts";
+import { IDENTITY } from "../../model/names/identity";
 
 const DRIVERS = { openid: "OpenID", oauth2: "OAuth2", azure: "Azure AD", google: "Google", gitlab: "GitLab", okta: "Okta" };
 
-export const authSourcesTable: TableDef = {
-  name: IDENTITY.auth_sources,
+export const authSourcesTable = table(IDENTITY.auth_sources, {
   description: "external authentication sources (stored only: the emulator authenticates nobody through them)",
-  keyType: "int",
-  unique: { field: "name", message: "an authentication source with that name exists" },
+  ...uniqueNames("an authentication source"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
+    name: nameField(),
     driver: { type: "string", required: true, enum: DRIVERS },
     settings: { type: "json", default: {}, notInMost: true, description: "the driver's settings (client id, endpoints...)" },
     menu: { type: "bool", default: false, description: "offered on the login page" },
@@ -24,7 +17,6 @@ export const authSourcesTable: TableDef = {
     icon_color: { type: "string", default: "" },
     debug: { type: "bool", default: false },
     debug_ts: { type: "uint64", readOnly: true, default: 0 },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
-};
+});

@@ -12,7 +12,7 @@ import { findApiKey } from "./apiKeys";
 import { ipAllowed, parseIpList } from "./ipLists";
 import type { SessionStore } from "./sessions";
 import { passwordMatches, userByName } from "./users";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 export const SESSION_HEADER = "x-service-token";
 

@@ -10,9 +10,9 @@
  */
 import type { Row, TableDef } from "../../model/types";
 import type { EmulatorContext } from "../../engine/context";
-import { IDENTITY } from "./names";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "../network/names";
+import { IDENTITY } from "../../model/names/identity";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
 import { ownerReference } from "../../engine/ownerReference";
 import { memberKey } from "./members";
 

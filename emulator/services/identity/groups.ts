@@ -8,8 +8,9 @@ import { randomHex, type EmulatorContext } from "../../engine/context";
 import { ApiError, validationError } from "../../model/errors";
 import { groupIdentity } from "./grants";
 import { memberKey, parseMember } from "./members";
-import type { Caller, Row, TableDef } from "../../model/types";
-import { IDENTITY } from "./names";
+import type { Caller, Row } from "../../model/types";
+import { listedRows, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
+import { IDENTITY } from "../../model/names/identity";
 import { ownerReference } from "../../engine/ownerReference";
 import { SYSTEM_CALLER } from "../../model/callers";
 
@@ -17,15 +18,11 @@ function log(ctx: EmulatorContext, group: unknown, text: string, caller: Caller)
   ctx.insert(IDENTITY.group_logs, { group, level: "audit", text, user: caller.user, timestamp: ctx.nowSeconds() });
 }
 
-export const groupsTable: TableDef = {
-  name: IDENTITY.groups,
+export const groupsTable = table(IDENTITY.groups, {
   description: "user groups; members hold their users and nested groups",
-  keyType: "int",
-  unique: { field: "name", message: "a group with that name exists" },
+  ...uniqueNames("a group"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
-    enabled: { type: "bool", default: true },
+    ...namedFields({ enabled: true }),
     email: { type: "string", default: "", maxLength: 256 },
     id: { type: "string", default: () => randomHex(40), createOnly: true, description: "global identifier (40 hex)" },
     identity: { type: "uint32", compute: (_ctx, row) => groupIdentity(row.$key), description: "what permissions name this group by" },
@@ -34,8 +31,7 @@ export const groupsTable: TableDef = {
     system_group: { type: "bool", readOnly: true, default: false },
     members: { type: "rows", ref: IDENTITY.members, via: "parent_group" },
     creator: { type: "string", readOnly: true, default: "" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     beforeCreate: (_ctx, row, caller) => {
@@ -69,13 +65,11 @@ export const groupsTable: TableDef = {
       modified: ctx.nowSeconds(),
     });
   },
-};
+});
 
-export const membersTable: TableDef = {
-  name: IDENTITY.members,
+export const membersTable = table(IDENTITY.members, {
   description: "group memberships: member /v4/users/<key> or /v4/groups/<key> in parent_group; not updatable",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   fields: {
     parent_group: { type: "row", ref: IDENTITY.groups, required: true, refMustExist: 404 },
     member: { type: "string", required: true, description: "/v4/users/<key> or /v4/groups/<key>" },
@@ -104,13 +98,11 @@ export const membersTable: TableDef = {
       if (ctx.get(IDENTITY.groups, row.parent_group)) log(ctx, row.parent_group, `${String(row.member)} removed`, caller);
     },
   },
-};
+});
 
-export const groupLogsTable: TableDef = {
-  name: IDENTITY.group_logs,
+export const groupLogsTable = table(IDENTITY.group_logs, {
   description: "what happened to a group: creation, changes, members added and removed (read-only)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     group: { type: "row", ref: IDENTITY.groups, readOnly: true, summary: true },
     level: { type: "string", readOnly: true, enum: { audit: "Audit", message: "Message", warning: "Warning", error: "Error" } },
@@ -118,7 +110,7 @@ export const groupLogsTable: TableDef = {
     user: { type: "string", readOnly: true },
     timestamp: { type: "uint64", readOnly: true },
   },
-};
+});
 
 /** A deleted user leaves its groups. */
 export function removeMemberships(ctx: EmulatorContext, user: Row): void {

@@ -1,6 +1,6 @@
 /** How a group membership names its member: a user or a group, as `/v4/users/<key>` (as clients send it) or `users/<key>`. */
 import { ownerReference } from "../../engine/ownerReference";
-import { IDENTITY } from "./names";
+import { IDENTITY } from "../../model/names/identity";
 
 const MEMBER = new RegExp(`^(?:/v4/)?(${IDENTITY.users}|${IDENTITY.groups})/(\\d+)$`);
 

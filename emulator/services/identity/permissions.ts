@@ -7,13 +7,12 @@
  */
 import { ApiError, validationError } from "../../model/errors";
 import { identityOwner } from "./grants";
-import type { TableDef } from "../../model/types";
-import { IDENTITY } from "./names";
+import { table } from "../../model/tableParts";
+import { IDENTITY } from "../../model/names/identity";
 
 const right = (description: string, dflt = false) => ({ type: "bool" as const, default: dflt, summary: true, description });
 
-export const permissionsTable: TableDef = {
-  name: IDENTITY.permissions,
+export const permissionsTable = table(IDENTITY.permissions, {
   description: "grants to a user or group identity on a table (row 0) or one row: list, read, create, modify, delete",
   keyType: "int",
   fields: {
@@ -53,4 +52,4 @@ export const permissionsTable: TableDef = {
       row.row = key;
     },
   },
-};
+});

@@ -14,8 +14,9 @@ import { ApiError } from "../../model/errors";
 import { userIdentity } from "./grants";
 import { removeGrants, removeMemberships } from "./groups";
 import { SYSTEM_CALLER } from "../../model/callers";
-import type { Row, TableDef } from "../../model/types";
-import { IDENTITY } from "./names";
+import type { Row } from "../../model/types";
+import { enabledField, table, uniqueNames } from "../../model/tableParts";
+import { IDENTITY } from "../../model/names/identity";
 
 /** Salted SHA-256: enough for an emulator, and cheap enough for Basic auth on every request. */
 export function hashPassword(password: string, salt = randomBytes(8).toString("hex")): string {
@@ -36,13 +37,11 @@ const hashOnWrite = (row: Record<string, unknown>) => {
 
 const USER_TYPES = { normal: "Normal", api: "API", vdi: "VDI", site_sync: "Site Sync", site_user: "Site User" };
 
-export const usersTable: TableDef = {
-  name: IDENTITY.users,
+export const usersTable = table(IDENTITY.users, {
   description: "user accounts; an API key inherits its user's role",
-  keyType: "int",
   readRole: "readonly",
   writeRole: "admin",
-  unique: { field: "name", message: "a user with that name exists" },
+  ...uniqueNames("a user"),
   fields: {
     name: { type: "string", required: true, maxLength: 128, pattern: /^[A-Za-z0-9_.@-]+$/, summary: true },
     displayname: { type: "string", default: "" },
@@ -53,7 +52,7 @@ export const usersTable: TableDef = {
       enum: { admin: "Administrator", vmoperator: "VM operator", readonly: "Read only", none: "No role: only what permissions grant" },
     },
     password: { type: "string", hidden: true, maxLength: 1024 },
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     created: { type: "created", readOnly: true },
     // The account fields the maker's clients read and send (test/emulator/clientFieldNames.ts); this emulator keeps
     // them as data: it has no e-mail, no second factor and no external authentication source.
@@ -92,7 +91,7 @@ export const usersTable: TableDef = {
       removeGrants(ctx, userIdentity(row.$key));
     },
   },
-};
+});
 
 /** The user's 40-character id, derived from its key so it never changes. */
 function userId(key: unknown): string {

@@ -5,10 +5,10 @@
 import type { EmulatorContext, EmulatorEvent } from "../../engine/context";
 import type { Service } from "../../model/types";
 import { logsTable, machineLogsTable, writeLog, writeMachineLog } from "./tables";
-import { COMPUTE, VM_EVENTS, type VmEvent } from "../compute/names";
+import { COMPUTE, VM_EVENTS, type VmEvent } from "../../model/names/compute";
 import { SYSTEM_CALLER } from "../../model/callers";
 import { rowEvent } from "../../model/events";
-import { LOGS } from "./names";
+import { LOGS } from "../../model/names/logs";
 import { onBusEvent } from "../events";
 
 /** What the log line says of each VM event (a new VM event does not compile until it is given one). */

@@ -4,9 +4,10 @@
  * read them. Rows come from what the emulator does (see index.ts) and one seeded start-up line.
  */
 import { applyDefaults } from "../../engine/write";
-import type { EmulatorContext, FieldDef, TableDef } from "../../model/types";
-import { LOGS } from "./names";
-import { COMPUTE } from "../compute/names";
+import type { EmulatorContext, FieldDef } from "../../model/types";
+import { listedRows, table } from "../../model/tableParts";
+import { LOGS } from "../../model/names/logs";
+import { COMPUTE } from "../../model/names/compute";
 
 export const LOG_LEVELS = {
   critical: "Critical",
@@ -43,11 +44,9 @@ const line: Record<string, FieldDef> = {
   timestamp: { type: "uint64", readOnly: true, description: "microseconds since the epoch" },
 };
 
-export const logsTable: TableDef = {
-  name: LOGS.logs,
+export const logsTable = table(LOGS.logs, {
   description: "the system log (read-only): power changes, clones, snapshots and restores of VMs, the emulator's start",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     ...line,
     object_type: { type: "string", readOnly: true, default: "system", enum: OBJECT_TYPES },
@@ -55,18 +54,16 @@ export const logsTable: TableDef = {
     object_key: { type: "string", readOnly: true, default: "", description: "key of the row the line is about" },
   },
   seed: (ctx) => writeLog(ctx, { level: "message", text: "system started", object_type: "system", object_name: "system" }),
-};
+});
 
-export const machineLogsTable: TableDef = {
-  name: LOGS.machine_logs,
+export const machineLogsTable = table(LOGS.machine_logs, {
   description: "what happened to one machine (read-only); removed with the machine",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, summary: true },
     ...line,
   },
-};
+});
 
 const microseconds = (ctx: EmulatorContext) => ctx.now() * 1000;
 

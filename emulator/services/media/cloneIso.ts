@@ -1,14 +1,12 @@
 /** The clone-ISO builder: its status row and its actions (build, cancel, delete); a build ends as a `files` row. */
 import { ApiError } from "../../model/errors";
-import type { TableDef } from "../../model/types";
-import { MEDIA } from "./names";
+import { listedRows, table } from "../../model/tableParts";
+import { MEDIA } from "../../model/names/media";
 import { SYSTEM_CALLER } from "../../model/callers";
 
-export const cloneIsoTable: TableDef = {
-  name: MEDIA.clone_iso,
+export const cloneIsoTable = table(MEDIA.clone_iso, {
   description: "status of the clone-ISO builder (one row)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     status: { type: "string", readOnly: true, summary: true },
     progress: { type: "uint8", readOnly: true },
@@ -18,12 +16,11 @@ export const cloneIsoTable: TableDef = {
   seed: (ctx) => {
     ctx.insert(MEDIA.clone_iso, { status: "idle", progress: 0, file: null, modified: ctx.nowSeconds() });
   },
-};
+});
 
 const BUILD_MS = 4000;
 
-export const cloneIsoActionsTable: TableDef = {
-  name: MEDIA.clone_iso_actions,
+export const cloneIsoActionsTable = table(MEDIA.clone_iso_actions, {
   description: "clone-ISO actions: update (build), delete, cancel",
   keyType: "int",
   operations: ["create"],
@@ -74,4 +71,4 @@ export const cloneIsoActionsTable: TableDef = {
       },
     },
   },
-};
+});

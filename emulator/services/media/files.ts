@@ -1,15 +1,14 @@
 /** Stored media files (ISO and disk images) usable as a drive's `media_source`, and their actions. */
 import { randomBytes } from "node:crypto";
-import type { TableDef } from "../../model/types";
-import { MEDIA } from "./names";
-import { VOLUME_BROWSER } from "../volume-browser/names";
-import { COMPUTE } from "../compute/names";
+import { descriptionField, table } from "../../model/tableParts";
+import { MEDIA } from "../../model/names/media";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { COMPUTE } from "../../model/names/compute";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const GiB = 1024 ** 3;
 
-export const filesTable: TableDef = {
-  name: MEDIA.files,
+export const filesTable = table(MEDIA.files, {
   description: "stored media files (ISO images, disk images) usable as media_source, and the image files of NAS volumes",
   keyType: "int",
   // Names are unique in the media store; a volume's files are told apart by their volume and path.
@@ -32,7 +31,7 @@ export const filesTable: TableDef = {
         other: "Other",
       },
     },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     filesize: { type: "uint64", default: 0 },
     allocated_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },
     used_bytes: { type: "uint64", readOnly: true, compute: (_ctx, row) => row.filesize },
@@ -77,10 +76,9 @@ export const filesTable: TableDef = {
         creator: SYSTEM_CALLER.user,
       });
   },
-};
+});
 
-export const fileActionsTable: TableDef = {
-  name: MEDIA.file_actions,
+export const fileActionsTable = table(MEDIA.file_actions, {
   description: "file actions: overwrite, add_link, delete_link, delete_reference",
   keyType: "int",
   operations: ["create"],
@@ -115,4 +113,4 @@ export const fileActionsTable: TableDef = {
       },
     },
   },
-};
+});

@@ -10,9 +10,9 @@ import { conflict } from "../../model/errors";
 import type { Row } from "../../model/types";
 import { statusOfMachine, stoppedFields } from "../compute/machineState";
 import { DURATIONS } from "../compute/power";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "./names";
-import { CLUSTER } from "../cluster/names";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
 
 export function vnetStatus(ctx: EmulatorContext, vnet: Row): Row {
   return statusOfMachine(ctx, vnet.machine);

@@ -10,7 +10,8 @@ import { applyDns, applyRules, killVnet, powerOffVnet, powerOnVnet, resetVnet, v
 import { newMac } from "../compute/hardware";
 import { createMachineFor, deleteMachine } from "../compute/machines";
 import { ADMIN_CALLER } from "../../model/callers";
-import type { ActionDef, EmulatorContext, Row, TableDef } from "../../model/types";
+import type { ActionDef, EmulatorContext, Row } from "../../model/types";
+import { namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
 
 /** Changes on a running vnet that wait for an apply (rules), a DNS apply, or a restart. */
 const RULE_FIELDS = [
@@ -31,9 +32,9 @@ const RULE_FIELDS = [
 const DNS_FIELDS = ["dns", "dnslist", "domain", "hostname", "override_dhcp_dns", "network_dns"];
 const RESTART_FIELDS = ["mtu", "layer2_type", "layer2_id", "interface_vnet", "physical_bridged", "enable_bonding"];
 import { options } from "../../model/options";
-import { NETWORK } from "./names";
-import { COMPUTE } from "../compute/names";
-import { CLUSTER } from "../cluster/names";
+import { NETWORK } from "../../model/names/network";
+import { COMPUTE } from "../../model/names/compute";
+import { CLUSTER } from "../../model/names/cluster";
 
 const list = (...values: string[]): Record<string, string> => options(values);
 
@@ -73,15 +74,12 @@ function checkAddresses(row: Row): void {
   }
 }
 
-export const vnetsTable: TableDef = {
-  name: NETWORK.vnets,
+export const vnetsTable = table(NETWORK.vnets, {
   description: "virtual networks",
-  keyType: "int",
-  unique: { field: "name", message: "a vnet with that name exists" },
+  ...uniqueNames("a vnet"),
   defaultFields: ["name", "description", "type", "network", "gateway", "dhcp_enabled", "dhcp_start", "dhcp_stop", "mtu", "enabled"],
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     type: { type: "string", default: "internal", enum: list("internal", "external", "dmz") },
     layer2_type: { type: "string", default: "vxlan", enum: list("vxlan", "vlan", "none") },
     layer2_id: { type: "uint32", default: 0 },
@@ -111,8 +109,7 @@ export const vnetsTable: TableDef = {
     need_dns_apply: { type: "bool", readOnly: true, default: false },
     need_proxy_apply: { type: "bool", readOnly: true, default: false },
     need_restart: { type: "bool", readOnly: true, default: false },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
     creator: { type: "string", readOnly: true, default: "" },
     // The runtime: the vnet's own machine and its status (see runtime.ts).
     machine: { type: "row", ref: COMPUTE.machines, readOnly: true, description: "machine running the vnet (its router)" },
@@ -230,7 +227,7 @@ export const vnetsTable: TableDef = {
       started: ctx.nowSeconds(),
     });
   },
-};
+});
 
 /** `vnet_actions`: power and apply actions of a vnet (body `{vnet, action, params}`). */
 /** An action that, with `params.apply` true, first applies the vnet's pending rules (clients send it with poweron and reset). */
@@ -245,8 +242,7 @@ function applyingFirst(what: string, run: (ctx: EmulatorContext, vnet: Row) => v
   };
 }
 
-export const vnetActionsTable: TableDef = {
-  name: NETWORK.vnet_actions,
+export const vnetActionsTable = table(NETWORK.vnet_actions, {
   description: "vnet actions: poweron, poweroff, killpower, reset, apply (refresh), applydns",
   keyType: "int",
   operations: ["create"],
@@ -268,4 +264,4 @@ export const vnetActionsTable: TableDef = {
       applydns: { description: "apply the vnet's DNS settings", params: {}, handler: (ctx, { target }) => applyDns(ctx, target!) },
     },
   },
-};
+});

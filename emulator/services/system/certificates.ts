@@ -4,17 +4,15 @@
  */
 import { generateKeyPairSync } from "node:crypto";
 import { applyDefaults } from "../../engine/write";
-import type { TableDef } from "../../model/types";
-import { SYSTEM } from "./names";
-import { IDENTITY } from "../identity/names";
+import { listedRows, table, timestampFields } from "../../model/tableParts";
+import { SYSTEM } from "../../model/names/system";
+import { IDENTITY } from "../../model/names/identity";
 
 const YEAR_SECONDS = 365 * 86400;
 
-export const certificatesTable: TableDef = {
-  name: SYSTEM.certificates,
+export const certificatesTable = table(SYSTEM.certificates, {
   description: "TLS certificates of the site (read-only); `valid` is false once `expires` has passed",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   fields: {
     domain: { type: "string", readOnly: true, summary: true },
     domainname: { type: "string", readOnly: true, default: "" },
@@ -33,8 +31,7 @@ export const certificatesTable: TableDef = {
     public: { type: "text", readOnly: true, notInMost: true, description: "public key (PEM)" },
     private: { type: "text", readOnly: true, hidden: true, description: "private key: never returned" },
     chain: { type: "text", readOnly: true, default: "", notInMost: true },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   seed: (ctx) => {
     const keys = generateKeyPairSync("ec", { namedCurve: "P-256" });
@@ -51,4 +48,4 @@ export const certificatesTable: TableDef = {
     };
     ctx.insert(SYSTEM.certificates, applyDefaults(ctx, certificatesTable, row));
   },
-};
+});

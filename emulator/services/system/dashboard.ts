@@ -1,12 +1,13 @@
 /** `dashboard`: one row of system-wide counts, computed at read time. */
 import type { EmulatorContext } from "../../engine/context";
-import type { FieldDef, Row, TableDef } from "../../model/types";
-import { COMPUTE } from "../compute/names";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
-import { IDENTITY } from "../identity/names";
-import { CATALOG } from "../catalog/names";
-import { SYSTEM } from "./names";
+import type { FieldDef, Row } from "../../model/types";
+import { table } from "../../model/tableParts";
+import { COMPUTE } from "../../model/names/compute";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
+import { IDENTITY } from "../../model/names/identity";
+import { CATALOG } from "../../model/names/catalog";
+import { SYSTEM } from "../../model/names/system";
 
 type Count = (ctx: EmulatorContext) => number;
 const count =
@@ -46,8 +47,7 @@ const DASHBOARD_COUNTS: Record<string, Count> = {
 };
 
 /** `dashboard`: one row of system-wide counts (the maker's clients read it for statistics). */
-export const dashboardTable: TableDef = {
-  name: SYSTEM.dashboard,
+export const dashboardTable = table(SYSTEM.dashboard, {
   description: "system-wide counts: VMs, vnets, nodes, clusters, storage tiers, users (read-only, one row)",
   keyType: "int",
   singleton: true,
@@ -58,4 +58,4 @@ export const dashboardTable: TableDef = {
   seed: (ctx) => {
     ctx.insert(SYSTEM.dashboard, {});
   },
-};
+});

@@ -3,30 +3,28 @@
  * service). One license, valid for a year from the first start, is seeded.
  */
 import { applyDefaults } from "../../engine/write";
-import type { TableDef } from "../../model/types";
-import { SYSTEM } from "./names";
+import { listedRows, readOnlyFields, table } from "../../model/tableParts";
+import { SYSTEM } from "../../model/names/system";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 const YEAR_SECONDS = 365 * 86400;
 
-export const licensesTable: TableDef = {
-  name: SYSTEM.licenses,
+export const licensesTable = table(SYSTEM.licenses, {
   description: "licenses of the site (read-only); times in seconds since the epoch",
-  keyType: "int",
-  operations: ["list", "get"],
-  fields: {
-    name: { type: "string", readOnly: true, summary: true },
-    description: { type: "text", readOnly: true, default: "" },
-    added: { type: "uint64", readOnly: true },
-    added_by: { type: "string", readOnly: true, default: "" },
-    issued: { type: "uint64", readOnly: true },
-    valid_from: { type: "uint64", readOnly: true },
-    valid_until: { type: "uint64", readOnly: true },
-    features: { type: "json", readOnly: true, default: {}, description: "licensed features and their limits" },
-    allow_branding: { type: "bool", readOnly: true, default: false },
-    auto_renewal: { type: "bool", readOnly: true, default: false },
-    note: { type: "text", readOnly: true, default: "" },
-  },
+  ...listedRows("int"),
+  fields: readOnlyFields({
+    name: { type: "string", summary: true },
+    description: { type: "text", default: "" },
+    added: { type: "uint64" },
+    added_by: { type: "string", default: "" },
+    issued: { type: "uint64" },
+    valid_from: { type: "uint64" },
+    valid_until: { type: "uint64" },
+    features: { type: "json", default: {}, description: "licensed features and their limits" },
+    allow_branding: { type: "bool", default: false },
+    auto_renewal: { type: "bool", default: false },
+    note: { type: "text", default: "" },
+  }),
   seed: (ctx) => {
     const now = ctx.nowSeconds();
     const row = {
@@ -42,4 +40,4 @@ export const licensesTable: TableDef = {
     };
     ctx.insert(SYSTEM.licenses, applyDefaults(ctx, licensesTable, row));
   },
-};
+});

@@ -1,13 +1,10 @@
-/** `system`: the system's identity and version, one row. */
-import type { TableDef } from "../../model/types";
+import { listedRows, table } from "../../model/tableParts";
 import { API_VERSION_TEXT } from "./version";
-import { SYSTEM } from "./names";
+import { SYSTEM } from "../../model/names/system";
 
-export const systemTable: TableDef = {
-  name: SYSTEM.system,
+export const systemTable = table(SYSTEM.system, {
   description: "the system's identity and version (one row)",
-  keyType: "int",
-  operations: ["list", "get"],
+  ...listedRows("int"),
   singleton: true,
   fields: {
     yb_version: { type: "string", readOnly: true },
@@ -23,4 +20,4 @@ export const systemTable: TableDef = {
       branch: "stable",
     });
   },
-};
+});

@@ -1,13 +1,13 @@
 /** Tags: categories (and what each can tag), tags, and their members (`vms/<key>`, `vnets/<key>`, ...). */
 import { checkOwnerRef } from "../../engine/ownerReference";
 import { ApiError } from "../../model/errors";
-import type { TableDef } from "../../model/types";
-import { NETWORK } from "../network/names";
-import { CLUSTER } from "../cluster/names";
-import { VOLUME_BROWSER } from "../volume-browser/names";
-import { IDENTITY } from "../identity/names";
-import { TAGS } from "./names";
-import { COMPUTE } from "../compute/names";
+import { descriptionField, listedRows, nameField, namedFields, table, timestampFields, uniqueNames } from "../../model/tableParts";
+import { NETWORK } from "../../model/names/network";
+import { CLUSTER } from "../../model/names/cluster";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { IDENTITY } from "../../model/names/identity";
+import { TAGS } from "../../model/names/tags";
+import { COMPUTE } from "../../model/names/compute";
 
 /** What else a category can tag besides VMs (`taggable_<kind>`), as the maker's clients name them. */
 const TAGGABLE_ALSO = [
@@ -24,48 +24,39 @@ const TAGGABLE_ALSO = [
   "tenants",
 ];
 
-export const tagCategoriesTable: TableDef = {
-  name: TAGS.tag_categories,
+export const tagCategoriesTable = table(TAGS.tag_categories, {
   description: "tag categories and what they can tag",
-  keyType: "int",
-  unique: { field: "name", message: "a tag category with that name exists" },
+  ...uniqueNames("a tag category"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
-    description: { type: "text", default: "" },
+    ...namedFields(),
     single_tag_selection: { type: "bool", default: false },
     taggable_vms: { type: "bool", default: true },
     ...Object.fromEntries(TAGGABLE_ALSO.map((kind) => [`taggable_${kind}`, { type: "bool" as const, default: false }])),
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
-};
+});
 
-export const tagsTable: TableDef = {
-  name: TAGS.tags,
+export const tagsTable = table(TAGS.tags, {
   description: TAGS.tags,
-  keyType: "int",
   writeRole: "admin",
-  unique: { field: "name", message: "a tag with that name exists" },
+  ...uniqueNames("a tag"),
   fields: {
-    name: { type: "string", required: true, maxLength: 128, summary: true },
+    name: nameField(),
     category: { type: "row", ref: TAGS.tag_categories, refMustExist: 404 },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     members: { type: "rows", ref: TAGS.tag_members, via: "tag" },
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
   hooks: {
     afterDelete: (ctx, row) => {
       for (const m of ctx.find(TAGS.tag_members, (x) => x.tag === row.$key)) ctx.remove(TAGS.tag_members, m.$key);
     },
   },
-};
+});
 
-export const tagMembersTable: TableDef = {
-  name: TAGS.tag_members,
+export const tagMembersTable = table(TAGS.tag_members, {
   description: "tag memberships (member vms/<key>, vnets/<key>, ...); not updatable",
-  keyType: "int",
-  operations: ["list", "get", "create", "delete"],
+  ...listedRows("int", "create", "delete"),
   writeRole: "vmoperator",
   fields: {
     tag: { type: "row", ref: TAGS.tags, required: true, refMustExist: 404 },
@@ -80,4 +71,4 @@ export const tagMembersTable: TableDef = {
       }
     },
   },
-};
+});

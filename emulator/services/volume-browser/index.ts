@@ -14,7 +14,7 @@ import { registerImageFiles } from "./mediaFiles";
 import type { ParamsOf, Query } from "./params";
 import { volumeRoot, VolumeError } from "./sandbox";
 import { NAS_SERVICE_NAME, vmServicesTable, volumeBrowserTable, volumeKey, volumesTable } from "./tables";
-import { VOLUME_BROWSER } from "./names";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
 
 /** Unscaled time a job stays `running` (clients wait 200–500 ms before their first poll). */
 export const JOB_DURATION_MS = 300;

@@ -9,7 +9,7 @@
 import type { EmulatorContext } from "../../engine/context";
 import type { Row } from "../../model/types";
 import type { DirEntry } from "./listing";
-import { MEDIA } from "../media/names";
+import { MEDIA } from "../../model/names/media";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 /** Extension → the `files` type of an image file (the other files of a volume are no media). */

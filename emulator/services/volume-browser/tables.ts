@@ -9,9 +9,10 @@ import type { EmulatorContext } from "../../engine/context";
 import { hasRole } from "../identity/access";
 import { ApiError } from "../../model/errors";
 import type { FieldDef, Row, TableDef } from "../../model/types";
+import { descriptionField, enabledField, table, timestampFields } from "../../model/tableParts";
 import { QUERIES, validateParams, type Query } from "./params";
-import { VOLUME_BROWSER } from "./names";
-import { COMPUTE } from "../compute/names";
+import { VOLUME_BROWSER } from "../../model/names/volume-browser";
+import { COMPUTE } from "../../model/names/compute";
 import { SYSTEM_CALLER } from "../../model/callers";
 
 export const NAS_SERVICE_NAME = "NAS";
@@ -36,8 +37,7 @@ function settingsRef(what: string): FieldDef {
   return { type: "uint32", compute: (_ctx, row) => row.$key, description: `the service's ${what} settings (same key)` };
 }
 
-export const vmServicesTable: TableDef = {
-  name: VOLUME_BROWSER.vm_services,
+export const vmServicesTable = table(VOLUME_BROWSER.vm_services, {
   description: "services run by a service VM; the NAS service serves the volumes (PUT status stopped/running, DELETE to simulate its loss)",
   keyType: "int",
   transient: true,
@@ -47,7 +47,7 @@ export const vmServicesTable: TableDef = {
     type: { type: "string", readOnly: true, enum: { nas: "NAS" } },
     status: { type: "string", enum: { running: "Running", stopped: "Stopped" }, default: "running" },
     // Settings of the NAS service the maker's clients read; the emulator serves the volumes whatever they say.
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     vm: { type: "row", ref: COMPUTE.vms, readOnly: true, default: null, description: "the service's VM (the emulated NAS has no VM row)" },
     volumes: { type: "rows", ref: VOLUME_BROWSER.volumes, via: "service" },
     // References to the service's settings rows, as govergeos decodes them (FlexInt); the emulator has no settings
@@ -60,13 +60,11 @@ export const vmServicesTable: TableDef = {
     max_syncs: { type: "uint8", default: 2 },
     // Text, as govergeos decodes it (`string` in its NASService); pyVergeOS sends a number, which is accepted as text.
     read_ahead_kb_default: readAheadField(),
-    created: { type: "created", readOnly: true },
-    modified: { type: "modified", readOnly: true },
+    ...timestampFields(),
   },
-};
+});
 
-export const volumesTable: TableDef = {
-  name: VOLUME_BROWSER.volumes,
+export const volumesTable = table(VOLUME_BROWSER.volumes, {
   description: "NAS volumes configured at start (EmulatorOptions.volumes); PUT status online/offline",
   keyType: "string",
   transient: true,
@@ -78,12 +76,12 @@ export const volumesTable: TableDef = {
       description: "the volume's id (its key), which NAS clients look volumes up by",
     },
     name: { type: "string", readOnly: true, summary: true },
-    description: { type: "text", default: "" },
+    description: descriptionField(),
     status: { type: "string", enum: { online: "Online", offline: "Offline" }, default: "online" },
     service: { type: "row", ref: VOLUME_BROWSER.vm_services, readOnly: true },
     created: { type: "created", readOnly: true },
     // The volume's settings as the maker's clients read and send them; the browser serves the host directory whatever they say.
-    enabled: { type: "bool", default: true },
+    enabled: enabledField(),
     fs_type: {
       type: "string",
       readOnly: true,
@@ -119,7 +117,7 @@ export const volumesTable: TableDef = {
     creator: { type: "string", readOnly: true, default: SYSTEM_CALLER.user },
     modified: { type: "modified", readOnly: true },
   },
-};
+});
 
 /** Seconds a job is announced to live (`expires`). */
 const JOB_LIFETIME_S = 3600;

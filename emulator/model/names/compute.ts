@@ -1,6 +1,6 @@
 /** The compute service's table names, each written only here (test/emulator/tableNames.test.ts): `COMPUTE.vms`. */
-import type { RowEvent } from "../../model/events";
-import { tableNames } from "../../model/tableNames";
+import type { RowEvent } from "../events";
+import { tableNames } from "../tableNames";
 
 export const COMPUTE = tableNames(
   "vms",
@@ -33,3 +33,8 @@ export type VmEvent = (typeof VM_EVENTS)[keyof typeof VM_EVENTS];
 
 /** What the bus tells of these tables: their rows' changes and a VM's own events. */
 export type ComputeEvent = RowEvent<keyof typeof COMPUTE> | VmEvent;
+declare module "../events" {
+  interface ServiceEvents {
+    compute: ComputeEvent;
+  }
+}

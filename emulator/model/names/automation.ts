@@ -1,6 +1,6 @@
 /** The automation service's table names, each written only here (test/emulator/tableNames.test.ts): `AUTOMATION.webhook_urls`. */
-import type { RowEvent } from "../../model/events";
-import { tableNames } from "../../model/tableNames";
+import type { RowEvent } from "../events";
+import { tableNames } from "../tableNames";
 
 export const AUTOMATION = tableNames(
   "webhook_urls",
@@ -15,3 +15,8 @@ export const AUTOMATION = tableNames(
 );
 /** What the bus tells of these tables: their rows' changes. */
 export type AutomationEvent = RowEvent<keyof typeof AUTOMATION>;
+declare module "../events" {
+  interface ServiceEvents {
+    automation: AutomationEvent;
+  }
+}

@@ -1,6 +1,6 @@
 /** The cluster service's table names, each written only here (test/emulator/tableNames.test.ts): `CLUSTER.clusters`. */
-import type { RowEvent } from "../../model/events";
-import { tableNames } from "../../model/tableNames";
+import type { RowEvent } from "../events";
+import { tableNames } from "../tableNames";
 
 export const CLUSTER = tableNames(
   "clusters",
@@ -15,3 +15,8 @@ export const CLUSTER = tableNames(
 );
 /** What the bus tells of these tables: their rows' changes. */
 export type ClusterEvent = RowEvent<keyof typeof CLUSTER>;
+declare module "../events" {
+  interface ServiceEvents {
+    cluster: ClusterEvent;
+  }
+}
