@@ -76,9 +76,12 @@ describe("the durations kept with a stack, as text", () => {
     expect(parseDurations('{"restore":"70000","shutdown":-1,"kill":0,"power-on":20000}')).toEqual({ "power-on": 20_000 });
   });
 
-  test("written back only when the command learned something the stack does not hold", () => {
+  test("written back only when the command learned something the stack does not hold, or a figure moved by over a tenth", () => {
     expect(durationsToKeep({}, {})).toBeUndefined();
     expect(durationsToKeep({ restore: 70_000 }, { restore: 70_000.2 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 77_000 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 63_000 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 62_000 })).toBe('{"restore":62000}');
     expect(durationsToKeep({}, { restore: 70_000 })).toBe('{"restore":70000}');
     expect(durationsToKeep({ restore: 70_000 }, { restore: 80_000 })).toBe('{"restore":80000}');
     expect(durationsToKeep({ restore: 70_000 }, { restore: 70_000, shutdown: 3000 })).toBe('{"restore":70000,"shutdown":3000}');

@@ -82,8 +82,14 @@ export function parseDurations(text: string | undefined): Record<string, number>
   );
 }
 
-/** The text to keep after a command, when it says more than what the command was given (else nothing to write). */
+/** A kept figure is written again only when the new one differs by more than this share (a stack write costs a second). */
+export const REWRITE_SHARE = 0.1;
+
+/** The text to keep after a command, when what it knows differs notably from what it was given (else nothing to write). */
 export function durationsToKeep(given: Readonly<Record<string, number>>, known: Readonly<Record<string, number>>): string | undefined {
-  const text = formatDurations(known);
-  return text === formatDurations(given) ? undefined : text;
+  const kept = parseDurations(formatDurations(given));
+  const now = parseDurations(formatDurations(known));
+  const differs = (kind: string) => !(kind in kept) || Math.abs(now[kind] - kept[kind]) > REWRITE_SHARE * kept[kind];
+  const changed = Object.keys(now).some(differs) || Object.keys(kept).some((kind) => !(kind in now));
+  return changed ? formatDurations(known) : undefined;
 }
