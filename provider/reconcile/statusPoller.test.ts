@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PlatformApi, Row } from "./platform";
 import { LearnedDurations } from "./learnedDurations";
-import { StatusPoller, continuesBusyTime, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
+import { StatusPoller, continuesBusyTime, expectedLine, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock, timerClock } from "./testClock";
 import { realClock } from "./waitFor";
 
@@ -333,6 +333,39 @@ describe("a reset in a fresh process given how long the last reset's restores to
     expect(slower.reads).toBeLessThanOrEqual(8);
     expect(slower.late).toBeLessThanOrEqual(0.25);
     expect(given.of("restore")).toBeGreaterThanOrEqual(140_000); // what the next reset expects
+  });
+});
+
+describe("a wait whose first read is far off says so at its start", () => {
+  test("a line naming the duration seen before and when the first read comes, once that is a progress interval or more away", () => {
+    expect(expectedLine(undefined, 60_000)).toBeUndefined(); // nothing known: read at once
+    expect(expectedLine(70_000, 9_999)).toBeUndefined();
+    expect(expectedLine(70_000, 56_000)).toBe("about 70s as seen before, first read in 56s");
+    expect(expectedLine(70_000, 56_000, 60)).toBeUndefined();
+  });
+
+  test("the line is the waiting operation's, and the wait ends with its done line", async () => {
+    const clock = timerClock();
+    const lines: string[] = [];
+    const durations = new LearnedDurations();
+    durations.remember({ restore: 70_000 });
+    const api = {
+      async list(_table: string, query?: { filter?: string }) {
+        return keysOf(query).map((k) => ({ $key: Number(k), status: clock.now() >= 60_000 ? "running" : "restoring" }) as Row);
+      },
+    } as unknown as PlatformApi;
+    const poller = new StatusPoller(api, "machine_status", "status", { ...clock, progress: (l) => lines.push(l) }, durations);
+    let over = false;
+    const wait = poller
+      .wait({ key: "1", kind: "restore", done: isRunning, describe: describe_ }, { timeoutSec: 900, label: "VM 'a' to finish restoring" })
+      .then(() => (over = true));
+    await clock.run(() => over);
+    await wait;
+    expect(lines).toEqual([
+      "vplatform: waiting for VM 'a' to finish restoring (0s/900s, about 70s as seen before, first read in 56s)",
+      "vplatform: waiting for VM 'a' to finish restoring (56s/900s, status restoring)",
+      "vplatform: done waiting for VM 'a' to finish restoring (70s)",
+    ]);
   });
 });
 

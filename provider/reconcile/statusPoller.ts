@@ -107,6 +107,12 @@ export class StatusPoller {
         resolve,
         reject,
       };
+      const expected = expectedLine(this.durations.of(w.kind), waiter.dueAt - now, opts.progressEverySec);
+      if (expected) {
+        // No read for a while: say why, on the waiting operation's row.
+        waiter.show(progressLine(opts.label, 0, (limit.deadline - now) / 1000, expected));
+        waiter.lastShown = expected;
+      }
       this.#waiters.add(waiter);
       if (waiter.dueAt < this.#sleepingUntil) this.#wake?.();
       if (!this.#running) void this.#run();
@@ -227,6 +233,12 @@ export function continuesBusyTime(idleMs: number): boolean {
 /** When a new wait is first read: at once (250 ms) until its kind of change has been seen to finish, then 4/5 of the quickest. */
 export function firstDelay(quickestMs: number | undefined): number {
   return Math.max(MIN_DELAY_MS, (quickestMs ?? 0) * LEARNED_SHARE);
+}
+
+/** What a wait says at its start when its first read is a progress interval or more away (its kind's duration known). */
+export function expectedLine(learnedMs: number | undefined, firstReadInMs: number, progressEverySec = 10): string | undefined {
+  if (learnedMs === undefined || firstReadInMs < progressEverySec * 1000) return undefined;
+  return `about ${Math.round(learnedMs / 1000)}s as seen before, first read in ${Math.round(firstReadInMs / 1000)}s`;
 }
 
 /** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */
