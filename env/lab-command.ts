@@ -45,7 +45,7 @@ function platformSetting(env: NodeJS.ProcessEnv): (key: string) => string | unde
  * power-on): the next reset, in a fresh process, reads its VMs near that time instead of from 250 ms on. A tag,
  * not an output: a reset runs no update, and a tag causes no diff. Lost or damaged, the reset reads from the start.
  */
-export const WAIT_DURATIONS_TAG = "vplatform:wait-durations";
+const WAIT_DURATIONS_TAG = "vplatform:wait-durations";
 
 async function rememberedDurations(stack: Stack): Promise<Record<string, number>> {
   const tags: Record<string, string> = await stack.listTags().catch(() => ({}));
