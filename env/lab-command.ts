@@ -7,6 +7,8 @@
 import { type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
+import { durationsToKeep, learnedDurations, parseDurations } from "../provider/reconcile/learnedDurations";
+import { MACHINE_STATUS_TABLE } from "../provider/reconcile/machineStatus";
 import { platformApiFromConfig } from "../provider/reconcile/platformClient";
 import { describeStep, resetVms } from "../provider/reconcile/reset";
 import { Session } from "../provider/reconcile/session";
@@ -38,6 +40,18 @@ function platformSetting(env: NodeJS.ProcessEnv): (key: string) => string | unde
   };
 }
 
+/**
+ * The stack tag keeping how long the platform's machine changes took in the last reset (its restores with
+ * power-on): the next reset, in a fresh process, reads its VMs near that time instead of from 250 ms on. A tag,
+ * not an output: a reset runs no update, and a tag causes no diff. Lost or damaged, the reset reads from the start.
+ */
+const WAIT_DURATIONS_TAG = "vplatform:wait-durations";
+
+async function rememberedDurations(stack: Stack): Promise<Record<string, number>> {
+  const tags: Record<string, string> = await stack.listTags().catch(() => ({}));
+  return parseDurations(tags[WAIT_DURATIONS_TAG]);
+}
+
 /** Progress and per-VM lines on stderr: stdout stays the report alone. */
 const cliClock = (io: Io): Clock => ({ ...realClock, log: (line) => io.stderr(`${line}\n`), progress: (line) => io.stderr(`${line}\n`) });
 
@@ -55,11 +69,16 @@ export async function runLabCommand(
       if (!(e instanceof StackNotFoundError)) throw e;
       throw new LabArgumentError(noSuchStack(args, backend));
     });
-    const labs = await readLabs(opened.stack, args.command === "roster" && args.showSecrets === true);
+    const [labs, remembered] = await Promise.all([
+      readLabs(opened.stack, args.command === "roster" && args.showSecrets === true),
+      args.command === "reset" ? rememberedDurations(opened.stack) : {},
+    ]);
     const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });
     if (args.command === "reset") {
       const targets = resetTargets(chosen); // refuses VMs without a snapshot before anything is sent
       session = new Session(platformApiFromConfig(platformSetting(env)));
+      const durations = learnedDurations(session, MACHINE_STATUS_TABLE);
+      durations.remember(remembered);
       const which = args.copy ? `copy ${args.copy}` : `all ${chosen.copies.length} copies`;
       io.stderr(`vplatform env reset: lab '${chosen.lab}', ${which}: ${targets.length} VMs\n`);
       const outcomes = await resetVms(session, targets, {
@@ -67,6 +86,13 @@ export async function runLabCommand(
         clock: cliClock(io),
         ...(args.parallel ? { parallel: args.parallel } : {}),
       });
+      const keep = durationsToKeep(remembered, durations.known());
+      if (keep)
+        await opened.stack
+          .setTag(WAIT_DURATIONS_TAG, keep)
+          .catch((e: Error) =>
+            io.stderr(`vplatform env reset: how long the restores took is not kept (stack tag ${WAIT_DURATIONS_TAG}): ${e.message}\n`),
+          );
       const byMachine = new Map(outcomes.map((o) => [o.target.vm.machineKey, o]));
       const report = chosen.copies.map((c) => ({
         number: c.number,

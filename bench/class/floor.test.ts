@@ -14,13 +14,13 @@ const measured = (phase: ClassPhase, requests: number, extra: Partial<ClassMeasu
 });
 
 describe("the class floor", () => {
-  test("grows by the same count per VM and per copy, whatever the class's size (below 100 VMs: see the joined reads)", () => {
+  test("grows by the same count per VM and per copy, whatever the class's size (below 50 VMs: see the joined reads)", () => {
     for (const phase of CLASS_PHASES) {
       const at = (copies: number, vmsPerCopy: number) => classFloor(phase, { copies, vmsPerCopy }).requests;
-      // One more copy costs the same whether it is the 2nd or the 31st.
-      expect(at(31, 3) - at(30, 3)).toBe(at(2, 3) - at(1, 3));
+      // One more copy costs the same whether it is the 2nd or the 16th.
+      expect(at(16, 3) - at(15, 3)).toBe(at(2, 3) - at(1, 3));
       // One more VM per copy costs the same per copy.
-      expect(at(20, 4) - at(20, 3)).toBe(at(20, 3) - at(20, 2));
+      expect(at(10, 4) - at(10, 3)).toBe(at(10, 3) - at(10, 2));
     }
   });
 
@@ -35,8 +35,20 @@ describe("the class floor", () => {
   test("a roster costs two lists in all; a reset two requests a VM and a couple of reads", () => {
     expect(classFloor("roster", CLASS).requests).toBe(classFloor("roster", { copies: 1, vmsPerCopy: 1 }).requests);
     expect(classFloor("roster", CLASS).requests).toBe(2);
-    const perVm = classFloor("reset", { copies: 30, vmsPerCopy: 4 }).requests - classFloor("reset", CLASS).requests;
-    expect(perVm).toBe(2 * 30);
+    const perVm = classFloor("reset", { copies: 10, vmsPerCopy: 4 }).requests - classFloor("reset", { copies: 10, vmsPerCopy: 3 }).requests;
+    expect(perVm).toBe(2 * 10);
+  });
+
+  test("a reset reads the hardware of each VM and of its snapshot joined, 100 machines a GET: two GETs of each past 50 VMs", () => {
+    const reset = (vms: number) => classFloor("reset", { copies: vms, vmsPerCopy: 1 }).requests;
+    expect(reset(9)).toBe(2 * 9 + 2 + 3);
+    expect(reset(50)).toBe(2 * 50 + 2 + 3);
+    expect(reset(51)).toBe(2 * 51 + 2 + 5);
+    expect(classFloor("reset", CLASS).requests).toBe(2 * 90 + 2 + 1 + 2 * 2);
+  });
+
+  test("a reset again has a reset's floor", () => {
+    expect(classFloor("reset again", CLASS)).toEqual(classFloor("reset", CLASS));
   });
 
   test("an up and a reset of 30 copies × 3 VMs fit one API key's hour at the floor", () => {

@@ -2,7 +2,7 @@
 // file (bench/class/class.yaml's shape: a golden VM and a lab of three VMs, each
 // cloned from it with a drive and a NIC, a user and an API key per copy, a
 // `start` snapshot of each VM) run the way `vplatform env` runs it: up, roster,
-// reset --all, destroy, each at the CLI's default parallelism, against the
+// reset --all (twice: the stack keeps what the first saw), destroy, each at the CLI's default parallelism, against the
 // emulator at lab speed (and at realistic speed where asked). Requests come from
 // the emulator's counter, memory from the provider processes the engine starts;
 // after the up, the emulator's recorder says whether the clones went through a
@@ -18,7 +18,7 @@ import { engineEnv, findRepoRoot } from "../../env/local-stack";
 import { runEnvironmentCommand } from "../../env/run-command";
 import { requestCounter, startLabEmulator } from "../lab";
 import { ProcessUsage } from "../processUsage";
-import { CLASS_PHASES, type ClassMeasured, type ClassPhase, type ClassShape, classFloor, classRows, hourVerdict } from "./floor";
+import { CLASS_PHASES, type ClassMeasured, type ClassPhase, type ClassShape, classFloor, classRows, commandOf, hourVerdict } from "./floor";
 import { renderRows } from "../figures";
 import { type PlatformReader, cloneTree, clonesIn, copiesDiffering, madeLine } from "./copies";
 import { planCopies } from "../../provider/plan/lab";
@@ -93,7 +93,8 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
   const usage = new ProcessUsage();
   const out: ClassMeasured[] = [];
   const cli = async (phase: ClassPhase, ...argv: string[]) => {
-    const parsed = parseCliArgs([phase, file, "--stack", "class", ...argv]);
+    const command = commandOf(phase);
+    const parsed = parseCliArgs([command, file, "--stack", "class", ...argv]);
     if (!parsed.ok) throw new Error(parsed.message);
     const stderr: string[] = [];
     const stdout: string[] = [];
@@ -106,11 +107,11 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
     const { peakMiB } = usage.stop();
     const counts = await counter("GET");
     if (code !== 0)
-      throw new Error(`vplatform env ${phase} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
+      throw new Error(`vplatform env ${command} exited ${code}:\n${stderr.join("").slice(-4000)}\n${stdout.join("").slice(-2000)}`);
     const made = phase === "up" ? await madeClass(startedAt) : {};
     // The CLI says its parallelism: engine slots for up and destroy, VMs at once for a reset (all of them).
     const said = /parallelism (\d+)/.exec(stderr.join(""));
-    const parallel = said ? Number(said[1]) : phase === "reset" ? vms : undefined;
+    const parallel = said ? Number(said[1]) : command === "reset" ? vms : undefined;
     const byTable = Object.fromEntries(counts.entries.map((e) => [`${e.method} ${e.table}`, e.count]));
     if (detail)
       console.log(
@@ -149,7 +150,7 @@ export async function runClass(run: ClassRun, detail: boolean): Promise<ClassMea
   };
   try {
     for (const phase of CLASS_PHASES) {
-      const shown = await cli(phase, ...(phase === "reset" ? ["--all"] : []));
+      const shown = await cli(phase, ...(commandOf(phase) === "reset" ? ["--all"] : []));
       if (phase === "roster" && detail) console.log(shown.split("\n").slice(0, 5).join("\n"));
     }
     const left = await got(`${emu.url}/api/v4/vms?fields=$key`, {
@@ -180,7 +181,7 @@ export async function benchClass(form: ClassForm): Promise<void> {
     ...form.realistic.map((copies) => ({ copies, scale: form.scale, speed: `×${form.scale}` })),
   ];
   console.log(
-    "vplatform benchmark, class scenario: bench/class/class.yaml run as `vplatform env` runs it (up, roster, reset --all, destroy)\n",
+    "vplatform benchmark, class scenario: bench/class/class.yaml run as `vplatform env` runs it (up, roster, reset --all twice, destroy)\n",
   );
   const results: ClassMeasured[] = [];
   for (const run of runs) {
@@ -191,7 +192,8 @@ export async function benchClass(form: ClassForm): Promise<void> {
   console.log("All class runs:\n");
   for (const line of renderRows(classRows(results), form.markdown)) console.log(line);
   console.log("\nThe floor (requests no client can avoid):");
-  for (const phase of CLASS_PHASES) console.log(`  ${phase}: ${classFloor(phase, { copies: 1, vmsPerCopy: 1 }).what}`);
+  for (const phase of CLASS_PHASES.filter((p) => p !== "reset again"))
+    console.log(`  ${phase}: ${classFloor(phase, { copies: 1, vmsPerCopy: 1 }).what}`);
   console.log("\nThe ups (the recorder's clones, the copies compared):");
   for (const up of results.filter((r) => r.phase === "up" && r.tree))
     console.log(

@@ -23,6 +23,9 @@ export function toMachineStatus(row: { running?: unknown; status?: unknown; last
   return row.last_update === undefined ? status : { ...status, lastUpdate: Number(row.last_update) };
 }
 
+/** The table of machines' statuses, which every machine wait reads. */
+export const MACHINE_STATUS_TABLE = "machine_status";
+
 const STATUS_FIELDS = "running,status";
 const LOOK_FIELDS = `${STATUS_FIELDS},last_update`;
 
@@ -54,7 +57,7 @@ export async function waitForMachineStatus(
 ): Promise<MachineStatus> {
   const row = await waitForRow(
     api,
-    "machine_status",
+    MACHINE_STATUS_TABLE,
     STATUS_FIELDS,
     {
       key: machineKey,
@@ -70,5 +73,5 @@ export async function waitForMachineStatus(
 /** One read of the machine's status and its last change, through the shared poller (coalesced with other looks): did an action take? */
 export async function lookAtMachineStatus(api: Session, machineKey: string, label: string, clock?: Clock): Promise<MachineStatus> {
   const wait = { key: machineKey, kind: "look", done: () => true, describe: () => "look" };
-  return statusOfRow(machineKey, await waitForRow(api, "machine_status", LOOK_FIELDS, wait, { timeoutSec: 60, label, clock }));
+  return statusOfRow(machineKey, await waitForRow(api, MACHINE_STATUS_TABLE, LOOK_FIELDS, wait, { timeoutSec: 60, label, clock }));
 }

@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { PlatformApi, Row } from "./platform";
-import { StatusPoller, continuesBusyTime, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
+import { LearnedDurations } from "./learnedDurations";
+import { StatusPoller, continuesBusyTime, expectedLine, firstDelay, keyFilter, nextDelay, tickGap } from "./statusPoller";
 import { fakeClock, timerClock } from "./testClock";
 import { realClock } from "./waitFor";
 
@@ -272,6 +273,99 @@ describe("a destroy shutting VMs down a few at a time: the poller learns how lon
     expect(firstDelay(undefined)).toBe(250);
     expect(firstDelay(30_000)).toBe(24_000);
     expect(firstDelay(100)).toBe(250);
+  });
+});
+
+/**
+ * A reset wave in a fresh process: `vms` restores with power-on, all `duration` long, their waits started
+ * together, with the durations `durations` holds. Answers the GETs and how late the end was seen (share of it).
+ */
+async function wave(vms: number, duration: number, durations: LearnedDurations) {
+  const clock = timerClock();
+  const api = {
+    async list(_table: string, query?: { filter?: string }) {
+      return keysOf(query).map((k) => ({ $key: Number(k), status: clock.now() >= duration ? "running" : "restoring" }) as Row);
+    },
+  } as unknown as PlatformApi;
+  const poller = new StatusPoller(api, "machine_status", "status", clock, durations);
+  let over = 0;
+  const waits = Array.from({ length: vms }, (_, i) =>
+    poller
+      .wait({ key: String(i), kind: "restore", done: isRunning, describe: describe_ }, { timeoutSec: 900, label: String(i) })
+      .then(() => over++),
+  );
+  await clock.run(() => over === vms);
+  await Promise.all(waits);
+  return { reads: poller.reads, late: (clock.now() - duration) / duration };
+}
+
+describe("a reset in a fresh process given how long the last reset's restores took", () => {
+  test("told nothing, 70 s restores are read on the quarter-of-the-wait schedule from 250 ms: over 20 GETs", async () => {
+    const cold = await wave(9, 70_000, new LearnedDurations());
+    expect(cold.reads).toBeGreaterThan(20);
+    expect(cold.late).toBeLessThanOrEqual(0.25);
+  });
+
+  test("told what the last reset saw, the wave costs at most two GETs, and the end is seen as promptly", async () => {
+    const first = new LearnedDurations();
+    const cold = await wave(9, 70_000, first);
+    const next = new LearnedDurations();
+    next.remember(first.known());
+    const warm = await wave(9, 70_000, next);
+    expect(warm.reads).toBeLessThanOrEqual(2);
+    expect(warm.late).toBeLessThanOrEqual(cold.late);
+    expect(next.known()).toEqual(first.known()); // the same platform: the same figure kept
+  });
+
+  test("restores quicker than 4/5 of the figure given are seen by the first read, at 4/5 of it", async () => {
+    const given = new LearnedDurations();
+    given.remember({ restore: 70_000 });
+    const quicker = await wave(9, 50_000, given);
+    expect(quicker.reads).toBe(1);
+    expect(quicker.late * 50_000).toBe(0.8 * 70_000 - 50_000);
+    expect(given.of("restore")).toBe(70_000); // a change over by its first read teaches nothing
+  });
+
+  test("slower restores than the figure given are read on from it, each seen within a quarter of its time, and their figure kept", async () => {
+    const given = new LearnedDurations();
+    given.remember({ restore: 70_000 });
+    const slower = await wave(9, 140_000, given);
+    expect(slower.reads).toBeLessThanOrEqual(8);
+    expect(slower.late).toBeLessThanOrEqual(0.25);
+    expect(given.of("restore")).toBeGreaterThanOrEqual(140_000); // what the next reset expects
+  });
+});
+
+describe("a wait whose first read is far off says so at its start", () => {
+  test("a line naming the duration seen before and when the first read comes, once that is a progress interval or more away", () => {
+    expect(expectedLine(undefined, 60_000)).toBeUndefined(); // nothing known: read at once
+    expect(expectedLine(70_000, 9_999)).toBeUndefined();
+    expect(expectedLine(70_000, 56_000)).toBe("about 70s as seen before, first read in 56s");
+    expect(expectedLine(70_000, 56_000, 60)).toBeUndefined();
+  });
+
+  test("the line is the waiting operation's, and the wait ends with its done line", async () => {
+    const clock = timerClock();
+    const lines: string[] = [];
+    const durations = new LearnedDurations();
+    durations.remember({ restore: 70_000 });
+    const api = {
+      async list(_table: string, query?: { filter?: string }) {
+        return keysOf(query).map((k) => ({ $key: Number(k), status: clock.now() >= 60_000 ? "running" : "restoring" }) as Row);
+      },
+    } as unknown as PlatformApi;
+    const poller = new StatusPoller(api, "machine_status", "status", { ...clock, progress: (l) => lines.push(l) }, durations);
+    let over = false;
+    const wait = poller
+      .wait({ key: "1", kind: "restore", done: isRunning, describe: describe_ }, { timeoutSec: 900, label: "VM 'a' to finish restoring" })
+      .then(() => (over = true));
+    await clock.run(() => over);
+    await wait;
+    expect(lines).toEqual([
+      "vplatform: waiting for VM 'a' to finish restoring (0s/900s, about 70s as seen before, first read in 56s)",
+      "vplatform: waiting for VM 'a' to finish restoring (56s/900s, status restoring)",
+      "vplatform: done waiting for VM 'a' to finish restoring (70s)",
+    ]);
   });
 });
 

@@ -1,6 +1,7 @@
 import { AsyncResource } from "node:async_hooks";
 import { deadlineIn, withDeadline } from "../client/operationDeadline";
 import { filterLiteral } from "../client/query-string";
+import { LearnedDurations, learnedDurations } from "./learnedDurations";
 import { type PlatformApi, type Row, str } from "./platform";
 import { perSession, type Session } from "./session";
 import { type Clock, type PollOptions, type WaitTimeoutError, doneLine, progressLine, realClock, waitLimit } from "./waitFor";
@@ -26,7 +27,9 @@ import { type Clock, type PollOptions, type WaitTimeoutError, doneLine, progress
  * one has been seen to finish, a new wait of that kind is first read after
  * 4/5 of the quickest such change (a destroy shutting VMs down a few at a
  * time reads each batch about twice, not every 2 s while any is pending).
- * A change over before its first read teaches nothing. A tick also counts as
+ * A change over before its first read teaches nothing. What is learned is the
+ * session's (learnedDurations): a command in a fresh process may be given what
+ * an earlier one saw (a lab's reset, the duration of its restores). A tick also counts as
  * a read for every wait it served, due or not, so a wait read just before
  * its time is not read again at once.
  */
@@ -74,8 +77,6 @@ export class StatusPoller {
   #lastTick = -Infinity;
   /** When the last wait ended (the poller went idle). */
   #idleSince = -Infinity;
-  /** The quickest completion seen per kind of change (ms from the wait's start to the read that saw it done). */
-  readonly #quickest = new Map<string, number>();
   /** GETs this poller sent (for tests and the bench). */
   reads = 0;
 
@@ -84,6 +85,8 @@ export class StatusPoller {
     readonly table: string,
     readonly fields: string,
     private readonly clock: Clock,
+    /** How long each kind of change takes (ms from the wait's start to the read that saw it done). */
+    private readonly durations = new LearnedDurations(),
   ) {}
 
   wait(w: RowWait, opts: PollOptions): Promise<Row | undefined> {
@@ -96,7 +99,7 @@ export class StatusPoller {
         started: now,
         deadline: limit.deadline,
         timedOut: limit.timedOut,
-        dueAt: Math.min(limit.deadline, now + firstDelay(this.#quickest.get(w.kind))),
+        dueAt: Math.min(limit.deadline, now + firstDelay(this.durations.of(w.kind))),
         readBefore: false,
         lastShown: "",
         lastShownAt: now,
@@ -104,6 +107,12 @@ export class StatusPoller {
         resolve,
         reject,
       };
+      const expected = expectedLine(this.durations.of(w.kind), waiter.dueAt - now, opts.progressEverySec);
+      if (expected) {
+        // No read for a while: say why, on the waiting operation's row.
+        waiter.show(progressLine(opts.label, 0, (limit.deadline - now) / 1000, expected));
+        waiter.lastShown = expected;
+      }
       this.#waiters.add(waiter);
       if (waiter.dueAt < this.#sleepingUntil) this.#wake?.();
       if (!this.#running) void this.#run();
@@ -163,7 +172,7 @@ export class StatusPoller {
         continue;
       }
       if (finished) {
-        if (w.readBefore) this.#quickest.set(w.kind, Math.min(now - w.started, this.#quickest.get(w.kind) ?? Infinity));
+        if (w.readBefore) this.durations.seen(w.kind, now - w.started);
         if (w.lastShown) w.show(doneLine(w.opts.label, Math.round((now - w.started) / 1000)));
         this.#settle(w, () => w.resolve(row));
         continue;
@@ -226,6 +235,12 @@ export function firstDelay(quickestMs: number | undefined): number {
   return Math.max(MIN_DELAY_MS, (quickestMs ?? 0) * LEARNED_SHARE);
 }
 
+/** What a wait says at its start when its first read is a progress interval or more away (its kind's duration known). */
+export function expectedLine(learnedMs: number | undefined, firstReadInMs: number, progressEverySec = 10): string | undefined {
+  if (learnedMs === undefined || firstReadInMs < progressEverySec * 1000) return undefined;
+  return `about ${Math.round(learnedMs / 1000)}s as seen before, first read in ${Math.round(firstReadInMs / 1000)}s`;
+}
+
 /** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */
 export function nextDelay(waitedMs: number, timeoutSec: number): number {
   const cap = Math.max(MIN_DELAY_MS, (timeoutSec * 1000) / 30);
@@ -245,7 +260,7 @@ export function pollerFor(api: Session, table: string, fields: string, clock: Cl
   const id = `${table}?${fields}`;
   let poller = byTable.get(id);
   if (!poller) {
-    poller = new StatusPoller(api, table, fields, clock);
+    poller = new StatusPoller(api, table, fields, clock, learnedDurations(api, table));
     byTable.set(id, poller);
   }
   return poller;

@@ -5,7 +5,7 @@
 // recorder) and the copies come out equal.
 import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
-import type { ClassMeasured } from "../../bench/class/floor";
+import { type ClassMeasured, classFloor } from "../../bench/class/floor";
 import { madeLine } from "../../bench/class/copies";
 
 const COPIES = 2;
@@ -27,6 +27,13 @@ beforeAll(async () => {
   );
 }, 600_000);
 
+describe("a reset of a stack that was reset before", () => {
+  test("reads its one poll near the duration the first reset's restores took (kept with the stack): its floor and at most one read more", () => {
+    const again = phase("reset again");
+    expect(again.requests).toBeLessThanOrEqual(classFloor("reset again", again).requests + 1);
+  });
+});
+
 describe("the class at realistic speed, in small: a tree of clones, equal copies", () => {
   test("the up's clones went through a tree: clones made from clones, more than one source cloning at once", () => {
     const vms = COPIES * phase("up").vmsPerCopy;
@@ -43,6 +50,7 @@ describe("the class at realistic speed, in small: a tree of clones, equal copies
     const vms = COPIES * phase("up").vmsPerCopy;
     expect(phase("up").byTable["POST vm_actions"]).toBe(3 * vms);
     expect(phase("reset").byTable["POST vm_actions"]).toBe(2 * vms);
+    expect(phase("reset again").byTable["POST vm_actions"]).toBe(2 * vms);
     expect(phase("roster").requests).toBe(2);
   });
 });

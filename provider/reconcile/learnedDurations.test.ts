@@ -1,0 +1,89 @@
+import { durationsToKeep, formatDurations, LearnedDurations, MAX_TEXT_LENGTH, parseDurations } from "./learnedDurations";
+
+describe("what a session knows of how long each kind of change takes", () => {
+  test("nothing until a change of the kind is seen to end or an earlier process's figure is given", () => {
+    const d = new LearnedDurations();
+    expect(d.of("restore")).toBeUndefined();
+    expect(d.known()).toEqual({});
+  });
+
+  test("a given figure is expected until this session sees its own", () => {
+    const d = new LearnedDurations();
+    d.remember({ restore: 70_000 });
+    expect(d.of("restore")).toBe(70_000);
+    d.seen("restore", 90_000); // slower now: this session's figure wins, though it is longer
+    expect(d.of("restore")).toBe(90_000);
+    expect(d.known()).toEqual({ restore: 90_000 });
+  });
+
+  test("within a session the quickest end seen is kept", () => {
+    const d = new LearnedDurations();
+    d.seen("shutdown", 30_000);
+    d.seen("shutdown", 34_000);
+    d.seen("shutdown", 28_000);
+    expect(d.of("shutdown")).toBe(28_000);
+  });
+
+  test("kinds are independent, and known() lists them in order: what was given and what was seen", () => {
+    const d = new LearnedDurations();
+    d.remember({ shutdown: 3000, restore: 70_000 });
+    d.seen("power-on", 20_000);
+    expect(Object.entries(d.known())).toEqual([
+      ["power-on", 20_000],
+      ["restore", 70_000],
+      ["shutdown", 3000],
+    ]);
+  });
+});
+
+describe("the durations kept with a stack, as text", () => {
+  test("whole milliseconds, kinds in order; nothing known is an empty object", () => {
+    expect(formatDurations({ shutdown: 3000.4, restore: 70_123.6 })).toBe('{"restore":70124,"shutdown":3000}');
+    expect(formatDurations({})).toBe("{}");
+  });
+
+  test("figures that are not a positive duration are left out", () => {
+    expect(formatDurations({ a: 0, b: -5, c: Number.NaN, d: Number.POSITIVE_INFINITY, e: 10 })).toBe('{"e":10}');
+  });
+
+  test("never longer than a stack tag holds: the longest-named kinds are dropped first", () => {
+    const many = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`kind ${"x".repeat(i)}`, 1000 + i]));
+    const text = formatDurations(many);
+    expect(text.length).toBeLessThanOrEqual(MAX_TEXT_LENGTH);
+    const kept = parseDurations(text);
+    expect(kept["kind "]).toBe(1000);
+    const longestKept = Math.max(...Object.keys(kept).map((k) => k.length));
+    const shortestDropped = Math.min(
+      ...Object.keys(many)
+        .filter((k) => !(k in kept))
+        .map((k) => k.length),
+    );
+    expect(longestKept).toBeLessThan(shortestDropped);
+  });
+
+  test("read back as written", () => {
+    const durations = { "earlier operation": 5000, restore: 70_000 };
+    expect(parseDurations(formatDurations(durations))).toEqual(durations);
+  });
+
+  test("absent, damaged or edited text gives what is valid in it, or nothing: the reset then reads from its start", () => {
+    expect(parseDurations(undefined)).toEqual({});
+    expect(parseDurations("")).toEqual({});
+    expect(parseDurations("{not json")).toEqual({});
+    expect(parseDurations("[70000]")).toEqual({});
+    expect(parseDurations("null")).toEqual({});
+    expect(parseDurations("70000")).toEqual({});
+    expect(parseDurations('{"restore":"70000","shutdown":-1,"kill":0,"power-on":20000}')).toEqual({ "power-on": 20_000 });
+  });
+
+  test("written back only when the command learned something the stack does not hold, or a figure moved by over a tenth", () => {
+    expect(durationsToKeep({}, {})).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 70_000.2 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 77_000 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 63_000 })).toBeUndefined();
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 62_000 })).toBe('{"restore":62000}');
+    expect(durationsToKeep({}, { restore: 70_000 })).toBe('{"restore":70000}');
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 80_000 })).toBe('{"restore":80000}');
+    expect(durationsToKeep({ restore: 70_000 }, { restore: 70_000, shutdown: 3000 })).toBe('{"restore":70000,"shutdown":3000}');
+  });
+});
