@@ -1,7 +1,9 @@
 // A killed run never costs the state. `vplatform env up` and `vplatform env destroy` of a 20-VM environment,
 // SIGKILLed as a whole process group (what a CI job's timeout, the OOM killer or a closed laptop does) at seeded
 // points spread over each run: as the engine starts a provider process (before that process's first call), while
-// the CLI and engine start (full form), at a share of the rows made or removed, and inside a checkpoint write
+// the CLI and engine start (full form), at a share of the run's progress (an up's rows made on the platform; a
+// destroy's steps as its checkpoints record them: the platform's rows go in one burst at its end), and inside a
+// checkpoint write
 // (the state is made large: each VM carries a 30 KB cloud-init file: 1.5 MB, so each write takes a while; the run is
 // frozen until a write is caught in progress, then killed). After each kill one plain run of
 // the same command, and at most the one `pulumi cancel` the lock message prints, converges: exit 0, each row
@@ -29,6 +31,8 @@ const FILE = "environments/class.yaml";
 /** Rows an up makes, counted as the platform shows them: each VM, its drive and NIC, its power-on; the vnet. */
 const ROWS = VMS * 4 + 1;
 const PROCESS_GRACE_MS = 10_000;
+/** How soon the CLI must end once its engine is killed: it reports and exits, nothing more. */
+const CLI_EXIT_MS = 15_000;
 
 const cli = path.join(findRepoRoot(), "dist", "env", "cli.js");
 const vmName = (i: number) => `kill-vm-${String(i).padStart(2, "0")}`;
@@ -60,10 +64,12 @@ function seeded(seed: number): () => number {
 type Command = "up" | "destroy";
 /**
  * Where a run is killed: as soon as its engine has started a provider process (before that process's first
- * call), `ms` after its start, or once `rows` are made (up) or removed (destroy), there or inside the next
- * checkpoint write.
+ * call), `ms` after its start, or at a `share` (0 to 1) of its progress, there or inside the next checkpoint write.
+ * An up's progress is the rows it has made on the platform (they come one by one over the run); a destroy's is its
+ * engine steps, as its checkpoints record them: each delete begun and each ended (its platform rows go in one burst
+ * at the end, once the engine has deleted the VMs' parts from the state: a share of rows would bunch there).
  */
-type At = { kind: "provider start" } | { kind: "delay"; ms: number } | { kind: "rows"; rows: number; inWrite: boolean };
+type At = { kind: "provider start" } | { kind: "delay"; ms: number } | { kind: "share"; share: number; inWrite: boolean };
 interface KillPoint {
   command: Command;
   index: number;
@@ -72,18 +78,15 @@ interface KillPoint {
 
 /**
  * The first point at a provider process's start; in the full form the second at 0.3-3 s (the CLI and engine
- * starting); the others one in each equal share of the rows (0 to ROWS - 1), so they spread over the run, every
- * other one inside a write.
+ * starting); the others one in each equal share of the progress, so they spread over the run, every other one
+ * inside a write.
  */
 function schedule(command: Command, random: () => number): KillPoint[] {
   const early: At[] = [{ kind: "provider start" }, ...(full ? [{ kind: "delay" as const, ms: Math.floor(300 + random() * 2_700) }] : [])];
   const spread = POINTS - early.length;
-  const byRows = Array.from({ length: spread }, (_, j): At => {
-    // Up to the last row but one: the last one ends the run (a kill then comes inside its last writes).
-    const rows = Math.floor(((j + random()) / spread) * ROWS);
-    return { kind: "rows", rows, inWrite: j % 2 === 0 };
-  });
-  return [...early, ...byRows].map((at, index) => ({ command, index, at }));
+  // Short of the whole: the last step ends the run (a kill then comes inside its last writes).
+  const byShare = Array.from({ length: spread }, (_, j): At => ({ kind: "share", share: (j + random()) / spread, inWrite: j % 2 === 0 }));
+  return [...early, ...byShare].map((at, index) => ({ command, index, at }));
 }
 
 const described = (at: At) =>
@@ -91,7 +94,7 @@ const described = (at: At) =>
     ? "when a provider process starts"
     : at.kind === "delay"
       ? `${at.ms} ms after the start`
-      : `at ${at.rows} of ${ROWS} rows${at.inWrite ? ", inside a write" : ""}`;
+      : `at ${Math.round(at.share * 100)}% of its progress${at.inWrite ? ", inside a write" : ""}`;
 
 let emulator: RunningEmulator;
 let repo: string;
@@ -161,10 +164,44 @@ const writesSidecars = () => {
 };
 
 type StateResource = { type: string; id?: string };
+const stateFile = () => path.join(stateDir(), "stacks", "vplatform-env", `${STACK}.json`);
 function stateOf(): { resources: StateResource[]; pending: unknown[] } {
-  const file = path.join(stateDir(), "stacks", "vplatform-env", `${STACK}.json`);
-  const latest = JSON.parse(fs.readFileSync(file, "utf8")).checkpoint.latest ?? {};
+  const latest = JSON.parse(fs.readFileSync(stateFile(), "utf8")).checkpoint.latest ?? {};
   return { resources: latest.resources ?? [], pending: latest.pending_operations ?? [] };
+}
+/**
+ * A run's engine steps so far, as its checkpoints record them: each resource operation begun (a pending operation)
+ * and each ended (a resource more or fewer than at the start): 2 per resource made or deleted. The state file is
+ * replaced whole (written aside, then renamed), so a read sees one checkpoint; it is parsed again only when changed.
+ */
+function engineSteps(): { atStart: number; steps: () => number } {
+  const counts = () => {
+    try {
+      const { resources, pending } = stateOf();
+      return { resources: resources.length, pending: pending.length };
+    } catch {
+      return { resources: 0, pending: 0 }; // no state yet
+    }
+  };
+  const start = counts().resources;
+  let seen = "";
+  let steps = 0;
+  const read = () => {
+    let stamp = "";
+    try {
+      const stat = fs.statSync(stateFile());
+      stamp = `${stat.mtimeMs} ${stat.size} ${stat.ino}`;
+    } catch {
+      return steps;
+    }
+    if (stamp !== seen) {
+      seen = stamp;
+      const now = counts();
+      steps = Math.max(steps, 2 * Math.abs(now.resources - start) + now.pending);
+    }
+    return steps;
+  };
+  return { atStart: start, steps: read };
 }
 const idsOf = (type: string) =>
   stateOf()
@@ -182,6 +219,9 @@ interface Killed {
   killed: boolean;
   atMs: number;
   rowsAtKill: number;
+  /** The engine steps its checkpoints recorded when killed, of `stepsWhole` (a destroy: 2 per resource of its start). */
+  stepsAtKill: number;
+  stepsWhole?: number;
   /** The file of the checkpoint write the kill came inside, if any. */
   insideWrite?: string;
   output: string;
@@ -215,15 +255,20 @@ async function runKilledAt(point: KillPoint): Promise<Killed> {
   };
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   void exited.then(() => (ended = true));
-  const progress = async () => (point.command === "up" ? rowsMade(await platformRows()) : ROWS - rowsMade(await platformRows()));
+  const steps = engineSteps();
+  const stepsWhole = point.command === "destroy" ? 2 * steps.atStart : undefined;
+  const rowsDone = async () => (point.command === "up" ? rowsMade(await platformRows()) : ROWS - rowsMade(await platformRows()));
+  /** Whether the run's progress reached a share: rows made (up), engine steps (destroy). */
+  const reached = async (share: number) =>
+    stepsWhole === undefined ? (await rowsDone()) >= Math.floor(share * ROWS) : steps.steps() >= Math.floor(share * stepsWhole);
 
   const { at } = point;
   if (at.kind === "delay") await Promise.race([sleep(at.ms), exited]);
   else if (at.kind === "provider start")
     while (!ended && !processesOfRun(marker).some((p) => /dynamic-provider/.test(p.cmd))) await sleep(10);
-  else while (!ended && (await progress()) < at.rows) await sleep(40);
+  else while (!ended && !(await reached(at.share))) await sleep(stepsWhole === undefined ? 40 : 10);
   let insideWrite: Killed["insideWrite"];
-  if (at.kind === "rows" && at.inWrite) {
+  if (at.kind === "share" && at.inWrite) {
     // Freeze the run and look; let it go on for a few ms unless the kill comes inside the write seen.
     const random = seeded(SEED * 1000 + point.index);
     for (const deadline = Date.now() + 15_000; !ended && Date.now() < deadline; ) {
@@ -237,11 +282,12 @@ async function runKilledAt(point: KillPoint): Promise<Killed> {
       await sleep(1 + random() * 4);
     }
   }
-  if (ended || !signal("SIGKILL")) return { point, killed: false, atMs: Date.now() - started, rowsAtKill: -1, output, marker };
+  if (ended || !signal("SIGKILL"))
+    return { point, killed: false, atMs: Date.now() - started, rowsAtKill: -1, stepsAtKill: -1, output, marker };
   const atMs = Date.now() - started;
   await exited;
-  const rowsAtKill = await progress();
-  return { point, killed: true, atMs, rowsAtKill, insideWrite, output, marker };
+  const rowsAtKill = await rowsDone();
+  return { point, killed: true, atMs, rowsAtKill, stepsAtKill: steps.steps(), stepsWhole, insideWrite, output, marker };
 }
 
 /** One plain run, and when the dead run's lock refuses it, the `pulumi cancel` its message prints and the run again. */
@@ -288,6 +334,11 @@ async function leftAfterGrace(killed: Killed, killedAt: number): Promise<{ pid: 
 }
 
 const log: string[] = [];
+/** A point's outcome, printed as it comes (a full run takes long) and again in the summary at the end. */
+const record = (line: string) => {
+  log.push(line);
+  process.stdout.write(`${line}\n`);
+};
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, timeScale: 0.01, quiet: true, rateLimitPerHour: 1_000_000 });
@@ -323,8 +374,8 @@ describe(`SIGKILL of the whole process group of a 20-VM env up and destroy at ${
         const leftover = leftAfterGrace(killed, killedAt);
         const recovery = await recover(point.command);
         const left = await leftover;
-        log.push(
-          `${point.command} #${point.index}: ${described(point.at)} -> ${killed.killed ? `killed at ${killed.atMs} ms, ${killed.rowsAtKill} rows done${killed.insideWrite ? `, inside the write of ${path.basename(killed.insideWrite)}` : ""}` : "ended before its point"}` +
+        record(
+          `${point.command} #${point.index}: ${described(point.at)} -> ${killed.killed ? `killed at ${killed.atMs} ms, ${killed.rowsAtKill} rows done, ${killed.stepsAtKill}${killed.stepsWhole ? ` of ${killed.stepsWhole}` : ""} engine steps${killed.insideWrite ? `, inside the write of ${path.basename(killed.insideWrite)}` : ""}` : "ended before its point"}` +
             `; recovery ${recovery.cancelled ? "after pulumi cancel " : ""}exit ${recovery.run.code} in ${recovery.ms} ms` +
             `; ${left.length ? `left alive: ${left.map((p) => p.cmd.slice(0, 80)).join(", ")}` : "no process left"}`,
         );
@@ -344,29 +395,46 @@ describe(`SIGKILL of the whole process group of a 20-VM env up and destroy at ${
 });
 
 describe("the engine alone killed under the CLI (the OOM killer picks the biggest process)", () => {
-  test("the report says the engine was killed and what to do, not the Automation API's command result", async () => {
-    const marker = `engine-only-${process.pid}`;
-    const child = spawn(process.execPath, [cli, "env", "up", FILE, "--stack", STACK, "--json"], {
-      cwd: repo,
-      env: { ...env, [RUN_MARKER]: marker },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
-    child.stderr!.resume();
-    const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
-    let engine: { pid: number } | undefined;
-    while (!engine) {
-      engine = processesOfRun(marker).find(
-        (p) => /\bpulumi up\b/.test(p.cmd) && processesOfRun(marker).some((q) => /dynamic-provider/.test(q.cmd)),
-      );
-      await sleep(20);
-    }
-    process.kill(engine.pid, "SIGKILL");
-    expect(await exited).toBe(1);
-    const report = JSON.parse(stdout);
-    expect(report).toMatchObject({ command: "up", result: "failed", exitCode: 1 });
-    expect(report.plan.errors).toEqual([expect.stringContaining("the engine (pulumi) was killed (SIGKILL) before it finished")]);
-    expect(JSON.stringify(report)).not.toMatch(/code: |stdout: |err\?: /);
-  }, 300_000);
+  // CI: preview (the engine's death once left an orphan preview spinning for 9 minutes); the full form: up as well.
+  const commands: ("preview" | "up")[] = full ? ["preview", "up"] : ["preview"];
+  test.each(commands)(
+    "vplatform env %s exits within seconds, its report saying the engine was killed and what to do (not the Automation API's command result)",
+    async (command) => {
+      const marker = `engine-only-${command}-${process.pid}`;
+      const child = spawn(process.execPath, [cli, "env", command, FILE, "--stack", STACK, "--json"], {
+        cwd: repo,
+        env: { ...env, [RUN_MARKER]: marker },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout!.on("data", (d: Buffer) => (stdout += d.toString()));
+      child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
+      const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+      let engine: { pid: number } | undefined;
+      const engineCommand = new RegExp(`\\bpulumi ${command}\\b`);
+      while (!engine) {
+        const processes = processesOfRun(marker);
+        if (processes.some((p) => /dynamic-provider/.test(p.cmd))) engine = processes.find((p) => engineCommand.test(p.cmd));
+        await sleep(20);
+      }
+      process.kill(engine.pid, "SIGKILL");
+      const killedAt = Date.now();
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<string>((resolve) => (timer = setTimeout(() => resolve("still running"), CLI_EXIT_MS)));
+      const code = await Promise.race([exited, late]);
+      clearTimeout(timer); // not what keeps jest waiting at the end
+      const exitedAfterMs = Date.now() - killedAt;
+      if (code === "still running") for (const p of processesOfRun(marker)) process.kill(p.pid, "SIGKILL");
+      record(`the engine alone killed under env ${command}: the CLI exited ${code} ${exitedAfterMs} ms after`);
+      expect(code).toBe(1);
+      // One line naming what died (after the engine's last progress, which it left unended).
+      expect(stderr.match(/error: the engine \(pulumi\) was killed \(SIGKILL\) before it finished[^\n]*\n/g)).toHaveLength(1);
+      const report = JSON.parse(stdout);
+      expect(report).toMatchObject({ command, result: "failed", exitCode: 1 });
+      expect(report.plan.errors).toEqual([expect.stringContaining("the engine (pulumi) was killed (SIGKILL) before it finished")]);
+      expect(JSON.stringify(report)).not.toMatch(/code: |stdout: |err\?: /);
+    },
+    300_000,
+  );
 });

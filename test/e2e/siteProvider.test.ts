@@ -4,9 +4,13 @@
 // those requests made with the new key, and the rest with the stack's. No workaround class, no second SDK, no
 // `plugins:` entry. Refresh and destroy run on the settings recorded with the provider.
 // Then `pulumi import` of a VM made outside Pulumi prints code on the same `vplatform`, which, pasted into
-// the program, previews with no change.
+// the program, previews with no change; an import through the vp.Provider fails in Pulumi's own host, as the
+// TypeScript guide says.
+import * as fs from "node:fs";
+import * as path from "node:path";
 import type { PulumiFn } from "@pulumi/pulumi/automation";
 import ts from "typescript";
+import { findRepoRoot } from "../../env/local-stack";
 import { collect, startE2e, storedState, type E2eContext } from "./harness";
 
 const PASSWORD = "e2e-site-pw-5c19";
@@ -100,6 +104,37 @@ describe("a provider configured in the program makes resources and reads look-up
       changes: { same: expect.any(Number) },
       diff: expect.not.stringMatching(/^\s+[~+-] /m),
     });
+  }, 300_000);
+
+  test("pulumi import through a vp.Provider fails in Pulumi's own dynamic-resource host, with the words the TypeScript guide quotes beside the way that works", async () => {
+    const made = await ctx.api("POST", "/v4/vms", { name: "site-not-imported", cpu_cores: 1, ram: 1024 });
+    const { deployment } = await ctx.stack.exportStack();
+    const site = (deployment.resources as { type: string; urn: string }[]).find(
+      (r) => r.type === "pulumi:providers:pulumi-nodejs" && r.urn.endsWith("::as-ci"),
+    );
+    const failed = await ctx.stack
+      .import({
+        resources: [{ type: "vplatform:index:VirtualMachine", name: "notImported", id: String(made.body.$key), provider: "asCi" }],
+        nameTable: { asCi: site!.urn },
+        protect: false,
+        ...collect(ctx),
+      })
+      .then(
+        () => "imported",
+        (e: Error) => e.message,
+      );
+    await ctx.api("DELETE", `/v4/vms/${made.body.$key}`);
+    // The failed import left nothing in the state (the destroy below would try the same host on it).
+    const after = (await ctx.stack.exportStack()).deployment;
+    expect((after.resources as { urn: string }[]).filter((r) => r.urn.endsWith("::notImported"))).toEqual([]);
+    expect(after.pending_operations ?? []).toEqual([]);
+    // Pulumi's host reads a row through the provider code its state carries; an import has none: no vplatform code runs.
+    const hostWords = "Cannot read properties of undefined (reading 'toJavaScript')";
+    expect(failed).toContain(hostWords);
+    expect(failed).toMatch(/at ResourceProviderService\.read \(.*dynamic-provider/);
+    const guide = fs.readFileSync(path.join(findRepoRoot(), "docs", "guides", "typescript.md"), "utf8").replace(/\s+/g, " ");
+    expect(guide).toContain("`--provider <name>=<its urn>`), not through a `vp.Provider`");
+    expect(guide).toContain(`\`${hostWords}\``);
   }, 300_000);
 
   test("destroy removes what the provider made, with the settings recorded with it", async () => {
