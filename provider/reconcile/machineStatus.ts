@@ -2,6 +2,7 @@ import type { Session } from "./session";
 import { type Row, str } from "./platform";
 import { waitForRow } from "./statusPoller";
 import type { Clock } from "./waitFor";
+import { MACHINE_STATUS_TABLE } from "../schemas/tables";
 
 /** Live runtime state of a machine, read from machine_status (never the powerstate column). */
 export interface MachineStatus {
@@ -32,7 +33,7 @@ function statusOfRow(machineKey: string, row: Row | undefined): MachineStatus {
 }
 
 export async function readMachineStatus(api: Session, machineKey: string): Promise<MachineStatus> {
-  return statusOfRow(machineKey, await api.get("machine_status", machineKey, STATUS_FIELDS));
+  return statusOfRow(machineKey, await api.get(MACHINE_STATUS_TABLE, machineKey, STATUS_FIELDS));
 }
 
 export interface MachineWait {
@@ -54,7 +55,7 @@ export async function waitForMachineStatus(
 ): Promise<MachineStatus> {
   const row = await waitForRow(
     api,
-    "machine_status",
+    MACHINE_STATUS_TABLE,
     STATUS_FIELDS,
     {
       key: machineKey,
@@ -70,5 +71,5 @@ export async function waitForMachineStatus(
 /** One read of the machine's status and its last change, through the shared poller (coalesced with other looks): did an action take? */
 export async function lookAtMachineStatus(api: Session, machineKey: string, label: string, clock?: Clock): Promise<MachineStatus> {
   const wait = { key: machineKey, kind: "look", done: () => true, describe: () => "look" };
-  return statusOfRow(machineKey, await waitForRow(api, "machine_status", LOOK_FIELDS, wait, { timeoutSec: 60, label, clock }));
+  return statusOfRow(machineKey, await waitForRow(api, MACHINE_STATUS_TABLE, LOOK_FIELDS, wait, { timeoutSec: 60, label, clock }));
 }

@@ -5,10 +5,11 @@
  * expired key is gone as far as a program is concerned: it authenticates no
  * more, and the platform deletes it when it is next used.
  */
-import { API_KEY_OUTPUT_COLUMNS, API_KEY_READ_FIELDS, API_KEY_TABLE, fromApiKeyApiRow, toApiKeyApiBody, type ApiKeyInputs } from "./schema";
+import { API_KEY_OUTPUT_COLUMNS, API_KEY_READ_FIELDS, fromApiKeyApiRow, toApiKeyApiBody, type ApiKeyInputs } from "./schema";
 import type { PlatformApi, Row } from "../../reconcile/platform";
 import { createRow, deleteRow, readRow, type CreateOptions, type RowMapping } from "../../reconcile/automation/rows";
 import { SecretText } from "../../reconcile/automation/secretText";
+import { API_KEY_TABLE } from "../../schemas/tables";
 
 /** The key's read-only columns (created, last login) are read with its inputs: the outputs come from the same GET. */
 export const apiKeyRows: RowMapping<ApiKeyInputs> = {

@@ -8,9 +8,9 @@ import { type OutputValues, withoutOutputs } from "../../schemas/outputs";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { USER_TABLE } from "../user/schema";
 import { answerReads } from "../../reconcile/gathering";
 import { perSession } from "../../reconcile/session";
+import { USER_TABLE } from "../../schemas/tables";
 
 type Inputs = ApiKeyInputs;
 /** `secret` is absent after an import: the platform answers it only at creation. */

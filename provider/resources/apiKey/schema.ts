@@ -9,10 +9,8 @@ import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from ".
 import { expiryProblems, type IpEntry, ipListProblems, neverExpires, raise, type Problem } from "../../schemas/automationRules";
 import { codecMappingOf, dateCodec, ipListCodec } from "../../schemas/fieldCodec";
 import { output } from "../../schemas/outputs";
-import { USER_TABLE } from "../user/schema";
 import type { OnceOutput } from "../../schemas/unreadable";
-
-export const API_KEY_TABLE = "user_api_keys";
+import { USER_TABLE } from "../../schemas/tables";
 
 const ipEntrySchema = z.strictObject({
   address: z.string().meta({ description: "An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)" }),

@@ -12,7 +12,7 @@ import {
 import { type Row, str } from "../../reconcile/platform";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { DEVICE_TABLE } from "./schema";
+import { DEVICE_TABLE } from "../../schemas/tables";
 
 type Inputs = DeviceInputs & HardwareInputs;
 type Outputs = Inputs & OutputValues<typeof deviceOutputs>;

@@ -4,7 +4,6 @@ import { machineOwnerShape } from "../../schemas/hardware";
 import { output } from "../../schemas/outputs";
 
 /** The platform table its rows live in. */
-export const DEVICE_TABLE = "machine_devices";
 
 export const deviceShape = {
   ...machineOwnerShape("device"),

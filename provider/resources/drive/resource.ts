@@ -6,7 +6,7 @@ import { toNumber } from "../../schemas/normalize";
 import { bytesText } from "../../schemas/sizes";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { DRIVE_TABLE } from "./schema";
+import { DRIVE_TABLE } from "../../schemas/tables";
 
 type Inputs = DriveInputs & HardwareInputs;
 

@@ -1,8 +1,9 @@
 import { eventChoiceCheck } from "../../reconcile/automation/checks";
 import { eventTriggerRows } from "./platform";
-import { EVENT_TRIGGER_TABLE, type EventTriggerInputs, eventTriggerInputsSchema, eventTriggerShape } from "./schema";
+import { type EventTriggerInputs, eventTriggerInputsSchema, eventTriggerShape } from "./schema";
 import { asFailures, rowBehaviour } from "../framework/automationRow";
 import { defineResource } from "../framework/defineResource";
+import { EVENT_TRIGGER_TABLE } from "../../schemas/tables";
 
 /** The fields the event catalog judges: while one is unknown (preview), the check waits for the run that knows it. */
 const CHOICE = ["type", "event", "object", "tag"] as const;

@@ -8,9 +8,7 @@
 import { z } from "zod";
 import { apiField, keySchema, timeoutsSchema } from "../../schemas/common";
 import { codecMappingOf, type FieldCodec } from "../../schemas/fieldCodec";
-import { TASK_TABLE } from "../task/schema";
-
-export const EVENT_TRIGGER_TABLE = "task_events";
+import { TASK_TABLE } from "../../schemas/tables";
 
 /** `owner` is `<type>/<key>`: the key of the object, of the trigger's own type. */
 const objectCodec: FieldCodec<string> = {

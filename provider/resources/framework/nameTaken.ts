@@ -1,9 +1,10 @@
 import type { Session } from "../../reconcile/session";
-import { MARKER_INPUT, hasTag, withGenerationMarker } from "../../reconcile/createMarker";
+import { hasTag, withGenerationMarker } from "../../reconcile/createMarker";
 import { type Row, rowsWhere, str } from "../../reconcile/platform";
 import type { Shape } from "../../schemas/common";
 import type { CheckFailure } from "./checkInputs";
 import { checkCopy } from "./checkCopy";
+import { MARKER_INPUT } from "../../schemas/hiddenInputs";
 
 /** A kind whose names are unique on the platform, and how to tell its rows. */
 export interface NameTakenRule {

@@ -5,7 +5,8 @@ import { quoteLiteral } from "../../client/query-string";
 import { insertRow } from "../../reconcile/insertRow";
 import { errorStatus, errorText, rowsWhere, str } from "../../reconcile/platform";
 import type { Session } from "../../reconcile/session";
-import { fromGroupApiRow, GROUP_READ_FIELDS, GROUP_TABLE, type GroupInputs, toGroupApiBody } from "./schema";
+import { fromGroupApiRow, GROUP_READ_FIELDS, type GroupInputs, toGroupApiBody } from "./schema";
+import { GROUP_TABLE, MEMBER_TABLE } from "../../schemas/tables";
 
 export const groupRows: RowMapping<GroupInputs> = {
   table: GROUP_TABLE,
@@ -18,7 +19,6 @@ export const groupRows: RowMapping<GroupInputs> = {
 };
 
 /** The platform's group memberships: a user or a group (`member`) inside a group (`parent_group`); made and deleted, never changed. */
-export const MEMBER_TABLE = "members";
 
 /** The group's membership rows (read with the other groups' look-ups of a run). */
 export async function membershipRows(api: Session, group: string): Promise<MembershipRow[]> {

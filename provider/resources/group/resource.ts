@@ -5,7 +5,8 @@ import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { errorText } from "../../reconcile/platform";
 import { groupRows, readMembers, syncMembers } from "./platform";
-import { GROUP_TABLE, type GroupInputs, groupInputsSchema, groupShape } from "./schema";
+import { type GroupInputs, groupInputsSchema, groupShape } from "./schema";
+import { GROUP_TABLE } from "../../schemas/tables";
 
 const rows = rowBehaviour(groupShape, groupRows);
 

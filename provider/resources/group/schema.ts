@@ -8,9 +8,7 @@
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema } from "../../schemas/common";
 import { codecMappingOf } from "../../schemas/fieldCodec";
-import { USER_TABLE } from "../user/schema";
-
-export const GROUP_TABLE = "groups";
+import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** Member keys in one order, each once: the platform's membership rows have no order. */
 const memberKeys = z

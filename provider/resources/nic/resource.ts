@@ -3,7 +3,7 @@ import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { NIC_READ_FIELDS, type NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "./schema";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { NIC_TABLE } from "./schema";
+import { NIC_TABLE } from "../../schemas/tables";
 
 type Inputs = NicInputs & HardwareInputs;
 

@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { adoptSchema, apiField, ipv4Schema, keySchema, mappingOf, timeoutsSchema } from "../../schemas/common";
 import { machineOwnerShape } from "../../schemas/hardware";
-import { VNET_TABLE } from "../vnet/schema";
+import { VNET_TABLE } from "../../schemas/tables";
 
 /** The platform table its rows live in. */
-export const NIC_TABLE = "machine_nics";
 
 export const nicShape = {
   ...machineOwnerShape("NIC"),

@@ -7,9 +7,8 @@ import type { RowMapping } from "../../reconcile/automation/rows";
 import { type Row, str } from "../../reconcile/platform";
 import { identityOf } from "../../reconcile/identities";
 import type { Session } from "../../reconcile/session";
-import { GROUP_TABLE } from "../group/schema";
-import { USER_TABLE } from "../user/schema";
-import { fromPermissionApiRow, PERMISSION_READ_FIELDS, PERMISSION_TABLE, type PermissionInputs, toPermissionApiBody } from "./schema";
+import { fromPermissionApiRow, PERMISSION_READ_FIELDS, type PermissionInputs, toPermissionApiBody } from "./schema";
+import { GROUP_TABLE, PERMISSION_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /**
  * One grant per grantee, table and row (the platform answers 409 to a second), found after a lost answer by its

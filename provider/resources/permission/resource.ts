@@ -10,14 +10,8 @@ import type { Session } from "../../reconcile/session";
 import { rowExists } from "../framework/checkCopy";
 import type { CheckFailure } from "../framework/checkInputs";
 import { describeGrant, grantBody, grantFilter, granteeIdentity, permissionRows } from "./platform";
-import {
-  EVERY_TABLE,
-  PERMISSION_TABLE,
-  type PermissionInputs,
-  permissionInputsSchema,
-  permissionShape,
-  toPermissionApiBody,
-} from "./schema";
+import { EVERY_TABLE, type PermissionInputs, permissionInputsSchema, permissionShape, toPermissionApiBody } from "./schema";
+import { PERMISSION_TABLE } from "../../schemas/tables";
 
 const rows = rowBehaviour(permissionShape, permissionRows);
 

@@ -7,10 +7,7 @@ import { z } from "zod";
 import { type Problem, raise } from "../../schemas/automationRules";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
 import { codecMappingOf, type FieldCodec } from "../../schemas/fieldCodec";
-import { GROUP_TABLE } from "../group/schema";
-import { USER_TABLE } from "../user/schema";
-
-export const PERMISSION_TABLE = "permissions";
+import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** The rights of a grant, as the platform names them. */
 export const PERMISSION_RIGHTS = ["list", "read", "create", "modify", "delete"] as const;

@@ -3,17 +3,11 @@
  * schedule): reconciled by adding the missing links and deleting the extra
  * ones, never by touching the schedule row.
  */
-import {
-  fromScheduleApiRow,
-  SCHEDULE_READ_FIELDS,
-  SCHEDULE_TABLE,
-  SCHEDULE_TRIGGER_TABLE,
-  toScheduleApiBody,
-  type ScheduleInputs,
-} from "./schema";
+import { fromScheduleApiRow, SCHEDULE_READ_FIELDS, toScheduleApiBody, type ScheduleInputs } from "./schema";
 import { insertRow } from "../../reconcile/insertRow";
 import { rowsWhere, str, type PlatformApi } from "../../reconcile/platform";
 import { contentFilter, type RowMapping } from "../../reconcile/automation/rows";
+import { SCHEDULE_TABLE, SCHEDULE_TRIGGER_TABLE } from "../../schemas/tables";
 
 export const scheduleRows: RowMapping<ScheduleInputs> = {
   table: SCHEDULE_TABLE,

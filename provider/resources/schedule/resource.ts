@@ -1,11 +1,11 @@
 import { scheduleRows, scheduleTasks, setScheduleTasks } from "./platform";
 import { errorText } from "../../reconcile/platform";
-import { SCHEDULE_TABLE, type ScheduleInputs, scheduleInputsSchema, scheduleShape } from "./schema";
+import { type ScheduleInputs, scheduleInputsSchema, scheduleShape } from "./schema";
 import { diffRow, rowBehaviour } from "../framework/automationRow";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { TASK_TABLE } from "../task/schema";
+import { SCHEDULE_TABLE, TASK_TABLE } from "../../schemas/tables";
 
 const row = rowBehaviour(scheduleShape, scheduleRows);
 

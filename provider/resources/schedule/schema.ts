@@ -8,10 +8,7 @@ import { z } from "zod";
 import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema, whenValid } from "../../schemas/common";
 import { raise, scheduleWindowProblems } from "../../schemas/automationRules";
 import { codecMappingOf, dateCodec, timeOfDayCodec, WEEKDAYS, weekdaysCodec } from "../../schemas/fieldCodec";
-import { TASK_TABLE } from "../task/schema";
-
-export const SCHEDULE_TABLE = "task_schedules";
-export const SCHEDULE_TRIGGER_TABLE = "task_schedule_triggers";
+import { TASK_TABLE } from "../../schemas/tables";
 
 const isoDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
   error: () => "must be an ISO date: 2030-01-31 or 2030-01-31T12:00:00Z",

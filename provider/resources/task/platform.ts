@@ -1,6 +1,7 @@
 /** The task as a row: its table and its schema's conversion, declared once. */
 import type { RowMapping } from "../../reconcile/automation/rows";
-import { fromTaskApiRow, TASK_READ_FIELDS, TASK_TABLE, toTaskApiBody, type TaskInputs } from "./schema";
+import { fromTaskApiRow, TASK_READ_FIELDS, toTaskApiBody, type TaskInputs } from "./schema";
+import { TASK_TABLE } from "../../schemas/tables";
 
 export const taskRows: RowMapping<TaskInputs> = {
   table: TASK_TABLE,

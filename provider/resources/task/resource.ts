@@ -1,7 +1,8 @@
 import { taskRows } from "./platform";
-import { TASK_TABLE, type TaskInputs, taskInputsSchema, taskShape } from "./schema";
+import { type TaskInputs, taskInputsSchema, taskShape } from "./schema";
 import { rowBehaviour } from "../framework/automationRow";
 import { defineResource } from "../framework/defineResource";
+import { TASK_TABLE } from "../../schemas/tables";
 
 export const task = defineResource<TaskInputs, TaskInputs>({
   token: "Task",

@@ -3,8 +3,6 @@ import { z } from "zod";
 import { adoptSchema, apiField, timeoutsSchema } from "../../schemas/common";
 import { codecMappingOf } from "../../schemas/fieldCodec";
 
-export const USER_TABLE = "users";
-
 /** The platform's roles; `none`: only what the platform's permissions grant. */
 export const USER_ROLES = ["admin", "vmoperator", "readonly", "none"] as const;
 

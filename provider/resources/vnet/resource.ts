@@ -25,9 +25,7 @@ import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
-import { NIC_TABLE } from "../nic/schema";
-import { VM_TABLE } from "../virtualMachine/schema";
-import { VNET_TABLE } from "./schema";
+import { NIC_TABLE, VM_TABLE, VNET_TABLE } from "../../schemas/tables";
 
 type Inputs = VnetInputs & { name: string };
 type Outputs = VnetOutputs & { name: string };

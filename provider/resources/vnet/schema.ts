@@ -14,7 +14,6 @@ import {
 } from "../../schemas/common";
 
 /** The platform table its rows live in. */
-export const VNET_TABLE = "vnets";
 
 export const vnetShape = {
   name: apiField(z.string().min(1).max(128), "name", "string", "Network name, unique on the platform"),

@@ -1,7 +1,8 @@
 import { webhookRows } from "./platform";
-import { WEBHOOK_TABLE, type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
+import { type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
 import { rowBehaviour } from "../framework/automationRow";
 import { defineResource } from "../framework/defineResource";
+import { WEBHOOK_TABLE } from "../../schemas/tables";
 
 export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   token: "Webhook",

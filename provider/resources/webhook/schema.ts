@@ -15,8 +15,6 @@ import {
 } from "../../schemas/automationRules";
 import { codecMappingOf, headerLinesCodec, type FieldCodec, type Row } from "../../schemas/fieldCodec";
 
-export const WEBHOOK_TABLE = "webhook_urls";
-
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
 
 const authorizationSchema = z.discriminatedUnion(
