@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from "../../schemas/common";
 import { expiryProblems, type IpEntry, ipListProblems, neverExpires, raise, type Problem } from "../../schemas/automationRules";
-import { codecMappingOf, dateCodec, ipListCodec } from "../../schemas/fieldCodec";
+import { dateCodec, ipListCodec } from "../../schemas/fieldCodec";
 import { output } from "../../schemas/outputs";
 import type { OnceOutput } from "../../schemas/unreadable";
 import { USER_TABLE } from "../../schemas/tables";
@@ -94,9 +94,3 @@ export const apiKeyOutputs = {
 
 /** The columns of the read-only outputs, beside the inputs' columns. */
 export const API_KEY_OUTPUT_COLUMNS = { created: "created", lastLoginStamp: "lastlogin_stamp", lastLoginIp: "lastlogin_ip" } as const;
-
-export const {
-  readFields: API_KEY_READ_FIELDS,
-  toApiBody: toApiKeyApiBody,
-  fromApiRow: fromApiKeyApiRow,
-} = codecMappingOf<ApiKeyInputs>(apiKeyShape);

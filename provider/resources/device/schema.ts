@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adoptSchema, apiField, mappingOf, timeoutsSchema } from "../../schemas/common";
+import { adoptSchema, apiField, timeoutsSchema } from "../../schemas/common";
+import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { output } from "../../schemas/outputs";
 

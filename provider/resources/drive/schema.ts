@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema, whenValid } from "../../schemas/common";
+import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
+import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { MIB, bytesText } from "../../schemas/sizes";
 import { FILE_TABLE } from "../../schemas/tables";

@@ -16,6 +16,8 @@ export interface NameTakenRule {
   copyFields: string;
   /** Rows of the table that are not of the kind (a VM's snapshots): no clash. */
   notOfKind?: (row: Row) => boolean;
+  /** Rows carry the create marker in `description`: one tagged with this resource's marker is its own (not a clash). */
+  marked: boolean;
 }
 
 /**
@@ -41,8 +43,10 @@ export async function verifyNameFree(
   const ofKind = (row: Row) => !rule.notOfKind?.(row);
   const copy = await checkCopy(api, rule.table, rule.copyFields);
   if (copy && !copy.some((r) => r.name === name && ofKind(r))) return [];
-  const rows = (await rowsWhere(api, rule.table, "name", name, `${rule.copyFields},description`)).filter(ofKind);
-  const marker = withGenerationMarker(inputs, rule.shape)[MARKER_INPUT];
+  const rows = (await rowsWhere(api, rule.table, "name", name, rule.marked ? `${rule.copyFields},description` : rule.copyFields)).filter(
+    ofKind,
+  );
+  const marker = rule.marked ? withGenerationMarker(inputs, rule.shape)[MARKER_INPUT] : undefined;
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
   if (!taken) return [];
   const key = str(taken.$key);

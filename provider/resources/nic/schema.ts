@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { adoptSchema, apiField, ipv4Schema, keySchema, mappingOf, timeoutsSchema } from "../../schemas/common";
+import { adoptSchema, apiField, ipv4Schema, keySchema, timeoutsSchema } from "../../schemas/common";
+import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { VNET_TABLE } from "../../schemas/tables";
 

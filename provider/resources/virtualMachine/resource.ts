@@ -334,6 +334,7 @@ const VM_NAMES: NameTakenRule = {
   shape: virtualMachineShape,
   copyFields: VM_CHECK_FIELDS,
   notOfKind: (row) => toBoolean(row.is_snapshot) === true,
+  marked: true,
 };
 
 export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({

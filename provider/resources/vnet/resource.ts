@@ -88,7 +88,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
 }
 
 /** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
-const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name" };
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name", marked: true };
 
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",

@@ -6,12 +6,12 @@ import {
   cidrContains,
   ipv4Schema as ipv4,
   ipv4ToInt,
-  mappingOf,
   parseCidr,
   providerField,
   timeoutsSchema,
   whenValid,
 } from "../../schemas/common";
+import { mappingOf } from "../../schemas/fieldCodec";
 
 /** The platform table its rows live in. */
 

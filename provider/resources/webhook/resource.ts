@@ -1,15 +1,16 @@
-import { webhookRows } from "./platform";
 import { type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
-import { rowBehaviour } from "../framework/automationRow";
 import { defineResource } from "../framework/defineResource";
 import { WEBHOOK_TABLE } from "../../schemas/tables";
 
 export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   token: "Webhook",
   table: WEBHOOK_TABLE,
+  noun: "webhook",
   description:
     "Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place.",
   schema: webhookInputsSchema,
-  sdk: { refuseDuplicateNames: "inProgram" },
-  ...rowBehaviour(webhookShape, webhookRows),
+  shape: webhookShape,
+  names: "unique",
+  marker: "description",
+  nameCheck: false, // not yet looked up at preview: the create's name conflict is the guard
 });
