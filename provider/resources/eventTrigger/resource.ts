@@ -10,7 +10,6 @@ const CHOICE = ["type", "event", "object", "tag"] as const;
 export const eventTrigger = defineResource<EventTriggerInputs, EventTriggerInputs>({
   token: "EventTrigger",
   table: EVENT_TRIGGER_TABLE,
-  noun: "event trigger",
   description:
     "Runs a task when an event of a type happens: to one object, to the objects carrying a tag, or to any. Changing task or type replaces it.",
   schema: eventTriggerInputsSchema,

@@ -96,8 +96,8 @@ type RowInputs = Row & { adopt?: boolean | string };
 export interface RowResourceDeclaration<I extends Row, O extends Row> {
   token: string;
   table: string;
-  /** What one row is, in messages: "webhook", "API key". */
-  noun: string;
+  /** What one row is, in messages: "API key"; by default the token's words in lower case ("event trigger"). */
+  noun?: string;
   description: string;
   schema: z.ZodType;
   shape: Shape;
@@ -105,8 +105,9 @@ export interface RowResourceDeclaration<I extends Row, O extends Row> {
   marker: MarkerPlace;
   outputs?: OutputDecls;
   /**
-   * Unique names only: whether the preview looks a new name up on the platform (default: it does). A kind that
-   * does not yet says so here; turning it on costs a read of the table per preview.
+   * Unique names only: whether the preview looks a new name up on the platform (default: it does). False keeps a
+   * kind's preview as it was before the check was derived (webhooks, tasks, schedules, groups): the create's name
+   * conflict is their guard; turning it on costs a read of the table per preview.
    */
   nameCheck?: boolean;
   /** The body's last word when a field's form needs another (an event trigger's object needs its type). */
@@ -115,13 +116,16 @@ export interface RowResourceDeclaration<I extends Row, O extends Row> {
   hooks?(kit: RowKit<I>): Partial<ResourceBehaviour<I, O>>;
 }
 
+/** The token's words in lower case: an EventTrigger is an "event trigger". */
+const nounOf = (d: { token: string; noun?: string }): string => d.noun ?? d.token.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+
 /** The row mapping a row resource's declaration derives. */
 function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapping<I> {
   const mapped = mappingOf<I>(d.shape);
   const finish = d.finishBody;
   return {
     table: d.table,
-    what: d.noun,
+    what: nounOf(d),
     readFields: mapped.readFields,
     toApiBody: finish
       ? (inputs, mode = "create", whole = inputs) => finish(mapped.toApiBody(inputs, mode), inputs, mode, whole)
@@ -138,7 +142,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
   const shared = rowBehaviour(d.shape, rows as RowMapping<I & RowInputs>);
   const names: NameTakenRule = {
     table: d.table,
-    noun: d.noun,
+    noun: nounOf(d),
     shape: d.shape,
     copyFields: "$key,name",
     marked: d.marker === "description",
@@ -154,7 +158,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
     ...(checksName ? { verify: (api, inputs, unknown, olds) => verifyNameFree(names, api, inputs, unknown, olds) } : {}),
     ...(shared as unknown as Pick<ResourceBehaviour<I, O>, "diff" | "create" | "read" | "update" | "delete">),
     ...d.hooks?.({ rows, shared: shared as RowKit<I>["shared"] }),
-    row: { rows: rows as RowMapping<Row>, noun: d.noun, names: d.names, marker: d.marker },
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d), names: d.names, marker: d.marker },
   };
 }
 

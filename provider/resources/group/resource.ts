@@ -17,7 +17,6 @@ const managesMembers = (g: GroupInputs) => g.users !== undefined || g.memberGrou
 export const group = defineResource<GroupInputs, GroupInputs>({
   token: "Group",
   table: GROUP_TABLE,
-  noun: "group",
   description:
     "A group of users: permissions granted to it reach every member (users, and the members of memberGroups); a member added elsewhere is drift.",
   schema: groupInputsSchema,
@@ -25,7 +24,7 @@ export const group = defineResource<GroupInputs, GroupInputs>({
   // No field to mark: an interrupted create's group is found by its unique name.
   names: "unique",
   marker: "none",
-  nameCheck: false, // not yet looked up at preview: the create's name conflict is the guard
+  nameCheck: false,
   hooks: ({ shared: rows }) => ({
     async create(api, inputs) {
       const made = await rows.create(api, inputs);

@@ -44,7 +44,6 @@ export async function grantTargetProblems(api: Session, p: Pick<PermissionInputs
 export const permission = defineResource<PermissionInputs, PermissionInputs>({
   token: "Permission",
   table: PERMISSION_TABLE,
-  noun: "permission",
   description:
     "Grants a user or a group rights on a table (every row) or on one row of it: list, read, create, modify, delete. Changing the grantee, table or row replaces the grant; changing a right updates it in place.",
   schema: permissionInputsSchema,

@@ -10,14 +10,13 @@ import { SCHEDULE_TABLE, TASK_TABLE } from "../../schemas/tables";
 export const schedule = defineResource<ScheduleInputs, ScheduleInputs>({
   token: "Schedule",
   table: SCHEDULE_TABLE,
-  noun: "schedule",
   description:
     "When tasks run (every minute … year, or once), from a start to an end, on which weekdays; tasks are the Task ids it runs. Every change is made in place.",
   schema: scheduleInputsSchema,
   shape: scheduleShape,
   names: "unique",
   marker: "description",
-  nameCheck: false, // not yet looked up at preview: the create's name conflict is the guard
+  nameCheck: false,
   hooks: ({ rows, shared: row }) => ({
     async create(api, inputs) {
       const created = await row.create(api, inputs);

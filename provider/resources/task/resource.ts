@@ -5,12 +5,11 @@ import { TASK_TABLE } from "../../schemas/tables";
 export const task = defineResource<TaskInputs, TaskInputs>({
   token: "Task",
   table: TASK_TABLE,
-  noun: "task",
   description:
     "Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
   schema: taskInputsSchema,
   shape: taskShape,
   names: "unique",
   marker: "description",
-  nameCheck: false, // not yet looked up at preview: the create's name conflict is the guard
+  nameCheck: false,
 });

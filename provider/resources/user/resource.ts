@@ -15,7 +15,6 @@ const identityReads = perSession(answerReads);
 export const user = defineResource<UserInputs, UserInputs>({
   token: "User",
   table: USER_TABLE,
-  noun: "user",
   description: "A user of the platform; its API keys have its rights, so a pipeline gets a user of its own.",
   schema: userInputsSchema,
   shape: userShape,

@@ -5,12 +5,11 @@ import { WEBHOOK_TABLE } from "../../schemas/tables";
 export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   token: "Webhook",
   table: WEBHOOK_TABLE,
-  noun: "webhook",
   description:
     "Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place.",
   schema: webhookInputsSchema,
   shape: webhookShape,
   names: "unique",
   marker: "description",
-  nameCheck: false, // not yet looked up at preview: the create's name conflict is the guard
+  nameCheck: false,
 });
