@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { adoptSchema, apiField, timeoutsSchema } from "../../schemas/common";
-import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { output } from "../../schemas/outputs";
 
@@ -50,8 +49,3 @@ export const deviceShape = {
 export const deviceInputsSchema = z.strictObject(deviceShape);
 export type DeviceInputs = z.output<typeof deviceInputsSchema>;
 export const deviceOutputs = { uuid: output("string", "UUID of the attached device") };
-export const {
-  readFields: DEVICE_READ_FIELDS,
-  toApiBody: toDeviceApiBody,
-  fromApiRow: fromDeviceApiRow,
-} = mappingOf<DeviceInputs>(deviceShape);

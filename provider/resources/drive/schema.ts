@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
-import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { MIB, bytesText } from "../../schemas/sizes";
 import { FILE_TABLE } from "../../schemas/tables";
@@ -104,4 +103,3 @@ export function checkDrive(d: { media?: string; mediaSource?: string; disksize?:
 }
 
 export type DriveInputs = z.output<typeof driveInputsSchema>;
-export const { readFields: DRIVE_READ_FIELDS, toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);

@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { adoptSchema, apiField, ipv4Schema, keySchema, timeoutsSchema } from "../../schemas/common";
-import { mappingOf } from "../../schemas/fieldCodec";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { VNET_TABLE } from "../../schemas/tables";
 
@@ -37,4 +36,3 @@ export const nicShape = {
 
 export const nicInputsSchema = z.strictObject(nicShape);
 export type NicInputs = z.output<typeof nicInputsSchema>;
-export const { readFields: NIC_READ_FIELDS, toApiBody: toNicApiBody, fromApiRow: fromNicApiRow } = mappingOf<NicInputs>(nicShape);

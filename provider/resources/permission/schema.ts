@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { type Problem, raise } from "../../schemas/automationRules";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
-import { type FieldCodec } from "../../schemas/fieldCodec";
+import type { FieldCodec } from "../../schemas/fieldCodec";
 import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** The rights of a grant, as the platform names them. */

@@ -11,7 +11,6 @@ import {
   timeoutsSchema,
   whenValid,
 } from "../../schemas/common";
-import { mappingOf } from "../../schemas/fieldCodec";
 
 /** The platform table its rows live in. */
 
@@ -104,4 +103,3 @@ export const vnetOutputs = {
   status: output("string", "Live status of the network (running, stopped, starting, ...) at the last create, update or refresh"),
 };
 export type VnetOutputs = VnetInputs & OutputValues<typeof vnetOutputs>;
-export const { readFields: VNET_READ_FIELDS, toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
