@@ -1,13 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
-import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
-import { VNET_TABLE } from "../provider/resources/vnet/schema";
-import { USER_TABLE } from "../provider/resources/user/schema";
-import { GROUP_TABLE } from "../provider/resources/group/schema";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
 import { type VmDeclarationArgs, declareVm } from "../sdk/vmDeclaration";
+import { GROUP_TABLE, USER_TABLE, VM_TABLE, VNET_TABLE } from "../provider/schemas/tables";
 
 type VmEntry = Environment["vms"][number];
 type LabEntry = Environment["labs"][number];

@@ -19,7 +19,7 @@ import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../provider/resou
 import { cloneOrder, copiesOverlapping, copyVmName, labProblems, planCopies } from "../provider/plan/lab";
 import { calendarProblems } from "../provider/plan/labCalendar";
 import { labAccessProblems } from "../provider/plan/labGrants";
-import { deviceFields, driveFields, labFields, nicFields, vmFields } from "../provider/plan/labInputs";
+import { deviceFields, driveFields, labFields, nicFields, vmFields } from "../provider/resources/labInputs";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
 
 /**

@@ -1,9 +1,7 @@
 import type { Environment } from "./environmentTypes.generated";
 import type { EnvironmentProblem, SourceLocation } from "./environment-error";
 import { formatPath } from "../provider/schemas/common";
-import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
-import { VNET_TABLE } from "../provider/resources/vnet/schema";
-import { USER_TABLE } from "../provider/resources/user/schema";
+import { USER_TABLE, VM_TABLE, VNET_TABLE } from "../provider/schemas/tables";
 
 /**
  * References of an environment file to rows it does not declare: a NIC's vnet, a clone's template VM, a

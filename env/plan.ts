@@ -1,12 +1,12 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { HIDDEN_INPUTS } from "../provider/resources/framework/checkInputs";
 import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/framework/hardwareResource";
 import { PROGRESS } from "./progress-rows";
 import { ENGINE_PENDING_WARNING } from "./pending-creates";
+import { HIDDEN_INPUTS } from "../provider/schemas/hiddenInputs";
 
 /**
  * A plan a team can post on a pull request, built from the engine's events of

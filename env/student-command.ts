@@ -13,11 +13,9 @@ import { describeStep, type ResetTarget, resetVms } from "../provider/reconcile/
 import { Session } from "../provider/reconcile/session";
 import { type Clock, realClock } from "../provider/reconcile/waitFor";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
-import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
 import { EXIT, type Io } from "./cli-io";
 import { parseStudentArgs, type StudentArgs, STUDENT_USAGE } from "./student-args";
-
-const SNAPSHOT_TABLE = "machine_snapshots";
+import { SNAPSHOT_TABLE, VM_TABLE } from "../provider/schemas/tables";
 
 /** The VMs the key lists (snapshots aside) that have a snapshot named `snapshot`: the newest of that name each. */
 export async function studentResetTargets(api: Session, snapshot: string): Promise<ResetTarget[]> {

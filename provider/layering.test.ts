@@ -1,23 +1,28 @@
-// The provider's layers point one way: schemas (and config) at the bottom, then
-// client, plan, reconcile, resources, the doors (plugin, dynamic), and the SDK on top. Only
-// provider/client talks HTTP. No module of the provider, the SDK or the
-// emulator imports itself back through others. These tests read every import
-// of the source (tests excluded) and fail on one that goes the wrong way.
+// The provider's floors point one way: schemas (with the platform's table catalogue and the hidden inputs) and config
+// at the bottom, then client, plan, reconcile, the resources' framework, the resource folders, the registry
+// (provider/resources/*.ts), the doors (plugin, dynamic), and the SDK on top. A file's floor is its folder's: nothing
+// below provider/resources/ knows an individual resource. Only provider/client talks HTTP. No module of the
+// provider, the SDK or the emulator imports itself back through others. These tests read every import of the
+// source (tests excluded) and fail on one that goes the wrong way.
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { type Edge, edges, importsOf, root, sourceFiles } from "../test/importGraph";
 
-/** Rank of each layer: a module may import its own directory or a strictly lower rank. */
+/** Rank of each floor: a module may import its own floor or a strictly lower one. */
 const RANKS: Record<string, number> = {
   "provider/schemas": 0,
   "provider/config": 0,
   "provider/client": 1,
   "provider/plan": 2,
   "provider/reconcile": 3,
-  "provider/resources": 4,
-  "provider/plugin": 5,
-  "provider/dynamic": 5,
-  sdk: 6,
+  "provider/resources/framework": 4,
+  /** Every resource's folder (provider/resources/<resource>/): one floor, the resources side by side. */
+  "provider/resources/<resource>": 5,
+  /** The registry and what is derived from the whole list (provider/resources/*.ts). */
+  "provider/resources": 6,
+  "provider/plugin": 7,
+  "provider/dynamic": 7,
+  sdk: 8,
 };
 
 /** Modules that open network connections: only provider/client may load them. */
@@ -36,23 +41,23 @@ const NETWORK_MODULES = new Set([
   "node:tls",
 ]);
 
-/**
- * A resource's folder (provider/resources/<resource>/) holds its part of three layers: its input schema
- * (`schema.ts`, with the schemas), its platform operations and row mapping (`platform.ts`, with reconcile),
- * and its declaration (with the resources).
- */
-const RESOURCE_FOLDER_FILES: Record<string, string> = { schema: "provider/schemas", platform: "provider/reconcile" };
-
-/** The layer of a repository-relative file, if it is in one. */
+/** The floor of a repository-relative file (or import target, without `.ts`), if it is in one. */
 function layerOf(file: string): string | undefined {
-  const inResourceFolder = /^provider\/resources\/(?!framework\/)[^/]+\/([^/.]+)(?:\.ts)?$/.exec(file);
-  if (inResourceFolder) return RESOURCE_FOLDER_FILES[inResourceFolder[1]] ?? "provider/resources";
-  return Object.keys(RANKS).find((layer) => file === layer || file.startsWith(`${layer}/`));
+  if (/^provider\/resources\/framework(\/|$)/.test(file)) return "provider/resources/framework";
+  if (/^provider\/resources\/[^/]+\//.test(file)) return "provider/resources/<resource>";
+  if (/^provider\/resources\/[^/]+$/.test(file)) return "provider/resources";
+  return Object.keys(RANKS)
+    .filter((layer) => !layer.includes("<"))
+    .find((layer) => file === layer || file.startsWith(`${layer}/`));
 }
+
+/** The resource folder an import target is in (`vnet` for provider/resources/vnet/schema), if any. */
+const resourceFolderOf = (target: string): string | undefined =>
+  layerOf(target) === "provider/resources/<resource>" ? target.split("/")[2] : undefined;
 
 const providerAndSdk = edges(["provider", "sdk"]);
 
-describe("provider layers (schemas → client → plan → reconcile → resources → plugin → sdk)", () => {
+describe("provider floors (schemas → client → plan → reconcile → framework → resource folders → registry → doors → sdk)", () => {
   test("the rule sees imports of every form", () => {
     const text = `import { a } from "../plan/diff";\nimport type { B } from "./b";\nexport { c } from "../c";\nimport "../side";\nconst d = require("../d");\nawait import("../e");`;
     expect(importsOf(text)).toEqual(["../plan/diff", "./b", "../c", "../side", "../d", "../e"]);
@@ -66,7 +71,25 @@ describe("provider layers (schemas → client → plan → reconcile → resourc
     expect(dirs.filter((d) => RANKS[d] === undefined)).toEqual([]);
   });
 
-  test("no module imports a layer above its own, or a sibling layer", () => {
+  test("a file's floor is its folder's", () => {
+    expect(layerOf("provider/resources/vnet/schema")).toBe("provider/resources/<resource>");
+    expect(layerOf("provider/resources/framework/defineResource")).toBe("provider/resources/framework");
+    expect(layerOf("provider/resources/index")).toBe("provider/resources");
+    expect(layerOf("provider/schemas/tables")).toBe("provider/schemas");
+    expect(resourceFolderOf("provider/resources/virtualMachine/schema")).toBe("virtualMachine");
+    expect(resourceFolderOf("provider/resources/framework/nameTaken")).toBeUndefined();
+  });
+
+  test("nothing below provider/resources/ (schemas, client, plan, reconcile, framework) imports a resource's folder", () => {
+    const below = (file: string) => {
+      const floor = layerOf(file);
+      return floor !== undefined && RANKS[floor] < RANKS["provider/resources/<resource>"];
+    };
+    const wrong = providerAndSdk.filter((e) => below(e.from) && resourceFolderOf(e.to) !== undefined).map((e) => `${e.from} → ${e.to}`);
+    expect(wrong).toEqual([]);
+  });
+
+  test("no module imports a floor above its own, or a sibling floor", () => {
     const wrong = providerAndSdk
       .filter((e) => e.to.startsWith("provider") || e.to.startsWith("sdk"))
       .filter((e) => {

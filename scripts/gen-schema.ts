@@ -11,7 +11,7 @@ import { RESOURCE_LIST, type Resource, type ResourceSchema } from "../provider/r
 import { fieldMeta, type WhenRemoved } from "../provider/schemas/common";
 import { LOOKUP_FUNCTIONS } from "../provider/resources/lookupFunctions";
 import { SETTINGS, SETTING_NAMES, settingKey, type SettingSpec } from "../provider/config/provider-config";
-import { labComponentInputs } from "../provider/plan/labInputs";
+import { labComponentInputs } from "../provider/resources/labInputs";
 import { resourceRules, stackRules } from "../policy/rules";
 import { COMMAND_SPECS, COMMANDS, ENVIRONMENT, EXIT_CODES, OPTIONS, type OptionName, spec as optionSpec } from "../env/cli-args";
 import { STUDENT_COMMAND_SPECS, STUDENT_ENVIRONMENT, STUDENT_OPTIONS, STUDENT_USAGE } from "../env/student-args";

@@ -14,7 +14,7 @@ import { findRepoRoot } from "../env/local-stack";
 import { runEnvironmentCommand } from "../env/run-command";
 import { ApiClient } from "../provider/client/api-client";
 import { resolveProviderConfig } from "../provider/config/provider-config";
-import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
+import { VM_TABLE } from "../provider/schemas/tables";
 
 function parseArgs(argv: string[]): { command: Command; envFile: string } {
   let command: Command = "up";

@@ -7,7 +7,7 @@ import type { InputsByToken } from "./schemaTypes.generated";
 import { dynamicProvider, seed, withMarker, withSecretOutputs } from "./providerShim";
 import { claimName, programScope } from "./uniqueNames";
 import { type StartStep, planStartAfterHardware } from "./startAfterHardware";
-import { START_AFTER_HARDWARE_INPUT } from "../provider/resources/virtualMachine/schema";
+import { START_AFTER_HARDWARE_INPUT } from "../provider/schemas/hiddenInputs";
 
 // One provider object per type: Pulumi caches its serialization per object.
 const providers: ReadonlyMap<string, pulumi.dynamic.ResourceProvider> = new Map(

@@ -8,7 +8,6 @@ import {
   existingVnetClashes,
   planCopies,
 } from "../provider/plan/lab";
-import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { getTableRowsOutput } from "./lookups";
 import { Provider } from "./provider";
 import { ProgramError } from "./programError";
@@ -22,6 +21,7 @@ import { assertCalendar, type CalendarTasks, declareCalendar, userDisableTask, v
 import type { LabCalendar } from "./labCalendarArgs";
 import type { LabAccess, LabUserArgs } from "./labAccessArgs";
 import { assertLabAccess, declareCopyGrants, declareCopyUser } from "./labGrants";
+import { VNET_TABLE } from "../provider/schemas/tables";
 
 /** A copy's network is up: on the platform a vnet passes traffic only while it runs. */
 const COPY_VNET_POWER: Partial<VnetArgs> = { powerState: "running" };

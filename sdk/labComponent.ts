@@ -5,9 +5,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { RESOURCES, RESOURCE_LIST, type ResourceToken } from "../provider/resources";
-import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import { type LabArgs, type LabClasses, type LabCopyOutputs, declareLab } from "./lab";
 import { seed, withSecretOutputs } from "./providerShim";
+import { VNET_TABLE } from "../provider/schemas/tables";
 
 export const LAB_COMPONENT = "vplatform:index:Lab";
 

@@ -11,11 +11,10 @@ import {
   labAccessProblems,
   type LabUserReach as PlannedReach,
 } from "../provider/plan/labGrants";
-import { VM_TABLE } from "../provider/resources/virtualMachine/schema";
-import { VNET_TABLE } from "../provider/resources/vnet/schema";
 import type { LabAccess, LabUserArgs, LabUserReach } from "./labAccessArgs";
 import type * as resources from "./resources.generated";
 import { ProgramError } from "./programError";
+import { VM_TABLE, VNET_TABLE } from "../provider/schemas/tables";
 
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 /** Compiles only while the program's access types and the planner's agree. */

@@ -1,10 +1,11 @@
 import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { MARKER_INPUT, stableMarker } from "../provider/reconcile/createMarker";
+import { stableMarker } from "../provider/reconcile/createMarker";
 import { shapeOf } from "../provider/schemas/common";
 import { secretInputs, secretProperties } from "../provider/schemas/secretFields";
 import type { OutputDecls } from "../provider/schemas/outputs";
+import { MARKER_INPUT } from "../provider/schemas/hiddenInputs";
 
 /**
  * The provider object Pulumi serializes into every resource's `__provider`

@@ -1,5 +1,4 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { POWER_BY_VMPOWER_INPUT } from "../provider/resources/virtualMachine/schema";
 import { hardwareName, powerName } from "./logicalNames";
 import {
   Device,
@@ -12,6 +11,7 @@ import {
   type VirtualMachineArgs,
   VmPower,
 } from "./resources.generated";
+import { POWER_BY_VMPOWER_INPUT } from "../provider/schemas/hiddenInputs";
 
 /**
  * The classes a VM and its hardware are declared with, by the registry's names: the SDK's own (the default), or the

@@ -1,8 +1,7 @@
 import type { ApiClient, ListQuery } from "./api-client";
 import { quoteLiteral } from "./query-string";
 import type { Row } from "./row";
-import { VM_TABLE } from "../resources/virtualMachine/schema";
-import { VNET_TABLE } from "../resources/vnet/schema";
+import { CLUSTER_TABLE, FILE_TABLE, VM_TABLE, VNET_TABLE } from "../schemas/tables";
 
 export { quoteLiteral } from "./query-string";
 
@@ -61,11 +60,11 @@ export const LOOKUPS = {
   vnet: byName(VNET_TABLE, "vnet"),
   /** Snapshots are VMs too; a name means the VM itself. */
   vm: byName(VM_TABLE, "VM", "is_snapshot eq false"),
-  cluster: byName("clusters", "cluster"),
+  cluster: byName(CLUSTER_TABLE, "cluster"),
   storageTier: { table: "storage_tiers", what: "storage tier", filterFor: storageTierFilter },
   resourceGroup: byName("resource_groups", "resource group"),
   vgpuDevice: byName("node_nvidia_vgpu_devices", "vGPU device"),
-  mediaFile: byName("files", "media file"),
+  mediaFile: byName(FILE_TABLE, "media file"),
 } satisfies Record<string, NamedLookup>;
 
 const finder =

@@ -1,5 +1,5 @@
 import { PREVIEW_UNKNOWN } from "../schemas/normalize";
-import { diffVirtualMachine } from "./diff";
+import { diffVirtualMachine } from "../resources/virtualMachine/diff";
 import { diffDevice } from "../resources/device/resource";
 import { diffDrive } from "../resources/drive/resource";
 import { diffNic } from "../resources/nic/resource";

@@ -4,7 +4,6 @@
  * (`onChange`), so the rules live beside the field they govern.
  */
 import { apiBodyOf, fieldMeta, normalizeFieldValue, type FieldMeta, type Shape } from "../schemas/common";
-import { virtualMachineShape } from "../resources/virtualMachine/schema";
 import { containsPreviewUnknown, jsonEqual, sameMachineType, toNumber } from "../schemas/normalize";
 
 type Values = Record<string, unknown>;
@@ -127,13 +126,3 @@ export function apiUpdateBody(shape: Shape, diff: ResourceDiff, news: Values): R
 
 /** "drive 'os'", or the bare noun for an unnamed object: what a diff's warnings are about. */
 export const named = (noun: string, values: Values) => (typeof values.name === "string" ? `${noun} '${values.name}'` : noun);
-
-export function diffVirtualMachine(olds: Values, news: Values): ResourceDiff {
-  const what = named("VM", news);
-  const d = diffFields(virtualMachineShape, olds, news, { what, namesUniqueOnPlatform: true });
-  if (d.replaces.length) {
-    const why = d.replaces.map((f) => describeChange(virtualMachineShape, f, olds, news)).join(", ");
-    d.warnings.unshift(`${what} is REPLACED (${why}): the old VM is deleted with its drives and their data`);
-  }
-  return d;
-}

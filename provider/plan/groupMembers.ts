@@ -2,10 +2,9 @@
  * A group's members as declared against its membership rows on the platform: which rows to add and which to
  * delete so the group holds exactly the declared users and nested groups. Pure; a list left out is not managed.
  */
-import { GROUP_TABLE } from "../resources/group/schema";
-import { USER_TABLE } from "../resources/user/schema";
 
 /** The group's member lists, and the table each one's members are rows of. */
+import { GROUP_TABLE, USER_TABLE } from "../schemas/tables";
 export const MEMBER_LISTS = { users: USER_TABLE, memberGroups: GROUP_TABLE } as const;
 type MemberList = keyof typeof MEMBER_LISTS;
 export type MemberTable = (typeof MEMBER_LISTS)[MemberList];

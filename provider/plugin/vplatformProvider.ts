@@ -6,7 +6,7 @@ import type { PlatformApi } from "../reconcile/platform";
 import { Session } from "../reconcile/session";
 import { platformApiFromConfig } from "../reconcile/platformClient";
 import type { CheckFailure } from "../resources/framework/checkInputs";
-import { MARKER_INPUT, stableMarker } from "../reconcile/createMarker";
+import { stableMarker } from "../reconcile/createMarker";
 import { PartialCreateError, type ResourceOperations } from "../resources/framework/defineProvider";
 import { LOOKUP_FUNCTIONS, type LookupFunction, checkLookupArgs, runLookup } from "../resources/lookupFunctions";
 import { runForResource } from "../client/engineLog";
@@ -16,6 +16,7 @@ import { resourceName, typeOfUrn } from "./resources";
 import { type PackageSchema, loadSchema } from "./schema";
 import { DYNAMIC_PROVIDER_KEY, dynamicProviderSource } from "./dynamicSdkState";
 import { withSdkSpellings } from "./sdkSpellings";
+import { MARKER_INPUT } from "../schemas/hiddenInputs";
 
 type Settings = Record<string, unknown>;
 type ComponentOptions = Parameters<NonNullable<provider.Provider["construct"]>>[3];

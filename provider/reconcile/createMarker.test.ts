@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { apiField } from "../schemas/common";
-import { MARKER_INPUT, stableMarker, withGenerationMarker } from "./createMarker";
+import { stableMarker, withGenerationMarker } from "./createMarker";
+import { MARKER_INPUT } from "../schemas/hiddenInputs";
 
 const shape = {
   name: apiField(z.string(), "name", "string", "Name"),

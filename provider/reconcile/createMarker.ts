@@ -2,10 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { type Row, str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
 import { fieldMeta, type Shape } from "../schemas/common";
-import { VM_TABLE } from "../resources/virtualMachine/schema";
-import { VNET_TABLE } from "../resources/vnet/schema";
-import { DRIVE_TABLE } from "../resources/drive/schema";
-import { NIC_TABLE } from "../resources/nic/schema";
+import { DRIVE_TABLE, NIC_TABLE, VM_TABLE, VNET_TABLE } from "../schemas/tables";
+import { MARKER_INPUT } from "../schemas/hiddenInputs";
 
 /**
  * A create marks the row it makes so that it can find it again without
@@ -20,7 +18,6 @@ import { NIC_TABLE } from "../resources/nic/schema";
  * same in every run: a later `up` finds a row an interrupted run made.
  * Without one (a direct call), a random marker still recovers within the run.
  */
-export const MARKER_INPUT = "__marker";
 
 /** The marker of a resource identity (stable across runs, different for every resource of a stack). */
 export const stableMarker = (identity: string): string => createHash("sha256").update(identity).digest("hex").slice(0, 16);

@@ -8,8 +8,7 @@ import type { OperationTimeouts } from "../schemas/timeouts";
 import { type MachineOwner, knownOwner, rememberOwner } from "./machineOwners";
 import { waitForRow } from "./statusPoller";
 import { type Clock, realClock } from "./waitFor";
-import { VM_TABLE } from "../resources/virtualMachine/schema";
-import { DRIVE_TABLE } from "../resources/drive/schema";
+import { DRIVE_TABLE, VM_TABLE } from "../schemas/tables";
 
 const OWNER_FIELDS = "$key,name,machine,allow_hotplug,machine#status#running as live_running,machine#status#status as live_status";
 

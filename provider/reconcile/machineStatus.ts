@@ -2,6 +2,7 @@ import type { Session } from "./session";
 import { type Row, str } from "./platform";
 import { waitForRow } from "./statusPoller";
 import type { Clock } from "./waitFor";
+import { MACHINE_STATUS_TABLE } from "../schemas/tables";
 
 /** Live runtime state of a machine, read from machine_status (never the powerstate column). */
 export interface MachineStatus {
@@ -35,7 +36,7 @@ function statusOfRow(machineKey: string, row: Row | undefined): MachineStatus {
 }
 
 export async function readMachineStatus(api: Session, machineKey: string): Promise<MachineStatus> {
-  return statusOfRow(machineKey, await api.get("machine_status", machineKey, STATUS_FIELDS));
+  return statusOfRow(machineKey, await api.get(MACHINE_STATUS_TABLE, machineKey, STATUS_FIELDS));
 }
 
 export interface MachineWait {

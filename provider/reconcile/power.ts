@@ -8,6 +8,7 @@ import { forgetOwner, forgetVm } from "./machineOwners";
 import { waitingForStart } from "./queuedStarts";
 import { type Clock, WaitTimeoutError, realClock } from "./waitFor";
 import { forTheWholeRun } from "../client/engineLog";
+import { VM_ACTION_TABLE } from "../schemas/tables";
 
 /** What the reconciler needs to know to act on a VM. */
 export interface VmRef {
@@ -33,7 +34,7 @@ export function vmAction(api: Session, vm: VmRef, action: string, params?: Row):
   // (the spec does not say whether a restore keeps the VM's machine).
   if (action === "restore") forgetVm(api, vm);
   else forgetOwner(api, vm.machineKey);
-  return api.action("vm_actions", params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
+  return api.action(VM_ACTION_TABLE, params === undefined ? { vm: vm.vmKey, action } : { vm: vm.vmKey, action, params });
 }
 
 /** The power actions every powered thing knows (a vnet names its kill `killpower`; its subject maps the name). */

@@ -1,8 +1,8 @@
 import type { PlatformApi } from "./platform";
 import { describeStep, planReset, planWaves, poweredOn, type ResetOutcome, type ResetTarget, resetVms } from "./reset";
-import { VM_TABLE } from "../resources/virtualMachine/schema";
 import { Session } from "./session";
 import { timerClock } from "./testClock";
+import { VM_TABLE } from "../schemas/tables";
 
 const target = (powerState?: "running" | "stopped"): ResetTarget => ({
   vm: { vmKey: "1", machineKey: "2", name: "course-01-web" },

@@ -1,8 +1,5 @@
 import type { Session } from "./session";
 import { type HardwareResetStep, type MachineNicsAndDevices, planHardwareReset } from "../plan/hardwareReset";
-import { DEVICE_TABLE } from "../resources/device/schema";
-import { NIC_TABLE } from "../resources/nic/schema";
-import { VM_TABLE } from "../resources/virtualMachine/schema";
 import { toBoolean } from "../schemas/normalize";
 import { isRunning, isStopped, lookAtMachineStatus, type MachineStatus } from "./machineStatus";
 import { errorStatus, errorText, rowsWhere, str } from "./platform";
@@ -10,6 +7,7 @@ import { type PowerTimeouts, powerOn, sendKill, untilStoppedAfterKill, type VmRe
 import { Rendezvous } from "./rendezvous";
 import { restoreSnapshot } from "./restore";
 import { type Clock, realClock } from "./waitFor";
+import { DEVICE_TABLE, NIC_TABLE, VM_TABLE } from "../schemas/tables";
 
 /**
  * Resetting VMs to a snapshot (a lab between two sessions): each VM is

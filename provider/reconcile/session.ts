@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { KeyedMutex } from "./keyedMutex";
 import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
 import { ReadCopies } from "./readCopy";
-import { API_KEY_TABLE } from "../resources/apiKey/schema";
+import { API_KEY_TABLE } from "../schemas/tables";
 
 /** Any answer tells the time, an error's too: the smallest read of a table every key may list (its own keys). */
 const CLOCK_PROBE = { table: API_KEY_TABLE, query: { fields: "$key", limit: 1 } } as const;

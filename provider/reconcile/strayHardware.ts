@@ -3,14 +3,13 @@
  * the look-ups join those of the other VMs of the run (a class's refresh reads them in a handful of GETs).
  */
 import { type HardwareKind, type MachineHardware, describeStrays } from "../plan/strayHardware";
-import { DRIVE_TABLE } from "../resources/drive/schema";
-import { NIC_TABLE } from "../resources/nic/schema";
 import type { PowerCyclePolicy } from "../schemas/hardware";
 import type { OperationTimeouts } from "../schemas/timeouts";
 import { hasAnyTag } from "./createMarker";
 import { changeHardware, findMachineOwner } from "./hardware";
 import { rowsWhere, str } from "./platform";
 import type { Session } from "./session";
+import { DRIVE_TABLE, NIC_TABLE } from "../schemas/tables";
 
 const TABLE_OF: Record<HardwareKind, string> = { drive: DRIVE_TABLE, nic: NIC_TABLE };
 

@@ -18,7 +18,7 @@ import {
 import { fieldMeta, type Shape } from "../schemas/common";
 import { virtualMachineShape } from "./virtualMachine/schema";
 import { vnetShape } from "./vnet/schema";
-import { USER_TABLE } from "./user/schema";
+import { USER_TABLE } from "../schemas/tables";
 
 /**
  * A look-up (`getVnet`, `getVolumeFiles`, ...): the one declaration of the SDK's function (its argument and

@@ -2,26 +2,35 @@
 // form the platform answers with reads back as declared (no perpetual diff), the change
 // effects and secrets, and the rules each schema runs.
 import type { z } from "zod";
-import {
-  apiKeyExpiryProblems,
-  apiKeyInputsSchema,
-  fromApiKeyApiRow,
-  toApiKeyApiBody,
-  API_KEY_READ_FIELDS,
-} from "../resources/apiKey/schema";
+import { apiKeyExpiryProblems, apiKeyInputsSchema } from "../resources/apiKey/schema";
 import { fieldMeta, type Shape } from "./common";
-import {
-  eventTriggerShape,
-  fromEventTriggerApiRow,
-  toEventTriggerApiBody,
-  eventTriggerInputsSchema,
-} from "../resources/eventTrigger/schema";
-import { fromScheduleApiRow, scheduleInputsSchema, scheduleShape, toScheduleApiBody } from "../resources/schedule/schema";
-import { fromTaskApiRow, taskInputsSchema, toTaskApiBody } from "../resources/task/schema";
-import { fromUserApiRow, toUserApiBody, userInputsSchema, userShape, USER_READ_FIELDS } from "../resources/user/schema";
+import { eventTriggerShape, eventTriggerInputsSchema } from "../resources/eventTrigger/schema";
+import { scheduleInputsSchema, scheduleShape } from "../resources/schedule/schema";
+import { taskInputsSchema } from "../resources/task/schema";
+import { userInputsSchema, userShape } from "../resources/user/schema";
 import { apiKeyShape } from "../resources/apiKey/schema";
-import { fromWebhookApiRow, toWebhookApiBody, webhookInputsSchema, webhookShape, WEBHOOK_READ_FIELDS } from "../resources/webhook/schema";
+import { webhookInputsSchema, webhookShape } from "../resources/webhook/schema";
 import { taskShape } from "../resources/task/schema";
+import { webhook } from "../resources/webhook/resource";
+import { task } from "../resources/task/resource";
+import { user } from "../resources/user/resource";
+import { eventTrigger } from "../resources/eventTrigger/resource";
+import { schedule } from "../resources/schedule/resource";
+import { apiKey } from "../resources/apiKey/resource";
+import { rowsOf } from "../resources/framework/defineResource";
+import type { WebhookInputs } from "../resources/webhook/schema";
+import type { TaskInputs } from "../resources/task/schema";
+import type { UserInputs } from "../resources/user/schema";
+import type { EventTriggerInputs } from "../resources/eventTrigger/schema";
+import type { ScheduleInputs } from "../resources/schedule/schema";
+import type { ApiKeyInputs } from "../resources/apiKey/schema";
+
+const webhookRows = rowsOf<WebhookInputs>(webhook);
+const taskRows = rowsOf<TaskInputs>(task);
+const userRows = rowsOf<UserInputs>(user);
+const eventTriggerRows = rowsOf<EventTriggerInputs>(eventTrigger);
+const scheduleRows = rowsOf<ScheduleInputs>(schedule);
+const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
 
 function problems(schema: z.ZodType, input: unknown): string[] {
   const r = schema.safeParse(input);
@@ -38,7 +47,7 @@ describe("User: sent as the users table's fields; the password is secret and wri
     role: "vmoperator",
   });
   test("the body carries every field, the password included", () => {
-    expect(toUserApiBody(user)).toEqual({
+    expect(userRows.toApiBody(user)).toEqual({
       name: "ci-bot",
       displayname: "CI",
       email: "ci@example.org",
@@ -48,9 +57,9 @@ describe("User: sent as the users table's fields; the password is secret and wri
     });
   });
   test("the password is never asked for, and a row without it reads back as declared without it", () => {
-    expect(USER_READ_FIELDS.split(",")).not.toContain("password");
+    expect(userRows.readFields.split(",")).not.toContain("password");
     const row = { $key: 5, name: "ci-bot", displayname: "CI", email: "ci@example.org", enabled: "true", role: "vmoperator" };
-    expect(fromUserApiRow(row, user)).toEqual({
+    expect(userRows.fromApiRow(row, user)).toEqual({
       name: "ci-bot",
       displayName: "CI",
       email: "ci@example.org",
@@ -72,7 +81,7 @@ describe("ApiKey: expiry, IP lists and rotation", () => {
     ipAllowList: [{ address: "10.0.0.0/24" }, { address: "192.0.2.9", enabled: false }, { address: "2001:db8::/32" }],
   });
   test("the body: the date as Unix seconds with its type, only enabled entries as comma text", () => {
-    expect(toApiKeyApiBody(key)).toEqual({
+    expect(apiKeyRows.toApiBody(key)).toEqual({
       user: "7",
       name: "pipeline",
       description: "",
@@ -81,7 +90,7 @@ describe("ApiKey: expiry, IP lists and rotation", () => {
       ip_allow_list: "10.0.0.0/24,2001:db8::/32",
       ip_deny_list: "",
     });
-    expect(toApiKeyApiBody(parse(apiKeyInputsSchema, { name: "k" }))).toMatchObject({ expires: 0, expires_type: "never" });
+    expect(apiKeyRows.toApiBody(parse(apiKeyInputsSchema, { name: "k" }))).toMatchObject({ expires: 0, expires_type: "never" });
   });
   test("the row reads back as declared: the disabled entry from the declaration, in its place", () => {
     const row = {
@@ -94,19 +103,19 @@ describe("ApiKey: expiry, IP lists and rotation", () => {
       ip_allow_list: "10.0.0.0/24,2001:db8::/32",
       ip_deny_list: "",
     };
-    expect(fromApiKeyApiRow(row, key)).toEqual({ ...key, ipAllowList: key.ipAllowList, rotation: undefined });
-    expect(fromApiKeyApiRow(row, key).ipAllowList).toEqual(key.ipAllowList);
+    expect(apiKeyRows.fromApiRow(row, key)).toEqual({ ...key, ipAllowList: key.ipAllowList, rotation: undefined });
+    expect(apiKeyRows.fromApiRow(row, key).ipAllowList).toEqual(key.ipAllowList);
   });
   test("a list changed on the platform reads as the platform's entries (plus the disabled ones)", () => {
     const row = { ip_allow_list: "10.9.9.9", ip_deny_list: "", expires: 0, expires_type: "never" };
-    expect(fromApiKeyApiRow(row, key).ipAllowList).toEqual([
+    expect(apiKeyRows.fromApiRow(row, key).ipAllowList).toEqual([
       { address: "10.9.9.9", enabled: true },
       { address: "192.0.2.9", enabled: false },
     ]);
-    expect(fromApiKeyApiRow(row, key).expires).toBe("never");
+    expect(apiKeyRows.fromApiRow(row, key).expires).toBe("never");
   });
   test("the read asks for the columns of every field, the secret never (the platform answers it once)", () => {
-    expect(API_KEY_READ_FIELDS.split(",").sort()).toEqual([
+    expect(apiKeyRows.readFields.split(",").sort()).toEqual([
       "$key",
       "description",
       "expires",
@@ -150,7 +159,7 @@ describe("Webhook: authorization by type (secret, write-only), ordered headers, 
   const hook = (extra: Record<string, unknown> = {}) =>
     parse(webhookInputsSchema, { name: "alerts", url: "https://127.0.0.1:9/hook", ...extra });
   test("defaults: no authorization, the platform's Content-Type header, timeout 5, retries 3", () => {
-    expect(toWebhookApiBody(hook())).toEqual({
+    expect(webhookRows.toApiBody(hook())).toEqual({
       name: "alerts",
       description: "",
       url: "https://127.0.0.1:9/hook",
@@ -167,7 +176,7 @@ describe("Webhook: authorization by type (secret, write-only), ordered headers, 
     [{ type: "apiKey", key: "raw-key" }, "apikey", "raw-key"],
     [{ type: "basic", username: "u", password: "p:w" }, "basic", "u:p:w"],
   ])("%j is sent as type %s with its value", (authorization, type, value) => {
-    expect(toWebhookApiBody(hook({ authorization }))).toMatchObject({ authorization_type: type, authorization_value: value });
+    expect(webhookRows.toApiBody(hook({ authorization }))).toMatchObject({ authorization_type: type, authorization_value: value });
   });
   test("read back, the declared authorization stands while the type matches; another type shows as that type", () => {
     const declared = hook({
@@ -187,9 +196,9 @@ describe("Webhook: authorization by type (secret, write-only), ordered headers, 
       authorization_type: "bearer",
       headers: "X-B: 2\nX-A: 1",
     };
-    expect(fromWebhookApiRow(row, declared)).toEqual({ ...declared, adopt: undefined });
-    expect(fromWebhookApiRow({ ...row, authorization_type: "none" }, declared).authorization).toEqual({ type: "none" });
-    expect(WEBHOOK_READ_FIELDS.split(",")).not.toContain("authorization_value");
+    expect(webhookRows.fromApiRow(row, declared)).toEqual({ ...declared, adopt: undefined });
+    expect(webhookRows.fromApiRow({ ...row, authorization_type: "none" }, declared).authorization).toEqual({ type: "none" });
+    expect(webhookRows.readFields.split(",")).not.toContain("authorization_value");
     expect(fieldMeta(webhookShape.authorization)?.secret).toBe(true);
   });
   test("the bad inputs are refused at their fields", () => {
@@ -222,7 +231,7 @@ describe("Webhook: authorization by type (secret, write-only), ordered headers, 
 describe("Task: the webhook as its owner, the message inside settings_args", () => {
   const task = parse(taskInputsSchema, { name: "vm-stopped", webhook: 4, message: '{"vm": "${NAME}", "at": ${TIMESTAMP}}' });
   test("the body and its read-back", () => {
-    const body = toTaskApiBody(task);
+    const body = taskRows.toApiBody(task);
     expect(body).toEqual({
       name: "vm-stopped",
       description: "",
@@ -232,7 +241,7 @@ describe("Task: the webhook as its owner, the message inside settings_args", () 
       settings_args: { message: task.message },
     });
     const row = { ...body, table: "webhook_urls", settings_args: { message: task.message } };
-    expect(fromTaskApiRow(row, task)).toEqual({ ...task, adopt: undefined });
+    expect(taskRows.fromApiRow(row, task)).toEqual({ ...task, adopt: undefined });
   });
   test("the default message is the spec's", () =>
     expect(parse(taskInputsSchema, { name: "t", webhook: "1" }).message).toBe('{"message": "Webhook"}'));
@@ -248,28 +257,28 @@ describe("Task: the webhook as its owner, the message inside settings_args", () 
 describe("EventTrigger: the object as <type>/<key> in owner", () => {
   test("an object, a tag, or neither (null clears the other)", () => {
     const on = (extra: Record<string, unknown>) =>
-      toEventTriggerApiBody(parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", ...extra }));
+      eventTriggerRows.toApiBody(parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", ...extra }));
     expect(on({ object: 12 })).toEqual({ task: "2", table: "vms", event: "poweroff", owner: "vms/12", tag: null });
     expect(on({ tag: 3 })).toEqual({ task: "2", table: "vms", event: "poweroff", owner: null, tag: "3" });
     expect(on({})).toEqual({ task: "2", table: "vms", event: "poweroff", owner: null, tag: null });
   });
   test("an update sends the narrowing whole when the object or the tag changed, and nothing of it otherwise", () => {
     const whole = parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", tag: 3 });
-    expect(toEventTriggerApiBody({ object: undefined, tag: undefined }, "update", { ...whole, tag: undefined })).toEqual({
+    expect(eventTriggerRows.toApiBody({ object: undefined, tag: undefined }, "update", { ...whole, tag: undefined })).toEqual({
       owner: null,
       tag: null,
     });
-    expect(toEventTriggerApiBody({ object: "12" }, "update", { ...whole, object: "12", tag: undefined })).toEqual({
+    expect(eventTriggerRows.toApiBody({ object: "12" }, "update", { ...whole, object: "12", tag: undefined })).toEqual({
       owner: "vms/12",
       tag: null,
     });
-    expect(toEventTriggerApiBody({ event: "poweron" }, "update", { ...whole, event: "poweron" })).toEqual({ event: "poweron" });
+    expect(eventTriggerRows.toApiBody({ event: "poweron" }, "update", { ...whole, event: "poweron" })).toEqual({ event: "poweron" });
   });
   test("the row reads back as declared", () => {
     const declared = parse(eventTriggerInputsSchema, { task: 2, type: "vms", event: "poweroff", object: 12 });
-    expect(fromEventTriggerApiRow({ $key: 1, task: 2, table: "vms", event: "poweroff", owner: "vms/12", tag: null }, declared)).toEqual(
-      declared,
-    );
+    expect(
+      eventTriggerRows.fromApiRow({ $key: 1, task: 2, table: "vms", event: "poweroff", owner: "vms/12", tag: null }, declared),
+    ).toEqual(declared);
   });
   test("task and type replace the trigger; event, object and tag change in place", () => {
     expect(
@@ -290,7 +299,7 @@ describe("Schedule: dates as Unix seconds, times of day as seconds, weekdays as 
     days: ["monday", "friday"],
     tasks: ["4"],
   });
-  const body = toScheduleApiBody(schedule);
+  const body = scheduleRows.toApiBody(schedule);
   test("the body", () => {
     expect(body).toEqual({
       name: "nightly",
@@ -314,7 +323,7 @@ describe("Schedule: dates as Unix seconds, times of day as seconds, weekdays as 
     });
   });
   test("the row reads back as declared (the tasks are links, read apart)", () => {
-    expect(fromScheduleApiRow({ $key: 1, ...body }, schedule)).toEqual({ ...schedule, tasks: undefined, adopt: undefined });
+    expect(scheduleRows.fromApiRow({ $key: 1, ...body }, schedule)).toEqual({ ...schedule, tasks: undefined, adopt: undefined });
   });
   test("an end before the start is refused at end; so is a window that closes before it opens", () => {
     expect(

@@ -230,7 +230,7 @@ export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, dec
 }
 
 /** A resource's API mapping, generated from its shape: read fields, body builder, row reader. */
-export function mappingOf<I>(shape: Shape) {
+export function plainMappingOf<I>(shape: Shape) {
   return {
     readFields: apiFieldsOf(shape),
     toApiBody: (inputs: Partial<I>, mode: "create" | "update" = "create") => apiBodyOf(shape, inputs as Record<string, unknown>, mode),

@@ -3,11 +3,11 @@
  * sent as `Name: Value` lines, an IP list as comma text, a date as Unix
  * seconds, an authorization as a type and a value, a task's webhook inside
  * `owner`. The conversion rides on the field's metadata (`codec`), so the
- * shape stays the one declaration; `codecMappingOf` is `mappingOf` for shapes
- * that hold such fields.
+ * shape stays the one declaration, and `mappingOf` converts every field of a shape,
+ * with a codec or plain.
  */
 import type { z } from "zod";
-import { fieldMeta, mappingOf, type Shape } from "./common";
+import { fieldMeta, plainMappingOf, type Shape } from "./common";
 
 export type Row = Record<string, unknown>;
 
@@ -28,16 +28,16 @@ export interface FieldCodec<T = any> {
 /** Attach to a field with `apiField(schema, column, "json", description, { codec })`. */
 export const codecOf = (schema: z.ZodType): FieldCodec | undefined => fieldMeta(schema)?.codec as FieldCodec | undefined;
 
-/** `mappingOf` where fields with a codec convert through it and the others as their kind says. */
-export function codecMappingOf<I>(shape: Shape) {
+/** The one mapping of a shape to rows: fields with a codec convert through it and the others as their kind says. */
+export function mappingOf<I>(shape: Shape) {
   const codecs = Object.entries(shape).flatMap(([name, schema]) => {
     const codec = codecOf(schema);
     return codec ? [[name, codec] as const] : [];
   });
   const plainShape = Object.fromEntries(Object.entries(shape).filter(([name]) => !codecs.some(([n]) => n === name)));
-  const plain = mappingOf<I>(plainShape);
+  const plain = plainMappingOf<I>(plainShape);
   // A write-only field (a password) is sent, never asked for: the platform does not answer it.
-  const readable = mappingOf<I>(
+  const readable = plainMappingOf<I>(
     Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => fieldMeta(schema)?.writeOnly !== true)),
   );
   return {

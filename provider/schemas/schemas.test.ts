@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { DEFAULT_TIMEOUTS, fieldMeta, timeoutsSchema } from "./common";
-import { deviceInputsSchema, toDeviceApiBody } from "../resources/device/schema";
-import { driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "../resources/drive/schema";
+import { deviceInputsSchema, deviceShape, type DeviceInputs } from "../resources/device/schema";
+import { driveInputsSchema, driveShape, type DriveInputs } from "../resources/drive/schema";
 import { RESOURCE_LIST } from "../resources";
-import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "../resources/nic/schema";
+import { nicInputsSchema, nicShape, type NicInputs } from "../resources/nic/schema";
 import {
   fromVirtualMachineApiRow,
   toCloneParams,
@@ -11,7 +11,13 @@ import {
   virtualMachineInputsSchema,
 } from "../resources/virtualMachine/schema";
 import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../resources/vmSnapshot/schema";
-import { fromVnetApiRow, vnetInputsSchema } from "../resources/vnet/schema";
+import { vnetInputsSchema, vnetShape, type VnetInputs } from "../resources/vnet/schema";
+import { mappingOf } from "./fieldCodec";
+
+const { toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);
+const { toApiBody: toNicApiBody, fromApiRow: fromNicApiRow } = mappingOf<NicInputs>(nicShape);
+const { toApiBody: toDeviceApiBody } = mappingOf<DeviceInputs>(deviceShape);
+const { fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
 
 /** "path: message" per issue, as check() reports them: every message names its field. */
 function problems(schema: z.ZodType, input: unknown): string[] {

@@ -7,9 +7,10 @@
  * list: a new resource with a replacing input fails the completeness test until it has its case.
  */
 import { RESOURCE_LIST, type ResourceToken } from "../../provider/resources";
-import { MARKER_INPUT, stableMarker } from "../../provider/reconcile/createMarker";
+import { stableMarker } from "../../provider/reconcile/createMarker";
 import { fieldMeta } from "../../provider/schemas/common";
 import { type Lab, checkedCreate, providers, startLab } from "./harness";
+import { MARKER_INPUT } from "../../provider/schemas/hiddenInputs";
 
 const GPU = "0f3e6a52-6d1b-4b8e-9a51-a100a100a001";
 let lab: Lab;

@@ -6,8 +6,7 @@
 import type { EventCatalog } from "../../schemas/automationRules";
 import { str, type PlatformApi } from "../platform";
 import { perSession, type Session } from "../session";
-
-export const EVENT_CATALOG_TABLE = "task_event_types";
+import { EVENT_CATALOG_TABLE } from "../../schemas/tables";
 
 export async function readEventCatalog(api: PlatformApi): Promise<EventCatalog> {
   const rows = await api.list(EVENT_CATALOG_TABLE, { fields: "$key,events,generic", limit: 0 });

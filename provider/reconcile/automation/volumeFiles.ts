@@ -12,6 +12,7 @@ import type { Session } from "../session";
 import { waitForRow } from "../statusPoller";
 import type { Clock } from "../waitFor";
 import { rowByName } from "./rows";
+import { FILE_TABLE } from "../../schemas/tables";
 
 const JOBS = "volume_browser";
 /** The spec: up to 30 polls; the poller reads at most every 1/30 of the timeout, so 30 s allows them. */
@@ -131,7 +132,7 @@ export async function findMediaFile(
   if (problems.length > 0) return { problems };
   const entry = entries!.find((e) => e.name === name)!;
   const filter = `volume eq ${quoteLiteral(volume.key)} and volume_path eq ${quoteLiteral(entry.path)}`;
-  const [media] = await api.list("files", { filter, fields: "$key", limit: 1 });
+  const [media] = await api.list(FILE_TABLE, { filter, fields: "$key", limit: 1 });
   if (!media) return { problems: notMediaProblems(path, volumeName) };
   return { file: { ...entry, volume: volume.key, id: str(media.$key) } };
 }

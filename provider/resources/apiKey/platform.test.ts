@@ -3,6 +3,11 @@
 import type { PlatformApi, Row } from "../../reconcile/platform";
 import { apiKeyInputsSchema } from "./schema";
 import { createApiKey, hasExpired, readApiKey } from "./platform";
+import { apiKey } from "./resource";
+import { rowsOf } from "../framework/defineResource";
+import type { ApiKeyInputs } from "./schema";
+
+const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
 
 function fakePlatform(answer: { response?: Row }, row?: Row) {
   const calls: string[] = [];
@@ -22,14 +27,18 @@ const opts = { marker: "m-0001", budgetMs: 1000 };
 
 describe("the secret answered at creation is handed back, or the key is deleted again", () => {
   test("token (or private_key) is the secret", async () => {
-    expect((await createApiKey(fakePlatform({ response: { token: "vpk_a" } }).api, inputs, opts)).secret.reveal()).toBe("vpk_a");
-    expect((await createApiKey(fakePlatform({ response: { private_key: "vpk_b" } }).api, inputs, opts)).secret.reveal()).toBe("vpk_b");
+    expect((await createApiKey(fakePlatform({ response: { token: "vpk_a" } }).api, apiKeyRows, inputs, opts)).secret.reveal()).toBe(
+      "vpk_a",
+    );
+    expect((await createApiKey(fakePlatform({ response: { private_key: "vpk_b" } }).api, apiKeyRows, inputs, opts)).secret.reveal()).toBe(
+      "vpk_b",
+    );
   });
   test.each([{}, { response: {} }, { response: { token: "" } }])(
     "answered %j: deleted again, and the create fails saying so",
     async (answer) => {
       const { api, calls } = fakePlatform(answer);
-      await expect(createApiKey(api, inputs, opts)).rejects.toThrow(
+      await expect(createApiKey(api, apiKeyRows, inputs, opts)).rejects.toThrow(
         "vplatform: the platform created the API key 'ci' but answered no secret; the key was deleted again: run the update again",
       );
       expect(calls).toEqual(["LIST user_api_keys", "POST user_api_keys", "DELETE user_api_keys/9"]);
@@ -40,12 +49,12 @@ describe("the secret answered at creation is handed back, or the key is deleted 
 describe("a key an interrupted attempt made is looked for before the first send only where one can exist", () => {
   test("a key of a user made in this session is sent at once: no earlier attempt can have made one for that user", async () => {
     const { api, calls } = fakePlatform({ response: { token: "vpk_a" } });
-    await createApiKey(api, inputs, { ...opts, newUser: true });
+    await createApiKey(api, apiKeyRows, inputs, { ...opts, newUser: true });
     expect(calls).toEqual(["POST user_api_keys"]);
   });
   test("any other key (an existing user's, the provider's own) is looked for by its marker first", async () => {
     const { api, calls } = fakePlatform({ response: { token: "vpk_a" } });
-    await createApiKey(api, inputs, opts);
+    await createApiKey(api, apiKeyRows, inputs, opts);
     expect(calls).toEqual(["LIST user_api_keys", "POST user_api_keys"]);
   });
 });
@@ -62,8 +71,8 @@ describe("an expired key reads as gone", () => {
   });
   test("readApiKey answers undefined for an expired row, the state for a live one", async () => {
     const row = { $key: 9, name: "ci", expires: 100, expires_type: "date", created: 50, lastlogin_stamp: 0, lastlogin_ip: "" };
-    expect(await readApiKey(fakePlatform({}, row).api, "9", () => at(100))).toBeUndefined();
-    expect(await readApiKey(fakePlatform({}, row).api, "9", () => at(99))).toMatchObject({
+    expect(await readApiKey(fakePlatform({}, row).api, apiKeyRows, "9", () => at(100))).toBeUndefined();
+    expect(await readApiKey(fakePlatform({}, row).api, apiKeyRows, "9", () => at(99))).toMatchObject({
       created: 50,
       lastLoginStamp: 0,
       lastLoginIp: "",
@@ -73,7 +82,7 @@ describe("an expired key reads as gone", () => {
     const row = { $key: 9, name: "ci", expires: 100, expires_type: "date", created: 50 };
     const { api, calls } = fakePlatform({}, row);
     const asked: string[][] = [];
-    await readApiKey(api, "9", () => (asked.push([...calls]), at(99)));
+    await readApiKey(api, apiKeyRows, "9", () => (asked.push([...calls]), at(99)));
     expect(asked).toEqual([["GET user_api_keys/9"]]);
   });
 });

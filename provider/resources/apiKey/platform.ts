@@ -5,21 +5,19 @@
  * expired key is gone as far as a program is concerned: it authenticates no
  * more, and the platform deletes it when it is next used.
  */
-import { API_KEY_OUTPUT_COLUMNS, API_KEY_READ_FIELDS, API_KEY_TABLE, fromApiKeyApiRow, toApiKeyApiBody, type ApiKeyInputs } from "./schema";
+import { API_KEY_OUTPUT_COLUMNS, type ApiKeyInputs } from "./schema";
 import type { PlatformApi, Row } from "../../reconcile/platform";
 import { createRow, deleteRow, readRow, type CreateOptions, type RowMapping } from "../../reconcile/automation/rows";
 import { SecretText } from "../../reconcile/automation/secretText";
 
+/** The key's row (the declaration derives it: apiKey/resource.ts). */
+export type ApiKeyRows = RowMapping<ApiKeyInputs>;
+
 /** The key's read-only columns (created, last login) are read with its inputs: the outputs come from the same GET. */
-export const apiKeyRows: RowMapping<ApiKeyInputs> = {
-  table: API_KEY_TABLE,
-  what: "API key",
-  readFields: [API_KEY_READ_FIELDS, ...Object.values(API_KEY_OUTPUT_COLUMNS)].join(","),
-  toApiBody: toApiKeyApiBody,
-  fromApiRow: fromApiKeyApiRow,
-  identity: "marker",
-  namesUniqueOnPlatform: false,
-};
+const withOutputColumns = (rows: ApiKeyRows): ApiKeyRows => ({
+  ...rows,
+  readFields: [rows.readFields, ...Object.values(API_KEY_OUTPUT_COLUMNS)].join(","),
+});
 
 export interface ApiKeyState {
   inputs: Partial<ApiKeyInputs>;
@@ -42,6 +40,7 @@ export interface ApiKeyCreateOptions extends Omit<CreateOptions, "lookFirst"> {
  */
 export async function createApiKey(
   api: PlatformApi,
+  apiKeyRows: ApiKeyRows,
   inputs: ApiKeyInputs,
   { newUser, ...opts }: ApiKeyCreateOptions,
 ): Promise<{ key: string; secret: SecretText }> {
@@ -65,11 +64,12 @@ export async function createApiKey(
  */
 export async function readApiKey(
   api: PlatformApi,
+  apiKeyRows: ApiKeyRows,
   key: string,
   now: () => number,
   declared?: Partial<ApiKeyInputs>,
 ): Promise<ApiKeyState | undefined> {
-  const found = await readRow(api, apiKeyRows, key, declared);
+  const found = await readRow(api, withOutputColumns(apiKeyRows), key, declared);
   if (!found || hasExpired(found.row, now())) return undefined;
   return {
     inputs: found.inputs,

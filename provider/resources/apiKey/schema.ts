@@ -7,12 +7,10 @@
 import { z } from "zod";
 import { apiField, keySchema, providerField, timeoutsSchema, whenValid } from "../../schemas/common";
 import { expiryProblems, type IpEntry, ipListProblems, neverExpires, raise, type Problem } from "../../schemas/automationRules";
-import { codecMappingOf, dateCodec, ipListCodec } from "../../schemas/fieldCodec";
+import { dateCodec, ipListCodec } from "../../schemas/fieldCodec";
 import { output } from "../../schemas/outputs";
-import { USER_TABLE } from "../user/schema";
 import type { OnceOutput } from "../../schemas/unreadable";
-
-export const API_KEY_TABLE = "user_api_keys";
+import { USER_TABLE } from "../../schemas/tables";
 
 const ipEntrySchema = z.strictObject({
   address: z.string().meta({ description: "An IP address or CIDR block, IPv4 or IPv6 (10.0.0.5, 10.0.0.0/24, 2001:db8::/32)" }),
@@ -96,9 +94,3 @@ export const apiKeyOutputs = {
 
 /** The columns of the read-only outputs, beside the inputs' columns. */
 export const API_KEY_OUTPUT_COLUMNS = { created: "created", lastLoginStamp: "lastlogin_stamp", lastLoginIp: "lastlogin_ip" } as const;
-
-export const {
-  readFields: API_KEY_READ_FIELDS,
-  toApiBody: toApiKeyApiBody,
-  fromApiRow: fromApiKeyApiRow,
-} = codecMappingOf<ApiKeyInputs>(apiKeyShape);

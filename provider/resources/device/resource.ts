@@ -1,18 +1,10 @@
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import type { OutputValues } from "../../schemas/outputs";
-import {
-  DEVICE_READ_FIELDS,
-  type DeviceInputs,
-  deviceOutputs,
-  deviceInputsSchema,
-  deviceShape,
-  fromDeviceApiRow,
-  toDeviceApiBody,
-} from "./schema";
+import { type DeviceInputs, deviceOutputs, deviceInputsSchema, deviceShape } from "./schema";
 import { type Row, str } from "../../reconcile/platform";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { DEVICE_TABLE } from "./schema";
+import { DEVICE_TABLE } from "../../schemas/tables";
 
 type Inputs = DeviceInputs & HardwareInputs;
 type Outputs = Inputs & OutputValues<typeof deviceOutputs>;
@@ -33,10 +25,8 @@ export const device = defineResource<Inputs, Outputs>({
     schema: deviceInputsSchema,
     shape: deviceShape,
     diff: diffDevice,
-    toApiBody: (i, mode) => toDeviceApiBody(i, mode),
     hotpluggable: false,
-    fromApiRow: (row, declared) => fromDeviceApiRow(row, declared) as Partial<Inputs>,
-    readFields: `${DEVICE_READ_FIELDS},uuid`,
+    extraReadFields: "uuid",
     // POST answers { response: { uuid } }; a read row carries uuid itself.
     computed: (created) => ({ uuid: str((created.response as { uuid?: unknown } | undefined)?.uuid ?? created.uuid) }),
   }),

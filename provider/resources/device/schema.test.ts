@@ -1,6 +1,9 @@
 // Device: defaults and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
-import { deviceInputsSchema, fromDeviceApiRow, toDeviceApiBody } from "./schema";
+import { deviceInputsSchema, deviceShape, type DeviceInputs } from "./schema";
+import { mappingOf } from "../../schemas/fieldCodec";
+
+const { toApiBody: toDeviceApiBody, fromApiRow: fromDeviceApiRow } = mappingOf<DeviceInputs>(deviceShape);
 
 const GROUP = "9a8b7c6d-5e4f-4321-8fed-cba987654321";
 

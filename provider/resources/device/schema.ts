@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { adoptSchema, apiField, mappingOf, timeoutsSchema } from "../../schemas/common";
+import { adoptSchema, apiField, timeoutsSchema } from "../../schemas/common";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { output } from "../../schemas/outputs";
 
 /** The platform table its rows live in. */
-export const DEVICE_TABLE = "machine_devices";
 
 export const deviceShape = {
   ...machineOwnerShape("device"),
@@ -50,8 +49,3 @@ export const deviceShape = {
 export const deviceInputsSchema = z.strictObject(deviceShape);
 export type DeviceInputs = z.output<typeof deviceInputsSchema>;
 export const deviceOutputs = { uuid: output("string", "UUID of the attached device") };
-export const {
-  readFields: DEVICE_READ_FIELDS,
-  toApiBody: toDeviceApiBody,
-  fromApiRow: fromDeviceApiRow,
-} = mappingOf<DeviceInputs>(deviceShape);

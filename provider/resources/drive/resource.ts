@@ -1,12 +1,12 @@
 import type { Row } from "../../reconcile/platform";
 import { describeChange, diffFields, formatValue, named, type ResourceDiff } from "../../plan/diff";
-import { DRIVE_READ_FIELDS, type DriveInputs, driveInputsSchema, driveShape, fromDriveApiRow, toDriveApiBody } from "./schema";
+import { type DriveInputs, driveInputsSchema, driveShape } from "./schema";
 import { unplugAndDeleteDrive } from "../../reconcile/hardware";
 import { toNumber } from "../../schemas/normalize";
 import { bytesText } from "../../schemas/sizes";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { DRIVE_TABLE } from "./schema";
+import { DRIVE_TABLE } from "../../schemas/tables";
 
 type Inputs = DriveInputs & HardwareInputs;
 
@@ -44,9 +44,6 @@ export const drive = defineResource<Inputs, Inputs>({
     schema: driveInputsSchema,
     shape: driveShape,
     diff: diffDrive,
-    toApiBody: (i, mode) => toDriveApiBody(i, mode),
-    fromApiRow: (row, declared) => fromDriveApiRow(row, declared) as Partial<Inputs>,
-    readFields: DRIVE_READ_FIELDS,
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
     removeLive: (api, owner, id, olds, t) =>
       owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined,

@@ -1,7 +1,10 @@
 // Drive: the cross-field rules and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
 import type { z } from "zod";
-import { DRIVE_MEDIA, MIN_DRIVE_SIZE, driveInputsSchema, fromDriveApiRow, toDriveApiBody } from "./schema";
+import { DRIVE_MEDIA, MIN_DRIVE_SIZE, driveInputsSchema, driveShape, type DriveInputs } from "./schema";
+import { mappingOf } from "../../schemas/fieldCodec";
+
+const { toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);
 
 function problems(schema: z.ZodType, input: unknown): string[] {
   const r = schema.safeParse(input);

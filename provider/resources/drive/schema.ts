@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { adoptSchema, apiField, keySchema, mappingOf, timeoutsSchema, whenValid } from "../../schemas/common";
+import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
 import { machineOwnerShape } from "../../schemas/hardware";
 import { MIB, bytesText } from "../../schemas/sizes";
+import { FILE_TABLE } from "../../schemas/tables";
 
 /** The platform table its rows live in. */
-export const DRIVE_TABLE = "machine_drives";
 
 export const DRIVE_MEDIA = [
   "disk",
@@ -83,7 +83,7 @@ export const driveShape = {
     "media_source",
     "key",
     "Key of the source media (files) for import, clone and cdrom, where it is required (changing it replaces the drive)",
-    { onChange: "replace", references: { table: "files", noun: "file" } },
+    { onChange: "replace", references: { table: FILE_TABLE, noun: "file" } },
   ),
   showPt: apiField(z.boolean().optional(), "show_pt", "stringBool", "Override the media source's default tier"),
   enabled: apiField(z.boolean().optional(), "enabled", "bool", "Whether the drive is enabled"),
@@ -103,4 +103,3 @@ export function checkDrive(d: { media?: string; mediaSource?: string; disksize?:
 }
 
 export type DriveInputs = z.output<typeof driveInputsSchema>;
-export const { readFields: DRIVE_READ_FIELDS, toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);

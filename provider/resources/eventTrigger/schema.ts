@@ -7,10 +7,8 @@
  */
 import { z } from "zod";
 import { apiField, keySchema, timeoutsSchema } from "../../schemas/common";
-import { codecMappingOf, type FieldCodec } from "../../schemas/fieldCodec";
-import { TASK_TABLE } from "../task/schema";
-
-export const EVENT_TRIGGER_TABLE = "task_events";
+import type { FieldCodec } from "../../schemas/fieldCodec";
+import { TASK_TABLE } from "../../schemas/tables";
 
 /** `owner` is `<type>/<key>`: the key of the object, of the trigger's own type. */
 const objectCodec: FieldCodec<string> = {
@@ -57,23 +55,18 @@ export const eventTriggerShape = {
 export const eventTriggerInputsSchema = z.strictObject(eventTriggerShape);
 export type EventTriggerInputs = z.output<typeof eventTriggerInputsSchema>;
 
-const mapping = codecMappingOf<EventTriggerInputs>(eventTriggerShape);
-
-export const EVENT_TRIGGER_READ_FIELDS = mapping.readFields;
-export const fromEventTriggerApiRow = mapping.fromApiRow;
-
 /**
- * The body. The narrowing (`owner` = `<type>/<object>`, `tag`) is sent whole
+ * Finishes the body: the narrowing (`owner` = `<type>/<object>`, `tag`) is sent whole
  * whenever the object or the tag is among `inputs` (an update lists what
  * changed, `whole` holds the rest): a removed object or tag is sent as null,
  * and the trigger then applies to any object of its type.
  */
-export function toEventTriggerApiBody(
+export function narrowTriggerBody(
+  body: Record<string, unknown>,
   inputs: Partial<EventTriggerInputs>,
-  mode: "create" | "update" = "create",
-  whole: Partial<EventTriggerInputs> = inputs,
+  mode: "create" | "update",
+  whole: Partial<EventTriggerInputs>,
 ): Record<string, unknown> {
-  const body = mapping.toApiBody(inputs, mode);
   if (mode === "create" || "object" in inputs || "tag" in inputs) {
     body.owner = whole.object === undefined ? null : `${whole.type}/${whole.object}`;
     body.tag = whole.tag ?? null;

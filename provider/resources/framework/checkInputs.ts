@@ -1,8 +1,7 @@
 import { z } from "zod";
 import { formatPath } from "../../schemas/common";
 import { containsPreviewUnknown } from "../../schemas/normalize";
-import { POWER_BY_VMPOWER_INPUT, START_AFTER_HARDWARE_INPUT } from "../virtualMachine/schema";
-import { MARKER_INPUT } from "../../reconcile/createMarker";
+import { HIDDEN_INPUTS } from "../../schemas/hiddenInputs";
 
 export interface CheckFailure {
   property: string;
@@ -23,8 +22,6 @@ export function asEngineFailure(given: Record<string, unknown>, failure: CheckFa
 
 export type Checked<T> = { ok: true; inputs: T; unknown: Set<string> } | { ok: false; failures: CheckFailure[] };
 
-/** The SDK's bookkeeping inputs: kept beside the validated ones, never sent to the platform. */
-export const HIDDEN_INPUTS: readonly string[] = [MARKER_INPUT, START_AFTER_HARDWARE_INPUT, POWER_BY_VMPOWER_INPUT];
 /** Inputs that travel beside the declared ones (engine and SDK plumbing), never validated. */
 const PASSED_THROUGH: ReadonlySet<string> = new Set(["__provider", ...HIDDEN_INPUTS]);
 

@@ -13,14 +13,15 @@ import { fieldMeta, shapeOf } from "../../schemas/common";
 import type { OutputDecls } from "../../schemas/outputs";
 import { secretProperties } from "../../schemas/secretFields";
 import { importWarnings } from "../../schemas/unreadable";
-import { type CheckFailure, HIDDEN_INPUTS, asEngineFailure, checkInputs, plainJson } from "./checkInputs";
+import { type CheckFailure, asEngineFailure, checkInputs, plainJson } from "./checkInputs";
 import { watchEngineOnce } from "../../client/exitWithEngine";
 import { showLinesOnResourcesOnce } from "../../client/dynamicHostLines";
 import { keepYoungGenerationSmall } from "../../client/youngGeneration";
 import { currentDeadline, deadlineIn, withDeadline } from "../../client/operationDeadline";
 import { DEFAULT_TIMEOUTS, resolveTimeouts } from "./operationTimeouts";
-import { MARKER_INPUT, withGenerationMarker } from "../../reconcile/createMarker";
+import { withGenerationMarker } from "../../reconcile/createMarker";
 import { referencesOf, verifyReferences } from "./referenceCheck";
+import { HIDDEN_INPUTS, MARKER_INPUT } from "../../schemas/hiddenInputs";
 
 type DynamicProvider = pulumi.dynamic.ResourceProvider;
 

@@ -2,6 +2,11 @@ import type { z } from "zod";
 import type { OutputDecls } from "../../schemas/outputs";
 import { type DynamicDoor, type ResourceBehaviour, type ResourceOperations, defineProvider } from "./defineProvider";
 import type { Row } from "../../reconcile/platform";
+import type { RowMapping } from "../../reconcile/automation/rows";
+import type { Shape } from "../../schemas/common";
+import { mappingOf } from "../../schemas/fieldCodec";
+import { rowBehaviour } from "./automationRow";
+import { type NameTakenRule, verifyNameFree } from "./nameTaken";
 
 /** What schema.json, the docs, the SDK types and the environment loader need of a resource. */
 export interface ResourceSchema {
@@ -43,6 +48,8 @@ export interface Resource extends ResourceSchema {
   operations: ResourceOperations;
   /** The dynamic door's provider object: what the dynamic entry module exports. */
   dynamic: DynamicDoor;
+  /** A row resource's derived row (declared with `names` and `marker`). */
+  row?: RowFacts;
 }
 
 export interface ResourceDeclaration<I extends Row, O extends Row> extends ResourceBehaviour<I, O> {
@@ -53,10 +60,119 @@ export interface ResourceDeclaration<I extends Row, O extends Row> extends Resou
   /** For schema.json and the docs. */
   description: string;
   sdk?: SdkBehaviour;
+  /** Set by a row resource's declaration. */
+  row?: RowFacts;
 }
 
-/** One resource, declared once: token, table, inputs, outputs, diff rules and behaviour. */
-export function defineResource<I extends Row, O extends Row>(declaration: ResourceDeclaration<I, O>): Resource {
+/**
+ * How a resource's names are unique: on the platform (`unique`: the SDK refuses a name given twice in a program, a
+ * replacement keeping its name deletes first, a create finds an earlier attempt's row by the name conflict), among
+ * the rows of one machine (`perMachine`: hardware), or not at all (`free`).
+ */
+export type NameUniqueness = "unique" | "free" | "perMachine";
+
+/**
+ * Where a create marks the row it makes (see reconcile/createMarker.ts): its `description`, or `none` for a row
+ * with no field to mark, found by its unique name (users, groups) or, with free names, by its content (an event
+ * trigger, a grant).
+ */
+export type MarkerPlace = "description" | "none";
+
+/** What the declaration of a row resource gives its behaviour hooks: its derived row and the shared behaviour on it. */
+export interface RowKit<I extends Row> {
+  /** The row mapping the declaration derives (table, noun, the shape's columns and codecs, identity, uniqueness). */
+  rows: RowMapping<I>;
+  /** The shared behaviour of one row (framework/automationRow.ts) on that mapping. */
+  shared: ReturnType<typeof rowBehaviour<I & RowInputs>>;
+}
+
+type RowInputs = Row & { adopt?: boolean | string };
+
+/**
+ * A resource that is one row of a platform table, declared by its table, noun, shape, how its names are unique
+ * and where its marker lives: the row mapping, the create-replace order, the SDK's duplicate-name rule, the
+ * preview's name check and the behaviour are derived (a new row resource is this declaration and nothing else).
+ */
+export interface RowResourceDeclaration<I extends Row, O extends Row> {
+  token: string;
+  table: string;
+  /** What one row is, in messages: "API key"; by default the token's words in lower case ("event trigger"). */
+  noun?: string;
+  description: string;
+  schema: z.ZodType;
+  shape: Shape;
+  names: NameUniqueness;
+  marker: MarkerPlace;
+  outputs?: OutputDecls;
+  /**
+   * Unique names only: whether the preview looks a new name up on the platform (default: it does). False keeps a
+   * kind's preview as it was before the check was derived (webhooks, tasks, schedules, groups): the create's name
+   * conflict is their guard; turning it on costs a read of the table per preview.
+   */
+  nameCheck?: boolean;
+  /** The body's last word when a field's form needs another (an event trigger's object needs its type). */
+  finishBody?(body: Row, inputs: Partial<I>, mode: "create" | "update", whole: Partial<I>): Row;
+  /** What the resource does its own way (a secret answered once, linked rows, an extra check), on its derived row. */
+  hooks?(kit: RowKit<I>): Partial<ResourceBehaviour<I, O>>;
+}
+
+/** The token's words in lower case: an EventTrigger is an "event trigger". */
+const nounOf = (d: { token: string; noun?: string }): string => d.noun ?? d.token.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
+
+/** The row mapping a row resource's declaration derives. */
+function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapping<I> {
+  const mapped = mappingOf<I>(d.shape);
+  const finish = d.finishBody;
+  return {
+    table: d.table,
+    what: nounOf(d),
+    readFields: mapped.readFields,
+    toApiBody: finish
+      ? (inputs, mode = "create", whole = inputs) => finish(mapped.toApiBody(inputs, mode), inputs, mode, whole)
+      : mapped.toApiBody,
+    fromApiRow: mapped.fromApiRow,
+    identity: d.marker === "description" ? "marker" : d.names === "unique" ? "name" : "content",
+    namesUniqueOnPlatform: d.names === "unique",
+  };
+}
+
+/** The behaviour of a row resource: the shared row behaviour, the name check of unique names, then its hooks. */
+function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclaration<I, O>): ResourceDeclaration<I, O> {
+  const rows = rowMappingOf(d as RowResourceDeclaration<I, Row>);
+  const shared = rowBehaviour(d.shape, rows as RowMapping<I & RowInputs>);
+  const names: NameTakenRule = {
+    table: d.table,
+    noun: nounOf(d),
+    shape: d.shape,
+    copyFields: "$key,name",
+    marked: d.marker === "description",
+  };
+  const checksName = d.names === "unique" && d.nameCheck !== false;
+  return {
+    token: d.token,
+    table: d.table,
+    description: d.description,
+    schema: d.schema,
+    outputs: d.outputs,
+    sdk: d.names === "unique" ? { refuseDuplicateNames: "inProgram" } : {},
+    ...(checksName ? { verify: (api, inputs, unknown, olds) => verifyNameFree(names, api, inputs, unknown, olds) } : {}),
+    ...(shared as unknown as Pick<ResourceBehaviour<I, O>, "diff" | "create" | "read" | "update" | "delete">),
+    ...d.hooks?.({ rows, shared: shared as RowKit<I>["shared"] }),
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d), names: d.names, marker: d.marker },
+  };
+}
+
+/** What the registry knows of a row resource besides its operations. */
+export interface RowFacts {
+  rows: RowMapping<Row>;
+  noun: string;
+  names: NameUniqueness;
+  marker: MarkerPlace;
+}
+
+/** One resource, declared once: token, table, inputs, outputs, diff rules and behaviour (derived for a row resource). */
+export function defineResource<I extends Row, O extends Row>(given: ResourceDeclaration<I, O> | RowResourceDeclaration<I, O>): Resource {
+  const declaration = "names" in given ? rowResourceBehaviour(given) : given;
   const dynamic = defineProvider(declaration);
   return {
     token: declaration.token,
@@ -68,5 +184,12 @@ export function defineResource<I extends Row, O extends Row>(declaration: Resour
     dynamicFile: declaration.token[0].toLowerCase() + declaration.token.slice(1),
     operations: dynamic.operations,
     dynamic,
+    ...(declaration.row ? { row: declaration.row } : {}),
   };
+}
+
+/** A row resource's derived row mapping, typed by its inputs (the row operations and their tests take it). */
+export function rowsOf<I>(resource: Resource): RowMapping<I> {
+  if (!resource.row) throw new Error(`vplatform: ${resource.token} is not declared as a row (names, marker)`);
+  return resource.row.rows as RowMapping<I>;
 }

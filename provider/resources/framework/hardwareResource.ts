@@ -17,6 +17,7 @@ import type { SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../../client/query-string";
+import { mappingOf } from "../../schemas/fieldCodec";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
@@ -86,9 +87,25 @@ export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
  * that machine's lock, and a running VM that cannot take the change live
  * follows its VM's power-cycle policy.
  */
+/** What a hardware resource declares: its row mapping is derived from its shape (`mappingOf`). */
+export type HardwareDeclaration<I extends HardwareInputs, O extends I> = Omit<
+  HardwareSpec<I, O>,
+  "toApiBody" | "fromApiRow" | "readFields"
+> & {
+  /** Columns read besides the shape's (a device's uuid, an output). */
+  extraReadFields?: string;
+};
+
 export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
-  spec: HardwareSpec<I, O>,
+  declared: HardwareDeclaration<I, O>,
 ): ResourceBehaviour<I, O> & { token: string; table: string; sdk: SdkBehaviour } {
+  const mapped = mappingOf<I>(declared.shape);
+  const spec: HardwareSpec<I, O> = {
+    ...declared,
+    toApiBody: (inputs, mode) => mapped.toApiBody(inputs, mode),
+    fromApiRow: mapped.fromApiRow,
+    readFields: declared.extraReadFields ? `${mapped.readFields},${declared.extraReadFields}` : mapped.readFields,
+  };
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;

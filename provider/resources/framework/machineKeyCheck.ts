@@ -3,7 +3,7 @@ import { perSession, type Session } from "../../reconcile/session";
 import { knownOwner, madeByThisProcess } from "../../reconcile/machineOwners";
 import type { CheckFailure } from "./checkInputs";
 import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
-import { VM_TABLE } from "../virtualMachine/schema";
+import { VM_TABLE } from "../../schemas/tables";
 
 /** Machine keys confirmed in this session (a preview checks many drives of one VM). */
 const knownMachines = perSession(() => new Set<string>());

@@ -1,9 +1,10 @@
 import type { Session } from "../../reconcile/session";
-import { MARKER_INPUT, hasTag, withGenerationMarker } from "../../reconcile/createMarker";
+import { hasTag, withGenerationMarker } from "../../reconcile/createMarker";
 import { type Row, rowsWhere, str } from "../../reconcile/platform";
 import type { Shape } from "../../schemas/common";
 import type { CheckFailure } from "./checkInputs";
 import { checkCopy } from "./checkCopy";
+import { MARKER_INPUT } from "../../schemas/hiddenInputs";
 
 /** A kind whose names are unique on the platform, and how to tell its rows. */
 export interface NameTakenRule {
@@ -15,6 +16,8 @@ export interface NameTakenRule {
   copyFields: string;
   /** Rows of the table that are not of the kind (a VM's snapshots): no clash. */
   notOfKind?: (row: Row) => boolean;
+  /** Rows carry the create marker in `description`: one tagged with this resource's marker is its own (not a clash). */
+  marked: boolean;
 }
 
 /**
@@ -40,8 +43,10 @@ export async function verifyNameFree(
   const ofKind = (row: Row) => !rule.notOfKind?.(row);
   const copy = await checkCopy(api, rule.table, rule.copyFields);
   if (copy && !copy.some((r) => r.name === name && ofKind(r))) return [];
-  const rows = (await rowsWhere(api, rule.table, "name", name, `${rule.copyFields},description`)).filter(ofKind);
-  const marker = withGenerationMarker(inputs, rule.shape)[MARKER_INPUT];
+  const rows = (await rowsWhere(api, rule.table, "name", name, rule.marked ? `${rule.copyFields},description` : rule.copyFields)).filter(
+    ofKind,
+  );
+  const marker = rule.marked ? withGenerationMarker(inputs, rule.shape)[MARKER_INPUT] : undefined;
   const taken = rows.find((r) => !(typeof marker === "string" && hasTag(r, marker)));
   if (!taken) return [];
   const key = str(taken.$key);

@@ -1,24 +1,10 @@
-/** The group as a row (its table and its schema's conversion, declared once), and its membership rows. */
+/** A group's membership rows. */
 import { type DeclaredMembers, liveMembers, type MembershipRow, memberPath, planMembers } from "../../plan/groupMembers";
-import type { RowMapping } from "../../reconcile/automation/rows";
 import { quoteLiteral } from "../../client/query-string";
 import { insertRow } from "../../reconcile/insertRow";
 import { errorStatus, errorText, rowsWhere, str } from "../../reconcile/platform";
 import type { Session } from "../../reconcile/session";
-import { fromGroupApiRow, GROUP_READ_FIELDS, GROUP_TABLE, type GroupInputs, toGroupApiBody } from "./schema";
-
-export const groupRows: RowMapping<GroupInputs> = {
-  table: GROUP_TABLE,
-  what: "group",
-  readFields: GROUP_READ_FIELDS,
-  toApiBody: toGroupApiBody,
-  fromApiRow: fromGroupApiRow,
-  identity: "name",
-  namesUniqueOnPlatform: true,
-};
-
-/** The platform's group memberships: a user or a group (`member`) inside a group (`parent_group`); made and deleted, never changed. */
-export const MEMBER_TABLE = "members";
+import { MEMBER_TABLE } from "../../schemas/tables";
 
 /** The group's membership rows (read with the other groups' look-ups of a run). */
 export async function membershipRows(api: Session, group: string): Promise<MembershipRow[]> {

@@ -7,10 +7,7 @@
  */
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema } from "../../schemas/common";
-import { codecMappingOf } from "../../schemas/fieldCodec";
-import { USER_TABLE } from "../user/schema";
-
-export const GROUP_TABLE = "groups";
+import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** Member keys in one order, each once: the platform's membership rows have no order. */
 const memberKeys = z
@@ -38,9 +35,3 @@ export const groupShape = {
 
 export const groupInputsSchema = z.strictObject(groupShape);
 export type GroupInputs = z.output<typeof groupInputsSchema>;
-
-export const {
-  readFields: GROUP_READ_FIELDS,
-  toApiBody: toGroupApiBody,
-  fromApiRow: fromGroupApiRow,
-} = codecMappingOf<GroupInputs>(groupShape);

@@ -1,9 +1,9 @@
 import type { Row } from "../../reconcile/platform";
 import { diffFields, named, type ResourceDiff } from "../../plan/diff";
-import { NIC_READ_FIELDS, type NicInputs, fromNicApiRow, nicInputsSchema, nicShape, toNicApiBody } from "./schema";
+import { type NicInputs, nicInputsSchema, nicShape } from "./schema";
 import { defineResource } from "../framework/defineResource";
 import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
-import { NIC_TABLE } from "./schema";
+import { NIC_TABLE } from "../../schemas/tables";
 
 type Inputs = NicInputs & HardwareInputs;
 
@@ -22,8 +22,5 @@ export const nic = defineResource<Inputs, Inputs>({
     schema: nicInputsSchema,
     shape: nicShape,
     diff: diffNic,
-    toApiBody: (i, mode) => toNicApiBody(i, mode),
-    fromApiRow: (row, declared) => fromNicApiRow(row, declared) as Partial<Inputs>,
-    readFields: NIC_READ_FIELDS,
   }),
 });

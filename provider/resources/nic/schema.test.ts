@@ -1,6 +1,9 @@
 // Nic: defaults, MAC addresses and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
-import { fromNicApiRow, nicInputsSchema, toNicApiBody } from "./schema";
+import { nicInputsSchema, nicShape, type NicInputs } from "./schema";
+import { mappingOf } from "../../schemas/fieldCodec";
+
+const { toApiBody: toNicApiBody, fromApiRow: fromNicApiRow } = mappingOf<NicInputs>(nicShape);
 
 describe("defaults", () => {
   test("a NIC is enabled unless declared otherwise, with a virtio interface", () => {

@@ -1,10 +1,9 @@
 import { z } from "zod";
-import { adoptSchema, apiField, ipv4Schema, keySchema, mappingOf, timeoutsSchema } from "../../schemas/common";
+import { adoptSchema, apiField, ipv4Schema, keySchema, timeoutsSchema } from "../../schemas/common";
 import { machineOwnerShape } from "../../schemas/hardware";
-import { VNET_TABLE } from "../vnet/schema";
+import { VNET_TABLE } from "../../schemas/tables";
 
 /** The platform table its rows live in. */
-export const NIC_TABLE = "machine_nics";
 
 export const nicShape = {
   ...machineOwnerShape("NIC"),
@@ -37,4 +36,3 @@ export const nicShape = {
 
 export const nicInputsSchema = z.strictObject(nicShape);
 export type NicInputs = z.output<typeof nicInputsSchema>;
-export const { readFields: NIC_READ_FIELDS, toApiBody: toNicApiBody, fromApiRow: fromNicApiRow } = mappingOf<NicInputs>(nicShape);

@@ -1,29 +1,13 @@
 /**
- * The permission as a row, and what it needs of the platform: the grantee's identity (a grant names the user's or
+ * What a permission needs of the platform: the grantee's identity (a grant names the user's or
  * group's `identity`, not its key).
  */
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
-import type { RowMapping } from "../../reconcile/automation/rows";
-import { type Row, str } from "../../reconcile/platform";
+import { str } from "../../reconcile/platform";
 import { identityOf } from "../../reconcile/identities";
 import type { Session } from "../../reconcile/session";
-import { GROUP_TABLE } from "../group/schema";
-import { USER_TABLE } from "../user/schema";
-import { fromPermissionApiRow, PERMISSION_READ_FIELDS, PERMISSION_TABLE, type PermissionInputs, toPermissionApiBody } from "./schema";
-
-/**
- * One grant per grantee, table and row (the platform answers 409 to a second), found after a lost answer by its
- * fields; the same grant made again is the same grant.
- */
-export const permissionRows: RowMapping<PermissionInputs> = {
-  table: PERMISSION_TABLE,
-  what: "permission",
-  readFields: PERMISSION_READ_FIELDS,
-  toApiBody: toPermissionApiBody,
-  fromApiRow: fromPermissionApiRow,
-  identity: "content",
-  namesUniqueOnPlatform: true,
-};
+import type { PermissionInputs } from "./schema";
+import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** The grantee's table and key. */
 export const granteeOf = (p: Pick<PermissionInputs, "user" | "group">): { table: string; key: string; noun: string } =>
@@ -34,9 +18,6 @@ export function granteeIdentity(api: Session, p: Pick<PermissionInputs, "user" |
   const grantee = granteeOf(p);
   return identityOf(api, grantee.table, grantee.key, grantee.noun);
 }
-
-/** The API body of a grant: its fields with the grantee's identity. */
-export const grantBody = (p: PermissionInputs, identity: number): Row => ({ ...toPermissionApiBody(p, "create"), identity });
 
 /** The filter finding the one grant of an identity on a table's row (row 0: the whole table). */
 export const grantFilter = (identity: number, p: Pick<PermissionInputs, "table" | "row">): string =>

@@ -6,11 +6,8 @@
 import { z } from "zod";
 import { type Problem, raise } from "../../schemas/automationRules";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
-import { codecMappingOf, type FieldCodec } from "../../schemas/fieldCodec";
-import { GROUP_TABLE } from "../group/schema";
-import { USER_TABLE } from "../user/schema";
-
-export const PERMISSION_TABLE = "permissions";
+import type { FieldCodec } from "../../schemas/fieldCodec";
+import { GROUP_TABLE, USER_TABLE } from "../../schemas/tables";
 
 /** The rights of a grant, as the platform names them. */
 export const PERMISSION_RIGHTS = ["list", "read", "create", "modify", "delete"] as const;
@@ -103,9 +100,3 @@ export const permissionInputsSchema = z
   .strictObject(permissionShape)
   .superRefine((p, ctx) => raise(ctx, permissionProblems(p)), whenValid("user", "group", "table", "row", "list", "read"));
 export type PermissionInputs = z.output<typeof permissionInputsSchema>;
-
-export const {
-  readFields: PERMISSION_READ_FIELDS,
-  toApiBody: toPermissionApiBody,
-  fromApiRow: fromPermissionApiRow,
-} = codecMappingOf<PermissionInputs>(permissionShape);

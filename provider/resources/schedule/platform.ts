@@ -3,27 +3,10 @@
  * schedule): reconciled by adding the missing links and deleting the extra
  * ones, never by touching the schedule row.
  */
-import {
-  fromScheduleApiRow,
-  SCHEDULE_READ_FIELDS,
-  SCHEDULE_TABLE,
-  SCHEDULE_TRIGGER_TABLE,
-  toScheduleApiBody,
-  type ScheduleInputs,
-} from "./schema";
 import { insertRow } from "../../reconcile/insertRow";
 import { rowsWhere, str, type PlatformApi } from "../../reconcile/platform";
-import { contentFilter, type RowMapping } from "../../reconcile/automation/rows";
-
-export const scheduleRows: RowMapping<ScheduleInputs> = {
-  table: SCHEDULE_TABLE,
-  what: "schedule",
-  readFields: SCHEDULE_READ_FIELDS,
-  toApiBody: toScheduleApiBody,
-  fromApiRow: fromScheduleApiRow,
-  identity: "marker",
-  namesUniqueOnPlatform: true,
-};
+import { contentFilter } from "../../reconcile/automation/rows";
+import { SCHEDULE_TRIGGER_TABLE } from "../../schemas/tables";
 
 /** The task keys the schedule's links name, in the platform's order. */
 export async function scheduleTasks(api: PlatformApi, schedule: string): Promise<string[]> {

@@ -7,11 +7,8 @@
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, providerField, timeoutsSchema, whenValid } from "../../schemas/common";
 import { raise, scheduleWindowProblems } from "../../schemas/automationRules";
-import { codecMappingOf, dateCodec, timeOfDayCodec, WEEKDAYS, weekdaysCodec } from "../../schemas/fieldCodec";
-import { TASK_TABLE } from "../task/schema";
-
-export const SCHEDULE_TABLE = "task_schedules";
-export const SCHEDULE_TRIGGER_TABLE = "task_schedule_triggers";
+import { dateCodec, timeOfDayCodec, WEEKDAYS, weekdaysCodec } from "../../schemas/fieldCodec";
+import { TASK_TABLE } from "../../schemas/tables";
 
 const isoDate = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
   error: () => "must be an ISO date: 2030-01-31 or 2030-01-31T12:00:00Z",
@@ -84,9 +81,3 @@ export const scheduleInputsSchema = z.strictObject(scheduleShape).superRefine(
   whenValid("start", "end", "startTimeOfDay", "endTimeOfDay"),
 );
 export type ScheduleInputs = z.output<typeof scheduleInputsSchema>;
-
-export const {
-  readFields: SCHEDULE_READ_FIELDS,
-  toApiBody: toScheduleApiBody,
-  fromApiRow: fromScheduleApiRow,
-} = codecMappingOf<ScheduleInputs>(scheduleShape);

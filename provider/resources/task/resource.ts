@@ -1,7 +1,6 @@
-import { taskRows } from "./platform";
-import { TASK_TABLE, type TaskInputs, taskInputsSchema, taskShape } from "./schema";
-import { rowBehaviour } from "../framework/automationRow";
+import { type TaskInputs, taskInputsSchema, taskShape } from "./schema";
 import { defineResource } from "../framework/defineResource";
+import { TASK_TABLE } from "../../schemas/tables";
 
 export const task = defineResource<TaskInputs, TaskInputs>({
   token: "Task",
@@ -9,6 +8,8 @@ export const task = defineResource<TaskInputs, TaskInputs>({
   description:
     "Sends a message through a webhook, or powers a VM on or off or enables or disables a user, when an event trigger or a schedule runs it. Changing deleteAfterRunning replaces the task.",
   schema: taskInputsSchema,
-  sdk: { refuseDuplicateNames: "inProgram" },
-  ...rowBehaviour(taskShape, taskRows),
+  shape: taskShape,
+  names: "unique",
+  marker: "description",
+  nameCheck: false,
 });

@@ -8,12 +8,8 @@
 import { z } from "zod";
 import { adoptSchema, apiField, keySchema, timeoutsSchema, whenValid } from "../../schemas/common";
 import { messageVariableProblems, type Problem, raise } from "../../schemas/automationRules";
-import { codecMappingOf, jsonMemberCodec, ownerKeyCodec } from "../../schemas/fieldCodec";
-import { USER_TABLE } from "../user/schema";
-import { VM_TABLE } from "../virtualMachine/schema";
-import { WEBHOOK_TABLE } from "../webhook/schema";
-
-export const TASK_TABLE = "tasks";
+import { jsonMemberCodec, ownerKeyCodec } from "../../schemas/fieldCodec";
+import { USER_TABLE, VM_TABLE, WEBHOOK_TABLE } from "../../schemas/tables";
 
 /** The actions of each object a task may act on, the first its default. */
 export const TASK_OBJECT_ACTIONS = {
@@ -101,5 +97,3 @@ export const taskInputsSchema = z.strictObject(taskShape).superRefine(
   whenValid("message", "webhook", "vm", "user", "action"),
 );
 export type TaskInputs = z.output<typeof taskInputsSchema>;
-
-export const { readFields: TASK_READ_FIELDS, toApiBody: toTaskApiBody, fromApiRow: fromTaskApiRow } = codecMappingOf<TaskInputs>(taskShape);

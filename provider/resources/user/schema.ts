@@ -1,9 +1,6 @@
 /** User: an account of the platform; an API key has exactly its user's rights, so a pipeline gets a user of its own. */
 import { z } from "zod";
 import { adoptSchema, apiField, timeoutsSchema } from "../../schemas/common";
-import { codecMappingOf } from "../../schemas/fieldCodec";
-
-export const USER_TABLE = "users";
 
 /** The platform's roles; `none`: only what the platform's permissions grant. */
 export const USER_ROLES = ["admin", "vmoperator", "readonly", "none"] as const;
@@ -37,5 +34,3 @@ export const userShape = {
 
 export const userInputsSchema = z.strictObject(userShape);
 export type UserInputs = z.output<typeof userInputsSchema>;
-
-export const { readFields: USER_READ_FIELDS, toApiBody: toUserApiBody, fromApiRow: fromUserApiRow } = codecMappingOf<UserInputs>(userShape);

@@ -8,7 +8,7 @@ import type { OperationTimeouts } from "../../schemas/timeouts";
 import { forgetVm } from "../../reconcile/machineOwners";
 import { type Clock, realClock } from "../../reconcile/waitFor";
 import { quoteLiteral } from "../../client/query-string";
-import { VM_TABLE } from "./schema";
+import { NOTE_ACTION_TABLE, VM_TABLE } from "../../schemas/tables";
 
 /** Live power joined into the VM read, so a refresh costs one request. */
 const LIVE_STATUS_FIELDS = "machine#status#running as live_running,machine#status#status as live_status";
@@ -111,7 +111,7 @@ function waitForCloneToFinish(api: Session, source: CloneSource, t: OperationTim
 }
 
 export function setVmNote(api: Session, vm: VmRef, text: string) {
-  return api.action("note_actions", { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
+  return api.action(NOTE_ACTION_TABLE, { owner: `vms/${vm.vmKey}`, action: "update", params: { text } });
 }
 
 /** Brings live power to `desired`; graceful shutdown first. */

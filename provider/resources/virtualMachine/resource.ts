@@ -1,7 +1,5 @@
 import { perSession, type Session } from "../../reconcile/session";
 import {
-  START_AFTER_HARDWARE_INPUT,
-  POWER_BY_VMPOWER_INPUT,
   VIRTUAL_MACHINE_READ_FIELDS,
   type VirtualMachineInputs,
   type VirtualMachineOutputs,
@@ -12,10 +10,11 @@ import {
   virtualMachineInputsSchema,
   virtualMachineShape,
 } from "./schema";
-import { apiUpdateBody, diffVirtualMachine, type ResourceDiff } from "../../plan/diff";
+import { apiUpdateBody, type ResourceDiff } from "../../plan/diff";
+import { diffVirtualMachine } from "./diff";
 import { toBoolean } from "../../schemas/normalize";
 import { withoutOutputs } from "../../schemas/outputs";
-import { type LiveVmState, type VmStep, planVmUpdate } from "../../plan/vmUpdate";
+import { type LiveVmState, type VmStep, planVmUpdate } from "./updatePlan";
 import { type CloudinitFile, readCloudinitFiles, syncCloudinitFiles } from "../../reconcile/cloudinitFiles";
 import { markerOf, withoutTag } from "../../reconcile/createMarker";
 import { isNameConflict } from "../../reconcile/insertRow";
@@ -34,10 +33,11 @@ import { defineResource } from "../framework/defineResource";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { VM_TABLE } from "./schema";
 import { settingNaming } from "../../config/provider-config";
 import { type MachineHardware, cloneBaseline, describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
 import { machineHardware, removeStrays } from "../../reconcile/strayHardware";
+import { VM_TABLE } from "../../schemas/tables";
+import { POWER_BY_VMPOWER_INPUT, START_AFTER_HARDWARE_INPUT } from "../../schemas/hiddenInputs";
 
 type PowerState = "running" | "stopped";
 
@@ -334,6 +334,7 @@ const VM_NAMES: NameTakenRule = {
   shape: virtualMachineShape,
   copyFields: VM_CHECK_FIELDS,
   notOfKind: (row) => toBoolean(row.is_snapshot) === true,
+  marked: true,
 };
 
 export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachineOutputs>({

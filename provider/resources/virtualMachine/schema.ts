@@ -15,7 +15,6 @@ import {
 } from "../../schemas/common";
 
 /** The platform table its rows live in. */
-export const VM_TABLE = "vms";
 
 const MACHINE_TYPE = /^(pc|q35|pc-i440fx-[A-Za-z0-9.]+|pc-q35-[A-Za-z0-9.]+)$/;
 const RAM_MIN = 512;
@@ -230,19 +229,6 @@ export function checkVirtualMachine(
 }
 
 export type VirtualMachineInputs = z.output<typeof virtualMachineInputsSchema>;
-
-/**
- * Hidden input the SDK sets on a VM declared running whose hardware the program declares with it: the create
- * leaves the VM stopped, its hardware is attached cold, and a start step after the hardware starts it once.
- */
-export const START_AFTER_HARDWARE_INPUT = "__startAfterHardware";
-
-/**
- * Hidden input on a VM whose power a VmPower declares (an environment file's VM, a lab's): the state it declares.
- * The VM's own recorded status is the one its create left (stopped: the VmPower starts it afterwards), so the
- * preview judges a change that needs a restart by this, not by that stale record.
- */
-export const POWER_BY_VMPOWER_INPUT = "__powerByVmPower";
 
 /** Outputs of a VM with exclusiveHardware only. */
 export const exclusiveHardwareOutputs = {

@@ -6,10 +6,10 @@ import { knownOwner, knownOwnerOfVm } from "../../reconcile/machineOwners";
 import { enforcePower, readVm } from "../virtualMachine/platform";
 import { withoutOutputs, type OutputValues } from "../../schemas/outputs";
 import { type VmPowerInputs, vmPowerInputsSchema, vmPowerOutputs, vmPowerShape } from "./schema";
-import { START_AFTER_HARDWARE_INPUT } from "../virtualMachine/schema";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { VM_TABLE } from "../virtualMachine/schema";
+import { VM_TABLE } from "../../schemas/tables";
+import { START_AFTER_HARDWARE_INPUT } from "../../schemas/hiddenInputs";
 
 type Outputs = VmPowerInputs & OutputValues<typeof vmPowerOutputs>;
 

@@ -15,8 +15,7 @@ import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { VM_TABLE } from "../virtualMachine/schema";
-import { SNAPSHOT_TABLE } from "./schema";
+import { SNAPSHOT_TABLE, VM_ACTION_TABLE, VM_TABLE } from "../../schemas/tables";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
@@ -80,7 +79,7 @@ async function takeSnapshot(api: Session, inputs: Inputs, readTogether: () => Pr
       await insertRow(
         api,
         {
-          table: "vm_actions",
+          table: VM_ACTION_TABLE,
           body: params,
           what: `snapshot '${inputs.name}' of VM '${vm.name}'`,
           findOurs: taken,

@@ -3,7 +3,6 @@ import { apiBodyOf, apiField, keySchema, providerField, timeoutsSchema } from ".
 import { machineKeyOutput } from "../../schemas/outputs";
 
 /** The platform table its rows live in. */
-export const SNAPSHOT_TABLE = "machine_snapshots";
 
 export const vmSnapshotShape = {
   vm: providerField(keySchema, "VM key of the VM to snapshot (vm.id); changing it replaces the snapshot", { onChange: "replace" }),

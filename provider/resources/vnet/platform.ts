@@ -7,7 +7,7 @@ import { waitForRow } from "../../reconcile/statusPoller";
 import { type Clock, type PollOptions, realClock } from "../../reconcile/waitFor";
 import { toBoolean } from "../../schemas/normalize";
 import type { PendingChanges, VnetStep } from "../../plan/vnetPower";
-import { VNET_TABLE } from "./schema";
+import { VNET_ACTION_TABLE, VNET_TABLE } from "../../schemas/tables";
 
 /**
  * A vnet runs on a router machine of its own. Its status is joined into the
@@ -39,7 +39,7 @@ const ACTIONS: Record<PowerActionName, { action: string; params?: Row }> = {
 };
 
 function vnetAction(api: Session, vnet: VnetRef, action: string, params?: Row) {
-  return api.action("vnet_actions", params === undefined ? { vnet: vnet.vnetKey, action } : { vnet: vnet.vnetKey, action, params });
+  return api.action(VNET_ACTION_TABLE, params === undefined ? { vnet: vnet.vnetKey, action } : { vnet: vnet.vnetKey, action, params });
 }
 
 function vnetSubject(api: Session, vnet: VnetRef): PowerSubject {

@@ -1,8 +1,9 @@
 import { ApiError } from "../../client/errors";
-import { MARKER_INPUT, markerTag } from "../../reconcile/createMarker";
+import { markerTag } from "../../reconcile/createMarker";
 import type { PlatformApi } from "../../reconcile/platform";
 import { Session } from "../../reconcile/session";
 import { diffVnet, vnet } from "./resource";
+import { MARKER_INPUT } from "../../schemas/hiddenInputs";
 
 describe("the preview says an MTU change restarts a network only when the network will be running", () => {
   const olds = { name: "lab", network: "10.0.0.0/24", mtu: 1500 };

@@ -1,15 +1,6 @@
 import type { Session } from "../../reconcile/session";
 import { apiUpdateBody, describeChange, diffFields, named, type ResourceDiff } from "../../plan/diff";
-import {
-  VNET_READ_FIELDS,
-  type VnetInputs,
-  type VnetOutputs,
-  fromVnetApiRow,
-  toVnetApiBody,
-  vnetInputsSchema,
-  vnetOutputs,
-  vnetShape,
-} from "./schema";
+import { type VnetInputs, type VnetOutputs, vnetInputsSchema, vnetOutputs, vnetShape } from "./schema";
 import { type VnetRef, pendingChanges, readLiveVnet, runVnetSteps } from "./platform";
 import { type VnetPowerState, planVnetPower } from "../../plan/vnetPower";
 import type { MachineStatus } from "../../reconcile/machineStatus";
@@ -25,12 +16,14 @@ import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
-import { NIC_TABLE } from "../nic/schema";
-import { VM_TABLE } from "../virtualMachine/schema";
-import { VNET_TABLE } from "./schema";
+import { NIC_TABLE, VM_TABLE, VNET_TABLE } from "../../schemas/tables";
+import { mappingOf } from "../../schemas/fieldCodec";
 
 type Inputs = VnetInputs & { name: string };
 type Outputs = VnetOutputs & { name: string };
+
+/** The vnet's columns, read back through its shape. */
+const vnetRows = mappingOf<Inputs>(vnetShape);
 
 const NOTHING_PENDING = { rules: false, dns: false, restart: false };
 
@@ -55,7 +48,7 @@ async function converge(api: Session, vnet: VnetRef, inputs: Inputs, found?: { r
 const unique = (keys: string[]) => [...new Set(keys)];
 
 const findByName = (api: Session, name: string) => async () =>
-  (await api.list(VNET_TABLE, { filter: `name eq ${quoteLiteral(name)}`, fields: VNET_READ_FIELDS, limit: 1 }))[0];
+  (await api.list(VNET_TABLE, { filter: `name eq ${quoteLiteral(name)}`, fields: vnetRows.readFields, limit: 1 }))[0];
 
 /**
  * DELETE of the vnet; undefined once it is gone, else the platform's "in use" answer. The platform deletes
@@ -90,7 +83,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
 }
 
 /** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
-const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name" };
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name", marked: true };
 
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",
@@ -105,10 +98,10 @@ export const vnet = defineResource<Inputs, Outputs>({
   async create(api, inputs) {
     if (inputs.adopt) {
       const row = await findAdoptable(`vnet '${inputs.name}'`, inputs.adopt, {
-        byKey: (key) => api.get(VNET_TABLE, key, VNET_READ_FIELDS),
+        byKey: (key) => api.get(VNET_TABLE, key, vnetRows.readFields),
         byName: findByName(api, inputs.name),
       });
-      assertAdoptable(`vnet '${inputs.name}'`, inputs, fromVnetApiRow(withoutTag(row), inputs));
+      assertAdoptable(`vnet '${inputs.name}'`, inputs, vnetRows.fromApiRow(withoutTag(row), inputs));
       const ref = { vnetKey: str(row.$key), name: inputs.name };
       const live = await readLiveVnet(api, ref.vnetKey, "$key");
       if (!live) throw new Error(`vplatform: vnet '${inputs.name}' (key ${ref.vnetKey}) disappeared right after it was found`);
@@ -122,7 +115,7 @@ export const vnet = defineResource<Inputs, Outputs>({
       const row = await findByName(api, inputs.name)();
       return row && hasTag(row, marker) ? row : undefined;
     };
-    const body = { ...toVnetApiBody(inputs), description: taggedDescription(inputs.description, marker) };
+    const body = { ...vnetRows.toApiBody(inputs), description: taggedDescription(inputs.description, marker) };
     const created = await insertRow(
       api,
       { table: VNET_TABLE, body, what, findOurs, lookFirst: false },
@@ -130,7 +123,7 @@ export const vnet = defineResource<Inputs, Outputs>({
     );
     const ref = { vnetKey: str(created.$key), name: inputs.name };
     if (created.recovered) {
-      assertRecoveredMatches(what, inputs, fromVnetApiRow(withoutTag(created.response ?? {}), inputs), created.$key, {
+      assertRecoveredMatches(what, inputs, vnetRows.fromApiRow(withoutTag(created.response ?? {}), inputs), created.$key, {
         ...inputs,
         status: "unknown",
       });
@@ -142,10 +135,10 @@ export const vnet = defineResource<Inputs, Outputs>({
   },
 
   async read(api, id, olds) {
-    const live = await readLiveVnet(api, id, VNET_READ_FIELDS);
+    const live = await readLiveVnet(api, id, vnetRows.readFields);
     if (!live) return undefined;
     const declared = withoutOutputs(olds, vnetOutputs);
-    const inputs = { ...declared, ...fromVnetApiRow(withoutTag(live.row), declaredFields(declared)) } as Inputs;
+    const inputs = { ...declared, ...vnetRows.fromApiRow(withoutTag(live.row), declaredFields(declared)) } as Inputs;
     // Power is managed only when declared; then the live status is the truth (a vnet starting counts as not running yet).
     if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
     return { outs: { ...inputs, status: live.status.status }, inputs };

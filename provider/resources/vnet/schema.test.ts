@@ -1,7 +1,10 @@
 // Vnet: the network rules (gateway and DHCP pool inside the network, the pool in order)
 // and the spec's representation, by hand (fieldRules.test.ts covers each field's bounds).
 import type { z } from "zod";
-import { fromVnetApiRow, toVnetApiBody, vnetInputsSchema } from "./schema";
+import { vnetInputsSchema, vnetShape, type VnetInputs } from "./schema";
+import { mappingOf } from "../../schemas/fieldCodec";
+
+const { toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
 
 function problems(schema: z.ZodType, input: unknown): string[] {
   const r = schema.safeParse(input);

@@ -6,7 +6,6 @@ import {
   cidrContains,
   ipv4Schema as ipv4,
   ipv4ToInt,
-  mappingOf,
   parseCidr,
   providerField,
   timeoutsSchema,
@@ -14,7 +13,6 @@ import {
 } from "../../schemas/common";
 
 /** The platform table its rows live in. */
-export const VNET_TABLE = "vnets";
 
 export const vnetShape = {
   name: apiField(z.string().min(1).max(128), "name", "string", "Network name, unique on the platform"),
@@ -105,4 +103,3 @@ export const vnetOutputs = {
   status: output("string", "Live status of the network (running, stopped, starting, ...) at the last create, update or refresh"),
 };
 export type VnetOutputs = VnetInputs & OutputValues<typeof vnetOutputs>;
-export const { readFields: VNET_READ_FIELDS, toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);

@@ -1,7 +1,6 @@
-import { webhookRows } from "./platform";
-import { WEBHOOK_TABLE, type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
-import { rowBehaviour } from "../framework/automationRow";
+import { type WebhookInputs, webhookInputsSchema, webhookShape } from "./schema";
 import { defineResource } from "../framework/defineResource";
+import { WEBHOOK_TABLE } from "../../schemas/tables";
 
 export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   token: "Webhook",
@@ -9,6 +8,8 @@ export const webhook = defineResource<WebhookInputs, WebhookInputs>({
   description:
     "Where tasks send their messages: a URL, its authorization (secret, write-only) and headers in order. Every change is made in place.",
   schema: webhookInputsSchema,
-  sdk: { refuseDuplicateNames: "inProgram" },
-  ...rowBehaviour(webhookShape, webhookRows),
+  shape: webhookShape,
+  names: "unique",
+  marker: "description",
+  nameCheck: false,
 });

@@ -13,9 +13,7 @@ import {
   raise,
   webhookTimeoutProblems,
 } from "../../schemas/automationRules";
-import { codecMappingOf, headerLinesCodec, type FieldCodec, type Row } from "../../schemas/fieldCodec";
-
-export const WEBHOOK_TABLE = "webhook_urls";
+import { headerLinesCodec, type FieldCodec, type Row } from "../../schemas/fieldCodec";
 
 const described = <T extends z.ZodType>(schema: T, description: string) => schema.meta({ description });
 
@@ -147,9 +145,3 @@ function credentialProblems(auth: WebhookAuthorization) {
   if (auth.type === "apiKey") return apiKeyValueProblems(["authorization", "key"], auth.key);
   return [];
 }
-
-export const {
-  readFields: WEBHOOK_READ_FIELDS,
-  toApiBody: toWebhookApiBody,
-  fromApiRow: fromWebhookApiRow,
-} = codecMappingOf<WebhookInputs>(webhookShape);

@@ -9,11 +9,6 @@
 // VPLATFORM_FAULT_MATRIX=full runs all 72 cells.
 import { faultSpecs, FAULT_NAMES } from "../faultMatrix/faults";
 import { createApiKey } from "../../../provider/resources/apiKey/platform";
-import { eventTriggerRows } from "../../../provider/resources/eventTrigger/platform";
-import { scheduleRows } from "../../../provider/resources/schedule/platform";
-import { taskRows } from "../../../provider/resources/task/platform";
-import { userRows } from "../../../provider/resources/user/platform";
-import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, deleteRow, readRow, updateRow, type RowMapping } from "../../../provider/reconcile/automation/rows";
 import { setScheduleTasks } from "../../../provider/resources/schedule/platform";
 import { apiKeyInputsSchema } from "../../../provider/resources/apiKey/schema";
@@ -23,6 +18,26 @@ import { taskInputsSchema } from "../../../provider/resources/task/schema";
 import { userInputsSchema } from "../../../provider/resources/user/schema";
 import { webhookInputsSchema } from "../../../provider/resources/webhook/schema";
 import { once, type Site, startSite, STARTUP_MS } from "./site";
+import { webhook } from "../../../provider/resources/webhook/resource";
+import { task } from "../../../provider/resources/task/resource";
+import { user } from "../../../provider/resources/user/resource";
+import { eventTrigger } from "../../../provider/resources/eventTrigger/resource";
+import { schedule } from "../../../provider/resources/schedule/resource";
+import { apiKey } from "../../../provider/resources/apiKey/resource";
+import type { ApiKeyInputs } from "../../../provider/resources/apiKey/schema";
+import { rowsOf } from "../../../provider/resources/framework/defineResource";
+import type { WebhookInputs } from "../../../provider/resources/webhook/schema";
+import type { TaskInputs } from "../../../provider/resources/task/schema";
+import type { UserInputs } from "../../../provider/resources/user/schema";
+import type { EventTriggerInputs } from "../../../provider/resources/eventTrigger/schema";
+import type { ScheduleInputs } from "../../../provider/resources/schedule/schema";
+
+const webhookRows = rowsOf<WebhookInputs>(webhook);
+const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
+const taskRows = rowsOf<TaskInputs>(task);
+const userRows = rowsOf<UserInputs>(user);
+const eventTriggerRows = rowsOf<EventTriggerInputs>(eventTrigger);
+const scheduleRows = rowsOf<ScheduleInputs>(schedule);
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const FAULTS = faultSpecs(REQUEST_TIMEOUT_MS);
@@ -85,7 +100,7 @@ const KINDS: Record<string, Kind> = {
     table: "user_api_keys",
     prepare: async () => ({}),
     async create(tag, _made, opts) {
-      const { key, secret } = await createApiKey(site.api, apiKeyInputsSchema.parse({ name: tag }), opts);
+      const { key, secret } = await createApiKey(site.api, apiKeyRows, apiKeyInputsSchema.parse({ name: tag }), opts);
       // The secret answered is the key's: it authenticates.
       expect((await site.call("GET", "/api/v4/system", undefined, secret.reveal())).status).toBe(200);
       return key;

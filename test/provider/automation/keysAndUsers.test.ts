@@ -5,10 +5,15 @@ import { inspect } from "node:util";
 import { apiKeyInputsSchema, type ApiKeyInputs } from "../../../provider/resources/apiKey/schema";
 import { userInputsSchema } from "../../../provider/resources/user/schema";
 import { createApiKey, readApiKey } from "../../../provider/resources/apiKey/platform";
-import { apiKeyRows } from "../../../provider/resources/apiKey/platform";
-import { userRows } from "../../../provider/resources/user/platform";
 import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reconcile/automation/rows";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
+import { user } from "../../../provider/resources/user/resource";
+import { apiKey } from "../../../provider/resources/apiKey/resource";
+import { rowsOf } from "../../../provider/resources/framework/defineResource";
+import type { UserInputs } from "../../../provider/resources/user/schema";
+
+const userRows = rowsOf<UserInputs>(user);
+const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
 
 let site: Site;
 beforeAll(async () => (site = await startSite()), STARTUP_MS);
@@ -65,22 +70,22 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
       ipAllowList: [{ address: "127.0.0.0/8" }, { address: "10.9.9.9", enabled: false }],
       expires: inAnHour(),
     });
-    const created = await createApiKey(site.api, declared, once());
+    const created = await createApiKey(site.api, apiKeyRows, declared, once());
     const secret = created.secret.reveal();
     expect(await status(secret)).toBe(200);
     expect((await site.call("POST", "/api/v4/vnets", { name: "not-allowed" }, secret)).status).toBe(403); // a read-only user's rights
-    const read = await readApiKey(site.api, created.key, () => Date.now(), declared);
+    const read = await readApiKey(site.api, apiKeyRows, created.key, () => Date.now(), declared);
     expect(read?.inputs).toEqual({ ...declared, rotation: undefined });
     expect(read?.lastLoginIp).toBe("127.0.0.1");
     expect(JSON.stringify(read)).not.toContain(secret);
     await deleteRow(site.api, apiKeyRows.table, created.key);
     expect(await status(secret)).toBe(401);
-    expect(await readApiKey(site.api, created.key, () => Date.now(), declared)).toBeUndefined();
+    expect(await readApiKey(site.api, apiKeyRows, created.key, () => Date.now(), declared)).toBeUndefined();
   });
 
   test("name, description, expiry and IP lists change in place; the secret stays valid", async () => {
     const declared = key({ name: "edit-me" });
-    const created = await createApiKey(site.api, declared, once());
+    const created = await createApiKey(site.api, apiKeyRows, declared, once());
     const changed = {
       name: "edited",
       description: "for CI",
@@ -91,22 +96,27 @@ describe("an API key's secret is answered once, authenticates, and is revoked by
       ],
     };
     await updateRow(site.api, apiKeyRows, created.key, { ...declared, ...changed }, ["name", "description", "expires", "ipDenyList"]);
-    const read = await readApiKey(site.api, created.key, () => Date.now(), { ...declared, ...changed });
+    const read = await readApiKey(site.api, apiKeyRows, created.key, () => Date.now(), { ...declared, ...changed });
     expect(read?.inputs).toMatchObject(changed);
     expect(await status(created.secret.reveal())).toBe(200);
   });
 
   test("an IP allow list without the caller's address refuses the key (401)", async () => {
-    const created = await createApiKey(site.api, key({ name: "elsewhere", ipAllowList: [{ address: "10.0.0.0/8" }] }), once());
+    const created = await createApiKey(site.api, apiKeyRows, key({ name: "elsewhere", ipAllowList: [{ address: "10.0.0.0/8" }] }), once());
     expect(await status(created.secret.reveal())).toBe(401);
   });
 
   test("an expired key gets 401 from the platform, and reads as gone", async () => {
     const expiresAt = Math.floor(Date.now() / 1000) + 2;
-    const created = await createApiKey(site.api, key({ name: "short", expires: new Date(expiresAt * 1000).toISOString() }), once());
+    const created = await createApiKey(
+      site.api,
+      apiKeyRows,
+      key({ name: "short", expires: new Date(expiresAt * 1000).toISOString() }),
+      once(),
+    );
     expect(await status(created.secret.reveal())).toBe(200);
-    expect(await readApiKey(site.api, created.key, () => Date.now())).toBeDefined();
-    expect(await readApiKey(site.api, created.key, () => (expiresAt + 1) * 1000)).toBeUndefined(); // the time as the provider sees it
+    expect(await readApiKey(site.api, apiKeyRows, created.key, () => Date.now())).toBeDefined();
+    expect(await readApiKey(site.api, apiKeyRows, created.key, () => (expiresAt + 1) * 1000)).toBeUndefined(); // the time as the provider sees it
     await new Promise((r) => setTimeout(r, (expiresAt + 1) * 1000 - Date.now()));
     expect(await status(created.secret.reveal())).toBe(401); // the platform's clock
   });
@@ -120,10 +130,10 @@ describe("the secret leaves no trace outside the value handed back", () => {
     );
     site.events.length = 0;
     try {
-      const created = await createApiKey(site.api, key({ name: "quiet" }), once());
+      const created = await createApiKey(site.api, apiKeyRows, key({ name: "quiet" }), once());
       const secret = created.secret.reveal();
       expect(secret).toMatch(/^vpk_/);
-      await readApiKey(site.api, created.key, () => Date.now());
+      await readApiKey(site.api, apiKeyRows, created.key, () => Date.now());
       expect(JSON.stringify(site.events)).not.toContain(secret);
       expect(logged.join("\n")).not.toContain(secret);
       expect(inspect(created)).not.toContain(secret);
@@ -142,9 +152,9 @@ describe("the secret leaves no trace outside the value handed back", () => {
 
 describe("reading keys is batched like every refresh", () => {
   test("three keys read together cost one GET of user_api_keys", async () => {
-    const keys = await Promise.all(["b1", "b2", "b3"].map((name) => createApiKey(site.api, key({ name }), once())));
+    const keys = await Promise.all(["b1", "b2", "b3"].map((name) => createApiKey(site.api, apiKeyRows, key({ name }), once())));
     await site.resetRequests();
-    const reads = await Promise.all(keys.map((k) => readApiKey(site.api, k.key, () => Date.now())));
+    const reads = await Promise.all(keys.map((k) => readApiKey(site.api, apiKeyRows, k.key, () => Date.now())));
     expect(reads.every((r) => r !== undefined)).toBe(true);
     expect(countOf(await site.requests(), "GET", "user_api_keys")).toBe(1);
   });

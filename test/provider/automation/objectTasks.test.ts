@@ -1,9 +1,13 @@
 // A task on a VM or a user (the maker's Task Engine: power on, power off, disable), made and read back by the
 // provider's row operations: no drift on a fresh read, the emulator runs it, and bad objects are refused at check.
 import { createRow, readRow } from "../../../provider/reconcile/automation/rows";
-import { taskRows } from "../../../provider/resources/task/platform";
 import { taskInputsSchema } from "../../../provider/resources/task/schema";
 import { once, type Site, startSite, STARTUP_MS } from "./site";
+import { task } from "../../../provider/resources/task/resource";
+import { rowsOf } from "../../../provider/resources/framework/defineResource";
+import type { TaskInputs } from "../../../provider/resources/task/schema";
+
+const taskRows = rowsOf<TaskInputs>(task);
 
 let site: Site;
 let vm: string;

@@ -2,15 +2,23 @@
 // clock, at time scale 0.01 a minute is 0.6 s); its tasks are link rows, added and removed
 // without touching the schedule.
 import { Receiver } from "../../../emulator/services/automation/testReceiver";
-import { scheduleRows } from "../../../provider/resources/schedule/platform";
-import { taskRows } from "../../../provider/resources/task/platform";
-import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, readRow } from "../../../provider/reconcile/automation/rows";
 import { scheduleTasks, setScheduleTasks } from "../../../provider/resources/schedule/platform";
 import { scheduleInputsSchema } from "../../../provider/resources/schedule/schema";
 import { taskInputsSchema } from "../../../provider/resources/task/schema";
 import { webhookInputsSchema } from "../../../provider/resources/webhook/schema";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
+import { webhook } from "../../../provider/resources/webhook/resource";
+import { task as taskResource } from "../../../provider/resources/task/resource";
+import { schedule } from "../../../provider/resources/schedule/resource";
+import { rowsOf } from "../../../provider/resources/framework/defineResource";
+import type { WebhookInputs } from "../../../provider/resources/webhook/schema";
+import type { TaskInputs } from "../../../provider/resources/task/schema";
+import type { ScheduleInputs } from "../../../provider/resources/schedule/schema";
+
+const webhookRows = rowsOf<WebhookInputs>(webhook);
+const taskRows = rowsOf<TaskInputs>(taskResource);
+const scheduleRows = rowsOf<ScheduleInputs>(schedule);
 
 let site: Site;
 let receiver: Receiver & { cert: string };

@@ -4,14 +4,21 @@
 // receiver with a self-signed certificate. Changes apply in place; deletion stops it all.
 import { Receiver, type ReceivedRequest } from "../../../emulator/services/automation/testReceiver";
 import { isRunning, isStopped, waitForMachineStatus } from "../../../provider/reconcile/machineStatus";
-import { eventTriggerRows } from "../../../provider/resources/eventTrigger/platform";
-import { taskRows } from "../../../provider/resources/task/platform";
-import { webhookRows } from "../../../provider/resources/webhook/platform";
 import { createRow, deleteRow, readRow, updateRow } from "../../../provider/reconcile/automation/rows";
 import { eventTriggerInputsSchema } from "../../../provider/resources/eventTrigger/schema";
 import { taskInputsSchema } from "../../../provider/resources/task/schema";
 import { webhookInputsSchema, type WebhookInputs } from "../../../provider/resources/webhook/schema";
 import { countOf, once, type Site, startSite, STARTUP_MS } from "./site";
+import { webhook } from "../../../provider/resources/webhook/resource";
+import { task } from "../../../provider/resources/task/resource";
+import { eventTrigger } from "../../../provider/resources/eventTrigger/resource";
+import { rowsOf } from "../../../provider/resources/framework/defineResource";
+import type { TaskInputs } from "../../../provider/resources/task/schema";
+import type { EventTriggerInputs } from "../../../provider/resources/eventTrigger/schema";
+
+const webhookRows = rowsOf<WebhookInputs>(webhook);
+const taskRows = rowsOf<TaskInputs>(task);
+const eventTriggerRows = rowsOf<EventTriggerInputs>(eventTrigger);
 
 let site: Site;
 let receiver: Receiver & { cert: string };

@@ -3,8 +3,9 @@
  * power state. Pure: the reconciler executes the steps (PUT, note action,
  * power actions with their waits and the graceful-then-forced shutdown).
  */
-import { virtualMachineShape } from "../resources/virtualMachine/schema";
-import { apiUpdateBody, describeChange, diffVirtualMachine, type ResourceDiff } from "./diff";
+import { virtualMachineShape } from "./schema";
+import { apiUpdateBody, describeChange, type ResourceDiff } from "../../plan/diff";
+import { diffVirtualMachine } from "./diff";
 
 export type VmStep =
   /** PUT vms/{key} with these API fields. */

@@ -4,16 +4,16 @@
 import { z } from "zod";
 import { whenValid } from "../schemas/common";
 import { withoutMachineOwner } from "../schemas/hardware";
-import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "../resources/apiKey/schema";
-import { deviceShape } from "../resources/device/schema";
-import { driveShape } from "../resources/drive/schema";
-import { nicShape } from "../resources/nic/schema";
-import { USER_ROLES, userShape } from "../resources/user/schema";
-import { checkCloneSource, cloneFromShape, virtualMachineShape } from "../resources/virtualMachine/schema";
-import { vmSnapshotShape } from "../resources/vmSnapshot/schema";
-import { vnetShape } from "../resources/vnet/schema";
-import { DEFAULT_COPY_NAME, DEFAULT_COPY_PREFIX, MAX_COPY_PREFIX } from "./lab";
-import { COPY_USER_ROLE, HARDWARE_ACCESS } from "./labGrants";
+import { API_KEY_RULE_FIELDS, apiKeyShape, checkApiKey } from "./apiKey/schema";
+import { deviceShape } from "./device/schema";
+import { driveShape } from "./drive/schema";
+import { nicShape } from "./nic/schema";
+import { USER_ROLES, userShape } from "./user/schema";
+import { checkCloneSource, cloneFromShape, virtualMachineShape } from "./virtualMachine/schema";
+import { vmSnapshotShape } from "./vmSnapshot/schema";
+import { vnetShape } from "./vnet/schema";
+import { DEFAULT_COPY_NAME, DEFAULT_COPY_PREFIX, MAX_COPY_PREFIX } from "../plan/lab";
+import { COPY_USER_ROLE, HARDWARE_ACCESS } from "../plan/labGrants";
 
 export const calendarEntry = z.strictObject({
   timeZone: z.string().optional().describe("IANA time zone of the sessions and dates (default UTC)"),

@@ -1,4 +1,4 @@
-import { planVmUpdate, type VmStep } from "./vmUpdate";
+import { planVmUpdate, type VmStep } from "./updatePlan";
 
 const olds = {
   name: "web",
