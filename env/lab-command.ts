@@ -8,7 +8,7 @@ import { type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
 import { durationsToKeep, learnedDurations, parseDurations } from "../provider/reconcile/learnedDurations";
-import { MACHINE_STATUS_TABLE } from "../provider/reconcile/machineStatus";
+import { MACHINE_STATUS_TABLE } from "../provider/schemas/tables";
 import { platformApiFromConfig } from "../provider/reconcile/platformClient";
 import { describeStep, resetVms } from "../provider/reconcile/reset";
 import { Session } from "../provider/reconcile/session";

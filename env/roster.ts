@@ -11,6 +11,7 @@
 import type { PlatformApi, Row } from "../provider/reconcile/platform";
 import { keyFilter } from "../provider/reconcile/statusPoller";
 import { filterLiteral } from "../provider/client/query-string";
+import { MACHINE_STATUS_TABLE, NIC_TABLE } from "../provider/schemas/tables";
 import type { ChosenCopies, LabCopy } from "./lab-outputs";
 
 export interface LiveVm {
@@ -88,8 +89,8 @@ export async function readLive(api: PlatformApi, copies: LabCopy[]): Promise<Map
   const machines = copies.flatMap((c) => Object.values(c.vms).map((vm) => vm.machineKey));
   if (machines.length === 0) return new Map();
   const [statuses, nics] = await Promise.all([
-    listWhereIn(api, "machine_status", "$key", machines, "$key,status,agent_guest_info"),
-    listWhereIn(api, "machine_nics", "machine", machines, "$key,machine,ipaddress"),
+    listWhereIn(api, MACHINE_STATUS_TABLE, "$key", machines, "$key,status,agent_guest_info"),
+    listWhereIn(api, NIC_TABLE, "machine", machines, "$key,machine,ipaddress"),
   ]);
   const nicIp = new Map<string, string>();
   for (const nic of [...nics].sort((a, b) => Number(a.$key) - Number(b.$key)))

@@ -24,9 +24,6 @@ export function toMachineStatus(row: { running?: unknown; status?: unknown; last
   return row.last_update === undefined ? status : { ...status, lastUpdate: Number(row.last_update) };
 }
 
-/** The table of machines' statuses, which every machine wait reads. */
-export const MACHINE_STATUS_TABLE = "machine_status";
-
 const STATUS_FIELDS = "running,status";
 const LOOK_FIELDS = `${STATUS_FIELDS},last_update`;
 
