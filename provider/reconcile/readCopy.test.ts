@@ -1,6 +1,7 @@
 import { ReadCopies, READ_COPY_FRESH_MS } from "./readCopy";
 import { ANY_MARKER_FILTER } from "./createMarker";
 import type { PlatformApi, Row } from "./platform";
+import { Session } from "./session";
 
 /** A platform whose list answers `rows` (or throws `fail`), counting the reads. */
 function platform(rows: Row[], fail?: Error) {
@@ -98,21 +99,36 @@ describe("ReadCopies: the reads of a run are answered from one read of the table
     expect(reads).toHaveLength(2);
   });
 
-  test("a failed copy, and a table whose rows carry no marker in their description, leave the reads to the caller", async () => {
+  test("a failed copy leaves the reads to the caller", async () => {
     const failing = new ReadCopies(
       platform([], new Error("503")).api,
       () => 0,
       () => 0,
     );
     expect(await failing.serve("vnets", "1", "name")).toBeUndefined();
+  });
+});
+
+describe("a session answers from a copy only the reads of the table a read operation lists", () => {
+  /** A session over `platform(tagged)` that records its GETs. */
+  function session() {
     const { api, reads } = platform(tagged);
-    expect(
-      await new ReadCopies(
-        api,
-        () => 0,
-        () => 0,
-      ).serve("machine_devices", "1", "name"),
-    ).toBeUndefined();
-    expect(reads).toEqual([]);
+    const gets: string[] = [];
+    const get = async (table: string, key: string) => (gets.push(`${table}/${key}`), { $key: Number(key) });
+    return { session: new Session({ ...api, get }), reads, gets };
+  }
+
+  test("a read operation's rows of its listed table come from one listing", async () => {
+    const { session: s, reads, gets } = session();
+    expect(await s.reading("vnets", () => Promise.all([s.get("vnets", "1", "name"), s.get("vnets", "2", "name")]))).toEqual(tagged);
+    expect([reads.length, gets]).toEqual([1, []]);
+  });
+
+  test("another table (a device's rows carry no marker in their description), a read listing none, and reads outside a read operation go to the platform", async () => {
+    const { session: s, reads, gets } = session();
+    await s.reading("vnets", () => s.get("machine_devices", "1", "name"));
+    await s.reading(undefined, () => s.get("vnets", "1", "name"));
+    await s.get("vnets", "2", "name");
+    expect([reads, gets]).toEqual([[], ["machine_devices/1", "vnets/1", "vnets/2"]]);
   });
 });

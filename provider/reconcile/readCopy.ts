@@ -1,4 +1,4 @@
-import { ANY_MARKER_FILTER, MARKED_IN_DESCRIPTION } from "./createMarker";
+import { ANY_MARKER_FILTER } from "./createMarker";
 import { type PlatformApi, type Row, str } from "./platform";
 
 /** How long a copy serves the reads of one run: a refresh hands its reads over within seconds of each other. */
@@ -25,7 +25,8 @@ interface Copy {
  * since it was asked for, for a minute, and once per row; a row it does not
  * hold (adopted rows carry no marker, a deleted row) is read as before, so a
  * gone row is still reported gone. A copy never serves a create decision:
- * only the `read` operations ask for it.
+ * only the `read` operations ask for it, of the table their resource
+ * declares (`refreshListing`: the kinds a lab holds many of).
  */
 export class ReadCopies {
   readonly #copies = new Map<string, Copy>();
@@ -38,7 +39,6 @@ export class ReadCopies {
 
   /** The row `key` of `table` from the run's copy, or undefined when the copy does not hold it (read it afresh). */
   async serve(table: string, key: string, fields: string): Promise<Row | undefined> {
-    if (!MARKED_IN_DESCRIPTION.has(table)) return undefined;
     const id = JSON.stringify([table, fields]);
     let copy = this.#copies.get(id);
     if (!copy || !this.#fresh(copy)) {

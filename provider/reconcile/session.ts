@@ -39,8 +39,8 @@ export class Session implements PlatformApi {
   /** Bumped when a change is sent and when it is answered: a copy read meanwhile may not show it. */
   #mutations = 0;
   readonly #readCopies: ReadCopies;
-  /** Set while a `read` operation runs: its row reads may come from the run's copy of the table. */
-  readonly #reading = new AsyncLocalStorage<true>();
+  /** Set while a `read` operation runs: its reads of the rows of this table may come from the run's copy of it. */
+  readonly #reading = new AsyncLocalStorage<{ listed?: string }>();
   readonly listWhere?: PlatformApi["listWhere"];
 
   constructor(api: PlatformApi) {
@@ -53,7 +53,7 @@ export class Session implements PlatformApi {
     return this.#api.list(table, query);
   }
   async get(table: string, key: string, fields?: string): Promise<Row | undefined> {
-    const copied = fields && this.#reading.getStore() ? await this.#readCopies.serve(table, key, fields) : undefined;
+    const copied = fields && this.#reading.getStore()?.listed === table ? await this.#readCopies.serve(table, key, fields) : undefined;
     return copied ?? this.#api.get(table, key, fields);
   }
   async create(table: string, body: Row): Promise<CreatedRow> {
@@ -87,9 +87,12 @@ export class Session implements PlatformApi {
     }
   }
 
-  /** Runs a `read` operation (refresh, import): its reads of rows may be answered from the run's copy of their table. */
-  reading<T>(work: () => Promise<T>): Promise<T> {
-    return this.#reading.run(true, work);
+  /**
+   * Runs a `read` operation (refresh, import): its reads of the rows of `listed` (its resource's `refreshListing`)
+   * may be answered from the run's copy of that table; its other reads go to the platform.
+   */
+  reading<T>(listed: string | undefined, work: () => Promise<T>): Promise<T> {
+    return this.#reading.run({ listed }, work);
   }
   /** The platform's time (ms since the epoch) by the Date header of its latest answer; the local clock's before any. */
   platformNow(): number {

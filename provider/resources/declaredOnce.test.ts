@@ -113,6 +113,19 @@ describe("the list", () => {
       "Permission",
     ]);
   });
+
+  test("a refresh reads from one listing the tables of the kinds a lab holds many of, each declared by its kind", () => {
+    const listing = Object.fromEntries(RESOURCE_LIST.filter((r) => r.refreshListing).map((r) => [r.token, r.refreshListing]));
+    // VmSnapshot and VmPower read VM rows; a device's marker is in its name; the automation kinds read row by row.
+    expect(listing).toEqual({
+      VirtualMachine: "vms",
+      Drive: "machine_drives",
+      Nic: "machine_nics",
+      Vnet: "vnets",
+      VmSnapshot: "vms",
+      VmPower: "vms",
+    });
+  });
 });
 
 describe("a resource lives in one folder", () => {

@@ -50,6 +50,8 @@ export interface Resource extends ResourceSchema {
   dynamic: DynamicDoor;
   /** A row resource's derived row (declared with `names` and `marker`). */
   row?: RowFacts;
+  /** The table its refresh reads from the run's listing (see ResourceBehaviour.refreshListing). */
+  refreshListing?: string;
 }
 
 export interface ResourceDeclaration<I extends Row, O extends Row> extends ResourceBehaviour<I, O> {
@@ -185,6 +187,7 @@ export function defineResource<I extends Row, O extends Row>(given: ResourceDecl
     operations: dynamic.operations,
     dynamic,
     ...(declaration.row ? { row: declaration.row } : {}),
+    ...(declaration.refreshListing ? { refreshListing: declaration.refreshListing } : {}),
   };
 }
 

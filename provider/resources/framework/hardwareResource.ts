@@ -136,6 +136,8 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     table: spec.table,
     schema: spec.schema,
     sdk: { onMachine: true, refuseDuplicateNames: "onMachine" },
+    // The listing finds the rows marked in their description: a device's marker is in its name.
+    ...(spec.markedIn === "description" ? { refreshListing: spec.table } : {}),
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),

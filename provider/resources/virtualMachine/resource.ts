@@ -344,6 +344,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram", ownsMachine: true },
+  refreshListing: VM_TABLE,
   verify: (api, inputs, unknown, olds) => verifyNameFree(VM_NAMES, api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 

@@ -92,6 +92,7 @@ export const vnet = defineResource<Inputs, Outputs>({
   outputs: vnetOutputs,
   schema: vnetInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram" },
+  refreshListing: VNET_TABLE,
   diff: (_id, olds, news) => diffVnet(olds, news),
   verify: (api, inputs, unknown, olds) => verifyNameFree(VNET_NAMES, api, inputs, unknown, olds),
 
