@@ -40,7 +40,6 @@ export const drive = defineResource<Inputs, Inputs>({
     token: "Drive",
     table: DRIVE_TABLE,
     markedIn: "description",
-    noun: "drive",
     schema: driveInputsSchema,
     shape: driveShape,
     diff: diffDrive,

@@ -5,6 +5,7 @@ import type { Row } from "../../reconcile/platform";
 import type { RowMapping } from "../../reconcile/automation/rows";
 import type { Shape } from "../../schemas/common";
 import { mappingOf } from "../../schemas/fieldCodec";
+import { nounOf } from "../../schemas/nouns";
 import { rowBehaviour } from "./automationRow";
 import { type NameTakenRule, verifyNameFree } from "./nameTaken";
 
@@ -98,8 +99,6 @@ type RowInputs = Row & { adopt?: boolean | string };
 export interface RowResourceDeclaration<I extends Row, O extends Row> {
   token: string;
   table: string;
-  /** What one row is, in messages: "API key"; by default the token's words in lower case ("event trigger"). */
-  noun?: string;
   description: string;
   schema: z.ZodType;
   shape: Shape;
@@ -118,16 +117,13 @@ export interface RowResourceDeclaration<I extends Row, O extends Row> {
   hooks?(kit: RowKit<I>): Partial<ResourceBehaviour<I, O>>;
 }
 
-/** The token's words in lower case: an EventTrigger is an "event trigger". */
-const nounOf = (d: { token: string; noun?: string }): string => d.noun ?? d.token.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
-
 /** The row mapping a row resource's declaration derives. */
 function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapping<I> {
   const mapped = mappingOf<I>(d.shape);
   const finish = d.finishBody;
   return {
     table: d.table,
-    what: nounOf(d),
+    what: nounOf(d.token),
     readFields: mapped.readFields,
     toApiBody: finish
       ? (inputs, mode = "create", whole = inputs) => finish(mapped.toApiBody(inputs, mode), inputs, mode, whole)
@@ -144,7 +140,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
   const shared = rowBehaviour(d.shape, rows as RowMapping<I & RowInputs>);
   const names: NameTakenRule = {
     table: d.table,
-    noun: nounOf(d),
+    noun: nounOf(d.token),
     shape: d.shape,
     copyFields: "$key,name",
     marked: d.marker === "description",
@@ -160,7 +156,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
     ...(checksName ? { verify: (api, inputs, unknown, olds) => verifyNameFree(names, api, inputs, unknown, olds) } : {}),
     ...(shared as unknown as Pick<ResourceBehaviour<I, O>, "diff" | "create" | "read" | "update" | "delete">),
     ...d.hooks?.({ rows, shared: shared as RowKit<I>["shared"] }),
-    row: { rows: rows as RowMapping<Row>, noun: nounOf(d), names: d.names, marker: d.marker },
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d.token), names: d.names, marker: d.marker },
   };
 }
 

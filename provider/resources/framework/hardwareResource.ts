@@ -18,6 +18,7 @@ import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../../client/query-string";
 import { mappingOf } from "../../schemas/fieldCodec";
+import { nounOf } from "../../schemas/nouns";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
@@ -37,8 +38,6 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
    * none (devices), in the name of an unnamed row (a named one is found by its machine and name).
    */
   markedIn: "description" | "name";
-  /** "drive", "NIC", "device" for messages. */
-  noun: string;
   schema: z.ZodType;
   shape: Shape;
   /** The resource's diff from provider/plan (replacements, data-loss warnings). */
@@ -109,7 +108,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
-  const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
+  const what = (inputs: I) => `${nounOf(spec.token)}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
   const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
       ? (

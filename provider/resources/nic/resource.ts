@@ -18,7 +18,6 @@ export const nic = defineResource<Inputs, Inputs>({
     token: "Nic",
     table: NIC_TABLE,
     markedIn: "description",
-    noun: "NIC",
     schema: nicInputsSchema,
     shape: nicShape,
     diff: diffNic,

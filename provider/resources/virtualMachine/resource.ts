@@ -30,6 +30,7 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
+import { nounOf } from "../../schemas/nouns";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { VM_CHECK_FIELDS } from "../framework/checkCopy";
 import { resolveTimeouts } from "../framework/operationTimeouts";
@@ -330,7 +331,7 @@ async function keepHardwareExclusive(
 /** VM names are unique on the platform; a VM's snapshots (VM rows too) never clash. */
 const VM_NAMES: NameTakenRule = {
   table: VM_TABLE,
-  noun: "VM",
+  noun: nounOf("VirtualMachine"),
   shape: virtualMachineShape,
   copyFields: VM_CHECK_FIELDS,
   notOfKind: (row) => toBoolean(row.is_snapshot) === true,

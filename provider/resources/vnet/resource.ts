@@ -14,6 +14,7 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
+import { nounOf } from "../../schemas/nouns";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
 import { NIC_TABLE, VM_TABLE, VNET_TABLE } from "../../schemas/tables";
@@ -83,7 +84,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
 }
 
 /** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
-const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name", marked: true };
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: nounOf("Vnet"), shape: vnetShape, copyFields: "$key,name", marked: true };
 
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",
