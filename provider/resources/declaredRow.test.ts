@@ -100,8 +100,21 @@ describe("a row resource is derived from its declaration", () => {
   });
 });
 
+describe("a row of a machine (names perMachine) is the hardware behaviour on its derived row", () => {
+  test("a NIC: its row, the SDK's machine rule, a name refused twice on one machine, its table listed on refresh", () => {
+    expect(rowsOf<Row>(RESOURCES.Nic)).toMatchObject({
+      table: "machine_nics",
+      what: "NIC",
+      identity: "marker",
+      namesUniqueOnPlatform: false,
+    });
+    expect(RESOURCES.Nic.sdk).toEqual({ onMachine: true, refuseDuplicateNames: "onMachine" });
+    expect(RESOURCES.Nic.refreshListing).toBe("machine_nics");
+  });
+});
+
 describe("a plain row resource's resource.ts is its declaration alone", () => {
-  test.each([RESOURCES.Webhook, RESOURCES.Task].map((r) => [r.token, r] as const))("%s: at most 15 lines", (_token, r) => {
+  test.each([RESOURCES.Webhook, RESOURCES.Task, RESOURCES.Nic].map((r) => [r.token, r] as const))("%s: at most 15 lines", (_token, r) => {
     const lines = fs
       .readFileSync(path.join(root, "provider/resources", r.dynamicFile, "resource.ts"), "utf8")
       .trimEnd()

@@ -6,7 +6,8 @@ import type { RowMapping } from "../../reconcile/automation/rows";
 import type { Shape } from "../../schemas/common";
 import { mappingOf } from "../../schemas/fieldCodec";
 import { nounOf } from "../../schemas/nouns";
-import { rowBehaviour } from "./automationRow";
+import { diffRow, rowBehaviour } from "./automationRow";
+import { type HardwareDeclaration, type HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 import { type NameTakenRule, verifyNameFree } from "./nameTaken";
 
 /** What schema.json, the docs, the SDK types and the environment loader need of a resource. */
@@ -115,6 +116,12 @@ export interface RowResourceDeclaration<I extends Row, O extends Row> {
   finishBody?(body: Row, inputs: Partial<I>, mode: "create" | "update", whole: Partial<I>): Row;
   /** What the resource does its own way (a secret answered once, linked rows, an extra check), on its derived row. */
   hooks?(kit: RowKit<I>): Partial<ResourceBehaviour<I, O>>;
+  /**
+   * `perMachine` rows (hardware: framework/hardwareResource.ts, marked in their description) where they differ
+   * from the plain row of a machine: a diff of their own (a drive's data-loss warnings; by default the shape's),
+   * their removal from a running machine.
+   */
+  hardware?: Pick<HardwareDeclaration<HardwareInputs, HardwareInputs>, "diff" | "removeLive">;
 }
 
 /** The row mapping a row resource's declaration derives. */
@@ -134,9 +141,31 @@ function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapp
   };
 }
 
+/** The behaviour of a row of a machine (hardware): the hardware behaviour on the declaration's shape and table. */
+function machineRowBehaviour<I extends Row, O extends Row>(
+  d: RowResourceDeclaration<I, O>,
+  rows: RowMapping<I>,
+): ResourceDeclaration<I, O> {
+  const hardware = hardwareBehaviour<HardwareInputs, HardwareInputs>({
+    token: d.token,
+    table: d.table,
+    markedIn: "description",
+    schema: d.schema,
+    shape: d.shape,
+    diff: (olds, news) => diffRow(d.shape, rows, olds, news),
+    ...d.hardware,
+  });
+  return {
+    ...(hardware as unknown as ResourceBehaviour<I, O> & { token: string; table: string; sdk: SdkBehaviour }),
+    description: d.description,
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d.token), names: d.names, marker: d.marker },
+  };
+}
+
 /** The behaviour of a row resource: the shared row behaviour, the name check of unique names, then its hooks. */
 function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclaration<I, O>): ResourceDeclaration<I, O> {
   const rows = rowMappingOf(d as RowResourceDeclaration<I, Row>);
+  if (d.names === "perMachine") return machineRowBehaviour(d, rows);
   const shared = rowBehaviour(d.shape, rows as RowMapping<I & RowInputs>);
   const names: NameTakenRule = {
     table: d.table,

@@ -13,7 +13,6 @@ import type { OperationTimeouts } from "../../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, type ResourceBehaviour } from "./defineProvider";
-import type { SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../../client/query-string";
@@ -97,7 +96,7 @@ export type HardwareDeclaration<I extends HardwareInputs, O extends I> = Omit<
 
 export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   declared: HardwareDeclaration<I, O>,
-): ResourceBehaviour<I, O> & { token: string; table: string; sdk: SdkBehaviour } {
+): ResourceBehaviour<I, O> & { token: string; table: string; sdk: { onMachine: boolean; refuseDuplicateNames: "onMachine" } } {
   const mapped = mappingOf<I>(declared.shape);
   const spec: HardwareSpec<I, O> = {
     ...declared,
