@@ -59,7 +59,7 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   sdk?: { createMarker?: boolean };
   /**
    * The table whose rows a refresh of this resource reads from the run's one listing of marked rows
-   * (reconcile/readCopy.ts) rather than by one GET each: set for the kinds a lab holds many of (VMs and the kinds
+   * (reconcile/refreshListing.ts) rather than by one GET each: set for the kinds a lab holds many of (VMs and the kinds
    * that read a VM's row, vnets, drives, NICs); only a table whose rows carry the marker in `description` can be
    * listed so. Unset, a refresh reads row by row (setting it changes a kind's request counts).
    */

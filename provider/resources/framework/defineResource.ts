@@ -171,7 +171,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
     table: d.table,
     noun: nounOf(d.token),
     shape: d.shape,
-    copyFields: "$key,name",
+    listedFields: "$key,name",
     marked: d.marker === "description",
   };
   const checksName = d.names === "unique" && d.nameCheck !== false;

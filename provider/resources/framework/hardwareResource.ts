@@ -8,7 +8,7 @@ import { madeByThisProcess } from "../../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../../reconcile/createMarker";
 import { type Inserted, insertRow } from "../../reconcile/insertRow";
 import { type CreatedRow, type Row, errorText, rowsWhere, str } from "../../reconcile/platform";
-import { OWNER_COPIES, type PowerCyclePolicy } from "../../schemas/hardware";
+import { OWNER_INPUTS, type PowerCyclePolicy } from "../../schemas/hardware";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
@@ -71,13 +71,13 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
 }
 
 /**
- * A change of the owner copies alone is no change for the engine, so the stock
+ * A change of the owner inputs alone is no change for the engine, so the stock
  * `pulumi preview --expect-no-changes` passes after a `--target` run of the VM
  * (or a VM policy change): the engine still records the new inputs, and the
  * next real update or create of the row takes them.
  */
-export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
-  return d.replaces.length === 0 && d.updates.every((f) => OWNER_COPIES.has(f)) ? { ...d, changes: false } : d;
+export function ownerInputsAloneAreNoChange(d: ResourceDiff): ResourceDiff {
+  return d.replaces.length === 0 && d.updates.every((f) => OWNER_INPUTS.has(f)) ? { ...d, changes: false } : d;
 }
 
 /**
@@ -140,7 +140,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
     ],
-    diff: (_id, olds, news) => ownerCopiesAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
+    diff: (_id, olds, news) => ownerInputsAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
 
     async create(api, inputs) {
       const machine = String(inputs.machine);

@@ -30,7 +30,7 @@ import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { nounOf } from "../../schemas/nouns";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
-import { VM_CHECK_FIELDS } from "../framework/checkCopy";
+import { VM_CHECK_FIELDS } from "../framework/checkListing";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { settingNaming } from "../../config/provider-config";
 import { type MachineHardware, cloneBaseline, describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
@@ -331,7 +331,7 @@ const VM_NAMES: NameTakenRule = {
   table: VM_TABLE,
   noun: nounOf("VirtualMachine"),
   shape: virtualMachineShape,
-  copyFields: VM_CHECK_FIELDS,
+  listedFields: VM_CHECK_FIELDS,
   notOfKind: (row) => toBoolean(row.is_snapshot) === true,
   marked: true,
 };

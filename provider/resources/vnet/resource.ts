@@ -84,7 +84,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
 }
 
 /** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
-const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: nounOf("Vnet"), shape: vnetShape, copyFields: "$key,name", marked: true };
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: nounOf("Vnet"), shape: vnetShape, listedFields: "$key,name", marked: true };
 
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",

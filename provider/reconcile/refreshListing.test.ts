@@ -1,4 +1,4 @@
-import { ReadCopies, READ_COPY_FRESH_MS } from "./readCopy";
+import { RefreshListings, REFRESH_LISTING_FRESH_MS } from "./refreshListing";
 import { ANY_MARKER_FILTER } from "./createMarker";
 import type { PlatformApi, Row } from "./platform";
 import { Session } from "./session";
@@ -29,78 +29,78 @@ const tagged = [
   { $key: 2, name: "b" },
 ];
 
-describe("ReadCopies: the reads of a run are answered from one read of the table's marked rows", () => {
+describe("RefreshListings: the reads of a run are answered from one read of the table's marked rows", () => {
   test("reads of several rows cost one GET of the rows that carry a create marker, with the asked fields and $key", async () => {
     const { api, reads } = platform(tagged);
-    const copies = new ReadCopies(
+    const listings = new RefreshListings(
       api,
       () => 0,
       () => 0,
     );
-    expect(await Promise.all([copies.serve("vnets", "1", "name"), copies.serve("vnets", "2", "name")])).toEqual(tagged);
+    expect(await Promise.all([listings.serve("vnets", "1", "name"), listings.serve("vnets", "2", "name")])).toEqual(tagged);
     expect(reads).toEqual([`vnets?fields=$key,name&filter=${ANY_MARKER_FILTER}`]);
   });
 
-  test("a row the copy does not hold (gone, or adopted without a marker) is not vouched for: the caller reads it", async () => {
-    const copies = new ReadCopies(
+  test("a row the listing does not hold (gone, or adopted without a marker) is not vouched for: the caller reads it", async () => {
+    const listings = new RefreshListings(
       platform(tagged).api,
       () => 0,
       () => 0,
     );
-    expect(await copies.serve("vnets", "9", "name")).toBeUndefined();
+    expect(await listings.serve("vnets", "9", "name")).toBeUndefined();
   });
 
   test("a row is served once: a second read of it wants the platform's word", async () => {
-    const copies = new ReadCopies(
+    const listings = new RefreshListings(
       platform(tagged).api,
       () => 0,
       () => 0,
     );
-    expect(await copies.serve("vnets", "1", "name")).toEqual(tagged[0]);
-    expect(await copies.serve("vnets", "1", "name")).toBeUndefined();
+    expect(await listings.serve("vnets", "1", "name")).toEqual(tagged[0]);
+    expect(await listings.serve("vnets", "1", "name")).toBeUndefined();
   });
 
-  test("a change sent since the copy was asked for makes it stale: the next read takes a new copy", async () => {
+  test("a change sent since the listing was asked for makes it stale: the next read takes a new listing", async () => {
     const { api, reads } = platform(tagged);
     let mutations = 0;
-    const copies = new ReadCopies(
+    const listings = new RefreshListings(
       api,
       () => mutations,
       () => 0,
     );
-    await copies.serve("vnets", "1", "name");
+    await listings.serve("vnets", "1", "name");
     mutations++;
-    expect(await copies.serve("vnets", "2", "name")).toEqual(tagged[1]);
+    expect(await listings.serve("vnets", "2", "name")).toEqual(tagged[1]);
     expect(reads).toHaveLength(2);
   });
 
-  test("a change sent while the copy was being read makes the copy serve nothing", async () => {
+  test("a change sent while the listing was being read makes the listing serve nothing", async () => {
     let mutations = 0;
     const { api } = platform(tagged);
-    const copies = new ReadCopies(
+    const listings = new RefreshListings(
       { ...api, list: async (t, q) => ((mutations += 2), api.list(t, q)) },
       () => mutations,
       () => 0,
     );
-    expect(await copies.serve("vnets", "1", "name")).toBeUndefined();
+    expect(await listings.serve("vnets", "1", "name")).toBeUndefined();
   });
 
-  test("a copy older than its freshness is read again", async () => {
+  test("a listing older than its freshness is read again", async () => {
     const { api, reads } = platform(tagged);
     let now = 0;
-    const copies = new ReadCopies(
+    const listings = new RefreshListings(
       api,
       () => 0,
       () => now,
     );
-    await copies.serve("vnets", "1", "name");
-    now = READ_COPY_FRESH_MS + 1;
-    await copies.serve("vnets", "2", "name");
+    await listings.serve("vnets", "1", "name");
+    now = REFRESH_LISTING_FRESH_MS + 1;
+    await listings.serve("vnets", "2", "name");
     expect(reads).toHaveLength(2);
   });
 
-  test("a failed copy leaves the reads to the caller", async () => {
-    const failing = new ReadCopies(
+  test("a failed listing leaves the reads to the caller", async () => {
+    const failing = new RefreshListings(
       platform([], new Error("503")).api,
       () => 0,
       () => 0,
@@ -109,7 +109,7 @@ describe("ReadCopies: the reads of a run are answered from one read of the table
   });
 });
 
-describe("a session answers from a copy only the reads of the table a read operation lists", () => {
+describe("a session answers from a listing only the reads of the table a read operation lists", () => {
   /** A session over `platform(tagged)` that records its GETs. */
   function session() {
     const { api, reads } = platform(tagged);
