@@ -208,8 +208,9 @@ const labEntry = z
   });
 
 /**
- * The entries of the lists whose entries write references by name or have rules of the file: the provider's own
- * input schema, extended. A listed kind not here takes its resource's input schema as it is.
+ * The entry of each list as typed (the registry's declarations do not keep their schema's type): the provider's
+ * own input schema, extended where entries name other rows or have rules of the file. A listed kind not here reads
+ * its resource's input schema as it is, typed loosely until its line is added here.
  */
 const ENTRIES = {
   Vnet: vnetInputsSchema,
