@@ -1,10 +1,21 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as vp from "../sdk";
-import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import {
+  ENVIRONMENT_KINDS,
+  type EnvironmentKinds,
+  LABS,
+  type ListedKind,
+  type ListedToken,
+  type ListOf,
+  listedTokensOf,
+  logicalNameIn,
+} from "./environment-kinds";
 import { cloneOrder } from "../provider/plan/lab";
 import type { Environment } from "./environmentTypes.generated";
 import { type VmDeclarationArgs, declareVm } from "../sdk/vmDeclaration";
 import { GROUP_TABLE, USER_TABLE, VM_TABLE, VNET_TABLE } from "../provider/schemas/tables";
+import { DeclaredResource } from "../sdk/declaredResource";
+import type { InputsByToken } from "../sdk/schemaTypes.generated";
 
 type VmEntry = Environment["vms"][number];
 type LabEntry = Environment["labs"][number];
@@ -35,23 +46,18 @@ interface References {
 
 type Key = pulumi.Output<string>;
 
-/** What the stack outputs hold for one entry of each kind: its key, and what a program needs besides. */
-interface StackOutputOf {
-  Vnet: Key;
+/** What the stack outputs hold for one entry of the kinds that need more than its key. */
+interface StackOutputs {
   VirtualMachine: { id: Key; machineKey: Key; status: pulumi.Output<string> };
-  Webhook: Key;
-  Task: Key;
-  EventTrigger: Key;
-  Schedule: Key;
-  User: Key;
   /** The key's secret is a Pulumi secret output: a stack reference can use it; the engine shows it as [secret]. */
   ApiKey: { id: Key; secret: pulumi.Output<string> };
-  Group: Key;
-  Permission: Key;
 }
+/** What the stack outputs hold for one entry of each kind: its key, and what a program needs besides. */
+type StackOutputOf<T extends ListedToken> = T extends keyof StackOutputs ? StackOutputs[T] : Key;
 
 interface Builder<T extends ListedToken> {
-  declare(entry: Entry<T>, name: string, refs: References): Declared<StackOutputOf[T]>;
+  /** Default: the resource of its token, declared with the entry as it is (its SDK class's). */
+  declare?(entry: Entry<T>, name: string, refs: References): Declared<StackOutputOf<T>>;
   /** The entries in the order to declare them (default: as listed). */
   order?(entries: Entry<T>[]): Entry<T>[];
   /** The existing row a name refers to, for kinds that can be looked up by name (else a reference is a key). */
@@ -62,8 +68,8 @@ const declared = <O>(resource: pulumi.CustomResource, output: O): Declared<O> =>
 /** A resource whose stack output is its key. */
 const keyed = (resource: pulumi.CustomResource): Declared<Key> => declared(resource, resource.id);
 
-/** How each listed kind is declared, and its stack output; a kind of ENVIRONMENT_KINDS without a builder does not compile. */
-const BUILDERS: { [T in ListedToken]: Builder<T> } = {
+/** How the listed kinds whose entries refer to others, or are looked up by name, are declared, and their stack outputs. */
+const BUILDERS: { [T in ListedToken]?: Builder<T> } = {
   Vnet: {
     declare: (v, name) => keyed(new vp.Vnet(name, v)),
     existing: (name) => vp.getVnetOutput({ name }).id,
@@ -76,9 +82,6 @@ const BUILDERS: { [T in ListedToken]: Builder<T> } = {
     },
     order: (vms) => cloneOrder(vms) ?? vms,
     existing: (name) => vp.getVirtualMachineOutput({ name }).id,
-  },
-  Webhook: {
-    declare: (w, name) => keyed(new vp.Webhook(name, w)),
   },
   Task: {
     // A task's one object by name: a webhook of the file, or a VM or user of the file or an existing one.
@@ -137,12 +140,17 @@ const ROW_KINDS: Partial<Record<string, ListedToken>> = {
 };
 
 /** The builder of one kind, its entry typed as any listed kind's (the kinds are declared in a loop). */
-const builderOf = (token: ListedToken) => BUILDERS[token] as unknown as Builder<ListedToken>;
+const builderOf = (token: string): Builder<ListedToken> => (BUILDERS as Record<string, Builder<ListedToken>>)[token] ?? {};
 
 /** The stack outputs: per list of the file, each entry's output by its logical name; per lab, its copies. */
-export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf[T]> } & {
+export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string, StackOutputOf<T>> } & {
   labs: Record<string, { copies: vp.Lab["copies"] }>;
 };
+
+/** Declares the resource of `token` named `name` with `args`: by default through the SDK (its class's base). */
+export type DeclareResource = (token: string, name: string, args: object) => pulumi.CustomResource;
+
+const throughSdk: DeclareResource = (token, name, args) => new DeclaredResource(token as keyof InputsByToken, name, args, undefined);
 
 /**
  * Declares the resources of an environment, kind by kind in the order of ENVIRONMENT_KINDS. Names in the
@@ -150,7 +158,19 @@ export type BuiltEnvironment = { [T in ListedToken as ListOf<T>]: Record<string,
  * and UUIDs are used as they are.
  */
 export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
-  const byKind = new Map<ListedToken, Map<string, Declared<unknown>>>();
+  return buildEnvironmentOf(ENVIRONMENT_KINDS, env, throughSdk) as BuiltEnvironment;
+}
+
+/**
+ * `buildEnvironment` for a file of other kinds (a test's resource beside the real ones, its entries validated by
+ * environmentSchemaOf), each declared by `declare` unless its builder says otherwise.
+ */
+export function buildEnvironmentOf(
+  kinds: EnvironmentKinds,
+  env: Partial<Record<string, readonly unknown[]>>,
+  declare: DeclareResource,
+): Record<string, Record<string, unknown>> {
+  const byKind = new Map<string, Map<string, Declared<unknown>>>();
   const refs: References = {
     declared: (token, ref) => byKind.get(token)?.get(ref)?.resource,
     key(token, ref) {
@@ -159,21 +179,21 @@ export function buildEnvironment(env: BuildableEnvironment): BuiltEnvironment {
     },
     resourceGroup: (ref) => (UUID.test(ref) ? pulumi.output(ref) : vp.getResourceGroupOutput({ name: ref }).uuid),
   };
-  const outputs = LISTED_TOKENS.map((token) => {
-    const { list } = ENVIRONMENT_KINDS[token];
+  const outputs = listedTokensOf(kinds).map((token) => {
+    const { list } = kinds[token] as ListedKind;
     const builder = builderOf(token);
-    const entries: Entry<ListedToken>[] = env[list] ?? [];
+    const entries = (env[list] ?? []) as Entry<ListedToken>[];
     // Filled as it goes: a VM's template is declared before its clones.
     const kind = new Map<string, Declared<unknown>>();
     byKind.set(token, kind);
     for (const entry of builder.order?.(entries) ?? entries) {
-      const name = logicalName(token, entry);
-      kind.set(name, builder.declare(entry, name, refs));
+      const name = logicalNameIn(kinds, token, entry);
+      kind.set(name, builder.declare?.(entry, name, refs) ?? keyed(declare(token, name, entry)));
     }
     return [list, Object.fromEntries([...kind].map(([name, d]) => [name, d.output]))];
   });
-  const labs = (env.labs ?? []).map((lab) => [lab.name, { copies: declareLab(lab, refs).copies }]);
-  return { ...Object.fromEntries(outputs), [LABS.list]: Object.fromEntries(labs) } as BuiltEnvironment;
+  const labs = ((env[LABS.list] ?? []) as LabEntry[]).map((lab) => [lab.name, { copies: declareLab(lab, refs).copies }]);
+  return { ...Object.fromEntries(outputs), [LABS.list]: Object.fromEntries(labs) };
 }
 
 /**

@@ -34,7 +34,7 @@ export const ENVIRONMENT_KINDS = {
   VmSnapshot: {
     notListed: "a snapshot is a VM at one moment, taken by a program (vp.VmSnapshot); a file declares what stays, not moments",
   },
-} as const satisfies { readonly [T in ResourceToken]: ListedKind | NotListed };
+} as const satisfies EnvironmentKindsOf<ResourceToken>;
 
 /**
  * The labs of a file: no resource of the registry but a component (vp.Lab) stamping out copies of a template of
@@ -42,14 +42,23 @@ export const ENVIRONMENT_KINDS = {
  */
 export const LABS = { list: "labs", noun: "lab" } as const;
 
-interface ListedKind {
+/** A decision table: where each resource of `Token` stands in a file. */
+export type EnvironmentKindsOf<Token extends string> = { readonly [T in Token]: ListedKind | NotListed };
+
+/**
+ * The kinds a file is read and built with: ENVIRONMENT_KINDS, or it and a kind more (a test's throw-away
+ * resource, declared as a real one is: one entry).
+ */
+export type EnvironmentKinds = typeof ENVIRONMENT_KINDS & EnvironmentKindsOf<string>;
+
+export interface ListedKind {
   /** The file's top-level key, also the stack output's. */
   list: string;
   /** Entries without a `name`: their logical name (and what makes two of them one declared twice). */
   identity?(entry: never): string;
 }
 
-interface NotListed {
+export interface NotListed {
   /** Why the file has no list of it. */
   notListed: string;
 }
@@ -60,16 +69,22 @@ export type ListedToken = { [T in keyof Kinds]: Kinds[T] extends ListedKind ? T 
 /** The top-level key of a listed resource. */
 export type ListOf<T extends ListedToken> = Kinds[T]["list"];
 
+/** The resources `kinds` lists, in its order. */
+export const listedTokensOf = (kinds: EnvironmentKindsOf<string>): string[] => Object.keys(kinds).filter((t) => "list" in kinds[t]);
+
 /** The listed resources, in the table's order. */
-export const LISTED_TOKENS = (Object.keys(ENVIRONMENT_KINDS) as (keyof Kinds)[]).filter(
-  (t): t is ListedToken => "list" in ENVIRONMENT_KINDS[t],
-);
+export const LISTED_TOKENS = listedTokensOf(ENVIRONMENT_KINDS) as ListedToken[];
 
 /** Every top-level list of a file, also the stack's outputs: the listed kinds' in the table's order, then the labs. */
 export const ENVIRONMENT_LISTS: readonly string[] = [...LISTED_TOKENS.map((t) => ENVIRONMENT_KINDS[t].list), LABS.list];
 
 /** The logical name of an entry of a list: its name, or its identity when its kind has no names. */
 export function logicalName(token: ListedToken, entry: object): string {
-  const kind: ListedKind = ENVIRONMENT_KINDS[token];
+  return logicalNameIn(ENVIRONMENT_KINDS, token, entry);
+}
+
+/** The logical name of an entry of the list of `token` in `kinds`. */
+export function logicalNameIn(kinds: EnvironmentKindsOf<string>, token: string, entry: object): string {
+  const kind = kinds[token] as ListedKind;
   return kind.identity ? kind.identity(entry as never) : (entry as { name: string }).name;
 }

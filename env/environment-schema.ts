@@ -20,7 +20,17 @@ import { cloneOrder, copiesOverlapping, copyVmName, labProblems, planCopies } fr
 import { calendarProblems } from "../provider/plan/labCalendar";
 import { labAccessProblems } from "../provider/plan/labGrants";
 import { deviceFields, driveFields, labFields, nicFields, vmFields } from "../provider/resources/labInputs";
-import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import {
+  ENVIRONMENT_KINDS,
+  type EnvironmentKinds,
+  LABS,
+  type ListedKind,
+  type ListedToken,
+  type ListOf,
+  listedTokensOf,
+  logicalNameIn,
+} from "./environment-kinds";
+import { RESOURCES, type Resource } from "../provider/resources";
 import { nounOf } from "../provider/schemas/nouns";
 
 /**
@@ -197,7 +207,11 @@ const labEntry = z
     }
   });
 
-/** The entry of each list: the provider's own input schema, references written by name. */
+/**
+ * The entry of each list as typed (the registry's declarations do not keep their schema's type): the provider's
+ * own input schema, extended where entries name other rows or have rules of the file. A listed kind not here reads
+ * its resource's input schema as it is, typed loosely until its line is added here.
+ */
 const ENTRIES = {
   Vnet: vnetInputsSchema,
   VirtualMachine: vmEntry,
@@ -209,14 +223,41 @@ const ENTRIES = {
   ApiKey: apiKeyEntry,
   Group: groupEntry,
   Permission: permissionEntry,
-} satisfies { [T in ListedToken]: z.ZodType };
+} satisfies { [T in ListedToken]?: z.ZodType };
 
-type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<(typeof ENTRIES)[T]>> };
-/** Every list of ENVIRONMENT_KINDS, each empty unless given. */
-const lists = Object.fromEntries(LISTED_TOKENS.map((t) => [ENVIRONMENT_KINDS[t].list, z.array(ENTRIES[t]).default([])])) as Lists;
+type EntryOf<T extends ListedToken> = T extends keyof typeof ENTRIES ? (typeof ENTRIES)[T] : (typeof RESOURCES)[T]["inputs"];
+type Lists = { [T in ListedToken as ListOf<T>]: z.ZodDefault<z.ZodArray<EntryOf<T>>> };
+const entries: Readonly<Record<string, z.ZodType>> = ENTRIES;
 
-export const environmentSchema = z.strictObject({ ...lists, [LABS.list]: z.array(labEntry).default([]) }).superRefine((env, ctx) => {
-  for (const token of LISTED_TOKENS) for (const issue of declaredTwice(token, env[ENVIRONMENT_KINDS[token].list])) ctx.addIssue(issue);
+/**
+ * The schema of a file whose lists are those of `kinds`, each entry ENTRIES' or its resource's input schema:
+ * the real file's, or one with a test's throw-away resource beside the real ones.
+ */
+export function environmentSchemaOf(
+  kinds: EnvironmentKinds,
+  resources: Readonly<Record<string, Resource>>,
+): z.ZodType<Record<string, unknown[]>> {
+  const listed = listedTokensOf(kinds);
+  const lists = Object.fromEntries(
+    listed.map((t) => [(kinds[t] as ListedKind).list, z.array(entries[t] ?? resources[t].inputs).default([])]),
+  );
+  return z.strictObject({ ...lists, [LABS.list]: z.array(labEntry).default([]) }).superRefine((file, ctx) => {
+    for (const token of listed)
+      for (const issue of declaredTwice(kinds, token, (file as Record<string, object[]>)[(kinds[token] as ListedKind).list]))
+        ctx.addIssue(issue);
+    fileRules(file as unknown as Environment, ctx);
+  });
+}
+
+type Environment = z.output<typeof environmentSchema>;
+
+export const environmentSchema = environmentSchemaOf(ENVIRONMENT_KINDS, RESOURCES) as unknown as z.ZodObject<
+  Lists & { [LABS.list]: z.ZodDefault<z.ZodArray<typeof labEntry>> },
+  z.core.$strict
+>;
+
+/** The rules across the lists of a file: references, names on one VM, clone order, labs. */
+function fileRules(env: Environment, ctx: z.RefinementCtx): void {
   for (const issue of automationProblems(env)) ctx.addIssue({ code: "custom", ...issue });
   env.vms.forEach((vm, i) => {
     const names = (list: { name?: string }[], kind: string) =>
@@ -236,13 +277,13 @@ export const environmentSchema = z.strictObject({ ...lists, [LABS.list]: z.array
   const order = cloneOrder(env.vms);
   if (order === undefined) ctx.addIssue({ code: "custom", path: ["vms"], message: "cloneFrom references form a cycle" });
   for (const issue of labClashes(env)) ctx.addIssue({ code: "custom", ...issue });
-});
+}
 
 /**
  * What a file's labs must not collide with: another lab of the same name, a copy's network overlapping a vnet of
  * the file or another lab's copy, and a copy's vnet, VM or user named as an entry of the file.
  */
-function labClashes(env: Pick<z.output<typeof environmentSchema>, "labs" | "vnets" | "vms" | "users">) {
+function labClashes(env: Pick<Environment, "labs" | "vnets" | "vms" | "users">) {
   const issues: { path: (string | number)[]; message: string }[] = [];
   const planned = env.labs.map((lab) => (labProblems(lab).length === 0 ? planCopies(lab) : []));
   env.labs.forEach((lab, i) => {
@@ -294,10 +335,14 @@ function labClashes(env: Pick<z.output<typeof environmentSchema>, "labs" | "vnet
 }
 
 /** Entries of one list with the same logical name (a name, or an event trigger's identity): reported at the later one. */
-function declaredTwice(token: ListedToken, entries: object[]): { code: "custom"; path: (string | number)[]; message: string }[] {
-  const kind: { list: string; identity?: unknown } = ENVIRONMENT_KINDS[token];
+function declaredTwice(
+  kinds: EnvironmentKinds,
+  token: string,
+  entries: object[],
+): { code: "custom"; path: (string | number)[]; message: string }[] {
+  const kind = kinds[token] as ListedKind;
   const noun = nounOf(token);
-  const names = entries.map((entry) => logicalName(token, entry));
+  const names = entries.map((entry) => logicalNameIn(kinds, token, entry));
   const at = (i: number) => (kind.identity ? [kind.list, i] : [kind.list, i, "name"]);
   const what = kind.identity ? noun : `${noun} name`;
   return names.flatMap((name, i) =>
@@ -305,10 +350,7 @@ function declaredTwice(token: ListedToken, entries: object[]): { code: "custom";
   );
 }
 
-type AutomationEntries = Pick<
-  z.output<typeof environmentSchema>,
-  "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules"
->;
+type AutomationEntries = Pick<Environment, "users" | "apiKeys" | "webhooks" | "tasks" | "eventTriggers" | "schedules">;
 
 /** References to a webhook or task that is neither declared here nor a key. */
 function automationProblems(env: AutomationEntries): { path: (string | number)[]; message: string }[] {

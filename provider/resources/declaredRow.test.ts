@@ -1,10 +1,16 @@
 // A row resource is its schema and a declaration of its table, noun, shape, name uniqueness and marker place:
 // defineResource derives the row mapping, the create (marked, never twice), read, update and delete, the
 // replacement order, the SDK's duplicate-name rule and the preview's name check. A throw-away resource shows
-// that every door, schema.json, the docs and the SDK pick it up with nothing else written.
+// that every door, schema.json, the docs, the SDK and the environment file pick it up with nothing else written
+// (an environment file: one entry in env/environment-kinds.ts, as a real resource's).
 import * as fs from "node:fs";
 import * as path from "node:path";
+import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { buildEnvironmentOf } from "../../env/build-environment";
+import { ENVIRONMENT_KINDS } from "../../env/environment-kinds";
+import { environmentSchemaOf } from "../../env/environment-schema";
+import { loadEnvironmentWith } from "../../env/load-environment";
 import { root } from "../../test/importGraph";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
@@ -97,6 +103,71 @@ describe("a row resource is derived from its declaration", () => {
     expect(Object.keys(schema.resources["vplatform:index:Gizmo"].inputProperties)).toEqual(["name", "description", "size", "adopt"]);
     expect(buildDocs(schema, withGizmo)).toContain("## Gizmo\n\nA gizmo of the test.");
     expect(sdkClassesFile(withGizmo)).toContain(`super("Gizmo", name, args, opts);`);
+  });
+});
+
+/** A resource declared through the plugin's door (`vplatform:index:<token>`), as a program in another language declares it. */
+class PluginResource extends pulumi.CustomResource {
+  constructor(token: string, name: string, args: object) {
+    super(`vplatform:index:${token}`, name, args);
+  }
+}
+
+describe("an environment file lists it by its one entry in the kinds table", () => {
+  const kinds = { ...ENVIRONMENT_KINDS, Gizmo: { list: "gizmos" } };
+  const schema = environmentSchemaOf(kinds, { ...RESOURCES, Gizmo: gizmo });
+  const file = (gizmos: string) => `vnets:\n  - { name: lab, network: 10.20.0.0/24 }\ngizmos:\n${gizmos}`;
+
+  test("its list is read with its input schema: defaults applied, a bad value and a name given twice refused at their line", () => {
+    const { env } = loadEnvironmentWith(schema, "lab.yaml", file("  - { name: g1, size: 2 }\n  - { name: g2 }\n"));
+    expect(env.gizmos).toEqual([
+      { name: "g1", description: "", size: 2 },
+      { name: "g2", description: "", size: 1 },
+    ]);
+    expect(() => loadEnvironmentWith(schema, "lab.yaml", file("  - { name: g1 }\n  - { name: g2, size: big }\n"))).toThrow(
+      /^lab\.yaml:5:\d+: gizmos\[1\]\.size: /,
+    );
+    expect(() => loadEnvironmentWith(schema, "lab.yaml", file("  - { name: g1 }\n  - { name: g1 }\n"))).toThrow(
+      /^lab\.yaml:5:\d+: gizmos\[1\]\.name: gizmo name 'g1' is declared twice$/,
+    );
+    expect(() => loadEnvironmentWith(schema, "lab.yaml", "gizmoz: []\n")).toThrow(/gizmoz/);
+  });
+
+  test("its entries are built into gizmos, created once each through the plugin, their keys the stack outputs", async () => {
+    const site = platform();
+    const served = plugin(site);
+    const registered: string[] = [];
+    await pulumi.runtime.setMocks(
+      {
+        // The engine's steps for a new resource, on the plugin: check, then create (the default provider is no row).
+        newResource: async ({ type, name, inputs }) => {
+          if (type.startsWith("pulumi:providers:")) return { id: "default", state: {} };
+          registered.push(`${type}::${name}`);
+          const urn = `urn:pulumi:dev::lab::${type}::${name}`;
+          const checked = await served.check(urn, {}, inputs);
+          expect(checked.failures ?? []).toEqual([]);
+          const created = await served.create(urn, checked.inputs);
+          return { id: created.id, state: created.outs };
+        },
+        call: () => ({}),
+      },
+      "lab",
+      "dev",
+    );
+    const { env } = loadEnvironmentWith(schema, "lab.yaml", "gizmos:\n  - { name: g1, size: 2 }\n  - { name: g2 }\n");
+    // Through the plugin's door: this package's SDK classes are generated for the real list.
+    const built = buildEnvironmentOf(kinds, env, (token, name, args) => new PluginResource(token, name, args));
+    const keys = await Promise.all(
+      Object.entries(built.gizmos).map(
+        ([name, key]) => new Promise((resolve) => (key as pulumi.Output<string>).apply((k) => resolve([name, k]))),
+      ),
+    );
+    expect(Object.fromEntries(keys as [string, string][])).toEqual({ g1: "1", g2: "2" });
+    expect(registered).toEqual(["vplatform:index:Gizmo::g1", "vplatform:index:Gizmo::g2"]);
+    expect(site.rows).toEqual([
+      expect.objectContaining({ table: "gizmos", name: "g1", size: 2, description: expect.stringMatching(/^\[vplatform:[0-9a-z-]+\]$/) }),
+      expect.objectContaining({ table: "gizmos", name: "g2", size: 1 }),
+    ]);
   });
 });
 

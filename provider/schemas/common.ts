@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { OperationTimeouts } from "./timeouts";
-import { normalizeMac, toBoolean, toKey, toNumber } from "./normalize";
+import { normalizeMac, sameMachineType, toBoolean, toKey, toNumber } from "./normalize";
 
 /**
  * How the API represents a field:
@@ -214,9 +214,16 @@ export function apiBodyOf(shape: Shape, inputs: Record<string, unknown>, mode: "
 }
 
 /**
+ * The spellings a field's comparison holds for one value: a live value that means the declared one reads back as
+ * declared (a machine type the platform reports in the versioned form of the declared `q35`), so refresh shows no change.
+ */
+const SAME_VALUE: Partial<Record<Comparison, (declared: unknown, live: unknown) => boolean>> = { machineType: sameMachineType };
+
+/**
  * The inputs a live row corresponds to. With `declared`, only the fields the
  * program declared are returned (undeclared fields are the platform's business:
- * managing only what is declared is what keeps refresh free of diffs).
+ * managing only what is declared is what keeps refresh free of diffs), each in its
+ * declared spelling where the live value means the same (SAME_VALUE).
  */
 export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, declared?: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -224,7 +231,9 @@ export function inputsFromApiRow(shape: Shape, row: Record<string, unknown>, dec
     if (declared && declared[name] === undefined) continue;
     if (!(m.api in row)) continue;
     const v = normalizeFieldValue(m, row[m.api]);
-    if (v !== undefined) out[name] = v;
+    if (v === undefined) continue;
+    const given = declared?.[name];
+    out[name] = given !== undefined && m.compare && SAME_VALUE[m.compare]?.(given, v) ? given : v;
   }
   return out;
 }

@@ -7,7 +7,7 @@
  * with a codec or plain.
  */
 import type { z } from "zod";
-import { fieldMeta, plainMappingOf, type Shape } from "./common";
+import { type FieldMeta, fieldMeta, plainMappingOf, type Shape } from "./common";
 
 export type Row = Record<string, unknown>;
 
@@ -36,10 +36,13 @@ export function mappingOf<I>(shape: Shape) {
   });
   const plainShape = Object.fromEntries(Object.entries(shape).filter(([name]) => !codecs.some(([n]) => n === name)));
   const plain = plainMappingOf<I>(plainShape);
+  const plainWhere = (keep: (meta: FieldMeta | undefined) => boolean) =>
+    plainMappingOf<I>(Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => keep(fieldMeta(schema)))));
   // A write-only field (a password) is sent, never asked for: the platform does not answer it.
-  const readable = plainMappingOf<I>(
-    Object.fromEntries(Object.entries(plainShape).filter(([, schema]) => fieldMeta(schema)?.writeOnly !== true)),
-  );
+  const readable = plainWhere((meta) => meta?.writeOnly !== true);
+  // A seed sent at creation and changed through an action afterwards (a VM's cloud-init files, then rows of a table
+  // of their own) is not the row's to read back (its column is still asked for: the reads' `fields=` as before).
+  const readBack = plainWhere((meta) => !(meta?.createOnly && meta.onChange === "action"));
   return {
     // Several fields may share a column (a task's webhook, VM or user are all its owner): asked for once.
     readFields: [...new Set([readable.readFields, ...codecs.flatMap(([, c]) => c.columns)])].join(","),
@@ -52,7 +55,7 @@ export function mappingOf<I>(shape: Shape) {
       return body;
     },
     fromApiRow(row: Row, declared?: Row): Partial<I> {
-      const inputs = plain.fromApiRow(row, declared) as Row;
+      const inputs = readBack.fromApiRow(row, declared) as Row;
       for (const [name, codec] of codecs) {
         if (declared && declared[name] === undefined) continue;
         const value = codec.fromApi(row, declared?.[name]);

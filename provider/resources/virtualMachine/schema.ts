@@ -1,18 +1,9 @@
 import { z } from "zod";
 import { sameMachineType } from "../../schemas/normalize";
 import { POWER_CYCLE_POLICIES } from "../../schemas/hardware";
+import { mappingOf } from "../../schemas/fieldCodec";
 import { machineKeyOutput, optionalOutput, output, statusOutputs, type OutputValues } from "../../schemas/outputs";
-import {
-  adoptSchema,
-  apiBodyOf,
-  apiField,
-  apiFieldsOf,
-  inputsFromApiRow,
-  keySchema,
-  providerField,
-  timeoutsSchema,
-  whenValid,
-} from "../../schemas/common";
+import { adoptSchema, apiBodyOf, apiField, keySchema, providerField, timeoutsSchema, whenValid } from "../../schemas/common";
 
 /** The platform table its rows live in. */
 
@@ -253,22 +244,12 @@ export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof v
 export { sameMachineType };
 
 /**
- * The VM's row mapping, as a row resource's (read fields, body, read-back): the shape's columns, but a machine type
- * the platform reports in the versioned form of the declared one reads back as declared, and the cloud-init files (a
- * create-time seed kept in a table of their own) never read back from the VM's row.
+ * The VM's row mapping, as a row resource's (read fields, body, read-back), from its shape: a machine type the platform
+ * reports in the versioned form of the declared one reads back as declared (its comparison), and the cloud-init files
+ * (a create-time seed kept in a table of their own) never read back from the VM's row (sent at creation, changed by
+ * an action).
  */
-export const virtualMachineRows = {
-  readFields: apiFieldsOf(virtualMachineShape),
-  toApiBody: (inputs: Partial<VirtualMachineInputs>, mode: "create" | "update" = "create"): Record<string, unknown> =>
-    apiBodyOf(virtualMachineShape, inputs as Record<string, unknown>, mode),
-  fromApiRow(row: Record<string, unknown>, declared?: Record<string, unknown>): Partial<VirtualMachineInputs> {
-    const out = inputsFromApiRow(virtualMachineShape, row, declared) as Partial<VirtualMachineInputs>;
-    const wanted = declared?.machineType as string | undefined;
-    if (wanted && sameMachineType(wanted, out.machineType)) out.machineType = wanted;
-    delete out.cloudinitFiles;
-    return out;
-  },
-};
+export const virtualMachineRows = mappingOf<VirtualMachineInputs>(virtualMachineShape);
 
 /** `params` of the vm_actions clone action, without `name` (the VM's name): string booleans, as the spec gives them. */
 export function toCloneParams(cloneFrom: NonNullable<VirtualMachineInputs["cloneFrom"]>): Record<string, unknown> {
