@@ -16,7 +16,7 @@ describe("VmSnapshot", () => {
     expect((await p.read(s.id, s.outs)).inputs).toEqual(s.inputs);
     // What the session saw take how long when it was taken: set once, then kept by a refresh and an update.
     expect(typeof s.outs.waitDurations).toBe("string");
-    expect((await p.read(s.id, s.outs)).outs.waitDurations).toBe(s.outs.waitDurations);
+    expect((await p.read(s.id, s.outs)).props.waitDurations).toBe(s.outs.waitDurations);
     const news = (await p.check(s.inputs, { ...s.inputs, restoreTrigger: "1" })).inputs;
     expect(await p.diff(s.id, s.outs, news)).toMatchObject({ changes: true, replaces: [] });
     await lab.resetRequests();
