@@ -3,7 +3,15 @@ import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { damagedSidecarMessage, damagedTagsMessage, knownEngineError } from "./engine-errors";
-import { fileBackendDir, fileBackendUrl, repairCommand, repairedMessage, repairFileState, STRAY_TMP_AGE_MS, tagsRepairCommand } from "./file-state";
+import {
+  fileBackendDir,
+  fileBackendUrl,
+  repairCommand,
+  repairedMessage,
+  repairFileState,
+  STRAY_TMP_AGE_MS,
+  tagsRepairCommand,
+} from "./file-state";
 import { pulumiRoot } from "./local-stack";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-file-state-"));

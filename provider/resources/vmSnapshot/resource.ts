@@ -65,7 +65,8 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
 }
 
 /** The figures set when the snapshot was taken: an update keeps them (an output only, in no diff). */
-const kept = (olds: Outputs): Pick<Outputs, "waitDurations"> => (olds.waitDurations === undefined ? {} : { waitDurations: olds.waitDurations });
+const kept = (olds: Outputs): Pick<Outputs, "waitDurations"> =>
+  olds.waitDurations === undefined ? {} : { waitDurations: olds.waitDurations };
 
 /** A snapshot's answer has no key: the keys of a class's snapshots are read together (see answerReads). */
 const keyReads = perSession(answerReads);
