@@ -12,20 +12,21 @@ export const permissionIdentity = (p: { user?: string; group?: string; table: st
  * Where each resource of the registry (provider/resources/index.ts) stands in an environment file: a top-level
  * list of its own, or why it has none. A token of the registry without an entry here does not compile, so a
  * new resource is a decision here. The schema's lists, the builder and the stack outputs follow this table, in
- * its order (a kind may refer by name to the kinds before it). Plain data: the published declarations of
- * `vplatform/env` read it, and they import no zod.
+ * its order (a kind may refer by name to the kinds before it); an entry's noun in messages is its resource's
+ * (provider/schemas/nouns.ts). Plain data: the published declarations of `vplatform/env` read it, and they import
+ * no zod.
  */
 export const ENVIRONMENT_KINDS = {
-  Vnet: { list: "vnets", noun: "vnet" },
-  VirtualMachine: { list: "vms", noun: "VM" },
-  Webhook: { list: "webhooks", noun: "webhook" },
-  User: { list: "users", noun: "user" },
-  Task: { list: "tasks", noun: "task" },
-  EventTrigger: { list: "eventTriggers", noun: "event trigger", identity: eventTriggerIdentity },
-  Schedule: { list: "schedules", noun: "schedule" },
-  ApiKey: { list: "apiKeys", noun: "API key" },
-  Group: { list: "groups", noun: "group" },
-  Permission: { list: "permissions", noun: "permission", identity: permissionIdentity },
+  Vnet: { list: "vnets" },
+  VirtualMachine: { list: "vms" },
+  Webhook: { list: "webhooks" },
+  User: { list: "users" },
+  Task: { list: "tasks" },
+  EventTrigger: { list: "eventTriggers", identity: eventTriggerIdentity },
+  Schedule: { list: "schedules" },
+  ApiKey: { list: "apiKeys" },
+  Group: { list: "groups" },
+  Permission: { list: "permissions", identity: permissionIdentity },
   Drive: { notListed: "declared under its VM (vms[].drives), which it belongs to" },
   Nic: { notListed: "declared under its VM (vms[].nics), which it belongs to" },
   Device: { notListed: "declared under its VM (vms[].devices), which it belongs to" },
@@ -44,8 +45,6 @@ export const LABS = { list: "labs", noun: "lab" } as const;
 interface ListedKind {
   /** The file's top-level key, also the stack output's. */
   list: string;
-  /** What one entry is, in messages. */
-  noun: string;
   /** Entries without a `name`: their logical name (and what makes two of them one declared twice). */
   identity?(entry: never): string;
 }

@@ -21,6 +21,7 @@ import { calendarProblems } from "../provider/plan/labCalendar";
 import { labAccessProblems } from "../provider/plan/labGrants";
 import { deviceFields, driveFields, labFields, nicFields, vmFields } from "../provider/resources/labInputs";
 import { ENVIRONMENT_KINDS, LABS, LISTED_TOKENS, type ListedToken, type ListOf, logicalName } from "./environment-kinds";
+import { nounOf } from "../provider/schemas/nouns";
 
 /**
  * An environment definition: the YAML a GitOps repository holds as the desired
@@ -294,10 +295,11 @@ function labClashes(env: Pick<z.output<typeof environmentSchema>, "labs" | "vnet
 
 /** Entries of one list with the same logical name (a name, or an event trigger's identity): reported at the later one. */
 function declaredTwice(token: ListedToken, entries: object[]): { code: "custom"; path: (string | number)[]; message: string }[] {
-  const kind: { list: string; noun: string; identity?: unknown } = ENVIRONMENT_KINDS[token];
+  const kind: { list: string; identity?: unknown } = ENVIRONMENT_KINDS[token];
+  const noun = nounOf(token);
   const names = entries.map((entry) => logicalName(token, entry));
   const at = (i: number) => (kind.identity ? [kind.list, i] : [kind.list, i, "name"]);
-  const what = kind.identity ? kind.noun : `${kind.noun} name`;
+  const what = kind.identity ? noun : `${noun} name`;
   return names.flatMap((name, i) =>
     names.indexOf(name) === i ? [] : [{ code: "custom" as const, path: at(i), message: `${what} '${name}' is declared twice` }],
   );

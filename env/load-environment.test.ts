@@ -296,6 +296,12 @@ describe("labs: one template stamped out per copy, checked at the file's lines",
     ]);
   });
 
+  test("a copy's user given a role that reaches beyond its copy is refused at the role, naming the opt-in", () => {
+    expect(problems(lab("    user: { role: vmoperator }"))).toEqual([
+      expect.stringMatching(/^env\.yaml:\d+:\d+: labs\[0\]\.user\.role: role 'vmoperator' reaches beyond the copy: .*beyondCopy: true/),
+    ]);
+  });
+
   test("a copy whose network overlaps a vnet of the file is refused at the pool, naming both", () => {
     expect(problems(lab().replace("10.50.0.0/24", "10.100.2.0/24"))).toEqual([
       "env.yaml:8:11: labs[0].pool: copy course-03's network 10.100.2.0/24 overlaps the vnet 'office' of this file (10.100.2.0/24): choose a pool clear of it",

@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import { unknownValue } from "@pulumi/pulumi/runtime/rpc";
-import { machineOwnerShape, OWNER_COPIES } from "../provider/schemas/hardware";
+import { machineOwnerShape, OWNER_INPUTS } from "../provider/schemas/hardware";
 import { RESOURCE_LIST } from "../provider/resources";
 import { withKnownMachine } from "../provider/resources/framework/hardwareResource";
 import { PROGRESS } from "./progress-rows";
@@ -97,7 +97,7 @@ const HARDWARE_TYPES: ReadonlySet<string> = new Set(
  * key and powerCyclePolicy). Plans do not show them as changes.
  */
 export function bookkeepingInputsOf(type: string): ReadonlySet<string> {
-  return new Set([...HIDDEN_INPUTS, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_COPIES : [])]);
+  return new Set([...HIDDEN_INPUTS, ...(HARDWARE_TYPES.has(shortType(type)) ? OWNER_INPUTS : [])]);
 }
 const bookkeepingOf = (type: string) => {
   const inputs = bookkeepingInputsOf(type);

@@ -4,6 +4,7 @@
  * (GitHub renders it in place). Pure: report and environment in, Markdown out.
  */
 import { ENVIRONMENT_KINDS, LISTED_TOKENS, type ListedToken, logicalName } from "./environment-kinds";
+import { nounOf } from "../provider/schemas/nouns";
 import type { Environment } from "./environmentTypes.generated";
 import { hardwareName, powerName } from "../sdk/logicalNames";
 import { planCopies } from "../provider/plan/lab";
@@ -111,7 +112,8 @@ export function environmentDiagram(environment: Environment, changes: PlannedCha
     }
   }
   for (const token of LISTED_TOKENS.filter((t) => !DRAWN_APART.has(t))) {
-    const { list, noun } = ENVIRONMENT_KINDS[token];
+    const { list } = ENVIRONMENT_KINDS[token];
+    const noun = nounOf(token);
     const entries: readonly object[] = environment[list];
     if (entries.length === 0) continue;
     lines.push(`  subgraph ${`g${next++}`}[${label(list)}]`);

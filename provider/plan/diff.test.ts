@@ -2,11 +2,17 @@ import { PREVIEW_UNKNOWN } from "../schemas/normalize";
 import { diffVirtualMachine } from "../resources/virtualMachine/diff";
 import { diffDevice } from "../resources/device/resource";
 import { diffDrive } from "../resources/drive/resource";
-import { diffNic } from "../resources/nic/resource";
+import { nic as nicResource } from "../resources/nic/resource";
+import { nicShape } from "../resources/nic/schema";
+import { rowsOf } from "../resources/framework/defineResource";
+import { diffRow } from "../resources/framework/automationRow";
+import type { Row } from "../reconcile/platform";
 import { diffVmSnapshot } from "../resources/vmSnapshot/resource";
 import { diffVnet } from "../resources/vnet/resource";
 
 const GIB = 2 ** 30;
+/** A NIC's diff, as its declaration derives it (a plain row of a machine). */
+const diffNic = (olds: Row, news: Row) => diffRow(nicShape, rowsOf(nicResource), olds, news);
 const vm = {
   name: "web",
   cpuCores: 2,

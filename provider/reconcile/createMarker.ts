@@ -2,7 +2,6 @@ import { createHash, randomBytes } from "node:crypto";
 import { type Row, str } from "./platform";
 import { quoteLiteral } from "../client/query-string";
 import { fieldMeta, type Shape } from "../schemas/common";
-import { DRIVE_TABLE, NIC_TABLE, VM_TABLE, VNET_TABLE } from "../schemas/tables";
 import { MARKER_INPUT } from "../schemas/hiddenInputs";
 
 /**
@@ -72,9 +71,6 @@ export const hasAnyTag = (row: Row): boolean => TAG.test(str(row.description));
 
 /** The filter term finding rows tagged with `marker`. */
 export const taggedFilter = (marker: string): string => `description ct ${quoteLiteral(markerTag(marker))}`;
-
-/** The tables whose rows carry the marker in `description` (a device's is in its name). */
-export const MARKED_IN_DESCRIPTION: ReadonlySet<string> = new Set([VM_TABLE, VNET_TABLE, DRIVE_TABLE, NIC_TABLE]);
 
 /** The filter term finding every row a create of this provider marked (any stack's). */
 export const ANY_MARKER_FILTER = `description ct ${quoteLiteral("[vplatform:")}`;

@@ -1,7 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { KeyedMutex } from "./keyedMutex";
 import type { CreatedRow, ListQuery, PlatformApi, Row } from "./platform";
-import { ReadCopies } from "./readCopy";
+import { RefreshListings } from "./refreshListing";
 import { API_KEY_TABLE } from "../schemas/tables";
 
 /** Any answer tells the time, an error's too: the smallest read of a table every key may list (its own keys). */
@@ -36,16 +36,16 @@ export class Session implements PlatformApi {
   readonly #memory = new Map<Memo<unknown>, unknown>();
   /** `table/key` of each row this session created: a reference to one needs no look-up. */
   readonly #created = new Set<string>();
-  /** Bumped when a change is sent and when it is answered: a copy read meanwhile may not show it. */
+  /** Bumped when a change is sent and when it is answered: a listing read meanwhile may not show it. */
   #mutations = 0;
-  readonly #readCopies: ReadCopies;
-  /** Set while a `read` operation runs: its row reads may come from the run's copy of the table. */
-  readonly #reading = new AsyncLocalStorage<true>();
+  readonly #refreshListings: RefreshListings;
+  /** Set while a `read` operation runs: its reads of the rows of this table may come from the run's listing of it. */
+  readonly #reading = new AsyncLocalStorage<{ listed?: string }>();
   readonly listWhere?: PlatformApi["listWhere"];
 
   constructor(api: PlatformApi) {
     this.#api = api;
-    this.#readCopies = new ReadCopies(api, () => this.#mutations);
+    this.#refreshListings = new RefreshListings(api, () => this.#mutations);
     if (api.listWhere) this.listWhere = (table, column, value, fields) => api.listWhere!(table, column, value, fields);
   }
 
@@ -53,8 +53,9 @@ export class Session implements PlatformApi {
     return this.#api.list(table, query);
   }
   async get(table: string, key: string, fields?: string): Promise<Row | undefined> {
-    const copied = fields && this.#reading.getStore() ? await this.#readCopies.serve(table, key, fields) : undefined;
-    return copied ?? this.#api.get(table, key, fields);
+    const fromListing =
+      fields && this.#reading.getStore()?.listed === table ? await this.#refreshListings.serve(table, key, fields) : undefined;
+    return fromListing ?? this.#api.get(table, key, fields);
   }
   async create(table: string, body: Row): Promise<CreatedRow> {
     const row = await this.#mutating(() => this.#api.create(table, body));
@@ -87,9 +88,12 @@ export class Session implements PlatformApi {
     }
   }
 
-  /** Runs a `read` operation (refresh, import): its reads of rows may be answered from the run's copy of their table. */
-  reading<T>(work: () => Promise<T>): Promise<T> {
-    return this.#reading.run(true, work);
+  /**
+   * Runs a `read` operation (refresh, import): its reads of the rows of `listed` (its resource's `refreshListing`)
+   * may be answered from the run's listing of that table; its other reads go to the platform.
+   */
+  reading<T>(listed: string | undefined, work: () => Promise<T>): Promise<T> {
+    return this.#reading.run({ listed }, work);
   }
   /** The platform's time (ms since the epoch) by the Date header of its latest answer; the local clock's before any. */
   platformNow(): number {

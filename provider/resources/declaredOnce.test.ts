@@ -10,12 +10,10 @@ import { ENVIRONMENT_KINDS } from "../../env/environment-kinds";
 import { noChange } from "../plan/diff";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
-import { VplatformProvider } from "../plugin/vplatformProvider";
 import type { PlatformApi, Row } from "../reconcile/platform";
 import { defineResource } from "./framework/defineResource";
 import { RESOURCES, RESOURCE_LIST, type Resource } from "./index";
-import { dynamicDoor } from "./framework/defineProvider";
-import { SessionRegistry } from "./framework/sessionRegistry";
+import { dynamicDoorOn, pluginServing } from "../../test/provider/throwAwayResource";
 
 /** A resource the provider does not have: its rows live in `gadgets`, made by the platform it is given. */
 const gadget = defineResource<Row, Row>({
@@ -48,14 +46,7 @@ function platform() {
 describe("a resource declared once appears everywhere the list reaches", () => {
   test("the plugin serves it, on the session of its provider instance", async () => {
     const site = platform();
-    const schema = { name: "vplatform", version: "1.2.3", resources: {} };
-    const plugin = new VplatformProvider(
-      () => 0,
-      { text: JSON.stringify(schema), schema },
-      () => site.api,
-      withGadget,
-    );
-    plugin.configure({ endpoint: "https://a.example", apiKey: "k" });
+    const plugin = pluginServing(withGadget, site.api);
     expect(plugin.resourceNames).toContain("Gadget");
     const created = await plugin.create("urn:pulumi:dev::lab::vplatform:index:Gadget::g", { name: "g1" });
     expect(created).toMatchObject({ id: "1", outs: { name: "g1", serial: "g-1" } });
@@ -64,8 +55,7 @@ describe("a resource declared once appears everywhere the list reaches", () => {
 
   test("the dynamic door serves it, and its entry module is generated under the file the state will require", async () => {
     const site = platform();
-    const door = dynamicDoor(gadget.operations, new SessionRegistry(() => site.api));
-    await door.configure({ config: { get: () => undefined } } as never);
+    const door = await dynamicDoorOn(gadget, site.api);
     expect(await door.check({}, { name: "g2", __provider: "p" })).toEqual({ inputs: { name: "g2" } });
     expect(await door.create({ name: "g2", __provider: "p" })).toMatchObject({ id: "1", outs: { serial: "g-1" } });
     expect(gadget.dynamicFile).toBe("gadget");
@@ -112,6 +102,19 @@ describe("the list", () => {
       "Group",
       "Permission",
     ]);
+  });
+
+  test("a refresh reads from one listing the tables of the kinds a lab holds many of, each declared by its kind", () => {
+    const listing = Object.fromEntries(RESOURCE_LIST.filter((r) => r.refreshListing).map((r) => [r.token, r.refreshListing]));
+    // VmSnapshot and VmPower read VM rows; a device's marker is in its name; the automation kinds read row by row.
+    expect(listing).toEqual({
+      VirtualMachine: "vms",
+      Drive: "machine_drives",
+      Nic: "machine_nics",
+      Vnet: "vnets",
+      VmSnapshot: "vms",
+      VmPower: "vms",
+    });
   });
 });
 

@@ -8,12 +8,10 @@ import { z } from "zod";
 import { root } from "../../test/importGraph";
 import { buildDocs, buildSchema, dynamicEntryFiles } from "../../scripts/gen-schema";
 import { sdkClassesFile } from "../../scripts/gen-sdk-types";
-import { VplatformProvider } from "../plugin/vplatformProvider";
 import type { ListQuery, PlatformApi, Row } from "../reconcile/platform";
 import { adoptSchema, apiField } from "../schemas/common";
-import { dynamicDoor } from "./framework/defineProvider";
 import { defineResource, rowsOf } from "./framework/defineResource";
-import { SessionRegistry } from "./framework/sessionRegistry";
+import { dynamicDoorOn, pluginServing } from "../../test/provider/throwAwayResource";
 import { RESOURCE_LIST, RESOURCES } from "./index";
 
 // The whole declaration of a new row resource: its shape (schema.ts) and this (resource.ts).
@@ -54,17 +52,7 @@ function platform(existing: Row[] = []) {
 
 const URN = "urn:pulumi:dev::lab::vplatform:index:Gizmo::g";
 
-function plugin(site: ReturnType<typeof platform>) {
-  const schema = { name: "vplatform", version: "1.2.3", resources: {} };
-  const served = new VplatformProvider(
-    () => 0,
-    { text: JSON.stringify(schema), schema },
-    () => site.api,
-    withGizmo,
-  );
-  served.configure({ endpoint: "https://a.example", apiKey: "k" });
-  return served;
-}
+const plugin = (site: ReturnType<typeof platform>) => pluginServing(withGizmo, site.api);
 
 describe("a row resource is derived from its declaration", () => {
   test("its row: the table, the noun, the shape's columns, found again by its marker, names unique on the platform", () => {
@@ -99,8 +87,7 @@ describe("a row resource is derived from its declaration", () => {
 
   test("the dynamic door serves it, and its entry module is generated", async () => {
     const site = platform();
-    const door = dynamicDoor(gizmo.operations, new SessionRegistry(() => site.api));
-    await door.configure({ config: { get: () => undefined } } as never);
+    const door = await dynamicDoorOn(gizmo, site.api);
     expect(await door.create({ name: "g2", __provider: "p" })).toMatchObject({ id: "1", outs: { name: "g2" } });
     expect(dynamicEntryFiles(withGizmo)["provider/dynamic/gizmo.ts"]).toContain("export = RESOURCES.Gizmo.dynamic;");
   });
@@ -113,8 +100,21 @@ describe("a row resource is derived from its declaration", () => {
   });
 });
 
+describe("a row of a machine (names perMachine) is the hardware behaviour on its derived row", () => {
+  test("a NIC: its row, the SDK's machine rule, a name refused twice on one machine, its table listed on refresh", () => {
+    expect(rowsOf<Row>(RESOURCES.Nic)).toMatchObject({
+      table: "machine_nics",
+      what: "NIC",
+      identity: "marker",
+      namesUniqueOnPlatform: false,
+    });
+    expect(RESOURCES.Nic.sdk).toEqual({ onMachine: true, refuseDuplicateNames: "onMachine" });
+    expect(RESOURCES.Nic.refreshListing).toBe("machine_nics");
+  });
+});
+
 describe("a plain row resource's resource.ts is its declaration alone", () => {
-  test.each([RESOURCES.Webhook, RESOURCES.Task].map((r) => [r.token, r] as const))("%s: at most 15 lines", (_token, r) => {
+  test.each([RESOURCES.Webhook, RESOURCES.Task, RESOURCES.Nic].map((r) => [r.token, r] as const))("%s: at most 15 lines", (_token, r) => {
     const lines = fs
       .readFileSync(path.join(root, "provider/resources", r.dynamicFile, "resource.ts"), "utf8")
       .trimEnd()

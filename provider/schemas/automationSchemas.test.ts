@@ -2,6 +2,7 @@
 // form the platform answers with reads back as declared (no perpetual diff), the change
 // effects and secrets, and the rules each schema runs.
 import type { z } from "zod";
+import { problems } from "../../test/schemaProblems";
 import { apiKeyExpiryProblems, apiKeyInputsSchema } from "../resources/apiKey/schema";
 import { fieldMeta, type Shape } from "./common";
 import { eventTriggerShape, eventTriggerInputsSchema } from "../resources/eventTrigger/schema";
@@ -11,31 +12,8 @@ import { userInputsSchema, userShape } from "../resources/user/schema";
 import { apiKeyShape } from "../resources/apiKey/schema";
 import { webhookInputsSchema, webhookShape } from "../resources/webhook/schema";
 import { taskShape } from "../resources/task/schema";
-import { webhook } from "../resources/webhook/resource";
-import { task } from "../resources/task/resource";
-import { user } from "../resources/user/resource";
-import { eventTrigger } from "../resources/eventTrigger/resource";
-import { schedule } from "../resources/schedule/resource";
-import { apiKey } from "../resources/apiKey/resource";
-import { rowsOf } from "../resources/framework/defineResource";
-import type { WebhookInputs } from "../resources/webhook/schema";
-import type { TaskInputs } from "../resources/task/schema";
-import type { UserInputs } from "../resources/user/schema";
-import type { EventTriggerInputs } from "../resources/eventTrigger/schema";
-import type { ScheduleInputs } from "../resources/schedule/schema";
-import type { ApiKeyInputs } from "../resources/apiKey/schema";
+import { apiKeyRows, eventTriggerRows, scheduleRows, taskRows, userRows, webhookRows } from "../../test/provider/automation/rowMappings";
 
-const webhookRows = rowsOf<WebhookInputs>(webhook);
-const taskRows = rowsOf<TaskInputs>(task);
-const userRows = rowsOf<UserInputs>(user);
-const eventTriggerRows = rowsOf<EventTriggerInputs>(eventTrigger);
-const scheduleRows = rowsOf<ScheduleInputs>(schedule);
-const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
-
-function problems(schema: z.ZodType, input: unknown): string[] {
-  const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-}
 const parse = <S extends z.ZodType>(schema: S, input: unknown) => schema.parse(input) as z.output<S>;
 
 describe("User: sent as the users table's fields; the password is secret and write-only", () => {

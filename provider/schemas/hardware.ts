@@ -28,7 +28,7 @@ export const machineOwnerShape = (noun: string) => ({
 type OwnerField = keyof ReturnType<typeof machineOwnerShape>;
 
 /** The owner fields the SDK copies from the VM and the provider never sends (`vm`, `powerCyclePolicy`): its bookkeeping. */
-export const OWNER_COPIES: ReadonlySet<string> = new Set(
+export const OWNER_INPUTS: ReadonlySet<string> = new Set(
   Object.entries(machineOwnerShape("hardware")).flatMap(([field, schema]) => (fieldMeta(schema)?.api === undefined ? [field] : [])),
 );
 

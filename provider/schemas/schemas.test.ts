@@ -1,15 +1,11 @@
 import type { z } from "zod";
+import { problems } from "../../test/schemaProblems";
 import { DEFAULT_TIMEOUTS, fieldMeta, timeoutsSchema } from "./common";
 import { deviceInputsSchema, deviceShape, type DeviceInputs } from "../resources/device/schema";
 import { driveInputsSchema, driveShape, type DriveInputs } from "../resources/drive/schema";
 import { RESOURCE_LIST } from "../resources";
 import { nicInputsSchema, nicShape, type NicInputs } from "../resources/nic/schema";
-import {
-  fromVirtualMachineApiRow,
-  toCloneParams,
-  toVirtualMachineApiBody,
-  virtualMachineInputsSchema,
-} from "../resources/virtualMachine/schema";
+import { toCloneParams, virtualMachineRows, virtualMachineInputsSchema } from "../resources/virtualMachine/schema";
 import { toVmSnapshotApiParams, vmSnapshotInputsSchema } from "../resources/vmSnapshot/schema";
 import { vnetInputsSchema, vnetShape, type VnetInputs } from "../resources/vnet/schema";
 import { mappingOf } from "./fieldCodec";
@@ -20,10 +16,6 @@ const { toApiBody: toDeviceApiBody } = mappingOf<DeviceInputs>(deviceShape);
 const { fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
 
 /** "path: message" per issue, as check() reports them: every message names its field. */
-function problems(schema: z.ZodType, input: unknown): string[] {
-  const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-}
 const fieldsOf = (input: unknown, schema: z.ZodType) => problems(schema, input).map((p) => p.split(":")[0]);
 
 describe("the registry", () => {
@@ -150,7 +142,7 @@ describe("VirtualMachine mapping", () => {
       cluster: "1",
       powerState: "running",
     });
-    expect(toVirtualMachineApiBody(inputs)).toEqual({
+    expect(virtualMachineRows.toApiBody(inputs)).toEqual({
       name: "web",
       cpu_cores: 2,
       uefi: "true",
@@ -162,7 +154,9 @@ describe("VirtualMachine mapping", () => {
     });
   });
   test("an update body leaves the create-only fields out", () => {
-    expect(toVirtualMachineApiBody(vm({ name: "web", cluster: "1", cloudinitFiles: [{ name: "/x", contents: "" }] }), "update")).toEqual({
+    expect(
+      virtualMachineRows.toApiBody(vm({ name: "web", cluster: "1", cloudinitFiles: [{ name: "/x", contents: "" }] }), "update"),
+    ).toEqual({
       name: "web",
     });
   });
@@ -190,7 +184,7 @@ describe("VirtualMachine mapping", () => {
       cluster: "1",
       cloudinitFiles: [],
     };
-    expect(fromVirtualMachineApiRow(row, declared)).toEqual({
+    expect(virtualMachineRows.fromApiRow(row, declared)).toEqual({
       name: "web",
       cpuCores: 2,
       ram: 2048,
@@ -202,10 +196,10 @@ describe("VirtualMachine mapping", () => {
     });
   });
   test("only declared fields are read back when the declaration is given", () => {
-    expect(fromVirtualMachineApiRow({ name: "web", ram: 1024, console: "vnc" }, { name: "web" })).toEqual({ name: "web" });
+    expect(virtualMachineRows.fromApiRow({ name: "web", ram: 1024, console: "vnc" }, { name: "web" })).toEqual({ name: "web" });
   });
   test("another version of a declared machine type reads back as it is (a real change)", () => {
-    expect(fromVirtualMachineApiRow({ machine_type: "pc-q35-10.0" }, { machineType: "pc-q35-9.0" })).toEqual({
+    expect(virtualMachineRows.fromApiRow({ machine_type: "pc-q35-10.0" }, { machineType: "pc-q35-9.0" })).toEqual({
       machineType: "pc-q35-10.0",
     });
   });

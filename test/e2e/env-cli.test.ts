@@ -230,48 +230,53 @@ describe("vplatform env provisions an environment file from the team's own repos
     }
   }, 600_000);
 
-  test("users and API keys by name: the password shows as [secret] in --json, and no key secret is ever printed", async () => {
-    const file =
-      "users:\n  - name: env-ci\n    role: vmoperator\n    password: env-ci-pw-never-shown\napiKeys:\n  - name: env-ci-key\n    user: env-ci\n";
-    fs.writeFileSync(path.join(repo, "environments", "keys.yaml"), file);
-    const up = await vplatform("up", "environments/keys.yaml", "--stack", "keys", "--json");
-    expect(up.code).toBe(0);
-    const created = JSON.parse(up.stdout).plan.changes;
-    expect(created.map((c: { type: string; name: string }) => `${c.type} ${c.name}`).sort()).toEqual(["ApiKey env-ci-key", "User env-ci"]);
-    const user = created.find((c: { type: string }) => c.type === "User");
-    expect(user.fields).toContainEqual({ field: "password", after: "[secret]" });
-    const [row] = await api("GET", "/v4/users?filter=name%20eq%20'env-ci'&fields=$key");
-    expect(await api("GET", `/v4/user_api_keys?filter=user%20eq%20${row.$key}&fields=name`)).toEqual([{ name: "env-ci-key" }]);
-    const destroy = await vplatform("destroy", "environments/keys.yaml", "--stack", "keys", "--json");
-    expect(destroy.code).toBe(0);
-    for (const run of [up, destroy]) {
-      expect(run.stdout + run.stderr).not.toContain("env-ci-pw-never-shown");
-      expect(run.stdout + run.stderr).not.toMatch(/vpk_\w+/); // the emulator's key secrets
-    }
-  }, 300_000);
+  describe("users and API keys by name, one stack", () => {
+    let up: Run;
+    test("up --json: the password shows as [secret], the user and its key are made", async () => {
+      const file =
+        "users:\n  - name: env-ci\n    role: vmoperator\n    password: env-ci-pw-never-shown\napiKeys:\n  - name: env-ci-key\n    user: env-ci\n";
+      fs.writeFileSync(path.join(repo, "environments", "keys.yaml"), file);
+      up = await vplatform("up", "environments/keys.yaml", "--stack", "keys", "--json");
+      expect(up.code).toBe(0);
+      const created = JSON.parse(up.stdout).plan.changes;
+      expect(created.map((c: { type: string; name: string }) => `${c.type} ${c.name}`).sort()).toEqual([
+        "ApiKey env-ci-key",
+        "User env-ci",
+      ]);
+      const user = created.find((c: { type: string }) => c.type === "User");
+      expect(user.fields).toContainEqual({ field: "password", after: "[secret]" });
+      const [row] = await api("GET", "/v4/users?filter=name%20eq%20'env-ci'&fields=$key");
+      expect(await api("GET", `/v4/user_api_keys?filter=user%20eq%20${row.$key}&fields=name`)).toEqual([{ name: "env-ci-key" }]);
+    }, 300_000);
 
-  test("`outputs` prints the stack's outputs as JSON: a key's secret as [secret], in clear with --show-secrets only", async () => {
-    const file = "users:\n  - name: env-out\n    role: vmoperator\napiKeys:\n  - name: env-out-key\n    user: env-out\n";
-    fs.writeFileSync(path.join(repo, "environments", "out.yaml"), file);
-    expect((await vplatform("up", "environments/out.yaml", "--stack", "out")).code).toBe(0);
-    const masked = await vplatform("outputs", "environments/out.yaml", "--stack", "out");
-    expect(masked.code).toBe(0);
-    expect(masked.stdout + masked.stderr).not.toMatch(/vpk_\w+/);
-    expect(JSON.stringify(JSON.parse(masked.stdout).apiKeys)).toContain("[secret]");
-    const shown = await vplatform("outputs", "environments/out.yaml", "--stack", "out", "--show-secrets");
-    expect(shown.code).toBe(0);
-    const secret: string = JSON.parse(shown.stdout).apiKeys["env-out-key"].secret;
-    expect(secret).toMatch(/^vpk_\w+/);
-    // The secret shown is a key that works: the platform answers a request made with it.
-    const { default: got } = await import("got");
-    const answer = await got(`${emulator.url}/api/v4/vms?fields=$key`, {
-      headers: { authorization: `Bearer ${secret}` },
-      https: { certificateAuthority: emulator.caCert },
-    });
-    expect(answer.statusCode).toBe(200);
-    expect((await vplatform("outputs", "environments/out.yaml", "--stack", "never-made")).code).toBe(3);
-    expect((await vplatform("destroy", "environments/out.yaml", "--stack", "out")).code).toBe(0);
-  }, 300_000);
+    test("`outputs` prints the stack's outputs as JSON: a key's secret as [secret], in clear with --show-secrets only", async () => {
+      const masked = await vplatform("outputs", "environments/keys.yaml", "--stack", "keys");
+      expect(masked.code).toBe(0);
+      expect(masked.stdout + masked.stderr).not.toMatch(/vpk_\w+/);
+      expect(JSON.stringify(JSON.parse(masked.stdout).apiKeys)).toContain("[secret]");
+      const shown = await vplatform("outputs", "environments/keys.yaml", "--stack", "keys", "--show-secrets");
+      expect(shown.code).toBe(0);
+      const secret: string = JSON.parse(shown.stdout).apiKeys["env-ci-key"].secret;
+      expect(secret).toMatch(/^vpk_\w+/);
+      // The secret shown is a key that works: the platform answers a request made with it.
+      const { default: got } = await import("got");
+      const answer = await got(`${emulator.url}/api/v4/vms?fields=$key`, {
+        headers: { authorization: `Bearer ${secret}` },
+        https: { certificateAuthority: emulator.caCert },
+      });
+      expect(answer.statusCode).toBe(200);
+      expect((await vplatform("outputs", "environments/keys.yaml", "--stack", "never-made")).code).toBe(3);
+    }, 300_000);
+
+    test("neither up nor destroy ever prints the password or a key's secret", async () => {
+      const destroy = await vplatform("destroy", "environments/keys.yaml", "--stack", "keys", "--json");
+      expect(destroy.code).toBe(0);
+      for (const run of [up, destroy]) {
+        expect(run.stdout + run.stderr).not.toContain("env-ci-pw-never-shown");
+        expect(run.stdout + run.stderr).not.toMatch(/vpk_\w+/); // the emulator's key secrets
+      }
+    }, 300_000);
+  });
 
   test("a `pulumi login` made for other work is not followed: the stack goes to the local default, and stderr names the login it ignored", async () => {
     const home = fs.mkdtempSync(path.join(os.tmpdir(), "pulumi-home-"));

@@ -294,51 +294,48 @@ describe.each(Object.entries(nodeBins()))("under %s", (name, nodeBin) => {
   }, 300_000);
 });
 
-// The CLI's whole path on this Node; on Node 22 a short form (the same code paths, fewer engine runs: CI time).
+// The installed CLI: its whole path on this Node (full form); on Node 22 a short form (the same code paths, fewer engine runs).
 describe("a YAML environment file kept in the user project, through the installed CLI (npx vplatform env)", () => {
   const [[thisNode, thisBin], ...others] = Object.entries(nodeBins());
 
-  // CI's form is the installed CLI's path (env-cli.test.ts runs each command at length); the full form adds refresh
-  // and up's revert, each followed by a drift that finds nothing.
-  const fullPath = FULL_FORM ? "; refresh finds nothing, drift exits 0, and 0 again after up reverts the change" : "";
-  test(`under ${thisNode}: preview sends nothing mutating, up, drift exits 2 after a change through the API, destroy${fullPath}`, async () => {
-    await withCli(thisNode, thisBin, async ({ env, vms, emulator }) => {
-      const preview = await env("preview", "--json");
-      expect(preview).toMatchObject({ code: 0 });
-      expect(JSON.parse(preview.stdout).plan.counts).toMatchObject({ create: 4 });
-      const counted = (await adminGet(emulator, "/_emulator/requests")) as { entries: { method: string }[] };
-      expect(counted.entries.filter((e) => e.method !== "GET")).toEqual([]);
-      expect(await vms()).toEqual([]);
+  // The installed CLI's whole path on this Node is the full form's: CI runs it here through the README's user path
+  // (preview and up of its YAML twin) and on the other Node (up, destroy); env-cli.test.ts runs each command at
+  // length from the build.
+  if (FULL_FORM)
+    test(`under ${thisNode}: preview sends nothing mutating, up, refresh finds nothing, drift exits 2 after a change through the API and 0 after up reverts it, destroy`, async () => {
+      await withCli(thisNode, thisBin, async ({ env, vms, emulator }) => {
+        const preview = await env("preview", "--json");
+        expect(preview).toMatchObject({ code: 0 });
+        expect(JSON.parse(preview.stdout).plan.counts).toMatchObject({ create: 4 });
+        const counted = (await adminGet(emulator, "/_emulator/requests")) as { entries: { method: string }[] };
+        expect(counted.entries.filter((e) => e.method !== "GET")).toEqual([]);
+        expect(await vms()).toEqual([]);
 
-      const up = await env("up");
-      expect(up).toMatchObject({ code: 0 });
-      expect(up.stdout).toContain("Applied: 4 to create");
-      expect(await vms()).toEqual([{ $key: expect.anything(), name: "env-web", ram: 1024, status: "running" }]);
+        const up = await env("up");
+        expect(up).toMatchObject({ code: 0 });
+        expect(up.stdout).toContain("Applied: 4 to create");
+        expect(await vms()).toEqual([{ $key: expect.anything(), name: "env-web", ram: 1024, status: "running" }]);
 
-      if (FULL_FORM) {
         const refresh = await env("refresh");
         expect(refresh).toMatchObject({ code: 0 });
         expect(refresh.stdout).toContain("Refreshed: 0 resource(s) changed on the platform outside Pulumi");
         expect(await env("drift")).toMatchObject({ code: 0 });
-      }
 
-      // Someone changes the VM through the API, outside Pulumi: drift says so (and `up` reverts it).
-      const [vm] = await vms();
-      expect((await adminFetch(emulator, `/v4/vms/${vm.$key}`, "PUT", { ram: 2048 })).status).toBe(200);
-      const drift = await env("drift");
-      expect(drift).toMatchObject({ code: 2 });
-      expect(drift.stdout).toContain("ram: 2048 → 1024");
-      if (FULL_FORM) {
+        // Someone changes the VM through the API, outside Pulumi: drift says so (and `up` reverts it).
+        const [vm] = await vms();
+        expect((await adminFetch(emulator, `/v4/vms/${vm.$key}`, "PUT", { ram: 2048 })).status).toBe(200);
+        const drift = await env("drift");
+        expect(drift).toMatchObject({ code: 2 });
+        expect(drift.stdout).toContain("ram: 2048 → 1024");
         expect(await env("up")).toMatchObject({ code: 0 });
         expect((await vms())[0]).toMatchObject({ ram: 1024, status: "running" });
         expect(await env("drift")).toMatchObject({ code: 0 });
-      }
 
-      expect(await env("destroy")).toMatchObject({ code: 0 });
-      expect(await vms()).toEqual([]);
-      expect(await adminGet(emulator, "/v4/vnets?filter=name%20eq%20'env-net'")).toEqual([]);
-    });
-  }, 300_000);
+        expect(await env("destroy")).toMatchObject({ code: 0 });
+        expect(await vms()).toEqual([]);
+        expect(await adminGet(emulator, "/v4/vnets?filter=name%20eq%20'env-net'")).toEqual([]);
+      });
+    }, 300_000);
 
   test("without the Pulumi CLI on PATH: exit 1; the report (what a PR comment shows) and stderr say so and how to install it", async () => {
     const env = { PATH: `${path.dirname(thisBin)}${path.delimiter}/usr/bin${path.delimiter}/bin`, HOME: process.env.HOME };

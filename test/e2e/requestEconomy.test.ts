@@ -45,7 +45,7 @@ describe("the machine-key checks of hardware on VMs made in the same run cost no
   };
   const run = useCountedStack("eco-machine-key", program, { timeScale: 0.01 });
 
-  test("up of 5 VMs and 40 drives at parallelism 2 reads the VMs once (the checks' copy) and looks up no machine key", async () => {
+  test("up of 5 VMs and 40 drives at parallelism 2 reads the VMs once (the checks' listing) and looks up no machine key", async () => {
     await run().record();
     expect((await run().stack.up({ ...collectInto(run()), parallel })).summary.result).toBe("succeeded");
     const vmReads = run()

@@ -164,7 +164,7 @@ describe("batched reads: concurrent reads of one table are one filtered GET", ()
     expect(c.total).toBe(tables.length);
   });
 
-  test("reads of rows that do not exist report them gone, the others found: the table's copy, then one GET of what it lacks", async () => {
+  test("reads of rows that do not exist report them gone, the others found: the table's listing, then one GET of what it lacks", async () => {
     const [{ drives }] = await makeVms(1);
     await lab.resetRequests();
     const [live, gone] = await Promise.all([
@@ -239,7 +239,7 @@ describe("a class's reads of what an answer lacks join across its copies", () =>
   test("users of role none read their identity (what each grant names) as they are made, together; their grants read none", async () => {
     await lab.newRun();
     const vnets = await Promise.all(range(2).map((i) => checkedCreate(providers.Vnet(), { name: `ids-${i}`, network: `10.6${i}.0.0/24` })));
-    await checkedCreate(providers.User(), { name: "ids-first", role: "none" }); // the checks' copy of the user names is read now
+    await checkedCreate(providers.User(), { name: "ids-first", role: "none" }); // the checks' listing of the user names is read now
     await lab.resetRequests();
     const users = await Promise.all(range(8).map((i) => checkedCreate(providers.User(), { name: `ids-student-${i}`, role: "none" })));
     expect(count(await lab.requests(), "GET", "users")).toBe(1);
@@ -262,7 +262,7 @@ describe("a class's reads of what an answer lacks join across its copies", () =>
 
   test("users and their API keys made one after another (the engine reaching each copy in turn) read identities and creation times in one GET each", async () => {
     await lab.newRun();
-    await checkedCreate(providers.User(), { name: "stream-first", role: "none" }); // the checks' copy of the user names is read now
+    await checkedCreate(providers.User(), { name: "stream-first", role: "none" }); // the checks' listing of the user names is read now
     await lab.resetRequests();
     const made = [];
     for (const i of range(5)) {
@@ -289,7 +289,7 @@ async function oneAtATime<T>(items: T[], check: (item: T) => Promise<any>): Prom
   return results;
 }
 
-describe("nothing verified twice: checks answer from one copy of a table per run", () => {
+describe("nothing verified twice: checks answer from one listing of a table per run", () => {
   test("the name checks of 10 new VMs, made one at a time as the engine does, cost one vms GET together", async () => {
     await lab.newRun();
     await lab.resetRequests();
@@ -311,7 +311,7 @@ describe("nothing verified twice: checks answer from one copy of a table per run
     expect(results[10].failures).toEqual([
       expect.objectContaining({ property: "name", reason: expect.stringContaining("'taken-user' already exists") }),
     ]);
-    // One copy of the names, and the taken one looked up afresh before it is refused.
+    // One listing of the names, and the taken one looked up afresh before it is refused.
     expect(count(await lab.requests(), "GET", "users")).toBe(2);
   });
 
@@ -354,7 +354,7 @@ describe("nothing verified twice: checks answer from one copy of a table per run
     expect(count(await lab.requests(), "GET", "vnets")).toBe(0);
   });
 
-  test("what the copy lacks is looked up afresh before anything is refused: a vnet made after the copy passes, a missing one is refused", async () => {
+  test("what the listing lacks is looked up afresh before anything is refused: a vnet made after the listing passes, a missing one is refused", async () => {
     const early = await lab.api("POST", "vnets", { name: "copy-early", network: "10.98.0.0/24" });
     const machine = String((await lab.api("POST", "vms", { name: "copy-host", cpu_cores: 1, ram: 1024 })).response.machine);
     await lab.newRun();
@@ -408,7 +408,7 @@ describe("look-ups before a create: the row an interrupted earlier attempt made 
     );
     const afterVms = await lab.requests();
     expect(count(afterVms, "POST", "vms")).toBe(6);
-    expect(count(afterVms, "GET", "vms")).toBe(1); // the checks' copy of the VM names
+    expect(count(afterVms, "GET", "vms")).toBe(1); // the checks' listing of the VM names
     await lab.resetRequests();
     await Promise.all(
       vms.map(({ outs }) => checkedCreate(providers.Drive(), { machine: outs.machineKey, name: "os", disksize: GiB, preferredTier: 3 })),

@@ -22,7 +22,6 @@ const createdTimeReads = perSession(answerReads);
 export const apiKey = defineResource<Inputs, Outputs>({
   token: "ApiKey",
   table: API_KEY_TABLE,
-  noun: "API key",
   description:
     "An API key of a user, with the user's rights. Its secret is a Pulumi secret output, answered once at creation; " +
     "changing rotation replaces the key (the new one is created before the old one is deleted).",

@@ -21,7 +21,6 @@ export const device = defineResource<Inputs, Outputs>({
     token: "Device",
     table: DEVICE_TABLE,
     markedIn: "name",
-    noun: "device",
     schema: deviceInputsSchema,
     shape: deviceShape,
     diff: diffDevice,

@@ -5,7 +5,7 @@ import { unplugAndDeleteDrive } from "../../reconcile/hardware";
 import { toNumber } from "../../schemas/normalize";
 import { bytesText } from "../../schemas/sizes";
 import { defineResource } from "../framework/defineResource";
-import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
+import type { HardwareInputs } from "../framework/hardwareResource";
 import { DRIVE_TABLE } from "../../schemas/tables";
 
 type Inputs = DriveInputs & HardwareInputs;
@@ -35,17 +35,17 @@ export function diffDrive(olds: Row, news: Row): ResourceDiff {
 }
 
 export const drive = defineResource<Inputs, Inputs>({
+  token: "Drive",
+  table: DRIVE_TABLE,
   description: "A drive of a VM's machine.",
-  ...hardwareBehaviour<Inputs, Inputs>({
-    token: "Drive",
-    table: DRIVE_TABLE,
-    markedIn: "description",
-    noun: "drive",
-    schema: driveInputsSchema,
-    shape: driveShape,
+  schema: driveInputsSchema,
+  shape: driveShape,
+  names: "perMachine",
+  marker: "description",
+  hardware: {
     diff: diffDrive,
     // With hotplug, a running VM gets ONE unplug and the drive goes offline before the DELETE.
     removeLive: (api, owner, id, olds, t) =>
       owner.allowHotplug ? unplugAndDeleteDrive(api, owner, id, String(olds.name ?? id), t) : undefined,
-  }),
+  },
 });

@@ -1,15 +1,11 @@
 // Drive: the cross-field rules and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
-import type { z } from "zod";
+import { problems } from "../../../test/schemaProblems";
 import { DRIVE_MEDIA, MIN_DRIVE_SIZE, driveInputsSchema, driveShape, type DriveInputs } from "./schema";
 import { mappingOf } from "../../schemas/fieldCodec";
 
 const { toApiBody: toDriveApiBody, fromApiRow: fromDriveApiRow } = mappingOf<DriveInputs>(driveShape);
 
-function problems(schema: z.ZodType, input: unknown): string[] {
-  const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-}
 const drive = (input: Record<string, unknown>) => problems(driveInputsSchema, { machine: "54", ...input });
 
 describe("media import, clone and cdrom need a mediaSource (the spec: key of the source media for import, clone, cdrom)", () => {

@@ -57,6 +57,13 @@ export interface ResourceBehaviour<I extends Row, O extends Row> {
   delete(session: Session, id: string, olds: O): Promise<void>;
   /** `createMarker: false`: the resource makes no row, it only acts (VmPower); its failures speak of the action. */
   sdk?: { createMarker?: boolean };
+  /**
+   * The table whose rows a refresh of this resource reads from the run's one listing of marked rows
+   * (reconcile/refreshListing.ts) rather than by one GET each: set for the kinds a lab holds many of (VMs and the kinds
+   * that read a VM's row, vnets, drives, NICs); only a table whose rows carry the marker in `description` can be
+   * listed so. Unset, a refresh reads row by row (setting it changes a kind's request counts).
+   */
+  refreshListing?: string;
 }
 
 /** Plain JSON in and out: what each door (dynamic provider, plugin) turns into its own protocol. */
@@ -120,9 +127,11 @@ export function resourceOperations<I extends Row, O extends Row>(b: ResourceBeha
       }
     },
     async read(session, id, props) {
-      const live = await within(READ_LIMIT, () => session.reading(() => b.read(session, id, props as O))).catch((err: unknown) => {
-        throw explained(err, "read", describe(b.token, props, id));
-      });
+      const live = await within(READ_LIMIT, () => session.reading(b.refreshListing, () => b.read(session, id, props as O))).catch(
+        (err: unknown) => {
+          throw explained(err, "read", describe(b.token, props, id));
+        },
+      );
       if (!live) return { id: "", props: {} };
       if (Object.keys(props).length > 0) {
         // The bookkeeping inputs (create marker, ...) are no platform values: they stay as recorded, never drift.

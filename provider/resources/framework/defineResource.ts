@@ -5,7 +5,9 @@ import type { Row } from "../../reconcile/platform";
 import type { RowMapping } from "../../reconcile/automation/rows";
 import type { Shape } from "../../schemas/common";
 import { mappingOf } from "../../schemas/fieldCodec";
-import { rowBehaviour } from "./automationRow";
+import { nounOf } from "../../schemas/nouns";
+import { diffRow, rowBehaviour } from "./automationRow";
+import { type HardwareDeclaration, type HardwareInputs, hardwareBehaviour } from "./hardwareResource";
 import { type NameTakenRule, verifyNameFree } from "./nameTaken";
 
 /** What schema.json, the docs, the SDK types and the environment loader need of a resource. */
@@ -50,6 +52,8 @@ export interface Resource extends ResourceSchema {
   dynamic: DynamicDoor;
   /** A row resource's derived row (declared with `names` and `marker`). */
   row?: RowFacts;
+  /** The table its refresh reads from the run's listing (see ResourceBehaviour.refreshListing). */
+  refreshListing?: string;
 }
 
 export interface ResourceDeclaration<I extends Row, O extends Row> extends ResourceBehaviour<I, O> {
@@ -96,8 +100,6 @@ type RowInputs = Row & { adopt?: boolean | string };
 export interface RowResourceDeclaration<I extends Row, O extends Row> {
   token: string;
   table: string;
-  /** What one row is, in messages: "API key"; by default the token's words in lower case ("event trigger"). */
-  noun?: string;
   description: string;
   schema: z.ZodType;
   shape: Shape;
@@ -114,10 +116,13 @@ export interface RowResourceDeclaration<I extends Row, O extends Row> {
   finishBody?(body: Row, inputs: Partial<I>, mode: "create" | "update", whole: Partial<I>): Row;
   /** What the resource does its own way (a secret answered once, linked rows, an extra check), on its derived row. */
   hooks?(kit: RowKit<I>): Partial<ResourceBehaviour<I, O>>;
+  /**
+   * `perMachine` rows (hardware: framework/hardwareResource.ts, marked in their description) where they differ
+   * from the plain row of a machine: a diff of their own (a drive's data-loss warnings; by default the shape's),
+   * their removal from a running machine.
+   */
+  hardware?: Pick<HardwareDeclaration<HardwareInputs, HardwareInputs>, "diff" | "removeLive">;
 }
-
-/** The token's words in lower case: an EventTrigger is an "event trigger". */
-const nounOf = (d: { token: string; noun?: string }): string => d.noun ?? d.token.replace(/(?<=[a-z])(?=[A-Z])/g, " ").toLowerCase();
 
 /** The row mapping a row resource's declaration derives. */
 function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapping<I> {
@@ -125,7 +130,7 @@ function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapp
   const finish = d.finishBody;
   return {
     table: d.table,
-    what: nounOf(d),
+    what: nounOf(d.token),
     readFields: mapped.readFields,
     toApiBody: finish
       ? (inputs, mode = "create", whole = inputs) => finish(mapped.toApiBody(inputs, mode), inputs, mode, whole)
@@ -136,15 +141,37 @@ function rowMappingOf<I extends Row>(d: RowResourceDeclaration<I, Row>): RowMapp
   };
 }
 
+/** The behaviour of a row of a machine (hardware): the hardware behaviour on the declaration's shape and table. */
+function machineRowBehaviour<I extends Row, O extends Row>(
+  d: RowResourceDeclaration<I, O>,
+  rows: RowMapping<I>,
+): ResourceDeclaration<I, O> {
+  const hardware = hardwareBehaviour<HardwareInputs, HardwareInputs>({
+    token: d.token,
+    table: d.table,
+    markedIn: "description",
+    schema: d.schema,
+    shape: d.shape,
+    diff: (olds, news) => diffRow(d.shape, rows, olds, news),
+    ...d.hardware,
+  });
+  return {
+    ...(hardware as unknown as ResourceBehaviour<I, O> & { token: string; table: string; sdk: SdkBehaviour }),
+    description: d.description,
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d.token), names: d.names, marker: d.marker },
+  };
+}
+
 /** The behaviour of a row resource: the shared row behaviour, the name check of unique names, then its hooks. */
 function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclaration<I, O>): ResourceDeclaration<I, O> {
   const rows = rowMappingOf(d as RowResourceDeclaration<I, Row>);
+  if (d.names === "perMachine") return machineRowBehaviour(d, rows);
   const shared = rowBehaviour(d.shape, rows as RowMapping<I & RowInputs>);
   const names: NameTakenRule = {
     table: d.table,
-    noun: nounOf(d),
+    noun: nounOf(d.token),
     shape: d.shape,
-    copyFields: "$key,name",
+    listedFields: "$key,name",
     marked: d.marker === "description",
   };
   const checksName = d.names === "unique" && d.nameCheck !== false;
@@ -158,7 +185,7 @@ function rowResourceBehaviour<I extends Row, O extends Row>(d: RowResourceDeclar
     ...(checksName ? { verify: (api, inputs, unknown, olds) => verifyNameFree(names, api, inputs, unknown, olds) } : {}),
     ...(shared as unknown as Pick<ResourceBehaviour<I, O>, "diff" | "create" | "read" | "update" | "delete">),
     ...d.hooks?.({ rows, shared: shared as RowKit<I>["shared"] }),
-    row: { rows: rows as RowMapping<Row>, noun: nounOf(d), names: d.names, marker: d.marker },
+    row: { rows: rows as RowMapping<Row>, noun: nounOf(d.token), names: d.names, marker: d.marker },
   };
 }
 
@@ -185,6 +212,7 @@ export function defineResource<I extends Row, O extends Row>(given: ResourceDecl
     operations: dynamic.operations,
     dynamic,
     ...(declaration.row ? { row: declaration.row } : {}),
+    ...(declaration.refreshListing ? { refreshListing: declaration.refreshListing } : {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { PREVIEW_UNKNOWN } from "../../schemas/normalize";
 import { diffDrive } from "../drive/resource";
-import { ownerCopiesAloneAreNoChange, withKnownMachine } from "./hardwareResource";
+import { ownerInputsAloneAreNoChange, withKnownMachine } from "./hardwareResource";
 
 describe("a preview whose machine key is unknown", () => {
   const olds = { machine: "100", vm: "7", name: "os" };
@@ -27,7 +27,7 @@ describe("a preview whose machine key is unknown", () => {
 });
 
 describe("the owner fields the SDK copies from the VM are bookkeeping", () => {
-  const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => ownerCopiesAloneAreNoChange(diffDrive(olds, news));
+  const diff = (olds: Record<string, unknown>, news: Record<string, unknown>) => ownerInputsAloneAreNoChange(diffDrive(olds, news));
   const drive = {
     machine: "100",
     vm: "7",

@@ -8,16 +8,16 @@ import { madeByThisProcess } from "../../reconcile/machineOwners";
 import { hasTag, markerOf, taggedDescription, withoutTag } from "../../reconcile/createMarker";
 import { type Inserted, insertRow } from "../../reconcile/insertRow";
 import { type CreatedRow, type Row, errorText, rowsWhere, str } from "../../reconcile/platform";
-import { OWNER_COPIES, type PowerCyclePolicy } from "../../schemas/hardware";
+import { OWNER_INPUTS, type PowerCyclePolicy } from "../../schemas/hardware";
 import type { OperationTimeouts } from "../../schemas/timeouts";
 import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "./adoption";
 import { declaredFields } from "./declaredFields";
 import { PartialCreateError, type ResourceBehaviour } from "./defineProvider";
-import type { SdkBehaviour } from "./defineResource";
 import { verifyMachineKey } from "./machineKeyCheck";
 import { resolveTimeouts } from "./operationTimeouts";
 import { quoteLiteral } from "../../client/query-string";
 import { mappingOf } from "../../schemas/fieldCodec";
+import { nounOf } from "../../schemas/nouns";
 
 /** Inputs every hardware row has. */
 export interface HardwareInputs extends Row {
@@ -37,8 +37,6 @@ export interface HardwareSpec<I extends HardwareInputs, O extends I> {
    * none (devices), in the name of an unnamed row (a named one is found by its machine and name).
    */
   markedIn: "description" | "name";
-  /** "drive", "NIC", "device" for messages. */
-  noun: string;
   schema: z.ZodType;
   shape: Shape;
   /** The resource's diff from provider/plan (replacements, data-loss warnings). */
@@ -73,13 +71,13 @@ export function withKnownMachine<T extends Row>(olds: Row, news: T): T {
 }
 
 /**
- * A change of the owner copies alone is no change for the engine, so the stock
+ * A change of the owner inputs alone is no change for the engine, so the stock
  * `pulumi preview --expect-no-changes` passes after a `--target` run of the VM
  * (or a VM policy change): the engine still records the new inputs, and the
  * next real update or create of the row takes them.
  */
-export function ownerCopiesAloneAreNoChange(d: ResourceDiff): ResourceDiff {
-  return d.replaces.length === 0 && d.updates.every((f) => OWNER_COPIES.has(f)) ? { ...d, changes: false } : d;
+export function ownerInputsAloneAreNoChange(d: ResourceDiff): ResourceDiff {
+  return d.replaces.length === 0 && d.updates.every((f) => OWNER_INPUTS.has(f)) ? { ...d, changes: false } : d;
 }
 
 /**
@@ -98,7 +96,7 @@ export type HardwareDeclaration<I extends HardwareInputs, O extends I> = Omit<
 
 export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   declared: HardwareDeclaration<I, O>,
-): ResourceBehaviour<I, O> & { token: string; table: string; sdk: SdkBehaviour } {
+): ResourceBehaviour<I, O> & { token: string; table: string; sdk: { onMachine: boolean; refuseDuplicateNames: "onMachine" } } {
   const mapped = mappingOf<I>(declared.shape);
   const spec: HardwareSpec<I, O> = {
     ...declared,
@@ -109,7 +107,7 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
   /** Outputs are the declared inputs plus the computed fields: a field no longer declared is no longer recorded. */
   const computedOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => !(k in spec.shape))) as Partial<O>;
   const declaredOf = (outs: Row) => Object.fromEntries(Object.entries(outs).filter(([k]) => k in spec.shape)) as I;
-  const what = (inputs: I) => `${spec.noun}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
+  const what = (inputs: I) => `${nounOf(spec.token)}${inputs.name ? ` '${inputs.name}'` : ""} of machine ${inputs.machine}`;
   const findByName = (api: Session, inputs: I) => async () =>
     inputs.name
       ? (
@@ -136,11 +134,13 @@ export function hardwareBehaviour<I extends HardwareInputs, O extends I>(
     table: spec.table,
     schema: spec.schema,
     sdk: { onMachine: true, refuseDuplicateNames: "onMachine" },
+    // The listing finds the rows marked in their description: a device's marker is in its name.
+    ...(spec.markedIn === "description" ? { refreshListing: spec.table } : {}),
     // A machine key that did not change since the last run was verified then.
     verify: async (api, inputs, unknown, olds) => [
       ...(unknown.has("machine") || str(olds?.machine) === str(inputs.machine) ? [] : await verifyMachineKey(api, String(inputs.machine))),
     ],
-    diff: (_id, olds, news) => ownerCopiesAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
+    diff: (_id, olds, news) => ownerInputsAloneAreNoChange(spec.diff(olds, withKnownMachine(olds, news))),
 
     async create(api, inputs) {
       const machine = String(inputs.machine);

@@ -2,7 +2,7 @@ import { rowsWhere, str } from "../../reconcile/platform";
 import { perSession, type Session } from "../../reconcile/session";
 import { knownOwner, madeByThisProcess } from "../../reconcile/machineOwners";
 import type { CheckFailure } from "./checkInputs";
-import { VM_CHECK_FIELDS, rowExists } from "./checkCopy";
+import { VM_CHECK_FIELDS, rowExists } from "./checkListing";
 import { VM_TABLE } from "../../schemas/tables";
 
 /** Machine keys confirmed in this session (a preview checks many drives of one VM). */
@@ -16,10 +16,10 @@ const CHECK_FIELDS = "$key,name,machine";
  */
 export async function verifyMachineKey(api: Session, machine: string): Promise<CheckFailure[]> {
   const confirmed = knownMachines(api);
-  // A machine this session created exists (the run's copy of the VMs, taken at the first check, predates it).
+  // A machine this session created exists (the run's listing of the VMs, taken at the first check, predates it).
   if (confirmed.has(machine) || knownOwner(api, machine) || madeByThisProcess(api, machine)) return [];
   if (!/^\d+$/.test(machine)) return []; // the schema reports malformed keys
-  // The usual case (a right key) is vouched for by the run's copy of the VMs; a wrong one costs a look-up of what it is.
+  // The usual case (a right key) is vouched for by the run's listing of the VMs; a wrong one costs a look-up of what it is.
   if (await rowExists(api, VM_TABLE, "machine", machine, VM_CHECK_FIELDS)) {
     confirmed.add(machine);
     return [];

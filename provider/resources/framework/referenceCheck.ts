@@ -1,7 +1,7 @@
 import { perSession, type Session } from "../../reconcile/session";
 import { fieldMeta, type RowReference, type Shape } from "../../schemas/common";
 import type { CheckFailure } from "./checkInputs";
-import { rowExists } from "./checkCopy";
+import { rowExists } from "./checkListing";
 
 /** An input holding the key of another row (or a list of them), which must exist when the preview runs. */
 export interface Reference extends RowReference {
@@ -42,7 +42,7 @@ export async function verifyReferences(
       if (before.has(entry)) continue; // verified by the last run
       const id = JSON.stringify([ref.table, column, entry]);
       if (confirmed.has(id) || (column === "$key" && api.created(ref.table, entry))) continue;
-      // Vouched for by the run's copy of the table (200 drives from 200 files: one GET); a value it lacks is looked up afresh.
+      // Vouched for by the run's listing of the table (200 drives from 200 files: one GET); a value it lacks is looked up afresh.
       if (await rowExists(api, ref.table, column, entry)) {
         confirmed.add(id);
         continue;

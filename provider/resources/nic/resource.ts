@@ -1,26 +1,14 @@
-import type { Row } from "../../reconcile/platform";
-import { diffFields, named, type ResourceDiff } from "../../plan/diff";
 import { type NicInputs, nicInputsSchema, nicShape } from "./schema";
 import { defineResource } from "../framework/defineResource";
-import { type HardwareInputs, hardwareBehaviour } from "../framework/hardwareResource";
+import type { HardwareInputs } from "../framework/hardwareResource";
 import { NIC_TABLE } from "../../schemas/tables";
 
-type Inputs = NicInputs & HardwareInputs;
-
-/** What changing a nic does: the preview's replacements, updates and warnings. */
-export function diffNic(olds: Row, news: Row): ResourceDiff {
-  return diffFields(nicShape, olds, news, { what: named("NIC", news), namesUniqueOnPlatform: false });
-}
-
-export const nic = defineResource<Inputs, Inputs>({
+export const nic = defineResource<NicInputs & HardwareInputs, NicInputs & HardwareInputs>({
+  token: "Nic",
+  table: NIC_TABLE,
   description: "A network interface of a VM's machine.",
-  ...hardwareBehaviour<Inputs, Inputs>({
-    token: "Nic",
-    table: NIC_TABLE,
-    markedIn: "description",
-    noun: "NIC",
-    schema: nicInputsSchema,
-    shape: nicShape,
-    diff: diffNic,
-  }),
+  schema: nicInputsSchema,
+  shape: nicShape,
+  names: "perMachine",
+  marker: "description",
 });

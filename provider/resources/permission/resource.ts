@@ -6,7 +6,7 @@ import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { errorStatus } from "../../reconcile/platform";
 import type { Session } from "../../reconcile/session";
-import { rowExists } from "../framework/checkCopy";
+import { rowExists } from "../framework/checkListing";
 import type { CheckFailure } from "../framework/checkInputs";
 import { describeGrant, grantFilter, granteeIdentity } from "./platform";
 import { EVERY_TABLE, type PermissionInputs, permissionInputsSchema, permissionShape } from "./schema";

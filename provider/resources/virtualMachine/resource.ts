@@ -1,12 +1,10 @@
 import { perSession, type Session } from "../../reconcile/session";
 import {
-  VIRTUAL_MACHINE_READ_FIELDS,
   type VirtualMachineInputs,
   type VirtualMachineOutputs,
   virtualMachineOutputs,
-  fromVirtualMachineApiRow,
   toCloneParams,
-  toVirtualMachineApiBody,
+  virtualMachineRows,
   virtualMachineInputsSchema,
   virtualMachineShape,
 } from "./schema";
@@ -30,8 +28,9 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
+import { nounOf } from "../../schemas/nouns";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
-import { VM_CHECK_FIELDS } from "../framework/checkCopy";
+import { VM_CHECK_FIELDS } from "../framework/checkListing";
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { settingNaming } from "../../config/provider-config";
 import { type MachineHardware, cloneBaseline, describeStrays, formatBaseline, strayHardware } from "../../plan/strayHardware";
@@ -95,7 +94,7 @@ const declaredFiles = (inputs: { cloudinitFiles?: CloudinitFile[] }) => inputs.c
 /** The live VM expressed as inputs; provider-only fields come from the last known inputs. */
 async function liveInputs(api: Session, live: LiveVm, olds: VirtualMachineOutputs): Promise<VirtualMachineInputs> {
   const declared = withoutOutputs(olds, virtualMachineOutputs);
-  const inputs = { ...declared, ...fromVirtualMachineApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
+  const inputs = { ...declared, ...virtualMachineRows.fromApiRow(withoutTag(live.row), declaredFields(declared)) } as VirtualMachineInputs;
   // Power is managed only when declared; then the live machine status is the truth.
   if (declared.powerState !== undefined) inputs.powerState = live.status.running ? "running" : "stopped";
   // Files are read only when managed: an undeclared list costs no request.
@@ -122,7 +121,7 @@ async function resolveCloneSource(api: Session, inputs: VirtualMachineInputs): P
   const clone = inputs.cloneFrom;
   if (!clone) return undefined;
   const key = (clone.snapshot ?? clone.vm) as string;
-  const read = () => api.get(VM_TABLE, key, `$key,machine,name,is_snapshot,${VIRTUAL_MACHINE_READ_FIELDS}`);
+  const read = () => api.get(VM_TABLE, key, `$key,machine,name,is_snapshot,${virtualMachineRows.readFields}`);
   const known = cloneSources(api);
   if (!known.has(key)) known.set(key, read());
   const src = await (known.get(key) as Promise<Row | undefined>).catch((err: unknown) => {
@@ -177,7 +176,7 @@ async function cloneThroughTree(api: Session, clone: ResolvedClone, body: Row, t
 async function applyDeclaredToClone(api: Session, vm: VmRef & { recovered: boolean }, inputs: VirtualMachineInputs, clone: ResolvedClone) {
   let row: Row;
   if (vm.recovered) {
-    const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+    const live = await readVm(api, vm.vmKey, virtualMachineRows.readFields);
     if (!live) throw new Error(`vplatform: the clone '${vm.name}' disappeared right after cloning`);
     row = withoutTag(live.row);
   } else {
@@ -185,7 +184,7 @@ async function applyDeclaredToClone(api: Session, vm: VmRef & { recovered: boole
     row = { ...clone.settings, name: vm.name, description: params.description ?? inputs.description };
     if (params.cluster !== undefined) row.cluster = params.cluster;
   }
-  const asCloned = { ...inputs, ...fromVirtualMachineApiRow(row, inputs) };
+  const asCloned = { ...inputs, ...virtualMachineRows.fromApiRow(row, inputs) };
   const body = apiUpdateBody(virtualMachineShape, diffVirtualMachine(asCloned, inputs), inputs);
   if (Object.keys(body).length > 0) await api.update(VM_TABLE, vm.vmKey, body);
   if (inputs.cloudinitFiles) await syncCloudinitFiles(api, vm.vmKey, inputs.cloudinitFiles);
@@ -213,10 +212,10 @@ async function rollback(api: Session, vm: VmRef, inputs: VirtualMachineInputs, t
  * settings applied next anyway.
  */
 async function recoveredVmStatus(api: Session, vm: VmRef, inputs: VirtualMachineInputs): Promise<MachineStatus> {
-  const live = await readVm(api, vm.vmKey, VIRTUAL_MACHINE_READ_FIELDS);
+  const live = await readVm(api, vm.vmKey, virtualMachineRows.readFields);
   if (!live) throw new Error(`vplatform: VM '${vm.name}' (key ${vm.vmKey}) disappeared right after it was found; re-run \`pulumi up\``);
   if (!inputs.cloneFrom) {
-    const asInputs = fromVirtualMachineApiRow(withoutTag(live.row), inputs);
+    const asInputs = virtualMachineRows.fromApiRow(withoutTag(live.row), inputs);
     const outs = outputs(
       { ...inputs, ...asInputs, powerState: live.status.running ? "running" : "stopped" } as VirtualMachineInputs,
       vm,
@@ -231,12 +230,12 @@ async function recoveredVmStatus(api: Session, vm: VmRef, inputs: VirtualMachine
 function findVmToAdopt(api: Session, inputs: VirtualMachineInputs & { adopt: true | string }): Promise<LiveVm> {
   return findAdoptable(`VM '${inputs.name}'`, inputs.adopt, {
     byKey: async (key) => {
-      const live = await readVm(api, key, `${VIRTUAL_MACHINE_READ_FIELDS},is_snapshot`);
+      const live = await readVm(api, key, `${virtualMachineRows.readFields},is_snapshot`);
       if (live && toBoolean(live.row.is_snapshot) === true)
         throw new Error(`vplatform: adopt: '${key}' is the key of a snapshot, not of a VM`);
       return live;
     },
-    byName: () => findVmByName(api, inputs.name, VIRTUAL_MACHINE_READ_FIELDS),
+    byName: () => findVmByName(api, inputs.name, virtualMachineRows.readFields),
   });
 }
 
@@ -330,9 +329,9 @@ async function keepHardwareExclusive(
 /** VM names are unique on the platform; a VM's snapshots (VM rows too) never clash. */
 const VM_NAMES: NameTakenRule = {
   table: VM_TABLE,
-  noun: "VM",
+  noun: nounOf("VirtualMachine"),
   shape: virtualMachineShape,
-  copyFields: VM_CHECK_FIELDS,
+  listedFields: VM_CHECK_FIELDS,
   notOfKind: (row) => toBoolean(row.is_snapshot) === true,
   marked: true,
 };
@@ -344,6 +343,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   outputs: virtualMachineOutputs,
   schema: virtualMachineInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram", ownsMachine: true },
+  refreshListing: VM_TABLE,
   verify: (api, inputs, unknown, olds) => verifyNameFree(VM_NAMES, api, inputs, unknown, olds),
   diff: (_id, olds, news) => previewVmDiff(olds, news),
 
@@ -356,12 +356,12 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
     const adopt = inputs.adopt;
     if (adopt) {
       const live = await findVmToAdopt(api, { ...inputs, adopt });
-      assertAdoptable(`VM '${inputs.name}'`, inputs, fromVirtualMachineApiRow(withoutTag(live.row), inputs));
+      assertAdoptable(`VM '${inputs.name}'`, inputs, virtualMachineRows.fromApiRow(withoutTag(live.row), inputs));
       ({ ref: vm, status } = live);
     } else {
       try {
         clone = await resolveCloneSource(api, inputs);
-        const body = toVirtualMachineApiBody(inputs);
+        const body = virtualMachineRows.toApiBody(inputs);
         const inserted = clone
           ? await cloneThroughTree(api, clone, body, t, markerOf(inputs))
           : await insertVm(api, body, undefined, t, markerOf(inputs));
@@ -399,7 +399,7 @@ export const virtualMachine = defineResource<VirtualMachineInputs, VirtualMachin
   },
 
   async read(api, id, olds) {
-    const live = await readVm(api, id, `${VIRTUAL_MACHINE_READ_FIELDS},need_restart`);
+    const live = await readVm(api, id, `${virtualMachineRows.readFields},need_restart`);
     if (!live) return undefined;
     rememberVm(api, live.ref, live.status, toBoolean(live.row.allow_hotplug) as boolean | undefined);
     const inputs = await liveInputs(api, live, olds);

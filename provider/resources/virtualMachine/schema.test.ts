@@ -1,20 +1,9 @@
 // VirtualMachine: the cross-field rules and the spec's representation, by hand
 // (fieldRules.test.ts covers each field's bounds; spec.test.ts the spec's tables).
-import type { z } from "zod";
+import { problems } from "../../../test/schemaProblems";
 import { fieldMeta } from "../../schemas/common";
-import {
-  fromVirtualMachineApiRow,
-  toCloneParams,
-  toVirtualMachineApiBody,
-  virtualMachineInputsSchema,
-  virtualMachineShape,
-} from "./schema";
+import { toCloneParams, virtualMachineRows, virtualMachineInputsSchema, virtualMachineShape } from "./schema";
 
-/** "path: message" per issue, as check() reports them. */
-function problems(schema: z.ZodType, input: unknown): string[] {
-  const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-}
 const vm = (input: Record<string, unknown>) => problems(virtualMachineInputsSchema, { name: "web", ...input });
 
 describe("secure boot needs UEFI", () => {
@@ -71,10 +60,10 @@ describe("machine types: q35 ≡ pc-q35-<version> and pc ≡ pc-i440fx-<version>
     ["pc", "q35", "q35"],
     ["pc", "pc-q35-10.0", "pc-q35-10.0"],
   ])("declared %s, reported %s → reads back %s", (declared, reported, readBack) => {
-    expect(fromVirtualMachineApiRow({ machine_type: reported }, { machineType: declared })).toEqual({ machineType: readBack });
+    expect(virtualMachineRows.fromApiRow({ machine_type: reported }, { machineType: declared })).toEqual({ machineType: readBack });
   });
   test("without a declaration the reported type is kept as is", () => {
-    expect(fromVirtualMachineApiRow({ machine_type: "pc-q35-10.0" })).toEqual({ machineType: "pc-q35-10.0" });
+    expect(virtualMachineRows.fromApiRow({ machine_type: "pc-q35-10.0" })).toEqual({ machineType: "pc-q35-10.0" });
   });
 });
 
@@ -108,7 +97,7 @@ describe("the create body is the spec's POST /v4/vms representation", () => {
       timeouts: { create: 60 },
       adopt: false,
     });
-    expect(toVirtualMachineApiBody(inputs)).toEqual({
+    expect(virtualMachineRows.toApiBody(inputs)).toEqual({
       name: "web",
       description: "d",
       ram: 2048,
@@ -135,7 +124,7 @@ describe("the create body is the spec's POST /v4/vms representation", () => {
   });
   test("the provider's own inputs never reach the body", () => {
     expect(
-      toVirtualMachineApiBody(
+      virtualMachineRows.toApiBody(
         virtualMachineInputsSchema.parse({
           name: "web",
           powerState: "stopped",
@@ -148,7 +137,7 @@ describe("the create body is the spec's POST /v4/vms representation", () => {
   });
   test("the update body leaves the create-only cluster out", () => {
     expect(fieldMeta(virtualMachineShape.cluster)?.createOnly).toBe(true);
-    expect(toVirtualMachineApiBody({ name: "web", cluster: "1", ram: 1024 }, "update")).toEqual({ name: "web", ram: 1024 });
+    expect(virtualMachineRows.toApiBody({ name: "web", cluster: "1", ram: 1024 }, "update")).toEqual({ name: "web", ram: 1024 });
   });
 });
 
@@ -283,7 +272,7 @@ describe("a VM row reads back as the declaration, whatever form the API answers 
       need_restart: false,
       ...forms,
     };
-    expect(fromVirtualMachineApiRow(row, declared)).toEqual(mappedInputs);
+    expect(virtualMachineRows.fromApiRow(row, declared)).toEqual(mappedInputs);
   });
 });
 

@@ -250,25 +250,25 @@ export const virtualMachineOutputs = {
 };
 export type VirtualMachineOutputs = VirtualMachineInputs & OutputValues<typeof virtualMachineOutputs>;
 
-export const VIRTUAL_MACHINE_READ_FIELDS = apiFieldsOf(virtualMachineShape);
-
-export function toVirtualMachineApiBody(
-  inputs: Partial<VirtualMachineInputs>,
-  mode: "create" | "update" = "create",
-): Record<string, unknown> {
-  return apiBodyOf(virtualMachineShape, inputs as Record<string, unknown>, mode);
-}
-
 export { sameMachineType };
 
-export function fromVirtualMachineApiRow(row: Record<string, unknown>, declared?: Record<string, unknown>): Partial<VirtualMachineInputs> {
-  const out = inputsFromApiRow(virtualMachineShape, row, declared) as Partial<VirtualMachineInputs>;
-  // Keep the declared spelling when the platform reports the versioned form of the same type.
-  const wanted = declared?.machineType as string | undefined;
-  if (wanted && sameMachineType(wanted, out.machineType)) out.machineType = wanted;
-  delete out.cloudinitFiles; // create-time seed; the files live in their own table
-  return out;
-}
+/**
+ * The VM's row mapping, as a row resource's (read fields, body, read-back): the shape's columns, but a machine type
+ * the platform reports in the versioned form of the declared one reads back as declared, and the cloud-init files (a
+ * create-time seed kept in a table of their own) never read back from the VM's row.
+ */
+export const virtualMachineRows = {
+  readFields: apiFieldsOf(virtualMachineShape),
+  toApiBody: (inputs: Partial<VirtualMachineInputs>, mode: "create" | "update" = "create"): Record<string, unknown> =>
+    apiBodyOf(virtualMachineShape, inputs as Record<string, unknown>, mode),
+  fromApiRow(row: Record<string, unknown>, declared?: Record<string, unknown>): Partial<VirtualMachineInputs> {
+    const out = inputsFromApiRow(virtualMachineShape, row, declared) as Partial<VirtualMachineInputs>;
+    const wanted = declared?.machineType as string | undefined;
+    if (wanted && sameMachineType(wanted, out.machineType)) out.machineType = wanted;
+    delete out.cloudinitFiles;
+    return out;
+  },
+};
 
 /** `params` of the vm_actions clone action, without `name` (the VM's name): string booleans, as the spec gives them. */
 export function toCloneParams(cloneFrom: NonNullable<VirtualMachineInputs["cloneFrom"]>): Record<string, unknown> {

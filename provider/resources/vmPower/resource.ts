@@ -49,6 +49,8 @@ export const vmPower = defineResource<VmPowerInputs, Outputs>({
   outputs: vmPowerOutputs,
   schema: vmPowerInputsSchema,
   sdk: { createMarker: false },
+  // Its reads are of its VM's row.
+  refreshListing: VM_TABLE,
   diff: (_id, olds, news) => diffVmPower(olds, news),
 
   async create(api, inputs) {

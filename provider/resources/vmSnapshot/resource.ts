@@ -124,6 +124,8 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
   description: "A snapshot of a VM; changing restoreTrigger restores the VM to it.",
   outputs: vmSnapshotOutputs,
   schema: vmSnapshotInputsSchema,
+  // Its reads are of VM rows (a snapshot is one).
+  refreshListing: VM_TABLE,
   diff: (_id, olds, news) => diffVmSnapshot(olds, news),
 
   async create(api, inputs) {

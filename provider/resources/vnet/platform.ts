@@ -72,19 +72,34 @@ function vnetSubject(api: Session, vnet: VnetRef): PowerSubject {
  * An action that makes no row and clears a pending flag (a restart, an apply): a failure that leaves it open is
  * settled by the vnet's row (sendConfirmed), so a 503 or a lost answer ends in one effective action.
  */
+/**
+ * The steps that send a vnet action and confirm it by the live row: the action and its params, and when the row
+ * shows it taken (the flag cleared), so a lost answer is not sent twice.
+ */
+const CONFIRMED_STEPS = {
+  // reset with params.apply also applies pending rules; taken once the router left running or the flag cleared.
+  restart: {
+    what: "restart",
+    action: "reset",
+    params: { apply: true },
+    done: (row: Row) => !pendingChanges(row).restart || liveVnetStatus(row).status !== "running",
+  },
+  applyRules: { what: "rule apply", action: "refresh", params: { apply: true }, done: (row: Row) => !pendingChanges(row).rules },
+  applyDns: { what: "DNS apply", action: "applydns", params: undefined, done: (row: Row) => !pendingChanges(row).dns },
+} as const;
+
 async function sendUntilDone(
   api: Session,
   vnet: VnetRef,
-  what: string,
-  send: () => Promise<unknown>,
-  done: (row: Row) => boolean,
+  step: keyof typeof CONFIRMED_STEPS,
   t: PowerTimeouts,
   clock: Clock,
 ): Promise<void> {
+  const { what, action, params, done } = CONFIRMED_STEPS[step];
   await sendConfirmed(
     {
       what: `${what} of vnet '${vnet.name}'`,
-      send,
+      send: () => vnetAction(api, vnet, action, params),
       async look() {
         const live = await readLiveVnet(api, vnet.vnetKey, "$key");
         if (!live) throw new Error(`vplatform: vnet '${vnet.name}' no longer exists`);
@@ -124,39 +139,12 @@ export async function runVnetSteps(
         await switchOff(subject, t, clock);
         break;
       case "restart":
-        // reset with params.apply also applies pending rules; taken once the router left running or the flag cleared.
-        await sendUntilDone(
-          api,
-          vnet,
-          "restart",
-          () => vnetAction(api, vnet, "reset", { apply: true }),
-          (row) => !pendingChanges(row).restart || liveVnetStatus(row).status !== "running",
-          t,
-          clock,
-        );
+        await sendUntilDone(api, vnet, "restart", t, clock);
         await untilRunning(subject, t, clock, "restart", "run again");
         break;
       case "applyRules":
-        await sendUntilDone(
-          api,
-          vnet,
-          "rule apply",
-          () => vnetAction(api, vnet, "refresh", { apply: true }),
-          (row) => !pendingChanges(row).rules,
-          t,
-          clock,
-        );
-        break;
       case "applyDns":
-        await sendUntilDone(
-          api,
-          vnet,
-          "DNS apply",
-          () => vnetAction(api, vnet, "applydns"),
-          (row) => !pendingChanges(row).dns,
-          t,
-          clock,
-        );
+        await sendUntilDone(api, vnet, step.kind, t, clock);
         break;
     }
   }

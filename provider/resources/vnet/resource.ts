@@ -14,6 +14,7 @@ import { assertAdoptable, assertRecoveredMatches, findAdoptable } from "../frame
 import { resolveTimeouts } from "../framework/operationTimeouts";
 import { declaredFields } from "../framework/declaredFields";
 import { defineResource } from "../framework/defineResource";
+import { nounOf } from "../../schemas/nouns";
 import { type NameTakenRule, verifyNameFree } from "../framework/nameTaken";
 import { filterLiteral, quoteLiteral } from "../../client/query-string";
 import { NIC_TABLE, VM_TABLE, VNET_TABLE } from "../../schemas/tables";
@@ -83,7 +84,7 @@ export function diffVnet(olds: Row, news: Row): ResourceDiff {
 }
 
 /** Vnet names are unique on the platform: a new vnet named like one there would fail the `up` with 409. */
-const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: "vnet", shape: vnetShape, copyFields: "$key,name", marked: true };
+const VNET_NAMES: NameTakenRule = { table: VNET_TABLE, noun: nounOf("Vnet"), shape: vnetShape, listedFields: "$key,name", marked: true };
 
 export const vnet = defineResource<Inputs, Outputs>({
   token: "Vnet",
@@ -92,6 +93,7 @@ export const vnet = defineResource<Inputs, Outputs>({
   outputs: vnetOutputs,
   schema: vnetInputsSchema,
   sdk: { refuseDuplicateNames: "inProgram" },
+  refreshListing: VNET_TABLE,
   diff: (_id, olds, news) => diffVnet(olds, news),
   verify: (api, inputs, unknown, olds) => verifyNameFree(VNET_NAMES, api, inputs, unknown, olds),
 

@@ -1,15 +1,11 @@
 // Vnet: the network rules (gateway and DHCP pool inside the network, the pool in order)
 // and the spec's representation, by hand (fieldRules.test.ts covers each field's bounds).
-import type { z } from "zod";
+import { problems } from "../../../test/schemaProblems";
 import { vnetInputsSchema, vnetShape, type VnetInputs } from "./schema";
 import { mappingOf } from "../../schemas/fieldCodec";
 
 const { toApiBody: toVnetApiBody, fromApiRow: fromVnetApiRow } = mappingOf<VnetInputs>(vnetShape);
 
-function problems(schema: z.ZodType, input: unknown): string[] {
-  const r = schema.safeParse(input);
-  return r.success ? [] : r.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`);
-}
 const vnet = (input: Record<string, unknown>) => problems(vnetInputsSchema, { name: "lan", ...input });
 
 describe("the DHCP pool lies inside the network and does not end before it starts", () => {

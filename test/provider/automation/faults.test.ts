@@ -18,26 +18,7 @@ import { taskInputsSchema } from "../../../provider/resources/task/schema";
 import { userInputsSchema } from "../../../provider/resources/user/schema";
 import { webhookInputsSchema } from "../../../provider/resources/webhook/schema";
 import { once, type Site, startSite, STARTUP_MS } from "./site";
-import { webhook } from "../../../provider/resources/webhook/resource";
-import { task } from "../../../provider/resources/task/resource";
-import { user } from "../../../provider/resources/user/resource";
-import { eventTrigger } from "../../../provider/resources/eventTrigger/resource";
-import { schedule } from "../../../provider/resources/schedule/resource";
-import { apiKey } from "../../../provider/resources/apiKey/resource";
-import type { ApiKeyInputs } from "../../../provider/resources/apiKey/schema";
-import { rowsOf } from "../../../provider/resources/framework/defineResource";
-import type { WebhookInputs } from "../../../provider/resources/webhook/schema";
-import type { TaskInputs } from "../../../provider/resources/task/schema";
-import type { UserInputs } from "../../../provider/resources/user/schema";
-import type { EventTriggerInputs } from "../../../provider/resources/eventTrigger/schema";
-import type { ScheduleInputs } from "../../../provider/resources/schedule/schema";
-
-const webhookRows = rowsOf<WebhookInputs>(webhook);
-const apiKeyRows = rowsOf<ApiKeyInputs>(apiKey);
-const taskRows = rowsOf<TaskInputs>(task);
-const userRows = rowsOf<UserInputs>(user);
-const eventTriggerRows = rowsOf<EventTriggerInputs>(eventTrigger);
-const scheduleRows = rowsOf<ScheduleInputs>(schedule);
+import { apiKeyRows, eventTriggerRows, scheduleRows, taskRows, userRows, webhookRows } from "./rowMappings";
 
 const REQUEST_TIMEOUT_MS = 1_000;
 const FAULTS = faultSpecs(REQUEST_TIMEOUT_MS);
