@@ -84,6 +84,23 @@ describe("a restore with power-on, before one was seen: about a clone plus a pow
     expect(priorOfRestore({})).toBeUndefined();
   });
 
+  test("a power-on over by its first read stands in by that read's time; a clone's bound alone does not (lab speed)", () => {
+    expect(priorOfRestore({ clone: 2_700, "power-on at most": 2_100 })).toBe(4_800);
+    expect(priorOfRestore({ clone: 2_700, "power-on": 1_500, "power-on at most": 2_100 })).toBe(4_200);
+    expect(priorOfRestore({ "clone at most": 260, "power-on at most": 300 })).toBeUndefined();
+  });
+
+  test("a session records the bound of a kind never seen to end, apart from what it knows (never kept, never scheduled on)", () => {
+    const d = new LearnedDurations();
+    d.seen("clone", 2_700);
+    d.overBy("power-on", 2_400);
+    d.overBy("power-on", 2_100);
+    d.overBy("clone", 300); // seen to end: its bound adds nothing
+    expect(d.knownAndBounds()).toEqual({ clone: 2_700, "power-on at most": 2_100 });
+    expect(d.known()).toEqual({ clone: 2_700 });
+    expect(d.of("power-on")).toBeUndefined();
+  });
+
   test("over several records, the quickest of each kind", () => {
     expect(quickestOf([{ clone: 52_000, "power-on": 20_500 }, { clone: 50_500 }, {}])).toEqual({ clone: 50_500, "power-on": 20_500 });
     expect(quickestOf([])).toEqual({});

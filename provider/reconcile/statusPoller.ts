@@ -173,6 +173,7 @@ export class StatusPoller {
       }
       if (finished) {
         if (w.readBefore) this.durations.seen(w.kind, now - w.started);
+        else this.durations.overBy(w.kind, now - w.started);
         if (w.lastShown) w.show(doneLine(w.opts.label, Math.round((now - w.started) / 1000)));
         this.#settle(w, () => w.resolve(row));
         continue;

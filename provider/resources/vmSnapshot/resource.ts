@@ -114,7 +114,10 @@ async function takeSnapshot(api: Session, inputs: Inputs, readTogether: () => Pr
     const row = await taken();
     if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
     // What this session saw the VM's making take (its clone, its power-on): a first reset's prior of its restores.
-    return { id: str(row.$key), outs: { ...outs, waitDurations: formatDurations(learnedDurations(api, MACHINE_STATUS_TABLE).known()) } };
+    return {
+      id: str(row.$key),
+      outs: { ...outs, waitDurations: formatDurations(learnedDurations(api, MACHINE_STATUS_TABLE).knownAndBounds()) },
+    };
   });
 }
 

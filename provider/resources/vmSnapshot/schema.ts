@@ -31,7 +31,7 @@ export const vmSnapshotOutputs = {
   machineKey: machineKeyOutput("the snapshotted VM"),
   waitDurations: optionalOutput(
     "string",
-    'How long the platform\'s machine changes took as the provider saw them up to this snapshot (ms per kind, JSON: {"clone":51000,"power-on":21000}); set when it is taken, then kept. `vplatform env reset` expects a first restore with power-on to take about a clone plus a power-on',
+    'How long the platform\'s machine changes took as the provider saw them up to this snapshot (ms per kind, JSON: {"clone":51000,"power-on":21000}; "<kind> at most": over by the first read, at that read); set when it is taken, then kept. `vplatform env reset` expects a first restore with power-on to take about a clone plus a power-on',
   ),
 };
 
