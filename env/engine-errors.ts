@@ -3,7 +3,7 @@
  * (`code: …  stdout: …  stderr: …  err?: …`), the engine's error in it twice: for a cause the user fixes with a
  * setting, the CLI says that setting; for any other, the engine's own `error:` lines, each once.
  */
-import { NO_SIDECAR, repairCommand } from "./file-state";
+import { NO_SIDECAR, repairCommand, tagsRepairCommand } from "./file-state";
 
 /** The engine's words when a self-managed backend's stack needs a passphrase and none is set (stack init or any later run). */
 const NO_PASSPHRASE = /passphrase must be set with PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE/;
@@ -22,11 +22,21 @@ export const damagedSidecarMessage = (dir = "<state directory>") =>
   `With no update running, \`${repairCommand(dir)}\` repairs it (the state files are whole; \`vplatform env\` does this itself), ` +
   `and a backend URL ending in ?${NO_SIDECAR} writes no sidecar again.`;
 
+/** The engine's words when a stack's tags file (`<stack>.pulumi-tags`) is empty or cut short. */
+const DAMAGED_TAGS = /failed to load stack tags: failed to (unmarshal|read) stack tags/;
+
+/** What to do about a damaged stack tags file, for the file backend in `dir`. */
+export const damagedTagsMessage = (dir = "<state directory>") =>
+  "the file backend's stack tags cannot be read: a stack's tags file is empty or cut short. " +
+  `With no update running, \`${tagsRepairCommand(dir)}\` repairs it (its tags are lost: the engine reads a missing file as no tags; ` +
+  "`vplatform env` does this itself).";
+
 /** The one-sentence message for an engine error the user fixes with a setting; undefined for any other. `stateDir`: a file backend's. */
 export function knownEngineError(err: unknown, stateDir?: string): string | undefined {
   const text = err instanceof Error ? err.message : String(err);
   if (NO_PASSPHRASE.test(text)) return PASSPHRASE_NEEDED;
   if (DAMAGED_SIDECAR.test(text)) return damagedSidecarMessage(stateDir);
+  if (DAMAGED_TAGS.test(text)) return damagedTagsMessage(stateDir);
   return undefined;
 }
 

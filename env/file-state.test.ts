@@ -2,8 +2,16 @@ import { execFileSync } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { damagedSidecarMessage, knownEngineError } from "./engine-errors";
-import { fileBackendDir, fileBackendUrl, repairCommand, repairFileState, STRAY_TMP_AGE_MS } from "./file-state";
+import { damagedSidecarMessage, damagedTagsMessage, knownEngineError } from "./engine-errors";
+import {
+  fileBackendDir,
+  fileBackendUrl,
+  repairCommand,
+  repairedMessage,
+  repairFileState,
+  STRAY_TMP_AGE_MS,
+  tagsRepairCommand,
+} from "./file-state";
 import { pulumiRoot } from "./local-stack";
 
 const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), "vplatform-file-state-"));
@@ -49,9 +57,21 @@ describe("repairFileState removes what a killed run left half-written, and nothi
     ]);
     expect(repairFileState(tmp())).toEqual([]); // no state yet
   });
+
+  test("a stack's tags file that is empty or cut short goes at any age; one that reads, of any version, stays", () => {
+    const dir = tmp();
+    put(dir, ".pulumi/stacks/p/dev.pulumi-tags", "", 0);
+    put(dir, ".pulumi/stacks/p/qa.pulumi-tags", '{\n    "version": 1,\n    "tags": {\n        "vplatform:wait-', 0);
+    put(dir, ".pulumi/stacks/p/ok.pulumi-tags", '{"version":1,"tags":{"vplatform:wait-durations":"{}"}}', 0);
+    put(dir, ".pulumi/stacks/p/next.pulumi-tags", '{"version":2,"tags":{}}', 0); // a newer engine's: not ours to judge
+    const removed = repairFileState(dir).sort();
+    expect(removed).toEqual([".pulumi/stacks/p/dev.pulumi-tags", ".pulumi/stacks/p/qa.pulumi-tags"]);
+    expect(fs.readdirSync(path.join(dir, ".pulumi/stacks/p")).sort()).toEqual(["next.pulumi-tags", "ok.pulumi-tags"]);
+    expect(repairedMessage(dir, removed)).toMatch(/stack tags are lost/);
+  });
 });
 
-describe("a damaged sidecar under the real engine", () => {
+describe("a damaged sidecar or stack tags file under the real engine", () => {
   const engine = path.join(pulumiRoot(), "bin", "pulumi");
   const pulumi = (dir: string, url: string, ...args: string[]) =>
     execFileSync(engine, args, {
@@ -100,6 +120,34 @@ describe("a damaged sidecar under the real engine", () => {
     fs.writeFileSync(sidecar, "");
     execFileSync("bash", ["-c", repairCommand(path.join(dir, "state"))]);
     expect(JSON.parse(pulumi(dir, stock, "stack", "export", "--stack", "dev")).deployment.resources.length).toBeGreaterThan(0);
+    fs.rmSync(dir, { recursive: true, force: true });
+  }, 180_000);
+
+  test("an emptied or cut-short stack tags file fails preview with `failed to load stack tags`; the CLI's repair (and the printed command) mend it", () => {
+    const dir = tmp();
+    fs.mkdirSync(path.join(dir, "p"));
+    fs.writeFileSync(path.join(dir, "p", "Pulumi.yaml"), "name: p\nruntime: yaml\noutputs:\n  a: 1\n");
+    fs.mkdirSync(path.join(dir, "state"));
+    const url = fileBackendUrl(path.join(dir, "state"));
+    pulumi(dir, url, "stack", "init", "dev");
+    pulumi(dir, url, "stack", "tag", "set", "vplatform:wait-durations", '{"restore":70000}', "--stack", "dev");
+    const tags = path.join(dir, "state", ".pulumi", "stacks", "p", "dev.pulumi-tags");
+    const whole = fs.readFileSync(tags, "utf8");
+    expect(JSON.parse(whole).tags["vplatform:wait-durations"]).toBe('{"restore":70000}');
+
+    for (const damaged of ["", whole.slice(0, whole.length / 2)]) {
+      fs.writeFileSync(tags, damaged);
+      const broken = failure(() => pulumi(dir, url, "preview", "--stack", "dev"));
+      expect(broken).toMatch(/failed to load stack tags/);
+      expect(knownEngineError(new Error(broken), path.join(dir, "state"))).toBe(damagedTagsMessage(path.join(dir, "state")));
+      expect(repairFileState(path.join(dir, "state"))).toEqual([".pulumi/stacks/p/dev.pulumi-tags"]);
+      pulumi(dir, url, "preview", "--stack", "dev"); // reads again: no tags
+    }
+
+    // The command the message names, for stock pulumi.
+    fs.writeFileSync(tags, "");
+    execFileSync("bash", ["-c", tagsRepairCommand(path.join(dir, "state"), "p", "dev")]);
+    pulumi(dir, url, "preview", "--stack", "dev");
     fs.rmSync(dir, { recursive: true, force: true });
   }, 180_000);
 });

@@ -6,6 +6,12 @@
  * `metadata=skip` (fileblob's own, gocloud.dev v0.46, which engine v3.259 uses) writes no sidecar, so every
  * write is a rename. A sidecar an older run left damaged is removed before each run: without one, the blob
  * store reads the file with default attributes, which is all the engine needs.
+ *
+ * A stack's tags file (`<stack>.pulumi-tags`, the engine's diy backend: `{"version":1,"tags":{…}}`) is read
+ * before every preview and update, and one that is empty or cut short (a disk that filled, a copy of the
+ * directory cut off) fails each with `failed to load stack tags`. The engine has no backup of it and reads a
+ * missing one as no tags, so a damaged one is removed too: its tags are lost (vplatform's own, the durations a
+ * reset keeps, come back with the next reset). One that reads as JSON is left, whatever its version.
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
@@ -32,8 +38,11 @@ export const STRAY_TMP_AGE_MS = 60_000;
 /** A sidecar younger than this may be one a stock `pulumi` is writing right now. */
 const SIDECAR_WRITE_MS = 5_000;
 
-/** Whether a sidecar can be read: the blob store decodes it as one JSON object, and an empty one is EOF. */
-function sidecarReadable(file: string): boolean {
+/** A stack's tags file: the engine decodes it as one JSON object. */
+const TAGS_FILE = ".pulumi-tags";
+
+/** Whether a sidecar or a stack's tags file can be read: the engine decodes each as one JSON object, and an empty one is EOF. */
+function jsonObjectReadable(file: string): boolean {
   try {
     const value = JSON.parse(fs.readFileSync(file, "utf8"));
     return typeof value === "object" && value !== null;
@@ -57,16 +66,19 @@ function* filesUnder(dir: string): Generator<string> {
 }
 
 /**
- * Removes what a killed run can leave in a file backend's directory: sidecars that cannot be read (empty or
- * cut short) and temporary files of writes that never finished. Returns the files removed, relative to `dir`.
+ * Removes what a killed run can leave in a file backend's directory: sidecars and stacks' tags files that cannot
+ * be read (empty or cut short) and temporary files of writes that never finished. Returns the files removed,
+ * relative to `dir`.
  */
 export function repairFileState(dir: string, now = Date.now()): string[] {
   const removed: string[] = [];
   for (const file of filesUnder(path.join(dir, ".pulumi"))) {
     const age = now - fs.statSync(file).mtimeMs;
-    const damagedSidecar = file.endsWith(".attrs") && age >= SIDECAR_WRITE_MS && !sidecarReadable(file);
+    const damagedSidecar = file.endsWith(".attrs") && age >= SIDECAR_WRITE_MS && !jsonObjectReadable(file);
+    // Written by a rename (never half-way in place): one that cannot be read is damaged, whatever its age.
+    const damagedTags = file.endsWith(TAGS_FILE) && !jsonObjectReadable(file);
     const strayTmp = STRAY_TMP.test(file) && age >= STRAY_TMP_AGE_MS;
-    if (!damagedSidecar && !strayTmp) continue;
+    if (!damagedSidecar && !damagedTags && !strayTmp) continue;
     fs.rmSync(file, { force: true });
     removed.push(path.relative(dir, file));
   }
@@ -75,7 +87,13 @@ export function repairFileState(dir: string, now = Date.now()): string[] {
 
 /** The line the CLI prints for what it repaired. */
 export function repairedMessage(dir: string, removed: readonly string[]): string {
-  return `repaired the file backend ${dir}: removed ${removed.length} file(s) a killed run left half-written (${removed.join(", ")})`;
+  const tags = removed.some((f) => f.endsWith(TAGS_FILE)) ? `; a damaged ${TAGS_FILE} file's stack tags are lost with it` : "";
+  return `repaired the file backend ${dir}: removed ${removed.length} file(s) left half-written or empty (${removed.join(", ")})${tags}`;
+}
+
+/** The command that removes a stack's damaged tags file by hand (stock `pulumi`): its tags are lost. */
+export function tagsRepairCommand(dir: string, project = "<project>", stack = "<stack>"): string {
+  return `rm ${path.join(dir, ".pulumi", "stacks", project, `${stack}${TAGS_FILE}`)}`;
 }
 
 /**

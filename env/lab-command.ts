@@ -7,15 +7,26 @@
 import { type Stack, StackNotFoundError } from "@pulumi/pulumi/automation";
 import { SETTING_NAMES, SETTINGS, settingKey } from "../provider/config/provider-config";
 import { DEFAULT_TIMEOUTS } from "../provider/schemas/common";
-import { durationsToKeep, learnedDurations, parseDurations } from "../provider/reconcile/learnedDurations";
+import { durationsToKeep, learnedDurations, parseDurations, priorOfRestore } from "../provider/reconcile/learnedDurations";
+import { RESTORE_WAIT } from "../provider/reconcile/restore";
 import { MACHINE_STATUS_TABLE } from "../provider/schemas/tables";
 import { platformApiFromConfig } from "../provider/reconcile/platformClient";
-import { describeStep, resetVms } from "../provider/reconcile/reset";
+import { describeStep, type ResetTarget, resetVms } from "../provider/reconcile/reset";
 import { Session } from "../provider/reconcile/session";
 import { type Clock, realClock } from "../provider/reconcile/waitFor";
 import type { CliArgs } from "./cli-args";
 import { type EnvironmentStack, openEnvironmentStack } from "./environment-stack";
-import { chooseCopies, LabArgumentError, type LabsOutput, MASKED, maskSecrets, parseLabsOutput, resetTargets } from "./lab-outputs";
+import {
+  chooseCopies,
+  type ExportedResource,
+  LabArgumentError,
+  type LabsOutput,
+  MASKED,
+  maskSecrets,
+  parseLabsOutput,
+  resetTargets,
+  snapshotsWaitDurations,
+} from "./lab-outputs";
 import { buildRoster, readLive, renderRosterCsv, renderRosterJson, renderRosterMarkdown } from "./roster";
 import { EXIT, type Io } from "./cli-io";
 import { noSuchStack, stackOutputs } from "./stack-outputs";
@@ -52,6 +63,17 @@ async function rememberedDurations(stack: Stack): Promise<Record<string, number>
   return parseDurations(tags[WAIT_DURATIONS_TAG]);
 }
 
+/**
+ * A stack's first reset (no restore kept in its tag): its restores with power-on are expected to take about a
+ * clone and a power-on, as its up saw them when it took the snapshots (their `waitDurations`, in the state).
+ * Past that time the poll goes on as usual, under the same deadlines; what the reset sees replaces it.
+ */
+async function restorePrior(stack: Stack, targets: ResetTarget[]): Promise<number | undefined> {
+  const state = await stack.exportStack().catch(() => undefined);
+  const resources: ExportedResource[] = state?.deployment?.resources ?? [];
+  return priorOfRestore(snapshotsWaitDurations(resources, targets));
+}
+
 /** Progress and per-VM lines on stderr: stdout stays the report alone. */
 const cliClock = (io: Io): Clock => ({ ...realClock, log: (line) => io.stderr(`${line}\n`), progress: (line) => io.stderr(`${line}\n`) });
 
@@ -71,7 +93,7 @@ export async function runLabCommand(
     });
     const [labs, remembered] = await Promise.all([
       readLabs(opened.stack, args.command === "roster" && args.showSecrets === true),
-      args.command === "reset" ? rememberedDurations(opened.stack) : {},
+      args.command === "reset" ? rememberedDurations(opened.stack) : ({} as Record<string, number>),
     ]);
     const chosen = chooseCopies(labs, { ...(args.lab ? { lab: args.lab } : {}), ...(args.copy ? { copy: args.copy } : {}) });
     if (args.command === "reset") {
@@ -79,6 +101,8 @@ export async function runLabCommand(
       session = new Session(platformApiFromConfig(platformSetting(env)));
       const durations = learnedDurations(session, MACHINE_STATUS_TABLE);
       durations.remember(remembered);
+      const prior = remembered[RESTORE_WAIT] === undefined ? await restorePrior(opened.stack, targets) : undefined;
+      if (prior !== undefined) durations.expect(RESTORE_WAIT, prior, "as a clone and a power-on took in the up");
       const which = args.copy ? `copy ${args.copy}` : `all ${chosen.copies.length} copies`;
       io.stderr(`vplatform env reset: lab '${chosen.lab}', ${which}: ${targets.length} VMs\n`);
       const outcomes = await resetVms(session, targets, {

@@ -1,5 +1,5 @@
 import { labsOutput } from "../test/env/labFixture";
-import { chooseCopies, LabArgumentError, MASKED, maskSecrets, parseLabsOutput, resetTargets } from "./lab-outputs";
+import { chooseCopies, LabArgumentError, MASKED, maskSecrets, parseLabsOutput, resetTargets, snapshotsWaitDurations } from "./lab-outputs";
 
 const labs = (copies = 3) => parseLabsOutput({ labs: labsOutput(copies) }, "dev");
 
@@ -73,5 +73,30 @@ describe("maskSecrets: API-key secrets become [secret], nothing else changes", (
     const masked = maskSecrets(labs());
     expect(Object.values(masked.course.copies).map((c) => c.apiKey?.secret)).toEqual([MASKED, MASKED, MASKED]);
     expect({ ...masked.course.copies["1"], apiKey: undefined }).toEqual({ ...labs().course.copies["1"], apiKey: undefined });
+  });
+});
+
+describe("snapshotsWaitDurations: what the up saw when it took the reset's snapshots, from the stack's state", () => {
+  const target = (snapshot: string) => ({ vm: { vmKey: `v${snapshot}`, machineKey: `m${snapshot}`, name: "web" }, snapshot });
+  const resources = [
+    { id: "21", outputs: { name: "start", waitDurations: '{"clone":52000,"power-on":21000}' } },
+    { id: "22", outputs: { name: "start", waitDurations: '{"clone":50500,"power-on":22000,"snapshot":30000}' } },
+    { id: "23", outputs: { name: "start", waitDurations: '{"clone":1000,"power-on":1000}' } }, // another copy's, not reset
+    { id: "24", outputs: { name: "start" } }, // taken by an older vplatform
+    { id: "25", outputs: { name: "start", waitDurations: "{damaged" } },
+    { outputs: { waitDurations: '{"clone":1}' } }, // a component: no id
+  ];
+
+  test("the quickest of each kind over the targets' snapshots only", () => {
+    expect(snapshotsWaitDurations(resources, [target("21"), target("22"), target("24")])).toEqual({
+      clone: 50_500,
+      "power-on": 21_000,
+      snapshot: 30_000,
+    });
+  });
+
+  test("nothing when no target's snapshot records any (an older or a damaged record, or none in the state)", () => {
+    expect(snapshotsWaitDurations(resources, [target("24"), target("25")])).toEqual({});
+    expect(snapshotsWaitDurations([], [target("21")])).toEqual({});
   });
 });

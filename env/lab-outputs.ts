@@ -4,6 +4,7 @@
  * parsing, choosing the copies, and what a reset needs of them. Pure.
  */
 import { z } from "zod";
+import { parseDurations, quickestOf } from "../provider/reconcile/learnedDurations";
 import type { ResetTarget } from "../provider/reconcile/reset";
 
 /** How `pulumi stack output` shows a secret it was not asked to show. */
@@ -119,5 +120,25 @@ export function maskSecrets(labs: LabsOutput): LabsOutput {
         ),
       },
     ]),
+  );
+}
+
+/** A resource as `pulumi stack export` lists it: its id and outputs are what is read here. */
+export interface ExportedResource {
+  id?: string;
+  outputs?: Record<string, unknown>;
+}
+
+/**
+ * How long the platform's machine changes took when the targets' snapshots were taken (each snapshot's
+ * `waitDurations`, the quickest of each kind): what the stack's up saw of the clones and power-ons these
+ * snapshots were taken after. Empty when none records any (a stack made at lab speed, or by an older vplatform).
+ */
+export function snapshotsWaitDurations(resources: readonly ExportedResource[], targets: readonly ResetTarget[]): Record<string, number> {
+  const snapshots = new Set(targets.map((t) => t.snapshot));
+  return quickestOf(
+    resources
+      .filter((r) => r.id !== undefined && snapshots.has(String(r.id)) && typeof r.outputs?.waitDurations === "string")
+      .map((r) => parseDurations(r.outputs?.waitDurations as string)),
   );
 }

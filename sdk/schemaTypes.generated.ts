@@ -811,6 +811,8 @@ export interface VmSnapshotValues {
 export interface VmSnapshotComputed {
     /** Machine key of the snapshotted VM: what drives, NICs and devices attach to */
     machineKey: string;
+    /** How long the platform's machine changes took as the provider saw them up to this snapshot (ms per kind, JSON: {"clone":51000,"power-on":21000}; "<kind> at most": over by the first read, at that read); set when it is taken, then kept. `vplatform env reset` expects a first restore with power-on to take about a clone plus a power-on */
+    waitDurations?: string;
 }
 
 /** VmPower inputs as a program declares them. The power state of a VM as its own resource, ordered after others with dependsOn: e.g. start a VM only once its passthrough devices are attached (no start-stop-start). Leave the VM's own powerState unset then; deleting this resource leaves the VM as it is. */

@@ -1,4 +1,12 @@
-import { durationsToKeep, formatDurations, LearnedDurations, MAX_TEXT_LENGTH, parseDurations } from "./learnedDurations";
+import {
+  durationsToKeep,
+  formatDurations,
+  LearnedDurations,
+  MAX_TEXT_LENGTH,
+  parseDurations,
+  priorOfRestore,
+  quickestOf,
+} from "./learnedDurations";
 
 describe("what a session knows of how long each kind of change takes", () => {
   test("nothing until a change of the kind is seen to end or an earlier process's figure is given", () => {
@@ -33,6 +41,69 @@ describe("what a session knows of how long each kind of change takes", () => {
       ["restore", 70_000],
       ["shutdown", 3000],
     ]);
+  });
+});
+
+describe("what a session expects of a kind it has neither seen nor been given (a first reset's restores)", () => {
+  test("the expectation stands until a figure is given or seen, says why, and is never kept", () => {
+    const d = new LearnedDurations();
+    d.expect("restore", 72_000, "as a clone and a power-on took in the up");
+    expect(d.of("restore")).toBe(72_000);
+    expect(d.basisOf("restore")).toBe("as a clone and a power-on took in the up");
+    expect(d.known()).toEqual({}); // a guess is not written back to the stack as if seen
+    d.seen("restore", 75_000);
+    expect(d.of("restore")).toBe(75_000);
+    expect(d.basisOf("restore")).toBe("as seen before");
+    expect(d.known()).toEqual({ restore: 75_000 });
+  });
+
+  test("a figure an earlier process gave wins over the expectation", () => {
+    const d = new LearnedDurations();
+    d.remember({ restore: 70_000 });
+    d.expect("restore", 90_000, "guessed");
+    expect(d.of("restore")).toBe(70_000);
+    expect(d.basisOf("restore")).toBe("as seen before");
+  });
+
+  test("an expectation that is not a positive duration is none", () => {
+    const d = new LearnedDurations();
+    d.expect("restore", 0, "x");
+    d.expect("restore", Number.NaN, "x");
+    expect(d.of("restore")).toBeUndefined();
+  });
+});
+
+describe("a restore with power-on, before one was seen: about a clone plus a power-on", () => {
+  test("the sum of the clone and the power-on the up saw", () => {
+    expect(priorOfRestore({ clone: 51_000, "power-on": 21_000, snapshot: 31_000 })).toBe(72_000);
+  });
+
+  test("nothing when either was not seen (over before the first read: lab speed)", () => {
+    expect(priorOfRestore({ clone: 51_000 })).toBeUndefined();
+    expect(priorOfRestore({ "power-on": 21_000 })).toBeUndefined();
+    expect(priorOfRestore({})).toBeUndefined();
+  });
+
+  test("a power-on over by its first read stands in by that read's time; a clone's bound alone does not (lab speed)", () => {
+    expect(priorOfRestore({ clone: 2_700, "power-on at most": 2_100 })).toBe(4_800);
+    expect(priorOfRestore({ clone: 2_700, "power-on": 1_500, "power-on at most": 2_100 })).toBe(4_200);
+    expect(priorOfRestore({ "clone at most": 260, "power-on at most": 300 })).toBeUndefined();
+  });
+
+  test("a session records the bound of a kind never seen to end, apart from what it knows (never kept, never scheduled on)", () => {
+    const d = new LearnedDurations();
+    d.seen("clone", 2_700);
+    d.overBy("power-on", 2_400);
+    d.overBy("power-on", 2_100);
+    d.overBy("clone", 300); // seen to end: its bound adds nothing
+    expect(d.knownAndBounds()).toEqual({ clone: 2_700, "power-on at most": 2_100 });
+    expect(d.known()).toEqual({ clone: 2_700 });
+    expect(d.of("power-on")).toBeUndefined();
+  });
+
+  test("over several records, the quickest of each kind", () => {
+    expect(quickestOf([{ clone: 52_000, "power-on": 20_500 }, { clone: 50_500 }, {}])).toEqual({ clone: 50_500, "power-on": 20_500 });
+    expect(quickestOf([])).toEqual({});
   });
 });
 

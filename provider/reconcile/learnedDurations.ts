@@ -16,10 +16,22 @@ export class LearnedDurations {
   readonly #remembered = new Map<string, number>();
   /** The quickest end seen per kind in this session. */
   readonly #seen = new Map<string, number>();
+  /** Per kind never seen to end: the quickest wait over by its first read, at that read (an upper bound). */
+  readonly #overBy = new Map<string, number>();
+  /** What to expect of a kind nothing was seen or remembered of, and why (reasoned from other kinds: `priorOfRestore`). */
+  readonly #expected = new Map<string, { ms: number; why: string }>();
 
   /** Durations an earlier process saw (kinds this session has seen keep their own). */
   remember(durations: Readonly<Record<string, number>>): void {
     for (const [kind, ms] of Object.entries(durations)) this.#remembered.set(kind, ms);
+  }
+
+  /**
+   * Expects a change of `kind` to take about `ms` (`why`: "as a clone and a power-on took") until one is seen or
+   * remembered; never kept (`known` leaves it out).
+   */
+  expect(kind: string, ms: number, why: string): void {
+    if (Number.isFinite(ms) && ms > 0) this.#expected.set(kind, { ms, why });
   }
 
   /** A wait of `kind`, read before it was over, was seen over `ms` after it started. */
@@ -27,9 +39,30 @@ export class LearnedDurations {
     this.#seen.set(kind, Math.min(ms, this.#seen.get(kind) ?? Infinity));
   }
 
-  /** The duration to expect of a change of `kind`, if one has been seen to end. */
+  /** A wait of `kind` was over by its first read, `ms` after it started: it took at most that (no schedule uses it). */
+  overBy(kind: string, ms: number): void {
+    this.#overBy.set(kind, Math.min(ms, this.#overBy.get(kind) ?? Infinity));
+  }
+
+  /**
+   * Everything known, and for each kind never seen to end but over by a first read, that read's time as
+   * `<kind> at most`: what a snapshot records of its making (a power-on over before the poller's first read of it
+   * still bounds a first reset's expectation).
+   */
+  knownAndBounds(): Record<string, number> {
+    const known = this.known();
+    const bounds = [...this.#overBy].filter(([kind]) => !(kind in known)).map(([kind, ms]) => [atMost(kind), ms] as const);
+    return { ...known, ...Object.fromEntries(bounds) };
+  }
+
+  /** The duration to expect of a change of `kind`: as seen to end, else as remembered, else as expected. */
   of(kind: string): number | undefined {
-    return this.#seen.get(kind) ?? this.#remembered.get(kind);
+    return this.#seen.get(kind) ?? this.#remembered.get(kind) ?? this.#expected.get(kind)?.ms;
+  }
+
+  /** Where `of(kind)` comes from, for a progress line: "as seen before", or why it is expected. */
+  basisOf(kind: string): string {
+    return this.#seen.has(kind) || this.#remembered.has(kind) ? "as seen before" : (this.#expected.get(kind)?.why ?? "as seen before");
   }
 
   /** Everything known: what this session saw over what it was given. */
@@ -49,6 +82,30 @@ export function learnedDurations(session: Session, table: string): LearnedDurati
     tables.set(table, durations);
   }
   return durations;
+}
+
+/**
+ * What to expect of a reset's restore with power-on before any was seen: a restore copies a snapshot's drives back
+ * as a clone copies its source's, then powers the VM on, so about a clone plus a power-on, as the stack's `up` saw
+ * them (`figures`: the durations its snapshots were taken with; a power-on over by its first read, that read's
+ * time). Undefined when the up saw no clone end after its first read (lab speed: a restore there is over by the
+ * first read anyway) or no power-on at all: then nothing is expected, and the restore is read from the start.
+ */
+export function priorOfRestore(figures: Readonly<Record<string, number>>): number | undefined {
+  const clone = figures.clone;
+  // A power-on quicker than the poller's pace may have ended before any first read: its bound stands in.
+  const powerOn = figures["power-on"] ?? figures[atMost("power-on")];
+  return clone > 0 && powerOn > 0 ? clone + powerOn : undefined;
+}
+
+/** The name of a kind's upper bound in a record (`knownAndBounds`). */
+const atMost = (kind: string) => `${kind} at most`;
+
+/** The quickest of each kind over several records of durations (each as `parseDurations` reads it). */
+export function quickestOf(records: readonly Readonly<Record<string, number>>[]): Record<string, number> {
+  const quickest: Record<string, number> = {};
+  for (const record of records) for (const [kind, ms] of Object.entries(record)) quickest[kind] = Math.min(ms, quickest[kind] ?? Infinity);
+  return quickest;
 }
 
 /** Longest text kept (a Pulumi Cloud stack tag's value holds 256 characters). */

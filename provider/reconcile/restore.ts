@@ -5,6 +5,9 @@ import { type Row, str } from "./platform";
 import { type VmRef, vmAction } from "./power";
 import { type Clock, realClock } from "./waitFor";
 
+/** The kind of a restore's wait (learnedDurations): a reset's restores with power-on are kept with its stack under it. */
+export const RESTORE_WAIT = "restore";
+
 export interface Restored {
   /** The machine watched: the answer's, if any (the spec does not say whether a restore keeps the VM's machine), else the VM's. */
   machineKey: string;
@@ -71,6 +74,6 @@ export async function restoreSnapshot(
     clock,
   );
   await opts.sent?.();
-  const status = await wait(machineKey, "restore", `VM '${vm.name}' to finish restoring`, opts.until);
+  const status = await wait(machineKey, RESTORE_WAIT, `VM '${vm.name}' to finish restoring`, opts.until);
   return { machineKey, status };
 }

@@ -342,6 +342,9 @@ describe("a wait whose first read is far off says so at its start", () => {
     expect(expectedLine(70_000, 9_999)).toBeUndefined();
     expect(expectedLine(70_000, 56_000)).toBe("about 70s as seen before, first read in 56s");
     expect(expectedLine(70_000, 56_000, 60)).toBeUndefined();
+    expect(expectedLine(72_000, 57_600, 10, "as a clone and a power-on took in the up")).toBe(
+      "about 72s as a clone and a power-on took in the up, first read in 58s",
+    );
   });
 
   test("the line is the waiting operation's, and the wait ends with its done line", async () => {

@@ -107,7 +107,7 @@ export class StatusPoller {
         resolve,
         reject,
       };
-      const expected = expectedLine(this.durations.of(w.kind), waiter.dueAt - now, opts.progressEverySec);
+      const expected = expectedLine(this.durations.of(w.kind), waiter.dueAt - now, opts.progressEverySec, this.durations.basisOf(w.kind));
       if (expected) {
         // No read for a while: say why, on the waiting operation's row.
         waiter.show(progressLine(opts.label, 0, (limit.deadline - now) / 1000, expected));
@@ -173,6 +173,7 @@ export class StatusPoller {
       }
       if (finished) {
         if (w.readBefore) this.durations.seen(w.kind, now - w.started);
+        else this.durations.overBy(w.kind, now - w.started);
         if (w.lastShown) w.show(doneLine(w.opts.label, Math.round((now - w.started) / 1000)));
         this.#settle(w, () => w.resolve(row));
         continue;
@@ -235,10 +236,15 @@ export function firstDelay(quickestMs: number | undefined): number {
   return Math.max(MIN_DELAY_MS, (quickestMs ?? 0) * LEARNED_SHARE);
 }
 
-/** What a wait says at its start when its first read is a progress interval or more away (its kind's duration known). */
-export function expectedLine(learnedMs: number | undefined, firstReadInMs: number, progressEverySec = 10): string | undefined {
+/** What a wait says at its start when its first read is a progress interval or more away (its kind's duration known or expected). */
+export function expectedLine(
+  learnedMs: number | undefined,
+  firstReadInMs: number,
+  progressEverySec = 10,
+  basis = "as seen before",
+): string | undefined {
   if (learnedMs === undefined || firstReadInMs < progressEverySec * 1000) return undefined;
-  return `about ${Math.round(learnedMs / 1000)}s as seen before, first read in ${Math.round(firstReadInMs / 1000)}s`;
+  return `about ${Math.round(learnedMs / 1000)}s ${basis}, first read in ${Math.round(firstReadInMs / 1000)}s`;
 }
 
 /** A quarter of the time waited so far, between 250 ms and 1/30 of the timeout. */

@@ -196,6 +196,7 @@ class VmSnapshot(pulumi.CustomResource):
                 raise TypeError("Missing required property 'vm'")
             __props__.__dict__["vm"] = vm
             __props__.__dict__["machine_key"] = None
+            __props__.__dict__["wait_durations"] = None
         super(VmSnapshot, __self__).__init__(
             'vplatform:index:VmSnapshot',
             resource_name,
@@ -225,6 +226,7 @@ class VmSnapshot(pulumi.CustomResource):
         __props__.__dict__["restore_trigger"] = None
         __props__.__dict__["timeouts"] = None
         __props__.__dict__["vm"] = None
+        __props__.__dict__["wait_durations"] = None
         return VmSnapshot(resource_name, opts=opts, __props__=__props__)
 
     @_builtins.property
@@ -282,4 +284,12 @@ class VmSnapshot(pulumi.CustomResource):
         VM key of the VM to snapshot (vm.id); changing it replaces the snapshot
         """
         return pulumi.get(self, "vm")
+
+    @_builtins.property
+    @pulumi.getter(name="waitDurations")
+    def wait_durations(self) -> pulumi.Output[Optional[_builtins.str]]:
+        """
+        How long the platform's machine changes took as the provider saw them up to this snapshot (ms per kind, JSON: {"clone":51000,"power-on":21000}; "<kind> at most": over by the first read, at that read); set when it is taken, then kept. `vplatform env reset` expects a first restore with power-on to take about a clone plus a power-on
+        """
+        return pulumi.get(self, "wait_durations")
 

@@ -2,7 +2,7 @@
 // roster, reset --all, destroy through `vplatform env`) at 2 copies and a time scale at which a clone takes
 // seconds rather than the lab speed's 50 ms, so what the full form measures shows here too: the
 // clones go through a tree (clones made from clones, several sources cloning at once, in the emulator's
-// recorder) and the copies come out equal.
+// recorder) and the copies come out equal; and both resets, the stack's first too, cost their floor and one read more.
 import * as path from "node:path";
 import { findRepoRoot } from "../../env/local-stack";
 import { type ClassMeasured, classFloor } from "../../bench/class/floor";
@@ -26,6 +26,13 @@ beforeAll(async () => {
       madeLine({ readySeconds: up.readySeconds!, tree: up.tree!, differing: up.differing! }),
   );
 }, 600_000);
+
+describe("the stack's first reset, before any restore was seen", () => {
+  test("expects its restores with power-on to take a clone plus a power-on, as the up saw them when it took the snapshots: its floor and at most one read more", () => {
+    const first = phase("reset");
+    expect(first.requests).toBeLessThanOrEqual(classFloor("reset", first).requests + 1);
+  });
+});
 
 describe("a reset of a stack that was reset before", () => {
   test("reads its one poll near the duration the first reset's restores took (kept with the stack): its floor and at most one read more", () => {

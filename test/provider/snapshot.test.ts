@@ -14,12 +14,16 @@ describe("VmSnapshot", () => {
     const row = await lab.api("GET", `vms/${s.id}?fields=is_snapshot,name`);
     expect(row).toMatchObject({ is_snapshot: true, name: "before-upgrade" });
     expect((await p.read(s.id, s.outs)).inputs).toEqual(s.inputs);
+    // What the session saw take how long when it was taken: set once, then kept by a refresh and an update.
+    expect(typeof s.outs.waitDurations).toBe("string");
+    expect((await p.read(s.id, s.outs)).props.waitDurations).toBe(s.outs.waitDurations);
     const news = (await p.check(s.inputs, { ...s.inputs, restoreTrigger: "1" })).inputs;
     expect(await p.diff(s.id, s.outs, news)).toMatchObject({ changes: true, replaces: [] });
     await lab.resetRequests();
     const restored = (await p.update(s.id, s.outs, news)).outs;
     const { machine } = await lab.api("GET", `vms/${vm.id}?fields=machine`);
     expect(restored.machineKey).toBe(String(machine));
+    expect(restored.waitDurations).toBe(s.outs.waitDurations);
     const restores = (await lab.requests()).entries.filter((e) => e.table === "vm_actions" && e.method === "POST");
     expect(restores).toHaveLength(1);
     await p.delete(s.id, s.outs);

@@ -15,7 +15,8 @@ import { declaredFields } from "../framework/declaredFields";
 import { PartialCreateError } from "../framework/defineProvider";
 import { defineResource } from "../framework/defineResource";
 import { resolveTimeouts } from "../framework/operationTimeouts";
-import { SNAPSHOT_TABLE, VM_ACTION_TABLE, VM_TABLE } from "../../schemas/tables";
+import { MACHINE_STATUS_TABLE, SNAPSHOT_TABLE, VM_ACTION_TABLE, VM_TABLE } from "../../schemas/tables";
+import { formatDurations, learnedDurations } from "../../reconcile/learnedDurations";
 
 type Inputs = VmSnapshotInputs & { vm: string; name: string; description?: string; restoreTrigger?: unknown };
 type Outputs = Inputs & OutputValues<typeof vmSnapshotOutputs>;
@@ -63,6 +64,10 @@ export function diffVmSnapshot(olds: Row, news: Row): ResourceDiff {
   return d;
 }
 
+/** The figures set when the snapshot was taken: an update keeps them (an output only, in no diff). */
+const kept = (olds: Outputs): Pick<Outputs, "waitDurations"> =>
+  olds.waitDurations === undefined ? {} : { waitDurations: olds.waitDurations };
+
 /** A snapshot's answer has no key: the keys of a class's snapshots are read together (see answerReads). */
 const keyReads = perSession(answerReads);
 
@@ -108,7 +113,11 @@ async function takeSnapshot(api: Session, inputs: Inputs, readTogether: () => Pr
     await readTogether(); // with the snapshots finishing meanwhile: their keys are one GET
     const row = await taken();
     if (!row) throw new Error(`vplatform: the snapshot '${inputs.name}' of VM '${vm.name}' finished but no snapshot row was found`);
-    return { id: str(row.$key), outs };
+    // What this session saw the VM's making take (its clone, its power-on): a first reset's prior of its restores.
+    return {
+      id: str(row.$key),
+      outs: { ...outs, waitDurations: formatDurations(learnedDurations(api, MACHINE_STATUS_TABLE).knownAndBounds()) },
+    };
   });
 }
 
@@ -143,9 +152,9 @@ export const vmSnapshot = defineResource<Inputs, Outputs>({
       // The VM as it is now: an earlier restore may have changed its machine.
       const vm = await vmRef(api, olds.vm);
       const restored = await api.withMachineLock(vm.machineKey, () => restoreSnapshot(api, vm, id, resolveTimeouts(news.timeouts).restore));
-      return { ...news, machineKey: restored.machineKey };
+      return { ...news, machineKey: restored.machineKey, ...kept(olds) };
     }
-    return { ...news, machineKey: olds.machineKey };
+    return { ...news, machineKey: olds.machineKey, ...kept(olds) };
   },
 
   async delete(api, id) {

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { apiBodyOf, apiField, keySchema, providerField, timeoutsSchema } from "../../schemas/common";
-import { machineKeyOutput } from "../../schemas/outputs";
+import { machineKeyOutput, optionalOutput } from "../../schemas/outputs";
 
 /** The platform table its rows live in. */
 
@@ -27,7 +27,13 @@ export const vmSnapshotShape = {
 
 export const vmSnapshotInputsSchema = z.strictObject(vmSnapshotShape);
 export type VmSnapshotInputs = z.output<typeof vmSnapshotInputsSchema>;
-export const vmSnapshotOutputs = { machineKey: machineKeyOutput("the snapshotted VM") };
+export const vmSnapshotOutputs = {
+  machineKey: machineKeyOutput("the snapshotted VM"),
+  waitDurations: optionalOutput(
+    "string",
+    'How long the platform\'s machine changes took as the provider saw them up to this snapshot (ms per kind, JSON: {"clone":51000,"power-on":21000}; "<kind> at most": over by the first read, at that read); set when it is taken, then kept. `vplatform env reset` expects a first restore with power-on to take about a clone plus a power-on',
+  ),
+};
 
 /** `params` of the vm_actions snapshot action (the VM is the action's target, not a param). */
 export const toVmSnapshotApiParams = (inputs: Partial<VmSnapshotInputs>) => apiBodyOf(vmSnapshotShape, inputs as Record<string, unknown>);
