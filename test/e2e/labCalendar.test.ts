@@ -97,9 +97,10 @@ describe("a lab's calendar runs on the platform's own schedules", () => {
       },
       now,
     );
+    // A session ending at 24:00 (started at 23:00) is shown stopping at 00:00 of the next day.
     expect(preview.stdout).toMatch(
       new RegExp(
-        `lab 'cal' calendar: next start \\w{3} \\S+ ${hh(startHour)} Europe/Paris \\(\\d\\d:00 UTC\\); next stop \\w{3} \\S+ ${hh(startHour + 1)} Europe/Paris`,
+        `lab 'cal' calendar: next start \\w{3} \\S+ ${hh(startHour)} Europe/Paris \\(\\d\\d:00 UTC\\); next stop \\w{3} \\S+ ${hh((startHour + 1) % 24)} Europe/Paris`,
       ),
     );
     expect(preview.stdout).toMatch(/ends \w{3} \S+ 00:00 Europe\/Paris \(\d\d:00 UTC\) \(keys stop working, VMs power off\)/);
