@@ -69,10 +69,6 @@ function vnetSubject(api: Session, vnet: VnetRef): PowerSubject {
 }
 
 /**
- * An action that makes no row and clears a pending flag (a restart, an apply): a failure that leaves it open is
- * settled by the vnet's row (sendConfirmed), so a 503 or a lost answer ends in one effective action.
- */
-/**
  * The steps that send a vnet action and confirm it by the live row: the action and its params, and when the row
  * shows it taken (the flag cleared), so a lost answer is not sent twice.
  */
@@ -88,6 +84,10 @@ const CONFIRMED_STEPS = {
   applyDns: { what: "DNS apply", action: "applydns", params: undefined, done: (row: Row) => !pendingChanges(row).dns },
 } as const;
 
+/**
+ * An action that makes no row and clears a pending flag (a restart, an apply): a failure that leaves it open is
+ * settled by the vnet's row (sendConfirmed), so a 503 or a lost answer ends in one effective action.
+ */
 async function sendUntilDone(
   api: Session,
   vnet: VnetRef,
