@@ -5,6 +5,7 @@ import { LocalWorkspace, PulumiCommand, type Stack } from "@pulumi/pulumi/automa
 import type { LoadedEnvironment } from "./load-environment";
 import { environmentProgram } from "./program";
 import { findRepoRoot } from "./local-stack";
+import { summaryFromEvents } from "./summary-from-events";
 import { watchFromStartOptions } from "../provider/client/exitWithEngine";
 
 export interface EnvironmentStackOptions {
@@ -52,7 +53,8 @@ export async function openEnvironmentStack(opts: EnvironmentStackOptions): Promi
         },
       },
     );
-    return { stack, dispose };
+    // The commands read the engine's events, never an up's outputs (`vplatform env outputs` reads the stack's).
+    return { stack: summaryFromEvents(stack, "not-read"), dispose };
   } catch (e) {
     dispose();
     throw e;

@@ -2,6 +2,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import { fileBackendUrl, repairFileState } from "./file-state";
 import { LocalWorkspace, PulumiCommand, type PulumiFn, type Stack } from "@pulumi/pulumi/automation";
+import { summaryFromEvents } from "./summary-from-events";
 
 /** Where the provider finds the platform: what `pulumi up` needs besides the program. */
 export interface PlatformConnection {
@@ -84,5 +85,5 @@ export async function createLocalStack(opts: LocalStackOptions): Promise<Stack> 
     ...(opts.connection.caCert ? { "vplatform:caCert": { value: opts.connection.caCert } } : {}),
     ...Object.fromEntries(Object.entries(opts.config ?? {}).map(([k, v]) => [k, { value: v }])),
   });
-  return stack;
+  return summaryFromEvents(stack, "from-events");
 }
