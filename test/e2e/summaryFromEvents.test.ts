@@ -28,9 +28,9 @@ describe("an operation's summary and outputs, from the engine's events, are what
   test("a create, then an up with nothing to do: the same changes and outputs", async () => {
     const created = await ctx.stack.up(collect(ctx));
     expect(created.summary.resourceChanges).toEqual({ create: 2 });
-    // Taken from the events: the history entry's number is not there.
-    expect(created.summary.version).toBeUndefined();
-    expect((await readBack().info())?.version).toBeGreaterThan(0);
+    // Taken from the events: the history entry's own number is not there.
+    expect(created.summary).not.toHaveProperty("version");
+    expect(await readBack().info()).toHaveProperty("version");
     expect(created.summary.resourceChanges).toEqual((await readBack().info())?.resourceChanges);
     expect(created.outputs).toEqual(await readBack().outputs());
     const again = await ctx.stack.up(collect(ctx));
