@@ -86,7 +86,7 @@ export interface BlockedDeletion {
  * "in use", it waits for their deletions (not resending its DELETE) and sends
  * it again once they are over. It fails at once, naming them, when one of them
  * failed in this run, or when none has started START_GRACE_MS after the last
- * machine deletion of the session ended (nothing in this run is deleting them). Bounded by the operation's time limit like any wait.
+ * machine deletion of the session ended and they still use it (nothing in this run is deleting them). Bounded by the operation's time limit like any wait.
  */
 export async function deleteWhenFree(api: Session, row: BlockedDeletion, limitSec: number): Promise<void> {
   const clock = row.clock ?? realClock;
@@ -119,8 +119,12 @@ export async function deleteWhenFree(api: Session, row: BlockedDeletion, limitSe
       if (ledger.inFlight()) graceEnds = Math.max(graceEnds, clock.now() + START_GRACE_MS);
       if (pending.length === 0 && users.some((m) => ledger.ended(m) && !endedBefore.has(m))) break; // freed since: DELETE
       if (pending.length === 0 && clock.now() >= graceEnds) {
+        // A last look: a machine this session did not see go (deleted by another process, or before its deletion
+        // was recorded here) may have freed the row meanwhile; then the DELETE is sent again.
+        const still = (await row.users()).filter((m) => users.includes(m));
+        if (still.length === 0) break;
         throw new Error(
-          `vplatform: ${row.what} is still in use (${inUse}) by ${(await row.name(users)).join(", ")}, which this run is not deleting. ` +
+          `vplatform: ${row.what} is still in use (${inUse}) by ${(await row.name(still)).join(", ")}, which this run is not deleting. ` +
             "Delete them (or remove them from the program) and re-run the destroy.",
         );
       }

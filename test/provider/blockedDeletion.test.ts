@@ -20,6 +20,7 @@ async function vmOnVnet(tag: string, powerState: "running" | "stopped") {
   return {
     deleteVnet: () => providers.Vnet().delete(vnet.id, vnet.outs),
     deleteVm: () => providers.VirtualMachine().delete(vm.id, vm.outs),
+    vmKey: vm.id,
   };
 }
 
@@ -65,5 +66,15 @@ describe("a vnet waiting for the VMs whose NICs use it", () => {
     const err = await settled(lab3.deleteVnet());
     expect(Date.now() - started).toBeLessThan(START_GRACE_MS + 3_000);
     expect(err?.message).toMatch(/still in use .* by the NIC\(s\) of VM 'bd-kept-vm', which this run is not deleting.*re-run the destroy/);
+  }, 20_000);
+
+  test("sends its DELETE again when the VM goes where this run cannot see it (another process) within the grace", async () => {
+    const lab4 = await vmOnVnet("bd-elsewhere", "stopped");
+    await lab.resetRequests();
+    const vnet = settled(lab4.deleteVnet());
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await lab.api("DELETE", `vms/${lab4.vmKey}`);
+    expect(await vnet).toBeUndefined();
+    expect(await vnetDeletes()).toBe(2);
   }, 20_000);
 });
