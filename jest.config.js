@@ -8,9 +8,6 @@ module.exports = {
   // timeouts and retry back-off (the in-process create matrix: 74 s of wall time for 8 s of CPU). One worker more than
   // the cores keeps both cores busy while a file waits.
   maxWorkers: require("node:os").availableParallelism() + 1,
-  // A worker keeps some memory of every file it ran (module registries jest cannot free): one grew to 9.5 GB over
-  // the unit files at the end of a whole run. Past 2 GB after a file, it is replaced by a fresh one.
-  workerIdleMemoryLimit: "2GB",
   projects: [
     {
       displayName: "unit",
