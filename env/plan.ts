@@ -107,13 +107,15 @@ const bookkeepingOf = (type: string) => {
 /** How the engine's events carry a secret: its signature key, the ciphertext masked. */
 const SECRET_SIG = "4dabf18193072939515e22adb298388d";
 export const SECRET = "[secret]";
+/** Whether the engine's events mask a secret here (either way they do). */
+export const isMaskedSecret = (v: unknown): boolean => v === SECRET || (typeof v === "object" && v !== null && SECRET_SIG in v);
 
 /** Unknowns and secrets as a reader should see them, at any depth. */
 function shown(v: unknown): unknown {
   if (v === UNKNOWN_VALUE) return UNKNOWN;
   if (Array.isArray(v)) return v.map(shown);
   if (v && typeof v === "object") {
-    if (SECRET_SIG in v) return SECRET;
+    if (isMaskedSecret(v)) return SECRET;
     return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, shown(x)]));
   }
   return v;

@@ -1,4 +1,5 @@
 import type { EngineEvent, OutputMap, Stack, SummaryEvent, UpdateKind, UpdateSummary } from "@pulumi/pulumi/automation";
+import { isMaskedSecret } from "./plan";
 
 type Operation = "up" | "refresh" | "destroy";
 const KIND: Record<Operation, UpdateKind> = { up: "update", refresh: "refresh", destroy: "destroy" };
@@ -11,9 +12,9 @@ export type OutputsAfterUp = "from-events" | "not-read";
  * the result's summary, and after an up two read its outputs (masked, then shown). Each loads the state and derives
  * the passphrase's key (10^6 rounds of PBKDF2): half a CPU-second apiece, a second and a half after every up. The
  * engine's events of the operation already hold the summary and, unless one is secret, the outputs: this stack
- * takes them from there and runs the CLI again only for outputs the events mask. `not-read` is for a caller that
- * never looks at an up's outputs (the stack's `outputs()` still reads them). The stack is unchanged otherwise: the
- * returned object inherits everything else from it.
+ * takes them from there and runs the CLI again only for outputs the events mask (either way they mask a secret).
+ * `not-read` is for a caller that never looks at an up's outputs (the stack's `outputs()` still reads them). The
+ * stack is unchanged otherwise: the returned object inherits everything else from it.
  */
 export function summaryFromEvents(stack: Stack, outputsAfterUp: OutputsAfterUp): Stack {
   const run =
@@ -61,9 +62,9 @@ function summaryOf(operation: Operation, event: SummaryEvent, startTime: Date): 
   return known as UpdateSummary;
 }
 
-/** The engine masks each secret value, however deep, as "[secret]". */
+/** Whether a secret is masked anywhere in the value, however deep. */
 const holdsSecret = (value: unknown): boolean =>
-  value === "[secret]" || (typeof value === "object" && value !== null && Object.values(value).some(holdsSecret));
+  isMaskedSecret(value) || (typeof value === "object" && value !== null && Object.values(value).some(holdsSecret));
 
 const outputMapOf = (outputs: Record<string, unknown>): OutputMap =>
   Object.fromEntries(Object.entries(outputs).map(([name, value]) => [name, { value, secret: false }]));
